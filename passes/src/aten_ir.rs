@@ -1,0 +1,211 @@
+//! Conventions of the `aten` dialect in MLIR (see docs/dialects.md).
+//!
+//! An op `aten.<name>.<overload>` mirrors one ATen overload of the registry.
+//! Each schema argument is carried in exactly one way:
+//! - **operands**: tensors (`Tensor`, `Tensor?`), tensor lists (`Tensor[]`,
+//!   `Tensor?[]`, where a missing element is a `none` value from `aten.none`),
+//!   and symbolic scalars or lists holding symbolic scalars (`SymInt` values
+//!   computed in the graph, type `i64`; `SymFloat` `f64`; `SymBool` `i1`);
+//! - **an attribute named after the argument**: every static value (ints as
+//!   `i64`, floats as `f64`, bools, strings, int lists as `array<i64>`, float
+//!   lists as `array<f64>`, bool lists as `array<i1>`, dtypes as types,
+//!   layout / memory format / device as strings);
+//! - **absent**: `None` for an optional argument.
+//!
+//! Without an `operandSegmentSizes` attribute every argument that has no
+//! attribute takes exactly one operand, in schema order. When that does not
+//! hold (a list, or a `None` tensor), `operandSegmentSizes` gives the operand
+//! count of every schema argument.
+
+use crate::ir::{self, dense_i32_values};
+use aten2onnx_dialects::aten::{self as registry, ArgType, OpSchema};
+use melior::ir::{Attribute, OperationRef, Value, operation::OperationLike};
+use std::ops::Range;
+
+pub const DIALECT_PREFIX: &str = "aten.";
+/// `%w = "aten.weight"() {name = "fc.weight", kind = "parameter"}`: a
+/// parameter, buffer or constant tensor of the program. Its bytes stay in the
+/// archive named by the module's `aten.archive` attribute.
+pub const WEIGHT_OP: &str = "aten.weight";
+/// Attribute naming the weight (its fully qualified name in the archive).
+pub const WEIGHT_NAME_ATTR: &str = "name";
+/// `parameter`, `buffer` or `constant`.
+pub const WEIGHT_KIND_ATTR: &str = "kind";
+pub const WEIGHT_KINDS: &[&str] = &["parameter", "buffer", "constant"];
+/// `%n = "aten.none"() : () -> none`: a missing element of a `Tensor?[]`.
+pub const NONE_OP: &str = "aten.none";
+/// Symbolic-scalar ops (`_operator.*`, `torch.sym_*`): `aten.sym.<name>`.
+pub const SYM_PREFIX: &str = "aten.sym.";
+/// `%c = "aten.sym.constant"() {value = 4 : i64} : () -> i64`: a static
+/// element of a list that also holds symbolic values.
+pub const SYM_CONSTANT_OP: &str = "aten.sym.constant";
+/// Higher-order ops (`torch.ops.higher_order.<name>`): `aten.hop.<name>`,
+/// their subgraphs as regions terminated by `aten.yield`.
+pub const HOP_PREFIX: &str = "aten.hop.";
+pub const YIELD_OP: &str = "aten.yield";
+/// Per-argument operand counts, when the default layout does not hold.
+pub const SEGMENTS_ATTR: &str = "operandSegmentSizes";
+/// Module attribute: path of the `.pt2` archive holding the weights.
+pub const ARCHIVE_ATTR: &str = "aten.archive";
+
+/// What an `aten.*` op name refers to.
+#[derive(Clone, Copy, Debug)]
+pub enum AtenOp {
+    /// An overload of the generated registry.
+    Registered(&'static OpSchema),
+    Weight,
+    None,
+    SymConstant,
+    /// `aten.sym.<name>` from the hand-written symbolic-op table.
+    Sym(&'static aten2onnx_dialects::sym::SymOp),
+    /// `aten.hop.<name>`.
+    HigherOrder,
+    Yield,
+}
+
+/// Splits `aten.add.Tensor` into (`add`, `Tensor`).
+pub fn split_name(name: &str) -> Option<(&str, &str)> {
+    let rest = name.strip_prefix(DIALECT_PREFIX)?;
+    let (op, overload) = rest.rsplit_once('.')?;
+    if op.is_empty() || overload.is_empty() || op.contains('.') {
+        return None;
+    }
+    Some((op, overload))
+}
+
+/// Classifies an op name of the aten dialect; `Err` explains an unknown one.
+pub fn classify(name: &str) -> Result<AtenOp, String> {
+    match name {
+        WEIGHT_OP => return Ok(AtenOp::Weight),
+        NONE_OP => return Ok(AtenOp::None),
+        SYM_CONSTANT_OP => return Ok(AtenOp::SymConstant),
+        YIELD_OP => return Ok(AtenOp::Yield),
+        _ => {}
+    }
+    if let Some(sym) = name.strip_prefix(SYM_PREFIX) {
+        return aten2onnx_dialects::sym::all().iter().find(|s| s.op == name)
+            .map(AtenOp::Sym)
+            .ok_or_else(|| format!("unknown symbolic op 'sym.{sym}'"));
+    }
+    if name.starts_with(HOP_PREFIX) {
+        return Ok(AtenOp::HigherOrder);
+    }
+    let Some((op, overload)) = split_name(name) else {
+        return Err("is not an aten op name: expected 'aten.<op>.<overload>'".to_string());
+    };
+    if let Some(schema) = registry::lookup(op, overload) {
+        return Ok(AtenOp::Registered(schema));
+    }
+    let others: Vec<String> = registry::overloads(op).iter().map(|s| s.overload_name().to_string()).collect();
+    Err(if others.is_empty() {
+        format!("is not in the aten registry (torch {}): no op named '{op}'", registry::TORCH_VERSION)
+    } else {
+        format!(
+            "is not in the aten registry (torch {}): '{op}' has no overload '{overload}' (overloads: {})",
+            registry::TORCH_VERSION,
+            others.join(", ")
+        )
+    })
+}
+
+/// How one schema argument is carried by an op.
+#[derive(Clone, Debug)]
+pub enum Slot<'c> {
+    Operands(Range<usize>),
+    Attribute(Attribute<'c>),
+    Absent,
+}
+
+/// True for argument types whose values are always operands.
+pub fn is_tensor_type(ty: &ArgType) -> bool {
+    match ty {
+        ArgType::Tensor => true,
+        ArgType::Optional(inner) => is_tensor_type(inner),
+        ArgType::List { elem, .. } => is_tensor_type(elem),
+        _ => false,
+    }
+}
+
+/// Resolves how each argument of `schema` is carried by `op`.
+pub fn layout<'c>(op: OperationRef<'c, '_>, schema: &OpSchema) -> Result<Vec<Slot<'c>>, String> {
+    let operand_count = op.operand_count();
+    let mut slots = Vec::with_capacity(schema.arguments.len());
+    if let Ok(attr) = op.attribute(SEGMENTS_ATTR) {
+        let sizes = dense_i32_values(attr)
+            .ok_or_else(|| format!("'{SEGMENTS_ATTR}' must be an array<i32>"))?;
+        if sizes.len() != schema.arguments.len() {
+            return Err(format!(
+                "'{SEGMENTS_ATTR}' has {} entries but the schema has {} arguments",
+                sizes.len(),
+                schema.arguments.len()
+            ));
+        }
+        let mut next = 0usize;
+        for (arg, &size) in schema.arguments.iter().zip(&sizes) {
+            if size < 0 {
+                return Err(format!("'{SEGMENTS_ATTR}' entry for '{}' is negative", arg.name));
+            }
+            let attr = op.attribute(arg.name).ok();
+            slots.push(match (size, attr) {
+                (0, Some(attr)) => Slot::Attribute(attr),
+                (0, None) => Slot::Absent,
+                (_, Some(_)) => {
+                    return Err(format!("argument '{}' is given both as operands and as an attribute", arg.name))
+                }
+                (n, None) => {
+                    let range = next..next + n as usize;
+                    next += n as usize;
+                    Slot::Operands(range)
+                }
+            });
+        }
+        if next != operand_count {
+            return Err(format!("'{SEGMENTS_ATTR}' accounts for {next} operands but the op has {operand_count}"));
+        }
+    } else {
+        let mut next = 0usize;
+        for arg in schema.arguments {
+            slots.push(match op.attribute(arg.name) {
+                Ok(attr) => Slot::Attribute(attr),
+                Err(_) => {
+                    next += 1;
+                    Slot::Operands(next - 1..next)
+                }
+            });
+        }
+        if next != operand_count {
+            let expected: Vec<_> = schema
+                .arguments
+                .iter()
+                .zip(&slots)
+                .filter(|(_, s)| matches!(s, Slot::Operands(_)))
+                .map(|(a, _)| a.name)
+                .collect();
+            return Err(format!(
+                "has {operand_count} operands but expects {next} ({}); arguments given as attributes: the rest. \
+                 Use '{SEGMENTS_ATTR}' for lists and absent tensors",
+                expected.join(", ")
+            ));
+        }
+    }
+    Ok(slots)
+}
+
+/// The operand counts of each argument, for builders: `None` when the default
+/// layout (one operand per non-attribute argument) holds and no
+/// `operandSegmentSizes` is needed.
+pub fn segments_if_needed(per_arg: &[(usize, bool)]) -> Option<Vec<i32>> {
+    // (operand count, has attribute)
+    let default_holds = per_arg.iter().all(|&(count, has_attr)| if has_attr { count == 0 } else { count == 1 });
+    (!default_holds).then(|| per_arg.iter().map(|&(count, _)| count as i32).collect())
+}
+
+/// The values of an argument carried as operands.
+pub fn operands_of<'c, 'a>(op: OperationRef<'c, 'a>, range: &Range<usize>) -> Vec<Value<'c, 'a>> {
+    range.clone().filter_map(|i| op.operand(i).ok()).collect()
+}
+
+/// Reads the weight name of an `aten.weight` op.
+pub fn weight_name(op: OperationRef<'_, '_>) -> Option<String> {
+    op.attribute(WEIGHT_NAME_ATTR).ok().and_then(ir::string_value)
+}

@@ -1,0 +1,207 @@
+//! Small helpers over the MLIR C API where melior's safe wrappers stop short
+//! (erasing ops, use lists, attribute kinds, locations).
+
+use melior::ir::{
+    Attribute, Location, OperationRef, Type, Value, ValueLike,
+    BlockLike, RegionLike,
+    attribute::AttributeLike,
+    operation::OperationLike,
+    r#type::TypeLike,
+};
+use mlir_sys as sys;
+
+/// True when `value` has at least one use.
+pub fn has_uses(value: Value<'_, '_>) -> bool {
+    unsafe { !sys::mlirOpOperandIsNull(sys::mlirValueGetFirstUse(value.to_raw())) }
+}
+
+/// Erases `op` (which must have no used results) from its block.
+///
+/// # Safety
+/// The caller must not use `op` (or anything nested in it) afterwards.
+pub unsafe fn erase(op: OperationRef<'_, '_>) {
+    unsafe { sys::mlirOperationDestroy(op.to_raw()) }
+}
+
+/// The operations of every block of every region of `op`, in order (one level).
+pub fn nested_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(o) = next {
+                out.push(o);
+                next = o.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+    out
+}
+
+/// Calls `f` on `op` and every operation nested in it, pre-order.
+pub fn walk<'c, 'a>(op: OperationRef<'c, 'a>, f: &mut dyn FnMut(OperationRef<'c, 'a>)) {
+    f(op);
+    for inner in nested_ops(op) {
+        walk(inner, f);
+    }
+}
+
+/// The short name of an attribute's kind, for error messages and checks.
+pub fn attribute_kind(attr: Attribute<'_>) -> &'static str {
+    let raw = attr.to_raw();
+    unsafe {
+        if sys::mlirAttributeIsABool(raw) {
+            "bool"
+        } else if sys::mlirAttributeIsAInteger(raw) {
+            "integer"
+        } else if sys::mlirAttributeIsAFloat(raw) {
+            "float"
+        } else if sys::mlirAttributeIsAString(raw) {
+            "string"
+        } else if sys::mlirAttributeIsADenseI64Array(raw) {
+            "array<i64>"
+        } else if sys::mlirAttributeIsADenseF64Array(raw) {
+            "array<f64>"
+        } else if sys::mlirAttributeIsADenseBoolArray(raw) {
+            "array<i1>"
+        } else if sys::mlirAttributeIsADenseI32Array(raw) {
+            "array<i32>"
+        } else if sys::mlirAttributeIsAType(raw) {
+            "type"
+        } else if sys::mlirAttributeIsAArray(raw) {
+            "array"
+        } else if sys::mlirAttributeIsADenseElements(raw) {
+            "dense elements"
+        } else if sys::mlirAttributeIsAUnit(raw) {
+            "unit"
+        } else if sys::mlirAttributeIsADictionary(raw) {
+            "dictionary"
+        } else {
+            "other"
+        }
+    }
+}
+
+/// Elements of a `array<i32: ...>` attribute.
+pub fn dense_i32_values(attr: Attribute<'_>) -> Option<Vec<i32>> {
+    let raw = attr.to_raw();
+    unsafe {
+        if !sys::mlirAttributeIsADenseI32Array(raw) {
+            return None;
+        }
+        let n = sys::mlirDenseArrayGetNumElements(raw);
+        Some((0..n).map(|i| sys::mlirDenseI32ArrayGetElement(raw, i)).collect())
+    }
+}
+
+/// Elements of a `array<i64: ...>` attribute.
+pub fn dense_i64_values(attr: Attribute<'_>) -> Option<Vec<i64>> {
+    let raw = attr.to_raw();
+    unsafe {
+        if !sys::mlirAttributeIsADenseI64Array(raw) {
+            return None;
+        }
+        let n = sys::mlirDenseArrayGetNumElements(raw);
+        Some((0..n).map(|i| sys::mlirDenseI64ArrayGetElement(raw, i)).collect())
+    }
+}
+
+/// The string of a string attribute.
+pub fn string_value<'c>(attr: Attribute<'c>) -> Option<String> {
+    let raw = attr.to_raw();
+    unsafe {
+        if !sys::mlirAttributeIsAString(raw) {
+            return None;
+        }
+        let s = sys::mlirStringAttrGetValue(raw);
+        let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// Kinds of value types the dialects use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// Ranked or unranked builtin tensor.
+    Tensor,
+    /// `none`: an absent element of an optional-tensor list.
+    None,
+    /// Signless or signed integer scalar (SymInt is `i64`, SymBool `i1`).
+    Integer,
+    /// Float scalar (SymFloat is `f64`).
+    Float,
+    Other,
+}
+
+pub fn value_kind(ty: Type<'_>) -> ValueKind {
+    let raw = ty.to_raw();
+    unsafe {
+        if sys::mlirTypeIsATensor(raw) {
+            ValueKind::Tensor
+        } else if sys::mlirTypeIsANone(raw) {
+            ValueKind::None
+        } else if sys::mlirTypeIsAInteger(raw) {
+            ValueKind::Integer
+        } else if sys::mlirTypeIsAFloat(raw) {
+            ValueKind::Float
+        } else {
+            ValueKind::Other
+        }
+    }
+}
+
+/// Where a location points: the innermost file position and the node name,
+/// when the importer recorded them (`loc("node"("file.py":12:0))`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourcePosition {
+    pub file: Option<String>,
+    pub line: usize,
+    pub column: usize,
+    pub node: Option<String>,
+}
+
+impl SourcePosition {
+    pub fn of(location: Location<'_>) -> SourcePosition {
+        let mut pos = SourcePosition::default();
+        collect_position(location, &mut pos);
+        pos
+    }
+
+    /// `file:line:col` or `<unknown>`.
+    pub fn file_line(&self) -> String {
+        match &self.file {
+            Some(file) => format!("{}:{}:{}", file, self.line, self.column),
+            None => "<unknown location>".to_string(),
+        }
+    }
+}
+
+fn collect_position(location: Location<'_>, pos: &mut SourcePosition) {
+    if location.is_name() {
+        if pos.node.is_none() {
+            pos.node = Some(location.name_value().as_string_ref().as_str().unwrap_or("").to_string());
+        }
+        collect_position(location.name_child_location(), pos);
+    } else if location.is_file_line_col_range() {
+        if pos.file.is_none() {
+            pos.file = Some(
+                location.file_line_col_range_filename().as_string_ref().as_str().unwrap_or("").to_string(),
+            );
+            pos.line = location.file_line_col_range_start_line();
+            pos.column = location.file_line_col_range_start_column();
+        }
+    } else if location.is_call_site() {
+        collect_position(location.call_site_callee(), pos);
+    } else if location.is_fused() {
+        for i in 0..location.fused_num_locations() {
+            collect_position(location.fused_location(i), pos);
+        }
+    }
+}
+
+/// The op's name as a Rust string.
+pub fn op_name(op: OperationRef<'_, '_>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}

@@ -1,0 +1,152 @@
+//! Rewrite passes over the `aten` and `onnx` dialects, one pass a file.
+//!
+//! Passes are written in Rust and wrapped as MLIR external passes. MLIR cannot
+//! resolve external passes by name inside a pipeline string, so every pass is
+//! declared in [`REGISTRY`] with its flag, summary and options; `aten-opt`'s
+//! pipeline parser builds project passes from it and hands every other name to
+//! MLIR's own registry.
+
+pub mod aten_ir;
+pub mod diag;
+pub mod ir;
+
+mod aten_verify;
+mod dce;
+mod onnx_verify;
+pub mod onnx_ir;
+
+use melior::{
+    ContextRef,
+    ir::{OperationRef, r#type::TypeId},
+    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+};
+use std::collections::BTreeMap;
+
+/// Options given to a pass in a pipeline: `pass{key=value other=1}`.
+pub type PassOptions = BTreeMap<String, String>;
+
+/// A project pass: runs on one operation, reports problems as MLIR diagnostics
+/// (through [`diag`]) and returns `Err(())` when it failed.
+pub trait ProjectPass: Clone + 'static {
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()>;
+}
+
+/// One declared option of a pass.
+pub struct PassOption {
+    pub name: &'static str,
+    pub help: &'static str,
+}
+
+/// What a pipeline needs to know about a pass.
+pub struct PassInfo {
+    /// The flag used in pipelines (`aten-verify`).
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub options: &'static [PassOption],
+    /// Builds the pass from its options; an error names the bad option.
+    pub create: fn(&PassOptions) -> Result<Box<dyn PassFactory>, String>,
+}
+
+/// Object-safe handle that turns a configured pass into an MLIR pass.
+pub trait PassFactory {
+    fn build(&self, verify_after: bool) -> Pass;
+}
+
+/// Every project pass, in the order `--list-passes` shows them.
+pub static REGISTRY: &[PassInfo] = &[aten_verify::INFO, onnx_verify::INFO, dce::INFO];
+
+/// Finds a project pass by its pipeline flag.
+pub fn lookup(name: &str) -> Option<&'static PassInfo> {
+    REGISTRY.iter().find(|info| info.name == name)
+}
+
+/// Rejects options a pass does not declare, with the list of those it does.
+pub fn check_options(info: &PassInfo, options: &PassOptions) -> Result<(), String> {
+    for key in options.keys() {
+        if !info.options.iter().any(|o| o.name == key) {
+            let known: Vec<_> = info.options.iter().map(|o| o.name).collect();
+            return Err(format!(
+                "pass '{}' has no option '{}' (options: {})",
+                info.name,
+                key,
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs the dialect verifiers on `op` (and everything nested in it).
+pub fn verify_dialects(op: OperationRef<'_, '_>) -> Result<(), ()> {
+    let aten = aten_verify::verify(op);
+    let onnx = onnx_verify::verify(op);
+    aten.and(onnx)
+}
+
+/// Wraps a [`ProjectPass`] as an MLIR external pass.
+#[derive(Clone)]
+struct External<P: ProjectPass> {
+    pass: P,
+    /// Run the registry verifiers after the pass (on by default in the tools
+    /// and in tests, like mlir-opt's `-verify-each`).
+    verify_after: bool,
+}
+
+impl<'c, P: ProjectPass> RunExternalPass<'c> for External<P> {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, op: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let ok = self.pass.run(op).is_ok() && (!self.verify_after || verify_dialects(op).is_ok());
+        if !ok {
+            pass.signal_failure();
+        }
+    }
+}
+
+/// Builds the MLIR pass object for a [`ProjectPass`]; `id` must be a distinct
+/// static per pass type (MLIR identifies passes by it).
+pub(crate) fn external<P: ProjectPass>(
+    pass: P,
+    id: &'static PassId,
+    info: &PassInfo,
+    verify_after: bool,
+) -> Pass {
+    create_external(
+        External { pass, verify_after },
+        TypeId::create(id),
+        info.name,
+        info.name,
+        info.summary,
+        "",
+        &[],
+    )
+}
+
+/// Storage whose address identifies a pass type to MLIR.
+#[repr(align(8))]
+pub struct PassId(#[allow(dead_code)] u8);
+
+impl PassId {
+    pub const fn new() -> Self {
+        PassId(0)
+    }
+}
+
+impl Default for PassId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A [`PassFactory`] for passes that are plain values.
+pub(crate) struct Factory<P: ProjectPass> {
+    pub pass: P,
+    pub id: &'static PassId,
+    pub info: &'static PassInfo,
+}
+
+impl<P: ProjectPass> PassFactory for Factory<P> {
+    fn build(&self, verify_after: bool) -> Pass {
+        external(self.pass.clone(), self.id, self.info, verify_after)
+    }
+}

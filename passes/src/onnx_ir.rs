@@ -1,0 +1,124 @@
+//! Conventions of the `onnx` dialect in MLIR (see docs/dialects.md).
+//!
+//! An ONNX node is one op named `onnx.<OpType>` for the default domain
+//! (`ai.onnx`), or `onnx.<domain prefix>.<OpType>` for others (`onnx.ml.*`
+//! = ai.onnx.ml, `onnx.preview.*`, `onnx.preview.training.*`,
+//! `onnx.ms.*` = com.microsoft). Inputs are operands in schema order; a
+//! missing optional input in the middle is a `none` value from `onnx.none`.
+//! ONNX attributes are MLIR attributes of the same name (INT `i64`, FLOAT
+//! `f32`, STRING string, INTS `array<i64>`, FLOATS `array<f32>`, STRINGS an
+//! array of strings, TENSOR dense elements). The opset is the module
+//! attribute `onnx.opset` (default [`DEFAULT_OPSET`]).
+
+use melior::ir::{OperationRef, Type, attribute::AttributeLike, operation::OperationLike, r#type::TypeLike};
+use mlir_sys as sys;
+
+pub const DIALECT_PREFIX: &str = "onnx.";
+/// `%n = "onnx.none"() : () -> none`: a missing optional input.
+pub const NONE_OP: &str = "onnx.none";
+/// Module attribute with the opset the module targets.
+pub const OPSET_ATTR: &str = "onnx.opset";
+pub const DEFAULT_OPSET: u32 = 23;
+
+/// (MLIR name prefix after `onnx.`, ONNX domain), longest prefix first.
+const DOMAINS: &[(&str, &str)] = &[
+    ("preview.training.", "ai.onnx.preview.training"),
+    ("preview.", "ai.onnx.preview"),
+    ("ml.", "ai.onnx.ml"),
+    ("ms.", "com.microsoft"),
+];
+
+/// Splits `onnx.ml.TreeEnsemble` into (`ai.onnx.ml`, `TreeEnsemble`); the
+/// default domain is returned as "".
+pub fn split_name(name: &str) -> Option<(&'static str, &str)> {
+    let rest = name.strip_prefix(DIALECT_PREFIX)?;
+    for (prefix, domain) in DOMAINS {
+        if let Some(op) = rest.strip_prefix(prefix) {
+            return Some((domain, op));
+        }
+    }
+    Some(("", rest))
+}
+
+/// The MLIR op name of an ONNX (domain, op type).
+pub fn op_name(domain: &str, op_type: &str) -> String {
+    let domain = if domain == "ai.onnx" { "" } else { domain };
+    match DOMAINS.iter().find(|(_, d)| *d == domain) {
+        Some((prefix, _)) => format!("{DIALECT_PREFIX}{prefix}{op_type}"),
+        None => format!("{DIALECT_PREFIX}{op_type}"),
+    }
+}
+
+/// The opset of the module enclosing `op` (or [`DEFAULT_OPSET`]).
+pub fn opset_of(op: OperationRef<'_, '_>) -> u32 {
+    let mut current = Some(op);
+    while let Some(o) = current {
+        if let Ok(attr) = o.attribute(OPSET_ATTR) {
+            if unsafe { sys::mlirAttributeIsAInteger(attr.to_raw()) } {
+                return unsafe { sys::mlirIntegerAttrGetValueInt(attr.to_raw()) } as u32;
+            }
+        }
+        current = o.parent_operation();
+    }
+    DEFAULT_OPSET
+}
+
+/// The ONNX type string (`tensor(float)`) of an MLIR tensor type, if it has one.
+pub fn onnx_type_string(ty: Type<'_>) -> Option<String> {
+    let raw = ty.to_raw();
+    unsafe {
+        if !sys::mlirTypeIsATensor(raw) {
+            return None;
+        }
+        let elem = sys::mlirShapedTypeGetElementType(raw);
+        let name = element_type_name(elem)?;
+        Some(format!("tensor({name})"))
+    }
+}
+
+/// ONNX's name of an MLIR element type (`f32` -> `float`).
+fn element_type_name(elem: sys::MlirType) -> Option<&'static str> {
+    unsafe {
+        Some(if sys::mlirTypeIsAF32(elem) {
+            "float"
+        } else if sys::mlirTypeIsAF64(elem) {
+            "double"
+        } else if sys::mlirTypeIsAF16(elem) {
+            "float16"
+        } else if sys::mlirTypeIsABF16(elem) {
+            "bfloat16"
+        } else if sys::mlirTypeIsAInteger(elem) {
+            let width = sys::mlirIntegerTypeGetWidth(elem);
+            let unsigned = sys::mlirIntegerTypeIsUnsigned(elem);
+            match (width, unsigned) {
+                (1, _) => "bool",
+                (8, false) => "int8",
+                (8, true) => "uint8",
+                (16, false) => "int16",
+                (16, true) => "uint16",
+                (32, false) => "int32",
+                (32, true) => "uint32",
+                (64, false) => "int64",
+                (64, true) => "uint64",
+                (4, false) => "int4",
+                (4, true) => "uint4",
+                _ => return None,
+            }
+        } else if sys::mlirTypeIsAComplex(elem) {
+            let inner = sys::mlirComplexTypeGetElementType(elem);
+            if sys::mlirTypeIsAF32(inner) {
+                "complex64"
+            } else if sys::mlirTypeIsAF64(inner) {
+                "complex128"
+            } else {
+                return None;
+            }
+        } else if sys::mlirTypeIsAFloat8E4M3FN(elem) {
+            "float8e4m3fn"
+        } else if sys::mlirTypeIsAFloat8E5M2(elem) {
+            "float8e5m2"
+        } else {
+            return None;
+        })
+    }
+}

@@ -1,0 +1,494 @@
+//! Zero-copy reader for `torch.export` `.pt2` archives (export schema 8.x).
+//!
+//! ```no_run
+//! let archive = aten2onnx_pt2::Archive::open("model.pt2")?;
+//! let program = archive.program();
+//! for node in &program.graph().nodes {
+//!     println!("{}", node.target);
+//! }
+//! for name in archive.weight_names() {
+//!     let w = archive.weight(name)?;
+//!     println!("{name}: {} {:?} ({} bytes)", w.dtype, w.sizes, w.nbytes());
+//! }
+//! # Ok::<(), aten2onnx_pt2::Error>(())
+//! ```
+//!
+//! The file is memory-mapped; its ZIP central directory is parsed directly
+//! (ZIP64 aware). Only STORED entries are readable, which is what
+//! `torch.export.save` writes (64-byte aligned). `models/<name>.json` and the
+//! payload configs are parsed at [`Archive::open`]; weight bytes are never
+//! copied: [`TensorData::storage`] borrows from the map.
+//!
+//! Archive layout (`<root>` is the first entry's top directory, normally the
+//! file's base name):
+//!
+//! ```text
+//! <root>/archive_format                           "pt2"
+//! <root>/byteorder                                "little"
+//! <root>/models/model.json                        the ExportedProgram (schema.py)
+//! <root>/data/weights/model_weights_config.json   name -> PayloadMeta
+//! <root>/data/weights/weight_N                    raw storage bytes
+//! <root>/data/constants/model_constants_config.json
+//! <root>/data/constants/tensor_N
+//! <root>/data/sample_inputs/model.pt              pickle (ignored)
+//! ```
+
+mod de;
+mod error;
+pub mod schema;
+mod tensor;
+mod zip;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+pub use error::{Error, Result};
+pub use schema::*;
+pub use tensor::TensorData;
+pub use zip::Entry;
+
+/// The export schema major version this reader understands.
+pub const SUPPORTED_SCHEMA_MAJOR: i64 = 8;
+
+enum Backing {
+    Mmap(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Backing {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Backing::Mmap(m) => m,
+            Backing::Owned(v) => v,
+        }
+    }
+}
+
+/// Which payload directory a tensor comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PayloadKind {
+    Weight,
+    Constant,
+}
+
+impl PayloadKind {
+    fn noun(self) -> &'static str {
+        match self {
+            PayloadKind::Weight => "weight",
+            PayloadKind::Constant => "constant",
+        }
+    }
+    fn dir(self) -> &'static str {
+        match self {
+            PayloadKind::Weight => "data/weights/",
+            PayloadKind::Constant => "data/constants/",
+        }
+    }
+}
+
+#[derive(Default)]
+struct Payloads {
+    items: Vec<(String, PayloadMeta)>,
+    index: HashMap<String, usize>,
+}
+
+impl Payloads {
+    fn new(items: Vec<(String, PayloadMeta)>) -> Self {
+        let index = items
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (name.clone(), i))
+            .collect();
+        Payloads { items, index }
+    }
+    fn get(&self, name: &str) -> Option<&PayloadMeta> {
+        self.index.get(name).map(|&i| &self.items[i].1)
+    }
+}
+
+/// The ZIP-level view: mapped bytes, directory, root prefix.
+struct Container {
+    path: PathBuf,
+    backing: Backing,
+    entries: Vec<Entry>,
+    by_name: HashMap<String, usize>,
+    root: String,
+}
+
+/// An open `.pt2` archive.
+pub struct Archive {
+    zip: Container,
+    model_name: String,
+    program: ExportedProgram,
+    weights: Payloads,
+    constants: Payloads,
+}
+
+impl fmt::Debug for Archive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Archive")
+            .field("path", &self.zip.path)
+            .field("root", &self.zip.root)
+            .field("model_name", &self.model_name)
+            .field("entries", &self.zip.entries.len())
+            .field("weights", &self.weights.items.len())
+            .field("constants", &self.constants.items.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Archive {
+    /// Memory-maps and opens the archive at `path`: parses the ZIP directory,
+    /// checks `archive_format`/`byteorder`, parses `models/<name>.json` (checking
+    /// the schema major version) and the weight/constant configs.
+    pub fn open(path: impl AsRef<Path>) -> Result<Archive> {
+        let path = path.as_ref().to_path_buf();
+        let io_err = |source| Error::Io {
+            path: path.clone(),
+            source,
+        };
+        let file = File::open(&path).map_err(io_err)?;
+        let len = file.metadata().map_err(io_err)?.len();
+        let backing = if len == 0 {
+            Backing::Owned(Vec::new())
+        } else {
+            // SAFETY: the map is read-only; as with any mmap, the file must not be
+            // truncated or modified by another process while the archive is open.
+            Backing::Mmap(unsafe { memmap2::Mmap::map(&file) }.map_err(io_err)?)
+        };
+        Self::from_backing(path, backing)
+    }
+
+    /// Opens an archive held in memory; `path` is only used in messages.
+    pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Archive> {
+        Self::from_backing(path.into(), Backing::Owned(bytes))
+    }
+
+    fn from_backing(path: PathBuf, backing: Backing) -> Result<Archive> {
+        let entries = zip::read_entries(backing.bytes()).map_err(|e| match e {
+            zip::ZipError::NotAZip(reason) => Error::NotAZip {
+                path: path.clone(),
+                reason,
+            },
+            zip::ZipError::Corrupt(reason) => Error::CorruptZip {
+                path: path.clone(),
+                reason,
+            },
+        })?;
+        let not_pt2 = |reason: String| Error::NotPt2 {
+            path: path.clone(),
+            reason,
+        };
+        let first = entries
+            .first()
+            .ok_or_else(|| not_pt2("the archive has no entries".into()))?;
+        let root = match first.name.split_once('/') {
+            Some((root, _)) if !root.is_empty() => root.to_string(),
+            _ => {
+                return Err(not_pt2(format!(
+                    "first entry `{}` is not inside a top-level directory",
+                    first.name
+                )))
+            }
+        };
+        let by_name = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name.clone(), i))
+            .collect();
+        let zip = Container {
+            path,
+            backing,
+            entries,
+            by_name,
+            root,
+        };
+
+        if let Some(format) = zip.try_entry("archive_format")? {
+            let format = String::from_utf8_lossy(format);
+            if format.trim() != "pt2" {
+                return Err(zip.not_pt2(format!(
+                    "`{}/archive_format` is `{}`, expected `pt2`",
+                    zip.root,
+                    format.trim()
+                )));
+            }
+        }
+        if let Some(order) = zip.try_entry("byteorder")? {
+            let order = String::from_utf8_lossy(order);
+            if order.trim() != "little" {
+                return Err(zip.not_pt2(format!(
+                    "byte order `{}` is not supported (only little-endian archives are)",
+                    order.trim()
+                )));
+            }
+        }
+
+        let model_name = zip.find_model_name()?;
+        let program = zip.parse_program(&format!("models/{model_name}.json"))?;
+        let weights = zip.parse_payloads(PayloadKind::Weight, &model_name)?;
+        let constants = zip.parse_payloads(PayloadKind::Constant, &model_name)?;
+        Ok(Archive {
+            zip,
+            model_name,
+            program,
+            weights,
+            constants,
+        })
+    }
+
+    /// The path given to [`Archive::open`].
+    pub fn path(&self) -> &Path {
+        &self.zip.path
+    }
+
+    /// The top-level directory of every entry (normally the file's base name).
+    pub fn root(&self) -> &str {
+        &self.zip.root
+    }
+
+    /// The model's name (`model` for `torch.export.save`): the program is
+    /// `models/<name>.json`.
+    pub fn model_name(&self) -> &str {
+        &self.model_name
+    }
+
+    /// The exported program (parsed once at open).
+    pub fn program(&self) -> &ExportedProgram {
+        &self.program
+    }
+
+    /// All archive members, in central-directory order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.zip.entries
+    }
+
+    /// The whole mapped file.
+    pub fn bytes(&self) -> &[u8] {
+        self.zip.backing.bytes()
+    }
+
+    /// The bytes of the entry `<root>/<name>` (zero-copy).
+    pub fn entry(&self, name: &str) -> Result<&[u8]> {
+        self.zip.entry(name)
+    }
+
+    /// Weight names (state-dict FQNs such as `fc1.weight`), in the file's order.
+    /// Includes persistent buffers.
+    pub fn weight_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.weights.items.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// Constant names (lifted tensor constants, non-persistent buffers,
+    /// custom objects), in the file's order.
+    pub fn constant_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.constants.items.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// The raw payload metadata of a weight.
+    pub fn weight_meta(&self, name: &str) -> Option<&PayloadMeta> {
+        self.weights.get(name)
+    }
+
+    /// The raw payload metadata of a constant.
+    pub fn constant_meta(&self, name: &str) -> Option<&PayloadMeta> {
+        self.constants.get(name)
+    }
+
+    /// A weight (parameter or persistent buffer) by state-dict name.
+    pub fn weight(&self, name: &str) -> Result<TensorData<'_>> {
+        self.tensor(PayloadKind::Weight, name)
+    }
+
+    /// A constant (tensor constant or non-persistent buffer) by name.
+    pub fn constant(&self, name: &str) -> Result<TensorData<'_>> {
+        self.tensor(PayloadKind::Constant, name)
+    }
+
+    fn tensor(&self, kind: PayloadKind, name: &str) -> Result<TensorData<'_>> {
+        let payloads = match kind {
+            PayloadKind::Weight => &self.weights,
+            PayloadKind::Constant => &self.constants,
+        };
+        let meta = payloads.get(name).ok_or_else(|| Error::UnknownTensor {
+            path: self.zip.path.clone(),
+            kind: kind.noun(),
+            name: name.to_string(),
+        })?;
+        let entry = format!("{}{}", kind.dir(), meta.path_name);
+        if meta.use_pickle {
+            return Err(Error::PickledPayload {
+                path: self.zip.path.clone(),
+                kind: kind.noun(),
+                name: name.to_string(),
+                entry: self.zip.full_name(&entry),
+            });
+        }
+        let invalid = |reason: String| Error::InvalidTensor {
+            path: self.zip.path.clone(),
+            kind: kind.noun(),
+            name: name.to_string(),
+            reason,
+        };
+        let tm = meta
+            .tensor_meta
+            .as_ref()
+            .ok_or_else(|| invalid("payload has no tensor metadata".into()))?;
+        if tm.layout != Layout::Strided {
+            return Err(invalid(format!(
+                "layout {:?} is not supported (only strided tensors are)",
+                tm.layout
+            )));
+        }
+        let sizes = tm
+            .static_sizes()
+            .ok_or_else(|| invalid("symbolic size in a stored tensor".into()))?;
+        let strides = tm
+            .static_strides()
+            .ok_or_else(|| invalid("symbolic stride in a stored tensor".into()))?;
+        let storage_offset = tm
+            .storage_offset
+            .as_int()
+            .ok_or_else(|| invalid("symbolic storage offset in a stored tensor".into()))?;
+        let storage = self.zip.entry(&entry)?;
+        tensor::check_view(tm.dtype, &sizes, &strides, storage_offset, storage.len()).map_err(
+            |reason| invalid(format!("entry `{}`: {reason}", self.zip.full_name(&entry))),
+        )?;
+        Ok(TensorData {
+            dtype: tm.dtype,
+            sizes,
+            strides,
+            storage_offset,
+            storage,
+            is_param: meta.is_param,
+            requires_grad: tm.requires_grad,
+        })
+    }
+}
+
+impl Container {
+    fn full_name(&self, name: &str) -> String {
+        format!("{}/{}", self.root, name)
+    }
+
+    fn not_pt2(&self, reason: String) -> Error {
+        Error::NotPt2 {
+            path: self.path.clone(),
+            reason,
+        }
+    }
+
+    fn entry(&self, name: &str) -> Result<&[u8]> {
+        self.try_entry(name)?.ok_or_else(|| Error::MissingEntry {
+            path: self.path.clone(),
+            entry: self.full_name(name),
+        })
+    }
+
+    /// `<root>/<name>`'s bytes, `None` if absent, an error if it is compressed.
+    fn try_entry(&self, name: &str) -> Result<Option<&[u8]>> {
+        let full = self.full_name(name);
+        let Some(&i) = self.by_name.get(&full) else {
+            return Ok(None);
+        };
+        let e = &self.entries[i];
+        if e.method != 0 {
+            return Err(Error::UnsupportedCompression {
+                path: self.path.clone(),
+                entry: full,
+                method: e.method,
+            });
+        }
+        // Bounds were checked when the directory was read.
+        let start = e.data_offset as usize;
+        Ok(Some(&self.backing.bytes()[start..start + e.size as usize]))
+    }
+
+    fn find_model_name(&self) -> Result<String> {
+        let prefix = format!("{}/models/", self.root);
+        let models: Vec<&str> = self
+            .entries
+            .iter()
+            .filter_map(|e| e.name.strip_prefix(&prefix)?.strip_suffix(".json"))
+            .filter(|n| !n.is_empty() && !n.contains('/'))
+            .collect();
+        if models.contains(&"model") {
+            return Ok("model".into());
+        }
+        match models.as_slice() {
+            [only] => Ok(only.to_string()),
+            [] => Err(Error::MissingEntry {
+                path: self.path.clone(),
+                entry: format!("{prefix}model.json"),
+            }),
+            many => Err(self.not_pt2(format!(
+                "the archive holds several programs ({}) and none is named `model`",
+                many.join(", ")
+            ))),
+        }
+    }
+
+    fn json_error(&self, entry: &str, e: serde_json::Error) -> Error {
+        let mut message = e.to_string();
+        // serde_json appends " at line L column C"; we report those separately.
+        if let Some(pos) = message.rfind(" at line ") {
+            message.truncate(pos);
+        }
+        Error::Json {
+            path: self.path.clone(),
+            entry: self.full_name(entry),
+            line: e.line(),
+            column: e.column(),
+            message,
+        }
+    }
+
+    fn parse_program(&self, entry: &str) -> Result<ExportedProgram> {
+        let bytes = self.entry(entry)?;
+        let version_error = |found: SchemaVersion| Error::UnsupportedSchemaVersion {
+            path: self.path.clone(),
+            entry: self.full_name(entry),
+            found,
+            supported: SUPPORTED_SCHEMA_MAJOR,
+        };
+        match serde_json::from_slice::<ExportedProgram>(bytes) {
+            Ok(program) if program.schema_version.major == SUPPORTED_SCHEMA_MAJOR => Ok(program),
+            Ok(program) => Err(version_error(program.schema_version)),
+            Err(e) => {
+                // A different major version may well not match our types: report the
+                // version rather than the resulting type error.
+                if let Ok(probe) = serde_json::from_slice::<schema::VersionProbe>(bytes) {
+                    if probe.schema_version.major != SUPPORTED_SCHEMA_MAJOR {
+                        return Err(version_error(probe.schema_version));
+                    }
+                }
+                Err(self.json_error(entry, e))
+            }
+        }
+    }
+
+    fn parse_payloads(&self, kind: PayloadKind, model_name: &str) -> Result<Payloads> {
+        let name = match kind {
+            PayloadKind::Weight => format!("data/weights/{}_weights_config.json", model_name),
+            PayloadKind::Constant => {
+                format!("data/constants/{}_constants_config.json", model_name)
+            }
+        };
+        let Some(bytes) = self.try_entry(&name)? else {
+            let legacy = format!("{}{}.pt", kind.dir(), model_name);
+            if self.by_name.contains_key(&self.full_name(&legacy)) {
+                return Err(self.not_pt2(format!(
+                    "{}s are stored in the legacy pickled format (`{}`), which is not supported",
+                    kind.noun(),
+                    self.full_name(&legacy)
+                )));
+            }
+            return Ok(Payloads::default());
+        };
+        let config: schema::PayloadConfig =
+            serde_json::from_slice(bytes).map_err(|e| self.json_error(&name, e))?;
+        Ok(Payloads::new(config.config))
+    }
+}

@@ -1,0 +1,587 @@
+//! Import of a `torch.export` program (`.pt2`) into the `aten` dialect.
+//!
+//! One `func.func @forward` per program. Its arguments are the user inputs in
+//! signature order (`aten.name` holds the Python name); parameters, buffers
+//! and lifted constants become `aten.weight` ops that name their entry in the
+//! archive (the bytes stay in the mmapped file). Every node becomes one op
+//! (see `aten2onnx_passes::aten_ir` for how arguments are carried), located at
+//! `loc("<node>"("<user file>":<line>:0))`. Results are the user outputs in
+//! order, then mutated buffers and inputs (`aten.kind`, `aten.target`).
+//! Higher-order ops (cond, while_loop) carry their subgraphs as regions.
+
+mod args;
+pub mod location;
+pub mod types;
+
+use crate::Error;
+use aten2onnx_passes::aten_ir;
+use aten2onnx_pt2::{
+    Archive,
+    schema::{
+        Argument, ExportedProgram, Graph, InputSpec, Node, OutputSpec, SymBoolArgument, SymFloatArgument,
+        SymIntArgument,
+    },
+};
+use melior::{
+    Context,
+    ir::{
+        Attribute, Block, BlockLike, Identifier, Location, Module, Operation, OperationRef, Region, RegionLike,
+        Type, Value,
+        attribute::{
+            ArrayAttribute, DenseI64ArrayAttribute, DictionaryAttribute, StringAttribute, TypeAttribute,
+        },
+        operation::{OperationBuilder, OperationMutLike},
+        r#type::FunctionType,
+    },
+};
+use std::collections::{BTreeMap, HashMap};
+
+/// The function every program is imported into.
+pub const ENTRY_FUNCTION: &str = "forward";
+
+/// Imports `archive`'s program. `path` is recorded as the module's
+/// `aten.archive` (weights are read from it later) and used in errors.
+pub fn import_program<'c>(context: &'c Context, archive: &Archive, path: &str) -> Result<Module<'c>, Error> {
+    let program = archive.program();
+    let importer = Importer { context, path, archive };
+    importer.check_supported(program.graph())?;
+    importer.module(program)
+}
+
+/// Positional argument names of the higher-order ops torch serializes
+/// without names (from their Python signatures).
+fn hop_argument_name(node: &Node, index: usize) -> Option<&'static str> {
+    let names: &[&str] = match node.target.strip_prefix("torch.ops.higher_order.")? {
+        "cond" => &["pred", "true_fn", "false_fn", "operands"],
+        "while_loop" => &["cond_fn", "body_fn", "carried_inputs", "additional_inputs"],
+        "map_impl" => &["f", "xs", "pos_args"],
+        "scan" => &["combine_fn", "init", "xs", "additional_inputs"],
+        _ => return None,
+    };
+    names.get(index).copied()
+}
+
+/// Where a value came from, for error messages.
+fn node_label(node: &Node) -> String {
+    let name = node.name.as_deref().unwrap_or("<unnamed>");
+    match location::source_line(node.metadata.get("stack_trace").map(String::as_str)) {
+        Some(line) => format!("node '{name}' ({}) at {line}", node.target),
+        None => format!("node '{name}' ({})", node.target),
+    }
+}
+
+pub(crate) struct Importer<'c, 'a> {
+    pub(crate) context: &'c Context,
+    pub(crate) path: &'a str,
+    archive: &'a Archive,
+}
+
+/// Values by their name in the graph.
+pub(crate) type Scope<'c, 'b> = HashMap<String, Value<'c, 'b>>;
+
+/// How a node target maps to the dialect.
+enum Target<'t> {
+    Aten(&'static aten2onnx_dialects::aten::OpSchema),
+    Sym(&'static aten2onnx_dialects::sym::SymOp),
+    HigherOrder(&'t str),
+}
+
+fn classify_target(target: &str) -> Result<Target<'_>, String> {
+    if let Some(rest) = target.strip_prefix("torch.ops.aten.") {
+        let (op, overload) = rest.rsplit_once('.').unwrap_or((rest, "default"));
+        return aten2onnx_dialects::aten::lookup(op, overload).map(Target::Aten).ok_or_else(|| {
+            format!(
+                "'aten.{op}.{overload}' is not in the aten registry (torch {})",
+                aten2onnx_dialects::aten::TORCH_VERSION
+            )
+        });
+    }
+    if let Some(name) = target.strip_prefix("torch.ops.higher_order.") {
+        return Ok(Target::HigherOrder(name));
+    }
+    if let Some(sym) = aten2onnx_dialects::sym::lookup(target) {
+        return Ok(Target::Sym(sym));
+    }
+    Err(format!("'{target}' is not an ATen op, a symbolic-scalar op or a higher-order op this importer knows"))
+}
+
+impl<'c> Importer<'c, '_> {
+    fn error(&self, message: impl Into<String>) -> Error {
+        Error::Import { path: self.path.to_string(), message: message.into() }
+    }
+
+    fn id(&self, name: &str) -> Identifier<'c> {
+        Identifier::new(self.context, name)
+    }
+
+    fn string(&self, value: &str) -> Attribute<'c> {
+        StringAttribute::new(self.context, value).into()
+    }
+
+    /// Reports every node whose target is unknown, with counts and source
+    /// lines, before building anything.
+    fn check_supported(&self, graph: &Graph) -> Result<(), Error> {
+        let mut unknown: BTreeMap<String, (usize, Vec<String>)> = BTreeMap::new();
+        fn visit(graph: &Graph, unknown: &mut BTreeMap<String, (usize, Vec<String>)>) {
+            for node in &graph.nodes {
+                if let Err(reason) = classify_target(&node.target) {
+                    let entry = unknown.entry(reason).or_default();
+                    entry.0 += 1;
+                    if entry.1.len() < 3 {
+                        entry.1.push(node_label(node));
+                    }
+                }
+                for input in &node.inputs {
+                    if let Argument::AsGraph(g) = &input.arg {
+                        visit(&g.graph, unknown);
+                    }
+                }
+            }
+        }
+        visit(graph, &mut unknown);
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        let mut message = format!("{} unsupported op kind(s) in the program:", unknown.len());
+        for (reason, (count, nodes)) in &unknown {
+            message.push_str(&format!("\n  {reason}: {count} node(s), e.g. {}", nodes.join("; ")));
+        }
+        Err(self.error(message))
+    }
+
+    fn module(&self, program: &ExportedProgram) -> Result<Module<'c>, Error> {
+        let context = self.context;
+        let location = Location::new(context, self.path, 0, 0);
+        let mut module = Module::new(location);
+        let func = self.function(program)?;
+        module.body().append_operation(func);
+
+        let mut ranges = Vec::new();
+        for (symbol, range) in &program.range_constraints {
+            let bounds = [range.min_val.unwrap_or(i64::MIN), range.max_val.unwrap_or(i64::MAX)];
+            ranges.push((self.id(symbol), DenseI64ArrayAttribute::new(context, &bounds).into()));
+        }
+        let mut op = module.as_operation_mut();
+        op.set_attribute(aten_ir::ARCHIVE_ATTR, self.string(self.path));
+        op.set_attribute("aten.schema_version", self.string(&program.schema_version.to_string()));
+        if let Some(version) = &program.torch_version {
+            op.set_attribute("aten.torch_version", self.string(version));
+        }
+        let verifiers: Vec<Attribute> = program.verifiers.iter().map(|v| self.string(v)).collect();
+        op.set_attribute("aten.verifiers", ArrayAttribute::new(context, &verifiers).into());
+        if !ranges.is_empty() {
+            op.set_attribute("aten.range_constraints", DictionaryAttribute::new(context, &ranges).into());
+        }
+        Ok(module)
+    }
+
+    fn function(&self, program: &ExportedProgram) -> Result<Operation<'c>, Error> {
+        let context = self.context;
+        let graph = program.graph();
+        let signature = program.signature();
+        if signature.input_specs.len() != graph.inputs.len() {
+            return Err(self.error(format!(
+                "signature has {} input specs but the graph has {} inputs",
+                signature.input_specs.len(),
+                graph.inputs.len()
+            )));
+        }
+
+        // User inputs become arguments; the rest become weights.
+        let mut arg_types = Vec::new();
+        let mut arg_names = Vec::new();
+        let mut weights = Vec::new();
+        let mut constants = Vec::new();
+        for spec in &signature.input_specs {
+            match spec {
+                InputSpec::UserInput(user) => {
+                    let name = spec.arg_name().ok_or_else(|| {
+                        self.error(format!("user input {:?} is not a tensor or symbolic scalar", user.arg))
+                    })?;
+                    arg_types.push(self.value_type(graph, &user.arg, name)?);
+                    arg_names.push(name.to_string());
+                }
+                InputSpec::Parameter(p) => weights.push((p.arg.name.clone(), p.parameter_name.clone(), "parameter")),
+                InputSpec::Buffer(b) => weights.push((b.arg.name.clone(), b.buffer_name.clone(), "buffer")),
+                InputSpec::TensorConstant(c) => {
+                    weights.push((c.arg.name.clone(), c.tensor_constant_name.clone(), "constant"))
+                }
+                InputSpec::ConstantInput(c) => constants.push(c.clone()),
+                InputSpec::CustomObj(_) | InputSpec::Token(_) => {
+                    return Err(self.error(format!(
+                        "input '{}' is a {} input, which the aten dialect does not support",
+                        spec.arg_name().unwrap_or("?"),
+                        spec.tag()
+                    )));
+                }
+            }
+        }
+
+        let block_args: Vec<(Type, Location)> = arg_types
+            .iter()
+            .zip(&arg_names)
+            .map(|(t, n)| (*t, Location::name(context, n, Location::unknown(context))))
+            .collect();
+        let block = Block::new(&block_args);
+        let outputs = {
+            let mut scope: Scope = HashMap::new();
+            for (i, name) in arg_names.iter().enumerate() {
+                scope.insert(name.clone(), block.argument(i).map_err(|e| self.error(e.to_string()))?.into());
+            }
+            for (graph_name, fqn, kind) in &weights {
+                let value = self.weight(&block, graph, graph_name, fqn, kind)?;
+                scope.insert(graph_name.clone(), value);
+            }
+            let constant_inputs: HashMap<String, Argument> =
+                constants.iter().map(|c| (c.name.clone(), args::constant_argument(&c.value))).collect();
+            self.nodes(&block, graph, &mut scope, &constant_inputs)?;
+            self.outputs(&block, graph, signature, &scope)?
+        };
+        let (result_types, result_attrs) = outputs;
+
+        let region = Region::new();
+        region.append_block(block);
+        let function_type = FunctionType::new(context, &arg_types, &result_types);
+        let arg_attrs: Vec<Attribute> = arg_names
+            .iter()
+            .map(|n| DictionaryAttribute::new(context, &[(self.id("aten.name"), self.string(n))]).into())
+            .collect();
+        OperationBuilder::new("func.func", Location::new(context, self.path, 0, 0))
+            .add_attributes(&[
+                (self.id("sym_name"), self.string(ENTRY_FUNCTION)),
+                (self.id("function_type"), TypeAttribute::new(function_type.into()).into()),
+                (self.id("arg_attrs"), ArrayAttribute::new(context, &arg_attrs).into()),
+                (self.id("res_attrs"), ArrayAttribute::new(context, &result_attrs).into()),
+            ])
+            .add_regions([region])
+            .build()
+            .map_err(|e| self.error(format!("cannot build the function: {e}")))
+    }
+
+    /// The type of a graph input or node output named `name`.
+    fn value_type(&self, graph: &Graph, arg: &Argument, name: &str) -> Result<Type<'c>, Error> {
+        match arg {
+            Argument::AsTensor(_) => self.tensor_type(graph, name),
+            Argument::AsSymInt(_) | Argument::AsInt(_) => Ok(types::sym_int_type(self.context)),
+            Argument::AsSymFloat(_) | Argument::AsFloat(_) => Ok(types::sym_float_type(self.context)),
+            Argument::AsSymBool(_) | Argument::AsBool(_) => Ok(types::sym_bool_type(self.context)),
+            other => Err(self.error(format!("value '{name}' has an unsupported kind {other:?}"))),
+        }
+    }
+
+    fn tensor_type(&self, graph: &Graph, name: &str) -> Result<Type<'c>, Error> {
+        let meta = graph
+            .tensor_values
+            .get(name)
+            .ok_or_else(|| self.error(format!("tensor '{name}' has no entry in tensor_values")))?;
+        types::tensor_type(self.context, meta).map_err(|e| self.error(format!("tensor '{name}': {e}")))
+    }
+
+    /// `%w = "aten.weight"() {name = fqn, kind = kind}`; checks the archive
+    /// holds it with the dtype and shape the graph expects (metadata only: no
+    /// weight byte is read).
+    fn weight<'b>(
+        &self,
+        block: &'b Block<'c>,
+        graph: &Graph,
+        graph_name: &str,
+        fqn: &str,
+        kind: &str,
+    ) -> Result<Value<'c, 'b>, Error> {
+        let meta = graph
+            .tensor_values
+            .get(graph_name)
+            .ok_or_else(|| self.error(format!("{kind} '{fqn}' has no entry in tensor_values")))?;
+        let stored = match kind {
+            "constant" => self.archive.constant(fqn),
+            _ => self.archive.weight(fqn).or_else(|_| self.archive.constant(fqn)),
+        }
+        .map_err(|e| self.error(format!("{kind} '{fqn}': {e}")))?;
+        if stored.dtype != meta.dtype || stored.sizes.len() != meta.sizes.len() {
+            return Err(self.error(format!(
+                "{kind} '{fqn}': the archive stores {} {:?} but the graph expects {} with {} dims",
+                stored.dtype,
+                stored.sizes,
+                meta.dtype,
+                meta.sizes.len()
+            )));
+        }
+        let ty = types::tensor_type(self.context, meta).map_err(|e| self.error(format!("{kind} '{fqn}': {e}")))?;
+        let location = Location::name(self.context, graph_name, Location::unknown(self.context));
+        let op = OperationBuilder::new(aten_ir::WEIGHT_OP, location)
+            .add_attributes(&[
+                (self.id(aten_ir::WEIGHT_NAME_ATTR), self.string(fqn)),
+                (self.id(aten_ir::WEIGHT_KIND_ATTR), self.string(kind)),
+            ])
+            .add_results(&[ty])
+            .build()
+            .map_err(|e| self.error(e.to_string()))?;
+        Ok(block.append_operation(op).result(0).map_err(|e| self.error(e.to_string()))?.into())
+    }
+
+    /// Imports every node of `graph` into `block`.
+    pub(crate) fn nodes<'b>(
+        &self,
+        block: &'b Block<'c>,
+        graph: &Graph,
+        scope: &mut Scope<'c, 'b>,
+        constants: &HashMap<String, Argument>,
+    ) -> Result<(), Error> {
+        for node in &graph.nodes {
+            let op = self
+                .node(block, graph, node, scope, constants)
+                .map_err(|message| self.error(format!("{}: {message}", node_label(node))))?;
+            self.bind_outputs(graph, node, op, scope)?;
+        }
+        Ok(())
+    }
+
+    fn node<'b>(
+        &self,
+        block: &'b Block<'c>,
+        graph: &Graph,
+        node: &Node,
+        scope: &Scope<'c, 'b>,
+        constants: &HashMap<String, Argument>,
+    ) -> Result<OperationRef<'c, 'b>, String> {
+        let name = node.name.as_deref().unwrap_or("");
+        let location = location::node_location(self.context, name, node.metadata.get("stack_trace").map(String::as_str));
+        let result_types = self.result_types(graph, node).map_err(|e| e.to_string())?;
+        let built = match classify_target(&node.target)? {
+            Target::Aten(schema) => {
+                let (operands, attributes) = args::aten_arguments(self, block, schema, node, scope, constants, location)?;
+                let op_name = schema.target_name();
+                OperationBuilder::new(&op_name, location)
+                    .add_operands(&operands)
+                    .add_attributes(&attributes)
+                    .add_results(&result_types)
+                    .build()
+            }
+            Target::Sym(sym) => {
+                let operands = args::sym_operands(self, block, node, scope, location)?;
+                OperationBuilder::new(sym.op, location)
+                    .add_operands(&operands)
+                    .add_results(&result_types)
+                    .build()
+            }
+            Target::HigherOrder(hop) => {
+                let (operands, attributes, regions) = self.higher_order(block, node, scope, constants, location)?;
+                OperationBuilder::new(&format!("{}{hop}", aten_ir::HOP_PREFIX), location)
+                    .add_operands(&operands)
+                    .add_attributes(&attributes)
+                    .add_regions_vec(regions)
+                    .add_results(&result_types)
+                    .build()
+            }
+        };
+        let op = built.map_err(|e| format!("cannot build the op: {e}"))?;
+        Ok(block.append_operation(op))
+    }
+
+    /// The output values of a node, flattened, in order.
+    fn output_names(node: &Node) -> Vec<Option<(&str, &Argument)>> {
+        let mut out = Vec::new();
+        for output in &node.outputs {
+            match output {
+                Argument::AsTensors(list) => {
+                    out.extend(list.iter().map(|t| Some((t.name.as_str(), output))));
+                }
+                Argument::AsTensor(t) => out.push(Some((t.name.as_str(), output))),
+                Argument::AsSymInt(SymIntArgument::AsName(n))
+                | Argument::AsSymFloat(SymFloatArgument::AsName(n))
+                | Argument::AsSymBool(SymBoolArgument::AsName(n)) => out.push(Some((n.as_str(), output))),
+                _ => out.push(None),
+            }
+        }
+        out
+    }
+
+    fn result_types(&self, graph: &Graph, node: &Node) -> Result<Vec<Type<'c>>, Error> {
+        Self::output_names(node)
+            .into_iter()
+            .map(|entry| match entry {
+                Some((name, Argument::AsTensors(_))) => self.tensor_type(graph, name),
+                Some((name, arg)) => self.value_type(graph, arg, name),
+                // An output the program never uses (e.g. a discarded element
+                // of a tuple) is typed `none`.
+                None => Ok(Type::none(self.context)),
+            })
+            .collect()
+    }
+
+    fn bind_outputs<'b>(
+        &self,
+        _graph: &Graph,
+        node: &Node,
+        op: OperationRef<'c, 'b>,
+        scope: &mut Scope<'c, 'b>,
+    ) -> Result<(), Error> {
+        for (i, entry) in Self::output_names(node).into_iter().enumerate() {
+            if let Some((name, _)) = entry {
+                let value = op.result(i).map_err(|e| self.error(e.to_string()))?;
+                scope.insert(name.to_string(), value.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Subgraph arguments become regions; every other argument an operand
+    /// (tensors, symbolic scalars) or an attribute (static values), with
+    /// `arg_names` and `operandSegmentSizes` recording which is which.
+    #[allow(clippy::type_complexity)]
+    fn higher_order<'b>(
+        &self,
+        block: &'b Block<'c>,
+        node: &Node,
+        scope: &Scope<'c, 'b>,
+        constants: &HashMap<String, Argument>,
+        location: Location<'c>,
+    ) -> Result<(Vec<Value<'c, 'b>>, Vec<(Identifier<'c>, Attribute<'c>)>, Vec<Region<'c>>), String> {
+        let mut operands = Vec::new();
+        let mut segments = Vec::new();
+        let mut names = Vec::new();
+        let mut attributes = Vec::new();
+        let mut regions = Vec::new();
+        for (index, input) in node.inputs.iter().enumerate() {
+            let name = match (input.name.is_empty(), hop_argument_name(node, index)) {
+                (false, _) => input.name.clone(),
+                (true, Some(known)) => known.to_string(),
+                (true, None) => format!("arg{index}"),
+            };
+            if let Argument::AsGraph(subgraph) = &input.arg {
+                regions.push(self.subgraph(&subgraph.graph).map_err(|e| e.to_string())?);
+                continue;
+            }
+            let values = args::dynamic_values(self, block, &input.arg, scope, constants, location)?;
+            match values {
+                Some(values) => {
+                    segments.push(values.len() as i32);
+                    operands.extend(values);
+                    names.push(self.string(&name));
+                }
+                None => {
+                    let attr = args::static_attribute(self, &input.arg, None)?;
+                    attributes.push((self.id(&name), attr));
+                }
+            }
+        }
+        attributes.push((self.id("arg_names"), ArrayAttribute::new(self.context, &names).into()));
+        attributes.push((
+            self.id(aten_ir::SEGMENTS_ATTR),
+            melior::ir::attribute::DenseI32ArrayAttribute::new(self.context, &segments).into(),
+        ));
+        Ok((operands, attributes, regions))
+    }
+
+    /// A subgraph as a one-block region ending in `aten.yield`.
+    fn subgraph(&self, graph: &Graph) -> Result<Region<'c>, Error> {
+        let context = self.context;
+        let mut arg_types = Vec::new();
+        let mut arg_names = Vec::new();
+        for input in &graph.inputs {
+            let name = match input {
+                Argument::AsTensor(t) => t.name.as_str(),
+                Argument::AsSymInt(SymIntArgument::AsName(n)) => n.as_str(),
+                other => return Err(self.error(format!("subgraph input {other:?} is not supported"))),
+            };
+            arg_types.push(self.value_type(graph, input, name)?);
+            arg_names.push(name.to_string());
+        }
+        let block_args: Vec<(Type, Location)> = arg_types
+            .iter()
+            .zip(&arg_names)
+            .map(|(t, n)| (*t, Location::name(context, n, Location::unknown(context))))
+            .collect();
+        let block = Block::new(&block_args);
+        {
+            let mut scope: Scope = HashMap::new();
+            for (i, name) in arg_names.iter().enumerate() {
+                scope.insert(name.clone(), block.argument(i).map_err(|e| self.error(e.to_string()))?.into());
+            }
+            self.nodes(&block, graph, &mut scope, &HashMap::new())?;
+            let mut results = Vec::new();
+            for output in &graph.outputs {
+                results.extend(
+                    args::dynamic_values(self, &block, output, &scope, &HashMap::new(), Location::unknown(context))
+                        .map_err(|e| self.error(format!("subgraph output: {e}")))?
+                        .ok_or_else(|| self.error(format!("subgraph output {output:?} is a constant")))?,
+                );
+            }
+            let terminator = OperationBuilder::new(aten_ir::YIELD_OP, Location::unknown(context))
+                .add_operands(&results)
+                .build()
+                .map_err(|e| self.error(e.to_string()))?;
+            block.append_operation(terminator);
+        }
+        let region = Region::new();
+        region.append_block(block);
+        Ok(region)
+    }
+
+    /// Builds `func.return`: user outputs first, then mutations. Returns the
+    /// result types and attributes.
+    #[allow(clippy::type_complexity)]
+    fn outputs<'b>(
+        &self,
+        block: &'b Block<'c>,
+        graph: &Graph,
+        signature: &aten2onnx_pt2::schema::GraphSignature,
+        scope: &Scope<'c, 'b>,
+    ) -> Result<(Vec<Type<'c>>, Vec<Attribute<'c>>), Error> {
+        if signature.output_specs.len() != graph.outputs.len() {
+            return Err(self.error(format!(
+                "signature has {} output specs but the graph has {} outputs",
+                signature.output_specs.len(),
+                graph.outputs.len()
+            )));
+        }
+        let mut user = Vec::new();
+        let mut mutations = Vec::new();
+        for (spec, output) in signature.output_specs.iter().zip(&graph.outputs) {
+            let (kind, target) = match spec {
+                OutputSpec::UserOutput(_) | OutputSpec::LossOutput(_) => (spec.tag(), None),
+                OutputSpec::BufferMutation(m) => (spec.tag(), Some(m.buffer_name.clone())),
+                OutputSpec::UserInputMutation(m) => (spec.tag(), Some(m.user_input_name.clone())),
+                OutputSpec::ParameterMutation(m) => (spec.tag(), Some(m.parameter_name.clone())),
+                other => {
+                    return Err(self.error(format!("output kind '{}' is not supported (inference graphs only)", other.tag())));
+                }
+            };
+            let name = match output {
+                Argument::AsTensor(t) => t.name.clone(),
+                Argument::AsSymInt(SymIntArgument::AsName(n)) => n.clone(),
+                other => {
+                    return Err(self.error(format!(
+                        "output #{} is {other:?}: only tensors and symbolic ints can be outputs",
+                        user.len() + mutations.len()
+                    )));
+                }
+            };
+            let value = *scope
+                .get(&name)
+                .ok_or_else(|| self.error(format!("output '{name}' is not defined by the graph")))?;
+            let entry = (value, name, kind, target);
+            if entry.3.is_some() { mutations.push(entry) } else { user.push(entry) }
+        }
+        let mut values = Vec::new();
+        let mut types = Vec::new();
+        let mut attrs = Vec::new();
+        for (value, name, kind, target) in user.into_iter().chain(mutations) {
+            values.push(value);
+            types.push(value.r#type());
+            let mut entries = vec![(self.id("aten.name"), self.string(&name)), (self.id("aten.kind"), self.string(kind))];
+            if let Some(target) = target {
+                entries.push((self.id("aten.target"), self.string(&target)));
+            }
+            attrs.push(DictionaryAttribute::new(self.context, &entries).into());
+        }
+        let ret = OperationBuilder::new("func.return", Location::unknown(self.context))
+            .add_operands(&values)
+            .build()
+            .map_err(|e| self.error(e.to_string()))?;
+        block.append_operation(ret);
+        Ok((types, attrs))
+    }
+}
+
+use melior::ir::ValueLike;

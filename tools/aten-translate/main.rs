@@ -1,0 +1,53 @@
+//! `aten-translate`: translations in and out of the MLIR world.
+//!
+//!     aten-translate --from-pt2 model.pt2            # print the aten dialect module
+//!     aten-translate --to-onnx model.pt2 -o m.onnx   # the main job
+
+use aten2onnx::{module::PrintOptions, translate};
+use clap::{ArgGroup, Parser};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "aten-translate", about = "Translate torch.export programs to MLIR and ONNX")]
+#[command(group(ArgGroup::new("mode").required(true).args(["from_pt2", "to_onnx"])))]
+struct Args {
+    /// Import a .pt2 archive and print it in the aten dialect.
+    #[arg(long = "from-pt2")]
+    from_pt2: bool,
+    /// Convert a .pt2 or .mlir file to an ONNX model.
+    #[arg(long = "to-onnx")]
+    to_onnx: bool,
+    /// Input file.
+    input: String,
+    /// Output file ('-' = stdout, the default for --from-pt2).
+    #[arg(short = 'o')]
+    output: Option<String>,
+    /// Print locations (node names and Python source lines).
+    #[arg(long = "mlir-print-debuginfo")]
+    print_debuginfo: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("aten-translate: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<(), aten2onnx::Error> {
+    if args.from_pt2 {
+        let print = PrintOptions { debug_info: args.print_debuginfo, generic: false };
+        let text = translate::pt2_to_aten_text(&args.input, print)?;
+        aten2onnx::write_output(args.output.as_deref().unwrap_or("-"), text.as_bytes())
+    } else {
+        let output = args.output.as_deref().ok_or_else(|| {
+            aten2onnx::Error::Usage("--to-onnx needs an output file: -o OUT.onnx".to_string())
+        })?;
+        let bytes = translate::to_onnx(&args.input)?;
+        aten2onnx::write_output(output, &bytes)
+    }
+}

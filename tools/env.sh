@@ -1,0 +1,8 @@
+# Sourced by the project scripts: environment for building and testing.
+# (cargo also reads the MLIR prefixes from .cargo/config.toml.)
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export MLIR_SYS_220_PREFIX=/usr/lib/llvm-22
+export TABLEGEN_220_PREFIX=/usr/lib/llvm-22
+export LIBCLANG_PATH=/usr/lib/llvm-22/lib
+export ATEN2ONNX_PYTHON="$ROOT/.venv/bin/python"
+export PATH="/usr/lib/llvm-22/bin:$PATH"
