@@ -132,6 +132,22 @@ class WhileLoopModel(nn.Module):
         return while_loop(cond_fn, body_fn, (it, x))
 
 
+@torch.library.custom_op("aten2onnx_test::scale", mutates_args=())
+def scale(x: torch.Tensor, factor: float) -> torch.Tensor:
+    """A custom op: not in the aten registry, so import must refuse it."""
+    return x * factor
+
+
+@scale.register_fake
+def _(x: torch.Tensor, factor: float) -> torch.Tensor:
+    return torch.empty_like(x)
+
+
+class CustomOpModel(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return scale(torch.relu(x), 2.0) + scale(x, 3.0)
+
+
 # --------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------
@@ -139,12 +155,18 @@ class WhileLoopModel(nn.Module):
 
 def strip_nondeterministic_meta(ep: torch.export.ExportedProgram) -> None:
     """Drop node.meta["from_node"]: it records id()s of Python graph objects
-    (`graph_id`), which change from run to run (seen after run_decompositions)."""
+    (`graph_id`), which change from run to run (seen after run_decompositions).
+    Stack traces name this script relative to the repository, so the fixtures
+    do not depend on where the checkout lives."""
+    prefix = str(REPO) + os.sep
     for mod in ep.graph_module.modules():
         graph = getattr(mod, "graph", None)
         if isinstance(graph, torch.fx.Graph):
             for node in graph.nodes:
                 node.meta.pop("from_node", None)
+                trace = node.meta.get("stack_trace")
+                if trace:
+                    node.meta["stack_trace"] = trace.replace(prefix, "")
 
 
 def save(ep: torch.export.ExportedProgram, path: Path) -> None:
@@ -230,6 +252,10 @@ def main() -> int:
         WhileLoopModel(), (torch.tensor(0, dtype=torch.int64), torch.randn(3))
     )
     save(ep, out / "while_loop.pt2")
+
+    # custom_op: two nodes of an op the aten registry does not have ---------
+    ep = torch.export.export(CustomOpModel(), (torch.randn(2, 3),))
+    save(ep, out / "custom_op.pt2")
 
     # bad inputs -------------------------------------------------------------
     mlp_bytes = (out / "mlp.pt2").read_bytes()

@@ -12,10 +12,12 @@
 //!   layout / memory format / device as strings);
 //! - **absent**: `None` for an optional argument.
 //!
-//! Without an `operandSegmentSizes` attribute every argument that has no
-//! attribute takes exactly one operand, in schema order. When that does not
-//! hold (a list, or a `None` tensor), `operandSegmentSizes` gives the operand
-//! count of every schema argument.
+//! Without an `operandSegmentSizes` attribute, every argument that has no
+//! attribute takes exactly one operand, in schema order, except that when
+//! the op has exactly as many operands as non-attribute *required* arguments,
+//! the optional ones are absent (`linear(x, w)` with no bias). When neither
+//! holds (a tensor list, some of several optional tensors), `operandSegmentSizes`
+//! gives the operand count of every schema argument.
 
 use crate::ir::{self, dense_i32_values};
 use aten2onnx_dialects::aten::{self as registry, ArgType, OpSchema};
@@ -163,11 +165,18 @@ pub fn layout<'c>(op: OperationRef<'c, '_>, schema: &OpSchema) -> Result<Vec<Slo
             return Err(format!("'{SEGMENTS_ATTR}' accounts for {next} operands but the op has {operand_count}"));
         }
     } else {
+        let attrs: Vec<Option<Attribute<'c>>> = schema.arguments.iter().map(|a| op.attribute(a.name).ok()).collect();
+        let is_optional = |a: &registry::Argument| matches!(ArgType::parse(a.ty), ArgType::Optional(_));
+        let required = schema.arguments.iter().zip(&attrs).filter(|(a, at)| at.is_none() && !is_optional(a)).count();
+        let all = attrs.iter().filter(|a| a.is_none()).count();
+        // One operand per non-attribute argument, or only the required ones.
+        let optional_absent = operand_count != all && operand_count == required;
         let mut next = 0usize;
-        for arg in schema.arguments {
-            slots.push(match op.attribute(arg.name) {
-                Ok(attr) => Slot::Attribute(attr),
-                Err(_) => {
+        for (arg, attr) in schema.arguments.iter().zip(attrs) {
+            slots.push(match attr {
+                Some(attr) => Slot::Attribute(attr),
+                None if optional_absent && is_optional(arg) => Slot::Absent,
+                None => {
                     next += 1;
                     Slot::Operands(next - 1..next)
                 }
@@ -191,13 +200,25 @@ pub fn layout<'c>(op: OperationRef<'c, '_>, schema: &OpSchema) -> Result<Vec<Slo
     Ok(slots)
 }
 
-/// The operand counts of each argument, for builders: `None` when the default
-/// layout (one operand per non-attribute argument) holds and no
-/// `operandSegmentSizes` is needed.
-pub fn segments_if_needed(per_arg: &[(usize, bool)]) -> Option<Vec<i32>> {
-    // (operand count, has attribute)
-    let default_holds = per_arg.iter().all(|&(count, has_attr)| if has_attr { count == 0 } else { count == 1 });
-    (!default_holds).then(|| per_arg.iter().map(|&(count, _)| count as i32).collect())
+/// How a builder placed one argument: its operand count, whether it has an
+/// attribute, and whether its type is optional.
+#[derive(Clone, Copy, Debug)]
+pub struct Placement {
+    pub operands: usize,
+    pub has_attribute: bool,
+    pub optional: bool,
+}
+
+/// The `operandSegmentSizes` a builder must attach, or `None` when one of the
+/// implicit layouts of [`layout`] describes the op.
+pub fn segments_if_needed(placements: &[Placement]) -> Option<Vec<i32>> {
+    let attr_ok = placements.iter().all(|p| !p.has_attribute || p.operands == 0);
+    let one_each = placements.iter().all(|p| p.has_attribute || p.operands == 1);
+    let required_only = placements
+        .iter()
+        .all(|p| p.has_attribute || if p.optional { p.operands == 0 } else { p.operands == 1 });
+    let implicit = attr_ok && (one_each || required_only);
+    (!implicit).then(|| placements.iter().map(|p| p.operands as i32).collect())
 }
 
 /// The values of an argument carried as operands.

@@ -73,10 +73,14 @@ pub fn aten_arguments<'c, 'b>(
                 None => return Err(format!("required argument '{}' is missing", arg.name)),
             },
         };
+        per_arg.push(aten_ir::Placement {
+            operands: count,
+            has_attribute: attribute.is_some(),
+            optional: matches!(ty, ArgType::Optional(_)),
+        });
         if let Some(attribute) = attribute {
             attributes.push((importer.id(arg.name), attribute));
         }
-        per_arg.push((count, attributes.last().is_some_and(|(id, _)| *id == importer.id(arg.name))));
     }
     if let Some(segments) = aten_ir::segments_if_needed(&per_arg) {
         attributes.push((
