@@ -25,6 +25,15 @@ pub fn parse_with_diagnostics<'c>(
     path: &str,
 ) -> Result<Module<'c>, Vec<Diagnostic>> {
     let collector = DiagnosticCollector::attach(context);
+    // Like mlir-opt, ops at the top level without a module get an implicit one.
+    let wrapped;
+    let source = match implicit_module_insertion(source) {
+        Some(at) => {
+            wrapped = format!("{}module {{{}\n}}", &source[..at], &source[at..]);
+            wrapped.as_str()
+        }
+        None => source,
+    };
     let raw = unsafe {
         sys::mlirOperationCreateParse(
             context.to_raw(),
@@ -45,6 +54,23 @@ pub fn parse_with_diagnostics<'c>(
             message: format!("expected a 'builtin.module' at the top level, found '{name}'"),
         }]
     })
+}
+
+/// Where to open an implicit `module {` when the text's first top-level op
+/// is not a module: the start of its line (after alias definitions), so that
+/// line numbers stay those of the file. `None` when the text has a module.
+fn implicit_module_insertion(source: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        let text = line.trim_start();
+        let skip = text.is_empty() || text.starts_with("//") || text.starts_with('#') || text.starts_with('!');
+        if !skip {
+            let is_module = text.starts_with("module") || text.starts_with("\"builtin.module\"");
+            return (!is_module).then_some(offset);
+        }
+        offset += line.len();
+    }
+    None
 }
 
 fn name_of(op: &Operation) -> String {

@@ -28,6 +28,11 @@ pub struct OptOptions {
 pub fn run(source: &str, path: &str, options: &OptOptions) -> Result<String, Error> {
     // Reject bad pipeline text once, before touching the input.
     let pipeline = options.pipeline.as_deref().map(Pipeline::parse).transpose()?;
+    if let Some(pipeline) = &pipeline {
+        // Resolve every pass name and option now, so pipeline errors are
+        // reported whatever the input holds.
+        pipeline.build(&create_context(), false)?;
+    }
     let chunks = if options.split_input_file { split(source) } else { vec![(source, 0)] };
     let mut outputs = Vec::new();
     let mut failures = Vec::new();

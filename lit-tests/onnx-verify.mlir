@@ -1,0 +1,91 @@
+// RUN: aten-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(onnx-verify)' --verify-each=false | FileCheck %s
+
+// A well-formed module passes unchanged; the opset defaults to 23.
+// CHECK-LABEL: func.func @valid
+// CHECK: "onnx.LayerNormalization"
+// CHECK-SAME: axis = -1 : i64
+// CHECK: "onnx.Gelu"
+func.func @valid(%x: tensor<2x4xf32>, %scale: tensor<4xf32>, %shape: tensor<2xi64>) -> tensor<4x2xf32> {
+  %0 = "onnx.Add"(%x, %x) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %1 = "onnx.LayerNormalization"(%0, %scale) {axis = -1 : i64, epsilon = 1.0e-5 : f32} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %2 = "onnx.Gelu"(%1) {approximate = "tanh"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %3 = "onnx.Reshape"(%2, %shape) : (tensor<2x4xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  return %3 : tensor<4x2xf32>
+}
+
+// -----
+
+// An optional input left out in the middle is a `none` value.
+// CHECK-LABEL: func.func @optional_inputs
+// CHECK: "onnx.Clip"(%arg0, %0, %arg1)
+func.func @optional_inputs(%x: tensor<3xf32>, %max: tensor<f32>) -> tensor<3xf32> {
+  %none = "onnx.none"() : () -> none
+  %0 = "onnx.Clip"(%x, %none, %max) : (tensor<3xf32>, none, tensor<f32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+module attributes {onnx.opset = 19 : i64} {
+  func.func @not_at_opset(%x: tensor<2xf32>) -> tensor<2xf32> {
+    // expected-error @+1 {{'onnx.Gelu' op does not exist at opset 19 (defined since opset 20)}}
+    %0 = "onnx.Gelu"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+
+// -----
+
+func.func @unknown_op(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'onnx.Frobnicate' op is not an ONNX op (domain ai.onnx, onnx 1.23.2)}}
+  %0 = "onnx.Frobnicate"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @missing_required_attribute(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{misses required attribute 'to'}}
+  %0 = "onnx.Cast"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @type_constraint(%a: tensor<2xf32>, %b: tensor<2xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{input #1 ('B') has type tensor(int64) but T is already bound to tensor(float)}}
+  %0 = "onnx.Add"(%a, %b) : (tensor<2xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @disallowed_type(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // expected-error @+1 {{input #0 ('X') has type tensor(bool), not allowed for T}}
+  %0 = "onnx.Relu"(%a) : (tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @input_count(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{has 1 inputs; Add takes 2}}
+  %0 = "onnx.Add"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @unknown_attribute(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{has unknown attribute 'alpha' (attributes: )}}
+  %0 = "onnx.Relu"(%a) {alpha = 0.1 : f32} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @attribute_kind(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{attribute 'perm' must be Ints, got integer}}
+  %0 = "onnx.Transpose"(%a) {perm = 1 : i64} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
