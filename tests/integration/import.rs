@@ -7,7 +7,7 @@ use melior::ir::{
     BlockLike, Module, OperationRef, RegionLike, ValueLike,
     attribute::{ArrayAttribute, DictionaryAttribute},
     operation::OperationLike,
-    r#type::{RankedTensorType, ShapedTypeLike, shaped_type_like::DimSize},
+    r#type::{DimSize, RankedTensorType, ShapedTypeLike},
 };
 
 /// Imports `name`, snapshots the text, then checks that it parses back with a
