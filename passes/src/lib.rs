@@ -11,7 +11,9 @@ pub mod diag;
 pub mod ir;
 
 mod aten_verify;
+pub mod convert_aten_to_onnx;
 mod dce;
+pub mod lowering;
 mod onnx_verify;
 pub mod onnx_ir;
 
@@ -53,7 +55,8 @@ pub trait PassFactory {
 }
 
 /// Every project pass, in the order `--list-passes` shows them.
-pub static REGISTRY: &[PassInfo] = &[aten_verify::INFO, onnx_verify::INFO, dce::INFO];
+pub static REGISTRY: &[PassInfo] =
+    &[aten_verify::INFO, onnx_verify::INFO, dce::INFO, convert_aten_to_onnx::INFO];
 
 /// Finds a project pass by its pipeline flag.
 pub fn lookup(name: &str) -> Option<&'static PassInfo> {

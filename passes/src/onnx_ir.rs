@@ -16,6 +16,10 @@ use mlir_sys as sys;
 pub const DIALECT_PREFIX: &str = "onnx.";
 /// `%n = "onnx.none"() : () -> none`: a missing optional input.
 pub const NONE_OP: &str = "onnx.none";
+/// `%w = "onnx.initializer"() {name = "fc.weight"}`: a weight whose bytes
+/// stay in the archive named by the module's `aten.archive`; the writer
+/// streams it into the model (or external data).
+pub const INITIALIZER_OP: &str = "onnx.initializer";
 /// Module attribute with the opset the module targets.
 pub const OPSET_ATTR: &str = "onnx.opset";
 pub const DEFAULT_OPSET: u32 = 23;
@@ -121,4 +125,31 @@ fn element_type_name(elem: sys::MlirType) -> Option<&'static str> {
             return None;
         })
     }
+}
+
+/// The ONNX `TensorProto.DataType` number of an MLIR element type.
+pub fn data_type_code(elem: Type<'_>) -> Option<i64> {
+    let name = element_type_name(elem.to_raw())?;
+    Some(match name {
+        "float" => 1,
+        "uint8" => 2,
+        "int8" => 3,
+        "uint16" => 4,
+        "int16" => 5,
+        "int32" => 6,
+        "int64" => 7,
+        "bool" => 9,
+        "float16" => 10,
+        "double" => 11,
+        "uint32" => 12,
+        "uint64" => 13,
+        "complex64" => 14,
+        "complex128" => 15,
+        "bfloat16" => 16,
+        "float8e4m3fn" => 17,
+        "float8e5m2" => 19,
+        "uint4" => 21,
+        "int4" => 22,
+        _ => return None,
+    })
 }

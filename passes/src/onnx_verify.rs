@@ -47,6 +47,12 @@ pub fn verify(op: OperationRef<'_, '_>) -> Result<(), ()> {
 }
 
 fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
+    if name == onnx_ir::INITIALIZER_OP {
+        if op.operand_count() != 0 || op.result_count() != 1 || op.attribute("name").is_err() {
+            return Err("must have a 'name', no operands and one tensor result".to_string());
+        }
+        return Ok(());
+    }
     if name == onnx_ir::NONE_OP {
         if op.operand_count() != 0 || op.result_count() != 1 || value_kind(op.result(0).unwrap().r#type()) != ValueKind::None {
             return Err("must have no operands and one result of type none".to_string());

@@ -1,0 +1,241 @@
+//! `convert-aten-to-onnx`: lowers every aten op to onnx ops with the rules of
+//! `lowering::rules`. Before changing anything it checks that every op has a
+//! rule for the target opset, and reports all that do not, with counts and
+//! source lines. Weights become `onnx.initializer`; symbolic scalars become
+//! 1-element int64 tensors.
+
+use crate::{
+    Factory, PassId, PassInfo, PassOption, PassOptions, ProjectPass,
+    aten_ir::{self, AtenOp},
+    diag::{error_at, op_error},
+    ir::{self, SourcePosition},
+    lowering::{self, Args, Builder, Ctx, MAX_OPSET, MIN_OPSET, builder},
+    onnx_ir,
+};
+use melior::ir::{attribute::AttributeLike as _, block::BlockLike as _, r#type::TypeLike as _};
+use melior::ir::{
+    Identifier, OperationRef, Type, Value, ValueLike,
+    attribute::{IntegerAttribute, StringAttribute},
+    operation::{OperationBuilder, OperationLike},
+    r#type::{IntegerType, RankedTensorType},
+};
+use mlir_sys as sys;
+use std::collections::BTreeMap;
+
+static ID: PassId = PassId::new();
+
+pub const INFO: PassInfo = PassInfo {
+    name: "convert-aten-to-onnx",
+    summary: "Lower aten ops to onnx ops (rules in passes/src/lowering/rules/)",
+    options: &[PassOption { name: "opset", help: "target ONNX opset, 17..28 (default 23)" }],
+    create: create,
+};
+
+fn create(options: &PassOptions) -> Result<Box<dyn crate::PassFactory>, String> {
+    let opset = match options.get("opset") {
+        Some(text) => text.parse::<u32>().map_err(|_| format!("opset '{text}' is not a number"))?,
+        None => onnx_ir::DEFAULT_OPSET,
+    };
+    if !(MIN_OPSET..=MAX_OPSET).contains(&opset) {
+        return Err(format!("opset {opset} is outside the supported range {MIN_OPSET}..{MAX_OPSET}"));
+    }
+    Ok(Box::new(Factory { pass: ConvertAtenToOnnx { opset }, id: &ID, info: &INFO }))
+}
+
+#[derive(Clone)]
+pub struct ConvertAtenToOnnx {
+    pub opset: u32,
+}
+
+impl ProjectPass for ConvertAtenToOnnx {
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()> {
+        convert(op, self.opset)
+    }
+}
+
+/// Lowers everything under `root` (a module) to the onnx dialect.
+pub fn convert(root: OperationRef<'_, '_>, opset: u32) -> Result<(), ()> {
+    let mut ops = Vec::new();
+    ir::walk(root, &mut |op| {
+        if ir::op_name(op).starts_with(aten_ir::DIALECT_PREFIX) {
+            ops.push(op);
+        }
+    });
+    if let Err(message) = check_coverage(&ops, opset) {
+        error_at(root.location(), &message);
+        return Err(());
+    }
+    // SAFETY: the context outlives every op of the module being converted.
+    let context = unsafe { root.context().to_ref() };
+    let mut ok = true;
+    for &op in &ops {
+        if let Err(message) = lower_op(context, op, opset) {
+            op_error(op, &format!("cannot be lowered: {message}"));
+            ok = false;
+            break;
+        }
+    }
+    if !ok {
+        return Err(());
+    }
+    for op in ops.into_iter().rev() {
+        if op.results().any(|r| ir::has_uses(r.into())) {
+            op_error(op, "still has uses after lowering (rule bug)");
+            return Err(());
+        }
+        unsafe { ir::erase(op) };
+    }
+    set_opset(root, opset);
+    Ok(())
+}
+
+fn set_opset(root: OperationRef<'_, '_>, opset: u32) {
+    let attr = IntegerAttribute::new(unsafe { Type::from_raw(sys::mlirIntegerTypeGet(sys::mlirOperationGetContext(root.to_raw()), 64)) }, opset as i64);
+    unsafe {
+        sys::mlirOperationSetAttributeByName(
+            root.to_raw(),
+            sys::MlirStringRef { data: onnx_ir::OPSET_ATTR.as_ptr() as *const _, length: onnx_ir::OPSET_ATTR.len() },
+            attr.to_raw(),
+        )
+    };
+}
+
+/// Lists every op without a rule for `opset`, with counts and where they are.
+fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String> {
+    let mut missing: BTreeMap<String, (usize, Vec<String>)> = BTreeMap::new();
+    for &op in ops {
+        let name = ir::op_name(op);
+        let problem = match aten_ir::classify(&name) {
+            Ok(AtenOp::Registered(_)) => match lowering::rule(&name) {
+                Some(rule) if rule.supports(opset) => None,
+                Some(rule) => Some(format!("{name} (rule supports opsets {}..{})", rule.opsets.0, rule.opsets.1)),
+                None => Some(name.clone()),
+            },
+            Ok(AtenOp::HigherOrder) => Some(format!("{name} (higher-order ops are not lowered yet)")),
+            Ok(AtenOp::Sym(sym)) if sym_lowering(sym.op).is_none() => Some(name.clone()),
+            Ok(_) => None,
+            Err(e) => Some(format!("{name} ({e})")),
+        };
+        if let Some(problem) = problem {
+            let entry = missing.entry(problem).or_default();
+            entry.0 += 1;
+            if entry.1.len() < 3 {
+                let pos = SourcePosition::of(op.location());
+                let node = pos.node.clone().map(|n| format!("node '{n}' at ")).unwrap_or_default();
+                entry.1.push(format!("{node}{}", pos.file_line()));
+            }
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let total: usize = missing.values().map(|(n, _)| n).sum();
+    let mut text = format!("{total} op(s) of {} kind(s) have no lowering to ONNX opset {opset}:", missing.len());
+    for (problem, (count, places)) in &missing {
+        text.push_str(&format!("\n  {problem}: {count}x, e.g. {}", places.join("; ")));
+    }
+    Err(text)
+}
+
+/// The ONNX op of a symbolic-scalar op (operands are 1-element int64 tensors).
+fn sym_lowering(op: &str) -> Option<&'static str> {
+    Some(match op.strip_prefix(aten_ir::SYM_PREFIX)? {
+        "add" => "Add",
+        "sub" => "Sub",
+        "mul" => "Mul",
+        // Sizes are non-negative, where floor and truncating division agree.
+        "floordiv" => "Div",
+        "mod" => "Mod",
+        "neg" => "Neg",
+        "eq" => "Equal",
+        "lt" => "Less",
+        "le" => "LessOrEqual",
+        "gt" => "Greater",
+        "ge" => "GreaterOrEqual",
+        "max" => "Max",
+        "min" => "Min",
+        _ => return None,
+    })
+}
+
+fn lower_op<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 'a>, opset: u32) -> Result<(), String> {
+    let name = ir::op_name(op);
+    let b = Builder::new(context, op, opset)?;
+    let replacements: Vec<Value<'c, 'a>> = match aten_ir::classify(&name)? {
+        AtenOp::Registered(schema) => {
+            let rule = lowering::rule(&name).ok_or("no rule")?;
+            let ctx = Ctx { args: Args::new(op, schema)?, b };
+            let values = rule.apply(&ctx)?;
+            fix_result_types(op, &values, &ctx.b)?;
+            values
+        }
+        AtenOp::Weight => {
+            let name = aten_ir::weight_name(op).ok_or("weight without a name")?;
+            let ty = op.result(0).map_err(|e| e.to_string())?.r#type();
+            let attrs = vec![(Identifier::new(context, "name"), StringAttribute::new(context, &name).into())];
+            let built = OperationBuilder::new(onnx_ir::INITIALIZER_OP, op.location())
+                .add_attributes(&attrs)
+                .add_results(&[ty])
+                .build()
+                .map_err(|e| e.to_string())?;
+            let block = op.block().ok_or("no block")?;
+            vec![block.insert_operation_before(op, built).result(0).map_err(|e| e.to_string())?.into()]
+        }
+        AtenOp::None => {
+            let built = OperationBuilder::new(onnx_ir::NONE_OP, op.location())
+                .add_results(&[Type::none(context)])
+                .build()
+                .map_err(|e| e.to_string())?;
+            let block = op.block().ok_or("no block")?;
+            vec![block.insert_operation_before(op, built).result(0).map_err(|e| e.to_string())?.into()]
+        }
+        AtenOp::SymConstant => {
+            let value = op.attribute("value").map_err(|_| "no value")?;
+            let number = lowering::args::number(value).ok_or("value is not a number")?;
+            vec![b.const_i64s(&[number.as_f64() as i64])?]
+        }
+        AtenOp::Sym(sym) => {
+            let onnx = sym_lowering(sym.op).ok_or("no lowering")?;
+            let operands: Vec<Value> = op.operands().collect();
+            let element: Type = if matches!(onnx, "Equal" | "Less" | "LessOrEqual" | "Greater" | "GreaterOrEqual") {
+                IntegerType::new(context, 1).into()
+            } else {
+                b.i64_type()
+            };
+            let ty = RankedTensorType::new(&[1], element, None).into();
+            vec![b.op(onnx, &operands, &[], ty)?]
+        }
+        AtenOp::HigherOrder | AtenOp::Yield => return Err("higher-order ops are not lowered yet".into()),
+    };
+    let results: Vec<Value> = op.results().map(Into::into).collect();
+    if replacements.len() != results.len() {
+        return Err(format!("rule gave {} values for {} results", replacements.len(), results.len()));
+    }
+    for (old, new) in results.into_iter().zip(replacements) {
+        unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
+    }
+    Ok(())
+}
+
+/// Gives each value a rule created the exact type torch inferred for the
+/// corresponding aten result (rules may build them with unknown shapes).
+fn fix_result_types(op: OperationRef<'_, '_>, values: &[Value<'_, '_>], b: &Builder) -> Result<(), String> {
+    for (i, value) in values.iter().enumerate() {
+        let expected = op.result(i).map_err(|e| e.to_string())?.r#type();
+        let actual = value.r#type();
+        if actual == expected || !unsafe { sys::mlirTypeIsATensor(expected.to_raw()) } {
+            continue;
+        }
+        let (Some(want), Some(got)) = (builder::element_type(expected), builder::element_type(actual)) else {
+            return Err(format!("result #{i}: rule produced {actual}, expected {expected}"));
+        };
+        if want != got {
+            return Err(format!("result #{i}: rule produced element type {got}, torch computed {want}"));
+        }
+        // Only values this rule created are retyped; a forwarded operand keeps its type.
+        if b.created(*value) {
+            unsafe { sys::mlirValueSetType(value.to_raw(), expected.to_raw()) };
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,152 @@
+//! The aten -> onnx lowering framework used by `convert-aten-to-onnx`.
+//!
+//! A [`Rule`] lowers one ATen overload. Rules live in `rules/<op>.rs`, named
+//! after the ATen op (the rule of `aten.gelu.default` is in `rules/gelu.rs`),
+//! and are listed in `rules/mod.rs`. A simple 1:1 rule is one line
+//! (`Rule::unary("aten.relu.default", "Relu")`); anything else is a plain
+//! Rust function over [`Ctx`]: typed arguments ([`Args`]) and a [`Builder`]
+//! that creates onnx ops before the aten op. See docs/lowering.md.
+
+pub mod args;
+pub mod builder;
+pub mod rules;
+
+pub use args::{Args, IntArg, Number};
+pub use builder::{Attr, Builder};
+
+use melior::ir::{Type, Value, ValueLike};
+
+/// The opsets the lowering can target (`--opset`).
+pub const MIN_OPSET: u32 = 17;
+pub const MAX_OPSET: u32 = 28;
+
+/// What a rule gets: the op's arguments, a builder, and the opset.
+pub struct Ctx<'c, 'a> {
+    pub args: Args<'c, 'a>,
+    pub b: Builder<'c, 'a>,
+}
+
+impl<'c, 'a> Ctx<'c, 'a> {
+    /// The type of result `index` of the aten op (shape and dtype torch inferred).
+    pub fn result_type(&self, index: usize) -> Result<Type<'c>, String> {
+        self.args.result_type(index)
+    }
+
+    /// The element type of result `index`.
+    pub fn result_element(&self, index: usize) -> Result<Type<'c>, String> {
+        builder::element_type(self.result_type(index)?).ok_or_else(|| "result is not a tensor".to_string())
+    }
+
+    /// A one-result onnx op typed like aten result 0.
+    pub fn op(&self, op_type: &str, inputs: &[Value<'c, '_>], attrs: &[(&str, Attr)]) -> Result<Value<'c, 'a>, String> {
+        self.b.op(op_type, inputs, attrs, self.result_type(0)?)
+    }
+
+    /// A tensor argument that may be a Python number, as a value with the
+    /// element type `element`.
+    pub fn tensor_as(&self, name: &str, element: Type<'c>) -> Result<Value<'c, 'a>, String> {
+        match self.args.tensor_or_number(name)? {
+            Ok(value) => {
+                if builder::element_type(value.r#type()) == Some(element) {
+                    Ok(value)
+                } else {
+                    self.b.cast(value, element)
+                }
+            }
+            Err(number) => self.b.const_scalar(element, number.as_f64()),
+        }
+    }
+
+    /// A `SymInt` as a 1-D int64 tensor of one element.
+    pub fn int_tensor(&self, value: IntArg<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        match value {
+            IntArg::Static(v) => self.b.const_i64s(&[v]),
+            IntArg::Dynamic(v) => Ok(v),
+        }
+    }
+
+    /// A `SymInt[]` as one 1-D int64 tensor (a constant when all static).
+    pub fn int_list_tensor(&self, values: &[IntArg<'c, 'a>]) -> Result<Value<'c, 'a>, String> {
+        let statics: Option<Vec<i64>> =
+            values.iter().map(|v| if let IntArg::Static(s) = v { Some(*s) } else { None }).collect();
+        if let Some(statics) = statics {
+            return self.b.const_i64s(&statics);
+        }
+        let parts: Vec<Value> = values.iter().map(|v| self.int_tensor(*v)).collect::<Result<_, _>>()?;
+        let ty = melior::ir::r#type::RankedTensorType::new(&[values.len() as u64], self.b.i64_type(), None).into();
+        self.b.op("Concat", &parts, &[("axis", Attr::Int(0))], ty)
+    }
+}
+
+/// How a rule lowers.
+#[derive(Clone, Copy)]
+pub enum Lower {
+    /// `onnx.<op>(self)` typed like the result.
+    Unary(&'static str),
+    /// `onnx.<op>(self, other)`, both cast to the result's element type
+    /// (torch's type promotion already decided it).
+    Binary(&'static str),
+    /// Plain Rust.
+    Custom(for<'c, 'a> fn(&Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>),
+}
+
+/// The lowering of one ATen overload.
+#[derive(Clone, Copy)]
+pub struct Rule {
+    /// The MLIR op name: `aten.<op>.<overload>`.
+    pub target: &'static str,
+    /// First and last ONNX opset the rule supports.
+    pub opsets: (u32, u32),
+    pub lower: Lower,
+}
+
+impl Rule {
+    pub const fn unary(target: &'static str, onnx: &'static str) -> Rule {
+        Rule { target, opsets: (MIN_OPSET, MAX_OPSET), lower: Lower::Unary(onnx) }
+    }
+
+    pub const fn binary(target: &'static str, onnx: &'static str) -> Rule {
+        Rule { target, opsets: (MIN_OPSET, MAX_OPSET), lower: Lower::Binary(onnx) }
+    }
+
+    pub const fn custom(
+        target: &'static str,
+        lower: for<'c, 'a> fn(&Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>,
+    ) -> Rule {
+        Rule { target, opsets: (MIN_OPSET, MAX_OPSET), lower: Lower::Custom(lower) }
+    }
+
+    /// Restricts the opsets (e.g. an op first defined in opset 20).
+    pub const fn opsets(mut self, first: u32, last: u32) -> Rule {
+        self.opsets = (first, last);
+        self
+    }
+
+    pub fn supports(&self, opset: u32) -> bool {
+        (self.opsets.0..=self.opsets.1).contains(&opset)
+    }
+
+    /// Runs the rule.
+    pub fn apply<'c, 'a>(&self, ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+        match self.lower {
+            Lower::Unary(onnx) => Ok(vec![ctx.op(onnx, &[ctx.args.tensor("self")?], &[])?]),
+            Lower::Binary(onnx) => {
+                let element = ctx.result_element(0)?;
+                let lhs = ctx.tensor_as("self", element)?;
+                let rhs = ctx.tensor_as("other", element)?;
+                Ok(vec![ctx.op(onnx, &[lhs, rhs], &[])?])
+            }
+            Lower::Custom(f) => f(ctx),
+        }
+    }
+}
+
+/// The rule for an op name, if any.
+pub fn rule(target: &str) -> Option<&'static Rule> {
+    rules::ALL.iter().find_map(|group| group.iter().find(|r| r.target == target))
+}
+
+/// Every rule, for docs and the differential tests.
+pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
+    rules::ALL.iter().flat_map(|group| group.iter())
+}

@@ -1,0 +1,629 @@
+#!/usr/bin/env python3
+"""Capture the onnxruntime parity corpus (tests/corpus/).
+
+Run from the repository root:
+
+    .venv/bin/python tools/capture_corpus.py [--only NAME ...] [--out tests/corpus]
+
+For every model NAME this writes `OUT/NAME/`:
+
+  model.pt2      torch.export.save of the capture: torch.export.export (TRAINING
+                 IR), or, for models marked core, after ep.run_decompositions()
+                 (ATEN IR); dynamic dims are declared with torch.export.Dim.
+  set_0/, set_1/ input_<i>.pb / output_<j>.pb, ONNX TensorProtos named after the
+                 ONNX graph inputs/outputs.  set_0 uses the capture shapes, set_1
+                 a different value for every dynamic dim.  Outputs are the EAGER
+                 results of the original nn.Module (a fresh deep copy per set).
+  meta.json      input/output names in order, dynamic dims, IR, mutated buffers.
+
+Name/order contract (what the ONNX file will have):
+  inputs  = the user inputs in signature order (forward() parameter names);
+  outputs = the user outputs in order (named after the graph output nodes of
+            ep.graph_signature.user_outputs), then the mutated buffers in the
+            order of buffers_to_mutate (named by buffer FQN; expected value =
+            the buffer after one forward call), then mutated user inputs (none
+            in this corpus; the script refuses them).
+  For TRAINING-IR captures the signature does not list mutated buffers (they are
+  in-place ops there): the set is taken from
+  ep.run_decompositions().graph_signature.buffers_to_mutate.
+
+Everything is deterministic (fixed seeds; archive metadata without Python ids or
+absolute paths): running the script twice gives byte-identical files.  Every
+capture is checked: the saved .pt2 is loaded back with torch.export.load and
+must reproduce the eager outputs (and mutated buffers) on both input sets
+within 1e-5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import inspect
+import json
+import os
+import shutil
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import onnx
+import onnx.numpy_helper
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.utils._pytree as pytree
+from torch.export import Dim
+
+REPO = Path(__file__).resolve().parent.parent
+TOL = 1e-5
+
+# Benign noise from torch 2.13's exporter/packager and from transformers.
+warnings.filterwarnings("ignore", message=".*LeafSpec.*", category=FutureWarning)
+warnings.filterwarnings("ignore", message="No complete tensor found", category=UserWarning)
+warnings.filterwarnings("ignore", category=UserWarning, module=r"torch\.export")
+
+
+# --------------------------------------------------------------------------
+# Hand-written models
+# --------------------------------------------------------------------------
+
+
+class MLP(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(16, 32)
+        self.act = nn.GELU()
+        self.fc2 = nn.Linear(32, 8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc2(self.act(self.fc1(x)))
+
+
+class CNNBlock(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, kernel_size=3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.pool = nn.MaxPool2d(2)
+        self.gap = nn.AdaptiveAvgPool2d(1)
+        self.flatten = nn.Flatten()
+        self.fc = nn.Linear(8, 10)
+        # Non-trivial running statistics so the eval-mode BatchNorm does something.
+        with torch.no_grad():
+            self.bn.running_mean.copy_(torch.randn(8) * 0.1)
+            self.bn.running_var.copy_(torch.rand(8) + 0.5)
+            self.bn.weight.copy_(torch.rand(8) + 0.5)
+            self.bn.bias.copy_(torch.randn(8) * 0.1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.pool(torch.relu(self.bn(self.conv(x))))
+        return self.fc(self.flatten(self.gap(h)))
+
+
+class InplaceOps(nn.Module):
+    """add_, mul_, relu_, clamp_, masked_fill_ and copy_ (into a slice of a clone)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(8, 8)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.lin(x)
+        h.add_(x)
+        h.mul_(0.75)
+        h.relu_()
+        h.clamp_(min=0.05, max=1.25)
+        h.masked_fill_(x < -0.5, -1.0)
+        y = x.clone()
+        y[:, :4].copy_(h[:, 4:])
+        y.mul_(2.0)
+        return h, y
+
+
+class BufferMutation(nn.Module):
+    """Updates a running-mean buffer and a step counter in forward (in eval mode too)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(6, 6)
+        self.momentum = 0.25
+        self.register_buffer("running_mean", torch.randn(6) * 0.1)
+        self.register_buffer("steps", torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.running_mean.mul_(1.0 - self.momentum).add_(x.mean(0) * self.momentum)
+        self.steps.add_(1)
+        return self.lin(x - self.running_mean) * (self.steps.to(x.dtype) + 0.5)
+
+
+class SliceAssign(nn.Module):
+    """Slice/ellipsis assignment and index_put_ (through a view) on a clone of the input."""
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+        # x: [B, 8] f32, y: [B, 2] f32, idx: [2] int64 column indices
+        z = x.clone()
+        z[:, 1:3] = y
+        z[..., 0] = 0
+        z[:, idx] = z[:, idx] * 2.0 + 1.0
+        # index_put_ with accumulate on a transposed view: mutates z through the view.
+        zt = z.transpose(0, 1)
+        zt.index_put_((idx,), y.t() * 0.5, accumulate=True)
+        return z
+
+
+class AttentionBlock(nn.Module):
+    """Two pre-norm transformer blocks: explicit boolean causal mask, then is_causal=True."""
+
+    def __init__(self, dim: int = 32, heads: int = 4, layers: int = 2) -> None:
+        super().__init__()
+        self.heads = heads
+        self.ln1 = nn.ModuleList(nn.LayerNorm(dim) for _ in range(layers))
+        self.qkv = nn.ModuleList(nn.Linear(dim, 3 * dim) for _ in range(layers))
+        self.proj = nn.ModuleList(nn.Linear(dim, dim) for _ in range(layers))
+        self.ln2_weight = nn.Parameter(torch.rand(layers, dim) + 0.5)
+        self.ln2_bias = nn.Parameter(torch.randn(layers, dim) * 0.1)
+        self.up = nn.ModuleList(nn.Linear(dim, 2 * dim) for _ in range(layers))
+        self.down = nn.ModuleList(nn.Linear(2 * dim, dim) for _ in range(layers))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, t, d = x.shape
+        hd = d // self.heads
+        causal = torch.ones(t, t, dtype=torch.bool, device=x.device).tril()
+        for i in range(len(self.qkv)):
+            h = self.ln1[i](x)
+            q, k, v = self.qkv[i](h).split(d, dim=-1)
+            q = q.view(b, t, self.heads, hd).transpose(1, 2)
+            k = k.view(b, t, self.heads, hd).transpose(1, 2)
+            v = v.view(b, t, self.heads, hd).transpose(1, 2)
+            if i == 0:
+                o = F.scaled_dot_product_attention(q, k, v, attn_mask=causal)
+            else:
+                o = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            x = x + self.proj[i](o.transpose(1, 2).reshape(b, t, d))
+            h = F.layer_norm(x, (d,), self.ln2_weight[i], self.ln2_bias[i], eps=1e-5)
+            x = x + self.down[i](F.gelu(self.up[i](h), approximate="tanh"))
+        return x
+
+
+# --------------------------------------------------------------------------
+# Library models (transformers / torchvision), built from tiny configs
+# --------------------------------------------------------------------------
+
+
+def _quiet_transformers():
+    import transformers
+
+    transformers.logging.set_verbosity_error()
+    return transformers
+
+
+class LogitsOnly(nn.Module):
+    """`hf(input_ids=..., use_cache=False).logits`: a tensor instead of a ModelOutput."""
+
+    def __init__(self, hf: nn.Module) -> None:
+        super().__init__()
+        self.hf = hf
+
+    def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
+        return self.hf(input_ids=input_ids, use_cache=False).logits
+
+
+class BertLastHidden(nn.Module):
+    def __init__(self, hf: nn.Module) -> None:
+        super().__init__()
+        self.hf = hf
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        return self.hf(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+
+
+class ViTLastHidden(nn.Module):
+    def __init__(self, hf: nn.Module) -> None:
+        super().__init__()
+        self.hf = hf
+
+    def forward(self, pixel_values: torch.Tensor) -> torch.Tensor:
+        return self.hf(pixel_values=pixel_values).last_hidden_state
+
+
+def build_llama() -> nn.Module:
+    tf = _quiet_transformers()
+    cfg = tf.LlamaConfig(
+        vocab_size=128, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
+        rope_theta=10000.0, use_cache=False, bos_token_id=1, eos_token_id=2,
+        pad_token_id=0, tie_word_embeddings=False,
+    )
+    cfg._attn_implementation = "sdpa"
+    return LogitsOnly(tf.LlamaForCausalLM(cfg))
+
+
+def build_bert() -> nn.Module:
+    tf = _quiet_transformers()
+    cfg = tf.BertConfig(
+        vocab_size=128, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+        intermediate_size=64, max_position_embeddings=64, type_vocab_size=2,
+        hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, pad_token_id=0,
+    )
+    cfg._attn_implementation = "sdpa"
+    return BertLastHidden(tf.BertModel(cfg, add_pooling_layer=False))
+
+
+def build_gpt2() -> nn.Module:
+    tf = _quiet_transformers()
+    cfg = tf.GPT2Config(
+        vocab_size=128, n_positions=64, n_embd=32, n_layer=2, n_head=4,
+        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, use_cache=False,
+        bos_token_id=0, eos_token_id=0,
+    )
+    cfg._attn_implementation = "sdpa"
+    return LogitsOnly(tf.GPT2LMHeadModel(cfg))
+
+
+def build_vit() -> nn.Module:
+    tf = _quiet_transformers()
+    cfg = tf.ViTConfig(
+        image_size=32, patch_size=8, num_channels=3, hidden_size=32, num_hidden_layers=2,
+        num_attention_heads=4, intermediate_size=64, hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )
+    cfg._attn_implementation = "sdpa"
+    return ViTLastHidden(tf.ViTModel(cfg, add_pooling_layer=False))
+
+
+def build_resnet18() -> nn.Module:
+    import torchvision
+
+    return torchvision.models.resnet18(weights=None, num_classes=1000)
+
+
+# --------------------------------------------------------------------------
+# Corpus specification
+# --------------------------------------------------------------------------
+
+# A dynamic dim: its Dim name and the value it takes in set_0 (capture) and set_1.
+BATCH = ("batch", 2, 3)
+SEQ = ("seq", 8, 5)
+
+
+@dataclass
+class Spec:
+    name: str
+    family: str
+    description: str
+    build: Callable[[], nn.Module]
+    # make_inputs(set_index, generator, dims) -> tuple of tensors; dims maps a Dim
+    # name to its value in that set.
+    make_inputs: Callable[[int, torch.Generator, dict], tuple]
+    # Per forward() argument: {axis: (dim name, set_0 value, set_1 value)}.
+    dynamic: list[dict[int, tuple[str, int, int]]]
+    core: bool = False
+    seed: int = 0
+    dim_max: dict[str, int] = field(default_factory=dict)
+    # Capture with backed_size_oblivious (lets a size-1 sample dim stay dynamic).
+    size_oblivious: bool = False
+    large: bool = False  # not tracked by git: generated on demand
+
+
+def _randn(g: torch.Generator, *shape: int) -> torch.Tensor:
+    return torch.randn(*shape, generator=g)
+
+
+def _ids(g: torch.Generator, b: int, s: int, vocab: int = 128) -> torch.Tensor:
+    return torch.randint(0, vocab, (b, s), generator=g, dtype=torch.int64)
+
+
+def inputs_x(*tail: int):
+    return lambda k, g, d: (_randn(g, d["batch"], *tail),)
+
+
+def inputs_tokens(k, g, d):
+    return (_ids(g, d["batch"], d["seq"]),)
+
+
+def inputs_bert(k, g, d):
+    b, s = d["batch"], d["seq"]
+    ids = _ids(g, b, s)
+    mask = torch.ones(b, s, dtype=torch.int64)
+    if k == 1:  # right padding in some rows
+        mask[1, s - 2:] = 0
+        mask[2, s - 1:] = 0
+        ids = ids.masked_fill(mask == 0, 0)
+    return ids, mask
+
+
+def inputs_slice_assign(k, g, d):
+    b = d["batch"]
+    idx = torch.tensor([4, 6] if k == 0 else [7, 3], dtype=torch.int64)
+    return _randn(g, b, 8), _randn(g, b, 2), idx
+
+
+def inputs_seq(k, g, d):
+    return (_randn(g, d["batch"], d["seq"], 32),)
+
+
+SPECS: list[Spec] = [
+    Spec("mlp", "hand-written", "Linear(16,32)-GELU-Linear(32,8)",
+         MLP, inputs_x(16), [{0: BATCH}], seed=100),
+    Spec("mlp_core", "hand-written", "mlp after run_decompositions() (core ATen)",
+         MLP, inputs_x(16), [{0: BATCH}], core=True, seed=100),
+    Spec("cnn_block", "hand-written",
+         "Conv2d-BatchNorm2d(eval)-ReLU-MaxPool2d-AdaptiveAvgPool2d-Flatten-Linear, 3x16x16 input",
+         CNNBlock, inputs_x(3, 16, 16), [{0: BATCH}], seed=101),
+    Spec("resnet18", "torchvision", "torchvision resnet18, untrained (seeded init), 3x64x64 input",
+         build_resnet18, inputs_x(3, 64, 64), [{0: ("batch", 1, 2)}], seed=102,
+         size_oblivious=True, large=True),
+    Spec("llama", "transformers",
+         "LlamaForCausalLM, hidden 64, intermediate 128, 2 layers, 4 heads / 2 kv heads (GQA), "
+         "rotary, vocab 128, use_cache=False, sdpa attention; output = logits",
+         build_llama, inputs_tokens, [{0: BATCH, 1: SEQ}], seed=103),
+    Spec("bert", "transformers",
+         "BertModel, hidden 32, 2 layers, 4 heads, vocab 128, no pooler, sdpa attention; "
+         "output = last_hidden_state; set_1 attention_mask has padding zeros",
+         build_bert, inputs_bert, [{0: BATCH, 1: SEQ}, {0: BATCH, 1: SEQ}], seed=104,
+         dim_max={"seq": 64}),
+    Spec("bert_core", "transformers", "bert after run_decompositions() (core ATen)",
+         build_bert, inputs_bert, [{0: BATCH, 1: SEQ}, {0: BATCH, 1: SEQ}], core=True, seed=104,
+         dim_max={"seq": 64}),
+    Spec("gpt2", "transformers",
+         "GPT2LMHeadModel, n_embd 32, 2 layers, 4 heads, vocab 128, use_cache=False, sdpa attention; "
+         "output = logits",
+         build_gpt2, inputs_tokens, [{0: BATCH, 1: SEQ}], seed=105, dim_max={"seq": 64}),
+    Spec("vit", "transformers",
+         "ViTModel, image 32x32, patch 8, hidden 32, 2 layers, 4 heads, no pooler, sdpa attention; "
+         "output = last_hidden_state",
+         build_vit, inputs_x(3, 32, 32), [{0: BATCH}], seed=106),
+    Spec("inplace_ops", "hand-written",
+         "Linear then add_, mul_, relu_, clamp_, masked_fill_; copy_ into a slice of a clone; two outputs",
+         InplaceOps, inputs_x(8), [{0: BATCH}], seed=107),
+    Spec("buffer_mutation", "hand-written",
+         "updates a running-mean buffer and an int64 step counter in forward; output depends on both",
+         BufferMutation, inputs_x(6), [{0: BATCH}], seed=108),
+    Spec("slice_assign", "hand-written",
+         "x.clone(); z[:, 1:3] = y; z[..., 0] = 0; z[:, idx] = ...; index_put_(accumulate) through a "
+         "transposed view; idx is an int64 input",
+         SliceAssign, inputs_slice_assign, [{0: BATCH}, {0: BATCH}, {}], seed=109),
+    Spec("attention_block", "hand-written",
+         "two pre-norm self-attention blocks (F.scaled_dot_product_attention with a boolean causal "
+         "mask, then is_causal=True), layer_norm, GELU MLP, residuals; dim 32, 4 heads",
+         AttentionBlock, inputs_seq, [{0: BATCH, 1: SEQ}], seed=110),
+]
+
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+
+
+def strip_nondeterministic_meta(ep: torch.export.ExportedProgram) -> None:
+    """Same as tools/capture_fixtures.py: drop node.meta["from_node"] (records
+    Python id()s) and make stack traces repository-relative."""
+    prefix = str(REPO) + os.sep
+    for mod in ep.graph_module.modules():
+        graph = getattr(mod, "graph", None)
+        if isinstance(graph, torch.fx.Graph):
+            for node in graph.nodes:
+                node.meta.pop("from_node", None)
+                trace = node.meta.get("stack_trace")
+                if trace:
+                    node.meta["stack_trace"] = trace.replace(prefix, "")
+
+
+def seed_all(seed: int) -> None:
+    import random
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def flat_tensors(out) -> list[torch.Tensor]:
+    leaves = pytree.tree_leaves(out)
+    assert all(isinstance(t, torch.Tensor) for t in leaves), "non-tensor output"
+    return leaves
+
+
+def run_eager(model: nn.Module, inputs: tuple, buffers: list[str]):
+    """Run a fresh deep copy once; return (user outputs, mutated buffer values)."""
+    m = copy.deepcopy(model)
+    with torch.no_grad():
+        outs = [t.detach().clone() for t in flat_tensors(m(*[t.clone() for t in inputs]))]
+    state = dict(m.named_buffers())
+    return outs, [state[b].detach().clone() for b in buffers]
+
+
+def write_tensor(path: Path, t: torch.Tensor, name: str) -> None:
+    arr = t.detach().cpu().contiguous().numpy()
+    proto = onnx.numpy_helper.from_array(np.ascontiguousarray(arr), name=name)
+    path.write_bytes(proto.SerializeToString())
+
+
+def max_diff(a: torch.Tensor, b: torch.Tensor) -> float:
+    assert a.shape == b.shape and a.dtype == b.dtype, (a.shape, a.dtype, b.shape, b.dtype)
+    if a.numel() == 0:
+        return 0.0
+    if a.dtype == torch.bool:
+        return float((a != b).any())
+    return (a.double() - b.double()).abs().max().item()
+
+
+def rel(p: Path) -> str:
+    return str(p.relative_to(REPO)) if p.is_relative_to(REPO) else str(p)
+
+
+# --------------------------------------------------------------------------
+# Capture
+# --------------------------------------------------------------------------
+
+
+def capture(spec: Spec, out_root: Path) -> dict:
+    seed_all(spec.seed)
+    model = spec.build().eval()
+    params = list(inspect.signature(model.forward).parameters)
+    assert len(params) == len(spec.dynamic), (spec.name, params)
+
+    # Input sets: dims per set, generated from a per-model generator.
+    set_dims = []
+    for k in range(2):
+        dims = {}
+        for axes in spec.dynamic:
+            for _, (dname, v0, v1) in axes.items():
+                dims[dname] = (v0, v1)[k]
+        set_dims.append(dims)
+    g = torch.Generator().manual_seed(spec.seed * 7919 + 1)
+    sets = [spec.make_inputs(k, g, set_dims[k]) for k in range(2)]
+
+    dim_objs: dict[str, Dim] = {}
+    dynamic_shapes = []
+    for axes in spec.dynamic:
+        entry = {}
+        for axis, (dname, _, _) in axes.items():
+            if dname not in dim_objs:
+                kw = {"max": spec.dim_max[dname]} if dname in spec.dim_max else {}
+                dim_objs[dname] = Dim(dname, **kw)
+            entry[axis] = dim_objs[dname]
+        dynamic_shapes.append(entry or None)
+
+    # Capture on a deep copy (the original stays untouched for the eager runs).
+    seed_all(spec.seed)
+    cap_model = copy.deepcopy(model)
+    if spec.size_oblivious:
+        import torch.fx.experimental._config as fx_config
+
+        with fx_config.patch(backed_size_oblivious=True):
+            ep = torch.export.export(cap_model, sets[0], dynamic_shapes=tuple(dynamic_shapes),
+                                     strict=False)
+    else:
+        ep = torch.export.export(cap_model, sets[0], dynamic_shapes=tuple(dynamic_shapes),
+                                 strict=False)
+    del cap_model
+    ir = "TRAINING"
+    if spec.core:
+        ep = ep.run_decompositions()
+        ir = "ATEN"
+
+    sig = ep.graph_signature
+    input_names = list(sig.user_inputs)
+    assert input_names == params, f"{spec.name}: user inputs {input_names} != forward() {params}"
+    if sig.user_inputs_to_mutate:
+        raise NotImplementedError(f"{spec.name}: mutated user inputs are not in the contract yet")
+    output_names = [str(n) for n in sig.user_outputs]
+    if spec.core:
+        mutated = dict(sig.buffers_to_mutate)
+    else:
+        mutated = dict(ep.run_decompositions().graph_signature.buffers_to_mutate)
+        assert not sig.buffers_to_mutate or dict(sig.buffers_to_mutate) == mutated
+    mutated_buffers = list(mutated.values())
+    all_outputs = output_names + mutated_buffers
+    assert len(set(all_outputs) | set(input_names)) == len(all_outputs) + len(input_names), \
+        f"{spec.name}: clashing names {input_names} {all_outputs}"
+
+    # Write the archive.
+    d = out_root / spec.name
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir(parents=True)
+    strip_nondeterministic_meta(ep)
+    pt2 = d / "model.pt2"
+    torch.export.save(ep, str(pt2))
+
+    # Eager references, written and checked against the reloaded archive.
+    worst = 0.0
+    for k, inputs in enumerate(sets):
+        outs, bufs = run_eager(model, inputs, mutated_buffers)
+        assert len(outs) == len(output_names), (spec.name, len(outs), output_names)
+        sd = d / f"set_{k}"
+        sd.mkdir()
+        for i, (nm, t) in enumerate(zip(input_names, inputs)):
+            write_tensor(sd / f"input_{i}.pb", t, nm)
+        for j, (nm, t) in enumerate(zip(all_outputs, outs + bufs)):
+            write_tensor(sd / f"output_{j}.pb", t, nm)
+
+        loaded = torch.export.load(str(pt2))
+        assert [str(n) for n in loaded.graph_signature.user_outputs] == output_names
+        assert list(loaded.graph_signature.user_inputs) == input_names
+        lm = loaded.module()
+        with torch.no_grad():
+            got = flat_tensors(lm(*[t.clone() for t in inputs]))
+        lbufs = dict(lm.named_buffers())
+        for nm, want, have in zip(all_outputs, outs + bufs, got + [lbufs[b] for b in mutated_buffers]):
+            diff = max_diff(want, have)
+            worst = max(worst, diff)
+            assert diff <= TOL, f"{spec.name} set_{k} {nm}: max abs diff {diff} > {TOL}"
+
+    dynamic_dims = {
+        nm: {str(axis): dname for axis, (dname, _, _) in axes.items()}
+        for nm, axes in zip(input_names, spec.dynamic)
+        if axes
+    }
+    meta = {
+        "name": spec.name,
+        "family": spec.family,
+        "description": spec.description,
+        "ir": ir,
+        "inputs": input_names,
+        "outputs": all_outputs,
+        "user_outputs": output_names,
+        "mutated_buffers": mutated_buffers,
+        "dynamic_dims": dynamic_dims,
+        "dim_values": {n: {"set_0": v[0], "set_1": v[1]} for n, v in
+                       ((n, (set_dims[0][n], set_dims[1][n])) for n in dim_objs)},
+        "input_shapes": [{nm: list(t.shape) for nm, t in zip(input_names, s)} for s in sets],
+        "tolerance_vs_eager": TOL,
+        "torch": torch.__version__,
+    }
+    if not spec.core and mutated_buffers:
+        meta["mutated_buffers_note"] = (
+            "TRAINING IR mutates these buffers with in-place ops; the list comes from "
+            "ep.run_decompositions().graph_signature.buffers_to_mutate")
+    if spec.family == "transformers":
+        import transformers
+
+        meta["transformers"] = transformers.__version__
+    if spec.family == "torchvision":
+        import torchvision
+
+        meta["torchvision"] = torchvision.__version__
+    (d / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+
+    size = sum(p.stat().st_size for p in d.rglob("*") if p.is_file())
+    print(f"wrote {rel(d)}/ ({ir}, model.pt2 {pt2.stat().st_size} bytes, dir {size} bytes, "
+          f"reload max diff {worst:.2e})", flush=True)
+    return {"spec": spec, "meta": meta, "pt2_size": pt2.stat().st_size, "dir_size": size}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=REPO / "tests" / "corpus")
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="capture only these models")
+    ap.add_argument("--skip-large", action="store_true",
+                    help="skip the models that are generated on demand (not tracked by git)")
+    ap.add_argument("--list", action="store_true", help="list the model names and exit")
+    args = ap.parse_args()
+    if args.list:
+        for s in SPECS:
+            print(f"{s.name}{'  (large, generated on demand)' if s.large else ''}")
+        return 0
+    if not torch.__version__.startswith("2.13"):
+        print(f"warning: the corpus was made with torch 2.13, this is {torch.__version__}",
+              file=sys.stderr)
+    names = {s.name for s in SPECS}
+    if args.only:
+        unknown = [n for n in args.only if n not in names]
+        if unknown:
+            ap.error(f"unknown model(s) {unknown}; known: {sorted(names)}")
+    todo = [s for s in SPECS
+            if (not args.only or s.name in args.only) and not (args.skip_large and s.large)]
+    torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+    out: Path = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    for spec in todo:
+        capture(spec, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
