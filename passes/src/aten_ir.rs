@@ -230,3 +230,70 @@ pub fn operands_of<'c, 'a>(op: OperationRef<'c, 'a>, range: &Range<usize>) -> Ve
 pub fn weight_name(op: OperationRef<'_, '_>) -> Option<String> {
     op.attribute(WEIGHT_NAME_ATTR).ok().and_then(ir::string_value)
 }
+
+/// An argument value for [`build_op`].
+#[derive(Clone, Debug)]
+pub enum ArgValue<'c, 'a> {
+    Operands(Vec<Value<'c, 'a>>),
+    Attribute(Attribute<'c>),
+    Absent,
+}
+
+/// The arguments of an existing op, by schema argument name.
+pub fn arg_values<'c, 'a>(op: OperationRef<'c, 'a>, schema: &OpSchema) -> Result<Vec<(&'static str, ArgValue<'c, 'a>)>, String> {
+    let slots = layout(op, schema)?;
+    Ok(schema
+        .arguments
+        .iter()
+        .zip(slots)
+        .map(|(arg, slot)| {
+            let value = match slot {
+                Slot::Operands(range) => ArgValue::Operands(operands_of(op, &range)),
+                Slot::Attribute(a) => ArgValue::Attribute(a),
+                Slot::Absent => ArgValue::Absent,
+            };
+            (arg.name, value)
+        })
+        .collect())
+}
+
+/// Builds (unattached) `aten.<schema>` from arguments looked up by name with
+/// `get` (missing names are absent), adding `operandSegmentSizes` only when
+/// needed.
+pub fn build_op<'c, 'a>(
+    context: &'c melior::Context,
+    schema: &OpSchema,
+    get: &dyn Fn(&str) -> ArgValue<'c, 'a>,
+    result_types: &[melior::ir::Type<'c>],
+    location: melior::ir::Location<'c>,
+) -> Result<melior::ir::Operation<'c>, String> {
+    use melior::ir::{Identifier, attribute::DenseI32ArrayAttribute, operation::OperationBuilder};
+    let mut operands = Vec::new();
+    let mut attributes = Vec::new();
+    let mut placements = Vec::new();
+    for arg in schema.arguments {
+        let optional = matches!(ArgType::parse(arg.ty), ArgType::Optional(_));
+        let (count, has_attribute) = match get(arg.name) {
+            ArgValue::Operands(values) => {
+                let n = values.len();
+                operands.extend(values);
+                (n, false)
+            }
+            ArgValue::Attribute(attr) => {
+                attributes.push((Identifier::new(context, arg.name), attr));
+                (0, true)
+            }
+            ArgValue::Absent => (0, false),
+        };
+        placements.push(Placement { operands: count, has_attribute, optional });
+    }
+    if let Some(segments) = segments_if_needed(&placements) {
+        attributes.push((Identifier::new(context, SEGMENTS_ATTR), DenseI32ArrayAttribute::new(context, &segments).into()));
+    }
+    OperationBuilder::new(&schema.target_name(), location)
+        .add_operands(&operands)
+        .add_attributes(&attributes)
+        .add_results(result_types)
+        .build()
+        .map_err(|e| format!("cannot build {}: {e}", schema.target_name()))
+}

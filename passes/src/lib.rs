@@ -10,6 +10,7 @@ pub mod aten_ir;
 pub mod diag;
 pub mod ir;
 
+mod aten_remove_inplace;
 mod aten_verify;
 pub mod convert_aten_to_onnx;
 mod dce;
@@ -56,7 +57,13 @@ pub trait PassFactory {
 
 /// Every project pass, in the order `--list-passes` shows them.
 pub static REGISTRY: &[PassInfo] =
-    &[aten_verify::INFO, onnx_verify::INFO, dce::INFO, convert_aten_to_onnx::INFO];
+    &[
+        aten_verify::INFO,
+        onnx_verify::INFO,
+        dce::INFO,
+        aten_remove_inplace::INFO,
+        convert_aten_to_onnx::INFO,
+    ];
 
 /// Finds a project pass by its pipeline flag.
 pub fn lookup(name: &str) -> Option<&'static PassInfo> {
