@@ -2,7 +2,8 @@
 # One-time (idempotent) machine set-up for aten2onnx:
 #   - Debian LLVM/MLIR 22 packages that melior 0.27 links against, plus lit/FileCheck;
 #   - a Python venv (.venv) with torch 2.13 / onnx / onnxruntime for the registry
-#     generators, fixture capture and reference checks.
+#     generators, fixture capture and reference checks, plus torchvision and
+#     transformers for the model corpus (tools/capture_corpus.py).
 # Fast when everything is already in place: each step checks before it installs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,14 +24,16 @@ fi
 
 # Python side. Pinned: the registries are generated from exactly these versions.
 VENV="$ROOT/.venv"
-PY_PINS=(torch==2.13.0 onnx==1.23.2 onnxruntime==1.32.0 numpy)
+PY_PINS=(torch==2.13.0 onnx==1.23.2 onnxruntime==1.32.0 numpy
+         torchvision==0.28.0 transformers==5.24.0)
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV" >&2
   python3 -m venv "$VENV"
 fi
 if ! "$VENV/bin/python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
-want = {"torch": "2.13.0", "onnx": "1.23.2", "onnxruntime": "1.32.0"}
+want = {"torch": "2.13.0", "onnx": "1.23.2", "onnxruntime": "1.32.0",
+        "torchvision": "0.28.0", "transformers": "5.24.0"}
 sys.exit(0 if all(m.version(k) == v for k, v in want.items()) else 1)
 PY
 then
