@@ -244,3 +244,10 @@ pub fn is_float(ty: Type<'_>) -> bool {
 pub fn is_bool(ty: Type<'_>) -> bool {
     unsafe { sys::mlirTypeIsAInteger(ty.to_raw()) && sys::mlirIntegerTypeGetWidth(ty.to_raw()) == 1 }
 }
+
+impl<'c, 'a> Builder<'c, 'a> {
+    /// Casts `value` to `element` unless it already has it.
+    pub fn cast_like_type(&self, value: Value<'c, 'a>, element: Type<'c>) -> Result<Value<'c, 'a>, String> {
+        if element_type(value.r#type()) == Some(element) { Ok(value) } else { self.cast(value, element) }
+    }
+}

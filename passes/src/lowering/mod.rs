@@ -150,3 +150,69 @@ pub fn rule(target: &str) -> Option<&'static Rule> {
 pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
     rules::ALL.iter().flat_map(|group| group.iter())
 }
+
+/// Helpers shared by rules.
+impl<'c, 'a> Ctx<'c, 'a> {
+    /// The rank of a value's (ranked) tensor type.
+    pub fn rank(&self, value: Value<'c, '_>) -> Result<usize, String> {
+        builder::rank(value.r#type()).ok_or_else(|| "operand has an unknown rank".to_string())
+    }
+
+    /// `dim` made non-negative for a tensor of rank `rank`.
+    pub fn norm_dim(&self, dim: i64, rank: usize) -> i64 {
+        if dim < 0 { dim + rank as i64 } else { dim }
+    }
+
+    /// A reduction over `axes` (`None` = all axes): axes are an input from
+    /// opset 18 (13 for ReduceSum), an attribute before.
+    pub fn reduce(&self, op_type: &str, x: Value<'c, '_>, axes: Option<&[i64]>, keepdims: bool, result: Type<'c>) -> Result<Value<'c, 'a>, String> {
+        let axes_as_input = op_type == "ReduceSum" || self.b.opset >= 18;
+        let mut attrs = vec![("keepdims", Attr::Int(keepdims as i64))];
+        match axes {
+            None => self.b.op(op_type, &[x], &attrs, result),
+            Some(axes) if axes_as_input => {
+                let axes = self.b.const_i64s(axes)?;
+                self.b.op(op_type, &[x, axes], &attrs, result)
+            }
+            Some(axes) => {
+                attrs.push(("axes", Attr::Ints(axes.to_vec())));
+                self.b.op(op_type, &[x], &attrs, result)
+            }
+        }
+    }
+
+    /// `onnx.none`, for an optional input left out.
+    pub fn none(&self) -> Result<Value<'c, 'a>, String> {
+        let op = melior::ir::operation::OperationBuilder::new(crate::onnx_ir::NONE_OP, self.b.location)
+            .add_results(&[Type::none(self.b.context)])
+            .build()
+            .map_err(|e| e.to_string())?;
+        let block = melior::ir::operation::OperationLike::block(&self.args.op).ok_or("op is not in a block")?;
+        let op = melior::ir::BlockLike::insert_operation_before(&block, self.args.op, op);
+        melior::ir::operation::OperationLike::result(&op, 0).map(Into::into).map_err(|e| e.to_string())
+    }
+
+    /// `Unsqueeze(x, axes)`.
+    pub fn unsqueeze(&self, x: Value<'c, '_>, axes: &[i64]) -> Result<Value<'c, 'a>, String> {
+        let axes = self.b.const_i64s(axes)?;
+        self.b.op_like("Unsqueeze", &[x, axes], &[], x)
+    }
+
+    /// `Squeeze(x, axes)`.
+    pub fn squeeze(&self, x: Value<'c, '_>, axes: &[i64]) -> Result<Value<'c, 'a>, String> {
+        let axes = self.b.const_i64s(axes)?;
+        self.b.op_like("Squeeze", &[x, axes], &[], x)
+    }
+
+    /// A `SymInt` as a 0-d tensor of element type `element` (for Range,
+    /// Gather indices, ...).
+    pub fn int_scalar(&self, value: IntArg<'c, 'a>, element: Type<'c>) -> Result<Value<'c, 'a>, String> {
+        match value {
+            IntArg::Static(v) => self.b.const_scalar(element, v as f64),
+            IntArg::Dynamic(v) => {
+                let squeezed = self.squeeze(v, &[0])?;
+                self.b.cast_like_type(squeezed, element)
+            }
+        }
+    }
+}

@@ -7,7 +7,7 @@ pub const RULES: &[Rule] = &[
 ];
 
 /// `Reshape(x, size)`; `-1` keeps its ONNX meaning, and torch never passes 0.
-pub fn reshape<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+pub(super) fn reshape<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;
     let size = ctx.args.sym_ints("size")?;
     let shape = ctx.int_list_tensor(&size)?;

@@ -1,0 +1,5 @@
+use crate::lowering::Rule;
+
+/// A capture-time check of dtype/shape metadata; ONNX types carry the same
+/// facts, so it lowers to nothing.
+pub const RULES: &[Rule] = &[Rule::custom("aten._assert_tensor_metadata.default", |_| Ok(vec![]))];

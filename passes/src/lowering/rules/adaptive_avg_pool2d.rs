@@ -1,0 +1,22 @@
+use crate::lowering::{Attr, Rule, builder};
+use melior::ir::ValueLike;
+
+/// Global pooling for output 1x1; otherwise an AveragePool when the input
+/// size is static and a multiple of the output size.
+pub const RULES: &[Rule] = &[Rule::custom("aten.adaptive_avg_pool2d.default", |c| {
+    let x = c.args.tensor("self")?;
+    let out = c.args.ints("output_size")?;
+    if out.iter().all(|&o| o == 1) {
+        return Ok(vec![c.op("GlobalAveragePool", &[x], &[])?]);
+    }
+    let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
+    let spatial = &dims[dims.len() - 2..];
+    let mut kernel = Vec::new();
+    for (d, o) in spatial.iter().zip(&out) {
+        match d {
+            Some(d) if d % o == 0 => kernel.push(d / o),
+            _ => return Err("adaptive pooling needs static input sizes that are multiples of the output size".into()),
+        }
+    }
+    Ok(vec![c.op("AveragePool", &[x], &[("kernel_shape", Attr::Ints(kernel.clone())), ("strides", Attr::Ints(kernel))])?])
+})];

@@ -1,0 +1,13 @@
+use crate::lowering::Rule;
+
+/// `any` = max over the dim of the values as int64, then != 0.
+pub const RULES: &[Rule] = &[Rule::custom("aten.any.dim", |c| {
+    let x = c.args.tensor("self")?;
+    let x = c.b.cast_like_type(x, c.b.i64_type())?;
+    let dim = c.args.int("dim")?;
+    let keepdim = c.args.bool("keepdim")?;
+    let m = c.reduce("ReduceMax", x, Some(&[dim]), keepdim, c.b.unranked(c.b.i64_type()))?;
+    let zero = c.b.const_i64_scalar(0)?;
+    let eq = c.b.op("Equal", &[m, zero], &[], c.result_type(0)?)?;
+    Ok(vec![c.op("Not", &[eq], &[])?])
+})];

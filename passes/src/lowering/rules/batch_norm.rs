@@ -1,0 +1,37 @@
+use crate::lowering::{Attr, Ctx, Rule, builder};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.batch_norm.default", |c| {
+        if c.args.bool("training")? {
+            return Err("batch_norm in training mode updates running stats; export the model in eval mode".into());
+        }
+        batch_norm(c).map(|v| vec![v])
+    }),
+    Rule::custom("aten._native_batch_norm_legit_no_training.default", legit_no_training),
+];
+
+/// Results 1 and 2 (saved mean / invstd) are empty in inference.
+fn legit_no_training<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let y = batch_norm(ctx)?;
+    let empty1 = ctx.b.constant(ctx.result_type(1)?, &[])?;
+    let empty2 = ctx.b.constant(ctx.result_type(2)?, &[])?;
+    Ok(vec![y, empty1, empty2])
+}
+
+/// Inference `BatchNormalization`, with unit scale / zero bias when absent.
+fn batch_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let x = ctx.args.tensor("input")?;
+    let mean = ctx.args.opt_tensor("running_mean")?.ok_or("batch_norm without running_mean")?;
+    let var = ctx.args.opt_tensor("running_var")?.ok_or("batch_norm without running_var")?;
+    let fill = |v: f64| -> Result<Value<'c, 'a>, String> {
+        let shape = ctx.b.shape(mean)?;
+        let s = ctx.b.const_like(mean, v)?;
+        ctx.b.op_like("Expand", &[s, shape], &[], mean)
+    };
+    let scale = match ctx.args.opt_tensor("weight")? { Some(w) => w, None => fill(1.0)? };
+    let bias = match ctx.args.opt_tensor("bias")? { Some(b) => b, None => fill(0.0)? };
+    let eps = ctx.args.float("eps")?;
+    let _ = builder::element_type(x.r#type());
+    ctx.op("BatchNormalization", &[x, scale, bias, mean, var], &[("epsilon", Attr::Float(eps as f32))])
+}

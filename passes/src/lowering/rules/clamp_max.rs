@@ -1,0 +1,13 @@
+use crate::lowering::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.clamp_max.default", |c| bound(c, "max", "Min")),
+];
+
+fn bound<'c, 'a>(ctx: &Ctx<'c, 'a>, arg: &str, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
+    let element = ctx.result_element(0)?;
+    let x = ctx.tensor_as("self", element)?;
+    let b = ctx.tensor_as(arg, element)?;
+    Ok(vec![ctx.op(op, &[x, b], &[])?])
+}

@@ -1,0 +1,112 @@
+//! Pieces shared by several rule files.
+
+use crate::lowering::{Attr, Ctx, IntArg, Number, builder};
+use melior::ir::{Type, Value, ValueLike};
+
+/// `self <op> alpha * other` with both sides cast to the result type.
+pub fn binary_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
+    let element = ctx.result_element(0)?;
+    let lhs = ctx.tensor_as("self", element)?;
+    let mut rhs = ctx.tensor_as("other", element)?;
+    let alpha = ctx.args.number("alpha")?;
+    if alpha.as_f64() != 1.0 {
+        let a = ctx.b.const_scalar(element, alpha.as_f64())?;
+        rhs = ctx.b.op_like("Mul", &[rhs, a], &[], rhs)?;
+    }
+    Ok(vec![ctx.op(op, &[lhs, rhs], &[])?])
+}
+
+/// `other - alpha * self`.
+pub fn rsub<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let element = ctx.result_element(0)?;
+    let mut lhs = ctx.tensor_as("self", element)?;
+    let rhs = ctx.tensor_as("other", element)?;
+    let alpha = ctx.args.number("alpha")?;
+    if alpha.as_f64() != 1.0 {
+        let a = ctx.b.const_scalar(element, alpha.as_f64())?;
+        lhs = ctx.b.op_like("Mul", &[lhs, a], &[], lhs)?;
+    }
+    Ok(vec![ctx.op("Sub", &[rhs, lhs], &[])?])
+}
+
+/// The element type both sides of a comparison are cast to, following
+/// torch's promotion (a float Python number promotes an int tensor to the
+/// default float type).
+pub fn comparison_type<'c>(ctx: &Ctx<'c, '_>) -> Result<Type<'c>, String> {
+    let lhs = ctx.args.tensor("self")?;
+    let lhs_type = builder::element_type(lhs.r#type()).ok_or("self is not a tensor")?;
+    Ok(match ctx.args.tensor_or_number("other")? {
+        Ok(rhs) => {
+            let rhs_type = builder::element_type(rhs.r#type()).ok_or("other is not a tensor")?;
+            if builder::is_float(lhs_type) || !builder::is_float(rhs_type) { lhs_type } else { rhs_type }
+        }
+        Err(Number::Float(_)) if !builder::is_float(lhs_type) => ctx.b.f32_type(),
+        Err(_) => lhs_type,
+    })
+}
+
+/// An elementwise comparison producing bool.
+pub fn compare<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str, negate: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let element = comparison_type(ctx)?;
+    let lhs = ctx.tensor_as("self", element)?;
+    let rhs = ctx.tensor_as("other", element)?;
+    if negate {
+        let eq = ctx.b.op_like("Equal", &[lhs, rhs], &[], ctx.args.op.result(0).map_err(|e| e.to_string())?.into())?;
+        Ok(vec![ctx.op("Not", &[eq], &[])?])
+    } else {
+        Ok(vec![ctx.op(op, &[lhs, rhs], &[])?])
+    }
+}
+
+/// `x` unchanged: ops that only matter for memory layout or autograd.
+pub fn identity<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    Ok(vec![ctx.args.tensor("self")?])
+}
+
+/// The shape of `x` with dims `from..to` (Python slice semantics on dims).
+pub fn shape_slice<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, '_>, from: i64, to: Option<i64>) -> Result<Value<'c, 'a>, String> {
+    let i64_type = ctx.b.i64_type();
+    let mut attrs = vec![("start", Attr::Int(from))];
+    if let Some(to) = to {
+        attrs.push(("end", Attr::Int(to)));
+    }
+    ctx.b.op("Shape", &[x], &attrs, ctx.b.unranked(i64_type))
+}
+
+/// A broadcastable tensor filled with `value` and shaped by `shape`.
+pub fn filled<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, value: f64) -> Result<Vec<Value<'c, 'a>>, String> {
+    let element = ctx.result_element(0)?;
+    let scalar = ctx.b.const_scalar(element, value)?;
+    Ok(vec![ctx.op("Expand", &[scalar, shape], &[])?])
+}
+
+/// `-1` entries of an expand size keep the input dim: ONNX Expand
+/// broadcasts, so they become 1.
+pub fn expand_size<'c, 'a>(ctx: &Ctx<'c, 'a>, size: Vec<IntArg<'c, 'a>>) -> Result<Value<'c, 'a>, String> {
+    let size: Vec<IntArg> = size.into_iter().map(|s| match s { IntArg::Static(-1) => IntArg::Static(1), other => other }).collect();
+    ctx.int_list_tensor(&size)
+}
+
+/// Splits `x` along `dim` into pieces sized like the op's results (their
+/// sizes along `dim` must be static).
+pub fn split_like_results<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64) -> Result<Vec<Value<'c, 'a>>, String> {
+    let rank = ctx.rank(x)?;
+    let dim = ctx.norm_dim(dim, rank);
+    let mut sizes = Vec::new();
+    let mut types = Vec::new();
+    for result in melior::ir::operation::OperationLike::results(&ctx.args.op) {
+        let ty = result.r#type();
+        let d = builder::dims(ty).ok_or("result has an unknown rank")?;
+        sizes.push(d[dim as usize].ok_or("split along a dynamic dim is not supported")?);
+        types.push(ty);
+    }
+    let split = ctx.b.const_i64s(&sizes)?;
+    ctx.b.build("Split", &[x, split], &[("axis", Attr::Int(dim))], &types)
+}
+
+/// Logical op on bools, bitwise op on integers.
+pub fn bitwise<'c, 'a>(ctx: &Ctx<'c, 'a>, logical: &str, bitwise: &str) -> Result<Vec<Value<'c, 'a>>, String> {
+    let element = ctx.result_element(0)?;
+    let (a, b) = (ctx.tensor_as("self", element)?, ctx.tensor_as("other", element)?);
+    Ok(vec![ctx.op(if builder::is_bool(element) { logical } else { bitwise }, &[a, b], &[])?])
+}

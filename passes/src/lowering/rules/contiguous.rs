@@ -1,0 +1,5 @@
+use super::common::identity;
+use crate::lowering::Rule;
+
+/// Layout / autograd only: the value itself.
+pub const RULES: &[Rule] = &[Rule::custom("aten.contiguous.default", identity)];

@@ -1,0 +1,38 @@
+use crate::lowering::{Attr, Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.convolution.default", |c| conv(c, c.args.bool("transposed")?)),
+    Rule::custom("aten.conv2d.default", |c| conv(c, false)),
+    Rule::custom("aten.conv1d.default", |c| conv(c, false)),
+    Rule::custom("aten.conv3d.default", |c| conv(c, false)),
+];
+
+/// `Conv` / `ConvTranspose` with torch's symmetric padding.
+pub(super) fn conv<'c, 'a>(ctx: &Ctx<'c, 'a>, transposed: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = ctx.args.tensor("input")?;
+    let w = ctx.args.tensor("weight")?;
+    let spatial = ctx.rank(w)? - 2;
+    let expand = |v: Vec<i64>| if v.len() == 1 && spatial > 1 { vec![v[0]; spatial] } else { v };
+    let stride = expand(ctx.args.ints("stride")?);
+    let padding = expand(ctx.args.ints("padding").map_err(|_| "string padding ('same'/'valid') is not supported yet".to_string())?);
+    let dilation = expand(ctx.args.ints("dilation")?);
+    let groups = ctx.args.int("groups")?;
+    let mut attrs = vec![
+        ("strides", Attr::Ints(stride)),
+        ("pads", Attr::Ints(padding.iter().chain(padding.iter()).copied().collect())),
+        ("dilations", Attr::Ints(dilation)),
+        ("group", Attr::Int(groups)),
+    ];
+    if transposed {
+        let output_padding = expand(ctx.args.ints("output_padding")?);
+        if output_padding.iter().any(|&p| p != 0) {
+            attrs.push(("output_padding", Attr::Ints(output_padding)));
+        }
+    }
+    let mut inputs = vec![x, w];
+    if let Some(bias) = ctx.args.opt_tensor("bias")? {
+        inputs.push(bias);
+    }
+    Ok(vec![ctx.op(if transposed { "ConvTranspose" } else { "Conv" }, &inputs, &attrs)?])
+}

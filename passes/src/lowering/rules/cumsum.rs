@@ -1,0 +1,7 @@
+use crate::lowering::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.cumsum.default", |c| {
+    let x = c.tensor_as("self", c.result_element(0)?)?;
+    let axis = c.b.const_i64_scalar(c.args.int("dim")?)?;
+    Ok(vec![c.op("CumSum", &[x, axis], &[])?])
+})];

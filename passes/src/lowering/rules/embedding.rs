@@ -1,0 +1,8 @@
+use crate::lowering::{Attr, Rule};
+
+/// Rows of the table: `Gather(weight, indices, axis=0)`.
+pub const RULES: &[Rule] = &[Rule::custom("aten.embedding.default", |c| {
+    let weight = c.args.tensor("weight")?;
+    let indices = c.args.tensor("indices")?;
+    Ok(vec![c.op("Gather", &[weight, indices], &[("axis", Attr::Int(0))])?])
+})];

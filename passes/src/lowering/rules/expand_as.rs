@@ -1,0 +1,7 @@
+use crate::lowering::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.expand_as.default", |c| {
+    let x = c.args.tensor("self")?;
+    let shape = c.b.shape(c.args.tensor("other")?)?;
+    Ok(vec![c.op("Expand", &[x, shape], &[])?])
+})];

@@ -1,0 +1,7 @@
+use super::common::filled;
+use crate::lowering::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.full_like.default", |c| {
+    let shape = c.b.shape(c.args.tensor("self")?)?;
+    filled(c, shape, c.args.number("fill_value")?.as_f64())
+})];

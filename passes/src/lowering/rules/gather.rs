@@ -1,0 +1,7 @@
+use crate::lowering::{Attr, Rule};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.gather.default", |c| {
+    let x = c.args.tensor("self")?;
+    let index = c.args.tensor("index")?;
+    Ok(vec![c.op("GatherElements", &[x, index], &[("axis", Attr::Int(c.args.int("dim")?))])?])
+})];

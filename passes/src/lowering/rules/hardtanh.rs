@@ -1,0 +1,8 @@
+use crate::lowering::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.hardtanh.default", |c| {
+    let x = c.args.tensor("self")?;
+    let lo = c.b.const_like(x, c.args.number("min_val")?.as_f64())?;
+    let hi = c.b.const_like(x, c.args.number("max_val")?.as_f64())?;
+    Ok(vec![c.op("Clip", &[x, lo, hi], &[])?])
+})];

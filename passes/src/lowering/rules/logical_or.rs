@@ -1,0 +1,7 @@
+use crate::lowering::{Rule, builder};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.logical_or.default", |c| {
+    let bool_type = builder::element_type(c.result_type(0)?).ok_or("result is not a tensor")?;
+    let (a, b) = (c.tensor_as("self", bool_type)?, c.tensor_as("other", bool_type)?);
+    Ok(vec![c.op("Or", &[a, b], &[])?])
+})];

@@ -1,0 +1,16 @@
+use crate::lowering::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.masked_fill.Scalar", masked_fill),
+    Rule::custom("aten.masked_fill.Tensor", masked_fill),
+];
+
+/// `Where(mask, value, self)`.
+fn masked_fill<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let element = ctx.result_element(0)?;
+    let x = ctx.tensor_as("self", element)?;
+    let mask = ctx.args.tensor("mask")?;
+    let value = ctx.tensor_as("value", element)?;
+    Ok(vec![ctx.op("Where", &[mask, value, x], &[])?])
+}

@@ -1,0 +1,5 @@
+use crate::lowering::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.matmul.default", |c| {
+    Ok(vec![c.op("MatMul", &[c.args.tensor("self")?, c.args.tensor("other")?], &[])?])
+})];

@@ -1,0 +1,7 @@
+use super::common::filled;
+use crate::lowering::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.ones_like.default", |c| {
+    let shape = c.b.shape(c.args.tensor("self")?)?;
+    filled(c, shape, 1.0)
+})];

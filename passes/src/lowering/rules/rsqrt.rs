@@ -1,0 +1,10 @@
+use crate::lowering::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.rsqrt.default", rsqrt)];
+
+fn rsqrt<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = ctx.tensor_as("self", ctx.result_element(0)?)?;
+    let s = ctx.b.op_like("Sqrt", &[x], &[], x)?;
+    Ok(vec![ctx.op("Reciprocal", &[s], &[])?])
+}

@@ -1,0 +1,85 @@
+use crate::lowering::{Attr, Ctx, Rule, builder};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.scaled_dot_product_attention.default", sdpa)];
+
+/// `softmax(Q K^T * scale + mask) V`, written out so it runs on every opset
+/// and runtime; GQA repeats K/V heads. (Fusing it into ONNX `Attention` is an
+/// optimizer pattern.)
+fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let q = ctx.args.tensor("query")?;
+    let mut k = ctx.args.tensor("key")?;
+    let mut v = ctx.args.tensor("value")?;
+    if ctx.args.float("dropout_p")? != 0.0 {
+        return Err("dropout_p != 0 is random; export the model in eval mode".into());
+    }
+    let rank = ctx.rank(q)?;
+    let q_dims = builder::dims(q.r#type()).ok_or("unknown rank")?;
+    let k_dims = builder::dims(k.r#type()).ok_or("unknown rank")?;
+    // Grouped-query attention: repeat each K/V head for its group of Q heads.
+    if rank == 4 && q_dims[1] != k_dims[1] {
+        let (Some(hq), Some(hkv)) = (q_dims[1], k_dims[1]) else {
+            return Err("GQA with a dynamic number of heads is not supported".into());
+        };
+        if !ctx.args.bool("enable_gqa")? || hq % hkv != 0 {
+            return Err(format!("query has {hq} heads and key {hkv}; need enable_gqa and a multiple"));
+        }
+        let rep = hq / hkv;
+        let repeat = |x: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+            // [B, Hkv, S, E] -> [B, Hkv, 1, S, E] -> expand rep -> [B, Hq, S, E]
+            let x5 = ctx.unsqueeze(x, &[2])?;
+            let ones = b.const_i64s(&[1, 1, rep, 1, 1])?;
+            let expanded = b.op_like("Expand", &[x5, ones], &[], x)?;
+            let shape = {
+                // Keep B and E from x; S is inferred.
+                let s = b.shape(x)?;
+                let batch = b.op("Slice", &[s, b.const_i64s(&[0])?, b.const_i64s(&[1])?], &[], b.unranked(b.i64_type()))?;
+                let last = b.op("Slice", &[s, b.const_i64s(&[3])?, b.const_i64s(&[4])?], &[], b.unranked(b.i64_type()))?;
+                let mid = b.const_i64s(&[hq, -1])?;
+                b.op("Concat", &[batch, mid, last], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?
+            };
+            b.op_like("Reshape", &[expanded, shape], &[], x)
+        };
+        k = repeat(k)?;
+        v = repeat(v)?;
+    }
+    let scale = match ctx.args.opt_float("scale")? {
+        Some(s) => s,
+        None => {
+            let e = q_dims[rank - 1].ok_or("the head size must be static")?;
+            1.0 / (e as f64).sqrt()
+        }
+    };
+    let mut perm: Vec<i64> = (0..rank as i64).collect();
+    perm.swap(rank - 2, rank - 1);
+    let kt = b.op_like("Transpose", &[k], &[("perm", Attr::Ints(perm))], k)?;
+    let scores = b.op_like("MatMul", &[q, kt], &[], q)?;
+    let scale = b.const_like(q, scale)?;
+    let mut scores = b.op_like("Mul", &[scores, scale], &[], q)?;
+    let neg_inf = b.const_like(q, f64::NEG_INFINITY)?;
+    if ctx.args.bool("is_causal")? {
+        // Keep j <= i: a lower-triangular boolean mask of shape [L, S].
+        let sq = b.shape(q)?;
+        let sk = b.shape(k)?;
+        let l = b.op("Slice", &[sq, b.const_i64s(&[-2])?, b.const_i64s(&[-1])?], &[], b.unranked(b.i64_type()))?;
+        let s = b.op("Slice", &[sk, b.const_i64s(&[-2])?, b.const_i64s(&[-1])?], &[], b.unranked(b.i64_type()))?;
+        let ls = b.op("Concat", &[l, s], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+        let t = b.const_scalar(melior::ir::r#type::IntegerType::new(b.context, 1).into(), 1.0)?;
+        let full = b.op_like("Expand", &[t, ls], &[], t)?;
+        let zero = b.const_i64_scalar(0)?;
+        let causal = b.op_like("Trilu", &[full, zero], &[("upper", Attr::Int(0))], t)?;
+        scores = b.op_like("Where", &[causal, scores, neg_inf], &[], q)?;
+    }
+    if let Some(mask) = ctx.args.opt_tensor("attn_mask")? {
+        let element = builder::element_type(mask.r#type()).ok_or("mask is not a tensor")?;
+        scores = if builder::is_bool(element) {
+            b.op_like("Where", &[mask, scores, neg_inf], &[], q)?
+        } else {
+            let mask = b.cast_like(mask, q)?;
+            b.op_like("Add", &[scores, mask], &[], q)?
+        };
+    }
+    let weights = b.op_like("Softmax", &[scores], &[("axis", Attr::Int(-1))], q)?;
+    Ok(vec![ctx.op("MatMul", &[weights, v], &[])?])
+}

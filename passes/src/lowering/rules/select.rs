@@ -1,0 +1,8 @@
+use crate::lowering::{Attr, Rule};
+
+/// `Gather(x, index, axis=dim)` with a 0-d index removes the dim.
+pub const RULES: &[Rule] = &[Rule::custom("aten.select.int", |c| {
+    let x = c.args.tensor("self")?;
+    let index = c.int_scalar(c.args.sym_int("index")?, c.b.i64_type())?;
+    Ok(vec![c.op("Gather", &[x, index], &[("axis", Attr::Int(c.args.int("dim")?))])?])
+})];

@@ -1,0 +1,46 @@
+use crate::lowering::{Attr, Ctx, IntArg, Rule, builder};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.slice_scatter.default", slice_scatter)];
+
+/// Writes `src` into `self[start:end:step]` along `dim` with
+/// `ScatterElements`: the indices are `start + step * i`, broadcast to src's
+/// shape.
+fn slice_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let x = ctx.args.tensor("self")?;
+    let src = ctx.args.tensor("src")?;
+    let rank = ctx.rank(x)?;
+    let dim = ctx.norm_dim(ctx.args.int("dim")?, rank);
+    let step = match ctx.args.sym_int("step")? {
+        IntArg::Static(s) => s,
+        IntArg::Dynamic(_) => return Err("a dynamic step is not supported".into()),
+    };
+    let x_dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
+    let start = match ctx.args.opt_sym_int("start")? {
+        None => IntArg::Static(0),
+        Some(IntArg::Static(s)) if s < 0 => match x_dims[dim as usize] {
+            Some(d) => IntArg::Static((s + d).max(0)),
+            None => return Err("a negative start on a dynamic dim is not supported".into()),
+        },
+        Some(other) => other,
+    };
+    // i = 0 .. src.shape[dim]
+    let src_shape = b.shape(src)?;
+    let n = b.op("Gather", &[src_shape, b.const_i64_scalar(dim)?], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+    let zero = b.const_i64_scalar(0)?;
+    let one = b.const_i64_scalar(1)?;
+    let i = b.op("Range", &[zero, n, one], &[], b.unranked(b.i64_type()))?;
+    let step_c = b.const_i64_scalar(step)?;
+    let scaled = b.op("Mul", &[i, step_c], &[], b.unranked(b.i64_type()))?;
+    let start_v = ctx.int_scalar(start, b.i64_type())?;
+    let idx = b.op("Add", &[scaled, start_v], &[], b.unranked(b.i64_type()))?;
+    // Shape [1, .., n, .., 1] then broadcast to src's shape.
+    let mut shape = vec![1i64; rank];
+    shape[dim as usize] = -1;
+    let shape = b.const_i64s(&shape)?;
+    let idx = b.op("Reshape", &[idx, shape], &[], b.unranked(b.i64_type()))?;
+    let idx = b.op("Expand", &[idx, src_shape], &[], b.unranked(b.i64_type()))?;
+    let src = b.cast_like(src, x)?;
+    Ok(vec![ctx.op("ScatterElements", &[x, idx, src], &[("axis", Attr::Int(dim))])?])
+}

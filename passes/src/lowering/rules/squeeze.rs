@@ -1,0 +1,34 @@
+use crate::lowering::{Ctx, Rule, builder};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.squeeze.dim", |c| squeeze(c, Some(vec![c.args.int("dim")?]))),
+    Rule::custom("aten.squeeze.dims", |c| squeeze(c, Some(c.args.ints("dim")?))),
+    Rule::custom("aten.squeeze.default", |c| squeeze(c, None)),
+];
+
+/// torch ignores dims that are not 1; ONNX rejects them, so only dims known
+/// to be 1 are squeezed.
+fn squeeze<'c, 'a>(ctx: &Ctx<'c, 'a>, dims: Option<Vec<i64>>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = ctx.args.tensor("self")?;
+    let shape = builder::dims(x.r#type()).ok_or("squeeze needs a ranked input")?;
+    let rank = shape.len();
+    let candidates: Vec<i64> = match dims {
+        Some(d) => d.into_iter().map(|d| ctx.norm_dim(d, rank)).collect(),
+        None => (0..rank as i64).collect(),
+    };
+    let mut axes = Vec::new();
+    for d in candidates {
+        match shape.get(d as usize) {
+            Some(Some(1)) => axes.push(d),
+            Some(Some(_)) => {}
+            Some(None) => return Err(format!("cannot tell whether dynamic dim {d} is 1")),
+            None => return Err(format!("dim {d} out of range")),
+        }
+    }
+    if axes.is_empty() {
+        return Ok(vec![x]);
+    }
+    let axes = ctx.b.const_i64s(&axes)?;
+    Ok(vec![ctx.op("Squeeze", &[x, axes], &[])?])
+}

@@ -1,0 +1,9 @@
+use crate::lowering::{Attr, Rule};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.t.default", |c| {
+    let x = c.args.tensor("self")?;
+    if c.rank(x)? < 2 {
+        return Ok(vec![x]);
+    }
+    Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(vec![1, 0]))])?])
+})];

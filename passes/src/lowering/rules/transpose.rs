@@ -1,0 +1,10 @@
+use crate::lowering::{Attr, Rule};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.transpose.int", |c| {
+    let x = c.args.tensor("self")?;
+    let rank = c.rank(x)?;
+    let (d0, d1) = (c.norm_dim(c.args.int("dim0")?, rank), c.norm_dim(c.args.int("dim1")?, rank));
+    let mut perm: Vec<i64> = (0..rank as i64).collect();
+    perm.swap(d0 as usize, d1 as usize);
+    Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
+})];

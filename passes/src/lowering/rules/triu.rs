@@ -1,0 +1,11 @@
+use crate::lowering::{Attr, Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.triu.default", |c| trilu(c, 1))];
+
+/// `Trilu(x, k, upper)`.
+pub(super) fn trilu<'c, 'a>(ctx: &Ctx<'c, 'a>, upper: i64) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = ctx.args.tensor("self")?;
+    let k = ctx.b.const_i64_scalar(ctx.args.int("diagonal")?)?;
+    Ok(vec![ctx.op("Trilu", &[x, k], &[("upper", Attr::Int(upper))])?])
+}

@@ -1,0 +1,14 @@
+use crate::lowering::{Attr, Rule, builder};
+use melior::ir::{ValueLike, operation::OperationLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.unbind.int", |c| {
+    let x = c.args.tensor("self")?;
+    let rank = c.rank(x)?;
+    let dim = c.norm_dim(c.args.int("dim")?, rank);
+    let n = c.args.op.result_count();
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    let types = vec![c.b.unranked(element); n];
+    let split = c.b.const_i64s(&vec![1; n])?;
+    let pieces = c.b.build("Split", &[x, split], &[("axis", Attr::Int(dim))], &types)?;
+    pieces.into_iter().map(|p| c.squeeze(p, &[dim])).collect()
+})];
