@@ -23,6 +23,9 @@ pub enum Error {
     Import { path: String, message: String },
     #[error("{}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
+    /// The module could not be written as an ONNX model.
+    #[error("{}: cannot write the ONNX model: {message}", path.display())]
+    Export { path: PathBuf, message: String },
     /// Bad command-line use.
     #[error("{0}")]
     Usage(String),

@@ -10,6 +10,7 @@
 pub mod context;
 pub mod diagnostics;
 pub mod error;
+pub mod export;
 pub mod import;
 pub mod module;
 pub mod opt;

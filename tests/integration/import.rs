@@ -1,7 +1,10 @@
 //! Importing every valid `.pt2` fixture into the aten dialect.
 
 use crate::{VALID_FIXTURES, import, nested_ops, parse_and_verify};
-use aten2onnx::{create_context, module::{self, PrintOptions}};
+use aten2onnx::{
+    create_context,
+    module::{self, PrintOptions},
+};
 use aten2onnx_passes::ir::{op_name, string_value};
 use melior::ir::{
     BlockLike, Module, OperationRef, RegionLike, ValueLike,
@@ -31,10 +34,24 @@ macro_rules! fixture_tests {
             }
         )*
 
-        /// The list above names every valid fixture.
+        /// The list above names every valid fixture, and every `.pt2` in
+        /// tests/fixtures is either valid (tested here) or a bad input
+        /// (tested in `errors`).
         #[test]
         fn every_valid_fixture_has_a_test() {
             assert_eq!(&[$(stringify!($name)),*], VALID_FIXTURES);
+            let bad = ["truncated", "not_a_zip", "bad_schema", "corrupt_json", "custom_op"];
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "pt2") {
+                    let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+                    assert!(
+                        VALID_FIXTURES.contains(&stem.as_str()) || bad.contains(&stem.as_str()),
+                        "fixture {stem}.pt2 has no test: add it to fixture_tests! in tests/integration/import.rs"
+                    );
+                }
+            }
         }
     };
 }
@@ -62,10 +79,14 @@ fn mlp_with_debug_info() {
 #[test]
 fn cond_with_debug_info() {
     let text = import("cond", true);
-    assert!(!text.contains("<eval_with_key>"), "locations must point at the user's source, not FX-generated code:\n{text}");
+    assert!(
+        !text.contains("<eval_with_key>"),
+        "locations must point at the user's source, not FX-generated code:\n{text}"
+    );
     assert!(text.contains(r#"loc("tools/capture_fixtures.py":119:0)"#), "{text}");
     insta::assert_snapshot!("cond_debuginfo", text);
-    let again = parse_and_verify(&text, PrintOptions { debug_info: true, generic: false }).unwrap_or_else(|e| panic!("{e}"));
+    let again =
+        parse_and_verify(&text, PrintOptions { debug_info: true, generic: false }).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(again, text);
 }
 
@@ -74,10 +95,8 @@ fn with_forward(name: &str, check: impl FnOnce(&Module, OperationRef)) {
     let text = import(name, false);
     let context = create_context();
     let module = module::parse(&context, &text, "import.mlir").unwrap_or_else(|e| panic!("{e}"));
-    let functions: Vec<_> = nested_ops(module.as_operation())
-        .into_iter()
-        .filter(|op| op_name(*op) == "func.func")
-        .collect();
+    let functions: Vec<_> =
+        nested_ops(module.as_operation()).into_iter().filter(|op| op_name(*op) == "func.func").collect();
     assert_eq!(functions.len(), 1, "{name}: one function per program");
     let forward = functions[0];
     assert_eq!(
@@ -125,10 +144,16 @@ fn conv_block_core_lists_buffer_mutations_after_the_user_output() {
             .map(|i| entry_string(forward, "res_attrs", i, "aten.kind").unwrap_or_default())
             .collect();
         assert_eq!(kinds, ["user_output", "buffer_mutation", "buffer_mutation", "buffer_mutation"]);
-        let targets: Vec<_> = (0..ret.operand_count()).map(|i| entry_string(forward, "res_attrs", i, "aten.target")).collect();
+        let targets: Vec<_> =
+            (0..ret.operand_count()).map(|i| entry_string(forward, "res_attrs", i, "aten.target")).collect();
         assert_eq!(
             targets,
-            [None, Some("bn.running_mean".into()), Some("bn.running_var".into()), Some("bn.num_batches_tracked".into())]
+            [
+                None,
+                Some("bn.running_mean".into()),
+                Some("bn.running_var".into()),
+                Some("bn.num_batches_tracked".into())
+            ]
         );
     });
 }

@@ -26,7 +26,8 @@ fn check_output(pass: &str, case: &str, pipeline: &str, input: &str) -> String {
     let output = run_pipeline(input, pipeline).unwrap_or_else(|e| panic!("{pass}/{case} failed:\n{e}"));
     // What the pass printed parses back and verifies on its own.
     parse_and_verify(&output, PrintOptions::default()).unwrap_or_else(|e| panic!("{pass}/{case} output:\n{e}"));
-    let snapshot = format!("// pipeline: {pipeline}\n// ---- input ----\n{}\n// ---- output ----\n{output}", input.trim());
+    let snapshot =
+        format!("// pipeline: {pipeline}\n// ---- input ----\n{}\n// ---- output ----\n{output}", input.trim());
     insta::assert_snapshot!(snapshot_name(pass, case), snapshot);
     output
 }
@@ -43,7 +44,8 @@ fn check_error(pass: &str, case: &str, input: &str) -> String {
     };
     let with_verify_each = run_pipeline(input, &pipeline).expect_err("verify-each must reject the input");
     assert_eq!(with_verify_each, error, "{pass}/{case}: verify-each reports differently from the pass");
-    let snapshot = format!("// pipeline: {pipeline}\n// ---- input ----\n{}\n// ---- error ----\n{error}", input.trim());
+    let snapshot =
+        format!("// pipeline: {pipeline}\n// ---- input ----\n{}\n// ---- error ----\n{error}", input.trim());
     insta::assert_snapshot!(snapshot_name(pass, case), snapshot);
     error
 }
@@ -89,9 +91,7 @@ fn aten_verify_passes_a_valid_module_unchanged() {
 
 /// An invalid aten module: `op` is one line inside a function taking `%x`.
 fn aten_case(op: &str) -> String {
-    format!(
-        "func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {{\n  {op}\n  return %x : tensor<2x3xf32>\n}}\n"
-    )
+    format!("func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {{\n  {op}\n  return %x : tensor<2x3xf32>\n}}\n")
 }
 
 #[test]
@@ -101,7 +101,10 @@ fn aten_verify_rejects_an_unknown_op() {
         "unknown_op",
         &aten_case(r#"%0 = "aten.frobnicate.default"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>"#),
     );
-    assert!(error.contains("input.mlir:2:8: error: 'aten.frobnicate.default' op is not in the aten registry"), "{error}");
+    assert!(
+        error.contains("input.mlir:2:8: error: 'aten.frobnicate.default' op is not in the aten registry"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -122,7 +125,9 @@ fn aten_verify_rejects_a_wrong_attribute_kind() {
     let error = check_error(
         "aten-verify",
         "wrong_attribute_kind",
-        &aten_case(r#"%0 = "aten.transpose.int"(%x) {dim0 = 0.0 : f64, dim1 = 1 : i64} : (tensor<2x3xf32>) -> tensor<3x2xf32>"#),
+        &aten_case(
+            r#"%0 = "aten.transpose.int"(%x) {dim0 = 0.0 : f64, dim1 = 1 : i64} : (tensor<2x3xf32>) -> tensor<3x2xf32>"#,
+        ),
     );
     assert!(error.contains("attribute 'dim0' must hold a value of type int, got float"), "{error}");
 }
@@ -221,7 +226,10 @@ fn onnx_case(opset: u32, op: &str) -> String {
 fn onnx_verify_rejects_an_op_not_at_the_module_opset() {
     let op = r#"%0 = "onnx.LayerNormalization"(%x, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>"#;
     let error = check_error("onnx-verify", "not_at_opset", &onnx_case(12, op));
-    assert!(error.contains("'onnx.LayerNormalization' op does not exist at opset 12 (defined since opset 17)"), "{error}");
+    assert!(
+        error.contains("'onnx.LayerNormalization' op does not exist at opset 12 (defined since opset 17)"),
+        "{error}"
+    );
     // The same op is fine at opset 17.
     run_pipeline(&onnx_case(17, op), "builtin.module(onnx-verify)").expect("LayerNormalization exists at opset 17");
 }
@@ -270,7 +278,8 @@ fn onnx_verify_rejects_an_unknown_op() {
 #[test]
 fn onnx_verify_defaults_to_opset_23() {
     let op = r#"%0 = "onnx.Add"(%x, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>"#;
-    let no_opset = format!("func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {{\n  {op}\n  return %0 : tensor<2x3xf32>\n}}\n");
+    let no_opset =
+        format!("func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {{\n  {op}\n  return %0 : tensor<2x3xf32>\n}}\n");
     run_pipeline(&no_opset, "builtin.module(onnx-verify)").expect("Add exists at the default opset");
     let deprecated = no_opset.replace(
         op,
@@ -314,7 +323,16 @@ func.func @forward(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x4xf32, ["s0"]> {
 }
 "#;
     let output = check_output("dce", "dead_chain", DCE_PIPELINE, input);
-    for dead in ["aten.weight", "aten.neg.default", "aten.sin.default", "aten.mul.Tensor", "aten.mm.default", "aten.sym_size.int", "aten.sym.constant", "aten.sym.mul"] {
+    for dead in [
+        "aten.weight",
+        "aten.neg.default",
+        "aten.sin.default",
+        "aten.mul.Tensor",
+        "aten.mm.default",
+        "aten.sym_size.int",
+        "aten.sym.constant",
+        "aten.sym.mul",
+    ] {
         assert_eq!(count_ops(&output, dead), 0, "{dead} should be gone:\n{output}");
     }
     assert_eq!(count_ops(&output, "aten.relu.default"), 1);

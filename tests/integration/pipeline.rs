@@ -37,7 +37,8 @@ fn project_and_upstream_passes_mix() {
 
 #[test]
 fn upstream_pass_options_are_handed_to_mlir() {
-    let output = run_pipeline(MIXED, "builtin.module(func.func(canonicalize{max-iterations=3 region-simplify=disabled}))");
+    let output =
+        run_pipeline(MIXED, "builtin.module(func.func(canonicalize{max-iterations=3 region-simplify=disabled}))");
     assert!(output.is_ok(), "{output:?}");
 }
 
@@ -148,8 +149,12 @@ fn verify_diagnostics_accepts_matching_expectations() {
     assert!(!output.contains("frobnicate") && !output.contains(SPLIT_MARKER), "{output}");
     assert_eq!(count_ops(&output, "aten.neg.default"), 0, "dce ran on the good chunk:\n{output}");
     // The same expectation on the line itself (no offset), and a parse error.
-    let same_line = BAD_OP.replace("  // expected-error @+1 {{'aten.frobnicate.default' op is not in the aten registry}}\n", "")
-        .replace("-> tensor<4xf32>\n  return", "-> tensor<4xf32> // expected-error {{not in the aten registry}}\n  return");
+    let same_line = BAD_OP
+        .replace("  // expected-error @+1 {{'aten.frobnicate.default' op is not in the aten registry}}\n", "")
+        .replace(
+            "-> tensor<4xf32>\n  return",
+            "-> tensor<4xf32> // expected-error {{not in the aten registry}}\n  return",
+        );
     verify_diagnostics(&same_line).unwrap_or_else(|e| panic!("{e}\n{same_line}"));
     let parse_error = "func.func @f() {\n  // expected-error @below {{use of undeclared SSA value name}}\n  return %nope : tensor<4xf32>\n}\n";
     verify_diagnostics(parse_error).unwrap_or_else(|e| panic!("{e}"));
@@ -157,7 +162,8 @@ fn verify_diagnostics_accepts_matching_expectations() {
 
 #[test]
 fn verify_diagnostics_rejects_a_missing_expectation() {
-    let source = BAD_OP.replace("  // expected-error @+1 {{'aten.frobnicate.default' op is not in the aten registry}}\n", "");
+    let source =
+        BAD_OP.replace("  // expected-error @+1 {{'aten.frobnicate.default' op is not in the aten registry}}\n", "");
     let error = verify_diagnostics(&source).expect_err("an unexpected error");
     assert!(error.contains("unexpected input.mlir:2:8: error: 'aten.frobnicate.default'"), "{error}");
     insta::assert_snapshot!("verify_diagnostics_missing", error);
@@ -168,7 +174,12 @@ fn verify_diagnostics_rejects_a_wrong_expectation() {
     let source = BAD_OP.replace("is not in the aten registry", "is perfectly fine");
     let error = verify_diagnostics(&source).expect_err("wrong message");
     assert!(error.contains("unexpected input.mlir:3:8: error:"), "{error}");
-    assert!(error.contains("line 2: expected error on line 3 was not produced: 'aten.frobnicate.default' op is perfectly fine"), "{error}");
+    assert!(
+        error.contains(
+            "line 2: expected error on line 3 was not produced: 'aten.frobnicate.default' op is perfectly fine"
+        ),
+        "{error}"
+    );
     insta::assert_snapshot!("verify_diagnostics_wrong_message", error);
     // Right message, wrong line.
     let source = BAD_OP.replace("@+1", "@+2");

@@ -3,7 +3,7 @@
 //!     aten-translate --from-pt2 model.pt2            # print the aten dialect module
 //!     aten-translate --to-onnx model.pt2 -o m.onnx   # the main job
 
-use aten2onnx::{module::PrintOptions, translate};
+use aten2onnx::{export::ExternalData, module::PrintOptions, translate};
 use clap::{ArgGroup, Parser};
 use std::process::ExitCode;
 
@@ -22,6 +22,12 @@ struct Args {
     /// Output file ('-' = stdout, the default for --from-pt2).
     #[arg(short = 'o')]
     output: Option<String>,
+    /// Target ONNX opset for --to-onnx (17..28).
+    #[arg(long, default_value_t = 23)]
+    opset: u32,
+    /// Put initializers in `<output>.data` (always), or never; default: only past 2 GiB.
+    #[arg(long = "external-data", value_parser = ["auto", "always", "never"], default_value = "auto")]
+    external_data: String,
     /// Print locations (node names and Python source lines).
     #[arg(long = "mlir-print-debuginfo")]
     print_debuginfo: bool,
@@ -47,7 +53,14 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
         let output = args.output.as_deref().ok_or_else(|| {
             aten2onnx::Error::Usage("--to-onnx needs an output file: -o OUT.onnx".to_string())
         })?;
-        let bytes = translate::to_onnx(&args.input)?;
-        aten2onnx::write_output(output, &bytes)
+        let options = translate::ConvertOptions {
+            opset: args.opset,
+            external_data: match args.external_data.as_str() {
+                "always" => ExternalData::Always,
+                "never" => ExternalData::Never,
+                _ => ExternalData::Auto,
+            },
+        };
+        translate::convert(&args.input, std::path::Path::new(output), &options).map(|_| ())
     }
 }

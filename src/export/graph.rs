@@ -1,0 +1,439 @@
+//! The `forward` function of an onnx-dialect module -> a GraphProto
+//! (without initializer data), plus the list of initializers to stream.
+
+use super::{
+    attrs,
+    dims::{Dim, DimNames, InputDims},
+};
+use aten2onnx_dialects::onnx as registry;
+use aten2onnx_passes::{
+    ir::{SourcePosition, op_name, string_value},
+    lowering::builder::{dims as type_dims, element_type},
+    onnx_ir,
+};
+use melior::ir::{
+    Attribute, BlockLike, Module, OperationRef, RegionLike, Type, Value, ValueLike,
+    attribute::AttributeLike,
+    operation::OperationLike,
+    r#type::TypeLike,
+};
+use mlir_sys as sys;
+use onnx_protobuf::{
+    GraphProto, NodeProto, TensorShapeProto, TypeProto, ValueInfoProto,
+    tensor_shape_proto::{Dimension, dimension},
+    type_proto,
+};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The graph and what the writer needs besides it.
+pub struct Graph {
+    /// Nodes, name, inputs, outputs, value_info; no initializers.
+    pub proto: GraphProto,
+    pub initializers: Vec<Initializer>,
+    /// The default domain's opset.
+    pub opset: u32,
+    /// Other domains used by nodes.
+    pub domains: Vec<String>,
+    /// The module's `aten.archive`.
+    pub archive: Option<String>,
+}
+
+/// An `onnx.initializer`: the weight `fqn` of the archive, written as the
+/// graph initializer `name` (the FQN unless it collides with a graph input
+/// or output name) with the op's result type.
+#[derive(Clone, Debug)]
+pub struct Initializer {
+    pub name: String,
+    pub fqn: String,
+    pub data_type: i32,
+    pub dims: Vec<i64>,
+    /// Where the op is, for messages.
+    pub position: String,
+}
+
+/// Unique names in one namespace: `base`, then `base_1`, `base_2`, ...
+#[derive(Default)]
+struct Names {
+    used: HashSet<String>,
+}
+
+impl Names {
+    fn claim(&mut self, base: &str) -> String {
+        let base = if base.is_empty() { "v" } else { base };
+        let name = if self.used.contains(base) {
+            (1..).map(|n| format!("{base}_{n}")).find(|n| !self.used.contains(n)).unwrap()
+        } else {
+            base.to_string()
+        };
+        self.used.insert(name.clone());
+        name
+    }
+}
+
+type Key = *const std::ffi::c_void;
+
+fn key(value: Value<'_, '_>) -> Key {
+    value.to_raw().ptr
+}
+
+/// `[node name] file:line:col` for messages.
+fn describe(op: OperationRef<'_, '_>) -> String {
+    let pos = SourcePosition::of(op.location());
+    let mut text = format!("`{}`", op_name(op));
+    if let Some(node) = pos.node.as_ref().filter(|n| !n.is_empty()) {
+        text.push_str(&format!(" [node {node}]"));
+    }
+    if pos.file.is_some() {
+        text.push_str(&format!(" at {}", pos.file_line()));
+    }
+    text
+}
+
+pub fn build(module: &Module<'_>) -> Result<Graph, String> {
+    let module_op = module.as_operation();
+    let archive = module_op.attribute(aten2onnx_passes::aten_ir::ARCHIVE_ATTR).ok().and_then(string_value);
+    let func = find_forward(module)?;
+    let opset = onnx_ir::opset_of(func);
+    let region = func.region(0).map_err(|e| e.to_string())?;
+    let block = region.first_block().ok_or("@forward has no body")?;
+    if block.next_in_region().is_some() {
+        return Err("@forward has more than one block; ONNX graphs have no control flow between blocks".into());
+    }
+
+    // Graph input and output names.
+    let arg_attrs = array_elements(func.attribute("arg_attrs").ok());
+    let res_attrs = array_elements(func.attribute("res_attrs").ok());
+    let mut names = Names::default();
+    let mut value_names: HashMap<Key, String> = HashMap::new();
+    let mut inputs = Vec::new();
+    for i in 0..block.argument_count() {
+        let arg: Value = block.argument(i).map_err(|e| e.to_string())?.into();
+        let wanted = dict_string(arg_attrs.get(i).copied(), "aten.name").unwrap_or_else(|| format!("input_{i}"));
+        let name = names.claim(&wanted);
+        value_names.insert(key(arg), name.clone());
+        inputs.push((name, arg));
+    }
+    let terminator = block.terminator().ok_or("@forward has no terminator")?;
+    if op_name(terminator) != "func.return" {
+        return Err(format!("@forward ends with {} instead of func.return", describe(terminator)));
+    }
+    let mut outputs = Vec::new();
+    for (i, value) in terminator.operands().enumerate() {
+        let attrs = res_attrs.get(i).copied();
+        let kind = dict_string(attrs, "aten.kind");
+        let mutation = matches!(
+            kind.as_deref(),
+            Some("buffer_mutation" | "user_input_mutation" | "parameter_mutation")
+        );
+        let wanted = if mutation { dict_string(attrs, "aten.target") } else { None }
+            .or_else(|| dict_string(attrs, "aten.name"))
+            .unwrap_or_else(|| format!("output_{i}"));
+        outputs.push((names.claim(&wanted), value));
+    }
+
+    let ops: Vec<OperationRef> = {
+        let mut ops = Vec::new();
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            if op != terminator {
+                ops.push(op);
+            }
+            next = op.next_in_block();
+        }
+        ops
+    };
+
+    // Initializers claim their FQN before intermediates claim names.
+    let mut initializers: Vec<Initializer> = Vec::new();
+    let mut by_fqn: HashMap<String, usize> = HashMap::new();
+    for &op in &ops {
+        if op_name(op) != onnx_ir::INITIALIZER_OP {
+            continue;
+        }
+        let fqn = op
+            .attribute("name")
+            .ok()
+            .and_then(string_value)
+            .ok_or_else(|| format!("{} has no string `name`", describe(op)))?;
+        if op.result_count() != 1 || op.operand_count() != 0 {
+            return Err(format!("{} must have no operands and one result", describe(op)));
+        }
+        let ty = op.result(0).unwrap().r#type();
+        let (data_type, dims) = static_tensor(ty).ok_or_else(|| {
+            format!("{} (`{fqn}`) has type {ty}; initializers need a static tensor type with an ONNX element type", describe(op))
+        })?;
+        let index = match by_fqn.get(&fqn) {
+            Some(&index) => {
+                let first = &initializers[index];
+                if (first.data_type, &first.dims) != (data_type, &dims) {
+                    return Err(format!("{} (`{fqn}`) has type {ty}, unlike its first use at {}", describe(op), first.position));
+                }
+                index
+            }
+            None => {
+                initializers.push(Initializer {
+                    name: names.claim(&fqn),
+                    fqn: fqn.clone(),
+                    data_type,
+                    dims,
+                    position: describe(op),
+                });
+                by_fqn.insert(fqn, initializers.len() - 1);
+                initializers.len() - 1
+            }
+        };
+        value_names.insert(key(op.result(0).unwrap().into()), initializers[index].name.clone());
+    }
+
+    // Each output produced by a node names that node's result, unless the
+    // value is a graph input, an initializer or already an output: those
+    // get an Identity.
+    let mut direct: HashMap<Key, String> = HashMap::new();
+    let mut identities: Vec<(Value, String)> = Vec::new();
+    for (name, value) in &outputs {
+        let from_node = unsafe { sys::mlirValueIsAOpResult(value.to_raw()) } && {
+            let owner = unsafe { OperationRef::from_raw(sys::mlirOpResultGetOwner(value.to_raw())) };
+            let owner_name = op_name(owner);
+            owner_name != onnx_ir::INITIALIZER_OP && owner_name != onnx_ir::NONE_OP
+        };
+        if from_node && !direct.contains_key(&key(*value)) {
+            direct.insert(key(*value), name.clone());
+        } else {
+            identities.push((*value, name.clone()));
+        }
+    }
+
+    // Symbol names come from the graph inputs.
+    let input_dims: Vec<InputDims> = inputs
+        .iter()
+        .map(|(name, value)| InputDims {
+            name: name.clone(),
+            integer: element_type(value.r#type()).is_some_and(|e| unsafe { sys::mlirTypeIsAInteger(e.to_raw()) }),
+            dims: dims_with_symbols(value.r#type()).unwrap_or_default(),
+        })
+        .collect();
+    let mut dim_names = DimNames::from_inputs(&input_dims);
+
+    // Nodes.
+    let mut graph = GraphProto { name: "forward".into(), ..Default::default() };
+    let mut node_names = Names::default();
+    let mut domains: BTreeMap<String, ()> = BTreeMap::new();
+    let mut intermediates: Vec<(String, Type)> = Vec::new();
+    for &op in &ops {
+        let name = op_name(op);
+        if name == onnx_ir::INITIALIZER_OP {
+            continue;
+        }
+        if name == onnx_ir::NONE_OP {
+            for result in op.results() {
+                value_names.insert(key(result.into()), String::new());
+            }
+            continue;
+        }
+        let Some((domain, op_type)) = onnx_ir::split_name(&name) else {
+            return Err(format!("{} is not an onnx-dialect op; lower the module to the onnx dialect first", describe(op)));
+        };
+        if op.region_count() > 0 {
+            return Err(format!("{} has regions; subgraph attributes are not supported by the ONNX writer yet", describe(op)));
+        }
+        if !domain.is_empty() {
+            domains.insert(domain.to_string(), ());
+        }
+        let position = SourcePosition::of(op.location());
+        let base = position.node.filter(|n| !n.is_empty()).unwrap_or_else(|| op_type.to_string());
+        let mut node = NodeProto {
+            op_type: op_type.to_string(),
+            domain: domain.to_string(),
+            name: node_names.claim(&base),
+            ..Default::default()
+        };
+        for (i, operand) in op.operands().enumerate() {
+            let input = value_names
+                .get(&key(operand))
+                .ok_or_else(|| format!("{}: operand {i} is not defined by a graph input or an earlier onnx op", describe(op)))?;
+            node.input.push(input.clone());
+        }
+        let count = op.result_count();
+        for (i, result) in op.results().enumerate() {
+            let value: Value = result.into();
+            let output = match direct.get(&key(value)) {
+                Some(name) => name.clone(),
+                None => {
+                    let name = names.claim(&if count == 1 { base.clone() } else { format!("{base}_{i}") });
+                    intermediates.push((name.clone(), value.r#type()));
+                    name
+                }
+            };
+            value_names.insert(key(value), output.clone());
+            node.output.push(output);
+        }
+        let schema = registry::lookup(domain, op_type, opset);
+        for (attr_name, attr) in op.attributes() {
+            let attr_name = attr_name.as_string_ref().as_str().unwrap_or("").to_string();
+            if attr_name.contains('.') {
+                continue; // discardable attributes of other layers
+            }
+            let expected = schema.and_then(|s| s.attributes.iter().find(|a| a.name == attr_name)).map(|a| a.ty);
+            if let Some(proto) = attrs::attribute(&attr_name, attr, expected).map_err(|e| format!("{}: {e}", describe(op)))? {
+                node.attribute.push(proto);
+            }
+        }
+        graph.node.push(node);
+    }
+    for (value, output) in &identities {
+        let input = value_names.get(&key(*value)).cloned().unwrap_or_default();
+        if input.is_empty() {
+            return Err(format!("output `{output}` is not a value the graph computes"));
+        }
+        graph.node.push(NodeProto {
+            op_type: "Identity".into(),
+            name: node_names.claim(&format!("{output}_identity")),
+            input: vec![input],
+            output: vec![output.clone()],
+            ..Default::default()
+        });
+    }
+
+    // Types: inputs and outputs in full, ranked intermediates as value_info.
+    for (name, value) in &inputs {
+        let ty = value.r#type();
+        let proto = type_proto(ty, &mut dim_names)
+            .ok_or_else(|| format!("graph input `{name}` has type {ty}; ONNX inputs must be tensors with an ONNX element type"))?;
+        graph.input.push(value_info(name, proto));
+    }
+    for (name, value) in &outputs {
+        let ty = value.r#type();
+        let proto = type_proto(ty, &mut dim_names)
+            .ok_or_else(|| format!("graph output `{name}` has type {ty}; ONNX outputs must be tensors with an ONNX element type"))?;
+        graph.output.push(value_info(name, proto));
+    }
+    for (name, ty) in intermediates {
+        if is_ranked(ty) {
+            if let Some(proto) = type_proto(ty, &mut dim_names) {
+                graph.value_info.push(value_info(&name, proto));
+            }
+        }
+    }
+
+    Ok(Graph { proto: graph, initializers, opset, domains: domains.into_keys().collect(), archive })
+}
+
+fn find_forward<'c, 'a>(module: &'a Module<'c>) -> Result<OperationRef<'c, 'a>, String> {
+    let mut funcs = Vec::new();
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        if op_name(op) == "func.func" {
+            funcs.push(op);
+        }
+        next = op.next_in_block();
+    }
+    let sym = |op: OperationRef| op.attribute("sym_name").ok().and_then(string_value).unwrap_or_default();
+    match funcs.iter().find(|f| sym(**f) == "forward") {
+        Some(f) => Ok(*f),
+        None if funcs.len() == 1 => Ok(funcs[0]),
+        None if funcs.is_empty() => Err("the module has no func.func".into()),
+        None => Err(format!(
+            "the module has {} functions and none is @forward: {}",
+            funcs.len(),
+            funcs.iter().map(|f| format!("@{}", sym(*f))).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+fn array_elements<'c>(attr: Option<Attribute<'c>>) -> Vec<Attribute<'c>> {
+    let Some(attr) = attr else { return Vec::new() };
+    unsafe {
+        if !sys::mlirAttributeIsAArray(attr.to_raw()) {
+            return Vec::new();
+        }
+        (0..sys::mlirArrayAttrGetNumElements(attr.to_raw()))
+            .map(|i| Attribute::from_raw(sys::mlirArrayAttrGetElement(attr.to_raw(), i)))
+            .collect()
+    }
+}
+
+/// A string entry of a dictionary attribute.
+fn dict_string(dict: Option<Attribute<'_>>, name: &str) -> Option<String> {
+    let dict = dict?;
+    unsafe {
+        if !sys::mlirAttributeIsADictionary(dict.to_raw()) {
+            return None;
+        }
+        let value = sys::mlirDictionaryAttrGetElementByName(
+            dict.to_raw(),
+            sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+        );
+        if value.ptr.is_null() {
+            return None;
+        }
+        string_value(Attribute::from_raw(value))
+    }
+}
+
+pub(crate) fn is_ranked(ty: Type<'_>) -> bool {
+    unsafe { sys::mlirTypeIsARankedTensor(ty.to_raw()) }
+}
+
+/// (ONNX data type, dims) of a static tensor type.
+fn static_tensor(ty: Type<'_>) -> Option<(i32, Vec<i64>)> {
+    let elem = element_type(ty)?;
+    let code = onnx_ir::data_type_code(elem)? as i32;
+    let dims = type_dims(ty)?.into_iter().collect::<Option<Vec<i64>>>()?;
+    Some((code, dims))
+}
+
+/// Dims of a ranked tensor type with the symbolic size of each dynamic dim
+/// from the encoding (`tensor<?x8xf32, ["s77"]>`).
+fn dims_with_symbols(ty: Type<'_>) -> Option<Vec<Dim>> {
+    let dims = type_dims(ty)?;
+    let symbols: Vec<Option<String>> = unsafe {
+        let encoding = sys::mlirRankedTensorTypeGetEncoding(ty.to_raw());
+        if encoding.ptr.is_null() {
+            Vec::new()
+        } else {
+            array_elements(Some(Attribute::from_raw(encoding))).into_iter().map(string_value).collect()
+        }
+    };
+    let mut next_symbol = symbols.into_iter();
+    Some(
+        dims.into_iter()
+            .map(|d| match d {
+                Some(n) => Dim::Static(n),
+                None => Dim::Dynamic(next_symbol.next().flatten()),
+            })
+            .collect(),
+    )
+}
+
+/// The ONNX type of a tensor type (shape only when ranked); `None` for
+/// non-tensors and element types ONNX lacks.
+fn type_proto(ty: Type<'_>, dim_names: &mut DimNames) -> Option<TypeProto> {
+    let elem = element_type(ty)?;
+    let elem_type = onnx_ir::data_type_code(elem)? as i32;
+    let shape = dims_with_symbols(ty).map(|dims| TensorShapeProto {
+        dim: dims
+            .into_iter()
+            .map(|d| Dimension {
+                value: match d {
+                    Dim::Static(n) => Some(dimension::Value::DimValue(n)),
+                    Dim::Dynamic(Some(expr)) => Some(dimension::Value::DimParam(dim_names.rewrite(&expr))),
+                    Dim::Dynamic(None) => None,
+                },
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    });
+    Some(TypeProto {
+        value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+            elem_type,
+            shape: shape.into(),
+            ..Default::default()
+        })),
+        ..Default::default()
+    })
+}
+
+fn value_info(name: &str, ty: TypeProto) -> ValueInfoProto {
+    ValueInfoProto { name: name.to_string(), type_: Some(ty).into(), ..Default::default() }
+}

@@ -1,0 +1,266 @@
+//! The ONNX writer: a module in the onnx dialect -> an ONNX model file.
+//!
+//! ```no_run
+//! # fn f(module: &melior::ir::Module) -> Result<(), aten2onnx::Error> {
+//! use aten2onnx::export::{ExportOptions, write_model};
+//! let report = write_model(module, std::path::Path::new("model.onnx"), &ExportOptions::default())?;
+//! println!("{} nodes, {} initializers ({} bytes)", report.nodes, report.initializers, report.initializer_bytes);
+//! # Ok(()) }
+//! ```
+//!
+//! - **Graph**: the module's `func.func @forward`. Inputs are its arguments,
+//!   named by their `aten.name`; outputs are the returned values, named by
+//!   their `aten.name`, or for mutations (`aten.kind` = `buffer_mutation`,
+//!   `user_input_mutation`, `parameter_mutation`) by `aten.target`. Names
+//!   are unique across the graph's values: graph inputs claim theirs first,
+//!   then outputs, then initializers (their FQN), then intermediates (named
+//!   after the op location's node name, else the op type), each taking
+//!   `name_1`, `name_2`, ... on a collision. An output whose value is a graph
+//!   input, an initializer or another output gets an `Identity`.
+//! - **Nodes**: every `onnx.*` op in order (`onnx.ms.X` in domain
+//!   com.microsoft, ...); `onnx.none` operands are empty input names;
+//!   attributes per [`attrs`]; `onnx.initializer` ops become initializers.
+//! - **Types**: inputs and outputs in full, ranked intermediates as
+//!   `value_info`; dynamic dims as `dim_param` with readable names ([`dims`]).
+//! - **Initializers** are streamed from the memory-mapped `.pt2` named by the
+//!   module attribute `aten.archive` (a relative path is resolved against the
+//!   working directory), never copied as a whole ([`stream`]); a strided
+//!   (e.g. transposed) parameter is gathered in row-major order on the way.
+//! - **External data**: above protobuf's 2 GiB limit (or always, on
+//!   request) the bytes go to `<model file name>.data` beside the model,
+//!   at 64-byte (4096-byte for tensors of 1 MiB or more) aligned offsets.
+//! - The output (and the data file) are written to temporary files renamed
+//!   into place: an error never leaves a partial file.
+
+mod attrs;
+pub mod dims;
+mod graph;
+mod stream;
+mod weights;
+
+use crate::Error;
+use melior::ir::Module;
+use onnx_protobuf::{ModelProto, OperatorSetIdProto, TensorProto};
+use std::{
+    fs::File,
+    io::{BufWriter, Write},
+    path::{Path, PathBuf},
+};
+use stream::{Placement, Plan, Tensor};
+
+/// Where initializer bytes go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ExternalData {
+    /// Inside the model, unless the model would exceed protobuf's 2 GiB
+    /// message limit; then in `<model>.data`.
+    #[default]
+    Auto,
+    /// Always in `<model>.data`.
+    Always,
+    /// Always inside the model; a model over 2 GiB is an error.
+    Never,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportOptions {
+    pub external_data: ExternalData,
+    /// `ModelProto.producer_name` (default `aten2onnx`).
+    pub producer_name: String,
+    /// `ModelProto.producer_version` (default this crate's version).
+    pub producer_version: String,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions {
+            external_data: ExternalData::Auto,
+            producer_name: "aten2onnx".to_string(),
+            producer_version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+}
+
+/// What [`write_model`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportReport {
+    /// Graph nodes (including inserted `Identity` nodes).
+    pub nodes: usize,
+    pub initializers: usize,
+    /// Total bytes of initializer data.
+    pub initializer_bytes: u64,
+    /// The external data file, when one was written.
+    pub external_data_file: Option<PathBuf>,
+}
+
+/// The largest protobuf message (2 GiB - 1).
+const PROTOBUF_LIMIT: u64 = i32::MAX as u64;
+
+/// The ONNX IR version that goes with an `ai.onnx` opset (onnx's
+/// `helper.VERSION_TABLE`: the first release with that opset).
+pub fn ir_version_for_opset(opset: u32) -> i64 {
+    match opset {
+        0..=8 => 3,
+        9 => 4,
+        10 => 5,
+        11 => 6,
+        12..=14 => 7,
+        15..=18 => 8,
+        19 | 20 => 9,
+        21 | 22 => 10,
+        23 => 11,
+        24 => 12,
+        25..=27 => 13,
+        _ => 14,
+    }
+}
+
+/// The opset version imported for a non-default domain.
+fn domain_version(domain: &str, ir_version: i64) -> i64 {
+    match domain {
+        // ai.onnx.ml 3 came with IR 8, 4 with IR 9, 5 with IR 10
+        "ai.onnx.ml" => match ir_version {
+            ..=8 => 3,
+            9 => 4,
+            _ => 5,
+        },
+        _ => 1,
+    }
+}
+
+/// Writes `module` (onnx dialect) as an ONNX model to `output`.
+pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) -> Result<ExportReport, Error> {
+    let fail = |message: String| Error::Export { path: output.to_path_buf(), message };
+    let graph = graph::build(module).map_err(fail)?;
+
+    let archive = match graph.initializers.is_empty() {
+        true => None,
+        false => {
+            let path = graph.archive.as_deref().ok_or_else(|| {
+                fail(format!(
+                    "the module has {} onnx.initializer op(s) but no `aten.archive` attribute naming the .pt2 that holds them",
+                    graph.initializers.len()
+                ))
+            })?;
+            Some(aten2onnx_pt2::Archive::open(path)?)
+        }
+    };
+    let mut tensors = Vec::with_capacity(graph.initializers.len());
+    let mut initializer_bytes = 0u64;
+    for init in &graph.initializers {
+        let data = weights::resolve(archive.as_ref().expect("opened above"), init).map_err(fail)?;
+        initializer_bytes += data.len();
+        let header =
+            TensorProto { name: init.name.clone(), dims: init.dims.clone(), data_type: init.data_type, ..Default::default() };
+        tensors.push(Tensor { header, data });
+    }
+
+    let ir_version = ir_version_for_opset(graph.opset);
+    let mut opset_import = vec![OperatorSetIdProto { domain: String::new(), version: graph.opset as i64, ..Default::default() }];
+    for domain in &graph.domains {
+        opset_import.push(OperatorSetIdProto {
+            domain: domain.clone(),
+            version: domain_version(domain, ir_version),
+            ..Default::default()
+        });
+    }
+    let nodes = graph.proto.node.len();
+    let initializers = graph.initializers.len();
+    let model = ModelProto {
+        ir_version,
+        opset_import,
+        producer_name: options.producer_name.clone(),
+        producer_version: options.producer_version.clone(),
+        graph: Some(graph.proto).into(),
+        ..Default::default()
+    };
+
+    let file_name = output
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| fail("the output path has no file name".into()))?;
+    let location = format!("{file_name}.data");
+    let inline = Plan::new(&model, tensors.clone(), Placement::Inline, "");
+    let plan = match options.external_data {
+        ExternalData::Always => Plan::new(&model, tensors, Placement::External, &location),
+        ExternalData::Auto if inline.model_size() > PROTOBUF_LIMIT => Plan::new(&model, tensors, Placement::External, &location),
+        ExternalData::Never if inline.model_size() > PROTOBUF_LIMIT => {
+            return Err(fail(format!(
+                "the model would be {} bytes, over protobuf's 2 GiB limit; write its initializers as external data",
+                inline.model_size()
+            )));
+        }
+        _ => inline,
+    };
+    let external = (plan.external_size() > 0 || options.external_data == ExternalData::Always).then(|| {
+        let dir = output.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        dir.join(&location)
+    });
+
+    write_files(output, &plan, external.as_deref())?;
+    Ok(ExportReport { nodes, initializers, initializer_bytes, external_data_file: external })
+}
+
+/// Writes the data file (if any) and the model to temporary files in their
+/// directory, then renames them into place; removes the temporaries on error.
+fn write_files(output: &Path, plan: &Plan<'_>, external: Option<&Path>) -> Result<(), Error> {
+    let temp_of = |path: &Path| {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+        dir.join(format!(".{name}.partial-{}", std::process::id()))
+    };
+    let write = |path: &Path, f: &dyn Fn(&mut dyn Write) -> std::io::Result<()>| -> Result<PathBuf, Error> {
+        let temp = temp_of(path);
+        let result = File::create(&temp).and_then(|file| {
+            let mut out = BufWriter::with_capacity(1 << 20, file);
+            f(&mut out)?;
+            out.into_inner().map_err(|e| e.into_error())?.sync_all()
+        });
+        match result {
+            Ok(()) => Ok(temp),
+            Err(source) => {
+                let _ = std::fs::remove_file(&temp);
+                Err(Error::Io { path: path.to_path_buf(), source })
+            }
+        }
+    };
+    let data_temp = match external {
+        Some(path) => Some((write(path, &|out| plan.write_external(out))?, path)),
+        None => None,
+    };
+    let model_temp = match write(output, &|out| plan.write_model(out)) {
+        Ok(temp) => temp,
+        Err(e) => {
+            if let Some((temp, _)) = &data_temp {
+                let _ = std::fs::remove_file(temp);
+            }
+            return Err(e);
+        }
+    };
+    let cleanup = || {
+        let _ = std::fs::remove_file(&model_temp);
+        if let Some((temp, _)) = &data_temp {
+            let _ = std::fs::remove_file(temp);
+        }
+    };
+    if let Some((temp, path)) = &data_temp {
+        if let Err(source) = std::fs::rename(temp, path) {
+            cleanup();
+            return Err(Error::Io { path: path.to_path_buf(), source });
+        }
+    }
+    std::fs::rename(&model_temp, output).map_err(|source| {
+        cleanup();
+        Error::Io { path: output.to_path_buf(), source }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ir_versions() {
+        use super::ir_version_for_opset as ir;
+        assert_eq!([ir(17), ir(18), ir(19), ir(20), ir(21), ir(22), ir(23), ir(24)], [8, 8, 9, 9, 10, 10, 11, 12]);
+        assert_eq!([ir(25), ir(26), ir(27), ir(28)], [13, 13, 13, 14]);
+        assert_eq!([ir(13), ir(11), ir(9)], [7, 6, 4]);
+    }
+}
