@@ -299,6 +299,7 @@ impl<'c, 'a> State<'c, 'a> {
                 unsafe { sys::mlirOperationSetOperand(fresh.to_raw(), 0, parent_now.to_raw()) };
                 let fresh_value: Value = fresh.result(0).map_err(|e| e.to_string())?.into();
                 self.latest.insert(logical, fresh_value);
+                self.logical.insert(key(fresh_value), logical);
                 self.views.insert(logical, View { op: view.op, parent: view.parent, parent_version: key(parent_now) });
                 return Ok(fresh_value);
             }
@@ -311,6 +312,9 @@ impl<'c, 'a> State<'c, 'a> {
     fn assign(&mut self, target: Value<'c, 'a>, value: Value<'c, 'a>, at: OperationRef<'c, 'a>) -> Result<(), String> {
         let logical = self.logical_of(target);
         self.latest.insert(logical, value);
+        // Every version of a tensor stands for it: a later write through
+        // this value writes the same tensor.
+        self.logical.insert(key(value), logical);
         let Some(view) = self.views.get(&logical).copied() else { return Ok(()) };
         let parent_value = self.values[&view.parent];
         let parent_now = self.resolve(parent_value, at)?;

@@ -131,7 +131,7 @@ impl<'c, 'a> Args<'c, 'a> {
     /// A `SymInt`: static, or a computed value.
     pub fn sym_int(&self, name: &str) -> Result<IntArg<'c, 'a>, String> {
         match self.operands(name)? {
-            Some(values) if values.len() == 1 => Ok(IntArg::Dynamic(values[0])),
+            Some(values) if values.len() == 1 => Ok(int_arg(values[0])),
             _ => self.int(name).map(IntArg::Static),
         }
     }
@@ -150,7 +150,7 @@ impl<'c, 'a> Args<'c, 'a> {
     /// A `SymInt[]`: static elements, or computed ones.
     pub fn sym_ints(&self, name: &str) -> Result<Vec<IntArg<'c, 'a>>, String> {
         match self.operands(name)? {
-            Some(values) => Ok(values.into_iter().map(IntArg::Dynamic).collect()),
+            Some(values) => Ok(values.into_iter().map(int_arg).collect()),
             None => Ok(self.ints(name)?.into_iter().map(IntArg::Static).collect()),
         }
     }
@@ -208,4 +208,28 @@ pub fn number(attr: Attribute<'_>) -> Option<Number> {
             _ => None,
         }
     }
+}
+
+/// A lowered symbolic int: static when it is a one-element `onnx.Constant`
+/// (a static element of a list that also held symbolic ones).
+fn int_arg<'c, 'a>(value: Value<'c, 'a>) -> IntArg<'c, 'a> {
+    unsafe {
+        if sys::mlirValueIsAOpResult(value.to_raw()) {
+            let owner = sys::mlirOpResultGetOwner(value.to_raw());
+            let name = melior::ir::OperationRef::from_raw(owner);
+            if ir::op_name(name) == "onnx.Constant" {
+                let attr = sys::mlirOperationGetAttributeByName(
+                    owner,
+                    sys::MlirStringRef { data: "value".as_ptr() as *const _, length: 5 },
+                );
+                if !attr.ptr.is_null()
+                    && sys::mlirAttributeIsADenseIntElements(attr)
+                    && sys::mlirElementsAttrGetNumElements(attr) == 1
+                {
+                    return IntArg::Static(sys::mlirDenseElementsAttrGetInt64Value(attr, 0));
+                }
+            }
+        }
+    }
+    IntArg::Dynamic(value)
 }
