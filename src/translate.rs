@@ -36,7 +36,10 @@ impl Default for ConvertOptions {
 /// The pass pipeline of the main job, from the aten dialect to a verified
 /// onnx-dialect module.
 pub fn default_pipeline(opset: u32) -> String {
-    format!("builtin.module(aten-remove-inplace, convert-aten-to-onnx{{opset={opset}}}, func.func(dce))")
+    format!(
+        "builtin.module(aten-remove-inplace, convert-aten-to-onnx{{opset={opset}}}, \
+         func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce))"
+    )
 }
 
 /// Loads a `.pt2` (imported) or `.mlir` (parsed) file into `context`.

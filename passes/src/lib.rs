@@ -15,6 +15,8 @@ mod aten_verify;
 pub mod convert_aten_to_onnx;
 mod dce;
 pub mod lowering;
+mod onnx_cse;
+mod onnx_fold_constants;
 mod onnx_verify;
 pub mod onnx_ir;
 
@@ -63,6 +65,8 @@ pub static REGISTRY: &[PassInfo] =
         dce::INFO,
         aten_remove_inplace::INFO,
         convert_aten_to_onnx::INFO,
+        onnx_fold_constants::INFO,
+        onnx_cse::INFO,
     ];
 
 /// Finds a project pass by its pipeline flag.

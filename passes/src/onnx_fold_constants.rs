@@ -1,0 +1,239 @@
+//! `onnx-fold-constants`: evaluates shape arithmetic at compile time.
+//! `Shape` of a tensor whose (selected) dims are static becomes a constant,
+//! and integer ops whose inputs are all small constants (`Gather`, `Slice`,
+//! `Concat`, `Unsqueeze`, `Squeeze`, `Cast`, `Add`, `Sub`, `Mul`, `Div`,
+//! `Equal`, `Identity`, `Range`) are replaced by their value. Dynamic shapes
+//! stay computed; float math and weights are left to the optimizer.
+
+use crate::{
+    Factory, PassId, PassInfo, ProjectPass,
+    ir::{self, nested_ops},
+    lowering::builder::{dims, element_type},
+    onnx_ir,
+};
+use melior::ir::{
+    Attribute, BlockLike, Identifier, OperationRef, Type, Value, ValueLike,
+    attribute::{AttributeLike, DenseElementsAttribute, IntegerAttribute},
+    operation::{OperationBuilder, OperationLike},
+    r#type::{IntegerType, RankedTensorType, TypeLike},
+};
+use mlir_sys as sys;
+
+static ID: PassId = PassId::new();
+
+pub const INFO: PassInfo = PassInfo {
+    name: "onnx-fold-constants",
+    summary: "Fold shape arithmetic on constants (Shape of static dims, int64 Gather/Slice/Concat/...)",
+    options: &[],
+    create: |_| Ok(Box::new(Factory { pass: FoldConstants, id: &ID, info: &INFO })),
+};
+
+#[derive(Clone)]
+struct FoldConstants;
+
+impl ProjectPass for FoldConstants {
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()> {
+        fold(op);
+        Ok(())
+    }
+}
+
+/// Largest constant this pass creates (elements): shape values are tiny.
+const MAX_ELEMENTS: usize = 64;
+
+/// An integer tensor known at compile time.
+#[derive(Clone, Debug, PartialEq)]
+struct IntTensor {
+    shape: Vec<i64>,
+    values: Vec<i64>,
+}
+
+impl IntTensor {
+    fn scalar_or_vector(&self) -> bool {
+        self.shape.len() <= 1
+    }
+}
+
+/// Folds everything under `root`; returns how many ops were replaced.
+pub fn fold(root: OperationRef<'_, '_>) -> usize {
+    let mut folded = 0;
+    for op in nested_ops(root) {
+        folded += fold(op);
+        if !ir::op_name(op).starts_with(onnx_ir::DIALECT_PREFIX) || op.result_count() != 1 {
+            continue;
+        }
+        let Some((value, bool_result)) = evaluate(op) else { continue };
+        if value.values.len() > MAX_ELEMENTS {
+            continue;
+        }
+        if replace_with_constant(op, &value, bool_result).is_some() {
+            folded += 1;
+        }
+    }
+    folded
+}
+
+/// The value of a constant operand (int64 / int32 / bool dense elements).
+fn constant_of(value: Value<'_, '_>) -> Option<IntTensor> {
+    unsafe {
+        if !sys::mlirValueIsAOpResult(value.to_raw()) {
+            return None;
+        }
+        let owner = OperationRef::from_raw(sys::mlirOpResultGetOwner(value.to_raw()));
+        if ir::op_name(owner) != "onnx.Constant" {
+            return None;
+        }
+        let attr = owner.attribute("value").ok()?;
+        let raw = attr.to_raw();
+        if !sys::mlirAttributeIsADenseIntElements(raw) {
+            return None;
+        }
+        let ty = Type::from_raw(sys::mlirAttributeGetType(raw));
+        let shape: Vec<i64> = dims(ty)?.into_iter().collect::<Option<_>>()?;
+        let n = sys::mlirElementsAttrGetNumElements(raw) as usize;
+        if n > MAX_ELEMENTS {
+            return None;
+        }
+        let elem = element_type(ty)?;
+        let width = sys::mlirIntegerTypeGetWidth(elem.to_raw());
+        let values = (0..n as isize)
+            .map(|i| match width {
+                1 => sys::mlirDenseElementsAttrGetBoolValue(raw, i) as i64,
+                32 => sys::mlirDenseElementsAttrGetInt32Value(raw, i) as i64,
+                _ => sys::mlirDenseElementsAttrGetInt64Value(raw, i),
+            })
+            .collect();
+        Some(IntTensor { shape, values })
+    }
+}
+
+fn int_attr(op: OperationRef<'_, '_>, name: &str) -> Option<i64> {
+    let attr = op.attribute(name).ok()?;
+    unsafe { sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| sys::mlirIntegerAttrGetValueInt(attr.to_raw())) }
+}
+
+fn norm(i: i64, n: usize) -> i64 {
+    if i < 0 { i + n as i64 } else { i }
+}
+
+/// Broadcasts two scalars/vectors elementwise.
+fn elementwise(a: &IntTensor, b: &IntTensor, f: impl Fn(i64, i64) -> Option<i64>) -> Option<IntTensor> {
+    if !a.scalar_or_vector() || !b.scalar_or_vector() {
+        return None;
+    }
+    let (n, shape) = match (a.values.len(), b.values.len()) {
+        (x, y) if x == y => (x, if a.shape.len() >= b.shape.len() { a.shape.clone() } else { b.shape.clone() }),
+        (1, y) => (y, b.shape.clone()),
+        (x, 1) => (x, a.shape.clone()),
+        _ => return None,
+    };
+    let get = |t: &IntTensor, i: usize| t.values[if t.values.len() == 1 { 0 } else { i }];
+    let values = (0..n).map(|i| f(get(a, i), get(b, i))).collect::<Option<Vec<_>>>()?;
+    Some(IntTensor { shape, values })
+}
+
+/// Evaluates `op` if its value is known; the flag says the result is bool.
+fn evaluate(op: OperationRef<'_, '_>) -> Option<(IntTensor, bool)> {
+    let name = ir::op_name(op);
+    let result_type = op.result(0).ok()?.r#type();
+    let result_elem = element_type(result_type)?;
+    let is_int_result = unsafe { sys::mlirTypeIsAInteger(result_elem.to_raw()) };
+    if !is_int_result {
+        return None;
+    }
+    let bool_result = unsafe { sys::mlirIntegerTypeGetWidth(result_elem.to_raw()) } == 1;
+    let op_type = name.strip_prefix(onnx_ir::DIALECT_PREFIX)?;
+    if op_type == "Shape" {
+        let input = op.operand(0).ok()?;
+        let d = dims(input.r#type())?;
+        let rank = d.len();
+        let start = norm(int_attr(op, "start").unwrap_or(0), rank).clamp(0, rank as i64) as usize;
+        let end = norm(int_attr(op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
+        let values: Vec<i64> = d.get(start..end.max(start))?.iter().copied().collect::<Option<_>>()?;
+        return Some((IntTensor { shape: vec![values.len() as i64], values }, false));
+    }
+    let inputs: Vec<IntTensor> = op.operands().map(constant_of).collect::<Option<_>>()?;
+    let value = match (op_type, inputs.as_slice()) {
+        ("Identity" | "Cast", [x]) => x.clone(),
+        ("Add", [a, b]) => elementwise(a, b, |x, y| x.checked_add(y))?,
+        ("Sub", [a, b]) => elementwise(a, b, |x, y| x.checked_sub(y))?,
+        ("Mul", [a, b]) => elementwise(a, b, |x, y| x.checked_mul(y))?,
+        ("Div", [a, b]) => elementwise(a, b, |x, y| if y == 0 { None } else { Some(x / y) })?,
+        ("Equal", [a, b]) => elementwise(a, b, |x, y| Some((x == y) as i64))?,
+        ("Concat", parts) => {
+            if parts.iter().any(|p| p.shape.len() != 1) {
+                return None;
+            }
+            let values: Vec<i64> = parts.iter().flat_map(|p| p.values.clone()).collect();
+            IntTensor { shape: vec![values.len() as i64], values }
+        }
+        ("Unsqueeze", [x, axes]) if x.shape.is_empty() && axes.values == [0] => {
+            IntTensor { shape: vec![1], values: x.values.clone() }
+        }
+        ("Squeeze", [x, axes]) if x.shape == [1] && (axes.values == [0] || axes.values == [-1]) => {
+            IntTensor { shape: vec![], values: x.values.clone() }
+        }
+        ("Gather", [data, indices]) if data.shape.len() == 1 && int_attr(op, "axis").unwrap_or(0) == 0 => {
+            let n = data.values.len();
+            let values = indices
+                .values
+                .iter()
+                .map(|&i| data.values.get(norm(i, n) as usize).copied())
+                .collect::<Option<Vec<_>>>()?;
+            IntTensor { shape: indices.shape.clone(), values }
+        }
+        ("Slice", [data, starts, ends, rest @ ..]) if data.shape.len() == 1 => {
+            let axes_ok = rest.first().is_none_or(|a| a.values == [0] || a.values == [-1]);
+            let step = rest.get(1).map_or(Some(1), |s| s.values.first().copied())?;
+            if !axes_ok || step != 1 || starts.values.len() != 1 || ends.values.len() != 1 {
+                return None;
+            }
+            let n = data.values.len() as i64;
+            let s = norm(starts.values[0], n as usize).clamp(0, n);
+            let e = if ends.values[0] >= n { n } else { norm(ends.values[0], n as usize).clamp(0, n) };
+            let values = data.values[s as usize..e.max(s) as usize].to_vec();
+            IntTensor { shape: vec![values.len() as i64], values }
+        }
+        ("Range", [start, limit, delta]) if start.shape.is_empty() && limit.shape.is_empty() && delta.shape.is_empty() => {
+            let (s, l, d) = (start.values[0], limit.values[0], delta.values[0]);
+            if d == 0 {
+                return None;
+            }
+            let n = ((l - s) as f64 / d as f64).ceil().max(0.0) as usize;
+            if n > MAX_ELEMENTS {
+                return None;
+            }
+            let values: Vec<i64> = (0..n as i64).map(|i| s + i * d).collect();
+            IntTensor { shape: vec![values.len() as i64], values }
+        }
+        _ => return None,
+    };
+    Some((value, bool_result))
+}
+
+/// Replaces `op` by `onnx.Constant` holding `value` (typed like its result).
+fn replace_with_constant(op: OperationRef<'_, '_>, value: &IntTensor, bool_result: bool) -> Option<()> {
+    let context = unsafe { op.context().to_ref() };
+    let old_type = op.result(0).ok()?.r#type();
+    let elem = element_type(old_type)?;
+    let shape: Vec<u64> = value.shape.iter().map(|&d| d as u64).collect();
+    let ty: Type = RankedTensorType::new(&shape, elem, None).into();
+    let width = if bool_result { 1 } else { unsafe { sys::mlirIntegerTypeGetWidth(elem.to_raw()) } };
+    let attr_elem: Type = if bool_result { IntegerType::new(context, 1).into() } else { IntegerType::new(context, width).into() };
+    let elements: Vec<Attribute> = value.values.iter().map(|&v| IntegerAttribute::new(attr_elem, v).into()).collect();
+    let dense = DenseElementsAttribute::new(ty, &elements).ok()?;
+    let constant = OperationBuilder::new("onnx.Constant", op.location())
+        .add_attributes(&[(Identifier::new(context, "value"), dense.into())])
+        .add_results(&[ty])
+        .build()
+        .ok()?;
+    let block = op.block()?;
+    let new = block.insert_operation_before(op, constant);
+    let old: Value = op.result(0).ok()?.into();
+    let new: Value = new.result(0).ok()?.into();
+    unsafe {
+        sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw());
+        ir::erase(op);
+    }
+    Some(())
+}
