@@ -212,6 +212,9 @@ fn add_mlir_pass(manager: OperationPassManager, name: &str, options: &str) -> Re
     let mut message = String::new();
     unsafe extern "C" fn collect(part: sys::MlirStringRef, data: *mut c_void) {
         let message = unsafe { &mut *(data as *mut String) };
+        if part.length == 0 || part.data.is_null() {
+            return;
+        }
         let bytes = unsafe { std::slice::from_raw_parts(part.data as *const u8, part.length) };
         message.push_str(&String::from_utf8_lossy(bytes));
     }

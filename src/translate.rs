@@ -38,7 +38,7 @@ impl Default for ConvertOptions {
 pub fn default_pipeline(opset: u32) -> String {
     format!(
         "builtin.module(aten-remove-inplace, convert-aten-to-onnx{{opset={opset}}}, \
-         func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce))"
+         func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference))"
     )
 }
 

@@ -17,6 +17,7 @@ mod dce;
 pub mod lowering;
 mod onnx_cse;
 mod onnx_fold_constants;
+pub mod onnx_shape_inference;
 mod onnx_verify;
 pub mod onnx_ir;
 
@@ -67,6 +68,7 @@ pub static REGISTRY: &[PassInfo] =
         convert_aten_to_onnx::INFO,
         onnx_fold_constants::INFO,
         onnx_cse::INFO,
+        onnx_shape_inference::INFO,
     ];
 
 /// Finds a project pass by its pipeline flag.

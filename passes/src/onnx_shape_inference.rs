@@ -1,0 +1,411 @@
+//! `onnx-shape-inference`: gives onnx results whose type is unknown or
+//! partly known (rules build intermediates as `tensor<*xT>`) their rank,
+//! static dims and symbolic dims. Symbolic dims travel in the tensor
+//! encoding like the importer's (`tensor<?x16xf32, ["s77"]>`); shape tensors
+//! built from `Shape`/`Concat`/`Gather`/`Slice` are tracked element by
+//! element, so a `Reshape` to a computed shape still gets its dims. Known
+//! dims are never changed; a result keeps its type when nothing more is
+//! known.
+
+use crate::{
+    Factory, PassId, PassInfo, ProjectPass,
+    ir::{self, dense_i64_values, nested_ops},
+    lowering::builder::{dims, element_type, rank},
+    onnx_ir,
+};
+use melior::ir::{
+    Attribute, OperationRef, Type, Value, ValueLike,
+    attribute::{ArrayAttribute, AttributeLike, StringAttribute},
+    operation::OperationLike,
+    r#type::{RankedTensorType, TypeLike},
+};
+use mlir_sys as sys;
+use std::collections::HashMap;
+
+static ID: PassId = PassId::new();
+
+pub const INFO: PassInfo = PassInfo {
+    name: "onnx-shape-inference",
+    summary: "Infer ranks, static and symbolic dims of onnx results",
+    options: &[],
+    create: |_| Ok(Box::new(Factory { pass: ShapeInference, id: &ID, info: &INFO })),
+};
+
+#[derive(Clone)]
+struct ShapeInference;
+
+impl ProjectPass for ShapeInference {
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()> {
+        let mut values = HashMap::new();
+        infer(op, &mut values);
+        Ok(())
+    }
+}
+
+/// One dimension: static, symbolic (an expression over capture symbols), or unknown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dim {
+    Static(i64),
+    Sym(String),
+    Unknown,
+}
+
+type Shape = Vec<Dim>;
+
+/// Known contents of 1-D int64 shape tensors, by value.
+type ShapeValues = HashMap<usize, Vec<Dim>>;
+
+fn key(v: Value<'_, '_>) -> usize {
+    v.to_raw().ptr as usize
+}
+
+/// The shape of a tensor type, with symbols from its encoding.
+pub fn shape_of(ty: Type<'_>) -> Option<Shape> {
+    let d = dims(ty)?;
+    let symbols: Vec<String> = unsafe {
+        let enc = sys::mlirRankedTensorTypeGetEncoding(ty.to_raw());
+        if enc.ptr.is_null() || !sys::mlirAttributeIsAArray(enc) {
+            Vec::new()
+        } else {
+            (0..sys::mlirArrayAttrGetNumElements(enc))
+                .map(|i| ir::string_value(Attribute::from_raw(sys::mlirArrayAttrGetElement(enc, i))).unwrap_or_default())
+                .collect()
+        }
+    };
+    let mut next = symbols.into_iter();
+    Some(
+        d.into_iter()
+            .map(|d| match d {
+                Some(n) => Dim::Static(n),
+                None => match next.next() {
+                    Some(s) if !s.is_empty() => Dim::Sym(s),
+                    _ => Dim::Unknown,
+                },
+            })
+            .collect(),
+    )
+}
+
+/// A ranked tensor type of `shape`, with symbols in the encoding.
+pub fn tensor_type<'c>(context: &'c melior::Context, shape: &[Dim], element: Type<'c>) -> Type<'c> {
+    const DYNAMIC: u64 = i64::MIN as u64;
+    let dims: Vec<u64> = shape.iter().map(|d| if let Dim::Static(n) = d { *n as u64 } else { DYNAMIC }).collect();
+    let symbols: Vec<Attribute> = shape
+        .iter()
+        .filter_map(|d| match d {
+            Dim::Static(_) => None,
+            Dim::Sym(s) => Some(StringAttribute::new(context, s).into()),
+            Dim::Unknown => Some(StringAttribute::new(context, "").into()),
+        })
+        .collect();
+    let has_symbols = shape.iter().any(|d| matches!(d, Dim::Sym(_)));
+    let encoding = has_symbols.then(|| ArrayAttribute::new(context, &symbols).into());
+    RankedTensorType::new(&dims, element, encoding).into()
+}
+
+fn broadcast_dim(a: &Dim, b: &Dim) -> Dim {
+    match (a, b) {
+        (x, y) if x == y => x.clone(),
+        (Dim::Static(1), y) => y.clone(),
+        (x, Dim::Static(1)) => x.clone(),
+        (Dim::Static(n), _) | (_, Dim::Static(n)) => Dim::Static(*n),
+        (Dim::Sym(s), Dim::Unknown) | (Dim::Unknown, Dim::Sym(s)) => Dim::Sym(s.clone()),
+        _ => Dim::Unknown,
+    }
+}
+
+fn broadcast(shapes: &[Shape]) -> Shape {
+    let rank = shapes.iter().map(Vec::len).max().unwrap_or(0);
+    (0..rank)
+        .map(|i| {
+            shapes.iter().fold(Dim::Static(1), |acc, s| {
+                let offset = rank - s.len();
+                if i < offset { acc } else { broadcast_dim(&acc, &s[i - offset]) }
+            })
+        })
+        .collect()
+}
+
+fn add_dims(a: &Dim, b: &Dim) -> Dim {
+    match (a, b) {
+        (Dim::Static(x), Dim::Static(y)) => Dim::Static(x + y),
+        (Dim::Static(0), d) | (d, Dim::Static(0)) => d.clone(),
+        (Dim::Unknown, _) | (_, Dim::Unknown) => Dim::Unknown,
+        (x, y) => Dim::Sym(format!("{} + {}", text(x), text(y))),
+    }
+}
+
+fn text(d: &Dim) -> String {
+    match d {
+        Dim::Static(n) => n.to_string(),
+        Dim::Sym(s) if s.contains(' ') => format!("({s})"),
+        Dim::Sym(s) => s.clone(),
+        Dim::Unknown => "?".into(),
+    }
+}
+
+fn int_attr(op: OperationRef<'_, '_>, name: &str) -> Option<i64> {
+    let a = op.attribute(name).ok()?;
+    unsafe { sys::mlirAttributeIsAInteger(a.to_raw()).then(|| sys::mlirIntegerAttrGetValueInt(a.to_raw())) }
+}
+
+fn norm(axis: i64, rank: usize) -> usize {
+    (if axis < 0 { axis + rank as i64 } else { axis }).max(0) as usize
+}
+
+/// The static int64 contents of a value (a constant), if known.
+fn const_ints(v: Value<'_, '_>, values: &ShapeValues) -> Option<Vec<i64>> {
+    values.get(&key(v))?.iter().map(|d| if let Dim::Static(n) = d { Some(*n) } else { None }).collect()
+}
+
+fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues) {
+    for op in nested_ops(root) {
+        infer(op, values);
+        let name = ir::op_name(op);
+        let Some(op_type) = name.strip_prefix(onnx_ir::DIALECT_PREFIX) else { continue };
+        track_shape_values(op, op_type, values);
+        let inferred = infer_op(op, op_type, values);
+        for (i, shape) in inferred.into_iter().enumerate() {
+            let Some(shape) = shape else { continue };
+            let Ok(result) = op.result(i) else { continue };
+            let old = result.r#type();
+            let Some(element) = element_type(old) else { continue };
+            let merged = match shape_of(old) {
+                None => shape,
+                Some(known) if known.len() == shape.len() => known
+                    .iter()
+                    .zip(&shape)
+                    .map(|(k, s)| match (k, s) {
+                        (Dim::Unknown, s) => s.clone(),
+                        (k, _) => k.clone(),
+                    })
+                    .collect(),
+                Some(_) => continue,
+            };
+            let context = unsafe { op.context().to_ref() };
+            let new = tensor_type(context, &merged, element);
+            if new != old {
+                unsafe { sys::mlirValueSetType(result.to_raw(), new.to_raw()) };
+            }
+        }
+    }
+}
+
+/// Records the element-wise contents of 1-D int64 shape tensors.
+fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut ShapeValues) {
+    let Ok(result) = op.result(0) else { return };
+    let operand_values = |i: usize| op.operand(i).ok().and_then(|v| values.get(&key(v)).cloned());
+    let tracked: Option<Vec<Dim>> = match op_type {
+        "Constant" => op.attribute("value").ok().and_then(|a| unsafe {
+            let raw = a.to_raw();
+            if !sys::mlirAttributeIsADenseIntElements(raw) {
+                return None;
+            }
+            let n = sys::mlirElementsAttrGetNumElements(raw);
+            let ty = Type::from_raw(sys::mlirAttributeGetType(raw));
+            if rank(ty)? > 1 || n > 64 || sys::mlirIntegerTypeGetWidth(element_type(ty)?.to_raw()) != 64 {
+                return None;
+            }
+            Some((0..n as isize).map(|i| Dim::Static(sys::mlirDenseElementsAttrGetInt64Value(raw, i))).collect())
+        }),
+        "Shape" => op.operand(0).ok().and_then(|x| shape_of(x.r#type())).map(|s| {
+            let r = s.len();
+            let start = norm(int_attr(op, "start").unwrap_or(0), r).min(r);
+            let end = norm(int_attr(op, "end").unwrap_or(r as i64), r).min(r);
+            s[start..end.max(start)].to_vec()
+        }),
+        "Concat" => (0..op.operand_count()).map(operand_values).collect::<Option<Vec<_>>>().map(|v| v.concat()),
+        "Cast" | "Identity" => operand_values(0),
+        "Gather" if int_attr(op, "axis").unwrap_or(0) == 0 => {
+            let data = operand_values(0);
+            let idx = op.operand(1).ok().and_then(|v| const_ints(v, values));
+            match (data, idx) {
+                (Some(d), Some(i)) if rank(result.r#type()) == Some(1) || i.len() == 1 => {
+                    i.iter().map(|&k| d.get(norm(k, d.len())).cloned()).collect()
+                }
+                _ => None,
+            }
+        }
+        "Slice" => {
+            let data = operand_values(0);
+            let s = op.operand(1).ok().and_then(|v| const_ints(v, values));
+            let e = op.operand(2).ok().and_then(|v| const_ints(v, values));
+            match (data, s, e) {
+                (Some(d), Some(s), Some(e)) if s.len() == 1 && e.len() == 1 && op.operand_count() <= 4 => {
+                    let n = d.len() as i64;
+                    let a = (if s[0] < 0 { s[0] + n } else { s[0] }).clamp(0, n) as usize;
+                    let b = (if e[0] < 0 { e[0] + n } else { e[0].min(n) }).clamp(0, n) as usize;
+                    Some(d[a..b.max(a)].to_vec())
+                }
+                _ => None,
+            }
+        }
+        "Unsqueeze" | "Squeeze" => operand_values(0),
+        _ => None,
+    };
+    if let Some(t) = tracked {
+        values.insert(key(result.into()), t);
+    }
+}
+
+/// Result shapes of one op (`None` = nothing known for that result).
+fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Vec<Option<Shape>> {
+    let input = |i: usize| op.operand(i).ok().and_then(|v| shape_of(v.r#type()));
+    let one = |s: Option<Shape>| vec![s];
+    match op_type {
+        "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Max" | "Min" | "Equal" | "Less" | "LessOrEqual" | "Greater"
+        | "GreaterOrEqual" | "And" | "Or" | "Xor" | "Where" | "BitwiseAnd" | "BitwiseOr" | "Mod" | "Sum" => {
+            let shapes: Option<Vec<Shape>> = (0..op.operand_count()).map(input).collect();
+            one(shapes.map(|s| broadcast(&s)))
+        }
+        "Relu" | "Neg" | "Exp" | "Log" | "Sqrt" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Erf" | "Abs" | "Reciprocal"
+        | "Floor" | "Ceil" | "Sign" | "Not" | "Softplus" | "Gelu" | "Identity" | "LeakyRelu" | "Clip" | "Softmax"
+        | "LogSoftmax" | "CumSum" | "Trilu" | "Cast" | "ScatterND" | "ScatterElements" | "BatchNormalization" => {
+            one(input(0))
+        }
+        "Transpose" => one(input(0).map(|s| {
+            let perm = op.attribute("perm").ok().and_then(dense_i64_values).unwrap_or_else(|| (0..s.len() as i64).rev().collect());
+            perm.iter().map(|&p| s.get(p as usize).cloned().unwrap_or(Dim::Unknown)).collect()
+        })),
+        "MatMul" => one(input(0).zip(input(1)).and_then(|(a, b)| {
+            if a.len() < 2 || b.len() < 2 {
+                return None;
+            }
+            let batch = broadcast(&[a[..a.len() - 2].to_vec(), b[..b.len() - 2].to_vec()]);
+            let mut out = batch;
+            out.push(a[a.len() - 2].clone());
+            out.push(b[b.len() - 1].clone());
+            Some(out)
+        })),
+        "Gemm" => one(input(0).zip(input(1)).and_then(|(a, b)| {
+            let ta = int_attr(op, "transA").unwrap_or(0) != 0;
+            let tb = int_attr(op, "transB").unwrap_or(0) != 0;
+            Some(vec![a.get(if ta { 1 } else { 0 })?.clone(), b.get(if tb { 0 } else { 1 })?.clone()])
+        })),
+        "Shape" => one(input(0).map(|s| {
+            let r = s.len();
+            let start = norm(int_attr(op, "start").unwrap_or(0), r).min(r);
+            let end = norm(int_attr(op, "end").unwrap_or(r as i64), r).min(r);
+            vec![Dim::Static(end.saturating_sub(start) as i64)]
+        })),
+        "Constant" => vec![None],
+        "Reshape" => one(op.operand(1).ok().and_then(|s| values.get(&key(s))).map(|target| {
+            let data = input(0);
+            let mut out: Shape = target
+                .iter()
+                .enumerate()
+                .map(|(i, d)| match d {
+                    Dim::Static(0) => data.as_ref().and_then(|s| s.get(i).cloned()).unwrap_or(Dim::Unknown),
+                    Dim::Static(-1) => Dim::Unknown,
+                    other => other.clone(),
+                })
+                .collect();
+            // -1: what is left of a fully static input.
+            if let (Some(pos), Some(data)) = (target.iter().position(|d| *d == Dim::Static(-1)), data) {
+                let total: Option<i64> = data.iter().map(|d| if let Dim::Static(n) = d { Some(*n) } else { None }).product();
+                let rest: Option<i64> = out
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != pos)
+                    .map(|(_, d)| if let Dim::Static(n) = d { Some(*n) } else { None })
+                    .product();
+                if let (Some(t), Some(r)) = (total, rest) {
+                    if r != 0 {
+                        out[pos] = Dim::Static(t / r);
+                    }
+                }
+            }
+            out
+        })),
+        "Expand" => one(input(0).zip(op.operand(1).ok().and_then(|s| values.get(&key(s)).cloned())).map(|(x, target)| broadcast(&[x, target]))),
+        "Concat" => one((0..op.operand_count()).map(input).collect::<Option<Vec<_>>>().and_then(|shapes| {
+            let first = shapes.first()?.clone();
+            let axis = norm(int_attr(op, "axis")?, first.len());
+            let mut out = first;
+            let mut total = Dim::Static(0);
+            for s in &shapes {
+                total = add_dims(&total, s.get(axis)?);
+            }
+            out[axis] = total;
+            Some(out)
+        })),
+        "Gather" => one(input(0).zip(input(1)).map(|(data, idx)| {
+            let axis = norm(int_attr(op, "axis").unwrap_or(0), data.len());
+            let mut out = data[..axis].to_vec();
+            out.extend(idx);
+            out.extend(data[axis + 1..].iter().cloned());
+            out
+        })),
+        "GatherElements" => one(input(1)),
+        "Unsqueeze" => one(input(0).zip(op.operand(1).ok().and_then(|a| const_ints(a, values))).map(|(mut s, axes)| {
+            let rank = s.len() + axes.len();
+            let mut axes: Vec<usize> = axes.iter().map(|&a| norm(a, rank)).collect();
+            axes.sort();
+            for a in axes {
+                s.insert(a.min(s.len()), Dim::Static(1));
+            }
+            s
+        })),
+        "Squeeze" => one(input(0).zip(op.operand(1).ok().and_then(|a| const_ints(a, values))).map(|(s, axes)| {
+            let axes: Vec<usize> = axes.iter().map(|&a| norm(a, s.len())).collect();
+            s.into_iter().enumerate().filter(|(i, _)| !axes.contains(i)).map(|(_, d)| d).collect()
+        })),
+        "Slice" => one(input(0).map(|s| {
+            let axes = op.operand(3).ok().and_then(|a| const_ints(a, values));
+            let starts = op.operand(1).ok().and_then(|a| const_ints(a, values));
+            let ends = op.operand(2).ok().and_then(|a| const_ints(a, values));
+            let steps = op.operand(4).ok().and_then(|a| const_ints(a, values));
+            let mut out = s.clone();
+            let axes = axes.unwrap_or_else(|| (0..s.len() as i64).collect());
+            for (i, &axis) in axes.iter().enumerate() {
+                let a = norm(axis, s.len());
+                let step = steps.as_ref().and_then(|v| v.get(i).copied()).unwrap_or(1);
+                out[a] = match (&s[a], &starts, &ends) {
+                    (Dim::Static(n), Some(st), Some(en)) if step == 1 => {
+                        let n = *n;
+                        let b = st[i];
+                        let e = en[i];
+                        let b = if b < 0 { (b + n).max(0) } else { b.min(n) };
+                        let e = if e < 0 { (e + n).max(0) } else { e.min(n) };
+                        Dim::Static((e - b).max(0))
+                    }
+                    (d, Some(st), Some(en)) if step == 1 && st[i] == 0 && en[i] >= i64::MAX / 2 => d.clone(),
+                    _ => Dim::Unknown,
+                };
+            }
+            out
+        })),
+        "LayerNormalization" => {
+            let x = input(0);
+            let axis = int_attr(op, "axis").unwrap_or(-1);
+            let stats = x.as_ref().map(|s| {
+                let a = norm(axis, s.len());
+                s.iter().enumerate().map(|(i, d)| if i < a { d.clone() } else { Dim::Static(1) }).collect()
+            });
+            vec![x, stats.clone(), stats]
+        }
+        "ReduceSum" | "ReduceMean" | "ReduceMax" | "ReduceMin" | "ReduceProd" => one(input(0).and_then(|s| {
+            let keep = int_attr(op, "keepdims").unwrap_or(1) != 0;
+            let axes = match op.operand(1) {
+                Ok(a) => const_ints(a, values)?,
+                Err(_) => op.attribute("axes").ok().and_then(dense_i64_values).unwrap_or_else(|| (0..s.len() as i64).collect()),
+            };
+            let axes: Vec<usize> = axes.iter().map(|&a| norm(a, s.len())).collect();
+            Some(
+                s.into_iter()
+                    .enumerate()
+                    .filter_map(|(i, d)| match (axes.contains(&i), keep) {
+                        (true, true) => Some(Dim::Static(1)),
+                        (true, false) => None,
+                        (false, _) => Some(d),
+                    })
+                    .collect(),
+            )
+        })),
+        "GlobalAveragePool" | "GlobalMaxPool" => one(input(0).map(|s| {
+            s.iter().enumerate().map(|(i, d)| if i < 2 { d.clone() } else { Dim::Static(1) }).collect()
+        })),
+        "Range" => one(Some(vec![Dim::Unknown])),
+        _ => Vec::new(),
+    }
+}
