@@ -7,7 +7,7 @@ use crate::{
 use aten2onnx_passes::ir::SourcePosition;
 use melior::{
     Context,
-    ir::{Module, operation::{Operation, OperationLike, OperationPrintingFlags}},
+    ir::{BlockLike, Module, operation::{Operation, OperationLike, OperationPrintingFlags}},
 };
 use mlir_sys as sys;
 
@@ -19,21 +19,35 @@ pub fn parse<'c>(context: &'c Context, source: &str, path: &str) -> Result<Modul
 }
 
 /// Like [`parse`], returning the parser's diagnostics on failure.
+///
+/// Like mlir-opt, ops at the top level without a `module` get an implicit
+/// one: a single op is moved into a new module; several ops are parsed
+/// again with `module {` opened on a comment or blank line before the first
+/// one, so that lines and columns stay those of the file.
 pub fn parse_with_diagnostics<'c>(
     context: &'c Context,
     source: &str,
     path: &str,
 ) -> Result<Module<'c>, Vec<Diagnostic>> {
-    let collector = DiagnosticCollector::attach(context);
-    // Like mlir-opt, ops at the top level without a module get an implicit one.
-    let wrapped;
-    let source = match implicit_module_insertion(source) {
-        Some(at) => {
-            wrapped = format!("{}module {{{}\n}}", &source[..at], &source[at..]);
-            wrapped.as_str()
+    let operation = match parse_operation(context, source, path) {
+        Ok(op) => op,
+        Err(diagnostics) if diagnostics.iter().any(|d| d.message.contains("single top-level operation")) => {
+            let at = implicit_module_insertion(source).unwrap_or(0);
+            let wrapped = format!("{}module {{{}\n}}", &source[..at], &source[at..]);
+            parse_operation(context, &wrapped, path)?
         }
-        None => source,
+        Err(diagnostics) => return Err(diagnostics),
     };
+    if name_of(&operation) == "builtin.module" {
+        return Module::from_operation(operation).ok_or_else(Vec::new);
+    }
+    let module = Module::new(operation.location());
+    module.body().append_operation(operation);
+    Ok(module)
+}
+
+fn parse_operation<'c>(context: &'c Context, source: &str, path: &str) -> Result<Operation<'c>, Vec<Diagnostic>> {
+    let collector = DiagnosticCollector::attach(context);
     let raw = unsafe {
         sys::mlirOperationCreateParse(
             context.to_raw(),
@@ -43,31 +57,36 @@ pub fn parse_with_diagnostics<'c>(
     };
     let diagnostics = collector.take();
     if raw.ptr.is_null() {
-        return Err(diagnostics);
+        return Err(if diagnostics.is_empty() {
+            vec![Diagnostic {
+                severity: Severity::Error,
+                position: SourcePosition { file: Some(path.to_string()), line: 1, column: 1, node: None },
+                message: "cannot parse the input".to_string(),
+            }]
+        } else {
+            diagnostics
+        });
     }
-    let operation = unsafe { Operation::from_raw(raw) };
-    let name = name_of(&operation);
-    Module::from_operation(operation).ok_or_else(|| {
-        vec![Diagnostic {
-            severity: Severity::Error,
-            position: SourcePosition { file: Some(path.to_string()), line: 1, column: 1, node: None },
-            message: format!("expected a 'builtin.module' at the top level, found '{name}'"),
-        }]
-    })
+    Ok(unsafe { Operation::from_raw(raw) })
 }
 
-/// Where to open an implicit `module {` when the text's first top-level op
-/// is not a module: the start of its line (after alias definitions), so that
-/// line numbers stay those of the file. `None` when the text has a module.
+/// Where to open the implicit `module {`: the start of the comment or blank
+/// line just before the first op (no op text moves), else the start of the
+/// first op's line.
 fn implicit_module_insertion(source: &str) -> Option<usize> {
     let mut offset = 0;
+    let mut previous: Option<(usize, bool)> = None; // (offset, comment or blank)
     for line in source.split_inclusive('\n') {
         let text = line.trim_start();
-        let skip = text.is_empty() || text.starts_with("//") || text.starts_with('#') || text.starts_with('!');
+        let blank_or_comment = text.trim().is_empty() || text.starts_with("//");
+        let skip = blank_or_comment || text.starts_with('#') || text.starts_with('!');
         if !skip {
-            let is_module = text.starts_with("module") || text.starts_with("\"builtin.module\"");
-            return (!is_module).then_some(offset);
+            return Some(match previous {
+                Some((at, true)) => at,
+                _ => offset,
+            });
         }
+        previous = Some((offset, blank_or_comment));
         offset += line.len();
     }
     None

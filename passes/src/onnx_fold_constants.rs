@@ -62,7 +62,10 @@ pub fn fold(root: OperationRef<'_, '_>) -> usize {
         if !ir::op_name(op).starts_with(onnx_ir::DIALECT_PREFIX) || op.result_count() != 1 {
             continue;
         }
-        let Some((value, bool_result)) = evaluate(op) else { continue };
+        let Some((value, bool_result)) = evaluate(op) else {
+            folded += merge_constant_runs(op) as usize;
+            continue;
+        };
         if value.values.len() > MAX_ELEMENTS {
             continue;
         }
@@ -236,4 +239,61 @@ fn replace_with_constant(op: OperationRef<'_, '_>, value: &IntTensor, bool_resul
         ir::erase(op);
     }
     Some(())
+}
+
+/// `Concat(a, c1, c2, b)` of 1-D int tensors with adjacent constants becomes
+/// `Concat(a, c12, b)`: shape vectors keep one constant run between the
+/// dynamic dims.
+fn merge_constant_runs<'c, 'a>(op: OperationRef<'c, 'a>) -> bool {
+    if ir::op_name(op) != "onnx.Concat" || op.operand_count() < 2 {
+        return false;
+    }
+    let operands: Vec<Value> = op.operands().collect();
+    let constants: Vec<Option<IntTensor>> = operands.iter().map(|v| constant_of(*v).filter(|t| t.shape.len() == 1)).collect();
+    let has_run = constants.windows(2).any(|w| w[0].is_some() && w[1].is_some());
+    if !has_run {
+        return false;
+    }
+    let context = unsafe { op.context().to_ref() };
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let Some(block) = op.block() else { return false };
+    let mut merged: Vec<Value<'c, 'a>> = Vec::new();
+    let mut run: Vec<i64> = Vec::new();
+    let flush = |run: &mut Vec<i64>, merged: &mut Vec<Value<'c, 'a>>| -> Option<()> {
+        if run.is_empty() {
+            return Some(());
+        }
+        let ty: Type = RankedTensorType::new(&[run.len() as u64], i64_type, None).into();
+        let elements: Vec<Attribute> = run.iter().map(|&v| IntegerAttribute::new(i64_type, v).into()).collect();
+        let dense = DenseElementsAttribute::new(ty, &elements).ok()?;
+        let constant = OperationBuilder::new("onnx.Constant", op.location())
+            .add_attributes(&[(Identifier::new(context, "value"), dense.into())])
+            .add_results(&[ty])
+            .build()
+            .ok()?;
+        merged.push(block.insert_operation_before(op, constant).result(0).ok()?.into());
+        run.clear();
+        Some(())
+    };
+    for (value, constant) in operands.iter().zip(&constants) {
+        match constant {
+            Some(t) if element_type(value.r#type()).is_some_and(|e| unsafe { sys::mlirIntegerTypeGetWidth(e.to_raw()) } == 64) => {
+                run.extend(&t.values)
+            }
+            _ => {
+                if flush(&mut run, &mut merged).is_none() {
+                    return false;
+                }
+                merged.push(*value);
+            }
+        }
+    }
+    if flush(&mut run, &mut merged).is_none() {
+        return false;
+    }
+    unsafe {
+        let raw: Vec<sys::MlirValue> = merged.iter().map(|v| v.to_raw()).collect();
+        sys::mlirOperationSetOperands(op.to_raw(), raw.len() as isize, raw.as_ptr());
+    }
+    true
 }

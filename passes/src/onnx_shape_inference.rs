@@ -168,6 +168,10 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues) {
         for (i, shape) in inferred.into_iter().enumerate() {
             let Some(shape) = shape else { continue };
             let Ok(result) = op.result(i) else { continue };
+            // A returned value keeps the type the function signature states.
+            if returned(result.into()) {
+                continue;
+            }
             let old = result.r#type();
             let Some(element) = element_type(old) else { continue };
             let merged = match shape_of(old) {
@@ -408,4 +412,19 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         "Range" => one(Some(vec![Dim::Unknown])),
         _ => Vec::new(),
     }
+}
+
+/// True when `value` is an operand of a `func.return`.
+fn returned(value: Value<'_, '_>) -> bool {
+    unsafe {
+        let mut use_ = sys::mlirValueGetFirstUse(value.to_raw());
+        while !sys::mlirOpOperandIsNull(use_) {
+            let owner = OperationRef::from_raw(sys::mlirOpOperandGetOwner(use_));
+            if ir::op_name(owner) == "func.return" {
+                return true;
+            }
+            use_ = sys::mlirOpOperandGetNextUse(use_);
+        }
+    }
+    false
 }

@@ -79,7 +79,24 @@ pub fn attribute(name: &str, attr: Attribute<'_>, expected: Option<AttrType>) ->
             return Err(format!("attribute `{name}` = {attr} has no ONNX form"));
         }
     }
+    explicit_presence(&mut proto);
     Ok(Some(proto))
+}
+
+/// The message types are generated from onnx's proto3 schema, where a
+/// scalar field equal to its default (`i: 0`, `f: 0.0`, `s: ""`) is not
+/// written. onnx's checker and onnxruntime accept that (they go by `type`),
+/// but proto2 readers that test presence (`HasField("i")`) would see no
+/// value. Such a value is therefore added as an extra field on the wire,
+/// which every reader parses as the field itself (and which keeps -0.0).
+fn explicit_presence(proto: &mut AttributeProto) {
+    let unknown = proto.special_fields.mut_unknown_fields();
+    match proto.type_.enum_value() {
+        Ok(AttributeType::INT) if proto.i == 0 => unknown.add_varint(3, 0),
+        Ok(AttributeType::FLOAT) if proto.f == 0.0 => unknown.add_fixed32(2, proto.f.to_bits()),
+        Ok(AttributeType::STRING) if proto.s.is_empty() => unknown.add_length_delimited(4, Vec::new()),
+        _ => {}
+    }
 }
 
 fn array(proto: &mut AttributeProto, attr: Attribute<'_>, expected: Option<AttrType>) -> Result<(), String> {
@@ -222,7 +239,9 @@ pub fn tensor(attr: Attribute<'_>) -> Result<TensorProto, String> {
         } else if width % 8 == 0 && width > 0 {
             let size = width / 8;
             let data = sys::mlirDenseElementsAttrGetRawData(raw) as *const u8;
-            if sys::mlirDenseElementsAttrIsSplat(raw) {
+            if count == 0 || data.is_null() {
+                Vec::new()
+            } else if sys::mlirDenseElementsAttrIsSplat(raw) {
                 let one = std::slice::from_raw_parts(data, size);
                 one.repeat(count)
             } else {

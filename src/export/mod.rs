@@ -26,6 +26,8 @@
 //!   module attribute `aten.archive` (a relative path is resolved against the
 //!   working directory), never copied as a whole ([`stream`]); a strided
 //!   (e.g. transposed) parameter is gathered in row-major order on the way.
+//!   Pages of the archive are released once written ([`pages`]), so peak
+//!   RSS does not grow with the model.
 //! - **External data**: above protobuf's 2 GiB limit (or always, on
 //!   request) the bytes go to `<model file name>.data` beside the model,
 //!   at 64-byte (4096-byte for tensors of 1 MiB or more) aligned offsets.
@@ -35,6 +37,7 @@
 mod attrs;
 pub mod dims;
 mod graph;
+mod pages;
 mod stream;
 mod weights;
 
@@ -144,10 +147,21 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
             Some(aten2onnx_pt2::Archive::open(path)?)
         }
     };
+    let pages = match &archive {
+        Some(archive) => Some(
+            pages::Pages::open(archive.path()).map_err(|source| Error::Io { path: archive.path().to_path_buf(), source })?,
+        ),
+        None => None,
+    };
     let mut tensors = Vec::with_capacity(graph.initializers.len());
     let mut initializer_bytes = 0u64;
     for init in &graph.initializers {
-        let data = weights::resolve(archive.as_ref().expect("opened above"), init).map_err(fail)?;
+        let archive = archive.as_ref().expect("opened above");
+        let data = weights::resolve(archive, init).map_err(fail)?;
+        let data = match &pages {
+            Some(pages) => pages.rebase(archive.bytes(), data.clone()).unwrap_or(data),
+            None => data,
+        };
         initializer_bytes += data.len();
         let header =
             TensorProto { name: init.name.clone(), dims: init.dims.clone(), data_type: init.data_type, ..Default::default() };
@@ -180,35 +194,50 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
         .ok_or_else(|| fail("the output path has no file name".into()))?;
     let location = format!("{file_name}.data");
     let inline = Plan::new(&model, tensors.clone(), Placement::Inline, "");
-    let plan = match options.external_data {
-        ExternalData::Always => Plan::new(&model, tensors, Placement::External, &location),
-        ExternalData::Auto if inline.model_size() > PROTOBUF_LIMIT => Plan::new(&model, tensors, Placement::External, &location),
-        ExternalData::Never if inline.model_size() > PROTOBUF_LIMIT => {
-            return Err(fail(format!(
-                "the model would be {} bytes, over protobuf's 2 GiB limit; write its initializers as external data",
-                inline.model_size()
-            )));
-        }
-        _ => inline,
+    let plan = match placement(options.external_data, inline.model_size()).map_err(fail)? {
+        Placement::Inline => inline,
+        Placement::External => Plan::new(&model, tensors, Placement::External, &location),
     };
     let external = (plan.external_size() > 0 || options.external_data == ExternalData::Always).then(|| {
         let dir = output.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         dir.join(&location)
     });
 
-    write_files(output, &plan, external.as_deref())?;
+    let mut release = |data: &stream::Data<'_>| {
+        if let Some(pages) = &pages {
+            pages.release(data);
+        }
+    };
+    write_files(output, &plan, external.as_deref(), &mut release)?;
     Ok(ExportReport { nodes, initializers, initializer_bytes, external_data_file: external })
+}
+
+/// Where the initializers go, given the size of the model with them inline.
+fn placement(mode: ExternalData, inline_size: u64) -> Result<Placement, String> {
+    match mode {
+        ExternalData::Always => Ok(Placement::External),
+        ExternalData::Auto if inline_size > PROTOBUF_LIMIT => Ok(Placement::External),
+        ExternalData::Never if inline_size > PROTOBUF_LIMIT => Err(format!(
+            "the model would be {inline_size} bytes, over protobuf's 2 GiB limit; write its initializers as external data"
+        )),
+        _ => Ok(Placement::Inline),
+    }
 }
 
 /// Writes the data file (if any) and the model to temporary files in their
 /// directory, then renames them into place; removes the temporaries on error.
-fn write_files(output: &Path, plan: &Plan<'_>, external: Option<&Path>) -> Result<(), Error> {
+fn write_files<'a>(
+    output: &Path,
+    plan: &Plan<'a>,
+    external: Option<&Path>,
+    release: &mut dyn FnMut(&stream::Data<'a>),
+) -> Result<(), Error> {
     let temp_of = |path: &Path| {
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
         dir.join(format!(".{name}.partial-{}", std::process::id()))
     };
-    let write = |path: &Path, f: &dyn Fn(&mut dyn Write) -> std::io::Result<()>| -> Result<PathBuf, Error> {
+    let write = |path: &Path, f: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>| -> Result<PathBuf, Error> {
         let temp = temp_of(path);
         let result = File::create(&temp).and_then(|file| {
             let mut out = BufWriter::with_capacity(1 << 20, file);
@@ -224,10 +253,10 @@ fn write_files(output: &Path, plan: &Plan<'_>, external: Option<&Path>) -> Resul
         }
     };
     let data_temp = match external {
-        Some(path) => Some((write(path, &|out| plan.write_external(out))?, path)),
+        Some(path) => Some((write(path, &mut |out| plan.write_external(out, release))?, path)),
         None => None,
     };
-    let model_temp = match write(output, &|out| plan.write_model(out)) {
+    let model_temp = match write(output, &mut |out| plan.write_model(out, release)) {
         Ok(temp) => temp,
         Err(e) => {
             if let Some((temp, _)) = &data_temp {
@@ -256,6 +285,33 @@ fn write_files(output: &Path, plan: &Plan<'_>, external: Option<&Path>) -> Resul
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use onnx_protobuf::GraphProto;
+    use stream::Data;
+
+    /// A tensor over 2 GiB (a stride-0 view of 4 bytes: no memory needed)
+    /// moves the model to external data in Auto mode.
+    #[test]
+    fn external_data_above_two_gib() {
+        static STORAGE: [u8; 4] = [0; 4];
+        let storage: &'static [u8] = &STORAGE;
+        let huge = Data::Strided { storage, element_size: 4, sizes: vec![600_000_000], strides: vec![0], offset: 0 };
+        let small = Data::Contiguous(storage);
+        let model = ModelProto { ir_version: 11, graph: Some(GraphProto::default()).into(), ..Default::default() };
+        let tensor = |data: Data<'static>| Tensor { header: TensorProto { name: "w".into(), ..Default::default() }, data };
+        let big_size = Plan::new(&model, vec![tensor(huge.clone())], Placement::Inline, "").model_size();
+        assert!(big_size > PROTOBUF_LIMIT);
+        let small_size = Plan::new(&model, vec![tensor(small)], Placement::Inline, "").model_size();
+        assert_eq!(placement(ExternalData::Auto, big_size), Ok(Placement::External));
+        assert_eq!(placement(ExternalData::Auto, small_size), Ok(Placement::Inline));
+        assert_eq!(placement(ExternalData::Always, small_size), Ok(Placement::External));
+        assert_eq!(placement(ExternalData::Never, small_size), Ok(Placement::Inline));
+        assert!(placement(ExternalData::Never, big_size).unwrap_err().contains("2 GiB"));
+        let external = Plan::new(&model, vec![tensor(huge)], Placement::External, "m.onnx.data");
+        assert!(external.model_size() < 1024);
+        assert_eq!(external.external_size(), 2_400_000_000);
+    }
+
     #[test]
     fn ir_versions() {
         use super::ir_version_for_opset as ir;

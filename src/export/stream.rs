@@ -218,8 +218,9 @@ impl<'a> Plan<'a> {
         self.external.iter().map(|(offset, len)| offset + len).max().unwrap_or(0)
     }
 
-    /// Writes the ModelProto.
-    pub fn write_model(&self, out: &mut dyn Write) -> io::Result<()> {
+    /// Writes the ModelProto; `written` is called with each tensor's data
+    /// once it has been handed to `out`.
+    pub fn write_model(&self, out: &mut dyn Write, written: &mut dyn FnMut(&Data<'a>)) -> io::Result<()> {
         out.write_all(&self.head)?;
         out.write_all(&[MODEL_GRAPH_TAG])?;
         write_varint(out, self.graph_size())?;
@@ -231,27 +232,49 @@ impl<'a> Plan<'a> {
             if self.inline(data) {
                 out.write_all(&[TENSOR_RAW_DATA_TAG])?;
                 write_varint(out, data.len())?;
-                data.write_to(out)?;
+                write_data(out, data, written)?;
             }
         }
         out.write_all(&self.graph_tail)
     }
 
     /// Writes the external data file (tensors at their aligned offsets,
-    /// zero padding between them).
-    pub fn write_external(&self, out: &mut dyn Write) -> io::Result<()> {
+    /// zero padding between them); `written` as for [`Plan::write_model`].
+    pub fn write_external(&self, out: &mut dyn Write, written: &mut dyn FnMut(&Data<'a>)) -> io::Result<()> {
         let mut cursor = 0u64;
         for ((_, data), &(offset, len)) in self.tensors.iter().zip(&self.external) {
             if len == 0 {
                 continue;
             }
             out.write_all(&vec![0u8; (offset - cursor) as usize])?;
-            data.write_to(out)?;
+            write_data(out, data, written)?;
             cursor = offset + len;
         }
         Ok(())
     }
 }
+
+/// Writes `data`, calling `written` on each piece once it is handed to
+/// `out` (contiguous data in pieces of [`PIECE`] bytes, so that the caller
+/// can release the pages of a large tensor before the whole is written).
+fn write_data<'a>(out: &mut dyn Write, data: &Data<'a>, written: &mut dyn FnMut(&Data<'a>)) -> io::Result<()> {
+    match data {
+        Data::Contiguous(bytes) => {
+            for piece in bytes.chunks(PIECE) {
+                out.write_all(piece)?;
+                written(&Data::Contiguous(piece));
+            }
+        }
+        Data::Strided { .. } => {
+            data.write_to(out)?;
+            written(data);
+        }
+    }
+    Ok(())
+}
+
+/// See [`write_data`].
+const PIECE: usize = 4 << 20;
 
 fn entry(key: &str, value: &str) -> StringStringEntryProto {
     StringStringEntryProto { key: key.to_string(), value: value.to_string(), ..Default::default() }
@@ -359,7 +382,7 @@ mod tests {
         };
         let plan = Plan::new(&model(graph()), tensors(), Placement::Inline, "");
         let mut streamed = Vec::new();
-        plan.write_model(&mut streamed).unwrap();
+        plan.write_model(&mut streamed, &mut |_| {}).unwrap();
         assert_eq!(streamed.len() as u64, plan.model_size());
 
         let mut full = graph();
@@ -378,11 +401,11 @@ mod tests {
         // entries, and the data file holds each tensor at its offset.
         let plan = Plan::new(&model(graph()), tensors(), Placement::External, "m.onnx.data");
         let mut streamed = Vec::new();
-        plan.write_model(&mut streamed).unwrap();
+        plan.write_model(&mut streamed, &mut |_| {}).unwrap();
         let parsed = ModelProto::parse_from_bytes(&streamed).unwrap();
         assert_eq!(parsed.write_to_bytes().unwrap(), streamed);
         let mut data = Vec::new();
-        plan.write_external(&mut data).unwrap();
+        plan.write_external(&mut data, &mut |_| {}).unwrap();
         assert_eq!(data.len() as u64, plan.external_size());
         let inits = &parsed.graph.initializer;
         assert_eq!(inits.len(), 4);

@@ -30,8 +30,12 @@ pub fn frames(stack_trace: &str) -> Vec<Frame<'_>> {
 /// The frame that is the user's code: the innermost frame outside torch
 /// itself (site-packages, or torch's own relative paths), else the outermost.
 pub fn user_frame<'a>(frames: &[Frame<'a>]) -> Option<Frame<'a>> {
+    // torch's own files, and code torch generated (`<eval_with_key>.N`).
     let is_library = |f: &Frame| {
-        f.file.contains("/site-packages/") || f.file.contains("/dist-packages/") || f.file.starts_with("torch/")
+        f.file.contains("/site-packages/")
+            || f.file.contains("/dist-packages/")
+            || f.file.starts_with("torch/")
+            || f.file.starts_with('<')
     };
     frames.iter().rev().find(|f| !is_library(f)).or(frames.first()).cloned()
 }

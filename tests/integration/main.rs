@@ -17,8 +17,10 @@
 //! record (the module's `aten.archive`, locations).
 
 mod errors;
+mod export;
 mod import;
 mod passes;
+mod parity;
 mod pipeline;
 
 use aten2onnx::{

@@ -1,0 +1,31 @@
+// RUN: aten-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(aten-remove-inplace)'
+
+func.func @inside_region(%p: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "aten.hop.cond"(%p, %x) ({
+  ^bb0(%a: tensor<2xf32>):
+    // expected-error @+1 {{writes a tensor inside a higher-order op's region; this is not supported}}
+    %e = "aten.relu_.default"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+    "aten.yield"(%e) : (tensor<2xf32>) -> ()
+  }, {
+  ^bb0(%a: tensor<2xf32>):
+    "aten.yield"(%a) : (tensor<2xf32>) -> ()
+  }) {arg_names = ["pred", "operands"], operandSegmentSizes = array<i32: 1, 1>} : (tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @metadata(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'aten.t_.default' changes tensor metadata in place}}
+  %0 = "aten.t_.default"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %x : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @no_inverse(%x: tensor<2x3xf32>, %y: tensor<6x2xf32>) -> tensor<2x3xf32> {
+  %e = "aten.expand.default"(%x) {size = array<i64: 6, 2, 3>, implicit = false} : (tensor<2x3xf32>) -> tensor<6x2x3xf32>
+  // expected-error @+1 {{cannot write through the view 'aten.expand.default' (no inverse)}}
+  %0 = "aten.fill_.Scalar"(%e) {value = 0.0 : f64} : (tensor<6x2x3xf32>) -> tensor<6x2x3xf32>
+  return %x : tensor<2x3xf32>
+}

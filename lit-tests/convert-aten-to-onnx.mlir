@@ -1,0 +1,41 @@
+// RUN: aten-opt %s --split-input-file --pass-pipeline='builtin.module(convert-aten-to-onnx)' | FileCheck %s
+// RUN: aten-opt %s --split-input-file --pass-pipeline='builtin.module(convert-aten-to-onnx{opset=17})' | FileCheck %s --check-prefix=OPSET17
+
+// Rules by op: 1:1 ops, alpha folded into the operand, weights as initializers,
+// the module records the opset.
+// CHECK: module attributes {onnx.opset = 23 : i64}
+// CHECK-LABEL: func.func @basic
+// CHECK: %[[W:.*]] = "onnx.initializer"() {name = "fc.weight"} : () -> tensor<4x4xf32>
+// CHECK: %[[T:.*]] = "onnx.Transpose"(%[[W]]) {perm = array<i64: 1, 0>}
+// The value that replaces an aten result gets the type torch inferred.
+// CHECK: %[[M:.*]] = "onnx.MatMul"(%arg0, %[[T]]) : (tensor<2x4xf32>, tensor<*xf32>) -> tensor<2x4xf32>
+// CHECK: %[[TWO:.*]] = "onnx.Constant"() {value = dense<2.000000e+00> : tensor<f32>}
+// CHECK: %[[S:.*]] = "onnx.Mul"(%arg1, %[[TWO]])
+// CHECK: %[[A:.*]] = "onnx.Add"(%[[M]], %[[S]]) : (tensor<2x4xf32>, tensor<*xf32>) -> tensor<2x4xf32>
+// CHECK: %[[G:.*]] = "onnx.Gelu"(%[[A]]) {approximate = "none"}
+// CHECK: return %[[G]]
+// OPSET17: module attributes {onnx.opset = 17 : i64}
+// OPSET17: "onnx.Erf"
+// OPSET17-NOT: "onnx.Gelu"
+func.func @basic(%arg0: tensor<2x4xf32>, %arg1: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %w = "aten.weight"() {kind = "parameter", name = "fc.weight"} : () -> tensor<4x4xf32>
+  %0 = "aten.linear.default"(%arg0, %w) : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %1 = "aten.add.Tensor"(%0, %arg1) {alpha = 2 : i64} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %2 = "aten.gelu.default"(%1) {approximate = "none"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %2 : tensor<2x4xf32>
+}
+
+// -----
+
+// Symbolic sizes are 1-element int64 tensors; the view's shape is built from them.
+// CHECK-LABEL: func.func @symbolic
+// CHECK: %[[N:.*]] = "onnx.Shape"(%arg0) {end = 1 : i64, start = 0 : i64} : (tensor<?x8xf32, ["s0"]>) -> tensor<1xi64>
+// CHECK: %[[C:.*]] = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>}
+// CHECK: %[[S:.*]] = "onnx.Concat"(%[[N]], %{{.*}}) {axis = 0 : i64}
+// CHECK: "onnx.Reshape"(%arg0, %[[S]]) : (tensor<?x8xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x8xf32, ["s0"]>
+func.func @symbolic(%arg0: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
+  %n = "aten.sym_size.int"(%arg0) {dim = 0 : i64} : (tensor<?x8xf32, ["s0"]>) -> i64
+  %m = "aten.sym.constant"() {value = -1 : i64} : () -> i64
+  %0 = "aten.view.default"(%arg0, %n, %m) {operandSegmentSizes = array<i32: 1, 2>} : (tensor<?x8xf32, ["s0"]>, i64, i64) -> tensor<?x8xf32, ["s0"]>
+  return %0 : tensor<?x8xf32, ["s0"]>
+}

@@ -1,0 +1,210 @@
+//! onnxruntime parity on the capture corpus (`tests/corpus/`, made by
+//! `tools/capture_corpus.py`): each model is converted with the library's
+//! main entry point and run in onnxruntime (the Python wheel's shared
+//! library, loaded dynamically) on both recorded input sets; every output
+//! must match the eager PyTorch output within |got - exp| <= 1e-4 + 1e-4 |exp|
+//! (fp32), integer and bool outputs exactly. One tolerance for every model.
+
+use aten2onnx::translate::{ConvertOptions, convert};
+use onnx_protobuf::TensorProto;
+use ort::{session::Session, value::{DynValue, Tensor}};
+use protobuf::Message;
+use std::{
+    path::{Path, PathBuf},
+    sync::OnceLock,
+};
+
+const ATOL: f64 = 1e-4;
+const RTOL: f64 = 1e-4;
+
+/// The onnxruntime environment, from `ORT_DYLIB_PATH` or the venv's wheel.
+fn environment() -> Option<&'static ort::environment::Environment> {
+    static ENV: OnceLock<Option<ort::environment::Environment>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let path = std::env::var_os("ORT_DYLIB_PATH").map(PathBuf::from).or_else(find_wheel_library)?;
+        let builder = ort::init_from(&path).unwrap_or_else(|e| panic!("loading {}: {e}", path.display()));
+        Some(builder.build().expect("onnxruntime environment"))
+    })
+    .as_ref()
+}
+
+fn find_wheel_library() -> Option<PathBuf> {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/lib");
+    for python in std::fs::read_dir(lib).ok()?.flatten() {
+        let capi = python.path().join("site-packages/onnxruntime/capi");
+        for entry in std::fs::read_dir(&capi).ok()?.flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name.starts_with("libonnxruntime.so.") {
+                return Some(entry.path());
+            }
+        }
+    }
+    None
+}
+
+/// A tensor read from a `.pb` file.
+struct Array {
+    name: String,
+    shape: Vec<i64>,
+    data: Data,
+}
+
+enum Data {
+    F32(Vec<f32>),
+    I64(Vec<i64>),
+    Bool(Vec<bool>),
+}
+
+fn read_tensor(path: &Path) -> Array {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let t = TensorProto::parse_from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let raw = t.raw_data.as_slice();
+    let data = match t.data_type {
+        1 if !raw.is_empty() => Data::F32(raw.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()),
+        1 => Data::F32(t.float_data.clone()),
+        7 if !raw.is_empty() => Data::I64(raw.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect()),
+        7 => Data::I64(t.int64_data.clone()),
+        9 if !raw.is_empty() => Data::Bool(raw.iter().map(|&b| b != 0).collect()),
+        9 => Data::Bool(t.int32_data.iter().map(|&b| b != 0).collect()),
+        other => panic!("{}: data type {other} is not handled by the parity harness", path.display()),
+    };
+    Array { name: t.name.clone(), shape: t.dims.clone(), data }
+}
+
+fn to_value(array: &Array) -> DynValue {
+    let shape = array.shape.clone();
+    match &array.data {
+        Data::F32(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
+        Data::I64(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
+        Data::Bool(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
+    }
+}
+
+/// Compares one output; returns the max abs error (floats) or a mismatch.
+fn compare(model: &str, set: usize, expected: &Array, got: &DynValue) -> Result<f64, String> {
+    let what = format!("{model} set_{set} output '{}'", expected.name);
+    let check_shape = |shape: &[i64]| {
+        if shape != expected.shape.as_slice() {
+            Err(format!("{what}: shape {shape:?}, expected {:?}", expected.shape))
+        } else {
+            Ok(())
+        }
+    };
+    match &expected.data {
+        Data::F32(exp) => {
+            let (shape, values) = got.try_extract_tensor::<f32>().map_err(|e| format!("{what}: {e}"))?;
+            check_shape(shape)?;
+            let mut max = 0.0f64;
+            for (i, (&g, &e)) in values.iter().zip(exp).enumerate() {
+                let (g, e) = (g as f64, e as f64);
+                let err = (g - e).abs();
+                if !(err <= ATOL + RTOL * e.abs()) && !(g.is_nan() && e.is_nan()) && !(g == e) {
+                    return Err(format!("{what}: element {i} is {g}, expected {e} (|diff| {err:.3e})"));
+                }
+                if err.is_finite() {
+                    max = max.max(err);
+                }
+            }
+            Ok(max)
+        }
+        Data::I64(exp) => {
+            let (shape, values) = got.try_extract_tensor::<i64>().map_err(|e| format!("{what}: {e}"))?;
+            check_shape(shape)?;
+            if values != exp.as_slice() {
+                return Err(format!("{what}: integer values differ"));
+            }
+            Ok(0.0)
+        }
+        Data::Bool(exp) => {
+            let (shape, values) = got.try_extract_tensor::<bool>().map_err(|e| format!("{what}: {e}"))?;
+            check_shape(shape)?;
+            if values != exp.as_slice() {
+                return Err(format!("{what}: bool values differ"));
+            }
+            Ok(0.0)
+        }
+    }
+}
+
+fn sorted_files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix)))
+        .collect();
+    files.sort_by_key(|p| {
+        let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+        stem.rsplit('_').next().and_then(|n| n.parse::<usize>().ok()).unwrap_or(0)
+    });
+    files
+}
+
+/// Converts `tests/corpus/<model>` and checks both input sets.
+pub fn check_model(model: &str) {
+    let Some(env) = environment() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("onnxruntime not found: set ORT_DYLIB_PATH or run tools/setup.sh");
+        }
+        eprintln!("skipped: onnxruntime not found (set ORT_DYLIB_PATH or run tools/setup.sh)");
+        return;
+    };
+    let dir = Path::new("tests/corpus").join(model);
+    assert!(
+        dir.join("model.pt2").is_file(),
+        "{} missing: run `.venv/bin/python tools/capture_corpus.py --only {model}` (tools/test.sh does)",
+        dir.display()
+    );
+    let out = crate::scratch_dir(&format!("parity-{model}")).join("model.onnx");
+    convert(dir.join("model.pt2").to_str().unwrap(), &out, &ConvertOptions::default())
+        .unwrap_or_else(|e| panic!("converting {model}: {e}"));
+    let builder = Session::builder(env).unwrap_or_else(|e| panic!("session builder: {e}"));
+    let mut builder = builder.with_intra_threads(2).unwrap_or_else(|e| panic!("session builder: {e}"));
+    let mut session = builder
+        .commit_from_file(&out)
+        .unwrap_or_else(|e| panic!("{model}: onnxruntime cannot load the model: {e}"));
+    let output_names: Vec<String> = session.outputs().iter().map(|o| o.name().to_string()).collect();
+    for set in 0..2 {
+        let set_dir = dir.join(format!("set_{set}"));
+        let inputs: Vec<Array> = sorted_files(&set_dir, "input_").iter().map(|p| read_tensor(p)).collect();
+        let expected: Vec<Array> = sorted_files(&set_dir, "output_").iter().map(|p| read_tensor(p)).collect();
+        assert_eq!(
+            output_names,
+            expected.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
+            "{model}: ONNX outputs (names, order) differ from the contract"
+        );
+        let feeds: Vec<(String, DynValue)> = inputs.iter().map(|a| (a.name.clone(), to_value(a))).collect();
+        let outputs = session.run(feeds).unwrap_or_else(|e| panic!("{model} set_{set}: onnxruntime run failed: {e}"));
+        for (i, exp) in expected.iter().enumerate() {
+            let err = compare(model, set, exp, &outputs[i]).unwrap_or_else(|e| panic!("{e}"));
+            eprintln!("{model} set_{set} {}: max |diff| {err:.3e}", exp.name);
+        }
+    }
+}
+
+macro_rules! parity {
+    ($($model:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $model() {
+                check_model(stringify!($model));
+            }
+        )*
+    };
+}
+
+parity!(
+    mlp,
+    mlp_core,
+    cnn_block,
+    resnet18,
+    llama,
+    bert,
+    bert_core,
+    gpt2,
+    vit,
+    inplace_ops,
+    buffer_mutation,
+    slice_assign,
+    attention_block,
+);
