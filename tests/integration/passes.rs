@@ -531,3 +531,75 @@ fn every_registered_pass_has_tests() {
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+// ------------------------------------------- the stages of the main pipeline
+
+/// The aten module of a fixture after `stages` (an aten-opt pipeline body).
+fn staged(fixture_name: &str, stages: &str) -> String {
+    let aten = crate::import(fixture_name, false);
+    if stages.is_empty() {
+        return aten;
+    }
+    run_pipeline(&aten, &format!("builtin.module({stages})")).unwrap_or_else(|e| panic!("{stages}: {e}"))
+}
+
+#[test]
+fn aten_remove_inplace_on_attention() {
+    // attention: add_ on a user value, masked_fill_, and a buffer counter.
+    let input = staged("attention", "");
+    let output = check_output("aten-remove-inplace", "attention", "builtin.module(aten-remove-inplace)", &input);
+    for gone in ["aten.add_.Tensor", "aten.masked_fill_.Scalar"] {
+        assert_eq!(count_ops(&output, gone), 0, "{gone} should be gone");
+    }
+    assert!(output.contains(r#"aten.kind = "buffer_mutation", aten.name = "steps", aten.target = "steps""#));
+}
+
+#[test]
+fn convert_aten_to_onnx_on_mlp() {
+    let input = staged("mlp", "aten-remove-inplace");
+    let output = check_output("convert-aten-to-onnx", "mlp", "builtin.module(convert-aten-to-onnx)", &input);
+    assert!(!output.contains("\"aten."), "aten ops left:\n{output}");
+    assert!(output.contains("onnx.opset = 23 : i64"));
+}
+
+#[test]
+fn onnx_fold_constants_on_attention() {
+    let input = staged("attention", "aten-remove-inplace, convert-aten-to-onnx");
+    let output = check_output("onnx-fold-constants", "attention", "builtin.module(func.func(onnx-fold-constants))", &input);
+    // Static shapes: every Shape op folds away.
+    assert_eq!(count_ops(&output, "onnx.Shape"), 0, "{output}");
+}
+
+#[test]
+fn onnx_cse_on_attention() {
+    let input = staged("attention", "aten-remove-inplace, convert-aten-to-onnx, func.func(onnx-fold-constants)");
+    let output = check_output("onnx-cse", "attention", "builtin.module(func.func(onnx-cse))", &input);
+    assert!(count_ops(&output, "onnx.Constant") < count_ops(&input, "onnx.Constant"));
+}
+
+#[test]
+fn onnx_shape_inference_on_mlp() {
+    let input = staged("mlp", "aten-remove-inplace, convert-aten-to-onnx, func.func(onnx-fold-constants, onnx-cse, dce)");
+    let output = check_output("onnx-shape-inference", "mlp", "builtin.module(func.func(onnx-shape-inference))", &input);
+    assert!(input.contains("tensor<*x"), "the input should have unknown shapes");
+    assert!(!output.contains("tensor<*x"), "unknown shapes left:\n{output}");
+}
+
+/// Running the main pipeline's stages one `aten-opt` call at a time gives the
+/// same module as running it whole.
+#[test]
+fn default_pipeline_stage_by_stage() {
+    let whole = staged("attention", "");
+    let pipeline = aten2onnx::translate::default_pipeline(23);
+    let at_once = run_pipeline(&whole, &pipeline).expect("whole pipeline");
+    let inner = pipeline.strip_prefix("builtin.module(").and_then(|p| p.strip_suffix(')')).unwrap();
+    let mut text = whole;
+    for stage in ["aten-remove-inplace", "convert-aten-to-onnx{opset=23}"] {
+        text = run_pipeline(&text, &format!("builtin.module({stage})")).unwrap_or_else(|e| panic!("{stage}: {e}"));
+    }
+    let func_stages = inner.split_once("func.func(").map(|(_, rest)| rest.trim_end_matches(')')).unwrap();
+    for stage in func_stages.split(',').map(str::trim) {
+        text = run_pipeline(&text, &format!("builtin.module(func.func({stage}))")).unwrap_or_else(|e| panic!("{stage}: {e}"));
+    }
+    assert_eq!(text, at_once);
+}
