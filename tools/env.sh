@@ -6,3 +6,6 @@ export TABLEGEN_220_PREFIX=/usr/lib/llvm-22
 export LIBCLANG_PATH=/usr/lib/llvm-22/lib
 export ATEN2ONNX_PYTHON="$ROOT/.venv/bin/python"
 export PATH="/usr/lib/llvm-22/bin:$PATH"
+# onnxruntime for the Rust parity tests: the Python wheel's shared library.
+ORT_LIB="$(ls "$ROOT"/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* 2>/dev/null | head -1)"
+[ -n "$ORT_LIB" ] && export ORT_DYLIB_PATH="$ORT_LIB"

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Set-up (idempotent), build, and run the main job on the bundled example:
-# import tests/fixtures/mlp.pt2 into the aten dialect, then convert it to ONNX.
+# The main job on a bundled example: set-up (idempotent), build, convert a
+# captured model to ONNX, then check the ONNX model in onnxruntime against
+# the eager PyTorch outputs recorded at capture time.
+#   bash tools/run-example.sh [corpus model name, default: llama]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 bash tools/setup.sh
 source tools/env.sh
 cargo build --release --bins
-EXAMPLE="${1:-tests/fixtures/mlp.pt2}"
-echo "== aten dialect of $EXAMPLE" >&2
-target/release/aten-translate --from-pt2 "$EXAMPLE"
-echo "== ONNX conversion" >&2
-target/release/aten-translate --to-onnx "$EXAMPLE" -o "${EXAMPLE%.pt2}.onnx"
+NAME="${1:-llama}"
+OUT="target/example/$NAME.onnx"
+mkdir -p target/example
+echo "== aten-translate --to-onnx tests/corpus/$NAME/model.pt2 -o $OUT" >&2
+/usr/bin/time -f "converted in %es, peak RSS %MkB" target/release/aten-translate --to-onnx "tests/corpus/$NAME/model.pt2" -o "$OUT"
+echo "== onnxruntime vs eager PyTorch" >&2
+.venv/bin/python tools/compare_with_eager.py "$OUT" "tests/corpus/$NAME"
