@@ -25,7 +25,7 @@ fi
 # Python side. Pinned: the registries are generated from exactly these versions.
 VENV="$ROOT/.venv"
 PY_PINS=(torch==2.13.0 onnx==1.23.2 onnxruntime==1.32.0 numpy
-         torchvision==0.28.0 transformers==5.24.0)
+         torchvision==0.28.0 transformers==5.24.0 onnxscript==0.7.2)
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV" >&2
   python3 -m venv "$VENV"
@@ -33,7 +33,7 @@ fi
 if ! "$VENV/bin/python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
 want = {"torch": "2.13.0", "onnx": "1.23.2", "onnxruntime": "1.32.0",
-        "torchvision": "0.28.0", "transformers": "5.24.0"}
+        "torchvision": "0.28.0", "transformers": "5.24.0", "onnxscript": "0.7.2"}
 sys.exit(0 if all(m.version(k) == v for k, v in want.items()) else 1)
 PY
 then

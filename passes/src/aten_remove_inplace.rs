@@ -119,7 +119,9 @@ fn is_view_op(name: &str) -> bool {
 type Failure<'c, 'a> = (OperationRef<'c, 'a>, String);
 
 fn remove_inplace<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<'c, 'a>> {
-    let context = unsafe { function.context().to_ref() };
+    // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
+    let context_ref = function.context();
+    let context = unsafe { context_ref.to_ref() };
     let Some(region) = function.regions().next() else { return Ok(()) };
     let Some(block) = region.first_block() else { return Ok(()) };
     let mut state = State {

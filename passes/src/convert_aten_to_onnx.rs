@@ -66,7 +66,9 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32) -> Result<(), ()> {
         return Err(());
     }
     // SAFETY: the context outlives every op of the module being converted.
-    let context = unsafe { root.context().to_ref() };
+    // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
+    let context_ref = root.context();
+    let context = unsafe { context_ref.to_ref() };
     let mut ok = true;
     for &op in &ops {
         if let Err(message) = lower_op(context, op, opset) {

@@ -216,7 +216,9 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<(IntTensor, bool)> {
 
 /// Replaces `op` by `onnx.Constant` holding `value` (typed like its result).
 fn replace_with_constant(op: OperationRef<'_, '_>, value: &IntTensor, bool_result: bool) -> Option<()> {
-    let context = unsafe { op.context().to_ref() };
+    // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     let old_type = op.result(0).ok()?.r#type();
     let elem = element_type(old_type)?;
     let shape: Vec<u64> = value.shape.iter().map(|&d| d as u64).collect();
@@ -254,7 +256,9 @@ fn merge_constant_runs<'c, 'a>(op: OperationRef<'c, 'a>) -> bool {
     if !has_run {
         return false;
     }
-    let context = unsafe { op.context().to_ref() };
+    // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     let i64_type: Type = IntegerType::new(context, 64).into();
     let Some(block) = op.block() else { return false };
     let mut merged: Vec<Value<'c, 'a>> = Vec::new();

@@ -186,7 +186,9 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues) {
                     .collect(),
                 Some(_) => continue,
             };
-            let context = unsafe { op.context().to_ref() };
+            // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
+            let context_ref = op.context();
+            let context = unsafe { context_ref.to_ref() };
             let new = tensor_type(context, &merged, element);
             if new != old {
                 unsafe { sys::mlirValueSetType(result.to_raw(), new.to_raw()) };

@@ -198,10 +198,10 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
         Placement::Inline => inline,
         Placement::External => Plan::new(&model, tensors, Placement::External, &location),
     };
-    let external = (plan.external_size() > 0 || options.external_data == ExternalData::Always).then(|| {
-        let dir = output.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        dir.join(&location)
-    });
+    // With `Always` the data file is written even when empty, so that it
+    // exists whenever the option says so.
+    let external = (plan.external_size() > 0 || options.external_data == ExternalData::Always)
+        .then(|| output.with_file_name(&location));
 
     let mut release = |data: &stream::Data<'_>| {
         if let Some(pages) = &pages {

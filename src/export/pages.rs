@@ -10,7 +10,9 @@
 //! instead: the same file, each tensor at the same offset.
 
 use super::stream::Data;
-use memmap2::{Advice, Mmap, UncheckedAdvice};
+use memmap2::Mmap;
+#[cfg(unix)]
+use memmap2::{Advice, UncheckedAdvice};
 use std::{fs::File, path::Path};
 
 pub struct Pages {
@@ -23,6 +25,7 @@ impl Pages {
         // SAFETY: read-only shared map; like the archive reader's, it
         // requires that the file is not modified while it is open.
         let map = unsafe { Mmap::map(&file)? };
+        #[cfg(unix)]
         let _ = map.advise(Advice::Sequential);
         Ok(Pages { map })
     }
@@ -59,6 +62,7 @@ impl Pages {
         // SAFETY: a shared, read-only file mapping: after MADV_DONTNEED the
         // pages read back the file's unchanged contents on the next access,
         // so every outstanding borrow still sees the same bytes.
+        #[cfg(unix)]
         let _ = unsafe { self.map.unchecked_advise_range(UncheckedAdvice::DontNeed, offset, slice.len()) };
     }
 }
