@@ -117,7 +117,7 @@ print(json.dumps(out))
 
 /// The Python with onnx and onnxruntime, or `None` (test skipped) when
 /// missing outside CI.
-fn python() -> Option<PathBuf> {
+pub fn python() -> Option<PathBuf> {
     let python = std::env::var_os("ATEN2ONNX_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python"));

@@ -184,6 +184,8 @@ pub fn check_model(model: &str) {
 
 macro_rules! parity {
     ($($model:ident),* $(,)?) => {
+        /// Every corpus model.
+        const CORPUS: &[&str] = &[$(stringify!($model)),*];
         $(
             #[test]
             fn $model() {
@@ -208,3 +210,28 @@ parity!(
     slice_assign,
     attention_block,
 );
+
+/// `onnx.checker.check_model(full_check=True)` accepts the conversion of
+/// every corpus model (one Python process for all of them).
+#[test]
+fn checker_accepts_every_corpus_model() {
+    let Some(python) = crate::export::python() else { return };
+    let dir = crate::scratch_dir("checker");
+    let mut paths = Vec::new();
+    for model in CORPUS {
+        let input = Path::new("tests/corpus").join(model).join("model.pt2");
+        assert!(input.is_file(), "{} missing (tools/test.sh generates it)", input.display());
+        let out = dir.join(format!("{model}.onnx"));
+        convert(input.to_str().unwrap(), &out, &ConvertOptions::default()).unwrap_or_else(|e| panic!("{model}: {e}"));
+        paths.push(out);
+    }
+    let script = "import sys, onnx\nfor p in sys.argv[1:]:\n    onnx.checker.check_model(onnx.load(p), full_check=True)\n    print('ok', p)\n";
+    let output = std::process::Command::new(python).arg("-c").arg(script).args(&paths).output().expect("run python");
+    assert!(
+        output.status.success(),
+        "onnx.checker rejected a model:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), CORPUS.len());
+}
