@@ -62,14 +62,14 @@ pub fn fold(root: OperationRef<'_, '_>) -> usize {
         if !ir::op_name(op).starts_with(onnx_ir::DIALECT_PREFIX) || op.result_count() != 1 {
             continue;
         }
-        let Some((value, bool_result)) = evaluate(op) else {
+        let Some(value) = evaluate(op) else {
             folded += merge_constant_runs(op) as usize;
             continue;
         };
         if value.values.len() > MAX_ELEMENTS {
             continue;
         }
-        if replace_with_constant(op, &value, bool_result).is_some() {
+        if replace_with_constant(op, &value).is_some() {
             folded += 1;
         }
     }
@@ -135,8 +135,8 @@ fn elementwise(a: &IntTensor, b: &IntTensor, f: impl Fn(i64, i64) -> Option<i64>
     Some(IntTensor { shape, values })
 }
 
-/// Evaluates `op` if its value is known; the flag says the result is bool.
-fn evaluate(op: OperationRef<'_, '_>) -> Option<(IntTensor, bool)> {
+/// Evaluates `op` if its value is known.
+fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
     let name = ir::op_name(op);
     let result_type = op.result(0).ok()?.r#type();
     let result_elem = element_type(result_type)?;
@@ -144,7 +144,6 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<(IntTensor, bool)> {
     if !is_int_result {
         return None;
     }
-    let bool_result = unsafe { sys::mlirIntegerTypeGetWidth(result_elem.to_raw()) } == 1;
     let op_type = name.strip_prefix(onnx_ir::DIALECT_PREFIX)?;
     if op_type == "Shape" {
         let input = op.operand(0).ok()?;
@@ -153,7 +152,7 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<(IntTensor, bool)> {
         let start = norm(int_attr(op, "start").unwrap_or(0), rank).clamp(0, rank as i64) as usize;
         let end = norm(int_attr(op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
         let values: Vec<i64> = d.get(start..end.max(start))?.iter().copied().collect::<Option<_>>()?;
-        return Some((IntTensor { shape: vec![values.len() as i64], values }, false));
+        return Some(IntTensor { shape: vec![values.len() as i64], values });
     }
     let inputs: Vec<IntTensor> = op.operands().map(constant_of).collect::<Option<_>>()?;
     let value = match (op_type, inputs.as_slice()) {
@@ -211,31 +210,33 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<(IntTensor, bool)> {
         }
         _ => return None,
     };
-    Some((value, bool_result))
+    Some(value)
 }
 
-/// Replaces `op` by `onnx.Constant` holding `value` (typed like its result).
-fn replace_with_constant(op: OperationRef<'_, '_>, value: &IntTensor, bool_result: bool) -> Option<()> {
+/// Inserts `onnx.Constant` holding `value` with element type `elem` before `at`.
+fn insert_constant<'c, 'a>(at: OperationRef<'c, 'a>, value: &IntTensor, elem: Type<'c>) -> Option<Value<'c, 'a>> {
     // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
-    let context_ref = op.context();
+    let context_ref = at.context();
     let context = unsafe { context_ref.to_ref() };
-    let old_type = op.result(0).ok()?.r#type();
-    let elem = element_type(old_type)?;
     let shape: Vec<u64> = value.shape.iter().map(|&d| d as u64).collect();
     let ty: Type = RankedTensorType::new(&shape, elem, None).into();
-    let width = if bool_result { 1 } else { unsafe { sys::mlirIntegerTypeGetWidth(elem.to_raw()) } };
-    let attr_elem: Type = if bool_result { IntegerType::new(context, 1).into() } else { IntegerType::new(context, width).into() };
+    let width = unsafe { sys::mlirIntegerTypeGetWidth(elem.to_raw()) };
+    let attr_elem: Type = IntegerType::new(context, width).into();
     let elements: Vec<Attribute> = value.values.iter().map(|&v| IntegerAttribute::new(attr_elem, v).into()).collect();
     let dense = DenseElementsAttribute::new(ty, &elements).ok()?;
-    let constant = OperationBuilder::new("onnx.Constant", op.location())
+    let constant = OperationBuilder::new("onnx.Constant", at.location())
         .add_attributes(&[(Identifier::new(context, "value"), dense.into())])
         .add_results(&[ty])
         .build()
         .ok()?;
-    let block = op.block()?;
-    let new = block.insert_operation_before(op, constant);
+    at.block()?.insert_operation_before(at, constant).result(0).ok().map(Into::into)
+}
+
+/// Replaces `op` by `onnx.Constant` holding `value` (its result's element type).
+fn replace_with_constant(op: OperationRef<'_, '_>, value: &IntTensor) -> Option<()> {
+    let elem = element_type(op.result(0).ok()?.r#type())?;
+    let new = insert_constant(op, value, elem)?;
     let old: Value = op.result(0).ok()?.into();
-    let new: Value = new.result(0).ok()?.into();
     unsafe {
         sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw());
         ir::erase(op);
@@ -258,25 +259,14 @@ fn merge_constant_runs<'c, 'a>(op: OperationRef<'c, 'a>) -> bool {
     }
     // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
     let context_ref = op.context();
-    let context = unsafe { context_ref.to_ref() };
-    let i64_type: Type = IntegerType::new(context, 64).into();
-    let Some(block) = op.block() else { return false };
+    let i64_type: Type = IntegerType::new(unsafe { context_ref.to_ref() }, 64).into();
     let mut merged: Vec<Value<'c, 'a>> = Vec::new();
     let mut run: Vec<i64> = Vec::new();
     let flush = |run: &mut Vec<i64>, merged: &mut Vec<Value<'c, 'a>>| -> Option<()> {
-        if run.is_empty() {
-            return Some(());
+        if !run.is_empty() {
+            merged.push(insert_constant(op, &IntTensor { shape: vec![run.len() as i64], values: run.clone() }, i64_type)?);
+            run.clear();
         }
-        let ty: Type = RankedTensorType::new(&[run.len() as u64], i64_type, None).into();
-        let elements: Vec<Attribute> = run.iter().map(|&v| IntegerAttribute::new(i64_type, v).into()).collect();
-        let dense = DenseElementsAttribute::new(ty, &elements).ok()?;
-        let constant = OperationBuilder::new("onnx.Constant", op.location())
-            .add_attributes(&[(Identifier::new(context, "value"), dense.into())])
-            .add_results(&[ty])
-            .build()
-            .ok()?;
-        merged.push(block.insert_operation_before(op, constant).result(0).ok()?.into());
-        run.clear();
         Some(())
     };
     for (value, constant) in operands.iter().zip(&constants) {

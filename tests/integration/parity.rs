@@ -143,43 +143,123 @@ fn sorted_files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
 /// Converts `tests/corpus/<model>` and checks both input sets.
 pub fn check_model(model: &str) {
     let Some(env) = environment() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("onnxruntime not found: set ORT_DYLIB_PATH or run tools/setup.sh");
-        }
-        eprintln!("skipped: onnxruntime not found (set ORT_DYLIB_PATH or run tools/setup.sh)");
+        skip_or_fail();
         return;
     };
-    let dir = Path::new("tests/corpus").join(model);
-    assert!(
-        dir.join("model.pt2").is_file(),
-        "{} missing: run `.venv/bin/python tools/capture_corpus.py --only {model}` (tools/test.sh does)",
-        dir.display()
-    );
-    let out = crate::scratch_dir(&format!("parity-{model}")).join("model.onnx");
+    if let Err(message) = check_dir(env, &Path::new("tests/corpus").join(model), model) {
+        panic!("{message}");
+    }
+}
+
+fn skip_or_fail() {
+    if std::env::var_os("CI").is_some() {
+        panic!("onnxruntime not found: set ORT_DYLIB_PATH or run tools/setup.sh");
+    }
+    eprintln!("skipped: onnxruntime not found (set ORT_DYLIB_PATH or run tools/setup.sh)");
+}
+
+/// Converts `<dir>/model.pt2` and compares onnxruntime with every recorded
+/// input set `<dir>/set_*`.
+fn check_dir(env: &ort::environment::Environment, dir: &Path, name: &str) -> Result<(), String> {
+    if !dir.join("model.pt2").is_file() {
+        return Err(format!(
+            "{} missing: run `.venv/bin/python tools/capture_corpus.py --only {name}` (tools/test.sh does)",
+            dir.display()
+        ));
+    }
+    let out = crate::scratch_dir(&format!("parity-{name}")).join("model.onnx");
     convert(dir.join("model.pt2").to_str().unwrap(), &out, &ConvertOptions::default())
-        .unwrap_or_else(|e| panic!("converting {model}: {e}"));
-    let builder = Session::builder(env).unwrap_or_else(|e| panic!("session builder: {e}"));
-    let mut builder = builder.with_intra_threads(2).unwrap_or_else(|e| panic!("session builder: {e}"));
-    let mut session = builder
-        .commit_from_file(&out)
-        .unwrap_or_else(|e| panic!("{model}: onnxruntime cannot load the model: {e}"));
+        .map_err(|e| format!("converting {name}: {e}"))?;
+    let builder = Session::builder(env).map_err(|e| format!("session builder: {e}"))?;
+    let mut builder = builder.with_intra_threads(2).map_err(|e| format!("session builder: {e}"))?;
+    let mut session =
+        builder.commit_from_file(&out).map_err(|e| format!("{name}: onnxruntime cannot load the model: {e}"))?;
     let output_names: Vec<String> = session.outputs().iter().map(|o| o.name().to_string()).collect();
-    for set in 0..2 {
-        let set_dir = dir.join(format!("set_{set}"));
-        let inputs: Vec<Array> = sorted_files(&set_dir, "input_").iter().map(|p| read_tensor(p)).collect();
-        let expected: Vec<Array> = sorted_files(&set_dir, "output_").iter().map(|p| read_tensor(p)).collect();
-        assert_eq!(
-            output_names,
-            expected.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
-            "{model}: ONNX outputs (names, order) differ from the contract"
-        );
+    let mut sets: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("set_")))
+        .collect();
+    sets.sort();
+    if sets.is_empty() {
+        return Err(format!("{}: no set_* input directories", dir.display()));
+    }
+    for (set, set_dir) in sets.iter().enumerate() {
+        let inputs: Vec<Array> = sorted_files(set_dir, "input_").iter().map(|p| read_tensor(p)).collect();
+        let expected: Vec<Array> = sorted_files(set_dir, "output_").iter().map(|p| read_tensor(p)).collect();
+        let expected_names: Vec<String> = expected.iter().map(|e| e.name.clone()).collect();
+        if output_names != expected_names {
+            return Err(format!("{name}: ONNX outputs {output_names:?} differ from the contract {expected_names:?}"));
+        }
         let feeds: Vec<(String, DynValue)> = inputs.iter().map(|a| (a.name.clone(), to_value(a))).collect();
-        let outputs = session.run(feeds).unwrap_or_else(|e| panic!("{model} set_{set}: onnxruntime run failed: {e}"));
+        let outputs = session.run(feeds).map_err(|e| format!("{name} set_{set}: onnxruntime run failed: {e}"))?;
         for (i, exp) in expected.iter().enumerate() {
-            let err = compare(model, set, exp, &outputs[i]).unwrap_or_else(|e| panic!("{e}"));
-            eprintln!("{model} set_{set} {}: max |diff| {err:.3e}", exp.name);
+            let err = compare(name, set, exp, &outputs[i])?;
+            eprintln!("{name} set_{set} {}: max |diff| {err:.3e}", exp.name);
         }
     }
+    Ok(())
+}
+
+/// The single-op cases of `tests/ops/` (made by `tools/capture_op_tests.py`).
+fn op_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir("tests/ops")
+        .expect("tests/ops (tools/capture_op_tests.py)")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("model.pt2").is_file())
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// Every single-op case matches eager PyTorch; all failures are listed.
+#[test]
+fn every_op_case_matches_eager() {
+    let Some(env) = environment() else {
+        skip_or_fail();
+        return;
+    };
+    let cases = op_cases();
+    assert!(!cases.is_empty(), "no cases under tests/ops");
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|dir| {
+            let name = format!("ops-{}", dir.file_name().unwrap().to_string_lossy());
+            check_dir(env, dir, &name).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of {} op cases fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+/// Every lowering rule is exercised by at least one numeric case (corpus or
+/// tests/ops): its target appears in a case's aten module after inplace
+/// removal. A new rule without a case fails here.
+#[test]
+fn every_rule_has_a_numeric_test() {
+    let mut dirs = op_cases();
+    dirs.extend(CORPUS.iter().map(|m| Path::new("tests/corpus").join(m)).filter(|d| d.join("model.pt2").is_file()));
+    let mut seen = std::collections::BTreeSet::new();
+    for dir in &dirs {
+        let context = aten2onnx::create_context();
+        let path = dir.join("model.pt2");
+        let mut module = aten2onnx::translate::load(&context, path.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+        let manager = aten2onnx::pipeline::Pipeline::parse("builtin.module(aten-remove-inplace)")
+            .unwrap()
+            .build(&context, false)
+            .unwrap();
+        manager.run(&mut module).unwrap_or_else(|_| panic!("{}: aten-remove-inplace failed", dir.display()));
+        seen.extend(crate::op_names(module.as_operation()));
+    }
+    let missing: Vec<&str> =
+        aten2onnx_passes::lowering::all_rules().map(|r| r.target).filter(|t| !seen.contains(*t)).collect();
+    assert!(
+        missing.is_empty(),
+        "{} lowering rule(s) have no numeric test (add a case to tools/capture_op_tests.py):\n  {}",
+        missing.len(),
+        missing.join("\n  ")
+    );
 }
 
 macro_rules! parity {
