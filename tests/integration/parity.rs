@@ -202,66 +202,6 @@ fn check_dir(env: &ort::environment::Environment, dir: &Path, name: &str) -> Res
     Ok(())
 }
 
-/// The single-op cases of `tests/ops/` (made by `tools/capture_op_tests.py`).
-fn op_cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir("tests/ops")
-        .expect("tests/ops (tools/capture_op_tests.py)")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("model.pt2").is_file())
-        .collect();
-    cases.sort();
-    cases
-}
-
-/// Every single-op case matches eager PyTorch; all failures are listed.
-#[test]
-fn every_op_case_matches_eager() {
-    let Some(env) = environment() else {
-        skip_or_fail();
-        return;
-    };
-    let cases = op_cases();
-    assert!(!cases.is_empty(), "no cases under tests/ops");
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|dir| {
-            let name = format!("ops-{}", dir.file_name().unwrap().to_string_lossy());
-            check_dir(env, dir, &name).err()
-        })
-        .collect();
-    assert!(failures.is_empty(), "{} of {} op cases fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
-}
-
-/// Every lowering rule is exercised by at least one numeric case (corpus or
-/// tests/ops): its target appears in a case's aten module after inplace
-/// removal. A new rule without a case fails here.
-#[test]
-fn every_rule_has_a_numeric_test() {
-    let mut dirs = op_cases();
-    dirs.extend(CORPUS.iter().map(|m| Path::new("tests/corpus").join(m)).filter(|d| d.join("model.pt2").is_file()));
-    let mut seen = std::collections::BTreeSet::new();
-    for dir in &dirs {
-        let context = aten2onnx::create_context();
-        let path = dir.join("model.pt2");
-        let mut module = aten2onnx::translate::load(&context, path.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
-        let manager = aten2onnx::pipeline::Pipeline::parse("builtin.module(aten-remove-inplace)")
-            .unwrap()
-            .build(&context, false)
-            .unwrap();
-        manager.run(&mut module).unwrap_or_else(|_| panic!("{}: aten-remove-inplace failed", dir.display()));
-        seen.extend(crate::op_names(module.as_operation()));
-    }
-    let missing: Vec<&str> =
-        aten2onnx_passes::lowering::all_rules().map(|r| r.target).filter(|t| !seen.contains(*t)).collect();
-    assert!(
-        missing.is_empty(),
-        "{} lowering rule(s) have no numeric test (add a case to tools/capture_op_tests.py):\n  {}",
-        missing.len(),
-        missing.join("\n  ")
-    );
-}
-
 macro_rules! parity {
     ($($model:ident),* $(,)?) => {
         /// Every corpus model.
