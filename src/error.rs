@@ -26,6 +26,12 @@ pub enum Error {
     /// The module could not be written as an ONNX model.
     #[error("{}: cannot write the ONNX model: {message}", path.display())]
     Export { path: PathBuf, message: String },
+    /// The libtorch interpreter could not run the module.
+    #[error("interpreter: {0}")]
+    Interpreter(String),
+    /// `--verify` found outputs beyond tolerance.
+    #[error("{0}")]
+    Verification(String),
     /// Bad command-line use.
     #[error("{0}")]
     Usage(String),

@@ -12,10 +12,21 @@ pub mod diagnostics;
 pub mod error;
 pub mod export;
 pub mod import;
+#[cfg(feature = "torch")]
+pub mod interp;
 pub mod module;
 pub mod opt;
 pub mod pipeline;
 pub mod translate;
+#[cfg(feature = "torch")]
+pub mod verify;
+
+/// The pipeline `--verify` bisects with: lowering with every replaced value
+/// tagged by its node, no folding or merging (so tags survive).
+#[cfg(feature = "torch")]
+pub fn lowering_trace_pipeline(opset: u32) -> String {
+    format!("builtin.module(aten-remove-inplace, convert-aten-to-onnx{{opset={opset} trace=true}}, func.func(dce))")
+}
 
 pub use context::create_context;
 pub use error::Error;

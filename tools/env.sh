@@ -9,3 +9,9 @@ export PATH="/usr/lib/llvm-22/bin:$PATH"
 # onnxruntime for the Rust parity tests: the Python wheel's shared library.
 ORT_LIB="$(ls "$ROOT"/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* 2>/dev/null | head -1)"
 [ -n "$ORT_LIB" ] && export ORT_DYLIB_PATH="$ORT_LIB"
+# libtorch for the `torch` feature (tch 0.26 pairs with torch 2.13): torch-sys
+# finds it through the venv's python; the tools need its libraries at run time.
+export LIBTORCH_USE_PYTORCH=1
+export PATH="$ROOT/.venv/bin:$PATH"
+TORCH_LIB="$(ls -d "$ROOT"/.venv/lib/python3*/site-packages/torch/lib 2>/dev/null | head -1)"
+[ -n "$TORCH_LIB" ] && export LD_LIBRARY_PATH="$TORCH_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

@@ -27,7 +27,10 @@ static ID: PassId = PassId::new();
 pub const INFO: PassInfo = PassInfo {
     name: "convert-aten-to-onnx",
     summary: "Lower aten ops to onnx ops (rules in passes/src/lowering/rules/)",
-    options: &[PassOption { name: "opset", help: "target ONNX opset, 17..28 (default 23)" }],
+    options: &[
+        PassOption { name: "opset", help: "target ONNX opset, 17..28 (default 23)" },
+        PassOption { name: "trace", help: "tag each value that replaces an aten result with `aten.trace = \"<node>#<result>\"` (for --verify)" },
+    ],
     create: create,
 };
 
@@ -39,22 +42,31 @@ fn create(options: &PassOptions) -> Result<Box<dyn crate::PassFactory>, String> 
     if !(MIN_OPSET..=MAX_OPSET).contains(&opset) {
         return Err(format!("opset {opset} is outside the supported range {MIN_OPSET}..{MAX_OPSET}"));
     }
-    Ok(Box::new(Factory { pass: ConvertAtenToOnnx { opset }, id: &ID, info: &INFO }))
+    let trace = match options.get("trace").map(String::as_str) {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(format!("trace '{other}' is not true or false")),
+    };
+    Ok(Box::new(Factory { pass: ConvertAtenToOnnx { opset, trace }, id: &ID, info: &INFO }))
 }
 
 #[derive(Clone)]
 pub struct ConvertAtenToOnnx {
     pub opset: u32,
+    pub trace: bool,
 }
+
+/// Discardable attribute naming the aten result an onnx value replaced.
+pub const TRACE_ATTR: &str = "aten.trace";
 
 impl ProjectPass for ConvertAtenToOnnx {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()> {
-        convert(op, self.opset)
+        convert(op, self.opset, self.trace)
     }
 }
 
 /// Lowers everything under `root` (a module) to the onnx dialect.
-pub fn convert(root: OperationRef<'_, '_>, opset: u32) -> Result<(), ()> {
+pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<(), ()> {
     let mut ops = Vec::new();
     ir::walk(root, &mut |op| {
         if ir::op_name(op).starts_with(aten_ir::DIALECT_PREFIX) {
@@ -71,7 +83,7 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32) -> Result<(), ()> {
     let context = unsafe { context_ref.to_ref() };
     let mut ok = true;
     for &op in &ops {
-        if let Err(message) = lower_op(context, op, opset) {
+        if let Err(message) = lower_op(context, op, opset, trace) {
             op_error(op, &format!("cannot be lowered: {message}"));
             ok = false;
             break;
@@ -160,7 +172,7 @@ fn sym_lowering(op: &str) -> Option<&'static str> {
     })
 }
 
-fn lower_op<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 'a>, opset: u32) -> Result<(), String> {
+fn lower_op<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 'a>, opset: u32, trace: bool) -> Result<(), String> {
     let name = ir::op_name(op);
     let b = Builder::new(context, op, opset)?;
     let replacements: Vec<Value<'c, 'a>> = match aten_ir::classify(&name)? {
@@ -169,6 +181,9 @@ fn lower_op<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 'a>, opse
             let ctx = Ctx { args: Args::new(op, schema)?, b };
             let values = rule.apply(&ctx)?;
             fix_result_types(op, &values, &ctx.b)?;
+            if trace {
+                tag_values(context, op, &values, &ctx.b);
+            }
             values
         }
         AtenOp::Weight => {
@@ -217,6 +232,25 @@ fn lower_op<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 'a>, opse
         unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
     }
     Ok(())
+}
+
+/// Tags the values a rule created with the node and result they replace.
+fn tag_values(context: &melior::Context, op: OperationRef<'_, '_>, values: &[Value<'_, '_>], b: &Builder) {
+    let Some(node) = SourcePosition::of(op.location()).node else { return };
+    for (i, value) in values.iter().enumerate() {
+        if !b.created(*value) {
+            continue;
+        }
+        let tag = StringAttribute::new(context, &format!("{node}#{i}"));
+        unsafe {
+            let owner = sys::mlirOpResultGetOwner(value.to_raw());
+            sys::mlirOperationSetAttributeByName(
+                owner,
+                sys::MlirStringRef { data: TRACE_ATTR.as_ptr() as *const _, length: TRACE_ATTR.len() },
+                melior::ir::attribute::AttributeLike::to_raw(&tag),
+            );
+        }
+    }
 }
 
 /// Gives each value a rule created the exact type torch inferred for the

@@ -172,6 +172,27 @@ impl<'c> Importer<'c, '_> {
         if !ranges.is_empty() {
             op.set_attribute("aten.range_constraints", DictionaryAttribute::new(context, &ranges).into());
         }
+        // The capture's value of each symbolic size (the sample input's
+        // shape), by the text the tensor encodings use: `{s77 = 3 : i64}`.
+        let mut hints = BTreeMap::new();
+        for meta in program.graph().tensor_values.values() {
+            for size in &meta.sizes {
+                if let aten2onnx_pt2::schema::SymInt::AsExpr(expr) = size {
+                    if let Some(hint) = expr.int_hint() {
+                        hints.insert(types::sym_expr_text(&expr.expr_str), hint);
+                    }
+                }
+            }
+        }
+        if !hints.is_empty() {
+            let entries: Vec<(Identifier, Attribute)> = hints
+                .iter()
+                .map(|(k, v)| {
+                    (self.id(k), melior::ir::attribute::IntegerAttribute::new(types::sym_int_type(context), *v).into())
+                })
+                .collect();
+            op.set_attribute("aten.symbol_hints", DictionaryAttribute::new(context, &entries).into());
+        }
         Ok(module)
     }
 

@@ -28,6 +28,15 @@ struct Args {
     /// Put initializers in `<output>.data` (always), or never; default: only past 2 GiB.
     #[arg(long = "external-data", value_parser = ["auto", "always", "never"], default_value = "auto")]
     external_data: String,
+    /// With --to-onnx: run the aten program on libtorch and the ONNX model in
+    /// onnxruntime, report per-output errors, exit 1 above tolerance and name
+    /// the first diverging op (needs the `torch` build feature).
+    #[arg(long)]
+    verify: bool,
+    /// With --verify: a directory of input_<i>.pb TensorProtos (default:
+    /// random inputs of the capture's sample shapes).
+    #[arg(long)]
+    inputs: Option<String>,
     /// Print locations (node names and Python source lines).
     #[arg(long = "mlir-print-debuginfo")]
     print_debuginfo: bool,
@@ -61,6 +70,34 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
                 _ => ExternalData::Auto,
             },
         };
+        if args.verify {
+            return verify(args, output, options);
+        }
         translate::convert(&args.input, std::path::Path::new(output), &options).map(|_| ())
     }
+}
+
+#[cfg(feature = "torch")]
+fn verify(args: &Args, output: &str, convert: translate::ConvertOptions) -> Result<(), aten2onnx::Error> {
+    use aten2onnx::verify::{VerifyOptions, verify};
+    let options = VerifyOptions { convert, inputs: args.inputs.as_ref().map(std::path::PathBuf::from) };
+    let report = verify(&args.input, std::path::Path::new(output), &options)?;
+    print!("{}", report.render());
+    if report.ok() {
+        Ok(())
+    } else {
+        Err(aten2onnx::Error::Verification(format!(
+            "{}: the ONNX model differs from libtorch beyond |diff| <= {} + {} |expected|",
+            args.input,
+            aten2onnx::verify::ATOL,
+            aten2onnx::verify::RTOL
+        )))
+    }
+}
+
+#[cfg(not(feature = "torch"))]
+fn verify(_: &Args, _: &str, _: translate::ConvertOptions) -> Result<(), aten2onnx::Error> {
+    Err(aten2onnx::Error::Usage(
+        "--verify needs libtorch: this aten-translate was built without the `torch` feature (cargo build --features torch)".into(),
+    ))
 }

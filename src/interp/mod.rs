@@ -1,0 +1,553 @@
+//! An interpreter for the `aten` dialect on libtorch (`--features torch`).
+//!
+//! Every registered op runs through libtorch's own dispatcher, called by
+//! name and overload with boxed arguments built from the op's schema
+//! (src/interp/shim.cpp): one generic path for all 3,754 overloads of the
+//! registry, rather than a hand-written call per op through tch's generated
+//! methods (which would need code for each op and cannot reach every
+//! overload). tch provides tensor ownership and conversions. Inplace ops run
+//! as inplace ops, so programs keep eager semantics exactly.
+
+mod ffi;
+
+use crate::{Error, import::types::scalar_type_of};
+use aten2onnx_dialects::aten::{self as registry, ArgType, OpSchema};
+use aten2onnx_passes::{
+    aten_ir::{self, AtenOp, Slot},
+    ir::{self, SourcePosition, attribute_kind, dense_i64_values, string_value},
+};
+use aten2onnx_pt2::{Archive, schema::ScalarType};
+use melior::ir::{
+    Attribute, BlockLike, Module, OperationRef, RegionLike, Type, Value, ValueLike,
+    attribute::AttributeLike,
+    operation::OperationLike,
+};
+use mlir_sys as sys;
+use std::{collections::HashMap, ffi::CString};
+
+/// A runtime value.
+#[derive(Debug)]
+pub enum RtValue {
+    Tensor(tch::Tensor),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    None,
+}
+
+impl RtValue {
+    fn shallow(&self) -> RtValue {
+        match self {
+            RtValue::Tensor(t) => RtValue::Tensor(t.shallow_clone()),
+            RtValue::Int(i) => RtValue::Int(*i),
+            RtValue::Float(f) => RtValue::Float(*f),
+            RtValue::Bool(b) => RtValue::Bool(*b),
+            RtValue::None => RtValue::None,
+        }
+    }
+
+    pub fn tensor(&self) -> Option<&tch::Tensor> {
+        if let RtValue::Tensor(t) = self { Some(t) } else { None }
+    }
+}
+
+/// A tensor value an op produced, kept for comparisons (`--verify` bisection).
+pub struct Traced {
+    /// The graph node (from the op location).
+    pub node: String,
+    pub result: usize,
+    pub op: String,
+    pub position: SourcePosition,
+    pub value: tch::Tensor,
+}
+
+/// The outputs of a run and, when tracing, every tensor each op produced.
+pub struct Run {
+    pub outputs: Vec<RtValue>,
+    pub trace: Vec<Traced>,
+    /// The weights by name after the run (buffers written in place show
+    /// their new content).
+    pub weights: HashMap<String, tch::Tensor>,
+}
+
+/// Runs the module's `forward` on `inputs` (one per function argument).
+/// Weights are read from the archive named by `aten.archive`.
+pub fn run(module: &Module, inputs: Vec<RtValue>, trace: bool) -> Result<Run, Error> {
+    let fail = |message: String| Error::Interpreter(message);
+    let body = module.body();
+    let function = body.first_operation().ok_or_else(|| fail("empty module".into()))?;
+    let archive = match module.as_operation().attribute(aten_ir::ARCHIVE_ATTR).ok().and_then(string_value) {
+        Some(path) => Some(Archive::open(&path)?),
+        None => None,
+    };
+    let mut interpreter =
+        Interpreter { archive: archive.as_ref(), values: HashMap::new(), trace: trace.then(Vec::new), weights: HashMap::new() };
+    let region = function.regions().next().ok_or_else(|| fail("function without a body".into()))?;
+    let block = region.first_block().ok_or_else(|| fail("function without a block".into()))?;
+    if block.argument_count() != inputs.len() {
+        return Err(fail(format!("forward takes {} inputs, {} given", block.argument_count(), inputs.len())));
+    }
+    let outputs = interpreter.run_block(block, inputs).map_err(fail)?;
+    Ok(Run { outputs, trace: interpreter.trace.unwrap_or_default(), weights: interpreter.weights })
+}
+
+struct Interpreter<'a> {
+    archive: Option<&'a Archive>,
+    values: HashMap<usize, RtValue>,
+    trace: Option<Vec<Traced>>,
+    weights: HashMap<String, tch::Tensor>,
+}
+
+fn key(v: Value<'_, '_>) -> usize {
+    v.to_raw().ptr as usize
+}
+
+impl Interpreter<'_> {
+    fn get(&self, v: Value<'_, '_>) -> Result<RtValue, String> {
+        self.values.get(&key(v)).map(RtValue::shallow).ok_or_else(|| "operand has no value (not computed yet)".to_string())
+    }
+
+    /// Runs a block; returns the operands of its terminator.
+    fn run_block(&mut self, block: melior::ir::BlockRef<'_, '_>, args: Vec<RtValue>) -> Result<Vec<RtValue>, String> {
+        for (i, value) in args.into_iter().enumerate() {
+            let arg: Value = block.argument(i).map_err(|e| e.to_string())?.into();
+            self.values.insert(key(arg), value);
+        }
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            let name = ir::op_name(op);
+            if name == "func.return" || name == aten_ir::YIELD_OP {
+                return op.operands().map(|v| self.get(v)).collect();
+            }
+            let results = self.run_op(op, &name).map_err(|e| {
+                let pos = SourcePosition::of(op.location());
+                let node = pos.node.clone().map(|n| format!(" [node {n}]")).unwrap_or_default();
+                format!("{}:{node} '{name}' failed on libtorch: {e}", pos.file_line())
+            })?;
+            if results.len() != op.result_count() {
+                return Err(format!("'{name}' gave {} values for {} results", results.len(), op.result_count()));
+            }
+            let position = SourcePosition::of(op.location());
+            for (i, value) in results.into_iter().enumerate() {
+                if let (Some(trace), RtValue::Tensor(t), Some(node)) = (&mut self.trace, &value, &position.node) {
+                    trace.push(Traced { node: node.clone(), result: i, op: name.clone(), position: position.clone(), value: t.copy() });
+                }
+                let result: Value = op.result(i).map_err(|e| e.to_string())?.into();
+                self.values.insert(key(result), value);
+            }
+        }
+        Err("block has no terminator".into())
+    }
+
+    fn run_op(&mut self, op: OperationRef<'_, '_>, name: &str) -> Result<Vec<RtValue>, String> {
+        match aten_ir::classify(name)? {
+            AtenOp::Weight => {
+                let tensor = self.weight(op)?;
+                let name = aten_ir::weight_name(op).unwrap_or_default();
+                self.weights.insert(name, tensor.shallow_clone());
+                Ok(vec![RtValue::Tensor(tensor)])
+            }
+            AtenOp::None => Ok(vec![RtValue::None]),
+            AtenOp::SymConstant => {
+                let attr = op.attribute("value").map_err(|_| "no value")?;
+                Ok(vec![number(attr).ok_or("value is not a number")?])
+            }
+            AtenOp::Sym(sym) => {
+                let operands: Vec<RtValue> = op.operands().map(|v| self.get(v)).collect::<Result<_, _>>()?;
+                Ok(vec![sym_op(sym.op, &operands)?])
+            }
+            AtenOp::HigherOrder => self.higher_order(op, name),
+            AtenOp::Yield => Err("stray aten.yield".into()),
+            AtenOp::Registered(schema) => self.call(op, schema),
+        }
+    }
+
+    fn weight(&self, op: OperationRef<'_, '_>) -> Result<tch::Tensor, String> {
+        let name = aten_ir::weight_name(op).ok_or("weight without a name")?;
+        let archive = self.archive.ok_or("the module has no aten.archive to read weights from")?;
+        let data = archive.weight(&name).or_else(|_| archive.constant(&name)).map_err(|e| e.to_string())?;
+        let kind = tch_kind(data.dtype).ok_or_else(|| format!("dtype {} has no tch kind", data.dtype))?;
+        let elem = data.dtype.element_size().unwrap_or(1);
+        let storage = tch::Tensor::f_from_data_size(data.storage, &[(data.storage.len() / elem) as i64], kind)
+            .map_err(|e| e.to_string())?;
+        Ok(storage.as_strided(&data.sizes, &data.strides, Some(data.storage_offset)).contiguous())
+    }
+
+    fn higher_order(&mut self, op: OperationRef<'_, '_>, name: &str) -> Result<Vec<RtValue>, String> {
+        let operands: Vec<RtValue> = op.operands().map(|v| self.get(v)).collect::<Result<_, _>>()?;
+        let region = |i: usize| -> Result<melior::ir::BlockRef, String> {
+            op.region(i).map_err(|e| e.to_string())?.first_block().ok_or_else(|| "empty region".to_string())
+        };
+        match name.strip_prefix(aten_ir::HOP_PREFIX) {
+            Some("cond") => {
+                let (pred, rest) = operands.split_first().ok_or("cond without a predicate")?;
+                let taken = match pred {
+                    RtValue::Tensor(t) => t.int64_value(&[]) != 0,
+                    RtValue::Bool(b) => *b,
+                    RtValue::Int(i) => *i != 0,
+                    _ => return Err("cond predicate is not a bool".into()),
+                };
+                let args = rest.iter().map(RtValue::shallow).collect();
+                self.run_block(region(if taken { 0 } else { 1 })?, args)
+            }
+            Some("while_loop") => {
+                let segments = op
+                    .attribute(aten_ir::SEGMENTS_ATTR)
+                    .ok()
+                    .and_then(ir::dense_i32_values)
+                    .ok_or("while_loop without operandSegmentSizes")?;
+                let carried_count = segments.first().copied().unwrap_or(0) as usize;
+                let mut carried: Vec<RtValue> = operands[..carried_count].iter().map(RtValue::shallow).collect();
+                let extra: Vec<RtValue> = operands[carried_count..].iter().map(RtValue::shallow).collect();
+                loop {
+                    let mut args: Vec<RtValue> = carried.iter().map(RtValue::shallow).collect();
+                    args.extend(extra.iter().map(RtValue::shallow));
+                    let go = self.run_block(region(0)?, args)?;
+                    let go = match go.first() {
+                        Some(RtValue::Tensor(t)) => t.int64_value(&[]) != 0,
+                        Some(RtValue::Bool(b)) => *b,
+                        _ => return Err("while_loop condition is not a bool".into()),
+                    };
+                    if !go {
+                        return Ok(carried);
+                    }
+                    let mut args: Vec<RtValue> = carried.iter().map(RtValue::shallow).collect();
+                    args.extend(extra.iter().map(RtValue::shallow));
+                    carried = self.run_block(region(1)?, args)?;
+                }
+            }
+            _ => Err(format!("higher-order op '{name}' is not interpreted")),
+        }
+    }
+
+    /// Calls a registered overload through the dispatcher.
+    fn call(&mut self, op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<Vec<RtValue>, String> {
+        let slots = aten_ir::layout(op, schema)?;
+        // Everything the boxed arguments point at lives until the call returns.
+        let mut keep = Keep::default();
+        let mut args = Vec::with_capacity(slots.len());
+        for (arg, slot) in schema.arguments.iter().zip(&slots) {
+            let ty = ArgType::parse(arg.ty);
+            let boxed = match slot {
+                Slot::Absent => ffi::Arg::default(),
+                Slot::Operands(range) => {
+                    let values: Vec<RtValue> =
+                        aten_ir::operands_of(op, range).into_iter().map(|v| self.get(v)).collect::<Result<_, _>>()?;
+                    operand_arg(&ty, values, &mut keep).map_err(|e| format!("argument '{}': {e}", arg.name))?
+                }
+                Slot::Attribute(attr) => {
+                    attribute_arg(&ty, *attr, &mut keep).map_err(|e| format!("argument '{}': {e}", arg.name))?
+                }
+            };
+            args.push(boxed);
+        }
+        let returned = ffi::call(schema.name, schema.overload_name(), &args)?;
+        drop(keep);
+        let mut results = Vec::new();
+        for r in returned {
+            match r {
+                ffi::Returned::Tensor(t) => results.push(RtValue::Tensor(t)),
+                ffi::Returned::Tensors(list) => results.extend(list.into_iter().map(RtValue::Tensor)),
+                ffi::Returned::Int(i) => results.push(RtValue::Int(i)),
+                ffi::Returned::Double(d) => results.push(RtValue::Float(d)),
+                ffi::Returned::Bool(b) => results.push(RtValue::Bool(b)),
+                ffi::Returned::None => results.push(RtValue::None),
+            }
+        }
+        Ok(results)
+    }
+}
+
+/// Owned storage behind boxed arguments.
+#[derive(Default)]
+struct Keep {
+    tensors: Vec<tch::Tensor>,
+    lists: Vec<Vec<*mut std::ffi::c_void>>,
+    ints: Vec<Vec<i64>>,
+    doubles: Vec<Vec<f64>>,
+    strings: Vec<CString>,
+}
+
+impl Keep {
+    fn tensor(&mut self, t: tch::Tensor) -> *mut std::ffi::c_void {
+        self.tensors.push(t);
+        let last = self.tensors.last_mut().unwrap();
+        last.as_mut_ptr() as *mut _
+    }
+
+    fn string(&mut self, s: &str) -> *const std::ffi::c_char {
+        self.strings.push(CString::new(s).unwrap_or_default());
+        self.strings.last().unwrap().as_ptr()
+    }
+}
+
+fn int_of(v: &RtValue) -> Result<i64, String> {
+    match v {
+        RtValue::Int(i) => Ok(*i),
+        RtValue::Bool(b) => Ok(*b as i64),
+        RtValue::Tensor(t) if t.numel() == 1 => Ok(t.int64_value(&[])),
+        other => Err(format!("expected an int, got {other:?}")),
+    }
+}
+
+fn operand_arg(ty: &ArgType, values: Vec<RtValue>, keep: &mut Keep) -> Result<ffi::Arg, String> {
+    let mut a = ffi::Arg::default();
+    let inner = match ty {
+        ArgType::Optional(inner) => inner.as_ref(),
+        other => other,
+    };
+    match inner {
+        ArgType::List { elem, .. } if aten_ir::is_tensor_type(elem) => {
+            let optional = matches!(**elem, ArgType::Optional(_));
+            let mut ptrs = Vec::new();
+            for v in values {
+                match v {
+                    RtValue::Tensor(t) => ptrs.push(keep.tensor(t)),
+                    RtValue::None if optional => ptrs.push(std::ptr::null_mut()),
+                    other => return Err(format!("expected a tensor in the list, got {other:?}")),
+                }
+            }
+            a.kind = if optional { ffi::OPT_TENSORS } else { ffi::TENSORS };
+            a.len = ptrs.len();
+            keep.lists.push(ptrs);
+            a.tensors = keep.lists.last().unwrap().as_ptr();
+        }
+        ArgType::List { .. } => {
+            let ints: Vec<i64> = values.iter().map(int_of).collect::<Result<_, _>>()?;
+            a.kind = ffi::INTS;
+            a.len = ints.len();
+            keep.ints.push(ints);
+            a.ints = keep.ints.last().unwrap().as_ptr();
+        }
+        _ => {
+            let [value] = <[RtValue; 1]>::try_from(values).map_err(|_| "expected one value")?;
+            match value {
+                RtValue::Tensor(t) => {
+                    a.kind = ffi::TENSOR;
+                    a.tensor = keep.tensor(t);
+                }
+                RtValue::Int(i) => {
+                    a.kind = ffi::INT;
+                    a.i = i;
+                }
+                RtValue::Float(d) => {
+                    a.kind = ffi::DOUBLE;
+                    a.d = d;
+                }
+                RtValue::Bool(b) => {
+                    a.kind = ffi::BOOL;
+                    a.i = b as i64;
+                }
+                RtValue::None => {}
+            }
+        }
+    }
+    Ok(a)
+}
+
+fn attribute_arg(ty: &ArgType, attr: Attribute<'_>, keep: &mut Keep) -> Result<ffi::Arg, String> {
+    let mut a = ffi::Arg::default();
+    let inner = match ty {
+        ArgType::Optional(inner) => inner.as_ref(),
+        other => other,
+    };
+    let kind = attribute_kind(attr);
+    match (inner, kind) {
+        // A Python number for a Tensor argument: a wrapped-number tensor.
+        (ArgType::Tensor, _) => match number(attr).ok_or("expected a number")? {
+            RtValue::Int(i) => {
+                a.kind = ffi::WRAPPED_INT;
+                a.i = i;
+            }
+            RtValue::Float(d) => {
+                a.kind = ffi::WRAPPED_DOUBLE;
+                a.d = d;
+            }
+            RtValue::Bool(b) => {
+                a.kind = ffi::WRAPPED_BOOL;
+                a.i = b as i64;
+            }
+            _ => unreachable!(),
+        },
+        (ArgType::ScalarType, "type") => {
+            let t = unsafe { Type::from_raw(sys::mlirTypeAttrGetValue(attr.to_raw())) };
+            a.kind = ffi::SCALAR_TYPE;
+            a.i = c10_scalar_type(t).ok_or_else(|| format!("dtype {t} has no c10 code"))?;
+        }
+        (ArgType::Layout, "string") => {
+            let s = string_value(attr).unwrap_or_default();
+            a.kind = ffi::LAYOUT;
+            a.i = code_of(registry::LAYOUTS, &s)?;
+        }
+        (ArgType::MemoryFormat, "string") => {
+            let s = string_value(attr).unwrap_or_default();
+            a.kind = ffi::MEMORY_FORMAT;
+            a.i = code_of(registry::MEMORY_FORMATS, &s)?;
+        }
+        (ArgType::Device, "string") => {
+            a.kind = ffi::DEVICE;
+            a.s = keep.string(&string_value(attr).unwrap_or_default());
+        }
+        (_, "string") => {
+            a.kind = ffi::STRING;
+            a.s = keep.string(&string_value(attr).unwrap_or_default());
+        }
+        (_, "integer" | "float" | "bool") => {
+            match number(attr).ok_or("expected a number")? {
+                RtValue::Int(i) if matches!(inner, ArgType::Float) => {
+                    a.kind = ffi::DOUBLE;
+                    a.d = i as f64;
+                }
+                RtValue::Int(i) => {
+                    a.kind = ffi::INT;
+                    a.i = i;
+                }
+                RtValue::Float(d) => {
+                    a.kind = ffi::DOUBLE;
+                    a.d = d;
+                }
+                RtValue::Bool(b) => {
+                    a.kind = ffi::BOOL;
+                    a.i = b as i64;
+                }
+                _ => unreachable!(),
+            }
+        }
+        (_, "array<i64>") => {
+            let ints = dense_i64_values(attr).unwrap_or_default();
+            a.kind = ffi::INTS;
+            a.len = ints.len();
+            keep.ints.push(ints);
+            a.ints = keep.ints.last().unwrap().as_ptr();
+        }
+        (_, "array<f64>") => {
+            let raw = attr.to_raw();
+            let n = unsafe { sys::mlirDenseArrayGetNumElements(raw) };
+            let doubles: Vec<f64> = (0..n).map(|i| unsafe { sys::mlirDenseF64ArrayGetElement(raw, i) }).collect();
+            a.kind = ffi::DOUBLES;
+            a.len = doubles.len();
+            keep.doubles.push(doubles);
+            a.doubles = keep.doubles.last().unwrap().as_ptr();
+        }
+        (_, "array<i1>") => {
+            let raw = attr.to_raw();
+            let n = unsafe { sys::mlirDenseArrayGetNumElements(raw) };
+            let ints: Vec<i64> = (0..n).map(|i| unsafe { sys::mlirDenseBoolArrayGetElement(raw, i) } as i64).collect();
+            a.kind = ffi::BOOLS;
+            a.len = ints.len();
+            keep.ints.push(ints);
+            a.ints = keep.ints.last().unwrap().as_ptr();
+        }
+        (ty, kind) => return Err(format!("cannot pass a {kind} attribute as {ty:?}")),
+    }
+    Ok(a)
+}
+
+fn code_of(table: &[(i64, &str)], name: &str) -> Result<i64, String> {
+    table.iter().find(|(_, n)| *n == name).map(|(c, _)| *c).ok_or_else(|| format!("unknown name '{name}'"))
+}
+
+/// The number an integer / float / bool attribute holds.
+fn number(attr: Attribute<'_>) -> Option<RtValue> {
+    let raw = attr.to_raw();
+    unsafe {
+        match attribute_kind(attr) {
+            "bool" => Some(RtValue::Bool(sys::mlirBoolAttrGetValue(raw))),
+            "integer" => Some(RtValue::Int(sys::mlirIntegerAttrGetValueInt(raw))),
+            "float" => Some(RtValue::Float(sys::mlirFloatAttrGetValueDouble(raw))),
+            _ => None,
+        }
+    }
+}
+
+/// Symbolic-scalar arithmetic with Python's semantics.
+fn sym_op(op: &str, v: &[RtValue]) -> Result<RtValue, String> {
+    let f = |x: &RtValue| match x {
+        RtValue::Int(i) => Ok(*i as f64),
+        RtValue::Float(f) => Ok(*f),
+        RtValue::Bool(b) => Ok(*b as i64 as f64),
+        other => Err(format!("not a number: {other:?}")),
+    };
+    let all_int = v.iter().all(|x| matches!(x, RtValue::Int(_) | RtValue::Bool(_)));
+    let i = |x: &RtValue| int_of(x);
+    let name = op.strip_prefix(aten_ir::SYM_PREFIX).unwrap_or(op);
+    Ok(match (name, v) {
+        ("add", [a, b]) if all_int => RtValue::Int(i(a)? + i(b)?),
+        ("sub", [a, b]) if all_int => RtValue::Int(i(a)? - i(b)?),
+        ("mul", [a, b]) if all_int => RtValue::Int(i(a)? * i(b)?),
+        ("floordiv", [a, b]) if all_int => RtValue::Int(i(a)?.div_euclid(i(b)?) - if i(b)? < 0 && i(a)?.rem_euclid(i(b)?) != 0 { 1 } else { 0 }),
+        ("mod", [a, b]) if all_int => RtValue::Int(((i(a)? % i(b)?) + i(b)?) % i(b)?),
+        ("max", [a, b]) if all_int => RtValue::Int(i(a)?.max(i(b)?)),
+        ("min", [a, b]) if all_int => RtValue::Int(i(a)?.min(i(b)?)),
+        ("neg", [a]) if all_int => RtValue::Int(-i(a)?),
+        ("add", [a, b]) => RtValue::Float(f(a)? + f(b)?),
+        ("sub", [a, b]) => RtValue::Float(f(a)? - f(b)?),
+        ("mul", [a, b]) => RtValue::Float(f(a)? * f(b)?),
+        ("truediv", [a, b]) => RtValue::Float(f(a)? / f(b)?),
+        ("floordiv", [a, b]) => RtValue::Float((f(a)? / f(b)?).floor()),
+        ("pow", [a, b]) => RtValue::Float(f(a)?.powf(f(b)?)),
+        ("neg", [a]) => RtValue::Float(-f(a)?),
+        ("eq", [a, b]) => RtValue::Bool(f(a)? == f(b)?),
+        ("ne", [a, b]) => RtValue::Bool(f(a)? != f(b)?),
+        ("lt", [a, b]) => RtValue::Bool(f(a)? < f(b)?),
+        ("le", [a, b]) => RtValue::Bool(f(a)? <= f(b)?),
+        ("gt", [a, b]) => RtValue::Bool(f(a)? > f(b)?),
+        ("ge", [a, b]) => RtValue::Bool(f(a)? >= f(b)?),
+        ("not", [a]) => RtValue::Bool(f(a)? == 0.0),
+        ("and", [a, b]) => RtValue::Bool(f(a)? != 0.0 && f(b)? != 0.0),
+        ("or", [a, b]) => RtValue::Bool(f(a)? != 0.0 || f(b)? != 0.0),
+        ("ceil", [a]) => RtValue::Int(f(a)?.ceil() as i64),
+        ("floor", [a]) => RtValue::Int(f(a)?.floor() as i64),
+        ("trunc", [a]) | ("int", [a]) => RtValue::Int(f(a)?.trunc() as i64),
+        ("float", [a]) => RtValue::Float(f(a)?),
+        ("sqrt", [a]) => RtValue::Float(f(a)?.sqrt()),
+        ("max", [a, b]) => RtValue::Float(f(a)?.max(f(b)?)),
+        ("min", [a, b]) => RtValue::Float(f(a)?.min(f(b)?)),
+        _ => return Err(format!("symbolic op '{op}' with {} operands is not interpreted", v.len())),
+    })
+}
+
+/// c10::ScalarType codes.
+fn c10_scalar_type(t: Type<'_>) -> Option<i64> {
+    Some(match t.to_string().as_str() {
+        "ui8" => 0,
+        "i8" => 1,
+        "i16" => 2,
+        "i32" => 3,
+        "i64" => 4,
+        "f16" => 5,
+        "f32" => 6,
+        "f64" => 7,
+        "complex<f32>" => 9,
+        "complex<f64>" => 10,
+        "i1" => 11,
+        "bf16" => 15,
+        _ => return None,
+    })
+}
+
+/// The tch kind of a serialized dtype.
+pub fn tch_kind(dtype: ScalarType) -> Option<tch::Kind> {
+    use ScalarType::*;
+    Some(match dtype {
+        Float => tch::Kind::Float,
+        Double => tch::Kind::Double,
+        Half => tch::Kind::Half,
+        BFloat16 => tch::Kind::BFloat16,
+        Long => tch::Kind::Int64,
+        Int => tch::Kind::Int,
+        Short => tch::Kind::Int16,
+        Char => tch::Kind::Int8,
+        Byte => tch::Kind::Uint8,
+        Bool => tch::Kind::Bool,
+        ComplexFloat => tch::Kind::ComplexFloat,
+        ComplexDouble => tch::Kind::ComplexDouble,
+        _ => return None,
+    })
+}
+
+/// The tch kind of an MLIR tensor element type.
+pub fn tch_kind_of_type(t: Type<'_>) -> Option<tch::Kind> {
+    scalar_type_of(t).and_then(tch_kind)
+}

@@ -1,0 +1,412 @@
+//! `aten-translate --to-onnx --verify`: the converted model against libtorch.
+//!
+//! The aten module runs on libtorch (the `interp` interpreter, eager
+//! semantics) and the ONNX model in onnxruntime on the same inputs: the
+//! capture's sample shapes with seeded random values, or recorded inputs.
+//! Each output gets its max absolute and relative error. On a mismatch the
+//! program is converted again with every lowered value tagged by its graph
+//! node, all tagged values become extra outputs, and the first node (in
+//! program order) whose ONNX value differs from libtorch's is named with its
+//! ATen op, its lowering rule and its Python source line.
+
+use crate::{
+    Error, create_context,
+    diagnostics::{DiagnosticCollector, render},
+    export::{self, ExportOptions},
+    interp::{self, RtValue, tch_kind_of_type},
+    lowering_trace_pipeline,
+    translate::{self, ConvertOptions},
+};
+use aten2onnx_passes::{
+    aten_ir,
+    ir::{self, SourcePosition, string_value},
+    lowering::builder,
+};
+use melior::ir::{
+    Attribute, BlockLike, Identifier, Module, RegionLike, Type, Value, ValueLike,
+    attribute::{ArrayAttribute, AttributeLike, DictionaryAttribute, StringAttribute, TypeAttribute},
+    operation::OperationLike,
+    r#type::FunctionType,
+};
+use mlir_sys as sys;
+use std::path::{Path, PathBuf};
+
+/// Absolute and relative tolerance (fp32): |got - exp| <= ATOL + RTOL * |exp|.
+pub const ATOL: f64 = 1e-4;
+pub const RTOL: f64 = 1e-4;
+
+#[derive(Clone, Debug, Default)]
+pub struct VerifyOptions {
+    pub convert: ConvertOptions,
+    /// A directory of `input_<i>.pb` TensorProtos (the corpus layout); else
+    /// random inputs of the capture's sample shapes.
+    pub inputs: Option<PathBuf>,
+}
+
+#[derive(Clone, Debug)]
+pub struct OutputError {
+    pub name: String,
+    pub max_abs: f64,
+    pub max_rel: f64,
+    pub ok: bool,
+}
+
+/// Where libtorch and onnxruntime first disagree.
+#[derive(Clone, Debug)]
+pub struct Divergence {
+    pub node: String,
+    pub aten_op: String,
+    pub rule: String,
+    pub position: SourcePosition,
+    pub max_abs: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct VerifyReport {
+    pub outputs: Vec<OutputError>,
+    pub divergence: Option<Divergence>,
+}
+
+impl VerifyReport {
+    pub fn ok(&self) -> bool {
+        self.outputs.iter().all(|o| o.ok)
+    }
+
+    /// The report as the tool prints it.
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        for o in &self.outputs {
+            text.push_str(&format!(
+                "output '{}': max abs error {:.3e}, max rel error {:.3e} {}\n",
+                o.name,
+                o.max_abs,
+                o.max_rel,
+                if o.ok { "ok" } else { "MISMATCH" }
+            ));
+        }
+        if let Some(d) = &self.divergence {
+            text.push_str(&format!(
+                "first divergence: node '{}' ({}), lowering rule {}, at {}: max abs error {:.3e}\n",
+                d.node,
+                d.aten_op,
+                d.rule,
+                d.position.file_line(),
+                d.max_abs
+            ));
+        }
+        text
+    }
+}
+
+/// Converts `input` to `output` and checks it against libtorch.
+pub fn verify(input: &str, output: &Path, options: &VerifyOptions) -> Result<VerifyReport, Error> {
+    translate::convert(input, output, &options.convert)?;
+    let context = create_context();
+    let reference = translate::load(&context, input)?;
+    let inputs = match &options.inputs {
+        Some(dir) => read_inputs(dir)?,
+        None => sample_inputs(&reference)?,
+    };
+    // onnxruntime first: the interpreter may write the inputs in place.
+    let got = run_onnx(output, &inputs)?;
+    let eager_inputs: Vec<tch::Tensor> = inputs.iter().map(|t| t.copy()).collect();
+    let run = interp::run(&reference, eager_inputs.iter().map(|t| RtValue::Tensor(t.shallow_clone())).collect(), false)?;
+    let input_names = argument_names(&reference);
+    let mut outputs = Vec::new();
+    for (i, (name, got)) in got.iter().enumerate() {
+        // User outputs in order, then written buffers (by name) and inputs.
+        let expected = match run.outputs.get(i) {
+            Some(value) => value.tensor().map(|t| t.shallow_clone()),
+            None => run.weights.get(name).map(|t| t.shallow_clone()).or_else(|| {
+                input_names.iter().position(|n| n == name).map(|k| eager_inputs[k].shallow_clone())
+            }),
+        };
+        let expected = expected.ok_or_else(|| Error::Interpreter(format!("no libtorch value for output '{name}'")))?;
+        outputs.push(compare(name, got, &expected));
+    }
+    let mut report = VerifyReport { outputs, divergence: None };
+    if !report.ok() {
+        report.divergence = bisect(input, output, &inputs, &options.convert)?;
+    }
+    Ok(report)
+}
+
+fn compare(name: &str, got: &tch::Tensor, expected: &tch::Tensor) -> OutputError {
+    if got.size() != expected.size() {
+        return OutputError { name: name.to_string(), max_abs: f64::INFINITY, max_rel: f64::INFINITY, ok: false };
+    }
+    let g = got.to_kind(tch::Kind::Double);
+    let e = expected.to_kind(tch::Kind::Double);
+    if g.numel() == 0 {
+        return OutputError { name: name.to_string(), max_abs: 0.0, max_rel: 0.0, ok: true };
+    }
+    let diff = (&g - &e).abs();
+    // Equal infinities (and both NaN) count as equal.
+    let same = g.eq_tensor(&e).logical_or(&g.isnan().logical_and(&e.isnan()));
+    let diff = diff.masked_fill(&same, 0.0);
+    let max_abs = diff.max().double_value(&[]);
+    let max_rel = (&diff / e.abs().clamp_min(1e-12)).max().double_value(&[]);
+    let bound = e.abs() * RTOL + ATOL;
+    let ok = bool::from(diff.le_tensor(&bound).all().int64_value(&[]) != 0);
+    OutputError { name: name.to_string(), max_abs, max_rel, ok }
+}
+
+/// Converts again with every lowered value tagged and returned, runs both
+/// sides, and finds the first node whose values differ.
+fn bisect(
+    input: &str,
+    output: &Path,
+    inputs: &[tch::Tensor],
+    convert: &ConvertOptions,
+) -> Result<Option<Divergence>, Error> {
+    let context = create_context();
+    let reference = translate::load(&context, input)?;
+    let run = interp::run(&reference, inputs.iter().map(|t| RtValue::Tensor(t.shallow_clone())).collect(), true)?;
+
+    let mut module = translate::load(&context, input)?;
+    let collector = DiagnosticCollector::attach(&context);
+    let manager = crate::pipeline::Pipeline::parse(&lowering_trace_pipeline(convert.opset))?.build(&context, true)?;
+    if manager.run(&mut module).is_err() {
+        return Err(Error::PassFailed { path: input.to_string(), diagnostics: render(&collector.take()) });
+    }
+    let names = expose_traced_values(&module)?;
+    let debug_path = output.with_extension("trace.onnx");
+    export::write_model(&module, &debug_path, &ExportOptions::default())?;
+    let values = run_onnx(&debug_path, inputs)?;
+    let _ = std::fs::remove_file(&debug_path);
+    for traced in &run.trace {
+        let tag = format!("{}#{}", traced.node, traced.result);
+        let Some(index) = names.iter().position(|n| *n == tag) else { continue };
+        let Some((_, got)) = values.iter().find(|(n, _)| *n == format!("trace:{tag}")) else { continue };
+        let err = compare(&tag, got, &traced.value);
+        let _ = index;
+        if !err.ok {
+            let rule = match aten_ir::split_name(&traced.op) {
+                Some((op, _)) => format!("passes/src/lowering/rules/{}.rs", if op == "where" { "where_" } else { op }),
+                None => "(built-in)".to_string(),
+            };
+            return Ok(Some(Divergence {
+                node: traced.node.clone(),
+                aten_op: traced.op.clone(),
+                rule,
+                position: traced.position.clone(),
+                max_abs: err.max_abs,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// Appends every value tagged `aten.trace` to the function's results, named
+/// `trace:<node>#<result>`; returns the tags in order.
+fn expose_traced_values(module: &Module) -> Result<Vec<String>, Error> {
+    let context = module.context();
+    let context = unsafe { context.to_ref() };
+    let function = module.body().first_operation().ok_or_else(|| Error::Interpreter("empty module".into()))?;
+    let block = function.regions().next().and_then(|r| r.first_block()).ok_or_else(|| Error::Interpreter("no body".into()))?;
+    let ret = block.terminator().ok_or_else(|| Error::Interpreter("no return".into()))?;
+    let mut tagged: Vec<(Value, String)> = Vec::new();
+    ir::walk(function, &mut |op| {
+        if let Some(tag) = op.attribute(aten2onnx_passes::convert_aten_to_onnx::TRACE_ATTR).ok().and_then(string_value) {
+            if let Ok(result) = op.result(0) {
+                tagged.push((result.into(), tag));
+            }
+        }
+    });
+    let mut operands: Vec<Value> = ret.operands().collect();
+    operands.extend(tagged.iter().map(|(v, _)| *v));
+    unsafe {
+        let raw: Vec<sys::MlirValue> = operands.iter().map(|v| v.to_raw()).collect();
+        sys::mlirOperationSetOperands(ret.to_raw(), raw.len() as isize, raw.as_ptr());
+    }
+    let function_type = function
+        .attribute("function_type")
+        .ok()
+        .and_then(|a| TypeAttribute::try_from(a).ok())
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+        .ok_or_else(|| Error::Interpreter("function has no type".into()))?;
+    let inputs: Vec<Type> = (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect();
+    let results: Vec<Type> = operands.iter().map(|v| v.r#type()).collect();
+    let mut attrs: Vec<Attribute> = match function.attribute("res_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+        Some(array) => (0..array.len()).filter_map(|i| array.element(i).ok()).collect(),
+        None => (0..function_type.result_count()).map(|_| DictionaryAttribute::new(context, &[]).into()).collect(),
+    };
+    for (_, tag) in &tagged {
+        let name = StringAttribute::new(context, &format!("trace:{tag}")).into();
+        attrs.push(DictionaryAttribute::new(context, &[(Identifier::new(context, "aten.name"), name)]).into());
+    }
+    unsafe {
+        let set = |name: &str, attr: Attribute| {
+            sys::mlirOperationSetAttributeByName(
+                function.to_raw(),
+                sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+                attr.to_raw(),
+            )
+        };
+        set("function_type", TypeAttribute::new(FunctionType::new(context, &inputs, &results).into()).into());
+        set("res_attrs", ArrayAttribute::new(context, &attrs).into());
+    }
+    Ok(tagged.into_iter().map(|(_, t)| t).collect())
+}
+
+/// The `aten.name` of each function argument.
+fn argument_names(module: &Module) -> Vec<String> {
+    let Some(function) = module.body().first_operation() else { return Vec::new() };
+    let Some(attrs) = function.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else {
+        return Vec::new();
+    };
+    (0..attrs.len())
+        .map(|i| {
+            attrs
+                .element(i)
+                .ok()
+                .and_then(|d| DictionaryAttribute::try_from(d).ok())
+                .and_then(|d| d.element_by_name("aten.name"))
+                .and_then(string_value)
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Random inputs shaped like the capture's sample inputs (dynamic dims take
+/// the recorded hints), seeded: floats N(0, 1), integers in [0, 2), bools.
+pub fn sample_inputs(module: &Module) -> Result<Vec<tch::Tensor>, Error> {
+    let hints = module.as_operation().attribute("aten.symbol_hints").ok();
+    let hint = |symbol: &str| -> Option<i64> {
+        let dict = DictionaryAttribute::try_from(hints?).ok()?;
+        let attr = dict.element_by_name(symbol)?;
+        Some(unsafe { sys::mlirIntegerAttrGetValueInt(attr.to_raw()) })
+    };
+    let function = module.body().first_operation().ok_or_else(|| Error::Interpreter("empty module".into()))?;
+    let block = function.regions().next().and_then(|r| r.first_block()).ok_or_else(|| Error::Interpreter("no body".into()))?;
+    tch::manual_seed(0);
+    let mut inputs = Vec::new();
+    for i in 0..block.argument_count() {
+        let arg: Value = block.argument(i).map_err(|e| Error::Interpreter(e.to_string()))?.into();
+        let ty = arg.r#type();
+        let shape = aten2onnx_passes::onnx_shape_inference::shape_of(ty)
+            .ok_or_else(|| Error::Interpreter(format!("input #{i} is not a ranked tensor")))?;
+        let dims: Vec<i64> = shape
+            .iter()
+            .map(|d| match d {
+                aten2onnx_passes::onnx_shape_inference::Dim::Static(n) => Ok(*n),
+                aten2onnx_passes::onnx_shape_inference::Dim::Sym(s) => {
+                    hint(s).ok_or_else(|| Error::Interpreter(format!("input #{i}: no sample size for '{s}' (use --inputs)")))
+                }
+                aten2onnx_passes::onnx_shape_inference::Dim::Unknown => {
+                    Err(Error::Interpreter(format!("input #{i}: unknown dim (use --inputs)")))
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        let element = builder::element_type(ty).ok_or_else(|| Error::Interpreter("not a tensor".into()))?;
+        let kind = tch_kind_of_type(element).ok_or_else(|| Error::Interpreter(format!("input #{i}: dtype {element}")))?;
+        let t = match kind {
+            tch::Kind::Float | tch::Kind::Double | tch::Kind::Half | tch::Kind::BFloat16 => {
+                tch::Tensor::randn(&dims, (kind, tch::Device::Cpu))
+            }
+            tch::Kind::Bool => tch::Tensor::randint(2, &dims, (tch::Kind::Int64, tch::Device::Cpu)).to_kind(kind),
+            _ => tch::Tensor::randint(2, &dims, (kind, tch::Device::Cpu)),
+        };
+        inputs.push(t);
+    }
+    Ok(inputs)
+}
+
+/// Reads `input_<i>.pb` TensorProtos of a directory, in order.
+pub fn read_inputs(dir: &Path) -> Result<Vec<tch::Tensor>, Error> {
+    use protobuf::Message;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|source| Error::Io { path: dir.to_path_buf(), source })?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("input_") && n.ends_with(".pb")))
+        .collect();
+    files.sort_by_key(|p| p.file_stem().and_then(|s| s.to_str()).and_then(|s| s[6..].parse::<usize>().ok()).unwrap_or(0));
+    let mut out = Vec::new();
+    for path in files {
+        let bytes = std::fs::read(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
+        let t = onnx_protobuf::TensorProto::parse_from_bytes(&bytes)
+            .map_err(|e| Error::Interpreter(format!("{}: {e}", path.display())))?;
+        let kind = match t.data_type {
+            1 => tch::Kind::Float,
+            7 => tch::Kind::Int64,
+            9 => tch::Kind::Bool,
+            6 => tch::Kind::Int,
+            11 => tch::Kind::Double,
+            other => return Err(Error::Interpreter(format!("{}: data type {other}", path.display()))),
+        };
+        if t.raw_data.is_empty() && t.dims.iter().product::<i64>() != 0 {
+            return Err(Error::Interpreter(format!("{}: only raw_data tensors are read", path.display())));
+        }
+        out.push(tch::Tensor::f_from_data_size(&t.raw_data, &t.dims, kind).map_err(|e| Error::Interpreter(e.to_string()))?);
+    }
+    Ok(out)
+}
+
+/// Runs an ONNX model in onnxruntime; returns its outputs by name, in order.
+pub fn run_onnx(model: &Path, inputs: &[tch::Tensor]) -> Result<Vec<(String, tch::Tensor)>, Error> {
+    use ort::{session::Session, value::{DynValue, Tensor}};
+    let fail = |e: String| Error::Interpreter(format!("onnxruntime: {e}"));
+    let env = ort_environment().map_err(fail)?;
+    let builder = Session::builder(env).map_err(|e| fail(e.to_string()))?;
+    let mut builder = builder.with_intra_threads(2).map_err(|e| fail(e.to_string()))?;
+    let mut session = builder.commit_from_file(model).map_err(|e| fail(e.to_string()))?;
+    let names: Vec<String> = session.inputs().iter().map(|i| i.name().to_string()).collect();
+    let mut feeds: Vec<(String, DynValue)> = Vec::new();
+    for (name, t) in names.iter().zip(inputs) {
+        let t = t.contiguous();
+        let shape: Vec<i64> = t.size();
+        let n = t.numel();
+        let value: DynValue = match t.kind() {
+            tch::Kind::Float => {
+                let mut v = vec![0f32; n];
+                t.copy_data(&mut v, n);
+                Tensor::from_array((shape, v)).map_err(|e| fail(e.to_string()))?.into_dyn()
+            }
+            tch::Kind::Int64 => {
+                let mut v = vec![0i64; n];
+                t.copy_data(&mut v, n);
+                Tensor::from_array((shape, v)).map_err(|e| fail(e.to_string()))?.into_dyn()
+            }
+            tch::Kind::Bool => {
+                let mut v = vec![false; n];
+                t.copy_data(&mut v, n);
+                Tensor::from_array((shape, v)).map_err(|e| fail(e.to_string()))?.into_dyn()
+            }
+            other => return Err(fail(format!("input kind {other:?} is not supported"))),
+        };
+        feeds.push((name.clone(), value));
+    }
+    let output_names: Vec<String> = session.outputs().iter().map(|o| o.name().to_string()).collect();
+    let outputs = session.run(feeds).map_err(|e| fail(e.to_string()))?;
+    let mut result = Vec::new();
+    for (i, name) in output_names.iter().enumerate() {
+        let value = &outputs[i];
+        let t = if let Ok((shape, data)) = value.try_extract_tensor::<f32>() {
+            tch::Tensor::from_slice(data).reshape(shape.to_vec())
+        } else if let Ok((shape, data)) = value.try_extract_tensor::<i64>() {
+            tch::Tensor::from_slice(data).reshape(shape.to_vec())
+        } else if let Ok((shape, data)) = value.try_extract_tensor::<bool>() {
+            tch::Tensor::from_slice(data).reshape(shape.to_vec())
+        } else if let Ok((shape, data)) = value.try_extract_tensor::<f64>() {
+            tch::Tensor::from_slice(data).reshape(shape.to_vec())
+        } else {
+            return Err(fail(format!("output '{name}' has an unsupported type")));
+        };
+        result.push((name.clone(), t));
+    }
+    Ok(result)
+}
+
+fn ort_environment() -> Result<&'static ort::environment::Environment, String> {
+    static ENV: std::sync::OnceLock<Result<ort::environment::Environment, String>> = std::sync::OnceLock::new();
+    ENV.get_or_init(|| {
+        let path = std::env::var_os("ORT_DYLIB_PATH")
+            .map(PathBuf::from)
+            .ok_or("ORT_DYLIB_PATH is not set (source tools/env.sh)")?;
+        let builder = ort::init_from(&path).map_err(|e| format!("loading {}: {e}", path.display()))?;
+        builder.build().map_err(|e| e.to_string())
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
