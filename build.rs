@@ -24,7 +24,9 @@ mod torch {
         let out = std::process::Command::new(&python)
             .args(["-c", "import os, torch; print(os.path.dirname(torch.__file__))"])
             .output()
-            .unwrap_or_else(|e| panic!("cannot run {python} to find torch: {e} (run tools/setup.sh; source tools/env.sh)"));
+            .unwrap_or_else(|e| {
+                panic!("cannot run {python} to find torch: {e} (run tools/setup.sh; source tools/env.sh)")
+            });
         assert!(out.status.success(), "{python} cannot import torch: {}", String::from_utf8_lossy(&out.stderr));
         PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
     }

@@ -1,6 +1,6 @@
 //! The MLIR context every tool and test uses.
 
-use melior::{Context, dialect::DialectRegistry, utility};
+use melior::{dialect::DialectRegistry, utility, Context};
 use std::sync::Once;
 
 /// Creates a context with the builtin and upstream dialects registered and

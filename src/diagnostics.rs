@@ -3,8 +3,8 @@
 
 use aten2onnx_passes::ir::SourcePosition;
 use melior::{
-    Context,
     diagnostic::{DiagnosticHandlerId, DiagnosticSeverity},
+    Context,
 };
 use std::{
     fmt,

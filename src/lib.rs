@@ -38,11 +38,18 @@ pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), Error> {
     use std::io::Write;
     if path == "-" {
         let mut out = std::io::stdout().lock();
-        return out.write_all(bytes).and_then(|_| out.flush()).map_err(|source| Error::Io { path: "<stdout>".into(), source });
+        return out
+            .write_all(bytes)
+            .and_then(|_| out.flush())
+            .map_err(|source| Error::Io { path: "<stdout>".into(), source });
     }
     let target = std::path::Path::new(path);
     let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    let temp = dir.join(format!(".{}.partial-{}", target.file_name().and_then(|n| n.to_str()).unwrap_or("out"), std::process::id()));
+    let temp = dir.join(format!(
+        ".{}.partial-{}",
+        target.file_name().and_then(|n| n.to_str()).unwrap_or("out"),
+        std::process::id()
+    ));
     let result = std::fs::write(&temp, bytes).and_then(|_| std::fs::rename(&temp, target));
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);

@@ -1,13 +1,16 @@
 //! Parsing and printing modules.
 
 use crate::{
+    diagnostics::{render, Diagnostic, DiagnosticCollector, Severity},
     Error,
-    diagnostics::{Diagnostic, DiagnosticCollector, Severity, render},
 };
 use aten2onnx_passes::ir::SourcePosition;
 use melior::{
+    ir::{
+        operation::{Operation, OperationLike, OperationPrintingFlags},
+        BlockLike, Module,
+    },
     Context,
-    ir::{BlockLike, Module, operation::{Operation, OperationLike, OperationPrintingFlags}},
 };
 use mlir_sys as sys;
 

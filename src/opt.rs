@@ -1,10 +1,11 @@
 //! The `aten-opt` driver: parse, run a pipeline, print, like mlir-opt.
 
 use crate::{
-    Error, create_context,
-    diagnostics::{DiagnosticCollector, render, verify_expected},
+    create_context,
+    diagnostics::{render, verify_expected, DiagnosticCollector},
     module::{self, PrintOptions},
     pipeline::Pipeline,
+    Error,
 };
 use melior::pass::PassIrPrintingOptions;
 

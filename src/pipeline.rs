@@ -7,10 +7,10 @@
 //! pipeline (`mlirOpPassManagerAddPipeline`), which appends to the manager.
 
 use crate::Error;
-use aten2onnx_passes::{PassOptions, check_options};
+use aten2onnx_passes::{check_options, PassOptions};
 use melior::{
-    Context,
     pass::{OperationPassManager, PassManager},
+    Context,
 };
 use mlir_sys as sys;
 use std::ffi::c_void;
@@ -38,12 +38,7 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn error(&self, message: &str) -> Error {
-        Error::Pipeline(format!(
-            "{message} at column {}\n  {}\n  {}^",
-            self.pos + 1,
-            self.text,
-            " ".repeat(self.pos)
-        ))
+        Error::Pipeline(format!("{message} at column {}\n  {}\n  {}^", self.pos + 1, self.text, " ".repeat(self.pos)))
     }
 
     fn skip_ws(&mut self) {
@@ -146,9 +141,7 @@ impl Pipeline {
             return Err(parser.error("unexpected text after the pipeline"));
         }
         if anchor != "builtin.module" {
-            return Err(Error::Pipeline(format!(
-                "the pipeline must be anchored on 'builtin.module', not '{anchor}'"
-            )));
+            return Err(Error::Pipeline(format!("the pipeline must be anchored on 'builtin.module', not '{anchor}'")));
         }
         Ok(Pipeline { anchor, elements })
     }
@@ -188,9 +181,7 @@ pub fn parse_options(text: &str) -> Result<PassOptions, String> {
 fn add_elements(manager: OperationPassManager, elements: &[Element], verify_each: bool) -> Result<(), Error> {
     for element in elements {
         match element {
-            Element::Nested { anchor, elements } => {
-                add_elements(manager.nested_under(anchor), elements, verify_each)?
-            }
+            Element::Nested { anchor, elements } => add_elements(manager.nested_under(anchor), elements, verify_each)?,
             Element::Pass { name, options } => match aten2onnx_passes::lookup(name) {
                 Some(info) => {
                     let options = parse_options(options)
@@ -247,7 +238,10 @@ mod tests {
 
     #[test]
     fn parses_nested_pipelines_with_options() {
-        let p = Pipeline::parse("builtin.module(func.func(dce, canonicalize{max-iterations=3 region-simplify=disabled}), aten-verify)").unwrap();
+        let p = Pipeline::parse(
+            "builtin.module(func.func(dce, canonicalize{max-iterations=3 region-simplify=disabled}), aten-verify)",
+        )
+        .unwrap();
         assert_eq!(
             p.elements,
             vec![

@@ -1,14 +1,15 @@
 //! Library entry points behind `aten-translate`.
 
 use crate::{
-    Error, create_context,
-    diagnostics::{DiagnosticCollector, render},
+    create_context,
+    diagnostics::{render, DiagnosticCollector},
     export::{self, ExportOptions, ExportReport, ExternalData},
     import,
     module::{self, PrintOptions},
     pipeline::Pipeline,
+    Error,
 };
-use melior::{Context, ir::Module};
+use melior::{ir::Module, Context};
 use std::path::Path;
 
 /// Imports a `.pt2` archive and prints the aten-dialect module.

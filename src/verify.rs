@@ -10,23 +10,24 @@
 //! ATen op, its lowering rule and its Python source line.
 
 use crate::{
-    Error, create_context,
-    diagnostics::{DiagnosticCollector, render},
+    create_context,
+    diagnostics::{render, DiagnosticCollector},
     export::{self, ExportOptions},
-    interp::{self, RtValue, tch_kind_of_type},
+    interp::{self, tch_kind_of_type, RtValue},
     lowering_trace_pipeline,
     translate::{self, ConvertOptions},
+    Error,
 };
 use aten2onnx_passes::{
     aten_ir,
-    ir::{self, SourcePosition, string_value},
+    ir::{self, string_value, SourcePosition},
     lowering::builder,
 };
 use melior::ir::{
-    Attribute, BlockLike, Identifier, Module, RegionLike, Type, Value, ValueLike,
     attribute::{ArrayAttribute, AttributeLike, DictionaryAttribute, StringAttribute, TypeAttribute},
     operation::OperationLike,
     r#type::FunctionType,
+    Attribute, BlockLike, Identifier, Module, RegionLike, Type, Value, ValueLike,
 };
 use mlir_sys as sys;
 use std::path::{Path, PathBuf};
@@ -110,16 +111,19 @@ pub fn verify(input: &str, output: &Path, options: &VerifyOptions) -> Result<Ver
     // onnxruntime first: the interpreter may write the inputs in place.
     let got = run_onnx(output, &inputs)?;
     let eager_inputs: Vec<tch::Tensor> = inputs.iter().map(|t| t.copy()).collect();
-    let run = interp::run(&reference, eager_inputs.iter().map(|t| RtValue::Tensor(t.shallow_clone())).collect(), false)?;
+    let run =
+        interp::run(&reference, eager_inputs.iter().map(|t| RtValue::Tensor(t.shallow_clone())).collect(), false)?;
     let input_names = argument_names(&reference);
     let mut outputs = Vec::new();
     for (i, (name, got)) in got.iter().enumerate() {
         // User outputs in order, then written buffers (by name) and inputs.
         let expected = match run.outputs.get(i) {
             Some(value) => value.tensor().map(|t| t.shallow_clone()),
-            None => run.weights.get(name).map(|t| t.shallow_clone()).or_else(|| {
-                input_names.iter().position(|n| n == name).map(|k| eager_inputs[k].shallow_clone())
-            }),
+            None => run
+                .weights
+                .get(name)
+                .map(|t| t.shallow_clone())
+                .or_else(|| input_names.iter().position(|n| n == name).map(|k| eager_inputs[k].shallow_clone())),
         };
         let expected = expected.ok_or_else(|| Error::Interpreter(format!("no libtorch value for output '{name}'")))?;
         outputs.push(compare(name, got, &expected));
@@ -203,11 +207,13 @@ fn expose_traced_values(module: &Module) -> Result<Vec<String>, Error> {
     let context = module.context();
     let context = unsafe { context.to_ref() };
     let function = module.body().first_operation().ok_or_else(|| Error::Interpreter("empty module".into()))?;
-    let block = function.regions().next().and_then(|r| r.first_block()).ok_or_else(|| Error::Interpreter("no body".into()))?;
+    let block =
+        function.regions().next().and_then(|r| r.first_block()).ok_or_else(|| Error::Interpreter("no body".into()))?;
     let ret = block.terminator().ok_or_else(|| Error::Interpreter("no return".into()))?;
     let mut tagged: Vec<(Value, String)> = Vec::new();
     ir::walk(function, &mut |op| {
-        if let Some(tag) = op.attribute(aten2onnx_passes::convert_aten_to_onnx::TRACE_ATTR).ok().and_then(string_value) {
+        if let Some(tag) = op.attribute(aten2onnx_passes::convert_aten_to_onnx::TRACE_ATTR).ok().and_then(string_value)
+        {
             if let Ok(result) = op.result(0) {
                 tagged.push((result.into(), tag));
             }
@@ -227,10 +233,11 @@ fn expose_traced_values(module: &Module) -> Result<Vec<String>, Error> {
         .ok_or_else(|| Error::Interpreter("function has no type".into()))?;
     let inputs: Vec<Type> = (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect();
     let results: Vec<Type> = operands.iter().map(|v| v.r#type()).collect();
-    let mut attrs: Vec<Attribute> = match function.attribute("res_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
-        Some(array) => (0..array.len()).filter_map(|i| array.element(i).ok()).collect(),
-        None => (0..function_type.result_count()).map(|_| DictionaryAttribute::new(context, &[]).into()).collect(),
-    };
+    let mut attrs: Vec<Attribute> =
+        match function.attribute("res_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+            Some(array) => (0..array.len()).filter_map(|i| array.element(i).ok()).collect(),
+            None => (0..function_type.result_count()).map(|_| DictionaryAttribute::new(context, &[]).into()).collect(),
+        };
     for (_, tag) in &tagged {
         let name = StringAttribute::new(context, &format!("trace:{tag}")).into();
         attrs.push(DictionaryAttribute::new(context, &[(Identifier::new(context, "aten.name"), name)]).into());
@@ -278,7 +285,8 @@ pub fn sample_inputs(module: &Module) -> Result<Vec<tch::Tensor>, Error> {
         Some(unsafe { sys::mlirIntegerAttrGetValueInt(attr.to_raw()) })
     };
     let function = module.body().first_operation().ok_or_else(|| Error::Interpreter("empty module".into()))?;
-    let block = function.regions().next().and_then(|r| r.first_block()).ok_or_else(|| Error::Interpreter("no body".into()))?;
+    let block =
+        function.regions().next().and_then(|r| r.first_block()).ok_or_else(|| Error::Interpreter("no body".into()))?;
     tch::manual_seed(0);
     let mut inputs = Vec::new();
     for i in 0..block.argument_count() {
@@ -290,16 +298,16 @@ pub fn sample_inputs(module: &Module) -> Result<Vec<tch::Tensor>, Error> {
             .iter()
             .map(|d| match d {
                 aten2onnx_passes::onnx_shape_inference::Dim::Static(n) => Ok(*n),
-                aten2onnx_passes::onnx_shape_inference::Dim::Sym(s) => {
-                    hint(s).ok_or_else(|| Error::Interpreter(format!("input #{i}: no sample size for '{s}' (use --inputs)")))
-                }
+                aten2onnx_passes::onnx_shape_inference::Dim::Sym(s) => hint(s)
+                    .ok_or_else(|| Error::Interpreter(format!("input #{i}: no sample size for '{s}' (use --inputs)"))),
                 aten2onnx_passes::onnx_shape_inference::Dim::Unknown => {
                     Err(Error::Interpreter(format!("input #{i}: unknown dim (use --inputs)")))
                 }
             })
             .collect::<Result<_, _>>()?;
         let element = builder::element_type(ty).ok_or_else(|| Error::Interpreter("not a tensor".into()))?;
-        let kind = tch_kind_of_type(element).ok_or_else(|| Error::Interpreter(format!("input #{i}: dtype {element}")))?;
+        let kind =
+            tch_kind_of_type(element).ok_or_else(|| Error::Interpreter(format!("input #{i}: dtype {element}")))?;
         let t = match kind {
             tch::Kind::Float | tch::Kind::Double | tch::Kind::Half | tch::Kind::BFloat16 => {
                 tch::Tensor::randn(&dims, (kind, tch::Device::Cpu))
@@ -319,9 +327,13 @@ pub fn read_inputs(dir: &Path) -> Result<Vec<tch::Tensor>, Error> {
         .map_err(|source| Error::Io { path: dir.to_path_buf(), source })?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("input_") && n.ends_with(".pb")))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("input_") && n.ends_with(".pb"))
+        })
         .collect();
-    files.sort_by_key(|p| p.file_stem().and_then(|s| s.to_str()).and_then(|s| s[6..].parse::<usize>().ok()).unwrap_or(0));
+    files.sort_by_key(|p| {
+        p.file_stem().and_then(|s| s.to_str()).and_then(|s| s[6..].parse::<usize>().ok()).unwrap_or(0)
+    });
     let mut out = Vec::new();
     for path in files {
         let bytes = std::fs::read(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
@@ -338,14 +350,19 @@ pub fn read_inputs(dir: &Path) -> Result<Vec<tch::Tensor>, Error> {
         if t.raw_data.is_empty() && t.dims.iter().product::<i64>() != 0 {
             return Err(Error::Interpreter(format!("{}: only raw_data tensors are read", path.display())));
         }
-        out.push(tch::Tensor::f_from_data_size(&t.raw_data, &t.dims, kind).map_err(|e| Error::Interpreter(e.to_string()))?);
+        out.push(
+            tch::Tensor::f_from_data_size(&t.raw_data, &t.dims, kind).map_err(|e| Error::Interpreter(e.to_string()))?,
+        );
     }
     Ok(out)
 }
 
 /// Runs an ONNX model in onnxruntime; returns its outputs by name, in order.
 pub fn run_onnx(model: &Path, inputs: &[tch::Tensor]) -> Result<Vec<(String, tch::Tensor)>, Error> {
-    use ort::{session::Session, value::{DynValue, Tensor}};
+    use ort::{
+        session::Session,
+        value::{DynValue, Tensor},
+    };
     let fail = |e: String| Error::Interpreter(format!("onnxruntime: {e}"));
     let env = ort_environment().map_err(fail)?;
     let builder = Session::builder(env).map_err(|e| fail(e.to_string()))?;
@@ -398,7 +415,9 @@ pub fn run_onnx(model: &Path, inputs: &[tch::Tensor]) -> Result<Vec<(String, tch
     Ok(result)
 }
 
-fn ort_environment() -> Result<&'static ort::environment::Environment, String> {
+/// The process's onnxruntime environment (onnxruntime allows one), loaded
+/// from `ORT_DYLIB_PATH` (set by tools/env.sh).
+pub fn ort_environment() -> Result<&'static ort::environment::Environment, String> {
     static ENV: std::sync::OnceLock<Result<ort::environment::Environment, String>> = std::sync::OnceLock::new();
     ENV.get_or_init(|| {
         let path = std::env::var_os("ORT_DYLIB_PATH")

@@ -35,12 +35,7 @@ pub struct SymOp {
 }
 
 const fn s(target: &'static str, op: &'static str, arity: usize, result: SymResult) -> SymOp {
-    SymOp {
-        target,
-        op,
-        arity,
-        result,
-    }
+    SymOp { target, op, arity, result }
 }
 
 use SymResult::*;
@@ -88,15 +83,6 @@ pub fn all() -> &'static [SymOp] {
 /// The symbolic op of a node target (`_operator.add`). Also accepts the
 /// `operator.` spelling of the `_operator.` module.
 pub fn lookup(target: &str) -> Option<&'static SymOp> {
-    let find = |t: &str| {
-        SYM_OPS
-            .binary_search_by(|op| op.target.cmp(t))
-            .ok()
-            .map(|i| &SYM_OPS[i])
-    };
-    find(target).or_else(|| {
-        target
-            .strip_prefix("operator.")
-            .and_then(|rest| find(&format!("_operator.{rest}")))
-    })
+    let find = |t: &str| SYM_OPS.binary_search_by(|op| op.target.cmp(t)).ok().map(|i| &SYM_OPS[i]);
+    find(target).or_else(|| target.strip_prefix("operator.").and_then(|rest| find(&format!("_operator.{rest}"))))
 }

@@ -15,9 +15,7 @@ fn counts_match_torch_2_13() {
     let names: BTreeSet<&str> = aten::all().iter().map(|o| o.name).collect();
     assert_eq!(names.len(), 1730);
     // Sorted by (name, overload), unique.
-    assert!(aten::all()
-        .windows(2)
-        .all(|w| (w[0].name, w[0].overload) < (w[1].name, w[1].overload)));
+    assert!(aten::all().windows(2).all(|w| (w[0].name, w[0].overload) < (w[1].name, w[1].overload)));
     let core = aten::all().iter().filter(|o| o.has_tag("core")).count();
     assert_eq!(core, 193);
 }
@@ -73,21 +71,13 @@ fn inplace_and_out_variants() {
     assert!(fe.is_inplace());
     assert_eq!(
         fe.arguments[0].alias,
-        Some(AliasInfo {
-            before_set: &["a"],
-            after_set: &["a"],
-            is_write: true,
-            on_elements: true
-        })
+        Some(AliasInfo { before_set: &["a"], after_set: &["a"], is_write: true, on_elements: true })
     );
     // `Tensor(a -> *) self` is a view, not a write.
     let split = op("split", "Tensor");
     assert!(!split.is_inplace() && split.is_functional());
     let a = split.arguments[0].alias.unwrap();
-    assert_eq!(
-        (a.before_set, a.after_set, a.is_write),
-        (&["a"][..], &["*"][..], false)
-    );
+    assert_eq!((a.before_set, a.after_set, a.is_write), (&["a"][..], &["*"][..], false));
 
     // Both at once: writes `growth_tracker` positionally and `out`.
     let amp = op("_amp_update_scale", "out");
@@ -117,10 +107,7 @@ fn convolution_default() {
             ("groups", "SymInt"),
         ]
     );
-    assert!(conv
-        .arguments
-        .iter()
-        .all(|a| a.default.is_none() && !a.kwarg_only));
+    assert!(conv.arguments.iter().all(|a| a.default.is_none() && !a.kwarg_only));
     assert!(conv.has_tag("core"));
     assert_eq!(conv.arg_index("groups"), Some(8));
 }
@@ -129,17 +116,11 @@ fn convolution_default() {
 fn native_layer_norm_returns_three_tensors() {
     let ln = op("native_layer_norm", "default");
     assert_eq!(ln.returns.len(), 3);
-    assert!(ln
-        .returns
-        .iter()
-        .all(|r| r.ty == "Tensor" && r.alias.is_none()));
+    assert!(ln.returns.iter().all(|r| r.ty == "Tensor" && r.alias.is_none()));
     assert_eq!(ln.arguments[4].name, "eps");
     assert_eq!(ln.arguments[4].default, None);
     // layer_norm's eps default is exactly 1e-05.
-    assert_eq!(
-        op("layer_norm", "").arg("eps").unwrap().default,
-        Some(DefaultValue::Float(1e-05))
-    );
+    assert_eq!(op("layer_norm", "").arg("eps").unwrap().default, Some(DefaultValue::Float(1e-05)));
 }
 
 #[test]
@@ -152,14 +133,8 @@ fn misc_lookups() {
     assert!(aten::lookup_target("aten.convolution.default").is_some());
     assert!(aten::lookup_target("aten::convolution").is_some());
     assert!(aten::lookup_target("add.out").is_some());
-    assert_eq!(
-        aten::lookup_target("aten::add_.Tensor").unwrap().name,
-        "add_"
-    );
-    let overloads: Vec<_> = aten::overloads("sym_size")
-        .iter()
-        .map(|o| o.overload)
-        .collect();
+    assert_eq!(aten::lookup_target("aten::add_.Tensor").unwrap().name, "add_");
+    let overloads: Vec<_> = aten::overloads("sym_size").iter().map(|o| o.overload).collect();
     assert_eq!(overloads, ["", "int"]);
     assert!(aten::overloads("no_such_op").is_empty());
     assert!(op("view", "").has_tag("core"));
@@ -171,64 +146,25 @@ fn misc_lookups() {
 fn defaults_are_normalized() {
     let mp = op("max_pool2d_with_indices", "");
     // `int[2] stride=[]`, `int[2] padding=0`, `int[2] dilation=1`: expanded to the declared size.
-    assert_eq!(
-        mp.arg("stride").unwrap().default,
-        Some(DefaultValue::IntList(&[]))
-    );
-    assert_eq!(
-        mp.arg("padding").unwrap().default,
-        Some(DefaultValue::IntList(&[0, 0]))
-    );
-    assert_eq!(
-        mp.arg("dilation").unwrap().default,
-        Some(DefaultValue::IntList(&[1, 1]))
-    );
-    assert_eq!(
-        mp.arg("ceil_mode").unwrap().default,
-        Some(DefaultValue::Bool(false))
-    );
+    assert_eq!(mp.arg("stride").unwrap().default, Some(DefaultValue::IntList(&[])));
+    assert_eq!(mp.arg("padding").unwrap().default, Some(DefaultValue::IntList(&[0, 0])));
+    assert_eq!(mp.arg("dilation").unwrap().default, Some(DefaultValue::IntList(&[1, 1])));
+    assert_eq!(mp.arg("ceil_mode").unwrap().default, Some(DefaultValue::Bool(false)));
     let c3 = op("conv3d", "");
     assert_eq!(c3.arg("stride").unwrap().ty, "SymInt[3]");
-    assert_eq!(
-        c3.arg("stride").unwrap().default,
-        Some(DefaultValue::IntList(&[1, 1, 1]))
-    );
-    assert_eq!(
-        op("fft_hfft2", "").arg("dim").unwrap().default,
-        Some(DefaultValue::IntList(&[-2, -1]))
-    );
-    assert_eq!(
-        op("sum", "dim_IntList").arg("dtype").unwrap().default,
-        Some(DefaultValue::None)
-    );
+    assert_eq!(c3.arg("stride").unwrap().default, Some(DefaultValue::IntList(&[1, 1, 1])));
+    assert_eq!(op("fft_hfft2", "").arg("dim").unwrap().default, Some(DefaultValue::IntList(&[-2, -1])));
+    assert_eq!(op("sum", "dim_IntList").arg("dtype").unwrap().default, Some(DefaultValue::None));
     assert_eq!(op("sum", "dim_IntList").arg("dim").unwrap().default, None);
+    assert_eq!(op("triu_indices", "").arg("dtype").unwrap().default, Some(DefaultValue::ScalarType("int64")));
     assert_eq!(
-        op("triu_indices", "").arg("dtype").unwrap().default,
-        Some(DefaultValue::ScalarType("int64"))
-    );
-    assert_eq!(
-        op("sym_is_contiguous", "")
-            .arg("memory_format")
-            .unwrap()
-            .default,
+        op("sym_is_contiguous", "").arg("memory_format").unwrap().default,
         Some(DefaultValue::MemoryFormat("contiguous_format"))
     );
-    assert_eq!(
-        op("pad", "").arg("mode").unwrap().default,
-        Some(DefaultValue::Str("constant"))
-    );
-    assert_eq!(
-        op("strip", "").arg("chars").unwrap().default,
-        Some(DefaultValue::Str(" \n\t\u{c}\u{b}"))
-    );
-    assert_eq!(
-        op("rrelu", "").arg("upper").unwrap().default,
-        Some(DefaultValue::Float(1.0 / 3.0))
-    );
-    assert_eq!(
-        op("leaky_relu", "").arg("negative_slope").unwrap().default,
-        Some(DefaultValue::Float(0.01))
-    );
+    assert_eq!(op("pad", "").arg("mode").unwrap().default, Some(DefaultValue::Str("constant")));
+    assert_eq!(op("strip", "").arg("chars").unwrap().default, Some(DefaultValue::Str(" \n\t\u{c}\u{b}")));
+    assert_eq!(op("rrelu", "").arg("upper").unwrap().default, Some(DefaultValue::Float(1.0 / 3.0)));
+    assert_eq!(op("leaky_relu", "").arg("negative_slope").unwrap().default, Some(DefaultValue::Float(0.01)));
     assert_eq!(aten::scalar_type_code("int64"), Some(4));
     assert_eq!(aten::scalar_type_name(6), Some("float32"));
 }
@@ -250,10 +186,7 @@ fn every_type_string_parses_without_other() {
         // Display is the inverse of parse.
         assert_eq!(parsed.to_string(), *ty);
     }
-    assert!(
-        others.is_empty(),
-        "types left as ArgType::Other: {others:?}"
-    );
+    assert!(others.is_empty(), "types left as ArgType::Other: {others:?}");
 }
 
 #[test]
@@ -261,70 +194,28 @@ fn arg_type_structure() {
     use ArgType::*;
     assert_eq!(ArgType::parse("Tensor"), Tensor);
     assert_eq!(ArgType::parse("Tensor?"), Optional(Box::new(Tensor)));
-    assert_eq!(
-        ArgType::parse("Tensor[]"),
-        List {
-            elem: Box::new(Tensor),
-            size: None
-        }
-    );
+    assert_eq!(ArgType::parse("Tensor[]"), List { elem: Box::new(Tensor), size: None });
     assert!(ArgType::parse("Tensor[]").is_tensor_list());
     assert!(ArgType::parse("Tensor?[]").is_tensor_list());
     assert!(ArgType::parse("Tensor?").is_tensor());
-    assert_eq!(
-        ArgType::parse("int[2]"),
-        List {
-            elem: Box::new(Int),
-            size: Some(2)
-        }
-    );
-    assert_eq!(
-        ArgType::parse("SymInt[1]?"),
-        Optional(Box::new(List {
-            elem: Box::new(SymInt),
-            size: Some(1)
-        }))
-    );
-    assert_eq!(
-        ArgType::parse("ScalarType?"),
-        Optional(Box::new(ScalarType))
-    );
+    assert_eq!(ArgType::parse("int[2]"), List { elem: Box::new(Int), size: Some(2) });
+    assert_eq!(ArgType::parse("SymInt[1]?"), Optional(Box::new(List { elem: Box::new(SymInt), size: Some(1) })));
+    assert_eq!(ArgType::parse("ScalarType?"), Optional(Box::new(ScalarType)));
     assert_eq!(ArgType::parse("Dimname"), Dimname);
-    assert_eq!(
-        ArgType::parse("Dict(str, t)"),
-        Dict {
-            key: Box::new(Str),
-            value: Box::new(TypeVar("t".into()))
-        }
-    );
+    assert_eq!(ArgType::parse("Dict(str, t)"), Dict { key: Box::new(Str), value: Box::new(TypeVar("t".into())) });
     assert_eq!(
         ArgType::parse("(str, tVal)[]"),
-        List {
-            elem: Box::new(Tuple(vec![Str, TypeVar("tVal".into())])),
-            size: None
-        }
+        List { elem: Box::new(Tuple(vec![Str, TypeVar("tVal".into())])), size: None }
     );
-    assert_eq!(
-        ArgType::parse("Future(t)"),
-        Future(Box::new(TypeVar("t".into())))
-    );
+    assert_eq!(ArgType::parse("Future(t)"), Future(Box::new(TypeVar("t".into()))));
     assert_eq!(
         ArgType::parse("__torch__.torch.classes.rnn.CellParamsBase[]"),
-        List {
-            elem: Box::new(Class("__torch__.torch.classes.rnn.CellParamsBase".into())),
-            size: None
-        }
+        List { elem: Box::new(Class("__torch__.torch.classes.rnn.CellParamsBase".into())), size: None }
     );
     assert_eq!(ArgType::parse("Frobnicator"), Other("Frobnicator".into()));
     assert_eq!(ArgType::parse("Tensor[").to_string(), "Tensor[");
     assert!(ArgType::parse("Tensor[").has_other());
-    assert_eq!(
-        op("convolution", "").arguments[3].arg_type(),
-        List {
-            elem: Box::new(SymInt),
-            size: None
-        }
-    );
+    assert_eq!(op("convolution", "").arguments[3].arg_type(), List { elem: Box::new(SymInt), size: None });
 }
 
 #[test]

@@ -5,25 +5,16 @@ use aten2onnx_dialects::sym::{self, SymResult};
 #[test]
 fn lookups() {
     let add = sym::lookup("_operator.add").unwrap();
-    assert_eq!(
-        (add.op, add.arity, add.result),
-        ("aten.sym.add", 2, SymResult::Promote)
-    );
+    assert_eq!((add.op, add.arity, add.result), ("aten.sym.add", 2, SymResult::Promote));
     assert_eq!(sym::lookup("operator.add"), Some(add));
-    assert_eq!(
-        sym::lookup("_operator.truediv").unwrap().result,
-        SymResult::Float
-    );
+    assert_eq!(sym::lookup("_operator.truediv").unwrap().result, SymResult::Float);
     assert_eq!(sym::lookup("_operator.ge").unwrap().result, SymResult::Bool);
     assert_eq!(sym::lookup("torch.sym_max").unwrap().op, "aten.sym.max");
     assert_eq!(sym::lookup("torch.sym_ite").unwrap().arity, 3);
     assert_eq!(sym::lookup("torch._sym_sqrt").unwrap().op, "aten.sym.sqrt");
     assert_eq!(sym::lookup("torch.sym_sqrt").unwrap().op, "aten.sym.sqrt");
     assert_eq!(sym::lookup("math.ceil").unwrap().result, SymResult::Int);
-    assert_eq!(
-        sym::lookup("torch.sym_not").unwrap().op,
-        sym::lookup("_operator.not_").unwrap().op
-    );
+    assert_eq!(sym::lookup("torch.sym_not").unwrap().op, sym::lookup("_operator.not_").unwrap().op);
     assert!(sym::lookup("_operator.getitem").is_none());
     assert!(sym::lookup("aten.add.Tensor").is_none());
 }

@@ -22,20 +22,9 @@ fn display_round_trips_every_torch_schema() {
     let Some(python) = common::python_or_skip("torch_roundtrip") else {
         return;
     };
-    let out = Command::new(&python)
-        .args(["-c", DUMP])
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let torch: BTreeSet<String> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let out = Command::new(&python).args(["-c", DUMP]).output().expect("run python");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let torch: BTreeSet<String> = String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect();
     let ours: BTreeSet<String> = aten::all().iter().map(|op| format!("{op:#}")).collect();
     let missing: Vec<_> = torch.difference(&ours).take(10).collect();
     let extra: Vec<_> = ours.difference(&torch).take(10).collect();

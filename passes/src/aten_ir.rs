@@ -21,7 +21,7 @@
 
 use crate::ir::{self, dense_i32_values};
 use aten2onnx_dialects::aten::{self as registry, ArgType, OpSchema};
-use melior::ir::{Attribute, OperationRef, Value, operation::OperationLike};
+use melior::ir::{operation::OperationLike, Attribute, OperationRef, Value};
 use std::ops::Range;
 
 pub const DIALECT_PREFIX: &str = "aten.";
@@ -85,7 +85,9 @@ pub fn classify(name: &str) -> Result<AtenOp, String> {
         _ => {}
     }
     if let Some(sym) = name.strip_prefix(SYM_PREFIX) {
-        return aten2onnx_dialects::sym::all().iter().find(|s| s.op == name)
+        return aten2onnx_dialects::sym::all()
+            .iter()
+            .find(|s| s.op == name)
             .map(AtenOp::Sym)
             .ok_or_else(|| format!("unknown symbolic op 'sym.{sym}'"));
     }
@@ -133,8 +135,7 @@ pub fn layout<'c>(op: OperationRef<'c, '_>, schema: &OpSchema) -> Result<Vec<Slo
     let operand_count = op.operand_count();
     let mut slots = Vec::with_capacity(schema.arguments.len());
     if let Ok(attr) = op.attribute(SEGMENTS_ATTR) {
-        let sizes = dense_i32_values(attr)
-            .ok_or_else(|| format!("'{SEGMENTS_ATTR}' must be an array<i32>"))?;
+        let sizes = dense_i32_values(attr).ok_or_else(|| format!("'{SEGMENTS_ATTR}' must be an array<i32>"))?;
         if sizes.len() != schema.arguments.len() {
             return Err(format!(
                 "'{SEGMENTS_ATTR}' has {} entries but the schema has {} arguments",
@@ -214,9 +215,8 @@ pub struct Placement {
 pub fn segments_if_needed(placements: &[Placement]) -> Option<Vec<i32>> {
     let attr_ok = placements.iter().all(|p| !p.has_attribute || p.operands == 0);
     let one_each = placements.iter().all(|p| p.has_attribute || p.operands == 1);
-    let required_only = placements
-        .iter()
-        .all(|p| p.has_attribute || if p.optional { p.operands == 0 } else { p.operands == 1 });
+    let required_only =
+        placements.iter().all(|p| p.has_attribute || if p.optional { p.operands == 0 } else { p.operands == 1 });
     let implicit = attr_ok && (one_each || required_only);
     (!implicit).then(|| placements.iter().map(|p| p.operands as i32).collect())
 }
@@ -240,7 +240,10 @@ pub enum ArgValue<'c, 'a> {
 }
 
 /// The arguments of an existing op, by schema argument name.
-pub fn arg_values<'c, 'a>(op: OperationRef<'c, 'a>, schema: &OpSchema) -> Result<Vec<(&'static str, ArgValue<'c, 'a>)>, String> {
+pub fn arg_values<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    schema: &OpSchema,
+) -> Result<Vec<(&'static str, ArgValue<'c, 'a>)>, String> {
     let slots = layout(op, schema)?;
     Ok(schema
         .arguments
@@ -267,7 +270,7 @@ pub fn build_op<'c, 'a>(
     result_types: &[melior::ir::Type<'c>],
     location: melior::ir::Location<'c>,
 ) -> Result<melior::ir::Operation<'c>, String> {
-    use melior::ir::{Identifier, attribute::DenseI32ArrayAttribute, operation::OperationBuilder};
+    use melior::ir::{attribute::DenseI32ArrayAttribute, operation::OperationBuilder, Identifier};
     let mut operands = Vec::new();
     let mut attributes = Vec::new();
     let mut placements = Vec::new();
@@ -288,7 +291,8 @@ pub fn build_op<'c, 'a>(
         placements.push(Placement { operands: count, has_attribute, optional });
     }
     if let Some(segments) = segments_if_needed(&placements) {
-        attributes.push((Identifier::new(context, SEGMENTS_ATTR), DenseI32ArrayAttribute::new(context, &segments).into()));
+        attributes
+            .push((Identifier::new(context, SEGMENTS_ATTR), DenseI32ArrayAttribute::new(context, &segments).into()));
     }
     OperationBuilder::new(&schema.target_name(), location)
         .add_operands(&operands)

@@ -17,18 +17,18 @@
 //! names the op and its source line.
 
 use crate::{
-    Factory, PassId, PassInfo, ProjectPass,
-    aten_ir::{self, AtenOp, ArgValue},
+    aten_ir::{self, ArgValue, AtenOp},
     diag::op_error,
     ir::{self, string_value},
+    Factory, PassId, PassInfo, ProjectPass,
 };
 use aten2onnx_dialects::aten::{self as registry, OpSchema};
 use melior::ir::{
     attribute::AttributeLike,
-    Attribute, BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
     attribute::{ArrayAttribute, DenseI64ArrayAttribute, DictionaryAttribute, StringAttribute, TypeAttribute},
     operation::OperationLike,
     r#type::FunctionType,
+    Attribute, BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use mlir_sys as sys;
 use std::collections::HashMap;
@@ -60,7 +60,11 @@ impl ProjectPass for RemoveInplace {
                 ok = false;
             }
         }
-        if ok { Ok(()) } else { Err(()) }
+        if ok {
+            Ok(())
+        } else {
+            Err(())
+        }
     }
 }
 
@@ -122,8 +126,12 @@ fn remove_inplace<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<
     // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
     let context_ref = function.context();
     let context = unsafe { context_ref.to_ref() };
-    let Some(region) = function.regions().next() else { return Ok(()) };
-    let Some(block) = region.first_block() else { return Ok(()) };
+    let Some(region) = function.regions().next() else {
+        return Ok(());
+    };
+    let Some(block) = region.first_block() else {
+        return Ok(());
+    };
     let mut state = State {
         context,
         latest: HashMap::new(),
@@ -176,9 +184,23 @@ fn remove_inplace<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<
             continue;
         }
         // 3. Writes become functional ops plus an assignment.
-        let Some((schema, written)) = writes(op) else { continue };
+        let Some((schema, written)) = writes(op) else {
+            continue;
+        };
+        // `detach_` only cuts autograd history: the tensor stays the same.
+        if name == "aten.detach_.default" {
+            let target = arg_operand(op, schema, "self").map_err(|e| (op, e))?;
+            let result: Value = op.result(0).map_err(|e| (op, e.to_string()))?.into();
+            let logical = state.logical_of(target);
+            state.logical.insert(key(result), logical);
+            erase.push(op);
+            continue;
+        }
         if schema.has_tag("inplace_view") {
-            return Err((op, format!("'{name}' changes tensor metadata in place; rewrite it as its out-of-place form")));
+            return Err((
+                op,
+                format!("'{name}' changes tensor metadata in place; rewrite it as its out-of-place form"),
+            ));
         }
         let (functional, new_values) = functional_form(&state, op, schema, &written).map_err(|e| (op, e))?;
         let block = op.block().ok_or((op, "op is not in a block".to_string()))?;
@@ -216,7 +238,9 @@ fn remove_inplace<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<
 /// The schema and written arguments of an inplace / out= op.
 fn writes(op: OperationRef<'_, '_>) -> Option<(&'static OpSchema, Vec<&'static str>)> {
     let name = ir::op_name(op);
-    let Ok(AtenOp::Registered(schema)) = aten_ir::classify(&name) else { return None };
+    let Ok(AtenOp::Registered(schema)) = aten_ir::classify(&name) else {
+        return None;
+    };
     let written: Vec<&'static str> = schema.mutated_args().map(|a| a.name).collect();
     (!written.is_empty()).then_some((schema, written))
 }
@@ -238,8 +262,7 @@ fn functional_schema(schema: &OpSchema) -> Option<&'static OpSchema> {
         let candidate = registry::lookup(base, schema.overload)?;
         return candidate.is_functional().then_some(candidate);
     }
-    let inputs: Vec<(&str, &str)> =
-        schema.arguments.iter().filter(|a| !a.is_out()).map(|a| (a.name, a.ty)).collect();
+    let inputs: Vec<(&str, &str)> = schema.arguments.iter().filter(|a| !a.is_out()).map(|a| (a.name, a.ty)).collect();
     registry::overloads(schema.name).iter().find(|candidate| {
         candidate.is_functional()
             && candidate.arguments.len() == inputs.len()
@@ -255,9 +278,8 @@ fn functional_form<'c, 'a>(
     schema: &OpSchema,
     written: &[&str],
 ) -> Result<(melior::ir::Operation<'c>, Vec<usize>), String> {
-    let functional = functional_schema(schema).ok_or_else(|| {
-        format!("has no functional counterpart in the registry for {}", schema.target_name())
-    })?;
+    let functional = functional_schema(schema)
+        .ok_or_else(|| format!("has no functional counterpart in the registry for {}", schema.target_name()))?;
     let args = aten_ir::arg_values(op, schema)?;
     let get = |name: &str| args.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()).unwrap_or(ArgValue::Absent);
     let result_types: Vec<Type> = if schema.is_inplace() {
@@ -265,12 +287,15 @@ fn functional_form<'c, 'a>(
     } else {
         // out= variants return the out tensors; the functional form returns
         // values of the same types.
-        written
-            .iter()
-            .map(|arg| arg_operand(op, schema, arg).map(|v| v.r#type()))
-            .collect::<Result<_, _>>()?
+        written.iter().map(|arg| arg_operand(op, schema, arg).map(|v| v.r#type())).collect::<Result<_, _>>()?
     };
-    let built = aten_ir::build_op(state.context, functional, &get, &result_types[..functional.returns.len().min(result_types.len())], op.location())?;
+    let built = aten_ir::build_op(
+        state.context,
+        functional,
+        &get,
+        &result_types[..functional.returns.len().min(result_types.len())],
+        op.location(),
+    )?;
     Ok((built, (0..written.len()).collect()))
 }
 
@@ -317,7 +342,9 @@ impl<'c, 'a> State<'c, 'a> {
         // Every version of a tensor stands for it: a later write through
         // this value writes the same tensor.
         self.logical.insert(key(value), logical);
-        let Some(view) = self.views.get(&logical).copied() else { return Ok(()) };
+        let Some(view) = self.views.get(&logical).copied() else {
+            return Ok(());
+        };
         let parent_value = self.values[&view.parent];
         let parent_now = self.resolve(parent_value, at)?;
         let new_parent = self.scatter(view.op, parent_now, value, at)?;
@@ -344,38 +371,59 @@ impl<'c, 'a> State<'c, 'a> {
         let args = aten_ir::arg_values(view, view_schema)?;
         let get_view = |n: &str| args.iter().find(|(a, _)| *a == n).map(|(_, v)| v.clone()).unwrap_or(ArgValue::Absent);
         let (target, get): (&str, Box<dyn Fn(&str) -> ArgValue<'c, 'a>>) = match name.as_str() {
-            "aten.slice.Tensor" => ("slice_scatter", Box::new(move |n: &str| match n {
-                "self" => ArgValue::Operands(vec![base]),
-                "src" => ArgValue::Operands(vec![src]),
-                other => get_view(other),
-            })),
-            "aten.select.int" => ("select_scatter", Box::new(move |n: &str| match n {
-                "self" => ArgValue::Operands(vec![base]),
-                "src" => ArgValue::Operands(vec![src]),
-                other => get_view(other),
-            })),
-            "aten.diagonal.default" => ("diagonal_scatter", Box::new(move |n: &str| match n {
-                "self" => ArgValue::Operands(vec![base]),
-                "src" => ArgValue::Operands(vec![src]),
-                other => get_view(other),
-            })),
+            "aten.slice.Tensor" => (
+                "slice_scatter",
+                Box::new(move |n: &str| match n {
+                    "self" => ArgValue::Operands(vec![base]),
+                    "src" => ArgValue::Operands(vec![src]),
+                    other => get_view(other),
+                }),
+            ),
+            "aten.select.int" => (
+                "select_scatter",
+                Box::new(move |n: &str| match n {
+                    "self" => ArgValue::Operands(vec![base]),
+                    "src" => ArgValue::Operands(vec![src]),
+                    other => get_view(other),
+                }),
+            ),
+            "aten.diagonal.default" => (
+                "diagonal_scatter",
+                Box::new(move |n: &str| match n {
+                    "self" => ArgValue::Operands(vec![base]),
+                    "src" => ArgValue::Operands(vec![src]),
+                    other => get_view(other),
+                }),
+            ),
             "aten.alias.default" | "aten.detach.default" => return Ok(src),
-            "aten.transpose.int" => ("transpose", Box::new(move |n: &str| match n {
-                "self" => ArgValue::Operands(vec![src]),
-                other => get_view(other),
-            })),
-            "aten.t.default" => ("t", Box::new(move |n: &str| match n {
-                "self" => ArgValue::Operands(vec![src]),
-                other => get_view(other),
-            })),
-            "aten.unsqueeze.default" => ("squeeze", Box::new(move |n: &str| match n {
-                "self" => ArgValue::Operands(vec![src]),
-                other => get_view(other),
-            })),
-            "aten.squeeze.dim" => ("unsqueeze", Box::new(move |n: &str| match n {
-                "self" => ArgValue::Operands(vec![src]),
-                other => get_view(other),
-            })),
+            "aten.transpose.int" => (
+                "transpose",
+                Box::new(move |n: &str| match n {
+                    "self" => ArgValue::Operands(vec![src]),
+                    other => get_view(other),
+                }),
+            ),
+            "aten.t.default" => (
+                "t",
+                Box::new(move |n: &str| match n {
+                    "self" => ArgValue::Operands(vec![src]),
+                    other => get_view(other),
+                }),
+            ),
+            "aten.unsqueeze.default" => (
+                "squeeze",
+                Box::new(move |n: &str| match n {
+                    "self" => ArgValue::Operands(vec![src]),
+                    other => get_view(other),
+                }),
+            ),
+            "aten.squeeze.dim" => (
+                "unsqueeze",
+                Box::new(move |n: &str| match n {
+                    "self" => ArgValue::Operands(vec![src]),
+                    other => get_view(other),
+                }),
+            ),
             "aten.permute.default" => {
                 let dims = match get_view("dims") {
                     ArgValue::Attribute(a) => ir::dense_i64_values(a).ok_or("permute dims are not static")?,
@@ -387,22 +435,28 @@ impl<'c, 'a> State<'c, 'a> {
                     inverse[((d + rank) % rank) as usize] = i as i64;
                 }
                 let inverse: Attribute = DenseI64ArrayAttribute::new(self.context, &inverse).into();
-                ("permute", Box::new(move |n: &str| match n {
-                    "self" => ArgValue::Operands(vec![src]),
-                    "dims" => ArgValue::Attribute(inverse),
-                    _ => ArgValue::Absent,
-                }))
+                (
+                    "permute",
+                    Box::new(move |n: &str| match n {
+                        "self" => ArgValue::Operands(vec![src]),
+                        "dims" => ArgValue::Attribute(inverse),
+                        _ => ArgValue::Absent,
+                    }),
+                )
             }
             "aten.view.default" | "aten._unsafe_view.default" => {
                 let shape = crate::lowering::builder::dims(base.r#type())
                     .and_then(|d| d.into_iter().collect::<Option<Vec<i64>>>())
                     .ok_or("writing through a view of a tensor with dynamic shape is not supported")?;
                 let size: Attribute = DenseI64ArrayAttribute::new(self.context, &shape).into();
-                ("view", Box::new(move |n: &str| match n {
-                    "self" => ArgValue::Operands(vec![src]),
-                    "size" => ArgValue::Attribute(size),
-                    _ => ArgValue::Absent,
-                }))
+                (
+                    "view",
+                    Box::new(move |n: &str| match n {
+                        "self" => ArgValue::Operands(vec![src]),
+                        "size" => ArgValue::Attribute(size),
+                        _ => ArgValue::Absent,
+                    }),
+                )
             }
             other => return Err(format!("cannot write through the view '{other}' (no inverse)")),
         };
@@ -411,7 +465,8 @@ impl<'c, 'a> State<'c, 'a> {
             "squeeze" => "dim",
             _ => "default",
         };
-        let schema = registry::lookup(target, overload).ok_or_else(|| format!("registry has no {target}.{overload}"))?;
+        let schema =
+            registry::lookup(target, overload).ok_or_else(|| format!("registry has no {target}.{overload}"))?;
         // Every inverse produces a tensor shaped like the base.
         let built = aten_ir::build_op(self.context, schema, &*get, &[base.r#type()], at.location())?;
         let block = at.block().ok_or("op is not in a block")?;
@@ -481,10 +536,11 @@ fn add_mutation_results<'c, 'a>(
     let inputs: Vec<Type> = (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect();
     let results: Vec<Type> = operands.iter().map(|v| v.r#type()).collect();
     let new_type = FunctionType::new(context, &inputs, &results);
-    let mut attrs: Vec<Attribute> = match function.attribute("res_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
-        Some(array) => (0..array.len()).filter_map(|i| array.element(i).ok()).collect(),
-        None => (0..function_type.result_count()).map(|_| DictionaryAttribute::new(context, &[]).into()).collect(),
-    };
+    let mut attrs: Vec<Attribute> =
+        match function.attribute("res_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+            Some(array) => (0..array.len()).filter_map(|i| array.element(i).ok()).collect(),
+            None => (0..function_type.result_count()).map(|_| DictionaryAttribute::new(context, &[]).into()).collect(),
+        };
     for (_, kind, target) in &extra {
         let entries = [
             (Identifier::new(context, "aten.kind"), StringAttribute::new(context, kind).into()),

@@ -4,13 +4,13 @@
 //! are otherwise unchecked by MLIR.
 
 use crate::{
-    Factory, PassId, PassInfo, ProjectPass,
     aten_ir::{self, AtenOp, Slot},
     diag::op_error,
-    ir::{self, ValueKind, attribute_kind, value_kind},
+    ir::{self, attribute_kind, value_kind, ValueKind},
+    Factory, PassId, PassInfo, ProjectPass,
 };
 use aten2onnx_dialects::aten::{ArgType, OpSchema};
-use melior::ir::{OperationRef, ValueLike, operation::OperationLike};
+use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
 static ID: PassId = PassId::new();
 
@@ -42,7 +42,11 @@ pub fn verify(op: OperationRef<'_, '_>) -> Result<(), ()> {
             }
         }
     });
-    if ok { Ok(()) } else { Err(()) }
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
 }
 
 fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
@@ -117,8 +121,7 @@ fn verify_registered(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), 
             Slot::Operands(range) => {
                 let kinds: Vec<ValueKind> =
                     aten_ir::operands_of(op, range).iter().map(|v| value_kind(v.r#type())).collect();
-                check_operands(&ty, &kinds)
-                    .map_err(|e| format!("argument '{}' ({}): {e}", arg.name, arg.ty))?;
+                check_operands(&ty, &kinds).map_err(|e| format!("argument '{}' ({}): {e}", arg.name, arg.ty))?;
             }
             Slot::Attribute(attr) => {
                 let kind = attribute_kind(*attr);
@@ -203,9 +206,7 @@ fn attribute_fits(ty: &ArgType, kind: &str) -> bool {
         ArgType::Float => kind == "float",
         ArgType::Bool => kind == "bool",
         ArgType::Scalar => matches!(kind, "integer" | "float" | "bool"),
-        ArgType::Str | ArgType::Layout | ArgType::MemoryFormat | ArgType::Device | ArgType::Dimname => {
-            kind == "string"
-        }
+        ArgType::Str | ArgType::Layout | ArgType::MemoryFormat | ArgType::Device | ArgType::Dimname => kind == "string",
         ArgType::ScalarType => kind == "type",
         ArgType::List { elem, .. } => match &**elem {
             ArgType::Int | ArgType::SymInt => kind == "array<i64>",
@@ -235,13 +236,21 @@ fn check_results(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), Stri
         };
         let kind = value_kind(result.r#type());
         let ok = match ty {
-            ArgType::Tensor | ArgType::Optional(_) => matches!(kind, ValueKind::Tensor | ValueKind::None),
+            ArgType::Tensor | ArgType::Optional(_) => {
+                matches!(kind, ValueKind::Tensor | ValueKind::None)
+            }
             ArgType::Int | ArgType::SymInt | ArgType::Bool => kind == ValueKind::Integer,
-            ArgType::Float | ArgType::Scalar => matches!(kind, ValueKind::Integer | ValueKind::Float),
+            ArgType::Float | ArgType::Scalar => {
+                matches!(kind, ValueKind::Integer | ValueKind::Float)
+            }
             _ => true,
         };
         if !ok {
-            return Err(format!("result #{i} has type {} but the schema returns {}", result.r#type(), schema_return(schema, i)));
+            return Err(format!(
+                "result #{i} has type {} but the schema returns {}",
+                result.r#type(),
+                schema_return(schema, i)
+            ));
         }
     }
     Ok(())

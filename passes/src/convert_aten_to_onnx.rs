@@ -5,19 +5,18 @@
 //! 1-element int64 tensors.
 
 use crate::{
-    Factory, PassId, PassInfo, PassOption, PassOptions, ProjectPass,
     aten_ir::{self, AtenOp},
     diag::{error_at, op_error},
     ir::{self, SourcePosition},
-    lowering::{self, Args, Builder, Ctx, MAX_OPSET, MIN_OPSET, builder},
-    onnx_ir,
+    lowering::{self, builder, Args, Builder, Ctx, MAX_OPSET, MIN_OPSET},
+    onnx_ir, Factory, PassId, PassInfo, PassOption, PassOptions, ProjectPass,
 };
 use melior::ir::{attribute::AttributeLike as _, block::BlockLike as _, r#type::TypeLike as _};
 use melior::ir::{
-    Identifier, OperationRef, Type, Value, ValueLike,
     attribute::{IntegerAttribute, StringAttribute},
     operation::{OperationBuilder, OperationLike},
     r#type::{IntegerType, RankedTensorType},
+    Identifier, OperationRef, Type, Value, ValueLike,
 };
 use mlir_sys as sys;
 use std::collections::BTreeMap;
@@ -29,7 +28,10 @@ pub const INFO: PassInfo = PassInfo {
     summary: "Lower aten ops to onnx ops (rules in passes/src/lowering/rules/)",
     options: &[
         PassOption { name: "opset", help: "target ONNX opset, 17..28 (default 23)" },
-        PassOption { name: "trace", help: "tag each value that replaces an aten result with `aten.trace = \"<node>#<result>\"` (for --verify)" },
+        PassOption {
+            name: "trace",
+            help: "tag each value that replaces an aten result with `aten.trace = \"<node>#<result>\"` (for --verify)",
+        },
     ],
     create: create,
 };
@@ -104,7 +106,10 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<()
 }
 
 fn set_opset(root: OperationRef<'_, '_>, opset: u32) {
-    let attr = IntegerAttribute::new(unsafe { Type::from_raw(sys::mlirIntegerTypeGet(sys::mlirOperationGetContext(root.to_raw()), 64)) }, opset as i64);
+    let attr = IntegerAttribute::new(
+        unsafe { Type::from_raw(sys::mlirIntegerTypeGet(sys::mlirOperationGetContext(root.to_raw()), 64)) },
+        opset as i64,
+    );
     unsafe {
         sys::mlirOperationSetAttributeByName(
             root.to_raw(),
@@ -172,7 +177,12 @@ fn sym_lowering(op: &str) -> Option<&'static str> {
     })
 }
 
-fn lower_op<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 'a>, opset: u32, trace: bool) -> Result<(), String> {
+fn lower_op<'c, 'a>(
+    context: &'c melior::Context,
+    op: OperationRef<'c, 'a>,
+    opset: u32,
+    trace: bool,
+) -> Result<(), String> {
     let name = ir::op_name(op);
     let b = Builder::new(context, op, opset)?;
     let replacements: Vec<Value<'c, 'a>> = match aten_ir::classify(&name)? {
@@ -236,7 +246,9 @@ fn lower_op<'c, 'a>(context: &'c melior::Context, op: OperationRef<'c, 'a>, opse
 
 /// Tags the values a rule created with the node and result they replace.
 fn tag_values(context: &melior::Context, op: OperationRef<'_, '_>, values: &[Value<'_, '_>], b: &Builder) {
-    let Some(node) = SourcePosition::of(op.location()).node else { return };
+    let Some(node) = SourcePosition::of(op.location()).node else {
+        return;
+    };
     for (i, value) in values.iter().enumerate() {
         if !b.created(*value) {
             continue;

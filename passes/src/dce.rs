@@ -7,12 +7,11 @@
 //! higher-order op; onnx ops never do.
 
 use crate::{
-    Factory, PassId, PassInfo, ProjectPass,
     aten_ir::{self, AtenOp},
     ir::{self, has_uses},
-    onnx_ir,
+    onnx_ir, Factory, PassId, PassInfo, ProjectPass,
 };
-use melior::ir::{OperationRef, operation::OperationLike};
+use melior::ir::{operation::OperationLike, OperationRef};
 
 static ID: PassId = PassId::new();
 
@@ -59,7 +58,10 @@ pub fn run_dce(op: OperationRef<'_, '_>) -> usize {
         let mut ops = Vec::new();
         ir::walk(op, &mut |inner| ops.push(inner));
         for candidate in ops.into_iter().skip(1).rev() {
-            if candidate.result_count() > 0 && is_removable(candidate) && !candidate.results().any(|r| has_uses(r.into())) {
+            if candidate.result_count() > 0
+                && is_removable(candidate)
+                && !candidate.results().any(|r| has_uses(r.into()))
+            {
                 // SAFETY: `candidate` is not referenced again; ops nested in
                 // it come after it in pre-order, so they were visited first.
                 unsafe { ir::erase(candidate) };

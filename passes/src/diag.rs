@@ -1,7 +1,7 @@
 //! Reporting problems as MLIR diagnostics, so that `aten-opt` prints them with
 //! their source position and `--verify-diagnostics` can match them.
 
-use melior::ir::{Location, OperationRef, operation::OperationLike};
+use melior::ir::{operation::OperationLike, Location, OperationRef};
 use mlir_sys as sys;
 use std::ffi::CString;
 

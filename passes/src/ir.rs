@@ -2,11 +2,8 @@
 //! (erasing ops, use lists, attribute kinds, locations).
 
 use melior::ir::{
-    Attribute, Location, OperationRef, Type, Value, ValueLike,
-    BlockLike, RegionLike,
-    attribute::AttributeLike,
-    operation::OperationLike,
-    r#type::TypeLike,
+    attribute::AttributeLike, operation::OperationLike, r#type::TypeLike, Attribute, BlockLike, Location, OperationRef,
+    RegionLike, Type, Value, ValueLike,
 };
 use mlir_sys as sys;
 
@@ -189,9 +186,7 @@ fn collect_position(location: Location<'_>, pos: &mut SourcePosition) {
         collect_position(location.name_child_location(), pos);
     } else if location.is_file_line_col_range() {
         if pos.file.is_none() {
-            pos.file = Some(
-                location.file_line_col_range_filename().as_string_ref().as_str().unwrap_or("").to_string(),
-            );
+            pos.file = Some(location.file_line_col_range_filename().as_string_ref().as_str().unwrap_or("").to_string());
             pos.line = location.file_line_col_range_start_line();
             pos.column = location.file_line_col_range_start_column();
         }

@@ -17,14 +17,14 @@ mod dce;
 pub mod lowering;
 mod onnx_cse;
 mod onnx_fold_constants;
+pub mod onnx_ir;
 pub mod onnx_shape_inference;
 mod onnx_verify;
-pub mod onnx_ir;
 
 use melior::{
+    ir::{r#type::TypeId, OperationRef},
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
     ContextRef,
-    ir::{OperationRef, r#type::TypeId},
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
 };
 use std::collections::BTreeMap;
 
@@ -59,17 +59,16 @@ pub trait PassFactory {
 }
 
 /// Every project pass, in the order `--list-passes` shows them.
-pub static REGISTRY: &[PassInfo] =
-    &[
-        aten_verify::INFO,
-        onnx_verify::INFO,
-        dce::INFO,
-        aten_remove_inplace::INFO,
-        convert_aten_to_onnx::INFO,
-        onnx_fold_constants::INFO,
-        onnx_cse::INFO,
-        onnx_shape_inference::INFO,
-    ];
+pub static REGISTRY: &[PassInfo] = &[
+    aten_verify::INFO,
+    onnx_verify::INFO,
+    dce::INFO,
+    aten_remove_inplace::INFO,
+    convert_aten_to_onnx::INFO,
+    onnx_fold_constants::INFO,
+    onnx_cse::INFO,
+    onnx_shape_inference::INFO,
+];
 
 /// Finds a project pass by its pipeline flag.
 pub fn lookup(name: &str) -> Option<&'static PassInfo> {
@@ -121,21 +120,8 @@ impl<'c, P: ProjectPass> RunExternalPass<'c> for External<P> {
 
 /// Builds the MLIR pass object for a [`ProjectPass`]; `id` must be a distinct
 /// static per pass type (MLIR identifies passes by it).
-pub(crate) fn external<P: ProjectPass>(
-    pass: P,
-    id: &'static PassId,
-    info: &PassInfo,
-    verify_after: bool,
-) -> Pass {
-    create_external(
-        External { pass, verify_after },
-        TypeId::create(id),
-        info.name,
-        info.name,
-        info.summary,
-        "",
-        &[],
-    )
+pub(crate) fn external<P: ProjectPass>(pass: P, id: &'static PassId, info: &PassInfo, verify_after: bool) -> Pass {
+    create_external(External { pass, verify_after }, TypeId::create(id), info.name, info.name, info.summary, "", &[])
 }
 
 /// Storage whose address identifies a pass type to MLIR.

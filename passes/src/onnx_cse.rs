@@ -3,11 +3,10 @@
 //! unregistered ops, which it must assume have side effects; onnx ops do not.
 
 use crate::{
-    Factory, PassId, PassInfo, ProjectPass,
     ir::{self, nested_ops},
-    onnx_ir,
+    onnx_ir, Factory, PassId, PassInfo, ProjectPass,
 };
-use melior::ir::{OperationRef, Value, ValueLike, operation::OperationLike};
+use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 use mlir_sys as sys;
 use std::collections::HashMap;
 

@@ -6,16 +6,15 @@
 //! stay computed; float math and weights are left to the optimizer.
 
 use crate::{
-    Factory, PassId, PassInfo, ProjectPass,
     ir::{self, nested_ops},
     lowering::builder::{dims, element_type},
-    onnx_ir,
+    onnx_ir, Factory, PassId, PassInfo, ProjectPass,
 };
 use melior::ir::{
-    Attribute, BlockLike, Identifier, OperationRef, Type, Value, ValueLike,
     attribute::{AttributeLike, DenseElementsAttribute, IntegerAttribute},
     operation::{OperationBuilder, OperationLike},
     r#type::{IntegerType, RankedTensorType, TypeLike},
+    Attribute, BlockLike, Identifier, OperationRef, Type, Value, ValueLike,
 };
 use mlir_sys as sys;
 
@@ -116,7 +115,11 @@ fn int_attr(op: OperationRef<'_, '_>, name: &str) -> Option<i64> {
 }
 
 fn norm(i: i64, n: usize) -> i64 {
-    if i < 0 { i + n as i64 } else { i }
+    if i < 0 {
+        i + n as i64
+    } else {
+        i
+    }
 }
 
 /// Broadcasts two scalars/vectors elementwise.
@@ -196,7 +199,9 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
             let values = data.values[s as usize..e.max(s) as usize].to_vec();
             IntTensor { shape: vec![values.len() as i64], values }
         }
-        ("Range", [start, limit, delta]) if start.shape.is_empty() && limit.shape.is_empty() && delta.shape.is_empty() => {
+        ("Range", [start, limit, delta])
+            if start.shape.is_empty() && limit.shape.is_empty() && delta.shape.is_empty() =>
+        {
             let (s, l, d) = (start.values[0], limit.values[0], delta.values[0]);
             if d == 0 {
                 return None;
@@ -252,7 +257,8 @@ fn merge_constant_runs<'c, 'a>(op: OperationRef<'c, 'a>) -> bool {
         return false;
     }
     let operands: Vec<Value> = op.operands().collect();
-    let constants: Vec<Option<IntTensor>> = operands.iter().map(|v| constant_of(*v).filter(|t| t.shape.len() == 1)).collect();
+    let constants: Vec<Option<IntTensor>> =
+        operands.iter().map(|v| constant_of(*v).filter(|t| t.shape.len() == 1)).collect();
     let has_run = constants.windows(2).any(|w| w[0].is_some() && w[1].is_some());
     if !has_run {
         return false;
@@ -264,14 +270,21 @@ fn merge_constant_runs<'c, 'a>(op: OperationRef<'c, 'a>) -> bool {
     let mut run: Vec<i64> = Vec::new();
     let flush = |run: &mut Vec<i64>, merged: &mut Vec<Value<'c, 'a>>| -> Option<()> {
         if !run.is_empty() {
-            merged.push(insert_constant(op, &IntTensor { shape: vec![run.len() as i64], values: run.clone() }, i64_type)?);
+            merged.push(insert_constant(
+                op,
+                &IntTensor { shape: vec![run.len() as i64], values: run.clone() },
+                i64_type,
+            )?);
             run.clear();
         }
         Some(())
     };
     for (value, constant) in operands.iter().zip(&constants) {
         match constant {
-            Some(t) if element_type(value.r#type()).is_some_and(|e| unsafe { sys::mlirIntegerTypeGetWidth(e.to_raw()) } == 64) => {
+            Some(t)
+                if element_type(value.r#type())
+                    .is_some_and(|e| unsafe { sys::mlirIntegerTypeGetWidth(e.to_raw()) } == 64) =>
+            {
                 run.extend(&t.values)
             }
             _ => {

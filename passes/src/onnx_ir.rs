@@ -10,7 +10,7 @@
 //! array of strings, TENSOR dense elements). The opset is the module
 //! attribute `onnx.opset` (default [`DEFAULT_OPSET`]).
 
-use melior::ir::{OperationRef, Type, attribute::AttributeLike, operation::OperationLike, r#type::TypeLike};
+use melior::ir::{attribute::AttributeLike, operation::OperationLike, r#type::TypeLike, OperationRef, Type};
 use mlir_sys as sys;
 
 pub const DIALECT_PREFIX: &str = "onnx.";

@@ -8,16 +8,15 @@
 //! known.
 
 use crate::{
-    Factory, PassId, PassInfo, ProjectPass,
     ir::{self, dense_i64_values, nested_ops},
     lowering::builder::{dims, element_type, rank},
-    onnx_ir,
+    onnx_ir, Factory, PassId, PassInfo, ProjectPass,
 };
 use melior::ir::{
-    Attribute, OperationRef, Type, Value, ValueLike,
     attribute::{ArrayAttribute, AttributeLike, StringAttribute},
     operation::OperationLike,
     r#type::{RankedTensorType, TypeLike},
+    Attribute, OperationRef, Type, Value, ValueLike,
 };
 use mlir_sys as sys;
 use std::collections::HashMap;
@@ -68,7 +67,9 @@ pub fn shape_of(ty: Type<'_>) -> Option<Shape> {
             Vec::new()
         } else {
             (0..sys::mlirArrayAttrGetNumElements(enc))
-                .map(|i| ir::string_value(Attribute::from_raw(sys::mlirArrayAttrGetElement(enc, i))).unwrap_or_default())
+                .map(|i| {
+                    ir::string_value(Attribute::from_raw(sys::mlirArrayAttrGetElement(enc, i))).unwrap_or_default()
+                })
                 .collect()
         }
     };
@@ -120,7 +121,11 @@ fn broadcast(shapes: &[Shape]) -> Shape {
         .map(|i| {
             shapes.iter().fold(Dim::Static(1), |acc, s| {
                 let offset = rank - s.len();
-                if i < offset { acc } else { broadcast_dim(&acc, &s[i - offset]) }
+                if i < offset {
+                    acc
+                } else {
+                    broadcast_dim(&acc, &s[i - offset])
+                }
             })
         })
         .collect()
@@ -162,7 +167,9 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues) {
     for op in nested_ops(root) {
         infer(op, values);
         let name = ir::op_name(op);
-        let Some(op_type) = name.strip_prefix(onnx_ir::DIALECT_PREFIX) else { continue };
+        let Some(op_type) = name.strip_prefix(onnx_ir::DIALECT_PREFIX) else {
+            continue;
+        };
         track_shape_values(op, op_type, values);
         let inferred = infer_op(op, op_type, values);
         for (i, shape) in inferred.into_iter().enumerate() {
@@ -173,7 +180,9 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues) {
                 continue;
             }
             let old = result.r#type();
-            let Some(element) = element_type(old) else { continue };
+            let Some(element) = element_type(old) else {
+                continue;
+            };
             let merged = match shape_of(old) {
                 None => shape,
                 Some(known) if known.len() == shape.len() => known
@@ -270,7 +279,11 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             one(input(0))
         }
         "Transpose" => one(input(0).map(|s| {
-            let perm = op.attribute("perm").ok().and_then(dense_i64_values).unwrap_or_else(|| (0..s.len() as i64).rev().collect());
+            let perm = op
+                .attribute("perm")
+                .ok()
+                .and_then(dense_i64_values)
+                .unwrap_or_else(|| (0..s.len() as i64).rev().collect());
             perm.iter().map(|&p| s.get(p as usize).cloned().unwrap_or(Dim::Unknown)).collect()
         })),
         "MatMul" => one(input(0).zip(input(1)).and_then(|(a, b)| {
@@ -308,7 +321,8 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                 .collect();
             // -1: what is left of a fully static input.
             if let (Some(pos), Some(data)) = (target.iter().position(|d| *d == Dim::Static(-1)), data) {
-                let total: Option<i64> = data.iter().map(|d| if let Dim::Static(n) = d { Some(*n) } else { None }).product();
+                let total: Option<i64> =
+                    data.iter().map(|d| if let Dim::Static(n) = d { Some(*n) } else { None }).product();
                 let rest: Option<i64> = out
                     .iter()
                     .enumerate()
@@ -323,7 +337,9 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             }
             out
         })),
-        "Expand" => one(input(0).zip(op.operand(1).ok().and_then(|s| values.get(&key(s)).cloned())).map(|(x, target)| broadcast(&[x, target]))),
+        "Expand" => one(input(0)
+            .zip(op.operand(1).ok().and_then(|s| values.get(&key(s)).cloned()))
+            .map(|(x, target)| broadcast(&[x, target]))),
         "Concat" => one((0..op.operand_count()).map(input).collect::<Option<Vec<_>>>().and_then(|shapes| {
             let first = shapes.first()?.clone();
             let axis = norm(int_attr(op, "axis")?, first.len());
@@ -343,15 +359,17 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             out
         })),
         "GatherElements" => one(input(1)),
-        "Unsqueeze" => one(input(0).zip(op.operand(1).ok().and_then(|a| const_ints(a, values))).map(|(mut s, axes)| {
-            let rank = s.len() + axes.len();
-            let mut axes: Vec<usize> = axes.iter().map(|&a| norm(a, rank)).collect();
-            axes.sort();
-            for a in axes {
-                s.insert(a.min(s.len()), Dim::Static(1));
-            }
-            s
-        })),
+        "Unsqueeze" => {
+            one(input(0).zip(op.operand(1).ok().and_then(|a| const_ints(a, values))).map(|(mut s, axes)| {
+                let rank = s.len() + axes.len();
+                let mut axes: Vec<usize> = axes.iter().map(|&a| norm(a, rank)).collect();
+                axes.sort();
+                for a in axes {
+                    s.insert(a.min(s.len()), Dim::Static(1));
+                }
+                s
+            }))
+        }
         "Squeeze" => one(input(0).zip(op.operand(1).ok().and_then(|a| const_ints(a, values))).map(|(s, axes)| {
             let axes: Vec<usize> = axes.iter().map(|&a| norm(a, s.len())).collect();
             s.into_iter().enumerate().filter(|(i, _)| !axes.contains(i)).map(|(_, d)| d).collect()
@@ -394,7 +412,11 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             let keep = int_attr(op, "keepdims").unwrap_or(1) != 0;
             let axes = match op.operand(1) {
                 Ok(a) => const_ints(a, values)?,
-                Err(_) => op.attribute("axes").ok().and_then(dense_i64_values).unwrap_or_else(|| (0..s.len() as i64).collect()),
+                Err(_) => op
+                    .attribute("axes")
+                    .ok()
+                    .and_then(dense_i64_values)
+                    .unwrap_or_else(|| (0..s.len() as i64).collect()),
             };
             let axes: Vec<usize> = axes.iter().map(|&a| norm(a, s.len())).collect();
             Some(
@@ -408,9 +430,8 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                     .collect(),
             )
         })),
-        "GlobalAveragePool" | "GlobalMaxPool" => one(input(0).map(|s| {
-            s.iter().enumerate().map(|(i, d)| if i < 2 { d.clone() } else { Dim::Static(1) }).collect()
-        })),
+        "GlobalAveragePool" | "GlobalMaxPool" => one(input(0)
+            .map(|s| s.iter().enumerate().map(|(i, d)| if i < 2 { d.clone() } else { Dim::Static(1) }).collect())),
         "Range" => one(Some(vec![Dim::Unknown])),
         _ => Vec::new(),
     }

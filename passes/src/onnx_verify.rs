@@ -4,13 +4,12 @@
 //! kinds, and the element types bound to each type constraint.
 
 use crate::{
-    Factory, PassId, PassInfo, ProjectPass,
     diag::op_error,
-    ir::{self, ValueKind, attribute_kind, value_kind},
-    onnx_ir,
+    ir::{self, attribute_kind, value_kind, ValueKind},
+    onnx_ir, Factory, PassId, PassInfo, ProjectPass,
 };
 use aten2onnx_dialects::onnx::{self as registry, AttrType, OpSchema};
-use melior::ir::{OperationRef, Type, ValueLike, operation::OperationLike};
+use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use std::collections::BTreeMap;
 
 static ID: PassId = PassId::new();
@@ -43,7 +42,11 @@ pub fn verify(op: OperationRef<'_, '_>) -> Result<(), ()> {
             }
         }
     });
-    if ok { Ok(()) } else { Err(()) }
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
 }
 
 fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
@@ -54,7 +57,10 @@ fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
         return Ok(());
     }
     if name == onnx_ir::NONE_OP {
-        if op.operand_count() != 0 || op.result_count() != 1 || value_kind(op.result(0).unwrap().r#type()) != ValueKind::None {
+        if op.operand_count() != 0
+            || op.result_count() != 1
+            || value_kind(op.result(0).unwrap().r#type()) != ValueKind::None
+        {
             return Err("must have no operands and one result of type none".to_string());
         }
         return Ok(());
@@ -62,7 +68,8 @@ fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
     let (domain, op_type) = onnx_ir::split_name(name).ok_or("is not an onnx op name")?;
     let opset = onnx_ir::opset_of(op);
     let Some(schema) = registry::lookup(domain, op_type, opset) else {
-        let versions: Vec<String> = registry::versions(domain, op_type).iter().map(|s| s.since_version.to_string()).collect();
+        let versions: Vec<String> =
+            registry::versions(domain, op_type).iter().map(|s| s.since_version.to_string()).collect();
         let domain_name = if domain.is_empty() { "ai.onnx" } else { domain };
         return Err(if versions.is_empty() {
             format!("is not an ONNX op (domain {domain_name}, onnx {})", registry::ONNX_VERSION)
@@ -75,11 +82,19 @@ fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
     }
     let inputs = op.operand_count();
     if inputs < schema.min_input as usize || inputs > schema.max_input as usize {
-        return Err(format!("has {inputs} inputs; {} takes {}", op_type, range_text(schema.min_input, schema.max_input)));
+        return Err(format!(
+            "has {inputs} inputs; {} takes {}",
+            op_type,
+            range_text(schema.min_input, schema.max_input)
+        ));
     }
     let outputs = op.result_count();
     if outputs < schema.min_output as usize || outputs > schema.max_output as usize {
-        return Err(format!("has {outputs} outputs; {} gives {}", op_type, range_text(schema.min_output, schema.max_output)));
+        return Err(format!(
+            "has {outputs} outputs; {} gives {}",
+            op_type,
+            range_text(schema.min_output, schema.max_output)
+        ));
     }
     check_attributes(op, schema)?;
     check_type_constraints(op, schema)
@@ -143,7 +158,10 @@ fn check_type_constraints(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result
             return Err(format!("{what} has type {ty}, which is not an ONNX tensor type"));
         };
         if !constraint.allowed_types.iter().any(|a| *a == actual) {
-            return Err(format!("{what} has type {actual}, not allowed for {param} ({})", constraint.allowed_types.join(", ")));
+            return Err(format!(
+                "{what} has type {actual}, not allowed for {param} ({})",
+                constraint.allowed_types.join(", ")
+            ));
         }
         match bound.get(param) {
             Some(first) if *first != actual => {

@@ -51,17 +51,10 @@ fn run(path: &str, touch: bool) -> Result<(), aten2onnx_pt2::Error> {
     let mut checksum = 0u64;
     let mut n_weights = 0usize;
     for kind in ["weight", "constant"] {
-        let names: Vec<&str> = if kind == "weight" {
-            archive.weight_names().collect()
-        } else {
-            archive.constant_names().collect()
-        };
+        let names: Vec<&str> =
+            if kind == "weight" { archive.weight_names().collect() } else { archive.constant_names().collect() };
         for name in names {
-            let t = if kind == "weight" {
-                archive.weight(name)
-            } else {
-                archive.constant(name)
-            };
+            let t = if kind == "weight" { archive.weight(name) } else { archive.constant(name) };
             let t = match t {
                 Ok(t) => t,
                 Err(e @ aten2onnx_pt2::Error::PickledPayload { .. }) => {
@@ -84,17 +77,9 @@ fn run(path: &str, touch: bool) -> Result<(), aten2onnx_pt2::Error> {
     println!("archive:        {}", archive.path().display());
     println!("file size:      {} bytes", archive.bytes().len());
     println!("entries:        {}", archive.entries().len());
-    println!(
-        "schema:         {} (torch {})",
-        program.schema_version,
-        program.torch_version.as_deref().unwrap_or("?")
-    );
+    println!("schema:         {} (torch {})", program.schema_version, program.torch_version.as_deref().unwrap_or("?"));
     println!("verifiers:      {:?}", program.verifiers);
-    println!(
-        "nodes:          {} top-level, {} including subgraphs",
-        graph.nodes.len(),
-        count_nodes(graph)
-    );
+    println!("nodes:          {} top-level, {} including subgraphs", graph.nodes.len(), count_nodes(graph));
     println!(
         "signature:      {} inputs, {} outputs",
         program.signature().input_specs.len(),

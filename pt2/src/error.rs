@@ -35,11 +35,7 @@ pub enum Error {
         path.display(),
         crate::zip::method_name(*method)
     )]
-    UnsupportedCompression {
-        path: PathBuf,
-        entry: String,
-        method: u16,
-    },
+    UnsupportedCompression { path: PathBuf, entry: String, method: u16 },
 
     /// The archive is a ZIP file but not a torch.export `.pt2` archive (or uses a
     /// variant of the format this reader does not handle).
@@ -66,12 +62,7 @@ pub enum Error {
         "{}: {entry}: unsupported export schema version {found} (this reader supports {supported}.x)",
         path.display()
     )]
-    UnsupportedSchemaVersion {
-        path: PathBuf,
-        entry: String,
-        found: SchemaVersion,
-        supported: i64,
-    },
+    UnsupportedSchemaVersion { path: PathBuf, entry: String, found: SchemaVersion, supported: i64 },
 
     /// `weight(name)` / `constant(name)` for a name that is not in the payload config.
     #[error("{}: no {kind} named `{name}` in the archive", path.display())]
@@ -87,22 +78,12 @@ pub enum Error {
         "{}: {kind} `{name}` (entry `{entry}`) is pickled; pickled payloads are not supported",
         path.display()
     )]
-    PickledPayload {
-        path: PathBuf,
-        kind: &'static str,
-        name: String,
-        entry: String,
-    },
+    PickledPayload { path: PathBuf, kind: &'static str, name: String, entry: String },
 
     /// The tensor metadata of a payload is unusable (symbolic size, unknown dtype,
     /// view reaching outside its storage...).
     #[error("{}: {kind} `{name}`: {reason}", path.display())]
-    InvalidTensor {
-        path: PathBuf,
-        kind: &'static str,
-        name: String,
-        reason: String,
-    },
+    InvalidTensor { path: PathBuf, kind: &'static str, name: String, reason: String },
 }
 
 impl Error {

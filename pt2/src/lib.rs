@@ -96,11 +96,7 @@ struct Payloads {
 
 impl Payloads {
     fn new(items: Vec<(String, PayloadMeta)>) -> Self {
-        let index = items
-            .iter()
-            .enumerate()
-            .map(|(i, (name, _))| (name.clone(), i))
-            .collect();
+        let index = items.iter().enumerate().map(|(i, (name, _))| (name.clone(), i)).collect();
         Payloads { items, index }
     }
     fn get(&self, name: &str) -> Option<&PayloadMeta> {
@@ -145,10 +141,7 @@ impl Archive {
     /// the schema major version) and the weight/constant configs.
     pub fn open(path: impl AsRef<Path>) -> Result<Archive> {
         let path = path.as_ref().to_path_buf();
-        let io_err = |source| Error::Io {
-            path: path.clone(),
-            source,
-        };
+        let io_err = |source| Error::Io { path: path.clone(), source };
         let file = File::open(&path).map_err(io_err)?;
         let len = file.metadata().map_err(io_err)?.len();
         let backing = if len == 0 {
@@ -168,43 +161,17 @@ impl Archive {
 
     fn from_backing(path: PathBuf, backing: Backing) -> Result<Archive> {
         let entries = zip::read_entries(backing.bytes()).map_err(|e| match e {
-            zip::ZipError::NotAZip(reason) => Error::NotAZip {
-                path: path.clone(),
-                reason,
-            },
-            zip::ZipError::Corrupt(reason) => Error::CorruptZip {
-                path: path.clone(),
-                reason,
-            },
+            zip::ZipError::NotAZip(reason) => Error::NotAZip { path: path.clone(), reason },
+            zip::ZipError::Corrupt(reason) => Error::CorruptZip { path: path.clone(), reason },
         })?;
-        let not_pt2 = |reason: String| Error::NotPt2 {
-            path: path.clone(),
-            reason,
-        };
-        let first = entries
-            .first()
-            .ok_or_else(|| not_pt2("the archive has no entries".into()))?;
+        let not_pt2 = |reason: String| Error::NotPt2 { path: path.clone(), reason };
+        let first = entries.first().ok_or_else(|| not_pt2("the archive has no entries".into()))?;
         let root = match first.name.split_once('/') {
             Some((root, _)) if !root.is_empty() => root.to_string(),
-            _ => {
-                return Err(not_pt2(format!(
-                    "first entry `{}` is not inside a top-level directory",
-                    first.name
-                )))
-            }
+            _ => return Err(not_pt2(format!("first entry `{}` is not inside a top-level directory", first.name))),
         };
-        let by_name = entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.name.clone(), i))
-            .collect();
-        let zip = Container {
-            path,
-            backing,
-            entries,
-            by_name,
-            root,
-        };
+        let by_name = entries.iter().enumerate().map(|(i, e)| (e.name.clone(), i)).collect();
+        let zip = Container { path, backing, entries, by_name, root };
 
         if let Some(format) = zip.try_entry("archive_format")? {
             let format = String::from_utf8_lossy(format);
@@ -230,13 +197,7 @@ impl Archive {
         let program = zip.parse_program(&format!("models/{model_name}.json"))?;
         let weights = zip.parse_payloads(PayloadKind::Weight, &model_name)?;
         let constants = zip.parse_payloads(PayloadKind::Constant, &model_name)?;
-        Ok(Archive {
-            zip,
-            model_name,
-            program,
-            weights,
-            constants,
-        })
+        Ok(Archive { zip, model_name, program, weights, constants })
     }
 
     /// The path given to [`Archive::open`].
@@ -332,30 +293,17 @@ impl Archive {
             name: name.to_string(),
             reason,
         };
-        let tm = meta
-            .tensor_meta
-            .as_ref()
-            .ok_or_else(|| invalid("payload has no tensor metadata".into()))?;
+        let tm = meta.tensor_meta.as_ref().ok_or_else(|| invalid("payload has no tensor metadata".into()))?;
         if tm.layout != Layout::Strided {
-            return Err(invalid(format!(
-                "layout {:?} is not supported (only strided tensors are)",
-                tm.layout
-            )));
+            return Err(invalid(format!("layout {:?} is not supported (only strided tensors are)", tm.layout)));
         }
-        let sizes = tm
-            .static_sizes()
-            .ok_or_else(|| invalid("symbolic size in a stored tensor".into()))?;
-        let strides = tm
-            .static_strides()
-            .ok_or_else(|| invalid("symbolic stride in a stored tensor".into()))?;
-        let storage_offset = tm
-            .storage_offset
-            .as_int()
-            .ok_or_else(|| invalid("symbolic storage offset in a stored tensor".into()))?;
+        let sizes = tm.static_sizes().ok_or_else(|| invalid("symbolic size in a stored tensor".into()))?;
+        let strides = tm.static_strides().ok_or_else(|| invalid("symbolic stride in a stored tensor".into()))?;
+        let storage_offset =
+            tm.storage_offset.as_int().ok_or_else(|| invalid("symbolic storage offset in a stored tensor".into()))?;
         let storage = self.zip.entry(&entry)?;
-        tensor::check_view(tm.dtype, &sizes, &strides, storage_offset, storage.len()).map_err(
-            |reason| invalid(format!("entry `{}`: {reason}", self.zip.full_name(&entry))),
-        )?;
+        tensor::check_view(tm.dtype, &sizes, &strides, storage_offset, storage.len())
+            .map_err(|reason| invalid(format!("entry `{}`: {reason}", self.zip.full_name(&entry))))?;
         Ok(TensorData {
             dtype: tm.dtype,
             sizes,
@@ -374,17 +322,12 @@ impl Container {
     }
 
     fn not_pt2(&self, reason: String) -> Error {
-        Error::NotPt2 {
-            path: self.path.clone(),
-            reason,
-        }
+        Error::NotPt2 { path: self.path.clone(), reason }
     }
 
     fn entry(&self, name: &str) -> Result<&[u8]> {
-        self.try_entry(name)?.ok_or_else(|| Error::MissingEntry {
-            path: self.path.clone(),
-            entry: self.full_name(name),
-        })
+        self.try_entry(name)?
+            .ok_or_else(|| Error::MissingEntry { path: self.path.clone(), entry: self.full_name(name) })
     }
 
     /// `<root>/<name>`'s bytes, `None` if absent, an error if it is compressed.
@@ -395,11 +338,7 @@ impl Container {
         };
         let e = &self.entries[i];
         if e.method != 0 {
-            return Err(Error::UnsupportedCompression {
-                path: self.path.clone(),
-                entry: full,
-                method: e.method,
-            });
+            return Err(Error::UnsupportedCompression { path: self.path.clone(), entry: full, method: e.method });
         }
         // Bounds were checked when the directory was read.
         let start = e.data_offset as usize;
@@ -419,10 +358,7 @@ impl Container {
         }
         match models.as_slice() {
             [only] => Ok(only.to_string()),
-            [] => Err(Error::MissingEntry {
-                path: self.path.clone(),
-                entry: format!("{prefix}model.json"),
-            }),
+            [] => Err(Error::MissingEntry { path: self.path.clone(), entry: format!("{prefix}model.json") }),
             many => Err(self.not_pt2(format!(
                 "the archive holds several programs ({}) and none is named `model`",
                 many.join(", ")
@@ -487,8 +423,7 @@ impl Container {
             }
             return Ok(Payloads::default());
         };
-        let config: schema::PayloadConfig =
-            serde_json::from_slice(bytes).map_err(|e| self.json_error(&name, e))?;
+        let config: schema::PayloadConfig = serde_json::from_slice(bytes).map_err(|e| self.json_error(&name, e))?;
         Ok(Payloads::new(config.config))
     }
 }

@@ -141,10 +141,7 @@ impl ScalarType {
     }
 
     pub fn is_complex(self) -> bool {
-        matches!(
-            self,
-            ScalarType::ComplexHalf | ScalarType::ComplexFloat | ScalarType::ComplexDouble
-        )
+        matches!(self, ScalarType::ComplexHalf | ScalarType::ComplexFloat | ScalarType::ComplexDouble)
     }
 }
 
@@ -821,27 +818,17 @@ mod tests {
 
     #[test]
     fn symbol_name() {
-        let e = |s: &str| SymExpr {
-            expr_str: s.into(),
-            hint: None,
-        };
-        assert_eq!(
-            e("Symbol('s77', positive=True, integer=True)").symbol_name(),
-            Some("s77")
-        );
+        let e = |s: &str| SymExpr { expr_str: s.into(), hint: None };
+        assert_eq!(e("Symbol('s77', positive=True, integer=True)").symbol_name(), Some("s77"));
         assert_eq!(e("Symbol('s0')").symbol_name(), Some("s0"));
-        assert_eq!(
-            e("Mul(Integer(2), Symbol('s0', integer=True))").symbol_name(),
-            None
-        );
+        assert_eq!(e("Mul(Integer(2), Symbol('s0', integer=True))").symbol_name(), None);
     }
 
     #[test]
     fn non_finite_floats() {
         let a: Argument = serde_json::from_str(r#"{"as_float": "-Infinity"}"#).unwrap();
         assert_eq!(a, Argument::AsFloat(f64::NEG_INFINITY));
-        let a: Argument =
-            serde_json::from_str(r#"{"as_floats": [1, 2.5, "NaN", "Infinity"]}"#).unwrap();
+        let a: Argument = serde_json::from_str(r#"{"as_floats": [1, 2.5, "NaN", "Infinity"]}"#).unwrap();
         match a {
             Argument::AsFloats(v) => {
                 assert_eq!(v[0], 1.0);
@@ -851,12 +838,8 @@ mod tests {
             }
             _ => panic!(),
         }
-        let a: Argument =
-            serde_json::from_str(r#"{"as_float_lists": [[1.0], ["-Infinity", 0]]}"#).unwrap();
-        assert_eq!(
-            a,
-            Argument::AsFloatLists(vec![vec![1.0], vec![f64::NEG_INFINITY, 0.0]])
-        );
+        let a: Argument = serde_json::from_str(r#"{"as_float_lists": [[1.0], ["-Infinity", 0]]}"#).unwrap();
+        assert_eq!(a, Argument::AsFloatLists(vec![vec![1.0], vec![f64::NEG_INFINITY, 0.0]]));
         assert!(serde_json::from_str::<Argument>(r#"{"as_float": "inf-ish"}"#).is_err());
     }
 
@@ -873,10 +856,7 @@ mod tests {
         let a: Argument = serde_json::from_str(r#"{"as_scalar_type": 13}"#).unwrap();
         assert_eq!(a, Argument::AsScalarType(ScalarType::BFloat16));
         let err = serde_json::from_str::<Argument>(r#"{"as_scalar_type": 14}"#).unwrap_err();
-        assert!(
-            err.to_string().contains("unknown ScalarType value 14"),
-            "{err}"
-        );
+        assert!(err.to_string().contains("unknown ScalarType value 14"), "{err}");
         for &t in ScalarType::ALL {
             assert_eq!(ScalarType::try_from(t.code()), Ok(t));
         }

@@ -34,9 +34,7 @@ impl<'a> TensorData<'a> {
     /// Number of elements (product of sizes; 1 for a scalar).
     /// Saturates instead of overflowing (possible only for stride-0 views).
     pub fn numel(&self) -> u64 {
-        self.sizes
-            .iter()
-            .fold(1u64, |acc, &s| acc.saturating_mul(s as u64))
+        self.sizes.iter().fold(1u64, |acc, &s| acc.saturating_mul(s as u64))
     }
 
     /// Size of the logical tensor in bytes (`numel * element_size`).
@@ -87,15 +85,9 @@ pub(crate) fn check_view(
     storage_offset: i64,
     storage_len: usize,
 ) -> Result<(), String> {
-    let elem = dtype
-        .element_size()
-        .ok_or_else(|| format!("unsupported dtype {}", dtype.name()))? as u128;
+    let elem = dtype.element_size().ok_or_else(|| format!("unsupported dtype {}", dtype.name()))? as u128;
     if sizes.len() != strides.len() {
-        return Err(format!(
-            "{} sizes but {} strides",
-            sizes.len(),
-            strides.len()
-        ));
+        return Err(format!("{} sizes but {} strides", sizes.len(), strides.len()));
     }
     if let Some(s) = sizes.iter().find(|&&s| s < 0) {
         return Err(format!("negative size {s}"));
@@ -118,9 +110,7 @@ pub(crate) fn check_view(
             .and_then(|v| v.checked_add(last))
             .ok_or_else(|| "view extent overflows".to_string())?;
     }
-    let needed = (last + 1)
-        .checked_mul(elem)
-        .ok_or_else(|| "view extent overflows".to_string())?;
+    let needed = (last + 1).checked_mul(elem).ok_or_else(|| "view extent overflows".to_string())?;
     if needed > storage_len as u128 {
         return Err(format!(
             "view (sizes {sizes:?}, strides {strides:?}, storage offset {storage_offset}, \
@@ -151,13 +141,7 @@ mod tests {
     fn contiguity() {
         let s = [0u8; 4 * 48];
         assert!(td(&[3, 16], &[16, 1], 0, &s).is_contiguous());
-        assert_eq!(
-            td(&[3, 16], &[16, 1], 0, &s)
-                .contiguous_bytes()
-                .unwrap()
-                .len(),
-            192
-        );
+        assert_eq!(td(&[3, 16], &[16, 1], 0, &s).contiguous_bytes().unwrap().len(), 192);
         assert!(!td(&[16, 3], &[1, 16], 0, &s).is_contiguous());
         assert!(td(&[16, 3], &[1, 16], 0, &s).contiguous_bytes().is_none());
         // row of a matrix
@@ -169,13 +153,7 @@ mod tests {
         assert!(td(&[1, 16], &[999, 1], 0, &s).is_contiguous());
         assert!(td(&[], &[], 5, &s).is_contiguous());
         assert_eq!(td(&[], &[], 5, &s).contiguous_bytes().unwrap().len(), 4);
-        assert_eq!(
-            td(&[0, 7], &[7, 1], 0, &s)
-                .contiguous_bytes()
-                .unwrap()
-                .len(),
-            0
-        );
+        assert_eq!(td(&[0, 7], &[7, 1], 0, &s).contiguous_bytes().unwrap().len(), 0);
     }
 
     #[test]

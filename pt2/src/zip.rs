@@ -72,9 +72,7 @@ impl<'a> Buf<'a> {
     fn slice(&self, off: u64, len: u64, what: &str) -> R<&'a [u8]> {
         let end = off.checked_add(len);
         match end {
-            Some(end) if end <= self.data.len() as u64 => {
-                Ok(&self.data[off as usize..end as usize])
-            }
+            Some(end) if end <= self.data.len() as u64 => Ok(&self.data[off as usize..end as usize]),
             _ => corrupt(format!(
                 "{what} at offset {off} (length {len}) extends past the end of the file ({} bytes)",
                 self.data.len()
@@ -126,9 +124,7 @@ fn find_eocd(data: &[u8]) -> R<usize> {
              so it is probably truncated",
         );
     }
-    Err(ZipError::NotAZip(
-        "end-of-central-directory record not found".to_string(),
-    ))
+    Err(ZipError::NotAZip("end-of-central-directory record not found".to_string()))
 }
 
 fn read_central_directory_location(data: &[u8]) -> R<CentralDirectory> {
@@ -142,20 +138,13 @@ fn read_central_directory_location(data: &[u8]) -> R<CentralDirectory> {
     let mut offset = u32_at(rec, 16) as u64;
 
     // A ZIP64 locator sits immediately before the EOCD record, if present.
-    let has_locator =
-        eocd >= ZIP64_LOCATOR_LEN && u32_at(data, eocd - ZIP64_LOCATOR_LEN) == ZIP64_LOCATOR_SIG;
+    let has_locator = eocd >= ZIP64_LOCATOR_LEN && u32_at(data, eocd - ZIP64_LOCATOR_LEN) == ZIP64_LOCATOR_SIG;
     if has_locator {
         let loc = &data[eocd - ZIP64_LOCATOR_LEN..eocd];
         let rec64_off = u64_at(loc, 8);
-        let rec64 = buf.slice(
-            rec64_off,
-            ZIP64_EOCD_LEN as u64,
-            "ZIP64 end-of-central-directory record",
-        )?;
+        let rec64 = buf.slice(rec64_off, ZIP64_EOCD_LEN as u64, "ZIP64 end-of-central-directory record")?;
         if u32_at(rec64, 0) != ZIP64_EOCD_SIG {
-            return corrupt(format!(
-                "bad ZIP64 end-of-central-directory signature at offset {rec64_off}"
-            ));
+            return corrupt(format!("bad ZIP64 end-of-central-directory signature at offset {rec64_off}"));
         }
         let disk64 = u32_at(rec64, 16);
         let cd_disk64 = u32_at(rec64, 20);
@@ -173,11 +162,7 @@ fn read_central_directory_location(data: &[u8]) -> R<CentralDirectory> {
             return corrupt("ZIP64 end-of-central-directory locator missing");
         }
     }
-    Ok(CentralDirectory {
-        entries,
-        offset,
-        size,
-    })
+    Ok(CentralDirectory { entries, offset, size })
 }
 
 /// Parse the central directory and every entry's local header.
@@ -186,17 +171,14 @@ pub(crate) fn read_entries(data: &[u8]) -> R<Vec<Entry>> {
     let cd = read_central_directory_location(data)?;
     let cd_bytes = buf.slice(cd.offset, cd.size, "central directory")?;
     if cd.entries > (cd.size / CDFH_LEN as u64) {
-        return corrupt(format!(
-            "central directory claims {} entries but is only {} bytes long",
-            cd.entries, cd.size
-        ));
+        return corrupt(format!("central directory claims {} entries but is only {} bytes long", cd.entries, cd.size));
     }
     let mut entries = Vec::with_capacity(cd.entries as usize);
     let mut pos = 0usize;
     for index in 0..cd.entries {
-        let hdr = cd_bytes.get(pos..pos + CDFH_LEN).ok_or_else(|| {
-            ZipError::Corrupt(format!("central directory header #{index} is truncated"))
-        })?;
+        let hdr = cd_bytes
+            .get(pos..pos + CDFH_LEN)
+            .ok_or_else(|| ZipError::Corrupt(format!("central directory header #{index} is truncated")))?;
         if u32_at(hdr, 0) != CDFH_SIG {
             return corrupt(format!(
                 "bad central directory header signature for entry #{index} at offset {}",
@@ -213,9 +195,9 @@ pub(crate) fn read_entries(data: &[u8]) -> R<Vec<Entry>> {
         let mut header_offset = u32_at(hdr, 42) as u64;
         let var_start = pos + CDFH_LEN;
         let var_end = var_start + name_len + extra_len + comment_len;
-        let var = cd_bytes.get(var_start..var_end).ok_or_else(|| {
-            ZipError::Corrupt(format!("central directory header #{index} is truncated"))
-        })?;
+        let var = cd_bytes
+            .get(var_start..var_end)
+            .ok_or_else(|| ZipError::Corrupt(format!("central directory header #{index} is truncated")))?;
         let name_bytes = &var[..name_len];
         let name = String::from_utf8_lossy(name_bytes).into_owned();
         let extra = &var[name_len..name_len + extra_len];
@@ -224,16 +206,13 @@ pub(crate) fn read_entries(data: &[u8]) -> R<Vec<Entry>> {
         // each only if the corresponding 32-bit field is saturated.
         let needs64 = usize_ == 0xFFFF_FFFF || csize == 0xFFFF_FFFF || header_offset == 0xFFFF_FFFF;
         if needs64 {
-            let field = find_extra(extra, 0x0001).ok_or_else(|| {
-                ZipError::Corrupt(format!("entry `{name}`: ZIP64 extra field missing"))
-            })?;
+            let field = find_extra(extra, 0x0001)
+                .ok_or_else(|| ZipError::Corrupt(format!("entry `{name}`: ZIP64 extra field missing")))?;
             let mut at = 0usize;
             let mut next = |what: &str| -> R<u64> {
-                let v = field.get(at..at + 8).ok_or_else(|| {
-                    ZipError::Corrupt(format!(
-                        "entry `{name}`: ZIP64 extra field lacks the {what}"
-                    ))
-                })?;
+                let v = field
+                    .get(at..at + 8)
+                    .ok_or_else(|| ZipError::Corrupt(format!("entry `{name}`: ZIP64 extra field lacks the {what}")))?;
                 at += 8;
                 Ok(u64::from_le_bytes(v.try_into().unwrap()))
             };
@@ -249,23 +228,13 @@ pub(crate) fn read_entries(data: &[u8]) -> R<Vec<Entry>> {
         }
 
         // Local header: its name/extra lengths may differ from the central ones.
-        let lfh = buf.slice(
-            header_offset,
-            LFH_LEN as u64,
-            &format!("local header of `{name}`"),
-        )?;
+        let lfh = buf.slice(header_offset, LFH_LEN as u64, &format!("local header of `{name}`"))?;
         if u32_at(lfh, 0) != LFH_SIG {
-            return corrupt(format!(
-                "entry `{name}`: bad local header signature at offset {header_offset}"
-            ));
+            return corrupt(format!("entry `{name}`: bad local header signature at offset {header_offset}"));
         }
         let l_name_len = u16_at(lfh, 26) as u64;
         let l_extra_len = u16_at(lfh, 28) as u64;
-        let l_name = buf.slice(
-            header_offset + LFH_LEN as u64,
-            l_name_len,
-            &format!("local header of `{name}`"),
-        )?;
+        let l_name = buf.slice(header_offset + LFH_LEN as u64, l_name_len, &format!("local header of `{name}`"))?;
         if l_name != name_bytes {
             return corrupt(format!(
                 "entry `{name}`: local header names a different file (`{}`)",
@@ -275,29 +244,15 @@ pub(crate) fn read_entries(data: &[u8]) -> R<Vec<Entry>> {
         let data_offset = header_offset + LFH_LEN as u64 + l_name_len + l_extra_len;
         if flags & 0x0001 != 0 {
             // Encrypted: report as an unsupported "method" so the caller can name the entry.
-            entries.push(Entry {
-                name,
-                method: 99,
-                data_offset,
-                size: csize,
-                header_offset,
-            });
+            entries.push(Entry { name, method: 99, data_offset, size: csize, header_offset });
             pos = var_end;
             continue;
         }
         if method == 0 && csize != usize_ {
-            return corrupt(format!(
-                "stored entry `{name}` has compressed size {csize} != uncompressed size {usize_}"
-            ));
+            return corrupt(format!("stored entry `{name}` has compressed size {csize} != uncompressed size {usize_}"));
         }
         buf.slice(data_offset, csize, &format!("data of entry `{name}`"))?;
-        entries.push(Entry {
-            name,
-            method,
-            data_offset,
-            size: csize,
-            header_offset,
-        });
+        entries.push(Entry { name, method, data_offset, size: csize, header_offset });
         pos = var_end;
     }
     Ok(entries)
@@ -324,11 +279,7 @@ mod tests {
 
     #[test]
     fn empty_and_tiny_inputs_are_not_zips() {
-        for data in [
-            &b""[..],
-            b"PK",
-            b"hello world, this is not a zip file at all",
-        ] {
+        for data in [&b""[..], b"PK", b"hello world, this is not a zip file at all"] {
             assert!(matches!(read_entries(data), Err(ZipError::NotAZip(_))));
         }
     }

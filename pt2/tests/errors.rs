@@ -31,12 +31,7 @@ fn not_a_zip_fixture() {
 fn bad_schema_fixture() {
     let e = open_err("bad_schema.pt2");
     match &e {
-        Error::UnsupportedSchemaVersion {
-            found,
-            supported,
-            entry,
-            ..
-        } => {
+        Error::UnsupportedSchemaVersion { found, supported, entry, .. } => {
             assert_eq!(found.major, 99);
             assert_eq!(*supported, 8);
             assert_eq!(entry, "mlp/models/model.json");
@@ -50,12 +45,7 @@ fn bad_schema_fixture() {
 fn corrupt_json_fixture() {
     let e = open_err("corrupt_json.pt2");
     match &e {
-        Error::Json {
-            entry,
-            line,
-            column,
-            ..
-        } => {
+        Error::Json { entry, line, column, .. } => {
             assert_eq!(entry, "mlp/models/model.json");
             assert_eq!((*line, *column), (1, 41));
         }
@@ -95,17 +85,9 @@ fn open_synthetic(ms: &[Member], opts: ZipOptions) -> Result<Archive> {
 
 #[test]
 fn rebuilt_archive_opens_plain_and_zip64() {
-    for opts in [
-        ZipOptions::default(),
-        ZipOptions {
-            zip64: true,
-            align: true,
-        },
-        ZipOptions {
-            zip64: true,
-            align: false,
-        },
-    ] {
+    for opts in
+        [ZipOptions::default(), ZipOptions { zip64: true, align: true }, ZipOptions { zip64: true, align: false }]
+    {
         let a = open_synthetic(&mlp_members(), opts).unwrap();
         let w = a.weight("fc1.weight").unwrap();
         assert_eq!(w.contiguous_bytes().unwrap().len(), 512);
@@ -127,10 +109,7 @@ fn compressed_entry_is_rejected() {
         "{e:?}"
     );
     let msg = e.to_string();
-    assert!(
-        msg.contains("synthetic.pt2") && msg.contains("deflate"),
-        "{msg}"
-    );
+    assert!(msg.contains("synthetic.pt2") && msg.contains("deflate"), "{msg}");
 
     // A compressed weight only fails when it is accessed.
     let mut ms = mlp_members();
@@ -163,10 +142,7 @@ fn missing_model() {
     let mut ms = mlp_members();
     ms.retain(|m| !m.name.ends_with("models/model.json"));
     let e = open_synthetic(&ms, ZipOptions::default()).unwrap_err();
-    assert!(
-        matches!(&e, Error::MissingEntry { entry, .. } if entry == "mlp/models/model.json"),
-        "{e:?}"
-    );
+    assert!(matches!(&e, Error::MissingEntry { entry, .. } if entry == "mlp/models/model.json"), "{e:?}");
 }
 
 #[test]
@@ -197,10 +173,7 @@ fn unknown_union_tag_is_named() {
     assert!(matches!(e, Error::Json { .. }), "{e:?}");
     let msg = e.to_string();
     assert!(msg.contains("as_quaternions"), "{msg}");
-    assert!(
-        msg.contains("synthetic.pt2: mlp/models/model.json:1:"),
-        "{msg}"
-    );
+    assert!(msg.contains("synthetic.pt2: mlp/models/model.json:1:"), "{msg}");
 
     let mut ms = mlp_members();
     let m = member(&mut ms, "models/model.json");
@@ -224,10 +197,7 @@ fn schema_version_major_check_on_valid_json() {
     let m = member(&mut ms, "models/model.json");
     m.data = replace(&m.data, "\"major\": 8", "\"major\": 7");
     let e = open_synthetic(&ms, ZipOptions::default()).unwrap_err();
-    assert!(
-        matches!(&e, Error::UnsupportedSchemaVersion { found, .. } if found.major == 7),
-        "{e:?}"
-    );
+    assert!(matches!(&e, Error::UnsupportedSchemaVersion { found, .. } if found.major == 7), "{e:?}");
     // Newer minor versions are fine.
     let mut ms = mlp_members();
     let m = member(&mut ms, "models/model.json");
@@ -242,10 +212,7 @@ fn pickled_payload_is_rejected_on_access() {
     m.data = replace(&m.data, "\"use_pickle\": false", "\"use_pickle\": true");
     let a = open_synthetic(&ms, ZipOptions::default()).unwrap();
     let e = a.weight("fc1.weight").unwrap_err();
-    assert!(
-        matches!(&e, Error::PickledPayload { entry, .. } if entry == "mlp/data/weights/weight_0"),
-        "{e:?}"
-    );
+    assert!(matches!(&e, Error::PickledPayload { entry, .. } if entry == "mlp/data/weights/weight_0"), "{e:?}");
     assert!(e.to_string().contains("pickle"), "{e}");
     assert!(a.weight("fc1.bias").is_ok());
 }
@@ -267,10 +234,7 @@ fn missing_weight_file() {
     ms.retain(|m| !m.name.ends_with("weights/weight_1"));
     let a = open_synthetic(&ms, ZipOptions::default()).unwrap();
     let e = a.weight("fc1.bias").unwrap_err();
-    assert!(
-        matches!(&e, Error::MissingEntry { entry, .. } if entry == "mlp/data/weights/weight_1"),
-        "{e:?}"
-    );
+    assert!(matches!(&e, Error::MissingEntry { entry, .. } if entry == "mlp/data/weights/weight_1"), "{e:?}");
 }
 
 #[test]
@@ -354,13 +318,7 @@ fn byte_corruption_never_panics() {
 
 #[test]
 fn zip64_corruption_never_panics() {
-    let bytes = write_zip(
-        &mlp_members(),
-        ZipOptions {
-            zip64: true,
-            align: true,
-        },
-    );
+    let bytes = write_zip(&mlp_members(), ZipOptions { zip64: true, align: true });
     assert!(exercise(bytes.clone()));
     let n = bytes.len();
     for cut in 0..n {

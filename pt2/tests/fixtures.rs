@@ -27,19 +27,11 @@ fn is_inplace(target: &str) -> bool {
 }
 
 fn input_tags(p: &ExportedProgram) -> Vec<&'static str> {
-    p.signature()
-        .input_specs
-        .iter()
-        .map(InputSpec::tag)
-        .collect()
+    p.signature().input_specs.iter().map(InputSpec::tag).collect()
 }
 
 fn output_tags(p: &ExportedProgram) -> Vec<&'static str> {
-    p.signature()
-        .output_specs
-        .iter()
-        .map(OutputSpec::tag)
-        .collect()
+    p.signature().output_specs.iter().map(OutputSpec::tag).collect()
 }
 
 /// Every tensor name used by a node or graph output is defined (graph input or
@@ -70,11 +62,7 @@ fn check_dataflow(g: &Graph) {
     for node in &g.nodes {
         for input in &node.inputs {
             for n in tensor_names(&input.arg) {
-                assert!(
-                    defined.contains(n),
-                    "{}: input `{n}` undefined",
-                    node.target
-                );
+                assert!(defined.contains(n), "{}: input `{n}` undefined", node.target);
             }
             if let Argument::AsGraph(sub) = &input.arg {
                 check_dataflow(&sub.graph);
@@ -104,25 +92,13 @@ fn check_payloads(a: &Archive) -> usize {
         .chain(a.constant_names().map(|n| (false, n.to_string())))
         .collect();
     for (is_weight, name) in names {
-        let t = if is_weight {
-            a.weight(&name)
-        } else {
-            a.constant(&name)
-        }
-        .unwrap_or_else(|e| panic!("{e}"));
+        let t = if is_weight { a.weight(&name) } else { a.constant(&name) }.unwrap_or_else(|e| panic!("{e}"));
         let numel: i64 = t.sizes.iter().product();
         assert_eq!(t.numel(), numel as u64);
-        assert_eq!(
-            t.nbytes(),
-            numel as u64 * t.dtype.element_size().unwrap() as u64,
-            "{name}"
-        );
+        assert_eq!(t.nbytes(), numel as u64 * t.dtype.element_size().unwrap() as u64, "{name}");
         assert!(t.storage.len() as u64 >= t.nbytes(), "{name}");
         let sr = t.storage.as_ptr_range();
-        assert!(
-            map.start <= sr.start && sr.end <= map.end,
-            "{name} not in the map"
-        );
+        assert!(map.start <= sr.start && sr.end <= map.end, "{name} not in the map");
         // torch.export.save aligns every payload to 64 bytes.
         assert_eq!((sr.start as usize - map.start as usize) % 64, 0, "{name}");
         if let Some(bytes) = t.contiguous_bytes() {
@@ -200,16 +176,7 @@ fn mlp_training_ir() {
             "torch.ops.aten.linear.default",
         ]
     );
-    assert_eq!(
-        input_tags(p),
-        [
-            "parameter",
-            "parameter",
-            "parameter",
-            "parameter",
-            "user_input"
-        ]
-    );
+    assert_eq!(input_tags(p), ["parameter", "parameter", "parameter", "parameter", "user_input"]);
     assert_eq!(output_tags(p), ["user_output"]);
 
     // Dynamic batch: x is [s, 8] with s a symbol that has a range constraint.
@@ -217,9 +184,7 @@ fn mlp_training_ir() {
     assert_eq!(x.dtype, ScalarType::Float);
     assert_eq!(x.layout, Layout::Strided);
     assert_eq!(x.device.kind, "cpu");
-    let SymInt::AsExpr(batch) = &x.sizes[0] else {
-        panic!("batch dim should be symbolic: {:?}", x.sizes)
-    };
+    let SymInt::AsExpr(batch) = &x.sizes[0] else { panic!("batch dim should be symbolic: {:?}", x.sizes) };
     let sym = batch.symbol_name().expect("bare symbol");
     assert!(p.range_constraints.contains_key(sym), "{sym}");
     assert_eq!(batch.int_hint(), Some(3));
@@ -229,17 +194,12 @@ fn mlp_training_ir() {
     // sym_size.int produces a SymInt used by view's size list.
     let sym_size = &g.nodes[0];
     assert_eq!(sym_size.input("dim"), Some(&Argument::AsInt(0)));
-    let Argument::AsSymInt(SymIntArgument::AsName(s)) = &sym_size.outputs[0] else {
-        panic!()
-    };
+    let Argument::AsSymInt(SymIntArgument::AsName(s)) = &sym_size.outputs[0] else { panic!() };
     assert!(g.sym_int_values.contains_key(s));
     let view = &g.nodes[3];
     assert_eq!(
         view.input("size"),
-        Some(&Argument::AsSymInts(vec![
-            SymIntArgument::AsName(s.clone()),
-            SymIntArgument::AsInt(-1)
-        ]))
+        Some(&Argument::AsSymInts(vec![SymIntArgument::AsName(s.clone()), SymIntArgument::AsInt(-1)]))
     );
     assert_eq!(view.inputs[0].kind, Some(ArgumentKind::Positional));
 
@@ -291,34 +251,14 @@ fn conv_block_training_ir_has_inplace_buffer_update() {
     assert_eq!(p.verifiers, ["TRAINING"]);
     assert_eq!(
         input_tags(p),
-        [
-            "parameter",
-            "parameter",
-            "parameter",
-            "parameter",
-            "buffer",
-            "buffer",
-            "buffer",
-            "user_input"
-        ]
+        ["parameter", "parameter", "parameter", "parameter", "buffer", "buffer", "buffer", "user_input"]
     );
     // Training IR: the buffer update stays an inplace op; no mutation outputs.
     assert_eq!(output_tags(p), ["user_output"]);
-    let add_ = g
-        .nodes
-        .iter()
-        .find(|n| n.target == "torch.ops.aten.add_.Tensor")
-        .expect("num_batches_tracked += 1");
-    assert_eq!(
-        add_.input("self").and_then(Argument::as_tensor_name),
-        Some("b_bn_num_batches_tracked")
-    );
+    let add_ = g.nodes.iter().find(|n| n.target == "torch.ops.aten.add_.Tensor").expect("num_batches_tracked += 1");
+    assert_eq!(add_.input("self").and_then(Argument::as_tensor_name), Some("b_bn_num_batches_tracked"));
     assert_eq!(add_.input("other"), Some(&Argument::AsInt(1)));
-    let bn = g
-        .nodes
-        .iter()
-        .find(|n| n.target == "torch.ops.aten.batch_norm.default")
-        .unwrap();
+    let bn = g.nodes.iter().find(|n| n.target == "torch.ops.aten.batch_norm.default").unwrap();
     assert_eq!(bn.input("training"), Some(&Argument::AsBool(true)));
     assert_eq!(bn.input("momentum"), Some(&Argument::AsFloat(0.1)));
     let conv = &g.nodes[0];
@@ -345,11 +285,7 @@ fn conv_block_core_has_buffer_mutations() {
     let p = a.program();
     let g = p.graph();
     assert_eq!(p.verifiers, ["ATEN"]);
-    assert!(
-        g.nodes.iter().all(|n| !is_inplace(&n.target)),
-        "{:?}",
-        targets(g)
-    );
+    assert!(g.nodes.iter().all(|n| !is_inplace(&n.target)), "{:?}", targets(g));
     let muts: Vec<&str> = p
         .signature()
         .output_specs
@@ -359,36 +295,13 @@ fn conv_block_core_has_buffer_mutations() {
             _ => None,
         })
         .collect();
-    assert_eq!(
-        muts,
-        [
-            "bn.running_mean",
-            "bn.running_var",
-            "bn.num_batches_tracked"
-        ]
-    );
-    assert_eq!(
-        output_tags(p),
-        [
-            "buffer_mutation",
-            "buffer_mutation",
-            "buffer_mutation",
-            "user_output"
-        ]
-    );
+    assert_eq!(muts, ["bn.running_mean", "bn.running_var", "bn.num_batches_tracked"]);
+    assert_eq!(output_tags(p), ["buffer_mutation", "buffer_mutation", "buffer_mutation", "user_output"]);
     // Multi-output node: all outputs listed (no getitem nodes).
-    let bn = g
-        .nodes
-        .iter()
-        .find(|n| n.target == "torch.ops.aten._native_batch_norm_legit_functional.default")
-        .unwrap();
+    let bn = g.nodes.iter().find(|n| n.target == "torch.ops.aten._native_batch_norm_legit_functional.default").unwrap();
     assert_eq!(bn.outputs.len(), 5);
     assert_eq!(count(g, "_operator.getitem"), 0);
-    let pool = g
-        .nodes
-        .iter()
-        .find(|n| n.target == "torch.ops.aten.max_pool2d_with_indices.default")
-        .unwrap();
+    let pool = g.nodes.iter().find(|n| n.target == "torch.ops.aten.max_pool2d_with_indices.default").unwrap();
     assert_eq!(pool.outputs.len(), 2);
 }
 
@@ -424,33 +337,13 @@ fn attention_training_ir() {
         assert_eq!(count(g, t), 1, "{t}");
     }
     assert_eq!(count(g, "torch.ops.aten.add_.Tensor"), 2);
-    let mf = g
-        .nodes
-        .iter()
-        .find(|n| n.target == "torch.ops.aten.masked_fill_.Scalar")
-        .unwrap();
-    assert_eq!(
-        mf.input("value"),
-        Some(&Argument::AsFloat(f64::NEG_INFINITY))
-    );
-    let chunk = g
-        .nodes
-        .iter()
-        .find(|n| n.target == "torch.ops.aten.chunk.default")
-        .unwrap();
-    let Argument::AsTensors(parts) = &chunk.outputs[0] else {
-        panic!()
-    };
+    let mf = g.nodes.iter().find(|n| n.target == "torch.ops.aten.masked_fill_.Scalar").unwrap();
+    assert_eq!(mf.input("value"), Some(&Argument::AsFloat(f64::NEG_INFINITY)));
+    let chunk = g.nodes.iter().find(|n| n.target == "torch.ops.aten.chunk.default").unwrap();
+    let Argument::AsTensors(parts) = &chunk.outputs[0] else { panic!() };
     assert_eq!(parts.len(), 3);
-    let zeros = g
-        .nodes
-        .iter()
-        .find(|n| n.target == "torch.ops.aten.zeros.default")
-        .unwrap();
-    assert_eq!(
-        zeros.input("dtype"),
-        Some(&Argument::AsScalarType(ScalarType::Float))
-    );
+    let zeros = g.nodes.iter().find(|n| n.target == "torch.ops.aten.zeros.default").unwrap();
+    assert_eq!(zeros.input("dtype"), Some(&Argument::AsScalarType(ScalarType::Float)));
     assert_eq!(zeros.inputs[1].kind, Some(ArgumentKind::Keyword));
     assert_eq!(g.tensor_values["pad_mask"].dtype, ScalarType::Bool);
 
@@ -458,10 +351,7 @@ fn attention_training_ir() {
     let specs = &p.signature().input_specs;
     assert!(specs.iter().any(|s| matches!(s,
         InputSpec::Buffer(b) if b.buffer_name == "head_gain" && !b.persistent)));
-    assert_eq!(
-        a.constant_names().collect::<Vec<_>>(),
-        ["pos_row", "head_gain"]
-    );
+    assert_eq!(a.constant_names().collect::<Vec<_>>(), ["pos_row", "head_gain"]);
     assert!(a.weight_names().any(|n| n == "steps"));
     assert!(!a.weight_names().any(|n| n == "head_gain"));
 
@@ -471,20 +361,12 @@ fn attention_training_ir() {
     assert_eq!(row.storage.len(), 3 * 16 * 4);
     let bytes = row.contiguous_bytes().unwrap();
     assert_eq!(bytes.len(), 64);
-    let vals: Vec<f32> = bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let vals: Vec<f32> = bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
     let expected: Vec<f32> = (16..32).map(|i| i as f32 / 100.0).collect();
     assert_eq!(vals, expected);
     let gain = a.constant("head_gain").unwrap();
     assert!(!gain.is_param);
-    assert_eq!(
-        gain.contiguous_bytes().unwrap(),
-        (0..16)
-            .flat_map(|_| 0.9f32.to_le_bytes())
-            .collect::<Vec<_>>()
-    );
+    assert_eq!(gain.contiguous_bytes().unwrap(), (0..16).flat_map(|_| 0.9f32.to_le_bytes()).collect::<Vec<_>>());
 
     // proj.weight is a transposed parameter: not contiguous.
     let pw = a.weight("proj.weight").unwrap();
@@ -501,27 +383,14 @@ fn attention_core_is_functional() {
     let p = a.program();
     let g = p.graph();
     assert_eq!(p.verifiers, ["ATEN"]);
-    assert!(
-        g.nodes.iter().all(|n| !is_inplace(&n.target)),
-        "{:?}",
-        targets(g)
-    );
+    assert!(g.nodes.iter().all(|n| !is_inplace(&n.target)), "{:?}", targets(g));
     assert_eq!(output_tags(p), ["buffer_mutation", "user_output"]);
-    let OutputSpec::BufferMutation(m) = &p.signature().output_specs[0] else {
-        panic!()
-    };
+    let OutputSpec::BufferMutation(m) = &p.signature().output_specs[0] else { panic!() };
     assert_eq!(m.buffer_name, "steps");
     assert_eq!(count(g, "torch.ops.aten.native_layer_norm.default"), 1);
-    assert_eq!(
-        count(g, "torch.ops.aten.scaled_dot_product_attention.default"),
-        0
-    );
+    assert_eq!(count(g, "torch.ops.aten.scaled_dot_product_attention.default"), 0);
     // -inf survives as a float argument somewhere (the mask fill value).
-    let has_neg_inf = g.nodes.iter().any(|n| {
-        n.inputs
-            .iter()
-            .any(|i| i.arg == Argument::AsFloat(f64::NEG_INFINITY))
-    });
+    let has_neg_inf = g.nodes.iter().any(|n| n.inputs.iter().any(|i| i.arg == Argument::AsFloat(f64::NEG_INFINITY)));
     assert!(has_neg_inf);
 }
 
@@ -530,39 +399,20 @@ fn cond_has_inline_subgraphs() {
     let a = common_checks("cond.pt2");
     let p = a.program();
     let g = p.graph();
-    let cond = g
-        .nodes
-        .iter()
-        .find(|n| n.target == "torch.ops.higher_order.cond")
-        .unwrap();
+    let cond = g.nodes.iter().find(|n| n.target == "torch.ops.higher_order.cond").unwrap();
     assert!(cond.inputs.iter().all(|i| i.name.is_empty()));
     assert_eq!(
         cond.inputs.iter().map(|i| i.arg.tag()).collect::<Vec<_>>(),
         ["as_tensor", "as_graph", "as_graph", "as_tensors"]
     );
-    let Argument::AsGraph(t) = &cond.inputs[1].arg else {
-        panic!()
-    };
-    let Argument::AsGraph(f) = &cond.inputs[2].arg else {
-        panic!()
-    };
+    let Argument::AsGraph(t) = &cond.inputs[1].arg else { panic!() };
+    let Argument::AsGraph(f) = &cond.inputs[2].arg else { panic!() };
     assert_eq!(t.name, "true_graph_0");
     assert_eq!(f.name, "false_graph_0");
-    assert_eq!(
-        targets(&t.graph),
-        [
-            "torch.ops.aten.linear.default",
-            "torch.ops.aten.sin.default"
-        ]
-    );
-    assert_eq!(
-        targets(&f.graph),
-        ["torch.ops.aten.cos.default", "torch.ops.aten.mul.Tensor"]
-    );
+    assert_eq!(targets(&t.graph), ["torch.ops.aten.linear.default", "torch.ops.aten.sin.default"]);
+    assert_eq!(targets(&f.graph), ["torch.ops.aten.cos.default", "torch.ops.aten.mul.Tensor"]);
     // Operands: x plus the lifted parameters the true branch closes over.
-    let Argument::AsTensors(ops) = &cond.inputs[3].arg else {
-        panic!()
-    };
+    let Argument::AsTensors(ops) = &cond.inputs[3].arg else { panic!() };
     assert_eq!(ops.len(), t.graph.inputs.len());
     assert_eq!(t.graph.inputs.len(), f.graph.inputs.len());
     // Dynamic batch reaches the subgraphs.
@@ -577,20 +427,13 @@ fn while_loop_has_inline_subgraphs() {
     let g = a.program().graph();
     assert_eq!(targets(g), ["torch.ops.higher_order.while_loop"]);
     let wl = &g.nodes[0];
-    let Argument::AsGraph(c) = &wl.inputs[0].arg else {
-        panic!()
-    };
-    let Argument::AsGraph(b) = &wl.inputs[1].arg else {
-        panic!()
-    };
+    let Argument::AsGraph(c) = &wl.inputs[0].arg else { panic!() };
+    let Argument::AsGraph(b) = &wl.inputs[1].arg else { panic!() };
     assert!(c.graph.is_single_tensor_return);
     assert_eq!(targets(&c.graph), ["torch.ops.aten.lt.Scalar"]);
     assert_eq!(b.graph.outputs.len(), 2);
     assert_eq!(wl.inputs[2].arg, {
-        Argument::AsTensors(vec![
-            TensorArgument { name: "it".into() },
-            TensorArgument { name: "x".into() },
-        ])
+        Argument::AsTensors(vec![TensorArgument { name: "it".into() }, TensorArgument { name: "x".into() }])
     });
     // Empty additional_inputs are serialized as an empty tensor list.
     assert_eq!(wl.inputs[3].arg, Argument::AsTensors(vec![]));
@@ -608,22 +451,10 @@ fn entry_access() {
     assert!(matches!(e, Error::MissingEntry { ref entry, .. } if entry == "mlp/no/such/entry"));
     assert!(e.to_string().contains("mlp.pt2"), "{e}");
     let e = a.weight("fc3.weight").unwrap_err();
-    assert!(
-        matches!(e, Error::UnknownTensor { kind: "weight", .. }),
-        "{e}"
-    );
+    assert!(matches!(e, Error::UnknownTensor { kind: "weight", .. }), "{e}");
     assert!(e.to_string().contains("mlp.pt2") && e.to_string().contains("fc3.weight"));
     let e = a.constant("fc1.weight").unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::UnknownTensor {
-                kind: "constant",
-                ..
-            }
-        ),
-        "{e}"
-    );
+    assert!(matches!(e, Error::UnknownTensor { kind: "constant", .. }), "{e}");
     assert_eq!(a.weight_meta("fc1.weight").unwrap().path_name, "weight_0");
     assert!(a.constant_meta("fc1.weight").is_none());
     // Opening from memory gives the same program.

@@ -12,13 +12,17 @@
 
 use aten2onnx_dialects::onnx::AttrType;
 use aten2onnx_passes::onnx_ir;
-use melior::ir::{Attribute, Type, attribute::AttributeLike, r#type::TypeLike};
+use melior::ir::{attribute::AttributeLike, r#type::TypeLike, Attribute, Type};
 use mlir_sys as sys;
-use onnx_protobuf::{AttributeProto, TensorProto, TypeProto, attribute_proto::AttributeType, type_proto};
+use onnx_protobuf::{attribute_proto::AttributeType, type_proto, AttributeProto, TensorProto, TypeProto};
 
 /// Converts one attribute; `Ok(None)` when it has no ONNX form and is
 /// skipped (a type attribute the schema does not ask for).
-pub fn attribute(name: &str, attr: Attribute<'_>, expected: Option<AttrType>) -> Result<Option<AttributeProto>, String> {
+pub fn attribute(
+    name: &str,
+    attr: Attribute<'_>,
+    expected: Option<AttrType>,
+) -> Result<Option<AttributeProto>, String> {
     let raw = attr.to_raw();
     let mut proto = AttributeProto { name: name.to_string(), ..Default::default() };
     let set = |proto: &mut AttributeProto, ty: AttributeType| proto.type_ = ty.into();
@@ -102,7 +106,9 @@ fn explicit_presence(proto: &mut AttributeProto) {
 fn array(proto: &mut AttributeProto, attr: Attribute<'_>, expected: Option<AttrType>) -> Result<(), String> {
     let raw = attr.to_raw();
     let elements: Vec<Attribute> = unsafe {
-        (0..sys::mlirArrayAttrGetNumElements(raw)).map(|i| Attribute::from_raw(sys::mlirArrayAttrGetElement(raw, i))).collect()
+        (0..sys::mlirArrayAttrGetNumElements(raw))
+            .map(|i| Attribute::from_raw(sys::mlirArrayAttrGetElement(raw, i)))
+            .collect()
     };
     let all = |f: unsafe extern "C" fn(sys::MlirAttribute) -> bool| elements.iter().all(|e| unsafe { f(e.to_raw()) });
     let kind = if elements.is_empty() {
@@ -111,13 +117,22 @@ fn array(proto: &mut AttributeProto, attr: Attribute<'_>, expected: Option<AttrT
             Some(AttrType::Strings) => AttributeType::STRINGS,
             Some(AttrType::Tensors) => AttributeType::TENSORS,
             Some(AttrType::Ints) | None => AttributeType::INTS,
-            Some(other) => return Err(format!("attribute `{}`: an empty array for a {} attribute", proto.name, other.as_str())),
+            Some(other) => {
+                return Err(format!("attribute `{}`: an empty array for a {} attribute", proto.name, other.as_str()))
+            }
         }
     } else if all(sys::mlirAttributeIsAString) {
         AttributeType::STRINGS
     } else if all(sys::mlirAttributeIsAInteger) {
-        if expected == Some(AttrType::Floats) { AttributeType::FLOATS } else { AttributeType::INTS }
-    } else if elements.iter().all(|e| unsafe { sys::mlirAttributeIsAFloat(e.to_raw()) || sys::mlirAttributeIsAInteger(e.to_raw()) }) {
+        if expected == Some(AttrType::Floats) {
+            AttributeType::FLOATS
+        } else {
+            AttributeType::INTS
+        }
+    } else if elements
+        .iter()
+        .all(|e| unsafe { sys::mlirAttributeIsAFloat(e.to_raw()) || sys::mlirAttributeIsAInteger(e.to_raw()) })
+    {
         AttributeType::FLOATS
     } else if all(sys::mlirAttributeIsADenseElements) {
         AttributeType::TENSORS
@@ -222,14 +237,18 @@ pub fn tensor(attr: Attribute<'_>) -> Result<TensorProto, String> {
             return Err(format!("{attr} is not a dense elements attribute"));
         }
         if !(sys::mlirAttributeIsADenseIntElements(raw) || sys::mlirAttributeIsADenseFPElements(raw)) {
-            return Err(format!("dense elements of type {} have no ONNX raw form", Type::from_raw(sys::mlirAttributeGetType(raw))));
+            return Err(format!(
+                "dense elements of type {} have no ONNX raw form",
+                Type::from_raw(sys::mlirAttributeGetType(raw))
+            ));
         }
         let ty = Type::from_raw(sys::mlirAttributeGetType(raw));
         if !sys::mlirShapedTypeHasStaticShape(ty.to_raw()) {
             return Err(format!("dense elements of type {ty} have no static shape"));
         }
         let elem = Type::from_raw(sys::mlirShapedTypeGetElementType(ty.to_raw()));
-        let data_type = onnx_ir::data_type_code(elem).ok_or_else(|| format!("element type {elem} has no ONNX data type"))?;
+        let data_type =
+            onnx_ir::data_type_code(elem).ok_or_else(|| format!("element type {elem} has no ONNX data type"))?;
         let rank = sys::mlirShapedTypeGetRank(ty.to_raw());
         let dims: Vec<i64> = (0..rank).map(|i| sys::mlirShapedTypeGetDimSize(ty.to_raw(), i as isize)).collect();
         let count = sys::mlirElementsAttrGetNumElements(raw) as usize;

@@ -67,9 +67,7 @@ impl DimNames {
                 let preferred = match j {
                     0 => Some("batch"),
                     1 => {
-                        let dim0_is_batch = symbol_at(0)
-                            .and_then(|s| names.names.get(s))
-                            .is_some_and(|n| n == "batch");
+                        let dim0_is_batch = symbol_at(0).and_then(|s| names.names.get(s)).is_some_and(|n| n == "batch");
                         (dim0_is_batch && (input.integer || rank == 2 || rank == 3)).then_some("seq")
                     }
                     _ => None,

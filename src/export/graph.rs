@@ -7,21 +7,18 @@ use super::{
 };
 use aten2onnx_dialects::onnx as registry;
 use aten2onnx_passes::{
-    ir::{SourcePosition, op_name, string_value},
+    ir::{op_name, string_value, SourcePosition},
     lowering::builder::{dims as type_dims, element_type},
     onnx_ir,
 };
 use melior::ir::{
-    Attribute, BlockLike, Module, OperationRef, RegionLike, Type, Value, ValueLike,
-    attribute::AttributeLike,
-    operation::OperationLike,
-    r#type::TypeLike,
+    attribute::AttributeLike, operation::OperationLike, r#type::TypeLike, Attribute, BlockLike, Module, OperationRef,
+    RegionLike, Type, Value, ValueLike,
 };
 use mlir_sys as sys;
 use onnx_protobuf::{
-    GraphProto, NodeProto, TensorShapeProto, TypeProto, ValueInfoProto,
-    tensor_shape_proto::{Dimension, dimension},
-    type_proto,
+    tensor_shape_proto::{dimension, Dimension},
+    type_proto, GraphProto, NodeProto, TensorShapeProto, TypeProto, ValueInfoProto,
 };
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -121,10 +118,8 @@ pub fn build(module: &Module<'_>) -> Result<Graph, String> {
     for (i, value) in terminator.operands().enumerate() {
         let attrs = res_attrs.get(i).copied();
         let kind = dict_string(attrs, "aten.kind");
-        let mutation = matches!(
-            kind.as_deref(),
-            Some("buffer_mutation" | "user_input_mutation" | "parameter_mutation")
-        );
+        let mutation =
+            matches!(kind.as_deref(), Some("buffer_mutation" | "user_input_mutation" | "parameter_mutation"));
         let wanted = if mutation { dict_string(attrs, "aten.target") } else { None }
             .or_else(|| dict_string(attrs, "aten.name"))
             .unwrap_or_else(|| format!("output_{i}"));
@@ -160,13 +155,20 @@ pub fn build(module: &Module<'_>) -> Result<Graph, String> {
         }
         let ty = op.result(0).unwrap().r#type();
         let (data_type, dims) = static_tensor(ty).ok_or_else(|| {
-            format!("{} (`{fqn}`) has type {ty}; initializers need a static tensor type with an ONNX element type", describe(op))
+            format!(
+                "{} (`{fqn}`) has type {ty}; initializers need a static tensor type with an ONNX element type",
+                describe(op)
+            )
         })?;
         let index = match by_fqn.get(&fqn) {
             Some(&index) => {
                 let first = &initializers[index];
                 if (first.data_type, &first.dims) != (data_type, &dims) {
-                    return Err(format!("{} (`{fqn}`) has type {ty}, unlike its first use at {}", describe(op), first.position));
+                    return Err(format!(
+                        "{} (`{fqn}`) has type {ty}, unlike its first use at {}",
+                        describe(op),
+                        first.position
+                    ));
                 }
                 index
             }
@@ -231,10 +233,16 @@ pub fn build(module: &Module<'_>) -> Result<Graph, String> {
             continue;
         }
         let Some((domain, op_type)) = onnx_ir::split_name(&name) else {
-            return Err(format!("{} is not an onnx-dialect op; lower the module to the onnx dialect first", describe(op)));
+            return Err(format!(
+                "{} is not an onnx-dialect op; lower the module to the onnx dialect first",
+                describe(op)
+            ));
         };
         if op.region_count() > 0 {
-            return Err(format!("{} has regions; subgraph attributes are not supported by the ONNX writer yet", describe(op)));
+            return Err(format!(
+                "{} has regions; subgraph attributes are not supported by the ONNX writer yet",
+                describe(op)
+            ));
         }
         if !domain.is_empty() {
             domains.insert(domain.to_string(), ());
@@ -248,9 +256,9 @@ pub fn build(module: &Module<'_>) -> Result<Graph, String> {
             ..Default::default()
         };
         for (i, operand) in op.operands().enumerate() {
-            let input = value_names
-                .get(&key(operand))
-                .ok_or_else(|| format!("{}: operand {i} is not defined by a graph input or an earlier onnx op", describe(op)))?;
+            let input = value_names.get(&key(operand)).ok_or_else(|| {
+                format!("{}: operand {i} is not defined by a graph input or an earlier onnx op", describe(op))
+            })?;
             node.input.push(input.clone());
         }
         let count = op.result_count();
@@ -274,7 +282,9 @@ pub fn build(module: &Module<'_>) -> Result<Graph, String> {
                 continue; // discardable attributes of other layers
             }
             let expected = schema.and_then(|s| s.attributes.iter().find(|a| a.name == attr_name)).map(|a| a.ty);
-            if let Some(proto) = attrs::attribute(&attr_name, attr, expected).map_err(|e| format!("{}: {e}", describe(op)))? {
+            if let Some(proto) =
+                attrs::attribute(&attr_name, attr, expected).map_err(|e| format!("{}: {e}", describe(op)))?
+            {
                 node.attribute.push(proto);
             }
         }
@@ -297,14 +307,16 @@ pub fn build(module: &Module<'_>) -> Result<Graph, String> {
     // Types: inputs and outputs in full, ranked intermediates as value_info.
     for (name, value) in &inputs {
         let ty = value.r#type();
-        let proto = type_proto(ty, &mut dim_names)
-            .ok_or_else(|| format!("graph input `{name}` has type {ty}; ONNX inputs must be tensors with an ONNX element type"))?;
+        let proto = type_proto(ty, &mut dim_names).ok_or_else(|| {
+            format!("graph input `{name}` has type {ty}; ONNX inputs must be tensors with an ONNX element type")
+        })?;
         graph.input.push(value_info(name, proto));
     }
     for (name, value) in &outputs {
         let ty = value.r#type();
-        let proto = type_proto(ty, &mut dim_names)
-            .ok_or_else(|| format!("graph output `{name}` has type {ty}; ONNX outputs must be tensors with an ONNX element type"))?;
+        let proto = type_proto(ty, &mut dim_names).ok_or_else(|| {
+            format!("graph output `{name}` has type {ty}; ONNX outputs must be tensors with an ONNX element type")
+        })?;
         graph.output.push(value_info(name, proto));
     }
     for (name, ty) in intermediates {

@@ -149,7 +149,8 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
     };
     let pages = match &archive {
         Some(archive) => Some(
-            pages::Pages::open(archive.path()).map_err(|source| Error::Io { path: archive.path().to_path_buf(), source })?,
+            pages::Pages::open(archive.path())
+                .map_err(|source| Error::Io { path: archive.path().to_path_buf(), source })?,
         ),
         None => None,
     };
@@ -163,13 +164,18 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
             None => data,
         };
         initializer_bytes += data.len();
-        let header =
-            TensorProto { name: init.name.clone(), dims: init.dims.clone(), data_type: init.data_type, ..Default::default() };
+        let header = TensorProto {
+            name: init.name.clone(),
+            dims: init.dims.clone(),
+            data_type: init.data_type,
+            ..Default::default()
+        };
         tensors.push(Tensor { header, data });
     }
 
     let ir_version = ir_version_for_opset(graph.opset);
-    let mut opset_import = vec![OperatorSetIdProto { domain: String::new(), version: graph.opset as i64, ..Default::default() }];
+    let mut opset_import =
+        vec![OperatorSetIdProto { domain: String::new(), version: graph.opset as i64, ..Default::default() }];
     for domain in &graph.domains {
         opset_import.push(OperatorSetIdProto {
             domain: domain.clone(),
@@ -188,10 +194,8 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
         ..Default::default()
     };
 
-    let file_name = output
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| fail("the output path has no file name".into()))?;
+    let file_name =
+        output.file_name().and_then(|n| n.to_str()).ok_or_else(|| fail("the output path has no file name".into()))?;
     let location = format!("{file_name}.data");
     let inline = Plan::new(&model, tensors.clone(), Placement::Inline, "");
     let plan = match placement(options.external_data, inline.model_size()).map_err(fail)? {
@@ -298,7 +302,8 @@ mod tests {
         let huge = Data::Strided { storage, element_size: 4, sizes: vec![600_000_000], strides: vec![0], offset: 0 };
         let small = Data::Contiguous(storage);
         let model = ModelProto { ir_version: 11, graph: Some(GraphProto::default()).into(), ..Default::default() };
-        let tensor = |data: Data<'static>| Tensor { header: TensorProto { name: "w".into(), ..Default::default() }, data };
+        let tensor =
+            |data: Data<'static>| Tensor { header: TensorProto { name: "w".into(), ..Default::default() }, data };
         let big_size = Plan::new(&model, vec![tensor(huge.clone())], Placement::Inline, "").model_size();
         assert!(big_size > PROTOBUF_LIMIT);
         let small_size = Plan::new(&model, vec![tensor(small)], Placement::Inline, "").model_size();

@@ -15,9 +15,7 @@
 //! `external_data` entries instead of `raw_data`, and the bytes go to a
 //! separate file.
 
-use onnx_protobuf::{
-    GraphProto, Message, ModelProto, StringStringEntryProto, TensorProto, tensor_proto::DataLocation,
-};
+use onnx_protobuf::{tensor_proto::DataLocation, GraphProto, Message, ModelProto, StringStringEntryProto, TensorProto};
 use std::io::{self, Write};
 
 /// `GraphProto.initializer = 5`, length-delimited.
@@ -156,7 +154,8 @@ impl<'a> Plan<'a> {
             .write_to_bytes()
             .expect("serialize GraphProto");
         assert!(graph.sparse_initializer.is_empty());
-        let graph_tail = GraphProto { node: vec![], name: String::new(), ..graph }.write_to_bytes().expect("serialize GraphProto");
+        let graph_tail =
+            GraphProto { node: vec![], name: String::new(), ..graph }.write_to_bytes().expect("serialize GraphProto");
 
         let mut external = Vec::new();
         let mut cursor = 0u64;
@@ -429,7 +428,13 @@ mod tests {
     fn strided_gather_orders() {
         // 2x3x2 int8 view with permuted strides of a 12-byte storage, offset 0
         let storage: Vec<u8> = (0..12).collect();
-        let data = Data::Strided { storage: &storage, element_size: 1, sizes: vec![2, 3, 2], strides: vec![1, 4, 2], offset: 0 };
+        let data = Data::Strided {
+            storage: &storage,
+            element_size: 1,
+            sizes: vec![2, 3, 2],
+            strides: vec![1, 4, 2],
+            offset: 0,
+        };
         let mut out = Vec::new();
         data.write_to(&mut out).unwrap();
         let mut expected = Vec::new();

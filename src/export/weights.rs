@@ -38,7 +38,10 @@ pub fn resolve<'a>(archive: &'a Archive, init: &Initializer) -> Result<Data<'a>,
     let tensor = match archive.weight(&init.fqn) {
         Ok(t) => t,
         Err(weight_error) => archive.constant(&init.fqn).map_err(|_| {
-            format!("{} names `{}`, which is neither a weight nor a constant of the archive ({weight_error})", init.position, init.fqn)
+            format!(
+                "{} names `{}`, which is neither a weight nor a constant of the archive ({weight_error})",
+                init.position, init.fqn
+            )
         })?,
     };
     check(&tensor, init)?;

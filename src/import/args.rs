@@ -1,22 +1,22 @@
 //! Node arguments to operands and attributes (the layout is documented in
 //! `aten2onnx_passes::aten_ir`).
 
-use super::{Importer, Scope, types};
+use super::{types, Importer, Scope};
 use aten2onnx_dialects::aten::{ArgType, DefaultValue, OpSchema};
 use aten2onnx_passes::aten_ir;
 use aten2onnx_pt2::schema::{
-    Argument, ConstantValue, Layout, MemoryFormat, Node, OptionalTensorArgument, SymBoolArgument,
-    SymFloatArgument, SymIntArgument,
+    Argument, ConstantValue, Layout, MemoryFormat, Node, OptionalTensorArgument, SymBoolArgument, SymFloatArgument,
+    SymIntArgument,
 };
 use melior::ir::{
     attribute::AttributeLike,
-    Attribute, Block, BlockLike, Identifier, Location, Type, Value,
     attribute::{
         ArrayAttribute, BoolAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute,
         IntegerAttribute, StringAttribute, TypeAttribute,
     },
     operation::OperationBuilder,
     r#type::IntegerType,
+    Attribute, Block, BlockLike, Identifier, Location, Type, Value,
 };
 use mlir_sys as sys;
 use std::collections::HashMap;
@@ -36,7 +36,7 @@ pub fn constant_argument(value: &ConstantValue) -> Argument {
 
 /// Operands and attributes of an ATen node, following its schema; omitted
 /// arguments take the schema's default.
-pub fn aten_arguments<'c, 'b>(
+pub(crate) fn aten_arguments<'c, 'b>(
     importer: &Importer<'c, '_>,
     block: &'b Block<'c>,
     schema: &OpSchema,
@@ -59,17 +59,30 @@ pub fn aten_arguments<'c, 'b>(
         let context = |e: String| format!("argument '{}' ({}): {e}", arg.name, arg.ty);
         let (count, attribute) = match given {
             Some(value) => match dynamic_values(importer, block, value, scope, constants, location).map_err(context)? {
+                // A symbolic number passed for a Tensor argument (`x / x.shape[0]`)
+                // becomes a 0-d tensor, which promotes like the number would.
+                Some(values) if is_symbolic_scalar(value) && matches!(ty, ArgType::Tensor) => {
+                    operands.push(scalar_tensor(importer, block, values[0], value, location).map_err(context)?);
+                    (1, None)
+                }
                 Some(values) => {
                     let n = values.len();
                     operands.extend(values);
                     (n, None)
                 }
-                None => (0, static_attribute(importer, value, Some(&ty)).map(Some).or_else(|e| {
-                    if matches!(value, Argument::AsNone(_)) { Ok(None) } else { Err(context(e)) }
-                })?),
+                None => (
+                    0,
+                    static_attribute(importer.context, value, Some(&ty)).map(Some).or_else(|e| {
+                        if matches!(value, Argument::AsNone(_)) {
+                            Ok(None)
+                        } else {
+                            Err(context(e))
+                        }
+                    })?,
+                ),
             },
             None => match &arg.default {
-                Some(default) => (0, default_attribute(importer, default, &ty).map_err(context)?),
+                Some(default) => (0, default_attribute(importer.context, default, &ty).map_err(context)?),
                 None => return Err(format!("required argument '{}' is missing", arg.name)),
             },
         };
@@ -91,9 +104,45 @@ pub fn aten_arguments<'c, 'b>(
     Ok((operands, attributes))
 }
 
+fn is_symbolic_scalar(arg: &Argument) -> bool {
+    matches!(
+        arg,
+        Argument::AsSymInt(SymIntArgument::AsName(_))
+            | Argument::AsSymFloat(SymFloatArgument::AsName(_))
+            | Argument::AsSymBool(SymBoolArgument::AsName(_))
+    )
+}
+
+/// `aten.scalar_tensor.default(s) {dtype}`: int64 for SymInt, float64 for
+/// SymFloat, bool for SymBool.
+fn scalar_tensor<'c, 'b>(
+    importer: &Importer<'c, '_>,
+    block: &'b Block<'c>,
+    value: Value<'c, 'b>,
+    arg: &Argument,
+    location: Location<'c>,
+) -> Result<Value<'c, 'b>, String> {
+    let schema = aten2onnx_dialects::aten::lookup("scalar_tensor", "").ok_or("registry has no scalar_tensor")?;
+    let dtype = match arg {
+        Argument::AsSymFloat(_) => aten2onnx_pt2::schema::ScalarType::Double,
+        Argument::AsSymBool(_) => aten2onnx_pt2::schema::ScalarType::Bool,
+        _ => aten2onnx_pt2::schema::ScalarType::Long,
+    };
+    let element = types::element_type(importer.context, dtype)?;
+    let dtype_attr = dtype_attr(importer.context, dtype)?;
+    let get = |name: &str| match name {
+        "s" => aten_ir::ArgValue::Operands(vec![value]),
+        "dtype" => aten_ir::ArgValue::Attribute(dtype_attr),
+        _ => aten_ir::ArgValue::Absent,
+    };
+    let ty = melior::ir::r#type::RankedTensorType::new(&[], element, None).into();
+    let op = aten_ir::build_op(importer.context, schema, &get, &[ty], location)?;
+    Ok(block.append_operation(op).result(0).map_err(|e| e.to_string())?.into())
+}
+
 /// Operands of a symbolic-scalar node (`_operator.mul(a, 2)`): static values
 /// become `aten.sym.constant`.
-pub fn sym_operands<'c, 'b>(
+pub(crate) fn sym_operands<'c, 'b>(
     importer: &Importer<'c, '_>,
     block: &'b Block<'c>,
     node: &Node,
@@ -105,7 +154,7 @@ pub fn sym_operands<'c, 'b>(
         match dynamic_values(importer, block, &input.arg, scope, &HashMap::new(), location)? {
             Some(values) => out.extend(values),
             None => {
-                let attr = static_attribute(importer, &input.arg, None)?;
+                let attr = static_attribute(importer.context, &input.arg, None)?;
                 out.push(sym_constant(importer, block, attr, location)?);
             }
         }
@@ -144,7 +193,7 @@ fn none_value<'c, 'b>(
 
 /// The operands of an argument that carries graph values (tensors, symbolic
 /// scalars, lists holding any); `None` when the argument is static.
-pub fn dynamic_values<'c, 'b>(
+pub(crate) fn dynamic_values<'c, 'b>(
     importer: &Importer<'c, '_>,
     block: &'b Block<'c>,
     arg: &Argument,
@@ -183,7 +232,7 @@ pub fn dynamic_values<'c, 'b>(
                 values.push(match item {
                     SymIntArgument::AsName(n) => lookup(n)?,
                     SymIntArgument::AsInt(i) => {
-                        sym_constant(importer, block, int_attr(importer, *i), location)?
+                        sym_constant(importer, block, int_attr(importer.context, *i), location)?
                     }
                 });
             }
@@ -194,7 +243,9 @@ pub fn dynamic_values<'c, 'b>(
             for item in list {
                 values.push(match item {
                     SymFloatArgument::AsName(n) => lookup(n)?,
-                    SymFloatArgument::AsFloat(f) => sym_constant(importer, block, float_attr(importer, *f), location)?,
+                    SymFloatArgument::AsFloat(f) => {
+                        sym_constant(importer, block, float_attr(importer.context, *f), location)?
+                    }
                 });
             }
             values
@@ -215,38 +266,30 @@ pub fn dynamic_values<'c, 'b>(
     }))
 }
 
-fn int_attr<'c>(importer: &Importer<'c, '_>, value: i64) -> Attribute<'c> {
-    IntegerAttribute::new(IntegerType::new(importer.context, 64).into(), value).into()
+fn int_attr<'c>(ctx: &'c melior::Context, value: i64) -> Attribute<'c> {
+    IntegerAttribute::new(IntegerType::new(ctx, 64).into(), value).into()
 }
 
-fn float_attr<'c>(importer: &Importer<'c, '_>, value: f64) -> Attribute<'c> {
-    FloatAttribute::new(importer.context, Type::float64(importer.context), value).into()
+fn float_attr<'c>(ctx: &'c melior::Context, value: f64) -> Attribute<'c> {
+    FloatAttribute::new(ctx, Type::float64(ctx), value).into()
 }
 
-fn f64_array<'c>(importer: &Importer<'c, '_>, values: &[f64]) -> Attribute<'c> {
-    unsafe {
-        Attribute::from_raw(sys::mlirDenseF64ArrayGet(
-            importer.context.to_raw(),
-            values.len() as isize,
-            values.as_ptr(),
-        ))
-    }
+fn f64_array<'c>(ctx: &'c melior::Context, values: &[f64]) -> Attribute<'c> {
+    unsafe { Attribute::from_raw(sys::mlirDenseF64ArrayGet(ctx.to_raw(), values.len() as isize, values.as_ptr())) }
 }
 
-fn bool_array<'c>(importer: &Importer<'c, '_>, values: &[bool]) -> Attribute<'c> {
+fn bool_array<'c>(ctx: &'c melior::Context, values: &[bool]) -> Attribute<'c> {
     let ints: Vec<std::ffi::c_int> = values.iter().map(|&b| b as std::ffi::c_int).collect();
-    unsafe {
-        Attribute::from_raw(sys::mlirDenseBoolArrayGet(importer.context.to_raw(), ints.len() as isize, ints.as_ptr()))
-    }
+    unsafe { Attribute::from_raw(sys::mlirDenseBoolArrayGet(ctx.to_raw(), ints.len() as isize, ints.as_ptr())) }
 }
 
-fn string_array<'c>(importer: &Importer<'c, '_>, values: &[String]) -> Attribute<'c> {
-    let items: Vec<Attribute> = values.iter().map(|s| StringAttribute::new(importer.context, s).into()).collect();
-    ArrayAttribute::new(importer.context, &items).into()
+fn string_array<'c>(ctx: &'c melior::Context, values: &[String]) -> Attribute<'c> {
+    let items: Vec<Attribute> = values.iter().map(|s| StringAttribute::new(ctx, s).into()).collect();
+    ArrayAttribute::new(ctx, &items).into()
 }
 
-fn dtype_attr<'c>(importer: &Importer<'c, '_>, dtype: aten2onnx_pt2::schema::ScalarType) -> Result<Attribute<'c>, String> {
-    Ok(TypeAttribute::new(types::element_type(importer.context, dtype)?).into())
+fn dtype_attr<'c>(ctx: &'c melior::Context, dtype: aten2onnx_pt2::schema::ScalarType) -> Result<Attribute<'c>, String> {
+    Ok(TypeAttribute::new(types::element_type(ctx, dtype)?).into())
 }
 
 fn expected_float(ty: Option<&ArgType>) -> bool {
@@ -277,19 +320,22 @@ fn declared_list(ty: Option<&ArgType>) -> Option<Option<usize>> {
 /// The attribute for a static argument value; `ty` (the schema type, when
 /// known) picks float over int for `float` arguments and expands a scalar
 /// given for a sized list (`int[2] stride=1`).
-pub fn static_attribute<'c>(importer: &Importer<'c, '_>, arg: &Argument, ty: Option<&ArgType>) -> Result<Attribute<'c>, String> {
-    let ctx = importer.context;
+pub fn static_attribute<'c>(
+    ctx: &'c melior::Context,
+    arg: &Argument,
+    ty: Option<&ArgType>,
+) -> Result<Attribute<'c>, String> {
     Ok(match arg {
         Argument::AsInt(i) | Argument::AsSymInt(SymIntArgument::AsInt(i)) => match declared_list(ty) {
             Some(size) => DenseI64ArrayAttribute::new(ctx, &vec![*i; size.unwrap_or(1)]).into(),
-            None if expected_float(ty) => float_attr(importer, *i as f64),
-            None => int_attr(importer, *i),
+            None if expected_float(ty) => float_attr(ctx, *i as f64),
+            None => int_attr(ctx, *i),
         },
-        Argument::AsFloat(f) | Argument::AsSymFloat(SymFloatArgument::AsFloat(f)) => float_attr(importer, *f),
+        Argument::AsFloat(f) | Argument::AsSymFloat(SymFloatArgument::AsFloat(f)) => float_attr(ctx, *f),
         Argument::AsBool(b) | Argument::AsSymBool(SymBoolArgument::AsBool(b)) => BoolAttribute::new(ctx, *b).into(),
         Argument::AsString(s) => StringAttribute::new(ctx, s).into(),
         Argument::AsInts(v) if expected_float_list(ty) => {
-            f64_array(importer, &v.iter().map(|&i| i as f64).collect::<Vec<_>>())
+            f64_array(ctx, &v.iter().map(|&i| i as f64).collect::<Vec<_>>())
         }
         Argument::AsInts(v) => DenseI64ArrayAttribute::new(ctx, v).into(),
         Argument::AsSymInts(v) => {
@@ -302,7 +348,7 @@ pub fn static_attribute<'c>(importer: &Importer<'c, '_>, arg: &Argument, ty: Opt
                 .collect::<Result<_, _>>()?;
             DenseI64ArrayAttribute::new(ctx, &ints).into()
         }
-        Argument::AsFloats(v) => f64_array(importer, v),
+        Argument::AsFloats(v) => f64_array(ctx, v),
         Argument::AsSymFloats(v) => {
             let floats: Vec<f64> = v
                 .iter()
@@ -311,9 +357,9 @@ pub fn static_attribute<'c>(importer: &Importer<'c, '_>, arg: &Argument, ty: Opt
                     SymFloatArgument::AsName(n) => Err(format!("symbolic element '{n}'")),
                 })
                 .collect::<Result<_, _>>()?;
-            f64_array(importer, &floats)
+            f64_array(ctx, &floats)
         }
-        Argument::AsBools(v) => bool_array(importer, v),
+        Argument::AsBools(v) => bool_array(ctx, v),
         Argument::AsSymBools(v) => {
             let bools: Vec<bool> = v
                 .iter()
@@ -322,10 +368,10 @@ pub fn static_attribute<'c>(importer: &Importer<'c, '_>, arg: &Argument, ty: Opt
                     SymBoolArgument::AsName(n) => Err(format!("symbolic element '{n}'")),
                 })
                 .collect::<Result<_, _>>()?;
-            bool_array(importer, &bools)
+            bool_array(ctx, &bools)
         }
-        Argument::AsStrings(v) => string_array(importer, v),
-        Argument::AsScalarType(dtype) => dtype_attr(importer, *dtype)?,
+        Argument::AsStrings(v) => string_array(ctx, v),
+        Argument::AsScalarType(dtype) => dtype_attr(ctx, *dtype)?,
         Argument::AsLayout(layout) => StringAttribute::new(ctx, layout_name(*layout)).into(),
         Argument::AsMemoryFormat(format) => StringAttribute::new(ctx, memory_format_name(*format)).into(),
         Argument::AsDevice(device) => StringAttribute::new(
@@ -342,22 +388,21 @@ pub fn static_attribute<'c>(importer: &Importer<'c, '_>, arg: &Argument, ty: Opt
 }
 
 /// The attribute for a schema default (`None` stays absent).
-fn default_attribute<'c>(
-    importer: &Importer<'c, '_>,
+pub fn default_attribute<'c>(
+    ctx: &'c melior::Context,
     default: &DefaultValue,
     ty: &ArgType,
 ) -> Result<Option<Attribute<'c>>, String> {
-    let ctx = importer.context;
     let ty = Some(ty);
     Ok(Some(match default {
         DefaultValue::None => return Ok(None),
-        DefaultValue::Int(i) => static_attribute(importer, &Argument::AsInt(*i), ty)?,
-        DefaultValue::Float(f) => float_attr(importer, *f),
+        DefaultValue::Int(i) => static_attribute(ctx, &Argument::AsInt(*i), ty)?,
+        DefaultValue::Float(f) => float_attr(ctx, *f),
         DefaultValue::Bool(b) => BoolAttribute::new(ctx, *b).into(),
         DefaultValue::Str(s) => StringAttribute::new(ctx, s).into(),
-        DefaultValue::IntList(v) => static_attribute(importer, &Argument::AsInts(v.to_vec()), ty)?,
-        DefaultValue::FloatList(v) => f64_array(importer, v),
-        DefaultValue::BoolList(v) => bool_array(importer, v),
+        DefaultValue::IntList(v) => static_attribute(ctx, &Argument::AsInts(v.to_vec()), ty)?,
+        DefaultValue::FloatList(v) => f64_array(ctx, v),
+        DefaultValue::BoolList(v) => bool_array(ctx, v),
         DefaultValue::Layout(name) | DefaultValue::MemoryFormat(name) | DefaultValue::Device(name) => {
             StringAttribute::new(ctx, name).into()
         }
@@ -367,7 +412,7 @@ fn default_attribute<'c>(
                 .copied()
                 .find(|t| t.name() == *name || format!("{t:?}") == *name)
                 .ok_or_else(|| format!("unknown default dtype '{name}'"))?;
-            dtype_attr(importer, dtype)?
+            dtype_attr(ctx, dtype)?
         }
     }))
 }

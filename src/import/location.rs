@@ -1,6 +1,6 @@
 //! Locations for imported ops: the node name and the user's Python line.
 
-use melior::{Context, ir::Location};
+use melior::{ir::Location, Context};
 
 /// One `File "...", line N, in fn` frame of a recorded stack trace.
 #[derive(Clone, Debug, PartialEq, Eq)]

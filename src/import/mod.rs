@@ -9,30 +9,28 @@
 //! order, then mutated buffers and inputs (`aten.kind`, `aten.target`).
 //! Higher-order ops (cond, while_loop) carry their subgraphs as regions.
 
-mod args;
+pub mod args;
 pub mod location;
 pub mod types;
 
 use crate::Error;
 use aten2onnx_passes::aten_ir;
 use aten2onnx_pt2::{
-    Archive,
     schema::{
         Argument, ExportedProgram, Graph, InputSpec, Node, OutputSpec, SymBoolArgument, SymFloatArgument,
         SymIntArgument,
     },
+    Archive,
 };
 use melior::{
-    Context,
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, Module, Operation, OperationRef, Region, RegionLike,
-        Type, Value,
-        attribute::{
-            ArrayAttribute, DenseI64ArrayAttribute, DictionaryAttribute, StringAttribute, TypeAttribute,
-        },
+        attribute::{ArrayAttribute, DenseI64ArrayAttribute, DictionaryAttribute, StringAttribute, TypeAttribute},
         operation::{OperationBuilder, OperationMutLike},
         r#type::FunctionType,
+        Attribute, Block, BlockLike, Identifier, Location, Module, Operation, OperationRef, Region, RegionLike, Type,
+        Value,
     },
+    Context,
 };
 use std::collections::{BTreeMap, HashMap};
 
@@ -366,11 +364,13 @@ impl<'c> Importer<'c, '_> {
         constants: &HashMap<String, Argument>,
     ) -> Result<OperationRef<'c, 'b>, String> {
         let name = node.name.as_deref().unwrap_or("");
-        let location = location::node_location(self.context, name, node.metadata.get("stack_trace").map(String::as_str));
+        let location =
+            location::node_location(self.context, name, node.metadata.get("stack_trace").map(String::as_str));
         let result_types = self.result_types(graph, node).map_err(|e| e.to_string())?;
         let built = match classify_target(&node.target)? {
             Target::Aten(schema) => {
-                let (operands, attributes) = args::aten_arguments(self, block, schema, node, scope, constants, location)?;
+                let (operands, attributes) =
+                    args::aten_arguments(self, block, schema, node, scope, constants, location)?;
                 let op_name = schema.target_name();
                 OperationBuilder::new(&op_name, location)
                     .add_operands(&operands)
@@ -380,10 +380,7 @@ impl<'c> Importer<'c, '_> {
             }
             Target::Sym(sym) => {
                 let operands = args::sym_operands(self, block, node, scope, location)?;
-                OperationBuilder::new(sym.op, location)
-                    .add_operands(&operands)
-                    .add_results(&result_types)
-                    .build()
+                OperationBuilder::new(sym.op, location).add_operands(&operands).add_results(&result_types).build()
             }
             Target::HigherOrder(hop) => {
                 let (operands, attributes, regions) = self.higher_order(block, node, scope, constants, location)?;
@@ -481,7 +478,7 @@ impl<'c> Importer<'c, '_> {
                     names.push(self.string(&name));
                 }
                 None => {
-                    let attr = args::static_attribute(self, &input.arg, None)?;
+                    let attr = args::static_attribute(self.context, &input.arg, None)?;
                     attributes.push((self.id(&name), attr));
                 }
             }
@@ -565,7 +562,9 @@ impl<'c> Importer<'c, '_> {
                 OutputSpec::UserInputMutation(m) => (spec.tag(), Some(m.user_input_name.clone())),
                 OutputSpec::ParameterMutation(m) => (spec.tag(), Some(m.parameter_name.clone())),
                 other => {
-                    return Err(self.error(format!("output kind '{}' is not supported (inference graphs only)", other.tag())));
+                    return Err(
+                        self.error(format!("output kind '{}' is not supported (inference graphs only)", other.tag()))
+                    );
                 }
             };
             let name = match output {
@@ -578,11 +577,14 @@ impl<'c> Importer<'c, '_> {
                     )));
                 }
             };
-            let value = *scope
-                .get(&name)
-                .ok_or_else(|| self.error(format!("output '{name}' is not defined by the graph")))?;
+            let value =
+                *scope.get(&name).ok_or_else(|| self.error(format!("output '{name}' is not defined by the graph")))?;
             let entry = (value, name, kind, target);
-            if entry.3.is_some() { mutations.push(entry) } else { user.push(entry) }
+            if entry.3.is_some() {
+                mutations.push(entry)
+            } else {
+                user.push(entry)
+            }
         }
         let mut values = Vec::new();
         let mut types = Vec::new();
@@ -590,7 +592,8 @@ impl<'c> Importer<'c, '_> {
         for (value, name, kind, target) in user.into_iter().chain(mutations) {
             values.push(value);
             types.push(value.r#type());
-            let mut entries = vec![(self.id("aten.name"), self.string(&name)), (self.id("aten.kind"), self.string(kind))];
+            let mut entries =
+                vec![(self.id("aten.name"), self.string(&name)), (self.id("aten.kind"), self.string(kind))];
             if let Some(target) = target {
                 entries.push((self.id("aten.target"), self.string(&target)));
             }

@@ -3,12 +3,12 @@
 
 use aten2onnx_pt2::schema::{ScalarType, SymInt, TensorMeta};
 use melior::{
-    Context,
     ir::{
-        Attribute, Type,
         attribute::{ArrayAttribute, StringAttribute},
         r#type::{IntegerType, RankedTensorType},
+        Attribute, Type,
     },
+    Context,
 };
 
 /// The MLIR element type of a torch dtype (signless integers; `ui8` for
@@ -84,8 +84,7 @@ pub fn tensor_type<'c>(context: &'c Context, meta: &TensorMeta) -> Result<Type<'
             }
         }
     }
-    let encoding: Option<Attribute> =
-        (!symbols.is_empty()).then(|| ArrayAttribute::new(context, &symbols).into());
+    let encoding: Option<Attribute> = (!symbols.is_empty()).then(|| ArrayAttribute::new(context, &symbols).into());
     Ok(RankedTensorType::new(&dims, element, encoding).into())
 }
 
@@ -132,9 +131,8 @@ impl Srepr<'_> {
             self.pos += end + 2;
             return Some(quoted[..end].to_string());
         }
-        let len = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'))
-            .unwrap_or(rest.len());
+        let len =
+            rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')).unwrap_or(rest.len());
         if len == 0 {
             return None;
         }
@@ -153,7 +151,8 @@ impl Srepr<'_> {
             }
             // keyword arguments (assumptions such as integer=True) are dropped
             let rest = &self.text[self.pos..];
-            let keyword = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|&i| rest[i..].starts_with('='));
+            let keyword =
+                rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|&i| rest[i..].starts_with('='));
             if let Some(i) = keyword {
                 self.pos += i + 1;
                 self.expr()?;
@@ -189,10 +188,7 @@ mod tests {
     fn srepr_to_infix() {
         assert_eq!(sym_expr_text("Symbol('s77', positive=True, integer=True)"), "s77");
         assert_eq!(sym_expr_text("Mul(Integer(2), Symbol('s0', integer=True))"), "2*s0");
-        assert_eq!(
-            sym_expr_text("Add(Symbol('s0', integer=True), Integer(-1))"),
-            "s0 - 1"
-        );
+        assert_eq!(sym_expr_text("Add(Symbol('s0', integer=True), Integer(-1))"), "s0 - 1");
         assert_eq!(sym_expr_text("FloorDiv(Symbol('s0'), Integer(2))"), "s0//2");
         assert_eq!(sym_expr_text("Max(Integer(1), Symbol('s1'))"), "max(1, s1)");
         assert_eq!(sym_expr_text("not srepr ((("), "not srepr (((");

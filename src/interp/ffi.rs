@@ -1,6 +1,6 @@
 //! Bindings to the dispatcher shim (src/interp/shim.cpp).
 
-use std::ffi::{CStr, CString, c_char, c_void};
+use std::ffi::{c_char, c_void, CStr, CString};
 
 pub const NONE: i32 = 0;
 pub const TENSOR: i32 = 1;

@@ -10,17 +10,16 @@
 
 mod ffi;
 
-use crate::{Error, import::types::scalar_type_of};
+use crate::{import::types::scalar_type_of, Error};
 use aten2onnx_dialects::aten::{self as registry, ArgType, OpSchema};
 use aten2onnx_passes::{
     aten_ir::{self, AtenOp, Slot},
-    ir::{self, SourcePosition, attribute_kind, dense_i64_values, string_value},
+    ir::{self, attribute_kind, dense_i64_values, string_value, SourcePosition},
 };
-use aten2onnx_pt2::{Archive, schema::ScalarType};
+use aten2onnx_pt2::{schema::ScalarType, Archive};
 use melior::ir::{
-    Attribute, BlockLike, Module, OperationRef, RegionLike, Type, Value, ValueLike,
-    attribute::AttributeLike,
-    operation::OperationLike,
+    attribute::AttributeLike, operation::OperationLike, Attribute, BlockLike, Module, OperationRef, RegionLike, Type,
+    Value, ValueLike,
 };
 use mlir_sys as sys;
 use std::{collections::HashMap, ffi::CString};
@@ -47,7 +46,11 @@ impl RtValue {
     }
 
     pub fn tensor(&self) -> Option<&tch::Tensor> {
-        if let RtValue::Tensor(t) = self { Some(t) } else { None }
+        if let RtValue::Tensor(t) = self {
+            Some(t)
+        } else {
+            None
+        }
     }
 }
 
@@ -80,8 +83,13 @@ pub fn run(module: &Module, inputs: Vec<RtValue>, trace: bool) -> Result<Run, Er
         Some(path) => Some(Archive::open(&path)?),
         None => None,
     };
-    let mut interpreter =
-        Interpreter { archive: archive.as_ref(), values: HashMap::new(), trace: trace.then(Vec::new), weights: HashMap::new() };
+    let mut interpreter = Interpreter {
+        archive: archive.as_ref(),
+        values: HashMap::new(),
+        trace: trace.then(Vec::new),
+        weights: HashMap::new(),
+        probe: None,
+    };
     let region = function.regions().next().ok_or_else(|| fail("function without a body".into()))?;
     let block = region.first_block().ok_or_else(|| fail("function without a block".into()))?;
     if block.argument_count() != inputs.len() {
@@ -91,11 +99,32 @@ pub fn run(module: &Module, inputs: Vec<RtValue>, trace: bool) -> Result<Run, Er
     Ok(Run { outputs, trace: interpreter.trace.unwrap_or_default(), weights: interpreter.weights })
 }
 
+/// Runs the first op of the module's `forward` on `inputs` and returns what
+/// libtorch gave, whatever result types the op declares: how a test learns
+/// the results of a one-op module before building it with exact types.
+pub fn probe_first_op(module: &Module, inputs: Vec<RtValue>) -> Result<Vec<RtValue>, Error> {
+    let fail = |message: String| Error::Interpreter(message);
+    let function = module.body().first_operation().ok_or_else(|| fail("empty module".into()))?;
+    let block = function.regions().next().and_then(|r| r.first_block()).ok_or_else(|| fail("no body".into()))?;
+    let mut interpreter = Interpreter {
+        archive: None,
+        values: HashMap::new(),
+        trace: None,
+        weights: HashMap::new(),
+        probe: Some(Vec::new()),
+    };
+    interpreter.run_block(block, inputs).map_err(fail)?;
+    interpreter.probe.unwrap_or_default().into_iter().next().ok_or_else(|| fail("no op".into()))
+}
+
 struct Interpreter<'a> {
     archive: Option<&'a Archive>,
     values: HashMap<usize, RtValue>,
     trace: Option<Vec<Traced>>,
     weights: HashMap<String, tch::Tensor>,
+    /// When set, every op's values are collected here and result counts are
+    /// not checked (to learn the results of a one-op module being built).
+    probe: Option<Vec<Vec<RtValue>>>,
 }
 
 fn key(v: Value<'_, '_>) -> usize {
@@ -104,7 +133,10 @@ fn key(v: Value<'_, '_>) -> usize {
 
 impl Interpreter<'_> {
     fn get(&self, v: Value<'_, '_>) -> Result<RtValue, String> {
-        self.values.get(&key(v)).map(RtValue::shallow).ok_or_else(|| "operand has no value (not computed yet)".to_string())
+        self.values
+            .get(&key(v))
+            .map(RtValue::shallow)
+            .ok_or_else(|| "operand has no value (not computed yet)".to_string())
     }
 
     /// Runs a block; returns the operands of its terminator.
@@ -125,13 +157,23 @@ impl Interpreter<'_> {
                 let node = pos.node.clone().map(|n| format!(" [node {n}]")).unwrap_or_default();
                 format!("{}:{node} '{name}' failed on libtorch: {e}", pos.file_line())
             })?;
+            if let Some(probe) = &mut self.probe {
+                probe.push(results.iter().map(RtValue::shallow).collect());
+                return Ok(Vec::new());
+            }
             if results.len() != op.result_count() {
                 return Err(format!("'{name}' gave {} values for {} results", results.len(), op.result_count()));
             }
             let position = SourcePosition::of(op.location());
             for (i, value) in results.into_iter().enumerate() {
                 if let (Some(trace), RtValue::Tensor(t), Some(node)) = (&mut self.trace, &value, &position.node) {
-                    trace.push(Traced { node: node.clone(), result: i, op: name.clone(), position: position.clone(), value: t.copy() });
+                    trace.push(Traced {
+                        node: node.clone(),
+                        result: i,
+                        op: name.clone(),
+                        position: position.clone(),
+                        value: t.copy(),
+                    });
                 }
                 let result: Value = op.result(i).map_err(|e| e.to_string())?.into();
                 self.values.insert(key(result), value);
@@ -393,27 +435,25 @@ fn attribute_arg(ty: &ArgType, attr: Attribute<'_>, keep: &mut Keep) -> Result<f
             a.kind = ffi::STRING;
             a.s = keep.string(&string_value(attr).unwrap_or_default());
         }
-        (_, "integer" | "float" | "bool") => {
-            match number(attr).ok_or("expected a number")? {
-                RtValue::Int(i) if matches!(inner, ArgType::Float) => {
-                    a.kind = ffi::DOUBLE;
-                    a.d = i as f64;
-                }
-                RtValue::Int(i) => {
-                    a.kind = ffi::INT;
-                    a.i = i;
-                }
-                RtValue::Float(d) => {
-                    a.kind = ffi::DOUBLE;
-                    a.d = d;
-                }
-                RtValue::Bool(b) => {
-                    a.kind = ffi::BOOL;
-                    a.i = b as i64;
-                }
-                _ => unreachable!(),
+        (_, "integer" | "float" | "bool") => match number(attr).ok_or("expected a number")? {
+            RtValue::Int(i) if matches!(inner, ArgType::Float) => {
+                a.kind = ffi::DOUBLE;
+                a.d = i as f64;
             }
-        }
+            RtValue::Int(i) => {
+                a.kind = ffi::INT;
+                a.i = i;
+            }
+            RtValue::Float(d) => {
+                a.kind = ffi::DOUBLE;
+                a.d = d;
+            }
+            RtValue::Bool(b) => {
+                a.kind = ffi::BOOL;
+                a.i = b as i64;
+            }
+            _ => unreachable!(),
+        },
         (_, "array<i64>") => {
             let ints = dense_i64_values(attr).unwrap_or_default();
             a.kind = ffi::INTS;
@@ -476,7 +516,9 @@ fn sym_op(op: &str, v: &[RtValue]) -> Result<RtValue, String> {
         ("add", [a, b]) if all_int => RtValue::Int(i(a)? + i(b)?),
         ("sub", [a, b]) if all_int => RtValue::Int(i(a)? - i(b)?),
         ("mul", [a, b]) if all_int => RtValue::Int(i(a)? * i(b)?),
-        ("floordiv", [a, b]) if all_int => RtValue::Int(i(a)?.div_euclid(i(b)?) - if i(b)? < 0 && i(a)?.rem_euclid(i(b)?) != 0 { 1 } else { 0 }),
+        ("floordiv", [a, b]) if all_int => {
+            RtValue::Int(i(a)?.div_euclid(i(b)?) - if i(b)? < 0 && i(a)?.rem_euclid(i(b)?) != 0 { 1 } else { 0 })
+        }
         ("mod", [a, b]) if all_int => RtValue::Int(((i(a)? % i(b)?) + i(b)?) % i(b)?),
         ("max", [a, b]) if all_int => RtValue::Int(i(a)?.max(i(b)?)),
         ("min", [a, b]) if all_int => RtValue::Int(i(a)?.min(i(b)?)),

@@ -245,7 +245,12 @@ fn list_passes() {
         let line = text.lines().find(|l| l.trim_start().starts_with(&format!("{} ", info.name)));
         assert!(line.is_some_and(|l| l.contains(info.summary)), "{} not listed with its summary:\n{text}", info.name);
         for option in info.options {
-            assert!(text.contains(&format!("{{{}=...}}", option.name)), "option {} of {}:\n{text}", option.name, info.name);
+            assert!(
+                text.contains(&format!("{{{}=...}}", option.name)),
+                "option {} of {}:\n{text}",
+                option.name,
+                info.name
+            );
         }
     }
     for name in ["aten-verify", "onnx-verify", "dce"] {

@@ -14,11 +14,11 @@
 use crate::{import, opt_options, scratch_dir};
 use aten2onnx::{
     create_context,
-    export::{ExportOptions, ExportReport, ExternalData, write_model},
+    export::{write_model, ExportOptions, ExportReport, ExternalData},
     module,
 };
-use onnx_protobuf::{Message, ModelProto, TensorProto, attribute_proto::AttributeType, tensor_shape_proto::dimension};
-use serde_json::{Value, json};
+use onnx_protobuf::{attribute_proto::AttributeType, tensor_shape_proto::dimension, Message, ModelProto, TensorProto};
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 /// Parses `text` and writes it to `<scratch>/model.onnx`.
@@ -167,7 +167,10 @@ fn floats(value: &Value) -> Vec<f64> {
 fn assert_close(actual: &[f64], expected: &[f64], what: &str) {
     assert_eq!(actual.len(), expected.len(), "{what}: length");
     for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
-        assert!((a - e).abs() <= 1e-5 + 1e-5 * e.abs(), "{what}[{i}]: got {a}, expected {e}\nactual {actual:?}\nexpected {expected:?}");
+        assert!(
+            (a - e).abs() <= 1e-5 + 1e-5 * e.abs(),
+            "{what}[{i}]: got {a}, expected {e}\nactual {actual:?}\nexpected {expected:?}"
+        );
     }
 }
 
@@ -222,10 +225,7 @@ fn graph_names_types_and_identities() {
     assert_eq!((model.opset_import[0].domain.as_str(), model.opset_import[0].version), ("", 23));
     let graph = &model.graph;
     assert_eq!(graph.name, "forward");
-    assert_eq!(
-        signature(&graph.input),
-        sig(&[("x", json!(["batch", 8])), ("ids", json!(["batch", "seq"]))])
-    );
+    assert_eq!(signature(&graph.input), sig(&[("x", json!(["batch", 8])), ("ids", json!(["batch", "seq"]))]));
     assert_eq!(
         signature(&graph.output),
         sig(&[
@@ -267,10 +267,7 @@ fn graph_names_types_and_identities() {
         ]
     );
     let value_info = signature(&graph.value_info);
-    assert_eq!(
-        value_info,
-        sig(&[("y_1", json!(["batch", 8])), ("relu", json!([2])), ("Constant", json!([1]))])
-    );
+    assert_eq!(value_info, sig(&[("y_1", json!(["batch", 8])), ("relu", json!([2])), ("Constant", json!([1]))]));
 
     let Some(result) = run_model(
         &path,
@@ -335,15 +332,25 @@ fn constants_attributes_and_optional_inputs() {
     let mode = attr("Pad", "mode");
     assert_eq!((mode.type_.enum_value(), mode.s.clone()), (Ok(AttributeType::STRING), b"reflect".to_vec()));
     assert_eq!(node("Clip").input, vec!["Transpose".to_string(), String::new(), "Constant_2".to_string()]);
-    let constants: Vec<_> = model.graph.node.iter().filter(|n| n.op_type == "Constant").map(|n| n.attribute[0].clone()).collect();
+    let constants: Vec<_> =
+        model.graph.node.iter().filter(|n| n.op_type == "Constant").map(|n| n.attribute[0].clone()).collect();
     assert_eq!(constants.len(), 6);
     let weight: &TensorProto = constants[0].t.as_ref().unwrap();
-    assert_eq!((constants[0].type_.enum_value(), weight.dims.clone(), weight.data_type), (Ok(AttributeType::TENSOR), vec![4, 3], 1));
+    assert_eq!(
+        (constants[0].type_.enum_value(), weight.dims.clone(), weight.data_type),
+        (Ok(AttributeType::TENSOR), vec![4, 3], 1)
+    );
     let splat: &TensorProto = constants[1].t.as_ref().unwrap();
     assert_eq!(splat.raw_data, [0.5f32; 4].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(), "splat expanded");
-    assert_eq!(constants[3].t.as_ref().unwrap().raw_data, [0i64, 1, 0, 1].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>());
+    assert_eq!(
+        constants[3].t.as_ref().unwrap().raw_data,
+        [0i64, 1, 0, 1].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()
+    );
     assert_eq!((constants[4].type_.enum_value(), constants[4].strings.len()), (Ok(AttributeType::STRINGS), 3));
-    assert_eq!((constants[5].type_.enum_value(), constants[5].floats.clone()), (Ok(AttributeType::FLOATS), vec![1.5, -2.0, 0.25]));
+    assert_eq!(
+        (constants[5].type_.enum_value(), constants[5].floats.clone()),
+        (Ok(AttributeType::FLOATS), vec![1.5, -2.0, 0.25])
+    );
 
     let x = [0.5f32, -1.25, 2.0, 3.0, 0.0, -0.75];
     let Some(result) = run_model(&path, json!({"x": f32_input(&[2, 3], &x)}), None) else { return };
@@ -398,7 +405,10 @@ fn check_mlp_initializers(test: &str, external: ExternalData) -> (PathBuf, Expor
     let names: Vec<&str> = model.graph.initializer.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["fc1.weight", "fc1.bias"], "one initializer per FQN");
     assert_eq!(model.graph.node[0].input, ["x", "fc1.weight", "fc1.bias"]);
-    assert_eq!((model.graph.node[1].op_type.as_str(), model.graph.node[1].input[0].as_str()), ("Identity", "fc1.weight"));
+    assert_eq!(
+        (model.graph.node[1].op_type.as_str(), model.graph.node[1].input[0].as_str()),
+        ("Identity", "fc1.weight")
+    );
     assert_eq!(model.graph.initializer[0].dims, [16, 8]);
     assert_eq!(model.graph.initializer[0].data_type, 1);
 
@@ -526,7 +536,8 @@ fn errors_leave_no_file() {
         r#"%b = "onnx.initializer"() {name = "fc1.bias"} : () -> tensor<16xf32>"#,
         r#"%b = "onnx.initializer"() {name = "fc1.bias"} : () -> tensor<8xf32>"#,
     );
-    let (path, result) = export("wrong_shape", &wrong_shape.replace("tensor<16xf32>)", "tensor<8xf32>)"), ExternalData::Always);
+    let (path, result) =
+        export("wrong_shape", &wrong_shape.replace("tensor<16xf32>)", "tensor<8xf32>)"), ExternalData::Always);
     let message = result.expect_err("shape mismatch").to_string();
     assert!(message.contains("fc1.bias") && message.contains("[16]") && message.contains("[8]"), "{message}");
     assert!(std::fs::read_dir(path.parent().unwrap()).unwrap().next().is_none(), "nothing written");

@@ -1,16 +1,16 @@
 //! Importing every valid `.pt2` fixture into the aten dialect.
 
-use crate::{VALID_FIXTURES, import, nested_ops, parse_and_verify};
+use crate::{import, nested_ops, parse_and_verify, VALID_FIXTURES};
 use aten2onnx::{
     create_context,
     module::{self, PrintOptions},
 };
 use aten2onnx_passes::ir::{op_name, string_value};
 use melior::ir::{
-    BlockLike, Module, OperationRef, RegionLike, ValueLike,
     attribute::{ArrayAttribute, DictionaryAttribute},
     operation::OperationLike,
     r#type::{DimSize, RankedTensorType, ShapedTypeLike},
+    BlockLike, Module, OperationRef, RegionLike, ValueLike,
 };
 
 /// Imports `name`, snapshots the text, then checks that it parses back with a

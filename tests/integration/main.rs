@@ -16,20 +16,22 @@
 //! relative (`tests/fixtures/mlp.pt2`) and so are the paths the snapshots
 //! record (the module's `aten.archive`, locations).
 
+#[cfg(feature = "torch")]
+mod differential;
 mod errors;
 mod export;
 mod import;
-mod passes;
 mod parity;
+mod passes;
 mod pipeline;
 
 use aten2onnx::{
     create_context,
-    diagnostics::{DiagnosticCollector, render},
+    diagnostics::{render, DiagnosticCollector},
     module::{self, PrintOptions},
     opt::{self, OptOptions},
 };
-use melior::ir::{OperationRef, operation::OperationLike};
+use melior::ir::{operation::OperationLike, OperationRef};
 use std::path::{Path, PathBuf};
 
 /// Every `.pt2` fixture that imports.

@@ -5,9 +5,12 @@
 //! must match the eager PyTorch output within |got - exp| <= 1e-4 + 1e-4 |exp|
 //! (fp32), integer and bool outputs exactly. One tolerance for every model.
 
-use aten2onnx::translate::{ConvertOptions, convert};
+use aten2onnx::translate::{convert, ConvertOptions};
 use onnx_protobuf::TensorProto;
-use ort::{session::Session, value::{DynValue, Tensor}};
+use ort::{
+    session::Session,
+    value::{DynValue, Tensor},
+};
 use protobuf::Message;
 use std::{
     path::{Path, PathBuf},
@@ -17,7 +20,15 @@ use std::{
 const ATOL: f64 = 1e-4;
 const RTOL: f64 = 1e-4;
 
+/// The onnxruntime environment: with the `torch` feature the library owns
+/// it (onnxruntime allows one per process).
+#[cfg(feature = "torch")]
+fn environment() -> Option<&'static ort::environment::Environment> {
+    aten2onnx::verify::ort_environment().ok()
+}
+
 /// The onnxruntime environment, from `ORT_DYLIB_PATH` or the venv's wheel.
+#[cfg(not(feature = "torch"))]
 fn environment() -> Option<&'static ort::environment::Environment> {
     static ENV: OnceLock<Option<ort::environment::Environment>> = OnceLock::new();
     ENV.get_or_init(|| {
@@ -28,6 +39,7 @@ fn environment() -> Option<&'static ort::environment::Environment> {
     .as_ref()
 }
 
+#[cfg(not(feature = "torch"))]
 fn find_wheel_library() -> Option<PathBuf> {
     let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/lib");
     for python in std::fs::read_dir(lib).ok()?.flatten() {
@@ -60,9 +72,13 @@ fn read_tensor(path: &Path) -> Array {
     let t = TensorProto::parse_from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let raw = t.raw_data.as_slice();
     let data = match t.data_type {
-        1 if !raw.is_empty() => Data::F32(raw.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()),
+        1 if !raw.is_empty() => {
+            Data::F32(raw.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect())
+        }
         1 => Data::F32(t.float_data.clone()),
-        7 if !raw.is_empty() => Data::I64(raw.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect()),
+        7 if !raw.is_empty() => {
+            Data::I64(raw.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect())
+        }
         7 => Data::I64(t.int64_data.clone()),
         9 if !raw.is_empty() => Data::Bool(raw.iter().map(|&b| b != 0).collect()),
         9 => Data::Bool(t.int32_data.iter().map(|&b| b != 0).collect()),
@@ -151,6 +167,15 @@ pub fn check_model(model: &str) {
     }
 }
 
+/// True (after reporting) when onnxruntime is not available outside CI.
+pub fn ort_missing() -> bool {
+    if environment().is_some() {
+        return false;
+    }
+    skip_or_fail();
+    true
+}
+
 fn skip_or_fail() {
     if std::env::var_os("CI").is_some() {
         panic!("onnxruntime not found: set ORT_DYLIB_PATH or run tools/setup.sh");
@@ -200,6 +225,66 @@ fn check_dir(env: &ort::environment::Environment, dir: &Path, name: &str) -> Res
         }
     }
     Ok(())
+}
+
+/// The single-op cases of `tests/ops/` (made by `tools/capture_op_tests.py`).
+fn op_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir("tests/ops")
+        .expect("tests/ops (tools/capture_op_tests.py)")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("model.pt2").is_file())
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// Every single-op case matches eager PyTorch; all failures are listed.
+#[test]
+fn every_op_case_matches_eager() {
+    let Some(env) = environment() else {
+        skip_or_fail();
+        return;
+    };
+    let cases = op_cases();
+    assert!(!cases.is_empty(), "no cases under tests/ops");
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|dir| {
+            let name = format!("ops-{}", dir.file_name().unwrap().to_string_lossy());
+            check_dir(env, dir, &name).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of {} op cases fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+/// Every lowering rule is exercised by at least one numeric case (corpus or
+/// tests/ops): its target appears in a case's aten module after inplace
+/// removal. A new rule without a case fails here.
+#[test]
+fn every_rule_has_a_numeric_test() {
+    let mut dirs = op_cases();
+    dirs.extend(CORPUS.iter().map(|m| Path::new("tests/corpus").join(m)).filter(|d| d.join("model.pt2").is_file()));
+    let mut seen = std::collections::BTreeSet::new();
+    for dir in &dirs {
+        let context = aten2onnx::create_context();
+        let path = dir.join("model.pt2");
+        let mut module = aten2onnx::translate::load(&context, path.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+        let manager = aten2onnx::pipeline::Pipeline::parse("builtin.module(aten-remove-inplace)")
+            .unwrap()
+            .build(&context, false)
+            .unwrap();
+        manager.run(&mut module).unwrap_or_else(|_| panic!("{}: aten-remove-inplace failed", dir.display()));
+        seen.extend(crate::op_names(module.as_operation()));
+    }
+    let missing: Vec<&str> =
+        aten2onnx_passes::lowering::all_rules().map(|r| r.target).filter(|t| !seen.contains(*t)).collect();
+    assert!(
+        missing.is_empty(),
+        "{} lowering rule(s) have no numeric test (add a case to tools/capture_op_tests.py):\n  {}",
+        missing.len(),
+        missing.join("\n  ")
+    );
 }
 
 macro_rules! parity {

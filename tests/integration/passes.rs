@@ -3,7 +3,7 @@
 //! records the pipeline it ran (`// pipeline: ...`), the input, and the output
 //! or the error message.
 
-use crate::{INPUT, VALID_FIXTURES, count_ops, import, opt_options, parse_and_verify, run_pipeline};
+use crate::{count_ops, import, opt_options, parse_and_verify, run_pipeline, INPUT, VALID_FIXTURES};
 use aten2onnx::{
     module::PrintOptions,
     opt::{self, OptOptions},
@@ -565,7 +565,8 @@ fn convert_aten_to_onnx_on_mlp() {
 #[test]
 fn onnx_fold_constants_on_attention() {
     let input = staged("attention", "aten-remove-inplace, convert-aten-to-onnx");
-    let output = check_output("onnx-fold-constants", "attention", "builtin.module(func.func(onnx-fold-constants))", &input);
+    let output =
+        check_output("onnx-fold-constants", "attention", "builtin.module(func.func(onnx-fold-constants))", &input);
     // Static shapes: every Shape op folds away.
     assert_eq!(count_ops(&output, "onnx.Shape"), 0, "{output}");
 }
@@ -579,7 +580,8 @@ fn onnx_cse_on_attention() {
 
 #[test]
 fn onnx_shape_inference_on_mlp() {
-    let input = staged("mlp", "aten-remove-inplace, convert-aten-to-onnx, func.func(onnx-fold-constants, onnx-cse, dce)");
+    let input =
+        staged("mlp", "aten-remove-inplace, convert-aten-to-onnx, func.func(onnx-fold-constants, onnx-cse, dce)");
     let output = check_output("onnx-shape-inference", "mlp", "builtin.module(func.func(onnx-shape-inference))", &input);
     assert!(input.contains("tensor<*x"), "the input should have unknown shapes");
     assert!(!output.contains("tensor<*x"), "unknown shapes left:\n{output}");
@@ -599,7 +601,8 @@ fn default_pipeline_stage_by_stage() {
     }
     let func_stages = inner.split_once("func.func(").map(|(_, rest)| rest.trim_end_matches(')')).unwrap();
     for stage in func_stages.split(',').map(str::trim) {
-        text = run_pipeline(&text, &format!("builtin.module(func.func({stage}))")).unwrap_or_else(|e| panic!("{stage}: {e}"));
+        text = run_pipeline(&text, &format!("builtin.module(func.func({stage}))"))
+            .unwrap_or_else(|e| panic!("{stage}: {e}"));
     }
     assert_eq!(text, at_once);
 }

@@ -2,7 +2,7 @@
 //! upstream MLIR passes, nested anchors, `--split-input-file` and
 //! `--verify-diagnostics` semantics.
 
-use crate::{INPUT, count_ops, opt_options, run_pipeline};
+use crate::{count_ops, opt_options, run_pipeline, INPUT};
 use aten2onnx::opt::{self, OptOptions, SPLIT_MARKER};
 
 /// Dead aten ops, foldable arith, and duplicate arith ops.

@@ -59,9 +59,10 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
         let text = translate::pt2_to_aten_text(&args.input, print)?;
         aten2onnx::write_output(args.output.as_deref().unwrap_or("-"), text.as_bytes())
     } else {
-        let output = args.output.as_deref().ok_or_else(|| {
-            aten2onnx::Error::Usage("--to-onnx needs an output file: -o OUT.onnx".to_string())
-        })?;
+        let output = args
+            .output
+            .as_deref()
+            .ok_or_else(|| aten2onnx::Error::Usage("--to-onnx needs an output file: -o OUT.onnx".to_string()))?;
         let options = translate::ConvertOptions {
             opset: args.opset,
             external_data: match args.external_data.as_str() {
@@ -79,7 +80,7 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
 
 #[cfg(feature = "torch")]
 fn verify(args: &Args, output: &str, convert: translate::ConvertOptions) -> Result<(), aten2onnx::Error> {
-    use aten2onnx::verify::{VerifyOptions, verify};
+    use aten2onnx::verify::{verify, VerifyOptions};
     let options = VerifyOptions { convert, inputs: args.inputs.as_ref().map(std::path::PathBuf::from) };
     let report = verify(&args.input, std::path::Path::new(output), &options)?;
     print!("{}", report.render());

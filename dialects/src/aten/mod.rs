@@ -231,13 +231,7 @@ pub fn all() -> &'static [OpSchema] {
 
 fn index() -> &'static HashMap<(&'static str, &'static str), usize> {
     static INDEX: OnceLock<HashMap<(&'static str, &'static str), usize>> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        generated::OPS
-            .iter()
-            .enumerate()
-            .map(|(i, op)| ((op.name, op.overload), i))
-            .collect()
-    })
+    INDEX.get_or_init(|| generated::OPS.iter().enumerate().map(|(i, op)| ((op.name, op.overload), i)).collect())
 }
 
 /// The overload `name.overload`; `overload` `""` and `"default"` both mean
@@ -252,10 +246,7 @@ pub fn lookup(name: &str, overload: &str) -> Option<&'static OpSchema> {
 /// or an unqualified `add.Tensor`.
 pub fn lookup_target(target: &str) -> Option<&'static OpSchema> {
     let t = target.strip_prefix("torch.ops.").unwrap_or(target);
-    let t = t
-        .strip_prefix("aten::")
-        .or_else(|| t.strip_prefix("aten."))
-        .unwrap_or(t);
+    let t = t.strip_prefix("aten::").or_else(|| t.strip_prefix("aten.")).unwrap_or(t);
     match t.split_once('.') {
         Some((name, overload)) => lookup(name, overload),
         None => lookup(t, ""),
@@ -272,18 +263,12 @@ pub fn overloads(name: &str) -> &'static [OpSchema] {
 
 /// c10 code of a ScalarType name from [`SCALAR_TYPES`] (`"int64"` -> 4).
 pub fn scalar_type_code(name: &str) -> Option<i64> {
-    SCALAR_TYPES
-        .iter()
-        .find(|(_, n)| *n == name)
-        .map(|(c, _)| *c)
+    SCALAR_TYPES.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
 }
 
 /// Name of a c10 ScalarType code (`4` -> `"int64"`).
 pub fn scalar_type_name(code: i64) -> Option<&'static str> {
-    SCALAR_TYPES
-        .iter()
-        .find(|(c, _)| *c == code)
-        .map(|(_, n)| *n)
+    SCALAR_TYPES.iter().find(|(c, _)| *c == code).map(|(_, n)| *n)
 }
 
 fn enum_code(table: &[(i64, &str)], name: &str) -> Option<i64> {
@@ -347,10 +332,7 @@ impl ArgType {
     /// Parses a type string as stored in [`Argument::ty`] (no alias annotation).
     /// Never fails: unparseable text yields [`ArgType::Other`].
     pub fn parse(s: &str) -> ArgType {
-        let mut p = TypeParser {
-            s: s.as_bytes(),
-            i: 0,
-        };
+        let mut p = TypeParser { s: s.as_bytes(), i: 0 };
         match p.ty() {
             Some(t) if p.i == p.s.len() => t,
             _ => ArgType::Other(s.to_string()),
@@ -386,10 +368,9 @@ impl ArgType {
     pub fn has_other(&self) -> bool {
         match self {
             ArgType::Other(_) => true,
-            ArgType::List { elem: t, .. }
-            | ArgType::Optional(t)
-            | ArgType::Future(t)
-            | ArgType::RRef(t) => t.has_other(),
+            ArgType::List { elem: t, .. } | ArgType::Optional(t) | ArgType::Future(t) | ArgType::RRef(t) => {
+                t.has_other()
+            }
             ArgType::Tuple(ts) => ts.iter().any(ArgType::has_other),
             ArgType::Dict { key, value } => key.has_other() || value.has_other(),
             _ => false,
@@ -475,10 +456,7 @@ impl TypeParser<'_> {
             self.i += 1;
         }
         let start = self.i;
-        while self
-            .peek()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
-        {
+        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.') {
             self.i += 1;
         }
         (self.i > start).then(|| std::str::from_utf8(&self.s[start..self.i]).unwrap())
@@ -565,12 +543,7 @@ impl TypeParser<'_> {
                         self.i += 1;
                     }
                     let size = if self.i > start {
-                        Some(
-                            std::str::from_utf8(&self.s[start..self.i])
-                                .ok()?
-                                .parse()
-                                .ok()?,
-                        )
+                        Some(std::str::from_utf8(&self.s[start..self.i]).ok()?.parse().ok()?)
                     } else {
                         None
                     };
@@ -578,10 +551,7 @@ impl TypeParser<'_> {
                         return None;
                     }
                     self.i += 1;
-                    t = ArgType::List {
-                        elem: Box::new(t),
-                        size,
-                    };
+                    t = ArgType::List { elem: Box::new(t), size };
                 }
                 _ => return Some(t),
             }
@@ -676,9 +646,7 @@ impl fmt::Display for DefaultValue {
             DefaultValue::Str(s) => fmt_quoted(f, s),
             DefaultValue::IntList(v) => fmt_list(f, v, |f, x| write!(f, "{x}")),
             DefaultValue::FloatList(v) => fmt_list(f, v, |f, x| f.write_str(&fmt_double(*x))),
-            DefaultValue::BoolList(v) => {
-                fmt_list(f, v, |f, x| f.write_str(if *x { "True" } else { "False" }))
-            }
+            DefaultValue::BoolList(v) => fmt_list(f, v, |f, x| f.write_str(if *x { "True" } else { "False" })),
             DefaultValue::ScalarType(n) => match scalar_type_code(n) {
                 Some(c) => write!(f, "{c}"),
                 None => f.write_str(n),
@@ -698,11 +666,7 @@ impl fmt::Display for DefaultValue {
 
 /// Type with its alias annotation placed as c10 prints it: `Tensor(a!)`,
 /// `Tensor(a!)[]` (element annotation), `int[](a)`, `Tensor(a)?`.
-fn fmt_annotated_type(
-    f: &mut fmt::Formatter<'_>,
-    ty: &str,
-    alias: Option<&AliasInfo>,
-) -> fmt::Result {
+fn fmt_annotated_type(f: &mut fmt::Formatter<'_>, ty: &str, alias: Option<&AliasInfo>) -> fmt::Result {
     let Some(alias) = alias else {
         return f.write_str(ty);
     };
@@ -710,10 +674,7 @@ fn fmt_annotated_type(
         Some(b) => (b, "?"),
         None => (ty, ""),
     };
-    match base
-        .rfind('[')
-        .filter(|_| alias.on_elements && base.ends_with(']'))
-    {
+    match base.rfind('[').filter(|_| alias.on_elements && base.ends_with(']')) {
         Some(k) => write!(f, "{}{alias}{}{opt}", &base[..k], &base[k..]),
         None => write!(f, "{base}{alias}{opt}"),
     }
@@ -783,8 +744,7 @@ impl fmt::Display for OpSchema {
         f.write_str(") -> ")?;
         let rets: Vec<String> = self.returns.iter().map(ToString::to_string).collect();
         let single = rets.len() == 1 && !self.is_varret;
-        let paren = !(single || (rets.is_empty() && self.is_varret))
-            || (single && rets[0].starts_with('('));
+        let paren = !(single || (rets.is_empty() && self.is_varret)) || (single && rets[0].starts_with('('));
         if paren {
             f.write_str("(")?;
         }

@@ -155,10 +155,7 @@ impl OpSchema {
 
     /// The allowed types of a type parameter (`"T"`).
     pub fn allowed_types(&self, type_param: &str) -> Option<&'static [&'static str]> {
-        self.type_constraints
-            .iter()
-            .find(|c| c.type_param == type_param)
-            .map(|c| c.allowed_types)
+        self.type_constraints.iter().find(|c| c.type_param == type_param).map(|c| c.allowed_types)
     }
 
     /// The domain with `""` spelled `ai.onnx`.
@@ -173,9 +170,7 @@ impl OpSchema {
     /// The next version of this operator, if any (this schema is valid for
     /// opsets `since_version .. next.since_version`).
     pub fn next_version(&self) -> Option<&'static OpSchema> {
-        versions(self.domain, self.name)
-            .iter()
-            .find(|s| s.since_version > self.since_version)
+        versions(self.domain, self.name).iter().find(|s| s.since_version > self.since_version)
     }
 }
 
@@ -197,9 +192,7 @@ fn index() -> &'static HashMap<(&'static str, &'static str), Range<usize>> {
     INDEX.get_or_init(|| {
         let mut map: HashMap<(&'static str, &'static str), Range<usize>> = HashMap::new();
         for (i, s) in generated::SCHEMAS.iter().enumerate() {
-            map.entry((s.domain, s.name))
-                .and_modify(|r| r.end = i + 1)
-                .or_insert(i..i + 1);
+            map.entry((s.domain, s.name)).and_modify(|r| r.end = i + 1).or_insert(i..i + 1);
         }
         map
     })
@@ -218,10 +211,7 @@ pub fn versions(domain: &str, name: &str) -> &'static [OpSchema] {
 /// exist yet at that opset. A deprecated version is returned as is: check
 /// [`OpSchema::deprecated`].
 pub fn lookup(domain: &str, name: &str, opset: u32) -> Option<&'static OpSchema> {
-    versions(domain, name)
-        .iter()
-        .rev()
-        .find(|s| s.since_version <= opset)
+    versions(domain, name).iter().rev().find(|s| s.since_version <= opset)
 }
 
 /// The newest version of `domain::name`.
@@ -233,8 +223,5 @@ pub fn latest(domain: &str, name: &str) -> Option<&'static OpSchema> {
 /// (`""`/`ai.onnx`: 28 for onnx 1.23), from [`OPSET_RANGES`].
 pub fn max_opset(domain: &str) -> Option<u32> {
     let domain = normalize_domain(domain);
-    OPSET_RANGES
-        .iter()
-        .find(|(d, _, _)| *d == domain)
-        .map(|&(_, _, hi)| hi)
+    OPSET_RANGES.iter().find(|(d, _, _)| *d == domain).map(|&(_, _, hi)| hi)
 }

@@ -5,10 +5,7 @@ use std::process::Command;
 
 /// The workspace root (parent of the `dialects` package).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }
 
 /// `$ATEN2ONNX_PYTHON`, else `<workspace>/.venv/bin/python`, if it exists and
@@ -26,20 +23,13 @@ pub fn python_or_skip(test: &str) -> Option<PathBuf> {
         );
         return None;
     }
-    match Command::new(&python)
-        .args(["-c", "import torch, onnx"])
-        .output()
-    {
+    match Command::new(&python).args(["-c", "import torch, onnx"]).output() {
         Ok(out) if out.status.success() => Some(python),
         Ok(out) => {
             eprintln!(
                 "skipped: {test}: {} cannot `import torch, onnx`: {}",
                 python.display(),
-                String::from_utf8_lossy(&out.stderr)
-                    .trim()
-                    .lines()
-                    .last()
-                    .unwrap_or("")
+                String::from_utf8_lossy(&out.stderr).trim().lines().last().unwrap_or("")
             );
             None
         }

@@ -6,10 +6,7 @@ use crate::{
     ir::{self, attribute_kind, dense_i64_values},
 };
 use aten2onnx_dialects::aten::OpSchema;
-use melior::ir::{
-    Attribute, OperationRef, Type, Value, ValueLike,
-    attribute::AttributeLike,
-};
+use melior::ir::{attribute::AttributeLike, Attribute, OperationRef, Type, Value, ValueLike};
 use mlir_sys as sys;
 
 /// A static or computed integer (a `SymInt`): computed ones are onnx values
@@ -89,7 +86,11 @@ impl<'c, 'a> Args<'c, 'a> {
 
     /// An optional tensor operand.
     pub fn opt_tensor(&self, name: &str) -> Result<Option<Value<'c, 'a>>, String> {
-        if self.is_none(name)? { Ok(None) } else { self.tensor(name).map(Some) }
+        if self.is_none(name)? {
+            Ok(None)
+        } else {
+            self.tensor(name).map(Some)
+        }
     }
 
     /// A tensor argument that the capture may have recorded as a Python
@@ -125,7 +126,11 @@ impl<'c, 'a> Args<'c, 'a> {
     }
 
     pub fn opt_int(&self, name: &str) -> Result<Option<i64>, String> {
-        if self.is_none(name)? { Ok(None) } else { self.int(name).map(Some) }
+        if self.is_none(name)? {
+            Ok(None)
+        } else {
+            self.int(name).map(Some)
+        }
     }
 
     /// A `SymInt`: static, or a computed value.
@@ -137,7 +142,11 @@ impl<'c, 'a> Args<'c, 'a> {
     }
 
     pub fn opt_sym_int(&self, name: &str) -> Result<Option<IntArg<'c, 'a>>, String> {
-        if self.is_none(name)? { Ok(None) } else { self.sym_int(name).map(Some) }
+        if self.is_none(name)? {
+            Ok(None)
+        } else {
+            self.sym_int(name).map(Some)
+        }
     }
 
     /// A static int list.
@@ -156,17 +165,26 @@ impl<'c, 'a> Args<'c, 'a> {
     }
 
     pub fn float(&self, name: &str) -> Result<f64, String> {
-        self.attribute(name)?.and_then(number).map(Number::as_f64).ok_or_else(|| format!("argument '{name}' must be a static float"))
+        self.attribute(name)?
+            .and_then(number)
+            .map(Number::as_f64)
+            .ok_or_else(|| format!("argument '{name}' must be a static float"))
     }
 
     pub fn opt_float(&self, name: &str) -> Result<Option<f64>, String> {
-        if self.is_none(name)? { Ok(None) } else { self.float(name).map(Some) }
+        if self.is_none(name)? {
+            Ok(None)
+        } else {
+            self.float(name).map(Some)
+        }
     }
 
     pub fn bool(&self, name: &str) -> Result<bool, String> {
         match self.attribute(name)? {
             Some(a) if attribute_kind(a) == "bool" => Ok(unsafe { sys::mlirBoolAttrGetValue(a.to_raw()) }),
-            Some(a) if attribute_kind(a) == "integer" => Ok(unsafe { sys::mlirIntegerAttrGetValueInt(a.to_raw()) } != 0),
+            Some(a) if attribute_kind(a) == "integer" => {
+                Ok(unsafe { sys::mlirIntegerAttrGetValueInt(a.to_raw()) } != 0)
+            }
             _ => Err(format!("argument '{name}' must be a static bool")),
         }
     }

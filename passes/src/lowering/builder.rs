@@ -4,15 +4,13 @@
 use crate::onnx_ir;
 use melior::ir::r#type::TypeLike as _;
 use melior::{
-    Context,
     ir::{
-        Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, Type, Value, ValueLike,
-        attribute::{
-            ArrayAttribute, DenseElementsAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
-        },
+        attribute::{ArrayAttribute, DenseElementsAttribute, FloatAttribute, IntegerAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::{IntegerType, RankedTensorType},
+        Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, Type, Value, ValueLike,
     },
+    Context,
 };
 use mlir_sys as sys;
 
@@ -102,13 +100,25 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     /// Builds a one-result op.
-    pub fn op(&self, op_type: &str, inputs: &[Value<'c, '_>], attrs: &[(&str, Attr)], result: Type<'c>) -> Result<Value<'c, 'a>, String> {
+    pub fn op(
+        &self,
+        op_type: &str,
+        inputs: &[Value<'c, '_>],
+        attrs: &[(&str, Attr)],
+        result: Type<'c>,
+    ) -> Result<Value<'c, 'a>, String> {
         Ok(self.build(op_type, inputs, attrs, &[result])?.remove(0))
     }
 
     /// A one-result op whose result has the element type of `like` and an
     /// unknown shape (shape propagation refines it).
-    pub fn op_like(&self, op_type: &str, inputs: &[Value<'c, '_>], attrs: &[(&str, Attr)], like: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
+    pub fn op_like(
+        &self,
+        op_type: &str,
+        inputs: &[Value<'c, '_>],
+        attrs: &[(&str, Attr)],
+        like: Value<'c, '_>,
+    ) -> Result<Value<'c, 'a>, String> {
         let ty = self.unranked(element_type(like.r#type()).ok_or("operand is not a tensor")?);
         self.op(op_type, inputs, attrs, ty)
     }
@@ -123,7 +133,11 @@ impl<'c, 'a> Builder<'c, 'a> {
     /// Casts `value` to the element type of `like` if they differ.
     pub fn cast_like(&self, value: Value<'c, 'a>, like: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
         let target = element_type(like.r#type()).ok_or("not a tensor")?;
-        if element_type(value.r#type()) == Some(target) { Ok(value) } else { self.cast(value, target) }
+        if element_type(value.r#type()) == Some(target) {
+            Ok(value)
+        } else {
+            self.cast(value, target)
+        }
     }
 
     /// `tensor<*xT>`.
@@ -248,6 +262,10 @@ pub fn is_bool(ty: Type<'_>) -> bool {
 impl<'c, 'a> Builder<'c, 'a> {
     /// Casts `value` to `element` unless it already has it.
     pub fn cast_like_type(&self, value: Value<'c, 'a>, element: Type<'c>) -> Result<Value<'c, 'a>, String> {
-        if element_type(value.r#type()) == Some(element) { Ok(value) } else { self.cast(value, element) }
+        if element_type(value.r#type()) == Some(element) {
+            Ok(value)
+        } else {
+            self.cast(value, element)
+        }
     }
 }

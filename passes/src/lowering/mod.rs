@@ -98,22 +98,54 @@ pub struct Rule {
     /// First and last ONNX opset the rule supports.
     pub opsets: (u32, u32),
     pub lower: Lower,
+    /// Argument sets the differential tests run (libtorch vs onnxruntime),
+    /// in the sample language of docs/lowering.md, e.g.
+    /// `"self: T[2,3]; other: T[3]; alpha: 2"`. `T` is each of `dtypes`.
+    /// Unary and binary rules get broadcast, size-1, zero-size and 0-d
+    /// samples when they declare none.
+    pub samples: &'static [&'static str],
+    /// Element types the rule claims (default `["f32"]`).
+    pub dtypes: &'static [&'static str],
+    /// Samples the rule must refuse, with a piece of the expected error.
+    pub refuses: &'static [(&'static str, &'static str)],
 }
 
 impl Rule {
+    const fn new(target: &'static str, lower: Lower) -> Rule {
+        Rule { target, opsets: (MIN_OPSET, MAX_OPSET), lower, samples: &[], dtypes: &["f32"], refuses: &[] }
+    }
+
     pub const fn unary(target: &'static str, onnx: &'static str) -> Rule {
-        Rule { target, opsets: (MIN_OPSET, MAX_OPSET), lower: Lower::Unary(onnx) }
+        Rule::new(target, Lower::Unary(onnx))
     }
 
     pub const fn binary(target: &'static str, onnx: &'static str) -> Rule {
-        Rule { target, opsets: (MIN_OPSET, MAX_OPSET), lower: Lower::Binary(onnx) }
+        Rule::new(target, Lower::Binary(onnx))
     }
 
     pub const fn custom(
         target: &'static str,
         lower: for<'c, 'a> fn(&Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>,
     ) -> Rule {
-        Rule { target, opsets: (MIN_OPSET, MAX_OPSET), lower: Lower::Custom(lower) }
+        Rule::new(target, Lower::Custom(lower))
+    }
+
+    /// Declares the differential-test samples.
+    pub const fn samples(mut self, samples: &'static [&'static str]) -> Rule {
+        self.samples = samples;
+        self
+    }
+
+    /// Declares the element types the rule supports.
+    pub const fn dtypes(mut self, dtypes: &'static [&'static str]) -> Rule {
+        self.dtypes = dtypes;
+        self
+    }
+
+    /// Declares samples the rule refuses (with a piece of the error).
+    pub const fn refuses(mut self, refuses: &'static [(&'static str, &'static str)]) -> Rule {
+        self.refuses = refuses;
+        self
     }
 
     /// Restricts the opsets (e.g. an op first defined in opset 20).
@@ -129,7 +161,11 @@ impl Rule {
     /// Runs the rule.
     pub fn apply<'c, 'a>(&self, ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         match self.lower {
-            Lower::Unary(onnx) => Ok(vec![ctx.op(onnx, &[ctx.args.tensor("self")?], &[])?]),
+            Lower::Unary(onnx) => {
+                // Integer inputs of float ops (sin of an int tensor) promote.
+                let x = ctx.tensor_as("self", ctx.result_element(0)?)?;
+                Ok(vec![ctx.op(onnx, &[x], &[])?])
+            }
             Lower::Binary(onnx) => {
                 let element = ctx.result_element(0)?;
                 let lhs = ctx.tensor_as("self", element)?;
@@ -160,12 +196,23 @@ impl<'c, 'a> Ctx<'c, 'a> {
 
     /// `dim` made non-negative for a tensor of rank `rank`.
     pub fn norm_dim(&self, dim: i64, rank: usize) -> i64 {
-        if dim < 0 { dim + rank as i64 } else { dim }
+        if dim < 0 {
+            dim + rank as i64
+        } else {
+            dim
+        }
     }
 
     /// A reduction over `axes` (`None` = all axes): axes are an input from
     /// opset 18 (13 for ReduceSum), an attribute before.
-    pub fn reduce(&self, op_type: &str, x: Value<'c, '_>, axes: Option<&[i64]>, keepdims: bool, result: Type<'c>) -> Result<Value<'c, 'a>, String> {
+    pub fn reduce(
+        &self,
+        op_type: &str,
+        x: Value<'c, '_>,
+        axes: Option<&[i64]>,
+        keepdims: bool,
+        result: Type<'c>,
+    ) -> Result<Value<'c, 'a>, String> {
         let axes_as_input = op_type == "ReduceSum" || self.b.opset >= 18;
         let mut attrs = vec![("keepdims", Attr::Int(keepdims as i64))];
         match axes {

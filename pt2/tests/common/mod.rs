@@ -21,11 +21,7 @@ pub struct Member {
 
 impl Member {
     pub fn new(name: impl Into<String>, data: impl Into<Vec<u8>>) -> Self {
-        Member {
-            name: name.into(),
-            data: data.into(),
-            method: 0,
-        }
+        Member { name: name.into(), data: data.into(), method: 0 }
     }
 }
 
@@ -127,11 +123,7 @@ pub fn write_zip(members: &[Member], opts: ZipOptions) -> Vec<u8> {
     let n16 = if opts.zip64 { 0xFFFF } else { n as u16 };
     out.extend_from_slice(&n16.to_le_bytes());
     out.extend_from_slice(&n16.to_le_bytes());
-    let (s32, o32) = if opts.zip64 {
-        (0xFFFF_FFFFu32, 0xFFFF_FFFFu32)
-    } else {
-        (cd_size as u32, cd_offset as u32)
-    };
+    let (s32, o32) = if opts.zip64 { (0xFFFF_FFFFu32, 0xFFFF_FFFFu32) } else { (cd_size as u32, cd_offset as u32) };
     out.extend_from_slice(&s32.to_le_bytes());
     out.extend_from_slice(&o32.to_le_bytes());
     out.extend_from_slice(&0u16.to_le_bytes());
@@ -145,10 +137,7 @@ pub fn members_of(archive: &aten2onnx_pt2::Archive) -> Vec<Member> {
         .iter()
         .map(|e| {
             let start = e.data_offset as usize;
-            Member::new(
-                e.name.clone(),
-                archive.bytes()[start..start + e.size as usize].to_vec(),
-            )
+            Member::new(e.name.clone(), archive.bytes()[start..start + e.size as usize].to_vec())
         })
         .collect()
 }

@@ -1,4 +1,8 @@
 use super::to::convert;
 use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten._to_copy.default", convert)];
+pub const RULES: &[Rule] = &[Rule::custom("aten._to_copy.default", convert).samples(&[
+    "self: T[2,3]; dtype: dtype(i64)",
+    "self: T[2,3]; dtype: dtype(f64)",
+    "self: i64[2,3]; dtype: dtype(f32)",
+])];

@@ -1,4 +1,4 @@
-use crate::lowering::{Attr, Rule, builder};
+use crate::lowering::{builder, Attr, Rule};
 use melior::ir::ValueLike;
 
 /// Global pooling for output 1x1; otherwise an AveragePool when the input
@@ -18,5 +18,11 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.adaptive_avg_pool2d.default", |c
             _ => return Err("adaptive pooling needs static input sizes that are multiples of the output size".into()),
         }
     }
-    Ok(vec![c.op("AveragePool", &[x], &[("kernel_shape", Attr::Ints(kernel.clone())), ("strides", Attr::Ints(kernel))])?])
-})];
+    Ok(vec![c.op(
+        "AveragePool",
+        &[x],
+        &[("kernel_shape", Attr::Ints(kernel.clone())), ("strides", Attr::Ints(kernel))],
+    )?])
+})
+.samples(&["self: T[1,2,4,4]; output_size: [1,1]", "self: T[2,3,4,6]; output_size: [2,3]"])
+.refuses(&[("self: T[1,2,5,5]; output_size: [2,2]", "multiples of the output size")])];

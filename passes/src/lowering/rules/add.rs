@@ -2,6 +2,16 @@ use super::common::binary_alpha;
 use crate::lowering::Rule;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.add.Tensor", |c| binary_alpha(c, "Add")),
-    Rule::custom("aten.add.Scalar", |c| binary_alpha(c, "Add")),
+    Rule::custom("aten.add.Tensor", |c| binary_alpha(c, "Add"))
+        .samples(&[
+            "self: T[2,3]; other: T[3]; alpha: 2",
+            "self: T[2,3]; other: T[2,3]",
+            "self: T[0,3]; other: T[3]",
+            "self: T[2,1]; other: T[1,4]",
+            "self: T[2,3]; other: 2",
+        ])
+        .dtypes(&["f32", "i64"]),
+    Rule::custom("aten.add.Scalar", |c| binary_alpha(c, "Add"))
+        .samples(&["self: T[2,3]; other: 2; alpha: 3", "self: T[0]; other: 1"])
+        .dtypes(&["f32", "i64"]),
 ];

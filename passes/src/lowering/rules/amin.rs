@@ -1,4 +1,6 @@
 use super::mean::reduce_dims;
 use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.amin.default", |c| reduce_dims(c, "ReduceMin"))];
+pub const RULES: &[Rule] = &[Rule::custom("aten.amin.default", |c| reduce_dims(c, "ReduceMin"))
+    .samples(&["self: T[2,3,4]; dim: [1]", "self: T[2,3]; dim: [0]; keepdim: true"])
+    .dtypes(&["f32", "i64"])];

@@ -10,4 +10,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.any.dim", |c| {
     let zero = c.b.const_i64_scalar(0)?;
     let eq = c.b.op("Equal", &[m, zero], &[], c.result_type(0)?)?;
     Ok(vec![c.op("Not", &[eq], &[])?])
-})];
+})
+.samples(&["self: T[3,4]; dim: 1", "self: T[3,4]; dim: 0; keepdim: true", "self: i64[3,4]{0..2}; dim: -1"])
+.dtypes(&["bool"])];

@@ -13,4 +13,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.argmax.default", |c| {
         }
     };
     Ok(vec![c.op("ArgMax", &[x], &[("axis", Attr::Int(axis)), ("keepdims", Attr::Int(keepdim as i64))])?])
-})];
+})
+.samples(&["self: T[3,4]; dim: 1", "self: T[3,4]; dim: 0; keepdim: true", "self: T[3,4]"])
+.dtypes(&["f32", "i64"])];

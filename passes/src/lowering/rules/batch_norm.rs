@@ -1,4 +1,4 @@
-use crate::lowering::{Attr, Ctx, Rule, builder};
+use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -7,8 +7,8 @@ pub const RULES: &[Rule] = &[
             return Err("batch_norm in training mode updates running stats; export the model in eval mode".into());
         }
         batch_norm(c).map(|v| vec![v])
-    }),
-    Rule::custom("aten._native_batch_norm_legit_no_training.default", legit_no_training),
+    }).samples(&["input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "input: T[2,3,5]; weight: none; bias: none; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.001; cudnn_enabled: false"]).refuses(&[("input: T[2,3,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "training mode")]),
+    Rule::custom("aten._native_batch_norm_legit_no_training.default", legit_no_training).samples(&["input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; momentum: 0.1; eps: 0.00001; returns: [0]"]),
 ];
 
 /// Results 1 and 2 (saved mean / invstd) are empty in inference.
@@ -29,8 +29,14 @@ fn batch_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         let s = ctx.b.const_like(mean, v)?;
         ctx.b.op_like("Expand", &[s, shape], &[], mean)
     };
-    let scale = match ctx.args.opt_tensor("weight")? { Some(w) => w, None => fill(1.0)? };
-    let bias = match ctx.args.opt_tensor("bias")? { Some(b) => b, None => fill(0.0)? };
+    let scale = match ctx.args.opt_tensor("weight")? {
+        Some(w) => w,
+        None => fill(1.0)?,
+    };
+    let bias = match ctx.args.opt_tensor("bias")? {
+        Some(b) => b,
+        None => fill(0.0)?,
+    };
     let eps = ctx.args.float("eps")?;
     let _ = builder::element_type(x.r#type());
     ctx.op("BatchNormalization", &[x, scale, bias, mean, var], &[("epsilon", Attr::Float(eps as f32))])

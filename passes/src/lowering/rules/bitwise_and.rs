@@ -2,6 +2,10 @@ use super::common::bitwise;
 use crate::lowering::Rule;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.bitwise_and.Tensor", |c| bitwise(c, "And", "BitwiseAnd")),
-    Rule::custom("aten.__and__.Tensor", |c| bitwise(c, "And", "BitwiseAnd")),
+    Rule::custom("aten.bitwise_and.Tensor", |c| bitwise(c, "And", "BitwiseAnd"))
+        .samples(&["self: T[2,3]; other: T[2,3]", "self: T[2,3]; other: T[3]"])
+        .dtypes(&["bool", "i64"]),
+    Rule::custom("aten.__and__.Tensor", |c| bitwise(c, "And", "BitwiseAnd"))
+        .samples(&["self: T[2,3]; other: T[2,3]"])
+        .dtypes(&["bool", "i64"]),
 ];

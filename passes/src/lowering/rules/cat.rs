@@ -7,4 +7,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cat.default", |c| {
         inputs.push(c.b.cast_like_type(t, element)?);
     }
     Ok(vec![c.op("Concat", &inputs, &[("axis", Attr::Int(c.args.int("dim")?))])?])
-})];
+})
+.samples(&["tensors: (T[2,3], T[4,3]); dim: 0", "tensors: (T[2,3], T[2,1], T[2,2]); dim: -1"])
+.dtypes(&["f32", "i64"])];

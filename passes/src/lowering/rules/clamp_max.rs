@@ -1,9 +1,9 @@
 use crate::lowering::{Ctx, Rule};
 use melior::ir::Value;
 
-pub const RULES: &[Rule] = &[
-    Rule::custom("aten.clamp_max.default", |c| bound(c, "max", "Min")),
-];
+pub const RULES: &[Rule] = &[Rule::custom("aten.clamp_max.default", |c| bound(c, "max", "Min"))
+    .samples(&["self: T[2,3]; max: 0.25"])
+    .dtypes(&["f32"])];
 
 fn bound<'c, 'a>(ctx: &Ctx<'c, 'a>, arg: &str, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = ctx.result_element(0)?;

@@ -2,4 +2,6 @@ use super::common::identity;
 use crate::lowering::Rule;
 
 /// Layout / autograd only: the value itself.
-pub const RULES: &[Rule] = &[Rule::custom("aten.clone.default", identity)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.clone.default", identity)
+    .samples(&["self: T[2,3]", "self: T[0]"])
+    .dtypes(&["f32", "i64", "bool"])];

@@ -1,6 +1,6 @@
 //! Pieces shared by several rule files.
 
-use crate::lowering::{Attr, Ctx, IntArg, Number, builder};
+use crate::lowering::{builder, Attr, Ctx, IntArg, Number};
 use melior::ir::{Type, Value, ValueLike};
 
 /// `self <op> alpha * other` with both sides cast to the result type.
@@ -38,7 +38,11 @@ pub fn comparison_type<'c>(ctx: &Ctx<'c, '_>) -> Result<Type<'c>, String> {
     Ok(match ctx.args.tensor_or_number("other")? {
         Ok(rhs) => {
             let rhs_type = builder::element_type(rhs.r#type()).ok_or("other is not a tensor")?;
-            if builder::is_float(lhs_type) || !builder::is_float(rhs_type) { lhs_type } else { rhs_type }
+            if builder::is_float(lhs_type) || !builder::is_float(rhs_type) {
+                lhs_type
+            } else {
+                rhs_type
+            }
         }
         Err(Number::Float(_)) if !builder::is_float(lhs_type) => ctx.b.f32_type(),
         Err(_) => lhs_type,
@@ -64,7 +68,12 @@ pub fn identity<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
 }
 
 /// The shape of `x` with dims `from..to` (Python slice semantics on dims).
-pub fn shape_slice<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, '_>, from: i64, to: Option<i64>) -> Result<Value<'c, 'a>, String> {
+pub fn shape_slice<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, '_>,
+    from: i64,
+    to: Option<i64>,
+) -> Result<Value<'c, 'a>, String> {
     let i64_type = ctx.b.i64_type();
     let mut attrs = vec![("start", Attr::Int(from))];
     if let Some(to) = to {
@@ -83,7 +92,13 @@ pub fn filled<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, value: f64) -> Re
 /// `-1` entries of an expand size keep the input dim: ONNX Expand
 /// broadcasts, so they become 1.
 pub fn expand_size<'c, 'a>(ctx: &Ctx<'c, 'a>, size: Vec<IntArg<'c, 'a>>) -> Result<Value<'c, 'a>, String> {
-    let size: Vec<IntArg> = size.into_iter().map(|s| match s { IntArg::Static(-1) => IntArg::Static(1), other => other }).collect();
+    let size: Vec<IntArg> = size
+        .into_iter()
+        .map(|s| match s {
+            IntArg::Static(-1) => IntArg::Static(1),
+            other => other,
+        })
+        .collect();
     ctx.int_list_tensor(&size)
 }
 

@@ -2,10 +2,10 @@ use crate::lowering::{Attr, Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.convolution.default", |c| conv(c, c.args.bool("transposed")?)),
-    Rule::custom("aten.conv2d.default", |c| conv(c, false)),
-    Rule::custom("aten.conv1d.default", |c| conv(c, false)),
-    Rule::custom("aten.conv3d.default", |c| conv(c, false)),
+    Rule::custom("aten.convolution.default", |c| conv(c, c.args.bool("transposed")?)).samples(&["input: T[1,2,5,5]; weight: T[3,2,3,3]; bias: T[3]; stride: [1,1]; padding: [1,1]; dilation: [1,1]; transposed: false; output_padding: [0,0]; groups: 1", "input: T[1,4,6,6]; weight: T[4,2,3,3]; bias: none; stride: [2,2]; padding: [0,0]; dilation: [1,1]; transposed: false; output_padding: [0,0]; groups: 2", "input: T[1,2,4,4]; weight: T[2,3,3,3]; bias: T[3]; stride: [2,2]; padding: [1,1]; dilation: [1,1]; transposed: true; output_padding: [1,1]; groups: 1"]),
+    Rule::custom("aten.conv2d.default", |c| conv(c, false)).samples(&["input: T[1,2,5,5]; weight: T[3,2,3,3]; bias: T[3]; padding: [1,1]", "input: T[2,4,9,9]; weight: T[4,2,3,3]; stride: [2,2]; dilation: [2,2]; groups: 2"]),
+    Rule::custom("aten.conv1d.default", |c| conv(c, false)).samples(&["input: T[1,2,8]; weight: T[3,2,3]; bias: T[3]; stride: [2]", "input: T[1,2,8]; weight: T[4,2,3]; padding: [1]"]),
+    Rule::custom("aten.conv3d.default", |c| conv(c, false)).samples(&["input: T[1,2,4,4,4]; weight: T[3,2,3,3,3]; padding: [1,1,1]"]),
 ];
 
 /// `Conv` / `ConvTranspose` with torch's symmetric padding.
@@ -13,9 +13,17 @@ pub(super) fn conv<'c, 'a>(ctx: &Ctx<'c, 'a>, transposed: bool) -> Result<Vec<Va
     let x = ctx.args.tensor("input")?;
     let w = ctx.args.tensor("weight")?;
     let spatial = ctx.rank(w)? - 2;
-    let expand = |v: Vec<i64>| if v.len() == 1 && spatial > 1 { vec![v[0]; spatial] } else { v };
+    let expand = |v: Vec<i64>| {
+        if v.len() == 1 && spatial > 1 {
+            vec![v[0]; spatial]
+        } else {
+            v
+        }
+    };
     let stride = expand(ctx.args.ints("stride")?);
-    let padding = expand(ctx.args.ints("padding").map_err(|_| "string padding ('same'/'valid') is not supported yet".to_string())?);
+    let padding = expand(
+        ctx.args.ints("padding").map_err(|_| "string padding ('same'/'valid') is not supported yet".to_string())?,
+    );
     let dilation = expand(ctx.args.ints("dilation")?);
     let groups = ctx.args.int("groups")?;
     let mut attrs = vec![

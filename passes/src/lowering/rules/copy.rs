@@ -6,4 +6,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.copy.default", |c| {
     let src = c.tensor_as("src", c.result_element(0)?)?;
     let shape = c.b.shape(x)?;
     Ok(vec![c.op("Expand", &[src, shape], &[])?])
-})];
+})
+.samples(&["self: T[2,3]; src: T[3]", "self: T[2,3]; src: i64[2,3]"])];

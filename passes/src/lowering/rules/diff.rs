@@ -1,7 +1,9 @@
-use crate::lowering::{Attr, Ctx, Rule, builder};
+use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.diff.default", diff)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.diff.default", diff)
+    .samples(&["self: T[3,5]", "self: T[3,5]; dim: 0; prepend: T[1,5]", "self: T[6]; n: 2", "self: bool[5]"])
+    .dtypes(&["f32", "i64"])];
 
 /// `x[1:] - x[:-1]` along `dim` (xor for bools), after concatenating
 /// `prepend` / `append`; `n` times.
@@ -24,7 +26,8 @@ fn diff<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let axes = b.const_i64s(&[dim])?;
     for _ in 0..n {
-        let (zero, one, minus_one, end) = (b.const_i64s(&[0])?, b.const_i64s(&[1])?, b.const_i64s(&[-1])?, b.const_i64s(&[i64::MAX])?);
+        let (zero, one, minus_one, end) =
+            (b.const_i64s(&[0])?, b.const_i64s(&[1])?, b.const_i64s(&[-1])?, b.const_i64s(&[i64::MAX])?);
         let hi = b.op_like("Slice", &[x, one, end, axes], &[], x)?;
         let lo = b.op_like("Slice", &[x, zero, minus_one, axes], &[], x)?;
         x = b.op_like(if builder::is_bool(element) { "Xor" } else { "Sub" }, &[hi, lo], &[], x)?;

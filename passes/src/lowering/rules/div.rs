@@ -1,11 +1,19 @@
-use crate::lowering::{Ctx, Rule, builder};
+use crate::lowering::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
-    Rule::binary("aten.div.Tensor", "Div"),
+    Rule::binary("aten.div.Tensor", "Div").dtypes(&["f32", "i64"]),
     Rule::binary("aten.div.Scalar", "Div"),
-    Rule::custom("aten.div.Tensor_mode", div_mode),
-    Rule::custom("aten.floor_divide.default", |c| rounded(c, Some("floor"))),
+    Rule::custom("aten.div.Tensor_mode", div_mode)
+        .samples(&[
+            "self: T[2,3]; other: T[2,3]{1..4}; rounding_mode: \"floor\"",
+            "self: T[2,3]; other: T[2,3]{1..4}; rounding_mode: \"trunc\"",
+            "self: T[2,3]; other: T[2,3]{1..4}; rounding_mode: none",
+        ])
+        .dtypes(&["f32", "i64"]),
+    Rule::custom("aten.floor_divide.default", |c| rounded(c, Some("floor")))
+        .samples(&["self: T[2,3]; other: T[2,3]{1..4}", "self: T[2,3]; other: T[3]{1..3}"])
+        .dtypes(&["f32", "i64"]),
 ];
 
 fn div_mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {

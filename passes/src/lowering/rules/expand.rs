@@ -5,4 +5,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.expand.default", |c| {
     let x = c.args.tensor("self")?;
     let size = expand_size(c, c.args.sym_ints("size")?)?;
     Ok(vec![c.op("Expand", &[x, size], &[])?])
-})];
+})
+.samples(&["self: T[3,1]; size: [3,4]", "self: T[3,1]; size: [2,-1,4]"])
+.dtypes(&["f32", "i64"])];

@@ -4,4 +4,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.expand_as.default", |c| {
     let x = c.args.tensor("self")?;
     let shape = c.b.shape(c.args.tensor("other")?)?;
     Ok(vec![c.op("Expand", &[x, shape], &[])?])
-})];
+})
+.samples(&["self: T[3,1]; other: T[2,3,4]"])];

@@ -2,7 +2,12 @@ use super::common::shape_slice;
 use crate::lowering::{Attr, Ctx, Rule};
 use melior::ir::Value;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.flatten.using_ints", flatten)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.flatten.using_ints", flatten).samples(&[
+    "self: T[2,3,4]; start_dim: 1",
+    "self: T[2,3,4,5]; start_dim: 1; end_dim: 2",
+    "self: T[2,3]",
+    "self: T[]",
+])];
 
 /// Reshape to `shape[:start] + [-1] + shape[end+1:]`.
 fn flatten<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {

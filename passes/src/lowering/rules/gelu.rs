@@ -1,7 +1,11 @@
 use crate::lowering::{Attr, Ctx, Rule};
 use melior::ir::Value;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.gelu.default", gelu)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.gelu.default", gelu).samples(&[
+    "self: T[2,3]; approximate: \"none\"",
+    "self: T[2,3]; approximate: \"tanh\"",
+    "self: T[0]",
+])];
 
 /// `Gelu` from opset 20; before that the erf / tanh formula.
 fn gelu<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {

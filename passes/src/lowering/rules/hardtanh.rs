@@ -5,4 +5,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.hardtanh.default", |c| {
     let lo = c.b.const_like(x, c.args.number("min_val")?.as_f64())?;
     let hi = c.b.const_like(x, c.args.number("max_val")?.as_f64())?;
     Ok(vec![c.op("Clip", &[x, lo, hi], &[])?])
-})];
+})
+.samples(&["self: T[2,3]", "self: T[2,3]; min_val: -0.5; max_val: 0.5"])];

@@ -1,7 +1,14 @@
-use crate::lowering::{Attr, Ctx, Rule, builder};
+use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.index.Tensor", index)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.index.Tensor", index)
+    .samples(&[
+        "self: T[4,5]; indices: (i64[3]{0..4})",
+        "self: T[4,5]; indices: (none, i64[2]{0..5})",
+        "self: T[4,5]; indices: (i64[2,1]{0..4}, i64[3]{0..5})",
+    ])
+    .dtypes(&["f32", "i64"])
+    .refuses(&[("self: T[4]; indices: (bool[4])", "boolean-mask")])];
 
 /// Advanced indexing with integer index tensors:
 /// - one index tensor after leading `None`s: `Gather(x, idx, axis)`;

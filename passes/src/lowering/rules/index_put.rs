@@ -1,7 +1,11 @@
-use crate::lowering::{Attr, Ctx, Rule, builder};
+use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.index_put.default", index_put)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.index_put.default", index_put).samples(&[
+    "self: T[5,3]; indices: (i64[1]{0..5}); values: T[1,3]",
+    "self: T[5,3]; indices: (i64[4]{0..5}); values: T[4,3]; accumulate: true",
+    "self: T[3,5]; indices: (none, i64[1]{0..5}); values: T[3,1]",
+])];
 
 /// `self[..., idx, ...] = values` with one integer index tensor at dim k
 /// (only `None`s before it): `ScatterND` along dim 0 of `self` transposed so

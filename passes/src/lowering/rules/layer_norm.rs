@@ -2,8 +2,13 @@ use crate::lowering::{Attr, Ctx, Rule};
 use melior::ir::{Type, Value};
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.layer_norm.default", |c| layer_norm(c, 1)),
-    Rule::custom("aten.native_layer_norm.default", |c| layer_norm(c, 3)),
+    Rule::custom("aten.layer_norm.default", |c| layer_norm(c, 1)).samples(&[
+        "input: T[2,3,4]; normalized_shape: [4]; weight: T[4]; bias: T[4]",
+        "input: T[2,3,4]; normalized_shape: [3,4]",
+        "input: T[2,4]; normalized_shape: [4]; weight: T[4]",
+    ]),
+    Rule::custom("aten.native_layer_norm.default", |c| layer_norm(c, 3))
+        .samples(&["input: T[2,3,4]; normalized_shape: [4]; weight: T[4]; bias: T[4]; eps: 0.00001"]),
 ];
 
 /// `LayerNormalization` over the last `len(normalized_shape)` dims (opset
@@ -27,5 +32,10 @@ fn layer_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, results: usize) -> Result<Vec<Value<'c,
     }
     let eps = ctx.args.float("eps")?;
     let types: Vec<Type> = (0..results).map(|i| ctx.result_type(i)).collect::<Result<_, _>>()?;
-    ctx.b.build("LayerNormalization", &inputs, &[("axis", Attr::Int(axis)), ("epsilon", Attr::Float(eps as f32))], &types)
+    ctx.b.build(
+        "LayerNormalization",
+        &inputs,
+        &[("axis", Attr::Int(axis)), ("epsilon", Attr::Float(eps as f32))],
+        &types,
+    )
 }

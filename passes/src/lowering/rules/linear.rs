@@ -1,7 +1,8 @@
-use crate::lowering::{Attr, Ctx, Rule, builder};
+use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.linear.default", linear)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.linear.default", linear)
+    .samples(&["input: T[2,4]; weight: T[3,4]; bias: T[3]", "input: T[2,5,4]; weight: T[3,4]"])];
 
 /// `x @ w^T + b`: MatMul with the transposed weight (a constant transpose of
 /// an initializer, folded by the optimizer), plus Add for the bias.

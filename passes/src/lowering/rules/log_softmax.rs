@@ -2,6 +2,8 @@ use super::softmax::softmax;
 use crate::lowering::Rule;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.log_softmax.int", |c| softmax(c, "LogSoftmax")),
-    Rule::custom("aten._log_softmax.default", |c| softmax(c, "LogSoftmax")),
+    Rule::custom("aten.log_softmax.int", |c| softmax(c, "LogSoftmax"))
+        .samples(&["self: T[2,3]; dim: -1", "self: T[2,3]; dim: 0"]),
+    Rule::custom("aten._log_softmax.default", |c| softmax(c, "LogSoftmax"))
+        .samples(&["self: T[2,3]; dim: 1; half_to_float: false"]),
 ];

@@ -2,8 +2,12 @@ use crate::lowering::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.masked_fill.Scalar", masked_fill),
-    Rule::custom("aten.masked_fill.Tensor", masked_fill),
+    Rule::custom("aten.masked_fill.Scalar", masked_fill)
+        .samples(&["self: T[2,3]; mask: bool[2,3]; value: -1.5", "self: T[2,3]; mask: bool[3]; value: 0"])
+        .dtypes(&["f32", "i64"]),
+    Rule::custom("aten.masked_fill.Tensor", masked_fill)
+        .samples(&["self: T[2,3]; mask: bool[2,3]; value: T[]"])
+        .dtypes(&["f32", "i64"]),
 ];
 
 /// `Where(mask, value, self)`.

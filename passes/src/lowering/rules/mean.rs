@@ -2,8 +2,12 @@ use crate::lowering::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.mean.dim", |c| reduce_dims(c, "ReduceMean")),
-    Rule::custom("aten.mean.default", |c| reduce_all(c, "ReduceMean")),
+    Rule::custom("aten.mean.dim", |c| reduce_dims(c, "ReduceMean")).samples(&[
+        "self: T[2,3,4]; dim: [1]",
+        "self: T[2,3]; dim: [-1]; keepdim: true",
+        "self: T[2,3]; dim: [0,1]",
+    ]),
+    Rule::custom("aten.mean.default", |c| reduce_all(c, "ReduceMean")).samples(&["self: T[2,3]", "self: T[4]"]),
 ];
 
 /// A reduction over `dim` (all dims when None or empty), in the result dtype.

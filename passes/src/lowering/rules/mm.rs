@@ -2,4 +2,5 @@ use crate::lowering::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.mm.default", |c| {
     Ok(vec![c.op("MatMul", &[c.args.tensor("self")?, c.args.tensor("mat2")?], &[])?])
-})];
+})
+.samples(&["self: T[3,4]; mat2: T[4,5]"])];

@@ -4,7 +4,6 @@
 
 use super::Rule;
 
-mod common;
 mod _assert_tensor_metadata;
 mod _to_copy;
 mod abs;
@@ -30,6 +29,7 @@ mod clamp;
 mod clamp_max;
 mod clamp_min;
 mod clone;
+mod common;
 mod contiguous;
 mod convolution;
 mod copy;

@@ -1,3 +1,3 @@
 use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[Rule::unary("aten.neg.default", "Neg")];
+pub const RULES: &[Rule] = &[Rule::unary("aten.neg.default", "Neg").dtypes(&["f32", "i64"])];

@@ -5,4 +5,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.permute.default", |c| {
     let rank = c.rank(x)?;
     let perm: Vec<i64> = c.args.ints("dims")?.into_iter().map(|d| c.norm_dim(d, rank)).collect();
     Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
-})];
+})
+.samples(&["self: T[2,3,4]; dims: [2,0,1]", "self: T[2,3,4]; dims: [-1,-3,-2]"])
+.dtypes(&["f32", "i64"])];

@@ -1,3 +1,13 @@
-use crate::lowering::Rule;
+use crate::lowering::{builder, Rule};
 
-pub const RULES: &[Rule] = &[Rule::unary("aten.relu.default", "Relu")];
+/// `Relu` on floats; onnxruntime has no integer Relu kernel, so `Max(x, 0)`.
+pub const RULES: &[Rule] = &[Rule::custom("aten.relu.default", |c| {
+    let x = c.args.tensor("self")?;
+    if builder::is_float(c.result_element(0)?) {
+        return Ok(vec![c.op("Relu", &[x], &[])?]);
+    }
+    let zero = c.b.const_like(x, 0.0)?;
+    Ok(vec![c.op("Max", &[x, zero], &[])?])
+})
+.samples(&["self: T[2,3]", "self: T[1,4]", "self: T[0,3]", "self: T[]"])
+.dtypes(&["f32", "i64"])];

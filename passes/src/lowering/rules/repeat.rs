@@ -11,4 +11,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.repeat.default", |c| {
     }
     let repeats = c.int_list_tensor(&repeats)?;
     Ok(vec![c.op("Tile", &[x, repeats], &[])?])
-})];
+})
+.samples(&["self: T[2,3]; repeats: [2,1]", "self: T[3]; repeats: [2,2]"])
+.dtypes(&["f32", "i64"])];

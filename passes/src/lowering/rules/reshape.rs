@@ -1,7 +1,9 @@
 use crate::lowering::{Ctx, Rule};
 use melior::ir::Value;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.reshape.default", reshape)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.reshape.default", reshape)
+    .samples(&["self: T[2,6]; shape: [3,4]", "self: T[2,6]; shape: [-1,3]", "self: T[6]; shape: [2,1,3]"])
+    .dtypes(&["f32", "i64"])];
 
 fn reshape<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;

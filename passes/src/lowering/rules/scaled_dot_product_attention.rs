@@ -1,7 +1,16 @@
-use crate::lowering::{Attr, Ctx, Rule, builder};
+use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.scaled_dot_product_attention.default", sdpa)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.scaled_dot_product_attention.default", sdpa)
+    .samples(&[
+        "query: T[1,2,4,8]; key: T[1,2,5,8]; value: T[1,2,5,8]",
+        "query: T[1,2,4,8]; key: T[1,2,5,8]; value: T[1,2,5,8]; attn_mask: bool[4,5]",
+        "query: T[1,2,4,8]; key: T[1,2,5,8]; value: T[1,2,5,8]; attn_mask: T[1,1,4,5]",
+        "query: T[2,2,4,8]; key: T[2,2,4,8]; value: T[2,2,4,8]; is_causal: true",
+        "query: T[1,4,3,8]; key: T[1,2,3,8]; value: T[1,2,3,8]; enable_gqa: true",
+        "query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; scale: 0.5",
+    ])
+    .refuses(&[("query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; dropout_p: 0.5", "dropout_p")])];
 
 /// `softmax(Q K^T * scale + mask) V`, written out so it runs on every opset
 /// and runtime; GQA repeats K/V heads. (Fusing it into ONNX `Attention` is an
@@ -34,8 +43,10 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             let shape = {
                 // Keep B and E from x; S is inferred.
                 let s = b.shape(x)?;
-                let batch = b.op("Slice", &[s, b.const_i64s(&[0])?, b.const_i64s(&[1])?], &[], b.unranked(b.i64_type()))?;
-                let last = b.op("Slice", &[s, b.const_i64s(&[3])?, b.const_i64s(&[4])?], &[], b.unranked(b.i64_type()))?;
+                let batch =
+                    b.op("Slice", &[s, b.const_i64s(&[0])?, b.const_i64s(&[1])?], &[], b.unranked(b.i64_type()))?;
+                let last =
+                    b.op("Slice", &[s, b.const_i64s(&[3])?, b.const_i64s(&[4])?], &[], b.unranked(b.i64_type()))?;
                 let mid = b.const_i64s(&[hq, -1])?;
                 b.op("Concat", &[batch, mid, last], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?
             };

@@ -5,4 +5,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.select.int", |c| {
     let x = c.args.tensor("self")?;
     let index = c.int_scalar(c.args.sym_int("index")?, c.b.i64_type())?;
     Ok(vec![c.op("Gather", &[x, index], &[("axis", Attr::Int(c.args.int("dim")?))])?])
-})];
+})
+.samples(&["self: T[3,4]; dim: 0; index: 1", "self: T[3,4]; dim: 1; index: -1"])
+.dtypes(&["f32", "i64"])];

@@ -1,7 +1,13 @@
 use crate::lowering::{Ctx, IntArg, Rule};
 use melior::ir::Value;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.slice.Tensor", slice)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.slice.Tensor", slice)
+    .samples(&[
+        "self: T[6,4]; dim: 0; start: 1; end: 5; step: 2",
+        "self: T[6,4]; dim: 1; start: -3",
+        "self: T[6,4]; dim: 0; end: 100",
+    ])
+    .dtypes(&["f32", "i64"])];
 
 /// `Slice(x, [start], [end], [dim], [step])`; a missing start is 0 and a
 /// missing end INT64_MAX (ONNX clamps both like Python).

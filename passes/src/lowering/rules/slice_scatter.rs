@@ -1,7 +1,10 @@
-use crate::lowering::{Attr, Ctx, IntArg, Rule, builder};
+use crate::lowering::{builder, Attr, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.slice_scatter.default", slice_scatter)];
+pub const RULES: &[Rule] = &[Rule::custom("aten.slice_scatter.default", slice_scatter).samples(&[
+    "self: T[6,4]; src: T[2,4]; dim: 0; start: 1; end: 5; step: 2",
+    "self: T[6,4]; src: T[6,2]; dim: 1; start: -2",
+])];
 
 /// Writes `src` into `self[start:end:step]` along `dim` with
 /// `ScatterElements`: the indices are `start + step * i`, broadcast to src's
@@ -27,7 +30,8 @@ fn slice_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     };
     // i = 0 .. src.shape[dim]
     let src_shape = b.shape(src)?;
-    let n = b.op("Gather", &[src_shape, b.const_i64_scalar(dim)?], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+    let n =
+        b.op("Gather", &[src_shape, b.const_i64_scalar(dim)?], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
     let zero = b.const_i64_scalar(0)?;
     let one = b.const_i64_scalar(1)?;
     let i = b.op("Range", &[zero, n, one], &[], b.unranked(b.i64_type()))?;

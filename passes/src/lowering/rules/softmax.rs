@@ -2,8 +2,13 @@ use crate::lowering::{Attr, Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.softmax.int", |c| softmax(c, "Softmax")),
-    Rule::custom("aten._softmax.default", |c| softmax(c, "Softmax")),
+    Rule::custom("aten.softmax.int", |c| softmax(c, "Softmax")).samples(&[
+        "self: T[2,3]; dim: -1",
+        "self: T[2,3,4]; dim: 1",
+        "self: T[0,3]; dim: 1",
+    ]),
+    Rule::custom("aten._softmax.default", |c| softmax(c, "Softmax"))
+        .samples(&["self: T[2,3]; dim: 1; half_to_float: false"]),
 ];
 
 /// `Softmax(axis=dim)` (per-axis semantics since opset 13), computed in the

@@ -1,6 +1,6 @@
 use super::common::split_like_results;
 use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[
-    Rule::custom("aten.split.Tensor", |c| split_like_results(c, c.args.tensor("self")?, c.args.int("dim")?)),
-];
+pub const RULES: &[Rule] =
+    &[Rule::custom("aten.split.Tensor", |c| split_like_results(c, c.args.tensor("self")?, c.args.int("dim")?))
+        .samples(&["self: T[5,4]; split_size: 2", "self: T[2,6]; split_size: 3; dim: 1"])];

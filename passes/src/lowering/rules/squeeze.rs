@@ -1,10 +1,12 @@
-use crate::lowering::{Ctx, Rule, builder};
+use crate::lowering::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.squeeze.dim", |c| squeeze(c, Some(vec![c.args.int("dim")?]))),
-    Rule::custom("aten.squeeze.dims", |c| squeeze(c, Some(c.args.ints("dim")?))),
-    Rule::custom("aten.squeeze.default", |c| squeeze(c, None)),
+    Rule::custom("aten.squeeze.dim", |c| squeeze(c, Some(vec![c.args.int("dim")?])))
+        .samples(&["self: T[3,1,4]; dim: 1", "self: T[3,4]; dim: 0"]),
+    Rule::custom("aten.squeeze.dims", |c| squeeze(c, Some(c.args.ints("dim")?)))
+        .samples(&["self: T[1,3,1]; dim: [0,2]"]),
+    Rule::custom("aten.squeeze.default", |c| squeeze(c, None)).samples(&["self: T[1,3,1]", "self: T[2,3]"]),
 ];
 
 /// torch ignores dims that are not 1; ONNX rejects them, so only dims known

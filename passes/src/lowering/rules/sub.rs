@@ -2,6 +2,10 @@ use super::common::binary_alpha;
 use crate::lowering::Rule;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.sub.Tensor", |c| binary_alpha(c, "Sub")),
-    Rule::custom("aten.sub.Scalar", |c| binary_alpha(c, "Sub")),
+    Rule::custom("aten.sub.Tensor", |c| binary_alpha(c, "Sub"))
+        .samples(&["self: T[2,3]; other: T[3]; alpha: 2", "self: T[2,3]; other: T[2,3]", "self: T[2,3]; other: 1"])
+        .dtypes(&["f32", "i64"]),
+    Rule::custom("aten.sub.Scalar", |c| binary_alpha(c, "Sub"))
+        .samples(&["self: T[2,3]; other: 2; alpha: 3"])
+        .dtypes(&["f32", "i64"]),
 ];

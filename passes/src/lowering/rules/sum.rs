@@ -2,6 +2,10 @@ use super::mean::{reduce_all, reduce_dims};
 use crate::lowering::Rule;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.sum.dim_IntList", |c| reduce_dims(c, "ReduceSum")),
-    Rule::custom("aten.sum.default", |c| reduce_all(c, "ReduceSum")),
+    Rule::custom("aten.sum.dim_IntList", |c| reduce_dims(c, "ReduceSum"))
+        .samples(&["self: T[2,3,4]; dim: [1]", "self: T[2,3]; dim: [-1]; keepdim: true", "self: T[2,3]; dim: [0,1]"])
+        .dtypes(&["f32", "i64"]),
+    Rule::custom("aten.sum.default", |c| reduce_all(c, "ReduceSum"))
+        .samples(&["self: T[2,3]", "self: T[0]"])
+        .dtypes(&["f32", "i64"]),
 ];

@@ -1,5 +1,5 @@
 use crate::lowering::{Attr, Ctx, Rule};
-use melior::ir::{Value, r#type::RankedTensorType};
+use melior::ir::{r#type::RankedTensorType, Value};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.sym_size.int", sym_size)];
 

@@ -6,4 +6,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.t.default", |c| {
         return Ok(vec![x]);
     }
     Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(vec![1, 0]))])?])
-})];
+})
+.samples(&["self: T[3,4]", "self: T[3]"])
+.dtypes(&["f32", "i64"])];

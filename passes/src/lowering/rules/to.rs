@@ -1,11 +1,16 @@
-use crate::lowering::{Ctx, Rule, builder};
+use crate::lowering::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.to.dtype", convert),
-    Rule::custom("aten.to.dtype_layout", convert),
-    Rule::custom("aten.to.device", convert),
-    Rule::custom("aten.type_as.default", convert),
+    Rule::custom("aten.to.dtype", convert).samples(&[
+        "self: T[2,3]; dtype: dtype(i64)",
+        "self: i64[2,3]; dtype: dtype(f32)",
+        "self: T[2,3]; dtype: dtype(bool)",
+    ]),
+    Rule::custom("aten.to.dtype_layout", convert).samples(&["self: T[2,3]; dtype: dtype(f64)"]),
+    Rule::custom("aten.to.device", convert).samples(&["self: T[2,3]; device: \"cpu\"; dtype: dtype(i64)"]),
+    Rule::custom("aten.type_as.default", convert)
+        .samples(&["self: T[2,3]; other: i64[1]", "self: i64[2]; other: T[1]"]),
 ];
 
 /// A dtype conversion (device, layout and memory format do not exist in

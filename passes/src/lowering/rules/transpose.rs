@@ -7,4 +7,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.transpose.int", |c| {
     let mut perm: Vec<i64> = (0..rank as i64).collect();
     perm.swap(d0 as usize, d1 as usize);
     Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
-})];
+})
+.samples(&["self: T[2,3,4]; dim0: 0; dim1: 2", "self: T[2,3]; dim0: -1; dim1: 0"])
+.dtypes(&["f32", "i64"])];

@@ -1,7 +1,9 @@
 use crate::lowering::{Attr, Ctx, Rule};
 use melior::ir::Value;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.triu.default", |c| trilu(c, 1))];
+pub const RULES: &[Rule] = &[Rule::custom("aten.triu.default", |c| trilu(c, 1))
+    .samples(&["self: T[4,5]", "self: T[4,5]; diagonal: 1", "self: T[2,4,4]; diagonal: -1"])
+    .dtypes(&["f32", "i64"])];
 
 /// `Trilu(x, k, upper)`.
 pub(super) fn trilu<'c, 'a>(ctx: &Ctx<'c, 'a>, upper: i64) -> Result<Vec<Value<'c, 'a>>, String> {

@@ -1,5 +1,5 @@
-use crate::lowering::{Attr, Rule, builder};
-use melior::ir::{ValueLike, operation::OperationLike};
+use crate::lowering::{builder, Attr, Rule};
+use melior::ir::{operation::OperationLike, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.unbind.int", |c| {
     let x = c.args.tensor("self")?;
@@ -11,4 +11,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unbind.int", |c| {
     let split = c.b.const_i64s(&vec![1; n])?;
     let pieces = c.b.build("Split", &[x, split], &[("axis", Attr::Int(dim))], &types)?;
     pieces.into_iter().map(|p| c.squeeze(p, &[dim])).collect()
-})];
+})
+.samples(&["self: T[3,4]; dim: 0", "self: T[3,4]; dim: 1"])];

@@ -4,4 +4,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unsqueeze.default", |c| {
     let x = c.args.tensor("self")?;
     let axes = c.b.const_i64s(&[c.args.int("dim")?])?;
     Ok(vec![c.op("Unsqueeze", &[x, axes], &[])?])
-})];
+})
+.samples(&["self: T[2,3]; dim: 0", "self: T[2,3]; dim: -1", "self: T[]; dim: 0"])
+.dtypes(&["f32", "i64"])];

@@ -4,4 +4,6 @@ use crate::lowering::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.zeros_like.default", |c| {
     let shape = c.b.shape(c.args.tensor("self")?)?;
     filled(c, shape, 0.0)
-})];
+})
+.samples(&["self: T[2,3]"])
+.dtypes(&["f32", "i64"])];

@@ -1,0 +1,469 @@
+//! Differential tests of every lowering rule (`--features torch`): for each
+//! registered rule, each dtype it claims and each of its samples, a one-op
+//! aten module is built from the registry schema, run on libtorch (the
+//! interpreter) and, lowered and exported, in onnxruntime; outputs must
+//! agree within |got - exp| <= 1e-4 + 1e-4 |exp| (exactly for ints and
+//! bools). Rules are enumerated from the registry of rules, so a new rule is
+//! tested the moment it is registered; a rule with no samples fails here.
+//! Declared refusals must fail to lower with the declared message.
+//!
+//! Sample language (one sample = `name: value` pairs separated by `;`;
+//! arguments left out take their schema default):
+//! - tensors `T[2,3]` (T = the dtype under test), `f32[4]`, `i64[3]`, `bool[2,2]`,
+//!   `T[]` (0-d); value ranges `i64[3]{0..4}`, `T[2]{pos}` (positive);
+//! - tensor lists `(T[2,3], T[2,3])`, with `none` elements for `Tensor?[]`;
+//! - numbers `2`, `-1.5`, `true`; lists `[1, 2]`, `[0.5, 1.5]`; strings
+//!   `"tanh"`; dtypes `dtype(f32)`; `none`.
+
+use aten2onnx::{
+    create_context,
+    import::args::{default_attribute, static_attribute},
+    interp::{self, RtValue},
+    module::{self, PrintOptions},
+    translate::{self, ConvertOptions},
+    verify::{run_onnx, ATOL, RTOL},
+};
+use aten2onnx_dialects::aten::{self as registry, ArgType, OpSchema};
+use aten2onnx_passes::{
+    aten_ir::{self, ArgValue},
+    lowering::{self, Lower, Rule},
+};
+use aten2onnx_pt2::schema::Argument;
+use melior::{
+    ir::{
+        attribute::{StringAttribute, TypeAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::{FunctionType, RankedTensorType},
+        Block, BlockLike, Identifier, Location, Module, Region, RegionLike, Type, Value,
+    },
+    Context,
+};
+
+/// One parsed sample value.
+#[derive(Clone, Debug)]
+enum SampleValue {
+    Tensor { dtype: String, shape: Vec<i64>, range: Range },
+    Tensors(Vec<Option<SampleValue>>),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Ints(Vec<i64>),
+    Floats(Vec<f64>),
+    Str(String),
+    Dtype(String),
+    None,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Range {
+    Default,
+    Positive,
+    Ints(i64, i64),
+}
+
+fn parse_value(text: &str, dtype: &str) -> Result<SampleValue, String> {
+    let t = text.trim();
+    if t == "none" {
+        return Ok(SampleValue::None);
+    }
+    if t == "true" || t == "false" {
+        return Ok(SampleValue::Bool(t == "true"));
+    }
+    if let Some(s) = t.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+        return Ok(SampleValue::Str(s.to_string()));
+    }
+    if let Some(d) = t.strip_prefix("dtype(").and_then(|s| s.strip_suffix(')')) {
+        return Ok(SampleValue::Dtype(if d == "T" { dtype.to_string() } else { d.to_string() }));
+    }
+    if let Some(inner) = t.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+        let items = split_top(inner, ',')
+            .into_iter()
+            .map(|item| match parse_value(&item, dtype)? {
+                SampleValue::None => Ok(None),
+                v @ SampleValue::Tensor { .. } => Ok(Some(v)),
+                other => Err(format!("tensor list element {other:?}")),
+            })
+            .collect::<Result<_, String>>()?;
+        return Ok(SampleValue::Tensors(items));
+    }
+    if let Some(inner) = t.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
+        let items: Vec<&str> = inner.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        if items.iter().any(|i| i.contains('.') || i.contains('e')) {
+            return items
+                .iter()
+                .map(|i| i.parse::<f64>().map_err(|e| e.to_string()))
+                .collect::<Result<_, _>>()
+                .map(SampleValue::Floats);
+        }
+        return items
+            .iter()
+            .map(|i| i.parse::<i64>().map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()
+            .map(SampleValue::Ints);
+    }
+    if let Some(open) = t.find('[') {
+        let name = &t[..open];
+        let close = t.find(']').ok_or("unclosed shape")?;
+        let shape: Vec<i64> = t[open + 1..close]
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse::<i64>().map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?;
+        let rest = t[close + 1..].trim();
+        let range = match rest {
+            "" => Range::Default,
+            "{pos}" => Range::Positive,
+            r => {
+                let inner = r.strip_prefix('{').and_then(|s| s.strip_suffix('}')).ok_or("bad range")?;
+                let (a, b) = inner.split_once("..").ok_or("bad range")?;
+                Range::Ints(a.trim().parse().map_err(|_| "bad range")?, b.trim().parse().map_err(|_| "bad range")?)
+            }
+        };
+        let dtype = if name == "T" { dtype.to_string() } else { name.to_string() };
+        return Ok(SampleValue::Tensor { dtype, shape, range });
+    }
+    if let Ok(i) = t.parse::<i64>() {
+        return Ok(SampleValue::Int(i));
+    }
+    t.parse::<f64>().map(SampleValue::Float).map_err(|_| format!("cannot parse sample value '{t}'"))
+}
+
+/// Splits on `sep` outside brackets and parentheses.
+fn split_top(text: &str, sep: char) -> Vec<String> {
+    let (mut depth, mut cur, mut out) = (0, String::new(), Vec::new());
+    for c in text.chars() {
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            _ => {}
+        }
+        if c == sep && depth == 0 {
+            out.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn parse_sample(sample: &str, dtype: &str) -> Result<Vec<(String, SampleValue)>, String> {
+    split_top(sample, ';')
+        .into_iter()
+        .map(|pair| {
+            let (name, value) = pair.split_once(':').ok_or_else(|| format!("'{pair}' is not name: value"))?;
+            Ok((name.trim().to_string(), parse_value(value, dtype)?))
+        })
+        .collect()
+}
+
+/// Default samples of 1:1 rules: several shapes, broadcasting, size-1 and
+/// zero-size dims, 0-d.
+fn default_samples(rule: &Rule) -> Vec<String> {
+    match rule.lower {
+        Lower::Unary(_) => ["self: T[2,3]", "self: T[1,4]", "self: T[0,3]", "self: T[]"].map(String::from).to_vec(),
+        Lower::Binary(_) => {
+            let schema = schema_of(rule);
+            let other = schema.arguments.iter().find(|a| a.name == "other").map(|a| a.ty).unwrap_or("Tensor");
+            if other == "Tensor" {
+                [
+                    "self: T[2,3]; other: T[2,3]",
+                    "self: T[2,3]; other: T[3]",
+                    "self: T[2,1]; other: T[1,4]",
+                    "self: T[0,3]; other: T[3]",
+                    "self: T[2,3]; other: 2.5",
+                ]
+                .map(String::from)
+                .to_vec()
+            } else {
+                ["self: T[2,3]; other: 2.5", "self: T[0,3]; other: 2", "self: T[]; other: -1.5"]
+                    .map(String::from)
+                    .to_vec()
+            }
+        }
+        Lower::Custom(_) => Vec::new(),
+    }
+}
+
+fn schema_of(rule: &Rule) -> &'static OpSchema {
+    let (op, overload) = aten_ir::split_name(rule.target).expect("rule target");
+    registry::lookup(op, overload).expect("rule target in the registry")
+}
+
+fn element<'c>(context: &'c Context, dtype: &str) -> Type<'c> {
+    Type::parse(
+        context,
+        match dtype {
+            "bool" => "i1",
+            "u8" => "ui8",
+            other => other,
+        },
+    )
+    .unwrap_or_else(|| panic!("dtype {dtype}"))
+}
+
+fn kind(dtype: &str) -> tch::Kind {
+    match dtype {
+        "f32" => tch::Kind::Float,
+        "f64" => tch::Kind::Double,
+        "i64" => tch::Kind::Int64,
+        "i32" => tch::Kind::Int,
+        "bool" => tch::Kind::Bool,
+        "f16" => tch::Kind::Half,
+        other => panic!("dtype {other} in a sample"),
+    }
+}
+
+fn random_tensor(dtype: &str, shape: &[i64], range: Range) -> tch::Tensor {
+    let k = kind(dtype);
+    match (k, range) {
+        (tch::Kind::Bool, _) => tch::Tensor::randint(2, shape, (tch::Kind::Int64, tch::Device::Cpu)).to_kind(k),
+        (_, Range::Ints(a, b)) => {
+            tch::Tensor::randint_low(a, b, shape, (tch::Kind::Int64, tch::Device::Cpu)).to_kind(k)
+        }
+        (tch::Kind::Int64 | tch::Kind::Int, _) => {
+            tch::Tensor::randint_low(-5, 6, shape, (tch::Kind::Int64, tch::Device::Cpu)).to_kind(k)
+        }
+        (_, Range::Positive) => tch::Tensor::rand(shape, (k, tch::Device::Cpu)) * 1.9 + 0.1,
+        _ => tch::Tensor::rand(shape, (k, tch::Device::Cpu)) * 4.0 - 2.0,
+    }
+}
+
+/// The aten module text of one op on `sample`, and its inputs.
+fn build_module(
+    schema: &OpSchema,
+    sample: &[(String, SampleValue)],
+    result_types: Option<Vec<String>>,
+) -> Result<(String, Vec<tch::Tensor>), String> {
+    for (name, _) in sample {
+        if !schema.arguments.iter().any(|a| a.name == *name) {
+            return Err(format!("sample names '{name}', which {} does not have", schema.target_name()));
+        }
+    }
+    let context = create_context();
+    let location = Location::unknown(&context);
+    // Tensors become function arguments, in sample order.
+    let mut specs: Vec<(String, Vec<i64>, Range)> = Vec::new();
+    for (_, value) in sample {
+        let items: Vec<&SampleValue> = match value {
+            SampleValue::Tensors(items) => items.iter().flatten().collect(),
+            v => vec![v],
+        };
+        for item in items {
+            if let SampleValue::Tensor { dtype, shape, range } = item {
+                specs.push((dtype.clone(), shape.clone(), *range));
+            }
+        }
+    }
+    let arg_types: Vec<Type> = specs
+        .iter()
+        .map(|(dtype, shape, _)| {
+            let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+            RankedTensorType::new(&dims, element(&context, dtype), None).into()
+        })
+        .collect();
+    let inputs: Vec<tch::Tensor> =
+        specs.iter().map(|(dtype, shape, range)| random_tensor(dtype, shape, *range)).collect();
+    let block_args: Vec<(Type, Location)> = arg_types.iter().map(|t| (*t, location)).collect();
+    let block = Block::new(&block_args);
+    let mut next_arg = 0usize;
+    let mut values: Vec<(String, ArgValue)> = Vec::new();
+    for arg in schema.arguments {
+        let ty = ArgType::parse(arg.ty);
+        let given = sample.iter().find(|(n, _)| n == arg.name).map(|(_, v)| v);
+        let mut take = || -> Value {
+            next_arg += 1;
+            block.argument(next_arg - 1).unwrap().into()
+        };
+        let value = match given {
+            None => match &arg.default {
+                Some(d) => match default_attribute(&context, d, &ty)? {
+                    Some(attr) => ArgValue::Attribute(attr),
+                    None => ArgValue::Absent,
+                },
+                None => return Err(format!("sample misses required argument '{}'", arg.name)),
+            },
+            Some(SampleValue::None) => ArgValue::Absent,
+            Some(SampleValue::Tensor { .. }) => ArgValue::Operands(vec![take()]),
+            Some(SampleValue::Tensors(items)) => {
+                let mut ops = Vec::new();
+                for item in items {
+                    match item {
+                        Some(_) => ops.push(take()),
+                        None => {
+                            let none = OperationBuilder::new(aten_ir::NONE_OP, location)
+                                .add_results(&[Type::none(&context)])
+                                .build()
+                                .map_err(|e| e.to_string())?;
+                            ops.push(block.append_operation(none).result(0).unwrap().into());
+                        }
+                    }
+                }
+                ArgValue::Operands(ops)
+            }
+            Some(SampleValue::Dtype(d)) => ArgValue::Attribute(TypeAttribute::new(element(&context, d)).into()),
+            Some(SampleValue::Str(s)) => ArgValue::Attribute(StringAttribute::new(&context, s).into()),
+            Some(other) => {
+                let arg_value = match other {
+                    SampleValue::Int(i) => Argument::AsInt(*i),
+                    SampleValue::Float(f) => Argument::AsFloat(*f),
+                    SampleValue::Bool(b) => Argument::AsBool(*b),
+                    SampleValue::Ints(v) => Argument::AsInts(v.clone()),
+                    SampleValue::Floats(v) => Argument::AsFloats(v.clone()),
+                    _ => unreachable!(),
+                };
+                ArgValue::Attribute(static_attribute(&context, &arg_value, Some(&ty))?)
+            }
+        };
+        values.push((arg.name.to_string(), value));
+    }
+    let results: Vec<Type> = match &result_types {
+        Some(types) => types.iter().map(|t| Type::parse(&context, t).unwrap()).collect(),
+        None => vec![Type::parse(&context, "tensor<*xf32>").unwrap()],
+    };
+    let get = |name: &str| values.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap_or(ArgValue::Absent);
+    let op = aten_ir::build_op(&context, schema, &get, &results, Location::name(&context, "op", location))?;
+    let op = block.append_operation(op);
+    let outs: Vec<Value> = op.results().map(Into::into).collect();
+    let ret = OperationBuilder::new("func.return", location).add_operands(&outs).build().map_err(|e| e.to_string())?;
+    block.append_operation(ret);
+    let region = Region::new();
+    region.append_block(block);
+    let function = OperationBuilder::new("func.func", location)
+        .add_attributes(&[
+            (Identifier::new(&context, "sym_name"), StringAttribute::new(&context, "forward").into()),
+            (
+                Identifier::new(&context, "function_type"),
+                TypeAttribute::new(FunctionType::new(&context, &arg_types, &results).into()).into(),
+            ),
+        ])
+        .add_regions([region])
+        .build()
+        .map_err(|e| e.to_string())?;
+    let module = Module::new(location);
+    module.body().append_operation(function);
+    Ok((module::print(&module, PrintOptions::default()), inputs))
+}
+
+/// The MLIR type of a libtorch result.
+fn type_of(value: &RtValue) -> Result<String, String> {
+    let t = value.tensor().ok_or("the op returns a non-tensor (tested through the corpus instead)")?;
+    let elem = match t.kind() {
+        tch::Kind::Float => "f32",
+        tch::Kind::Double => "f64",
+        tch::Kind::Int64 => "i64",
+        tch::Kind::Int => "i32",
+        tch::Kind::Bool => "i1",
+        tch::Kind::Half => "f16",
+        other => return Err(format!("result kind {other:?}")),
+    };
+    let dims: Vec<String> = t.size().iter().map(|d| d.to_string()).collect();
+    Ok(if dims.is_empty() { format!("tensor<{elem}>") } else { format!("tensor<{}x{elem}>", dims.join("x")) })
+}
+
+/// Runs one (rule, dtype, sample); `Err` explains a mismatch.
+fn check(rule: &Rule, dtype: &str, sample: &str, dir: &std::path::Path, index: usize) -> Result<(), String> {
+    let schema = schema_of(rule);
+    let parsed = parse_sample(sample, dtype)?;
+    tch::manual_seed(index as i64);
+    let (probe_text, inputs) = build_module(schema, &parsed, None)?;
+    let context = create_context();
+    let probe = module::parse(&context, &probe_text, "probe.mlir").map_err(|e| e.to_string())?;
+    let eager = interp::probe_first_op(&probe, inputs.iter().map(|t| RtValue::Tensor(t.copy())).collect())
+        .map_err(|e| format!("libtorch refused the sample: {e}"))?;
+    let types: Vec<String> = eager.iter().map(type_of).collect::<Result<_, _>>()?;
+    tch::manual_seed(index as i64);
+    let (text, inputs) = build_module(schema, &parsed, Some(types))?;
+    let mlir = dir.join(format!("case{index}.mlir"));
+    std::fs::write(&mlir, &text).unwrap();
+    let expected = interp::run(
+        &module::parse(&context, &text, "case.mlir").map_err(|e| e.to_string())?,
+        inputs.iter().map(|t| RtValue::Tensor(t.copy())).collect(),
+        false,
+    )
+    .map_err(|e| e.to_string())?;
+    let onnx = dir.join(format!("case{index}.onnx"));
+    translate::convert(mlir.to_str().unwrap(), &onnx, &ConvertOptions::default())
+        .map_err(|e| format!("conversion: {e}\n{text}"))?;
+    let got = run_onnx(&onnx, &inputs).map_err(|e| format!("{e}\n{text}"))?;
+    for (i, ((_, g), e)) in got.iter().zip(&expected.outputs).enumerate() {
+        let e = e.tensor().unwrap();
+        if g.size() != e.size() {
+            return Err(format!("result {i}: shape {:?}, libtorch {:?}\n{text}", g.size(), e.size()));
+        }
+        if g.numel() == 0 {
+            continue;
+        }
+        let (gd, ed) = (g.to_kind(tch::Kind::Double), e.to_kind(tch::Kind::Double));
+        let same = gd.eq_tensor(&ed).logical_or(&gd.isnan().logical_and(&ed.isnan()));
+        let diff = (&gd - &ed).abs().masked_fill(&same, 0.0);
+        let bound = ed.abs() * RTOL + ATOL;
+        let exact = !matches!(e.kind(), tch::Kind::Float | tch::Kind::Double | tch::Kind::Half);
+        let bad = if exact {
+            diff.gt(0.0).any().int64_value(&[]) != 0
+        } else {
+            diff.gt_tensor(&bound).any().int64_value(&[]) != 0
+        };
+        if bad {
+            return Err(format!("result {i}: max |diff| {:.3e}\n{text}", diff.max().double_value(&[])));
+        }
+    }
+    Ok(())
+}
+
+/// Every rule, every dtype it claims, every sample.
+#[test]
+fn every_rule_matches_libtorch() {
+    if crate::parity::ort_missing() {
+        return;
+    }
+    let dir = crate::scratch_dir("differential");
+    let mut failures = Vec::new();
+    let mut without_samples = Vec::new();
+    let (mut rules, mut runs) = (0, 0);
+    let mut index = 0;
+    for rule in lowering::all_rules() {
+        rules += 1;
+        let samples: Vec<String> = if rule.samples.is_empty() {
+            default_samples(rule)
+        } else {
+            rule.samples.iter().map(|s| s.to_string()).collect()
+        };
+        if samples.is_empty() {
+            without_samples.push(rule.target);
+            continue;
+        }
+        for dtype in rule.dtypes {
+            for sample in &samples {
+                index += 1;
+                runs += 1;
+                if let Err(e) = check(rule, dtype, sample, &dir, index) {
+                    failures.push(format!("{} [{dtype}] {{{sample}}}: {e}", rule.target));
+                }
+            }
+        }
+        for (sample, message) in rule.refuses {
+            index += 1;
+            let refused = match check(rule, rule.dtypes[0], sample, &dir, index) {
+                Ok(()) => false,
+                Err(e) => e.contains(message),
+            };
+            if !refused {
+                failures.push(format!("{}: sample {{{sample}}} should be refused with '{message}'", rule.target));
+            }
+        }
+    }
+    eprintln!("differential: {rules} rules, {runs} (rule, dtype, sample) runs, {} failures", failures.len());
+    for f in failures.iter().take(3) {
+        eprintln!("{f}\n---");
+    }
+    assert!(
+        without_samples.is_empty(),
+        "rules without samples (declare .samples(&[..])):\n  {}",
+        without_samples.join("\n  ")
+    );
+    assert!(failures.is_empty(), "{} differential failures:\n{}", failures.len(), failures.join("\n---\n"));
+}

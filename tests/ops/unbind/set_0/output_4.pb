@@ -1,0 +1,1 @@
+B	getitem_4J[YH?D2€>
