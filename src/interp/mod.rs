@@ -99,10 +99,11 @@ pub fn run(module: &Module, inputs: Vec<RtValue>, trace: bool) -> Result<Run, Er
     Ok(Run { outputs, trace: interpreter.trace.unwrap_or_default(), weights: interpreter.weights })
 }
 
-/// Runs the first op of the module's `forward` on `inputs` and returns what
-/// libtorch gave, whatever result types the op declares: how a test learns
-/// the results of a one-op module before building it with exact types.
-pub fn probe_first_op(module: &Module, inputs: Vec<RtValue>) -> Result<Vec<RtValue>, Error> {
+/// Runs the module's `forward` on `inputs` and returns what libtorch gave
+/// for its last op, whatever result types that op declares: how a test
+/// learns the results of a one-op module before building it with exact
+/// types.
+pub fn probe_last_op(module: &Module, inputs: Vec<RtValue>) -> Result<Vec<RtValue>, Error> {
     let fail = |message: String| Error::Interpreter(message);
     let function = module.body().first_operation().ok_or_else(|| fail("empty module".into()))?;
     let block = function.regions().next().and_then(|r| r.first_block()).ok_or_else(|| fail("no body".into()))?;
@@ -114,7 +115,7 @@ pub fn probe_first_op(module: &Module, inputs: Vec<RtValue>) -> Result<Vec<RtVal
         probe: Some(Vec::new()),
     };
     interpreter.run_block(block, inputs).map_err(fail)?;
-    interpreter.probe.unwrap_or_default().into_iter().next().ok_or_else(|| fail("no op".into()))
+    interpreter.probe.unwrap_or_default().into_iter().last().ok_or_else(|| fail("no op".into()))
 }
 
 struct Interpreter<'a> {
@@ -159,13 +160,11 @@ impl Interpreter<'_> {
             })?;
             if let Some(probe) = &mut self.probe {
                 probe.push(results.iter().map(RtValue::shallow).collect());
-                return Ok(Vec::new());
-            }
-            if results.len() != op.result_count() {
+            } else if results.len() != op.result_count() {
                 return Err(format!("'{name}' gave {} values for {} results", results.len(), op.result_count()));
             }
             let position = SourcePosition::of(op.location());
-            for (i, value) in results.into_iter().enumerate() {
+            for (i, value) in results.into_iter().enumerate().take(op.result_count()) {
                 if let (Some(trace), RtValue::Tensor(t), Some(node)) = (&mut self.trace, &value, &position.node) {
                     trace.push(Traced {
                         node: node.clone(),
