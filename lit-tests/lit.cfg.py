@@ -20,3 +20,10 @@ for tool in ("aten-opt", "aten-translate"):
         lit_config.fatal(f"{tool} not found in {bin_dir}: build with `cargo build` first (tools/test.sh does)")
 config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, os.environ.get("PATH", "")])
 config.substitutions.append(("%fixtures", os.path.join(repo, "tests", "fixtures")))
+config.substitutions.append(("%corpus", os.path.join(repo, "tests", "corpus")))
+# Tools built with the `torch` feature (libtorch): --verify works.
+if os.environ.get("ATEN2ONNX_TORCH") == "1":
+    config.available_features.add("torch")
+for var in ("LD_LIBRARY_PATH", "ORT_DYLIB_PATH"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]

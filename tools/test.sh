@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: set-up (idempotent), cargo tests (unit, snapshot, registry
-# freshness, error paths), then the lit suite through the built tools.
+# Runs every test: set-up (idempotent), cargo tests (unit, snapshots, registry
+# freshness, onnxruntime parity on the corpus and the single-op cases,
+# differential tests of every lowering rule against libtorch, error paths),
+# then the lit suite through the built tools.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -10,6 +12,8 @@ source tools/env.sh
 [ -f tests/corpus/resnet18/model.pt2 ] || .venv/bin/python tools/capture_corpus.py --only resnet18
 # insta: never write snapshots in CI, fail on any difference.
 export INSTA_UPDATE=no
+# The default build needs no libtorch; the tests run with the `torch`
+# feature (libtorch interpreter, --verify, differential tests of every rule).
 cargo build --workspace --bins
-cargo test --workspace --no-fail-fast
-ATEN2ONNX_BIN_DIR="$ROOT/target/debug" lit -sv lit-tests
+cargo test --workspace --features aten2onnx/torch --no-fail-fast
+ATEN2ONNX_TORCH=1 ATEN2ONNX_BIN_DIR="$ROOT/target/debug" lit -sv lit-tests
