@@ -21,6 +21,7 @@ for tool in ("aten-opt", "aten-translate"):
 config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, os.environ.get("PATH", "")])
 config.substitutions.append(("%fixtures", os.path.join(repo, "tests", "fixtures")))
 config.substitutions.append(("%corpus", os.path.join(repo, "tests", "corpus")))
+config.substitutions.append(("%python", os.environ.get("ATEN2ONNX_PYTHON", os.path.join(repo, ".venv", "bin", "python"))))
 # Tools built with the `torch` feature (libtorch): --verify works.
 if os.environ.get("ATEN2ONNX_TORCH") == "1":
     config.available_features.add("torch")

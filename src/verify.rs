@@ -39,8 +39,8 @@ pub const RTOL: f64 = 1e-4;
 #[derive(Clone, Debug, Default)]
 pub struct VerifyOptions {
     pub convert: ConvertOptions,
-    /// A directory of `input_<i>.pb` TensorProtos (the corpus layout); else
-    /// random inputs of the capture's sample shapes.
+    /// A NumPy `.npz` or a directory of `input_<i>.pb` TensorProtos (the
+    /// corpus layout); else random inputs of the capture's sample shapes.
     pub inputs: Option<PathBuf>,
 }
 
@@ -105,7 +105,7 @@ pub fn verify(input: &str, output: &Path, options: &VerifyOptions) -> Result<Ver
     let context = create_context();
     let reference = translate::load(&context, input)?;
     let inputs = match &options.inputs {
-        Some(dir) => read_inputs(dir)?,
+        Some(path) => read_inputs_for(path, &argument_names(&reference))?,
         None => sample_inputs(&reference)?,
     };
     // onnxruntime first: the interpreter may write the inputs in place.
@@ -318,6 +318,72 @@ pub fn sample_inputs(module: &Module) -> Result<Vec<tch::Tensor>, Error> {
         inputs.push(t);
     }
     Ok(inputs)
+}
+
+/// Reads recorded inputs: a NumPy `.npz` (arrays named after the graph
+/// inputs, or `arr_0`, `arr_1`, ... in order; `np.savez` writes them
+/// uncompressed), or a directory of `input_<i>.pb` TensorProtos.
+pub fn read_inputs_for(path: &Path, input_names: &[String]) -> Result<Vec<tch::Tensor>, Error> {
+    if path.extension().is_some_and(|e| e == "npz") {
+        read_npz(path, input_names)
+    } else {
+        read_inputs(path)
+    }
+}
+
+fn read_npz(path: &Path, input_names: &[String]) -> Result<Vec<tch::Tensor>, Error> {
+    let fail = |m: String| Error::Interpreter(format!("{}: {m}", path.display()));
+    let data = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let entries = aten2onnx_pt2::zip_entries(&data).map_err(fail)?;
+    let find = |name: &str| entries.iter().find(|e| e.name == format!("{name}.npy"));
+    let mut out = Vec::new();
+    for (i, input) in input_names.iter().enumerate() {
+        let entry = find(input)
+            .or_else(|| find(&format!("arr_{i}")))
+            .ok_or_else(|| fail(format!("no array '{input}' (or 'arr_{i}')")))?;
+        if entry.method != 0 {
+            return Err(fail(format!("'{}' is compressed; save with np.savez, not savez_compressed", entry.name)));
+        }
+        let start = entry.data_offset as usize;
+        let bytes = data.get(start..start + entry.size as usize).ok_or_else(|| fail("truncated entry".into()))?;
+        out.push(parse_npy(bytes).map_err(|m| fail(format!("{}: {m}", entry.name)))?);
+    }
+    Ok(out)
+}
+
+/// A `.npy` array (little-endian, C order) as a tensor.
+fn parse_npy(bytes: &[u8]) -> Result<tch::Tensor, String> {
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err("not a .npy array".into());
+    }
+    let (header_len, header_start) = match bytes[6] {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        _ => (u32::from_le_bytes(bytes[8..12].try_into().map_err(|_| "truncated")?) as usize, 12),
+    };
+    let header = std::str::from_utf8(bytes.get(header_start..header_start + header_len).ok_or("truncated header")?)
+        .map_err(|_| "header is not text")?;
+    let field = |key: &str| -> Option<&str> {
+        let at = header.find(&format!("'{key}':"))? + key.len() + 3;
+        Some(header[at..].trim_start())
+    };
+    let descr = field("descr").and_then(|s| s.split('\'').nth(1)).ok_or("no descr")?;
+    if field("fortran_order").is_some_and(|s| s.starts_with("True")) {
+        return Err("Fortran-order arrays are not supported".into());
+    }
+    let shape_text = field("shape").ok_or("no shape")?;
+    let shape_text = &shape_text[1..shape_text.find(')').ok_or("bad shape")?];
+    let shape: Vec<i64> =
+        shape_text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(|s| s.parse().map_err(|_| "bad shape")).collect::<Result<_, _>>()?;
+    let kind = match descr {
+        "<f4" => tch::Kind::Float,
+        "<f8" => tch::Kind::Double,
+        "<i8" => tch::Kind::Int64,
+        "<i4" => tch::Kind::Int,
+        "|b1" => tch::Kind::Bool,
+        other => return Err(format!("dtype '{other}' is not supported")),
+    };
+    let data = &bytes[header_start + header_len..];
+    tch::Tensor::f_from_data_size(data, &shape, kind).map_err(|e| e.to_string())
 }
 
 /// Reads `input_<i>.pb` TensorProtos of a directory, in order.

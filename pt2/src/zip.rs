@@ -300,3 +300,12 @@ mod tests {
         assert!(matches!(read_entries(&eocd), Err(ZipError::Corrupt(_))));
     }
 }
+
+/// The entries of any ZIP file held in memory (e.g. a NumPy `.npz`), with
+/// an error message on damage.
+pub fn entries(data: &[u8]) -> Result<Vec<Entry>, String> {
+    read_entries(data).map_err(|e| match e {
+        ZipError::NotAZip(m) => format!("not a ZIP archive: {m}"),
+        ZipError::Corrupt(m) => format!("corrupt ZIP archive: {m}"),
+    })
+}

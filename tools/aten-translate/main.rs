@@ -33,7 +33,8 @@ struct Args {
     /// the first diverging op (needs the `torch` build feature).
     #[arg(long)]
     verify: bool,
-    /// With --verify: a directory of input_<i>.pb TensorProtos (default:
+    /// With --verify: a NumPy .npz of the inputs (by input name, or arr_0,
+    /// arr_1, ...), or a directory of input_<i>.pb TensorProtos (default:
     /// random inputs of the capture's sample shapes).
     #[arg(long)]
     inputs: Option<String>,
