@@ -372,8 +372,12 @@ fn parse_npy(bytes: &[u8]) -> Result<tch::Tensor, String> {
     }
     let shape_text = field("shape").ok_or("no shape")?;
     let shape_text = &shape_text[1..shape_text.find(')').ok_or("bad shape")?];
-    let shape: Vec<i64> =
-        shape_text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(|s| s.parse().map_err(|_| "bad shape")).collect::<Result<_, _>>()?;
+    let shape: Vec<i64> = shape_text
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().map_err(|_| "bad shape"))
+        .collect::<Result<_, _>>()?;
     let kind = match descr {
         "<f4" => tch::Kind::Float,
         "<f8" => tch::Kind::Double,

@@ -47,7 +47,7 @@ use std::path::{Path, PathBuf};
 pub use error::{Error, Result};
 pub use schema::*;
 pub use tensor::TensorData;
-pub use zip::{Entry, entries as zip_entries};
+pub use zip::{entries as zip_entries, Entry};
 
 /// The export schema major version this reader understands.
 pub const SUPPORTED_SCHEMA_MAJOR: i64 = 8;

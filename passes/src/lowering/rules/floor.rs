@@ -1,3 +1,6 @@
+use super::common::rounding;
 use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[Rule::unary("aten.floor.default", "Floor")];
+pub const RULES: &[Rule] = &[Rule::custom("aten.floor.default", |c| rounding(c, "Floor"))
+    .samples(&["self: T[2,3]", "self: T[0]", "self: T[]"])
+    .dtypes(&["f32", "i64"])];

@@ -9,8 +9,11 @@ mod _to_copy;
 mod abs;
 mod adaptive_avg_pool2d;
 mod add;
+mod addcdiv;
+mod addcmul;
 mod addmm;
 mod alias;
+mod all;
 mod amax;
 mod amin;
 mod any;
@@ -30,6 +33,7 @@ mod clamp_max;
 mod clamp_min;
 mod clone;
 mod common;
+mod constant_pad_nd;
 mod contiguous;
 mod convolution;
 mod copy;
@@ -39,21 +43,29 @@ mod detach;
 mod diff;
 mod div;
 mod dropout;
+mod einsum;
+mod elu;
 mod embedding;
 mod eq;
 mod erf;
 mod exp;
 mod expand;
 mod expand_as;
+mod expm1;
 mod fill;
 mod flatten;
+mod flip;
 mod floor;
 mod full;
 mod full_like;
 mod gather;
 mod ge;
 mod gelu;
+mod glu;
+mod group_norm;
 mod gt;
+mod hardsigmoid;
+mod hardswish;
 mod hardtanh;
 mod index;
 mod index_put;
@@ -64,6 +76,7 @@ mod leaky_relu;
 mod lift_fresh_copy;
 mod linear;
 mod log;
+mod log1p;
 mod log_softmax;
 mod logical_and;
 mod logical_not;
@@ -71,25 +84,38 @@ mod logical_or;
 mod lt;
 mod masked_fill;
 mod matmul;
+mod max;
 mod max_pool2d;
 mod maximum;
 mod mean;
+mod min;
 mod minimum;
+mod mish;
 mod mm;
 mod mul;
+mod narrow;
 mod ne;
 mod neg;
 mod new_full;
 mod new_ones;
 mod new_zeros;
+#[allow(non_snake_case)] // named after `aten.numpy_T`
+mod numpy_T;
 mod ones;
 mod ones_like;
+mod pad;
 mod permute;
+mod pixel_shuffle;
 mod pow;
+mod prod;
 mod reciprocal;
 mod relu;
+mod remainder;
 mod repeat;
 mod reshape;
+mod rms_norm;
+mod roll;
+mod round;
 mod rsqrt;
 mod rsub;
 mod scalar_tensor;
@@ -103,10 +129,14 @@ mod sin;
 mod slice;
 mod slice_scatter;
 mod softmax;
+mod softplus;
 mod split;
 mod split_with_sizes;
 mod sqrt;
+mod square;
 mod squeeze;
+mod stack;
+mod std;
 mod sub;
 mod sum;
 mod sym_size;
@@ -116,9 +146,15 @@ mod to;
 mod transpose;
 mod tril;
 mod triu;
+mod trunc;
 mod unbind;
+mod unflatten;
 mod unsqueeze;
+mod upsample_bilinear2d;
+mod upsample_nearest2d;
+mod var;
 mod view;
+mod view_as;
 mod where_;
 mod zeros;
 mod zeros_like;
@@ -130,8 +166,11 @@ pub static ALL: &[&[Rule]] = &[
     abs::RULES,
     adaptive_avg_pool2d::RULES,
     add::RULES,
+    addcdiv::RULES,
+    addcmul::RULES,
     addmm::RULES,
     alias::RULES,
+    all::RULES,
     amax::RULES,
     amin::RULES,
     any::RULES,
@@ -150,6 +189,7 @@ pub static ALL: &[&[Rule]] = &[
     clamp_max::RULES,
     clamp_min::RULES,
     clone::RULES,
+    constant_pad_nd::RULES,
     contiguous::RULES,
     convolution::RULES,
     copy::RULES,
@@ -159,21 +199,29 @@ pub static ALL: &[&[Rule]] = &[
     diff::RULES,
     div::RULES,
     dropout::RULES,
+    einsum::RULES,
+    elu::RULES,
     embedding::RULES,
     eq::RULES,
     erf::RULES,
     exp::RULES,
     expand::RULES,
     expand_as::RULES,
+    expm1::RULES,
     fill::RULES,
     flatten::RULES,
+    flip::RULES,
     floor::RULES,
     full::RULES,
     full_like::RULES,
     gather::RULES,
     ge::RULES,
     gelu::RULES,
+    glu::RULES,
+    group_norm::RULES,
     gt::RULES,
+    hardsigmoid::RULES,
+    hardswish::RULES,
     hardtanh::RULES,
     index::RULES,
     index_put::RULES,
@@ -184,6 +232,7 @@ pub static ALL: &[&[Rule]] = &[
     lift_fresh_copy::RULES,
     linear::RULES,
     log::RULES,
+    log1p::RULES,
     log_softmax::RULES,
     logical_and::RULES,
     logical_not::RULES,
@@ -191,25 +240,37 @@ pub static ALL: &[&[Rule]] = &[
     lt::RULES,
     masked_fill::RULES,
     matmul::RULES,
+    max::RULES,
     max_pool2d::RULES,
     maximum::RULES,
     mean::RULES,
+    min::RULES,
     minimum::RULES,
+    mish::RULES,
     mm::RULES,
     mul::RULES,
+    narrow::RULES,
     ne::RULES,
     neg::RULES,
     new_full::RULES,
     new_ones::RULES,
     new_zeros::RULES,
+    numpy_T::RULES,
     ones::RULES,
     ones_like::RULES,
+    pad::RULES,
     permute::RULES,
+    pixel_shuffle::RULES,
     pow::RULES,
+    prod::RULES,
     reciprocal::RULES,
     relu::RULES,
+    remainder::RULES,
     repeat::RULES,
     reshape::RULES,
+    rms_norm::RULES,
+    roll::RULES,
+    round::RULES,
     rsqrt::RULES,
     rsub::RULES,
     scalar_tensor::RULES,
@@ -223,10 +284,14 @@ pub static ALL: &[&[Rule]] = &[
     slice::RULES,
     slice_scatter::RULES,
     softmax::RULES,
+    softplus::RULES,
     split::RULES,
     split_with_sizes::RULES,
     sqrt::RULES,
+    square::RULES,
     squeeze::RULES,
+    stack::RULES,
+    std::RULES,
     sub::RULES,
     sum::RULES,
     sym_size::RULES,
@@ -236,9 +301,15 @@ pub static ALL: &[&[Rule]] = &[
     transpose::RULES,
     tril::RULES,
     triu::RULES,
+    trunc::RULES,
     unbind::RULES,
+    unflatten::RULES,
     unsqueeze::RULES,
+    upsample_bilinear2d::RULES,
+    upsample_nearest2d::RULES,
+    var::RULES,
     view::RULES,
+    view_as::RULES,
     where_::RULES,
     zeros::RULES,
     zeros_like::RULES,
