@@ -61,3 +61,15 @@ func.func @out_variant(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>, %out: tensor<
   %0 = "aten.add.out"(%arg0, %arg1, %out) {alpha = 1 : i64} : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// The functional overload may name arguments differently
+// (`dropout_(self, ...)` / `dropout(input, ...)`): matched by position.
+// CHECK-LABEL: func.func @renamed_argument
+// CHECK: %[[D:.*]] = "aten.dropout.default"(%arg0) {p = 5.000000e-01 : f64, train = false}
+// CHECK: return %[[D]]
+func.func @renamed_argument(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "aten.dropout_.default"(%arg0) {p = 0.5 : f64, train = false} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

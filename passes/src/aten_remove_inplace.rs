@@ -281,7 +281,15 @@ fn functional_form<'c, 'a>(
     let functional = functional_schema(schema)
         .ok_or_else(|| format!("has no functional counterpart in the registry for {}", schema.target_name()))?;
     let args = aten_ir::arg_values(op, schema)?;
-    let get = |name: &str| args.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()).unwrap_or(ArgValue::Absent);
+    // By name, else by position: some pairs name the first argument
+    // differently (`dropout_(self, ...)` vs `dropout(input, ...)`).
+    let get = |name: &str| {
+        args.iter()
+            .find(|(n, _)| *n == name)
+            .or_else(|| functional.arguments.iter().position(|a| a.name == name).and_then(|i| args.get(i)))
+            .map(|(_, v)| v.clone())
+            .unwrap_or(ArgValue::Absent)
+    };
     let result_types: Vec<Type> = if schema.is_inplace() {
         op.results().map(|r| r.r#type()).collect()
     } else {
