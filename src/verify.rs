@@ -19,7 +19,6 @@ use crate::{
     Error,
 };
 use aten2onnx_passes::{
-    aten_ir,
     ir::{self, string_value, SourcePosition},
     lowering::builder,
 };
@@ -180,15 +179,14 @@ fn bisect(
     let _ = std::fs::remove_file(&debug_path);
     for traced in &run.trace {
         let tag = format!("{}#{}", traced.node, traced.result);
-        let Some(index) = names.iter().position(|n| *n == tag) else { continue };
+        if !names.contains(&tag) {
+            continue;
+        }
         let Some((_, got)) = values.iter().find(|(n, _)| *n == format!("trace:{tag}")) else { continue };
         let err = compare(&tag, got, &traced.value);
-        let _ = index;
         if !err.ok {
-            let rule = match aten_ir::split_name(&traced.op) {
-                Some((op, _)) => format!("passes/src/lowering/rules/{}.rs", if op == "where" { "where_" } else { op }),
-                None => "(built-in)".to_string(),
-            };
+            let rule = aten2onnx_passes::lowering::rule_file(&traced.op)
+                .unwrap_or_else(|| "(built-in lowering in passes/src/convert_aten_to_onnx.rs)".to_string());
             return Ok(Some(Divergence {
                 node: traced.node.clone(),
                 aten_op: traced.op.clone(),

@@ -179,12 +179,20 @@ impl Rule {
 
 /// The rule for an op name, if any.
 pub fn rule(target: &str) -> Option<&'static Rule> {
-    rules::ALL.iter().find_map(|group| group.iter().find(|r| r.target == target))
+    all_rules().find(|r| r.target == target)
+}
+
+/// The source file of the rule for an op name (`passes/src/lowering/rules/gelu.rs`).
+pub fn rule_file(target: &str) -> Option<String> {
+    rules::ALL
+        .iter()
+        .find(|(_, group)| group.iter().any(|r| r.target == target))
+        .map(|(file, _)| format!("passes/src/lowering/rules/{file}"))
 }
 
 /// Every rule, for docs and the differential tests.
 pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
-    rules::ALL.iter().flat_map(|group| group.iter())
+    rules::ALL.iter().flat_map(|(_, group)| group.iter())
 }
 
 /// Helpers shared by rules.

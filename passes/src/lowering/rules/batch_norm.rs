@@ -1,5 +1,5 @@
-use crate::lowering::{builder, Attr, Ctx, Rule};
-use melior::ir::{Value, ValueLike};
+use crate::lowering::{Attr, Ctx, Rule};
+use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.batch_norm.default", |c| {
@@ -38,6 +38,5 @@ fn batch_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         None => fill(0.0)?,
     };
     let eps = ctx.args.float("eps")?;
-    let _ = builder::element_type(x.r#type());
     ctx.op("BatchNormalization", &[x, scale, bias, mean, var], &[("epsilon", Attr::Float(eps as f32))])
 }
