@@ -23,10 +23,9 @@ use aten2onnx_passes::{
     lowering::builder,
 };
 use melior::ir::{
-    attribute::{ArrayAttribute, AttributeLike, DictionaryAttribute, StringAttribute, TypeAttribute},
+    attribute::{ArrayAttribute, AttributeLike, DictionaryAttribute},
     operation::OperationLike,
-    r#type::FunctionType,
-    Attribute, BlockLike, Identifier, Module, RegionLike, Type, Value, ValueLike,
+    BlockLike, Module, RegionLike, Value, ValueLike,
 };
 use mlir_sys as sys;
 use std::path::{Path, PathBuf};
@@ -203,7 +202,7 @@ fn bisect(
 /// `trace:<node>#<result>`; returns the tags in order.
 fn expose_traced_values(module: &Module) -> Result<Vec<String>, Error> {
     let context = module.context();
-    let context = unsafe { context.to_ref() };
+    let _context = unsafe { context.to_ref() };
     let function = module.body().first_operation().ok_or_else(|| Error::Interpreter("empty module".into()))?;
     let block =
         function.regions().next().and_then(|r| r.first_block()).ok_or_else(|| Error::Interpreter("no body".into()))?;
@@ -217,40 +216,10 @@ fn expose_traced_values(module: &Module) -> Result<Vec<String>, Error> {
             }
         }
     });
-    let mut operands: Vec<Value> = ret.operands().collect();
-    operands.extend(tagged.iter().map(|(v, _)| *v));
-    unsafe {
-        let raw: Vec<sys::MlirValue> = operands.iter().map(|v| v.to_raw()).collect();
-        sys::mlirOperationSetOperands(ret.to_raw(), raw.len() as isize, raw.as_ptr());
-    }
-    let function_type = function
-        .attribute("function_type")
-        .ok()
-        .and_then(|a| TypeAttribute::try_from(a).ok())
-        .and_then(|t| FunctionType::try_from(t.value()).ok())
-        .ok_or_else(|| Error::Interpreter("function has no type".into()))?;
-    let inputs: Vec<Type> = (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect();
-    let results: Vec<Type> = operands.iter().map(|v| v.r#type()).collect();
-    let mut attrs: Vec<Attribute> =
-        match function.attribute("res_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
-            Some(array) => (0..array.len()).filter_map(|i| array.element(i).ok()).collect(),
-            None => (0..function_type.result_count()).map(|_| DictionaryAttribute::new(context, &[]).into()).collect(),
-        };
-    for (_, tag) in &tagged {
-        let name = StringAttribute::new(context, &format!("trace:{tag}")).into();
-        attrs.push(DictionaryAttribute::new(context, &[(Identifier::new(context, "aten.name"), name)]).into());
-    }
-    unsafe {
-        let set = |name: &str, attr: Attribute| {
-            sys::mlirOperationSetAttributeByName(
-                function.to_raw(),
-                sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
-                attr.to_raw(),
-            )
-        };
-        set("function_type", TypeAttribute::new(FunctionType::new(context, &inputs, &results).into()).into());
-        set("res_attrs", ArrayAttribute::new(context, &attrs).into());
-    }
+    let values: Vec<Value> = tagged.iter().map(|(v, _)| *v).collect();
+    let attrs: Vec<Vec<(&str, String)>> =
+        tagged.iter().map(|(_, tag)| vec![("aten.name", format!("trace:{tag}"))]).collect();
+    ir::append_function_results(function, ret, &values, &attrs).map_err(Error::Interpreter)?;
     Ok(tagged.into_iter().map(|(_, t)| t).collect())
 }
 

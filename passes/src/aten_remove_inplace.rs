@@ -24,11 +24,9 @@ use crate::{
 };
 use aten2onnx_dialects::aten::{self as registry, OpSchema};
 use melior::ir::{
-    attribute::AttributeLike,
-    attribute::{ArrayAttribute, DenseI64ArrayAttribute, DictionaryAttribute, StringAttribute, TypeAttribute},
+    attribute::{ArrayAttribute, DenseI64ArrayAttribute, DictionaryAttribute},
     operation::OperationLike,
-    r#type::FunctionType,
-    Attribute, BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
+    Attribute, BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use mlir_sys as sys;
 use std::collections::HashMap;
@@ -489,7 +487,6 @@ fn add_mutation_results<'c, 'a>(
     function: OperationRef<'c, 'a>,
     ret: OperationRef<'c, 'a>,
 ) -> Result<(), String> {
-    let context = state.context;
     let block = ret.block().ok_or("return is not in a block")?;
     let mut extra: Vec<(Value, &str, String)> = Vec::new();
     // Function arguments (user inputs).
@@ -527,46 +524,13 @@ fn add_mutation_results<'c, 'a>(
     if extra.is_empty() {
         return Ok(());
     }
-    // Extend the return, the function type and the result attributes.
-    let mut operands: Vec<Value> = ret.operands().collect();
-    operands.extend(extra.iter().map(|(v, _, _)| *v));
-    unsafe {
-        let raw: Vec<sys::MlirValue> = operands.iter().map(|v| v.to_raw()).collect();
-        sys::mlirOperationSetOperands(ret.to_raw(), raw.len() as isize, raw.as_ptr());
-    }
-    let function_type = function
-        .attribute("function_type")
-        .ok()
-        .and_then(|a| TypeAttribute::try_from(a).ok())
-        .map(|t| t.value())
-        .and_then(|t| FunctionType::try_from(t).ok())
-        .ok_or("function has no function_type")?;
-    let inputs: Vec<Type> = (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect();
-    let results: Vec<Type> = operands.iter().map(|v| v.r#type()).collect();
-    let new_type = FunctionType::new(context, &inputs, &results);
-    let mut attrs: Vec<Attribute> =
-        match function.attribute("res_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
-            Some(array) => (0..array.len()).filter_map(|i| array.element(i).ok()).collect(),
-            None => (0..function_type.result_count()).map(|_| DictionaryAttribute::new(context, &[]).into()).collect(),
-        };
-    for (_, kind, target) in &extra {
-        let entries = [
-            (Identifier::new(context, "aten.kind"), StringAttribute::new(context, kind).into()),
-            (Identifier::new(context, "aten.name"), StringAttribute::new(context, target).into()),
-            (Identifier::new(context, "aten.target"), StringAttribute::new(context, target).into()),
-        ];
-        attrs.push(DictionaryAttribute::new(context, &entries).into());
-    }
-    unsafe {
-        let set = |name: &str, attr: Attribute| {
-            sys::mlirOperationSetAttributeByName(
-                function.to_raw(),
-                sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
-                attr.to_raw(),
-            )
-        };
-        set("function_type", TypeAttribute::new(new_type.into()).into());
-        set("res_attrs", ArrayAttribute::new(context, &attrs).into());
-    }
+    let values: Vec<Value> = extra.iter().map(|(v, _, _)| *v).collect();
+    let attrs: Vec<Vec<(&str, String)>> = extra
+        .iter()
+        .map(|(_, kind, target)| {
+            vec![("aten.kind", kind.to_string()), ("aten.name", target.clone()), ("aten.target", target.clone())]
+        })
+        .collect();
+    ir::append_function_results(function, ret, &values, &attrs)?;
     Ok(())
 }

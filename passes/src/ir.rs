@@ -203,3 +203,55 @@ fn collect_position(location: Location<'_>, pos: &mut SourcePosition) {
 pub fn op_name(op: OperationRef<'_, '_>) -> String {
     op.name().as_string_ref().as_str().unwrap_or("").to_string()
 }
+
+/// Appends `values` to the results of `function` (a `func.func` whose body
+/// ends in `ret`): the return's operands, the function type and one
+/// `res_attrs` dictionary of string attributes per new result.
+pub fn append_function_results(
+    function: OperationRef<'_, '_>,
+    ret: OperationRef<'_, '_>,
+    values: &[Value<'_, '_>],
+    attributes: &[Vec<(&str, String)>],
+) -> Result<(), String> {
+    use melior::ir::{
+        attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute, TypeAttribute},
+        r#type::FunctionType,
+        Identifier,
+    };
+    // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
+    let context_ref = function.context();
+    let context = unsafe { context_ref.to_ref() };
+    let mut operands: Vec<sys::MlirValue> = ret.operands().map(|v| v.to_raw()).collect();
+    operands.extend(values.iter().map(|v| v.to_raw()));
+    unsafe { sys::mlirOperationSetOperands(ret.to_raw(), operands.len() as isize, operands.as_ptr()) };
+    let function_type = function
+        .attribute("function_type")
+        .ok()
+        .and_then(|a| TypeAttribute::try_from(a).ok())
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+        .ok_or("function has no function_type")?;
+    let inputs: Vec<Type> = (0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect();
+    let results: Vec<Type> = ret.operands().map(|v| v.r#type()).collect();
+    let mut attrs: Vec<Attribute> =
+        match function.attribute("res_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+            Some(array) => (0..array.len()).filter_map(|i| array.element(i).ok()).collect(),
+            None => (0..function_type.result_count()).map(|_| DictionaryAttribute::new(context, &[]).into()).collect(),
+        };
+    for entries in attributes {
+        let entries: Vec<(Identifier, Attribute)> = entries
+            .iter()
+            .map(|(k, v)| (Identifier::new(context, k), StringAttribute::new(context, v).into()))
+            .collect();
+        attrs.push(DictionaryAttribute::new(context, &entries).into());
+    }
+    let set = |name: &str, attr: Attribute| unsafe {
+        sys::mlirOperationSetAttributeByName(
+            function.to_raw(),
+            sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+            attr.to_raw(),
+        )
+    };
+    set("function_type", TypeAttribute::new(FunctionType::new(context, &inputs, &results).into()).into());
+    set("res_attrs", ArrayAttribute::new(context, &attrs).into());
+    Ok(())
+}

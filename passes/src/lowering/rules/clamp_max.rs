@@ -1,13 +1,5 @@
-use crate::lowering::{Ctx, Rule};
-use melior::ir::Value;
+use super::clamp_min::bound;
+use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.clamp_max.default", |c| bound(c, "max", "Min"))
-    .samples(&["self: T[2,3]; max: 0.25"])
-    .dtypes(&["f32"])];
-
-fn bound<'c, 'a>(ctx: &Ctx<'c, 'a>, arg: &str, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
-    let element = ctx.result_element(0)?;
-    let x = ctx.tensor_as("self", element)?;
-    let b = ctx.tensor_as(arg, element)?;
-    Ok(vec![ctx.op(op, &[x, b], &[])?])
-}
+pub const RULES: &[Rule] =
+    &[Rule::custom("aten.clamp_max.default", |c| bound(c, "max", "Min")).samples(&["self: T[2,3]; max: 0.25"])];

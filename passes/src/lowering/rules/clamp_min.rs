@@ -5,7 +5,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.clamp_min.default", |c| bound(c,
     .samples(&["self: T[2,3]; min: 0.25"])
     .dtypes(&["f32"])];
 
-fn bound<'c, 'a>(ctx: &Ctx<'c, 'a>, arg: &str, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
+pub(super) fn bound<'c, 'a>(ctx: &Ctx<'c, 'a>, arg: &str, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = ctx.result_element(0)?;
     let x = ctx.tensor_as("self", element)?;
     let b = ctx.tensor_as(arg, element)?;
