@@ -15,6 +15,7 @@ use aten2onnx_dialects::aten::{self as registry, ArgType, OpSchema};
 use aten2onnx_passes::{
     aten_ir::{self, AtenOp, Slot},
     ir::{self, attribute_kind, dense_i64_values, string_value, SourcePosition},
+    lowering::args::{number, Number},
 };
 use aten2onnx_pt2::{schema::ScalarType, Archive};
 use melior::ir::{
@@ -192,7 +193,11 @@ impl Interpreter<'_> {
             AtenOp::None => Ok(vec![RtValue::None]),
             AtenOp::SymConstant => {
                 let attr = op.attribute("value").map_err(|_| "no value")?;
-                Ok(vec![number(attr).ok_or("value is not a number")?])
+                Ok(vec![match number(attr).ok_or("value is not a number")? {
+                    Number::Int(i) => RtValue::Int(i),
+                    Number::Float(f) => RtValue::Float(f),
+                    Number::Bool(b) => RtValue::Bool(b),
+                }])
             }
             AtenOp::Sym(sym) => {
                 let operands: Vec<RtValue> = op.operands().map(|v| self.get(v)).collect::<Result<_, _>>()?;
@@ -368,18 +373,9 @@ fn operand_arg(ty: &ArgType, values: Vec<RtValue>, keep: &mut Keep) -> Result<ff
                     a.kind = ffi::TENSOR;
                     a.tensor = keep.tensor(t);
                 }
-                RtValue::Int(i) => {
-                    a.kind = ffi::INT;
-                    a.i = i;
-                }
-                RtValue::Float(d) => {
-                    a.kind = ffi::DOUBLE;
-                    a.d = d;
-                }
-                RtValue::Bool(b) => {
-                    a.kind = ffi::BOOL;
-                    a.i = b as i64;
-                }
+                RtValue::Int(i) => return Ok(number_arg(Number::Int(i), false, false)),
+                RtValue::Float(d) => return Ok(number_arg(Number::Float(d), false, false)),
+                RtValue::Bool(b) => return Ok(number_arg(Number::Bool(b), false, false)),
                 RtValue::None => {}
             }
         }
@@ -396,21 +392,7 @@ fn attribute_arg(ty: &ArgType, attr: Attribute<'_>, keep: &mut Keep) -> Result<f
     let kind = attribute_kind(attr);
     match (inner, kind) {
         // A Python number for a Tensor argument: a wrapped-number tensor.
-        (ArgType::Tensor, _) => match number(attr).ok_or("expected a number")? {
-            RtValue::Int(i) => {
-                a.kind = ffi::WRAPPED_INT;
-                a.i = i;
-            }
-            RtValue::Float(d) => {
-                a.kind = ffi::WRAPPED_DOUBLE;
-                a.d = d;
-            }
-            RtValue::Bool(b) => {
-                a.kind = ffi::WRAPPED_BOOL;
-                a.i = b as i64;
-            }
-            _ => unreachable!(),
-        },
+        (ArgType::Tensor, _) => return Ok(number_arg(number(attr).ok_or("expected a number")?, true, false)),
         (ArgType::ScalarType, "type") => {
             let t = unsafe { Type::from_raw(sys::mlirTypeAttrGetValue(attr.to_raw())) };
             a.kind = ffi::SCALAR_TYPE;
@@ -434,25 +416,9 @@ fn attribute_arg(ty: &ArgType, attr: Attribute<'_>, keep: &mut Keep) -> Result<f
             a.kind = ffi::STRING;
             a.s = keep.string(&string_value(attr).unwrap_or_default());
         }
-        (_, "integer" | "float" | "bool") => match number(attr).ok_or("expected a number")? {
-            RtValue::Int(i) if matches!(inner, ArgType::Float) => {
-                a.kind = ffi::DOUBLE;
-                a.d = i as f64;
-            }
-            RtValue::Int(i) => {
-                a.kind = ffi::INT;
-                a.i = i;
-            }
-            RtValue::Float(d) => {
-                a.kind = ffi::DOUBLE;
-                a.d = d;
-            }
-            RtValue::Bool(b) => {
-                a.kind = ffi::BOOL;
-                a.i = b as i64;
-            }
-            _ => unreachable!(),
-        },
+        (_, "integer" | "float" | "bool") => {
+            return Ok(number_arg(number(attr).ok_or("expected a number")?, false, matches!(inner, ArgType::Float)));
+        }
         (_, "array<i64>") => {
             let ints = dense_i64_values(attr).unwrap_or_default();
             a.kind = ffi::INTS;
@@ -487,17 +453,29 @@ fn code_of(table: &[(i64, &str)], name: &str) -> Result<i64, String> {
     table.iter().find(|(_, n)| *n == name).map(|(c, _)| *c).ok_or_else(|| format!("unknown name '{name}'"))
 }
 
-/// The number an integer / float / bool attribute holds.
-fn number(attr: Attribute<'_>) -> Option<RtValue> {
-    let raw = attr.to_raw();
-    unsafe {
-        match attribute_kind(attr) {
-            "bool" => Some(RtValue::Bool(sys::mlirBoolAttrGetValue(raw))),
-            "integer" => Some(RtValue::Int(sys::mlirIntegerAttrGetValueInt(raw))),
-            "float" => Some(RtValue::Float(sys::mlirFloatAttrGetValueDouble(raw))),
-            _ => None,
+/// A boxed number: as a 0-d "wrapped number" tensor when it stands for a
+/// Tensor argument, as a double when the schema wants a float.
+fn number_arg(n: Number, wrapped: bool, float: bool) -> ffi::Arg {
+    let mut a = ffi::Arg::default();
+    match n {
+        Number::Int(i) if float && !wrapped => {
+            a.kind = ffi::DOUBLE;
+            a.d = i as f64;
+        }
+        Number::Int(i) => {
+            a.kind = if wrapped { ffi::WRAPPED_INT } else { ffi::INT };
+            a.i = i;
+        }
+        Number::Float(d) => {
+            a.kind = if wrapped { ffi::WRAPPED_DOUBLE } else { ffi::DOUBLE };
+            a.d = d;
+        }
+        Number::Bool(b) => {
+            a.kind = if wrapped { ffi::WRAPPED_BOOL } else { ffi::BOOL };
+            a.i = b as i64;
         }
     }
+    a
 }
 
 /// Symbolic-scalar arithmetic with Python's semantics.
