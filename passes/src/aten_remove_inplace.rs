@@ -377,24 +377,13 @@ impl<'c, 'a> State<'c, 'a> {
         let args = aten_ir::arg_values(view, view_schema)?;
         let get_view = |n: &str| args.iter().find(|(a, _)| *a == n).map(|(_, v)| v.clone()).unwrap_or(ArgValue::Absent);
         let (target, get): (&str, Box<dyn Fn(&str) -> ArgValue<'c, 'a>>) = match name.as_str() {
-            "aten.slice.Tensor" => (
-                "slice_scatter",
-                Box::new(move |n: &str| match n {
-                    "self" => ArgValue::Operands(vec![base]),
-                    "src" => ArgValue::Operands(vec![src]),
-                    other => get_view(other),
-                }),
-            ),
-            "aten.select.int" => (
-                "select_scatter",
-                Box::new(move |n: &str| match n {
-                    "self" => ArgValue::Operands(vec![base]),
-                    "src" => ArgValue::Operands(vec![src]),
-                    other => get_view(other),
-                }),
-            ),
-            "aten.diagonal.default" => (
-                "diagonal_scatter",
+            // The view's region of the base is replaced by `src`.
+            "aten.slice.Tensor" | "aten.select.int" | "aten.diagonal.default" => (
+                match name.as_str() {
+                    "aten.slice.Tensor" => "slice_scatter",
+                    "aten.select.int" => "select_scatter",
+                    _ => "diagonal_scatter",
+                },
                 Box::new(move |n: &str| match n {
                     "self" => ArgValue::Operands(vec![base]),
                     "src" => ArgValue::Operands(vec![src]),
@@ -402,29 +391,14 @@ impl<'c, 'a> State<'c, 'a> {
                 }),
             ),
             "aten.alias.default" | "aten.detach.default" => return Ok(src),
-            "aten.transpose.int" => (
-                "transpose",
-                Box::new(move |n: &str| match n {
-                    "self" => ArgValue::Operands(vec![src]),
-                    other => get_view(other),
-                }),
-            ),
-            "aten.t.default" => (
-                "t",
-                Box::new(move |n: &str| match n {
-                    "self" => ArgValue::Operands(vec![src]),
-                    other => get_view(other),
-                }),
-            ),
-            "aten.unsqueeze.default" => (
-                "squeeze",
-                Box::new(move |n: &str| match n {
-                    "self" => ArgValue::Operands(vec![src]),
-                    other => get_view(other),
-                }),
-            ),
-            "aten.squeeze.dim" => (
-                "unsqueeze",
+            // Self-inverse or paired views, applied to `src` with the same arguments.
+            "aten.transpose.int" | "aten.t.default" | "aten.unsqueeze.default" | "aten.squeeze.dim" => (
+                match name.as_str() {
+                    "aten.transpose.int" => "transpose",
+                    "aten.t.default" => "t",
+                    "aten.unsqueeze.default" => "squeeze",
+                    _ => "unsqueeze",
+                },
                 Box::new(move |n: &str| match n {
                     "self" => ArgValue::Operands(vec![src]),
                     other => get_view(other),
