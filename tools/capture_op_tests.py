@@ -2037,6 +2037,13 @@ EXPLICIT: dict[str, str] = {
 }
 
 
+# More cases, one file a family of ops: tools/op_cases/<family>.py, run in this
+# module's namespace so they use `case`, the input makers and the tables above
+# (several people can add cases without editing this file).
+for _path in sorted((Path(__file__).resolve().parent / "op_cases").glob("*.py")):
+    exec(compile(_path.read_text(), str(_path), "exec"), globals())
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=REPO / "tests" / "ops")

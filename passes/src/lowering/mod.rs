@@ -2,7 +2,7 @@
 //!
 //! A [`Rule`] lowers one ATen overload. Rules live in `rules/<op>.rs`, named
 //! after the ATen op (the rule of `aten.gelu.default` is in `rules/gelu.rs`),
-//! and are listed in `rules/mod.rs`. A simple 1:1 rule is one line
+//! and found by `passes/build.rs` (a file is a rule file). A simple 1:1 rule is one line
 //! (`Rule::unary("aten.relu.default", "Relu")`); anything else is a plain
 //! Rust function over [`Ctx`]: typed arguments ([`Args`]) and a [`Builder`]
 //! that creates onnx ops before the aten op. See docs/lowering.md.

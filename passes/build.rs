@@ -1,0 +1,31 @@
+//! Lists the lowering rule files: every `src/lowering/rules/<op>.rs` that
+//! declares `pub const RULES` becomes a module and an entry of `rules::ALL`,
+//! so adding a rule is adding one file (no shared list to edit).
+
+use std::{env, fs, path::Path};
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lowering/rules");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<String> = fs::read_dir(&dir)
+        .expect("passes/src/lowering/rules")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".rs") && name != "mod.rs")
+        .collect();
+    files.sort();
+    let mut mods = String::new();
+    let mut all = String::from("/// Every rule group with the file that holds it, in file order.\npub static ALL: &[(&str, &[Rule])] = &[\n");
+    for file in &files {
+        let module = file.trim_end_matches(".rs");
+        let path = dir.join(file);
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        mods.push_str(&format!("#[allow(non_snake_case)]\n#[path = {:?}]\nmod {module};\n", path.display().to_string()));
+        if text.contains("pub const RULES") {
+            all.push_str(&format!("    ({file:?}, {module}::RULES),\n"));
+        }
+    }
+    all.push_str("];\n");
+    let out = Path::new(&env::var("OUT_DIR").unwrap()).join("rules.rs");
+    fs::write(out, mods + &all).expect("write rules.rs");
+}
