@@ -73,3 +73,32 @@ func.func @renamed_argument(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "aten.dropout_.default"(%arg0) {p = 0.5 : f64, train = false} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Inside a branch of a higher-order op, a write to a tensor the branch
+// created (clone, then add_ and a write through select) is rewritten there;
+// the branch yields the new value.
+// CHECK-LABEL: func.func @inside_region
+// CHECK: "aten.hop.cond"
+// CHECK: %[[C:.*]] = "aten.clone.default"
+// CHECK: %[[A:.*]] = "aten.add.Tensor"(%[[C]])
+// CHECK: %[[S:.*]] = "aten.select.int"(%[[A]])
+// CHECK: %[[F:.*]] = "aten.fill.Scalar"(%[[S]])
+// CHECK: %[[W:.*]] = "aten.select_scatter.default"(%[[A]], %[[F]])
+// CHECK: "aten.yield"(%[[W]])
+// CHECK-NOT: "aten.add_.Tensor"
+func.func @inside_region(%p: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "aten.hop.cond"(%p, %x) ({
+  ^bb0(%a: tensor<2xf32>):
+    %c = "aten.clone.default"(%a) : (tensor<2xf32>) -> tensor<2xf32>
+    %d = "aten.add_.Tensor"(%c) {alpha = 1 : i64, other = 1 : i64} : (tensor<2xf32>) -> tensor<2xf32>
+    %s = "aten.select.int"(%c) {dim = 0 : i64, index = 1 : i64} : (tensor<2xf32>) -> tensor<f32>
+    %f = "aten.fill_.Scalar"(%s) {value = 0.0 : f64} : (tensor<f32>) -> tensor<f32>
+    "aten.yield"(%c) : (tensor<2xf32>) -> ()
+  }, {
+  ^bb0(%a: tensor<2xf32>):
+    "aten.yield"(%a) : (tensor<2xf32>) -> ()
+  }) {arg_names = ["pred", "operands"], operandSegmentSizes = array<i32: 1, 1>} : (tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -41,7 +41,7 @@ pub struct Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}: ", self.position.file_line(), self.severity.name())?;
-        if let Some(node) = &self.position.node {
+        if let Some(node) = self.position.node.as_ref().filter(|n| !n.is_empty()) {
             write!(f, "[node {node}] ")?;
         }
         write!(f, "{}", self.message)
@@ -60,24 +60,36 @@ impl<'c> DiagnosticCollector<'c> {
         let store = Arc::new(Mutex::new(Vec::new()));
         let sink = store.clone();
         let id = context.attach_diagnostic_handler(move |diagnostic| {
-            let mut list = sink.lock().expect("diagnostic store");
-            let severity = match diagnostic.severity() {
-                DiagnosticSeverity::Error => Severity::Error,
-                DiagnosticSeverity::Warning => Severity::Warning,
-                DiagnosticSeverity::Remark => Severity::Remark,
-                DiagnosticSeverity::Note => Severity::Note,
-            };
-            list.push(Diagnostic {
-                severity,
-                position: SourcePosition::of(diagnostic.location()),
-                message: diagnostic.to_string(),
-            });
-            for i in 0..diagnostic.note_count() {
-                if let Ok(note) = diagnostic.note(i) {
+            // Called from C++: a panic here must not unwind (it would abort).
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let Ok(mut list) = sink.lock() else { return };
+                let severity = match diagnostic.severity() {
+                    DiagnosticSeverity::Error => Severity::Error,
+                    DiagnosticSeverity::Warning => Severity::Warning,
+                    DiagnosticSeverity::Remark => Severity::Remark,
+                    DiagnosticSeverity::Note => Severity::Note,
+                };
+                list.push(Diagnostic {
+                    severity,
+                    position: SourcePosition::of(diagnostic.location()),
+                    message: diagnostic.to_string(),
+                });
+                for i in 0..diagnostic.note_count() {
+                    if let Ok(note) = diagnostic.note(i) {
+                        list.push(Diagnostic {
+                            severity: Severity::Note,
+                            position: SourcePosition::of(note.location()),
+                            message: note.to_string(),
+                        });
+                    }
+                }
+            }));
+            if caught.is_err() {
+                if let Ok(mut list) = sink.lock() {
                     list.push(Diagnostic {
-                        severity: Severity::Note,
-                        position: SourcePosition::of(note.location()),
-                        message: note.to_string(),
+                        severity: Severity::Error,
+                        position: SourcePosition::default(),
+                        message: "internal error while reading a diagnostic".to_string(),
                     });
                 }
             }
@@ -88,7 +100,7 @@ impl<'c> DiagnosticCollector<'c> {
 
     /// Takes the diagnostics collected so far.
     pub fn take(&self) -> Vec<Diagnostic> {
-        std::mem::take(&mut *self.store.lock().expect("diagnostic store"))
+        self.store.lock().map(|mut list| std::mem::take(&mut *list)).unwrap_or_default()
     }
 }
 

@@ -13,6 +13,9 @@ pub enum Error {
     /// A pass failed; the message holds its diagnostics.
     #[error("{path}: pass pipeline failed:\n{diagnostics}")]
     PassFailed { path: String, diagnostics: String },
+    /// The input failed the registry verifiers (before any pass ran).
+    #[error("{path}: invalid input:\n{diagnostics}")]
+    Invalid { path: String, diagnostics: String },
     /// `--verify-diagnostics` found differences.
     #[error("{path}: diagnostics did not match the expected-* annotations:\n{problems}")]
     DiagnosticsMismatch { path: String, problems: String },

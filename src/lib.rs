@@ -11,12 +11,15 @@ pub mod context;
 pub mod diagnostics;
 pub mod error;
 pub mod export;
+pub mod guard;
 pub mod import;
 #[cfg(feature = "torch")]
 pub mod interp;
 pub mod module;
 pub mod opt;
+pub mod output;
 pub mod pipeline;
+pub mod report;
 pub mod translate;
 #[cfg(feature = "torch")]
 pub mod verify;
@@ -33,26 +36,8 @@ pub use error::Error;
 
 /// Writes `bytes` to `path` ('-' is stdout) atomically: a temporary file in
 /// the same directory renamed into place, so a failure never leaves a partial
-/// output file.
+/// output file (symlinks write through, device nodes are written to; see
+/// [`output`]).
 pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), Error> {
-    use std::io::Write;
-    if path == "-" {
-        let mut out = std::io::stdout().lock();
-        return out
-            .write_all(bytes)
-            .and_then(|_| out.flush())
-            .map_err(|source| Error::Io { path: "<stdout>".into(), source });
-    }
-    let target = std::path::Path::new(path);
-    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    let temp = dir.join(format!(
-        ".{}.partial-{}",
-        target.file_name().and_then(|n| n.to_str()).unwrap_or("out"),
-        std::process::id()
-    ));
-    let result = std::fs::write(&temp, bytes).and_then(|_| std::fs::rename(&temp, target));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result.map_err(|source| Error::Io { path: target.to_path_buf(), source })
+    output::write_output(path, bytes)
 }

@@ -49,12 +49,81 @@ pub fn parse_with_diagnostics<'c>(
     Ok(module)
 }
 
+/// The deepest nesting of brackets, braces, parentheses and angle brackets
+/// the parser accepts: MLIR's recursive-descent parser would overflow the
+/// stack on deeply nested regions, attributes or types.
+pub const MAX_NESTING: usize = 256;
+
+/// Where (1-based line, column) the nesting of `source` first exceeds
+/// [`MAX_NESTING`], if it does. Strings and `//` comments are skipped; `->`
+/// is not a bracket.
+fn too_deep(source: &str) -> Option<(usize, usize)> {
+    let bytes = source.as_bytes();
+    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        column += 1;
+        match c {
+            b'\n' => {
+                line += 1;
+                column = 0;
+            }
+            b'"' => {
+                // Skip the string (escapes included); it may be unterminated.
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                if i < bytes.len() && bytes[i] == b'\n' {
+                    continue;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'>') => i += 1,
+            b'(' | b'[' | b'{' | b'<' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some((line, column));
+                }
+            }
+            b')' | b']' | b'}' | b'>' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 fn parse_operation<'c>(context: &'c Context, source: &str, path: &str) -> Result<Operation<'c>, Vec<Diagnostic>> {
+    if let Some((line, column)) = too_deep(source) {
+        return Err(vec![Diagnostic {
+            severity: Severity::Error,
+            position: SourcePosition { file: Some(path.to_string()), line, column, ..Default::default() },
+            message: format!(
+                "nesting deeper than {MAX_NESTING} levels (brackets, braces, parentheses) is not supported"
+            ),
+        }]);
+    }
+    // MLIR's lexer expects a NUL just past the buffer (it stops there); a
+    // file ending inside a string or identifier would otherwise be read past
+    // its end.
+    let mut terminated = String::with_capacity(source.len() + 1);
+    terminated.push_str(source);
+    terminated.push('\0');
     let collector = DiagnosticCollector::attach(context);
     let raw = unsafe {
         sys::mlirOperationCreateParse(
             context.to_raw(),
-            sys::MlirStringRef { data: source.as_ptr() as *const _, length: source.len() },
+            sys::MlirStringRef { data: terminated.as_ptr() as *const _, length: source.len() },
             sys::MlirStringRef { data: path.as_ptr() as *const _, length: path.len() },
         )
     };
@@ -63,7 +132,7 @@ fn parse_operation<'c>(context: &'c Context, source: &str, path: &str) -> Result
         return Err(if diagnostics.is_empty() {
             vec![Diagnostic {
                 severity: Severity::Error,
-                position: SourcePosition { file: Some(path.to_string()), line: 1, column: 1, node: None },
+                position: SourcePosition { file: Some(path.to_string()), line: 1, column: 1, ..Default::default() },
                 message: "cannot parse the input".to_string(),
             }]
         } else {
@@ -96,7 +165,7 @@ fn implicit_module_insertion(source: &str) -> Option<usize> {
 }
 
 fn name_of(op: &Operation) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+    aten2onnx_passes::ir::identifier_text(op.name())
 }
 
 /// How to print a module.

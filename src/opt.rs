@@ -162,3 +162,38 @@ pub fn list_passes() -> String {
     );
     text
 }
+
+/// The `--list-rules` text: every lowering rule as one JSON array of
+/// `{"target", "file", "opsets": [first, last], "dtypes", "samples"}`
+/// (read by tools/gen_coverage.py).
+pub fn list_rules() -> String {
+    fn quote(s: &str) -> String {
+        let mut out = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+    use aten2onnx_passes::lowering::{all_rules, rule_file};
+    let rows: Vec<String> = all_rules()
+        .map(|rule| {
+            let dtypes: Vec<String> = rule.dtypes.iter().map(|d| quote(d)).collect();
+            format!(
+                "  {{\"target\": {}, \"file\": {}, \"opsets\": [{}, {}], \"dtypes\": [{}], \"samples\": {}}}",
+                quote(rule.target),
+                quote(&rule_file(rule.target).unwrap_or_default()),
+                rule.opsets.0,
+                rule.opsets.1,
+                dtypes.join(", "),
+                rule.samples.len()
+            )
+        })
+        .collect();
+    format!("[\n{}\n]\n", rows.join(",\n"))
+}

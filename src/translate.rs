@@ -6,18 +6,33 @@ use crate::{
     export::{self, ExportOptions, ExportReport, ExternalData},
     import,
     module::{self, PrintOptions},
+    output::check_not_input,
     pipeline::Pipeline,
     Error,
 };
-use melior::{ir::Module, Context};
+use melior::{
+    ir::{operation::OperationLike, Module},
+    Context,
+};
 use std::path::Path;
 
-/// Imports a `.pt2` archive and prints the aten-dialect module.
+/// Imports a `.pt2` archive and prints the aten-dialect module (verified
+/// against the registries first).
 pub fn pt2_to_aten_text(path: &str, print: PrintOptions) -> Result<String, Error> {
     let context = create_context();
     let archive = aten2onnx_pt2::Archive::open(path)?;
     let module = import::import_program(&context, &archive, path)?;
+    verify_input(&context, &module, path)?;
     Ok(module::print(&module, print))
+}
+
+/// Runs the registry verifiers on a freshly loaded module.
+pub fn verify_input(context: &Context, module: &Module, path: &str) -> Result<(), Error> {
+    let collector = DiagnosticCollector::attach(context);
+    if aten2onnx_passes::verify_dialects(module.as_operation()).is_err() {
+        return Err(Error::Invalid { path: path.to_string(), diagnostics: render(&collector.take()) });
+    }
+    Ok(())
 }
 
 /// Options of the `.pt2`/`.mlir` -> ONNX conversion.
@@ -26,12 +41,38 @@ pub struct ConvertOptions {
     /// Target ONNX opset (17..28).
     pub opset: u32,
     pub external_data: ExternalData,
+    /// The user chose `opset` (`--opset`): a module whose `onnx.opset`
+    /// attribute says otherwise is refused. When false, a module's
+    /// `onnx.opset` wins over `opset`.
+    pub opset_given: bool,
+    /// Keep node provenance (aten node, op, Python line) and the source
+    /// archive in the ONNX model (`--strip-debug-info` clears it).
+    pub debug_info: bool,
+    /// `dim_param` names by symbol (`s77` -> `batch`), overriding the
+    /// derived ones (the Python entry point passes the `torch.export.Dim`
+    /// names here).
+    pub dim_names: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for ConvertOptions {
     fn default() -> Self {
-        ConvertOptions { opset: aten2onnx_passes::onnx_ir::DEFAULT_OPSET, external_data: ExternalData::Auto }
+        ConvertOptions {
+            opset: aten2onnx_passes::onnx_ir::DEFAULT_OPSET,
+            external_data: ExternalData::Auto,
+            opset_given: false,
+            debug_info: true,
+            dim_names: Default::default(),
+        }
     }
+}
+
+/// Refuses an opset outside what the lowering supports.
+pub fn check_opset(opset: u32) -> Result<(), Error> {
+    use aten2onnx_passes::lowering::{MAX_OPSET, MIN_OPSET};
+    if !(MIN_OPSET..=MAX_OPSET).contains(&opset) {
+        return Err(Error::Usage(format!("--opset {opset} is outside the supported range {MIN_OPSET}..{MAX_OPSET}")));
+    }
+    Ok(())
 }
 
 /// The pass pipeline of the main job, from the aten dialect to a verified
@@ -39,30 +80,190 @@ impl Default for ConvertOptions {
 pub fn default_pipeline(opset: u32) -> String {
     format!(
         "builtin.module(aten-remove-inplace, convert-aten-to-onnx{{opset={opset}}}, \
-         func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference))"
+         func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat))"
     )
 }
 
-/// Loads a `.pt2` (imported) or `.mlir` (parsed) file into `context`.
+/// Loads a `.pt2` (imported) or `.mlir` (parsed) file into `context` and
+/// runs the registry verifiers on it. A `.mlir`'s `aten.archive` is resolved
+/// (a relative path against the `.mlir`'s directory, else the working
+/// directory), opened to check it, and replaced by the resolved path.
 pub fn load<'c>(context: &'c Context, path: &str) -> Result<Module<'c>, Error> {
-    if path.ends_with(".pt2") {
+    let module = if path.ends_with(".pt2") {
         let archive = aten2onnx_pt2::Archive::open(path)?;
-        import::import_program(context, &archive, path)
+        import::import_program(context, &archive, path)?
     } else if path.ends_with(".mlir") {
         let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.into(), source })?;
-        module::parse(context, &text, path)
+        let module = module::parse(context, &text, path)?;
+        resolve_archive(context, &module, path)?;
+        module
     } else {
-        Err(Error::Usage(format!("{path}: expected a .pt2 or .mlir file")))
+        return Err(Error::Usage(format!("{path}: expected a .pt2 or .mlir file")));
+    };
+    verify_input(context, &module, path)?;
+    Ok(module)
+}
+
+/// The module's `aten.archive`, if any.
+pub fn archive_of(module: &Module) -> Option<String> {
+    module
+        .as_operation()
+        .attribute(aten2onnx_passes::aten_ir::ARCHIVE_ATTR)
+        .ok()
+        .and_then(aten2onnx_passes::ir::string_value)
+}
+
+fn resolve_archive(context: &Context, module: &Module, mlir: &str) -> Result<(), Error> {
+    let Some(named) = archive_of(module) else { return Ok(()) };
+    let fail = |message: String| Error::Import { path: mlir.to_string(), message };
+    let named_path = Path::new(&named);
+    let resolved = if named_path.is_absolute() {
+        named_path.to_path_buf()
+    } else {
+        let beside = Path::new(mlir).parent().unwrap_or(Path::new("")).join(named_path);
+        if beside.exists() || !named_path.exists() {
+            beside
+        } else {
+            named_path.to_path_buf()
+        }
+    };
+    if !resolved.exists() {
+        return Err(fail(format!(
+            "its `aten.archive` names `{named}`, which does not exist (looked for {})",
+            resolved.display()
+        )));
     }
+    let resolved_text = resolved.to_string_lossy().into_owned();
+    aten2onnx_pt2::Archive::open(&resolved)
+        .map_err(|e| fail(format!("the archive its `aten.archive` names cannot be used: {e}")))?;
+    let attr = melior::ir::attribute::StringAttribute::new(context, &resolved_text);
+    let name = aten2onnx_passes::aten_ir::ARCHIVE_ATTR;
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(
+            module.as_operation().to_raw(),
+            mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+            melior::ir::attribute::AttributeLike::to_raw(&attr),
+        )
+    };
+    Ok(())
+}
+
+/// The `<output>.data` path the writer may use beside `output`.
+fn data_file_of(output: &Path) -> Option<std::path::PathBuf> {
+    let name = output.file_name()?.to_str()?;
+    Some(output.with_file_name(format!("{name}.data")))
 }
 
 /// Converts a `.pt2` or `.mlir` file to an ONNX model at `output` (written
-/// atomically; nothing is left behind on error).
+/// atomically; nothing is left behind on error). An output (or its
+/// `.data` file) naming the input, or the archive a `.mlir` refers to, is
+/// refused before anything is written.
 pub fn convert(input: &str, output: &Path, options: &ConvertOptions) -> Result<ExportReport, Error> {
+    convert_reporting(input, output, options, None)
+}
+
+/// [`convert`], filling `report` (per-pass timings and op counts, lowering
+/// and ONNX statistics) when given one; the caller records an error in it.
+pub fn convert_reporting(
+    input: &str,
+    output: &Path,
+    options: &ConvertOptions,
+    mut report: Option<&mut crate::report::Report>,
+) -> Result<ExportReport, Error> {
+    use crate::report;
+    let start = std::time::Instant::now();
+    if let Some(r) = report.as_deref_mut() {
+        r.output = Some(output.display().to_string());
+        r.options.opset = options.opset;
+        r.options.debug_info = options.debug_info;
+        r.options.external_data = format!("{:?}", options.external_data).to_lowercase();
+    }
+    let result = convert_steps(input, output, options, report.as_deref_mut());
+    if let Some(r) = report {
+        r.timings_ms.total = start.elapsed().as_secs_f64() * 1e3;
+    }
+    result
+}
+
+fn convert_steps(
+    input: &str,
+    output: &Path,
+    options: &ConvertOptions,
+    mut report: Option<&mut crate::report::Report>,
+) -> Result<ExportReport, Error> {
+    use crate::report;
+    check_opset(options.opset)?;
+    let outputs: Vec<std::path::PathBuf> = std::iter::once(output.to_path_buf()).chain(data_file_of(output)).collect();
+    for out in &outputs {
+        check_not_input(out, &[(Path::new(input), "the input")])?;
+    }
     let context = create_context();
-    let mut module = load(&context, input)?;
-    lower(&context, &mut module, input, options.opset)?;
-    export::write_model(&module, output, &ExportOptions { external_data: options.external_data, ..Default::default() })
+    let mut load_ms = 0.0;
+    let mut module = report::timed(&mut load_ms, || load(&context, input))?;
+    if let Some(r) = report.as_deref_mut() {
+        r.timings_ms.load = load_ms;
+    }
+    if let Some(archive) = archive_of(&module) {
+        let what = format!("the archive {input} refers to");
+        for out in &outputs {
+            check_not_input(out, &[(Path::new(&archive), &what)])?;
+        }
+    }
+    let opset = match module_opset(&module) {
+        Some(declared) if options.opset_given && declared != options.opset => {
+            return Err(Error::Usage(format!(
+                "{input}: the module targets opset {declared} (its `onnx.opset` attribute) but --opset {} was given",
+                options.opset
+            )))
+        }
+        Some(declared) => {
+            check_opset(declared).map_err(|_| Error::Import {
+                path: input.to_string(),
+                message: format!("its `onnx.opset` attribute ({declared}) is outside the supported range"),
+            })?;
+            declared
+        }
+        None => options.opset,
+    };
+    let export_options =
+        ExportOptions {
+            external_data: options.external_data,
+            debug_info: options.debug_info,
+            dim_names: options.dim_names.clone(),
+            ..Default::default()
+        };
+    let Some(r) = report else {
+        lower(&context, &mut module, input, opset)?;
+        return export::write_model(&module, output, &export_options);
+    };
+    r.options.opset = opset;
+    r.options.pipeline = default_pipeline(opset);
+    let (aten, unsupported) = report::aten_inventory(&module, opset);
+    r.unsupported = unsupported;
+    let mut passes_ms = 0.0;
+    let lowered = report::timed(&mut passes_ms, || {
+        report::run_pipeline(&context, &mut module, input, &default_pipeline(opset), r)
+    });
+    r.timings_ms.passes = passes_ms;
+    lowered?;
+    r.lowering = report::lowering_records(&aten, &module);
+    r.onnx = Some(report::onnx_stats(&module));
+    let mut write_ms = 0.0;
+    let written = report::timed(&mut write_ms, || export::write_model(&module, output, &export_options));
+    r.timings_ms.write = write_ms;
+    written
+}
+
+/// The module's `onnx.opset` attribute, when it has one.
+fn module_opset(module: &Module) -> Option<u32> {
+    use melior::ir::attribute::AttributeLike;
+    let attr = module.as_operation().attribute(aten2onnx_passes::onnx_ir::OPSET_ATTR).ok()?;
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAInteger(attr.to_raw()) {
+            return None;
+        }
+        u32::try_from(mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw())).ok().or(Some(0))
+    }
 }
 
 /// Runs [`default_pipeline`] on `module`, with the registry verifiers after

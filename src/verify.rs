@@ -34,6 +34,21 @@ use std::path::{Path, PathBuf};
 pub const ATOL: f64 = 1e-4;
 pub const RTOL: f64 = 1e-4;
 
+/// (atol, rtol) for an output of `kind`: fp32/fp64 and integers use
+/// [`ATOL`]/[`RTOL`] (integers and bools match exactly in practice); half
+/// precision cannot meet them, since one unit in the last place is already
+/// 2^-10 (f16) or 2^-7 (bf16) relative: f16 gets 1e-3 + 1e-3 |exp|
+/// (torch.testing's rtol for float16, with an atol of about one ULP at 1),
+/// bf16 1e-2 + 1.6e-2 |exp| (torch.testing's rtol for bfloat16). See
+/// docs/verify.md.
+pub fn tolerance(kind: tch::Kind) -> (f64, f64) {
+    match kind {
+        tch::Kind::Half => (1e-3, 1e-3),
+        tch::Kind::BFloat16 => (1e-2, 1.6e-2),
+        _ => (ATOL, RTOL),
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct VerifyOptions {
     pub convert: ConvertOptions,
@@ -148,7 +163,8 @@ fn compare(name: &str, got: &tch::Tensor, expected: &tch::Tensor) -> OutputError
     let diff = diff.masked_fill(&same, 0.0);
     let max_abs = diff.max().double_value(&[]);
     let max_rel = (&diff / e.abs().clamp_min(1e-12)).max().double_value(&[]);
-    let bound = e.abs() * RTOL + ATOL;
+    let (atol, rtol) = tolerance(expected.kind());
+    let bound = e.abs() * rtol + atol;
     let ok = bool::from(diff.le_tensor(&bound).all().int64_value(&[]) != 0);
     OutputError { name: name.to_string(), max_abs, max_rel, ok }
 }
@@ -176,9 +192,13 @@ fn bisect(
     export::write_model(&module, &debug_path, &ExportOptions::default())?;
     let values = run_onnx(&debug_path, inputs)?;
     let _ = std::fs::remove_file(&debug_path);
+    let mut compared = std::collections::HashSet::new();
     for traced in &run.trace {
         let tag = format!("{}#{}", traced.node, traced.result);
-        if !names.contains(&tag) {
+        // A node inside a loop body runs once per iteration; the exposed
+        // value (a copy of while_loop's condition before the Loop) is its
+        // first run.
+        if !names.contains(&tag) || !compared.insert(tag.clone()) {
             continue;
         }
         let Some((_, got)) = values.iter().find(|(n, _)| *n == format!("trace:{tag}")) else { continue };
@@ -209,9 +229,14 @@ fn expose_traced_values(module: &Module) -> Result<Vec<String>, Error> {
     let ret = block.terminator().ok_or_else(|| Error::Interpreter("no return".into()))?;
     let mut tagged: Vec<(Value, String)> = Vec::new();
     ir::walk(function, &mut |op| {
-        if let Some(tag) = op.attribute(aten2onnx_passes::convert_aten_to_onnx::TRACE_ATTR).ok().and_then(string_value)
-        {
-            if let Ok(result) = op.result(0) {
+        // Values inside subgraphs (If/Loop/Scan bodies) cannot be graph
+        // outputs: only the function's own ops are exposed.
+        if op.parent_operation() != Some(function) {
+            return;
+        }
+        for (index, result) in op.results().enumerate() {
+            let name = aten2onnx_passes::convert_aten_to_onnx::trace_attr(index);
+            if let Some(tag) = op.attribute(&name).ok().and_then(string_value) {
                 tagged.push((result.into(), tag));
             }
         }
@@ -350,6 +375,10 @@ fn parse_npy(bytes: &[u8]) -> Result<tch::Tensor, String> {
         "<f8" => tch::Kind::Double,
         "<i8" => tch::Kind::Int64,
         "<i4" => tch::Kind::Int,
+        "<f2" => tch::Kind::Half,
+        "<i2" => tch::Kind::Int16,
+        "|i1" => tch::Kind::Int8,
+        "|u1" => tch::Kind::Uint8,
         "|b1" => tch::Kind::Bool,
         other => return Err(format!("dtype '{other}' is not supported")),
     };
@@ -382,6 +411,11 @@ pub fn read_inputs(dir: &Path) -> Result<Vec<tch::Tensor>, Error> {
             9 => tch::Kind::Bool,
             6 => tch::Kind::Int,
             11 => tch::Kind::Double,
+            10 => tch::Kind::Half,
+            16 => tch::Kind::BFloat16,
+            2 => tch::Kind::Uint8,
+            3 => tch::Kind::Int8,
+            5 => tch::Kind::Int16,
             other => return Err(Error::Interpreter(format!("{}: data type {other}", path.display()))),
         };
         if t.raw_data.is_empty() && t.dims.iter().product::<i64>() != 0 {
@@ -411,22 +445,25 @@ pub fn run_onnx(model: &Path, inputs: &[tch::Tensor]) -> Result<Vec<(String, tch
         let t = t.contiguous();
         let shape: Vec<i64> = t.size();
         let n = t.numel();
+        // Every element type onnxruntime takes as a graph input.
+        macro_rules! feed {
+            ($ty:ty, $zero:expr) => {{
+                let mut v: Vec<$ty> = vec![$zero; n];
+                t.copy_data(&mut v, n);
+                Tensor::from_array((shape, v)).map_err(|e| fail(e.to_string()))?.into_dyn()
+            }};
+        }
         let value: DynValue = match t.kind() {
-            tch::Kind::Float => {
-                let mut v = vec![0f32; n];
-                t.copy_data(&mut v, n);
-                Tensor::from_array((shape, v)).map_err(|e| fail(e.to_string()))?.into_dyn()
-            }
-            tch::Kind::Int64 => {
-                let mut v = vec![0i64; n];
-                t.copy_data(&mut v, n);
-                Tensor::from_array((shape, v)).map_err(|e| fail(e.to_string()))?.into_dyn()
-            }
-            tch::Kind::Bool => {
-                let mut v = vec![false; n];
-                t.copy_data(&mut v, n);
-                Tensor::from_array((shape, v)).map_err(|e| fail(e.to_string()))?.into_dyn()
-            }
+            tch::Kind::Float => feed!(f32, 0.0),
+            tch::Kind::Double => feed!(f64, 0.0),
+            tch::Kind::Half => feed!(half::f16, half::f16::ZERO),
+            tch::Kind::BFloat16 => feed!(half::bf16, half::bf16::ZERO),
+            tch::Kind::Int64 => feed!(i64, 0),
+            tch::Kind::Int => feed!(i32, 0),
+            tch::Kind::Int16 => feed!(i16, 0),
+            tch::Kind::Int8 => feed!(i8, 0),
+            tch::Kind::Uint8 => feed!(u8, 0),
+            tch::Kind::Bool => feed!(bool, false),
             other => return Err(fail(format!("input kind {other:?} is not supported"))),
         };
         feeds.push((name.clone(), value));
@@ -436,17 +473,21 @@ pub fn run_onnx(model: &Path, inputs: &[tch::Tensor]) -> Result<Vec<(String, tch
     let mut result = Vec::new();
     for (i, name) in output_names.iter().enumerate() {
         let value = &outputs[i];
-        let t = if let Ok((shape, data)) = value.try_extract_tensor::<f32>() {
-            tch::Tensor::from_slice(data).reshape(shape.to_vec())
-        } else if let Ok((shape, data)) = value.try_extract_tensor::<i64>() {
-            tch::Tensor::from_slice(data).reshape(shape.to_vec())
-        } else if let Ok((shape, data)) = value.try_extract_tensor::<bool>() {
-            tch::Tensor::from_slice(data).reshape(shape.to_vec())
-        } else if let Ok((shape, data)) = value.try_extract_tensor::<f64>() {
-            tch::Tensor::from_slice(data).reshape(shape.to_vec())
-        } else {
-            return Err(fail(format!("output '{name}' has an unsupported type")));
-        };
+        macro_rules! extract {
+            ($($ty:ty),*) => {{
+                let mut found = None;
+                $(
+                    if found.is_none() {
+                        if let Ok((shape, data)) = value.try_extract_tensor::<$ty>() {
+                            found = Some(tch::Tensor::from_slice(data).reshape(shape.to_vec()));
+                        }
+                    }
+                )*
+                found
+            }};
+        }
+        let t = extract!(f32, f64, half::f16, half::bf16, i64, i32, i16, i8, u8, bool)
+            .ok_or_else(|| fail(format!("output '{name}' has an unsupported type")))?;
         result.push((name.clone(), t));
     }
     Ok(result)

@@ -105,6 +105,8 @@ class Case:
     dynamic: dict[str, dict[int, tuple[str, int, int]]] = field(default_factory=dict)
     dim_min: dict[str, int] = field(default_factory=dict)
     description: str = ""
+    # ONNX opset the parity test converts with (None: the default).
+    opset: int | None = None
 
     @property
     def seed(self) -> int:
@@ -115,7 +117,7 @@ CASES: list[Case] = []
 
 
 def case(name: str, targets: list[str], make_inputs, *, ir: str = "TRAINING", init=None,
-         dynamic=None, dim_min=None):
+         dynamic=None, dim_min=None, opset=None):
     """Registers `forward(self, ...)` as a case; its docstring is the description.
     Targets are written without the `aten.` prefix."""
 
@@ -123,7 +125,7 @@ def case(name: str, targets: list[str], make_inputs, *, ir: str = "TRAINING", in
         assert name not in {c.name for c in CASES}, name
         doc = " ".join((fn.__doc__ or "").split())
         CASES.append(Case(name, ["aten." + t for t in targets], fn, make_inputs, ir, init,
-                          dynamic or {}, dim_min or {}, doc))
+                          dynamic or {}, dim_min or {}, doc, opset))
         return fn
 
     return deco
@@ -1718,10 +1720,24 @@ def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[
     """(aten targets the compiler sees after its inplace removal, other call targets)."""
     aten: set[str] = set()
     other: set[str] = set()
-    for node in ep.graph.nodes:
+    # Subgraphs of higher-order ops (torch.cond, while_loop, scan, map) too.
+    graphs = [(ep.graph_module, ep.graph)]
+    nodes = []
+    while graphs:
+        gm, graph = graphs.pop()
+        for node in graph.nodes:
+            nodes.append(node)
+            if node.op == "get_attr":
+                sub = getattr(gm, node.target, None)
+                if isinstance(sub, torch.fx.GraphModule):
+                    graphs.append((sub, sub.graph))
+    for node in nodes:
         if node.op != "call_function":
             continue
         t = node.target
+        if isinstance(t, torch._ops.HigherOrderOperator):
+            other.add(f"higher_order.{t.name()}")
+            continue
         if not isinstance(t, torch._ops.OpOverload):
             if t is not operator.getitem:
                 other.add(f"{getattr(t, '__module__', '?')}.{getattr(t, '__name__', str(t))}")
@@ -1824,7 +1840,7 @@ def capture(c: Case, out_root: Path, rules: set[str]) -> dict:
     assert not missing, f"{c.name}: claimed targets not in the graph: {missing}; graph: {graph_targets}"
     no_rule = [t for t in graph_targets if t not in known]
     assert not no_rule, f"{c.name}: graph ops without a rule (nor a PENDING_RULES entry): {no_rule}"
-    bad_other = [o for o in other_ops if not o.startswith("_operator.")]
+    bad_other = [o for o in other_ops if not o.startswith(("_operator.", "higher_order."))]
     assert not bad_other, f"{c.name}: unexpected call targets {bad_other}"
 
     d = out_root / c.name
@@ -1878,6 +1894,8 @@ def capture(c: Case, out_root: Path, rules: set[str]) -> dict:
         "tolerance_vs_eager": TOL,
         "torch": torch.__version__,
     }
+    if c.opset is not None:
+        meta["opset"] = c.opset
     (d / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     size = sum(p.stat().st_size for p in d.rglob("*") if p.is_file())
     print(f"wrote {cc.rel(d)}/ ({c.ir}, {len(graph_targets)} targets, dir {size} bytes, "

@@ -3,7 +3,8 @@
 #   - Debian LLVM/MLIR 22 packages that melior 0.27 links against, plus lit/FileCheck;
 #   - a Python venv (.venv) with torch 2.13 / onnx / onnxruntime for the registry
 #     generators, fixture capture and reference checks, plus torchvision and
-#     transformers for the model corpus (tools/capture_corpus.py).
+#     transformers for the model corpus (tools/capture_corpus.py), maturin and
+#     pytest for the Python entry point (python/).
 # Fast when everything is already in place: each step checks before it installs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,7 +26,8 @@ fi
 # Python side. Pinned: the registries are generated from exactly these versions.
 VENV="$ROOT/.venv"
 PY_PINS=(torch==2.13.0 onnx==1.23.2 onnxruntime==1.32.0 numpy
-         torchvision==0.28.0 transformers==5.24.0 onnxscript==0.7.2)
+         torchvision==0.28.0 transformers==5.24.0 onnxscript==0.7.2
+         maturin==1.16.0 pytest==9.2.0)
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV" >&2
   python3 -m venv "$VENV"
@@ -33,7 +35,8 @@ fi
 if ! "$VENV/bin/python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
 want = {"torch": "2.13.0", "onnx": "1.23.2", "onnxruntime": "1.32.0",
-        "torchvision": "0.28.0", "transformers": "5.24.0", "onnxscript": "0.7.2"}
+        "torchvision": "0.28.0", "transformers": "5.24.0", "onnxscript": "0.7.2",
+        "maturin": "1.16.0", "pytest": "9.2.0"}
 sys.exit(0 if all(m.version(k) == v for k, v in want.items()) else 1)
 PY
 then

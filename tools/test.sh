@@ -2,7 +2,8 @@
 # Runs every test: set-up (idempotent), cargo tests (unit, snapshots, registry
 # freshness, onnxruntime parity on the corpus and the single-op cases,
 # differential tests of every lowering rule against libtorch, error paths),
-# then the lit suite through the built tools.
+# then the lit suite through the built tools, then the Python entry point's
+# pytest suite (python/tests).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -17,3 +18,8 @@ export INSTA_UPDATE=no
 cargo build --workspace --bins
 cargo test --workspace --features aten2onnx/torch --no-fail-fast
 ATEN2ONNX_TORCH=1 ATEN2ONNX_BIN_DIR="$ROOT/target/debug" lit -sv lit-tests
+# The Python entry point (python/, docs/python.md): the extension built in the
+# dev profile into the shared target dir and installed into .venv (editable),
+# with the `torch` feature (verify=True), then its pytest suite.
+(cd python && VIRTUAL_ENV="$ROOT/.venv" maturin develop --profile dev --features torch)
+.venv/bin/python -m pytest -q python/tests

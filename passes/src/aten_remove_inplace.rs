@@ -12,9 +12,12 @@
 //! buffers, parameters and user inputs become extra function results
 //! (`aten.kind` = `buffer_mutation` / `user_input_mutation` /
 //! `parameter_mutation`, `aten.target`), after the existing results.
-//! Anything it cannot express (writes inside higher-order ops, through
-//! views without an inverse, metadata-changing inplace ops) is an error that
-//! names the op and its source line.
+//! Inside regions of higher-order ops (cond branches, loop bodies) writes
+//! to tensors created in that region are rewritten the same way; writes to
+//! the region's arguments or outer values are refused. Anything it cannot
+//! express (those, writes through views without an inverse,
+//! metadata-changing inplace ops) is an error that names the op and its
+//! source line.
 
 use crate::{
     aten_ir::{self, ArgValue, AtenOp},
@@ -130,6 +133,20 @@ fn remove_inplace<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<
     let Some(block) = region.first_block() else {
         return Ok(());
     };
+    rewrite_block(context, block, Some(function))
+}
+
+/// Rewrites the writes of one block: the function's body (`function` set:
+/// writes to inputs and buffers become extra results) or a region of a
+/// higher-order op (`function` None), where only values created in that
+/// region may be written (`y = x.clone(); y.add_(1)` in a branch): a write
+/// to a region argument or an outer value would be a side effect of the
+/// branch or loop body, which torch itself forbids and ONNX cannot express.
+fn rewrite_block<'c, 'a>(
+    context: &'c melior::Context,
+    block: melior::ir::BlockRef<'c, 'a>,
+    function: Option<OperationRef<'c, 'a>>,
+) -> Result<(), Failure<'c, 'a>> {
     let mut state = State {
         context,
         latest: HashMap::new(),
@@ -143,17 +160,13 @@ fn remove_inplace<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<
         ops.push(op);
         next = op.next_in_block();
     }
-    // Writes inside regions of higher-order ops are not supported.
+    // Regions of higher-order ops first, each block on its own.
     for &op in &ops {
-        if op.region_count() > 0 {
-            let mut bad = None;
-            ir::walk(op, &mut |inner| {
-                if bad.is_none() && inner != op && writes(inner).is_some() {
-                    bad = Some(inner);
-                }
-            });
-            if let Some(inner) = bad {
-                return Err((inner, "writes a tensor inside a higher-order op's region; this is not supported".into()));
+        for region in op.regions() {
+            let mut inner = region.first_block();
+            while let Some(b) = inner {
+                rewrite_block(context, b, None)?;
+                inner = b.next_in_region();
             }
         }
     }
@@ -169,7 +182,9 @@ fn remove_inplace<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<
             }
         }
         if name == "func.return" {
-            add_mutation_results(&mut state, function, op).map_err(|e| (op, e))?;
+            if let Some(function) = function {
+                add_mutation_results(&mut state, function, op).map_err(|e| (op, e))?;
+            }
             continue;
         }
         // 2. Views remember their parent.
@@ -199,6 +214,21 @@ fn remove_inplace<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<
                 op,
                 format!("'{name}' changes tensor metadata in place; rewrite it as its out-of-place form"),
             ));
+        }
+        if function.is_none() {
+            for arg in &written {
+                let target = arg_operand(op, schema, arg).map_err(|e| (op, e))?;
+                if !state.created_in(target, block) {
+                    return Err((
+                        op,
+                        format!(
+                            "writes argument '{arg}', a tensor from outside this region of a higher-order op \
+                             (an operand of the branch or loop body); only tensors created inside the region \
+                             can be written (clone it first)"
+                        ),
+                    ));
+                }
+            }
         }
         let (functional, new_values) = functional_form(&state, op, schema, &written).map_err(|e| (op, e))?;
         let block = op.block().ok_or((op, "op is not in a block".to_string()))?;
@@ -306,6 +336,22 @@ fn functional_form<'c, 'a>(
 }
 
 impl<'c, 'a> State<'c, 'a> {
+    /// True when the tensor `value` names (through views, its base) was
+    /// created by an op of `block`.
+    fn created_in(&mut self, value: Value<'c, 'a>, block: melior::ir::BlockRef<'c, 'a>) -> bool {
+        let mut logical = self.logical_of(value);
+        while let Some(view) = self.views.get(&logical) {
+            logical = view.parent;
+        }
+        let base = self.values.get(&logical).copied().unwrap_or(value);
+        unsafe {
+            sys::mlirValueIsAOpResult(base.to_raw()) && {
+                let owner = OperationRef::from_raw(sys::mlirOpResultGetOwner(base.to_raw()));
+                owner.block().is_some_and(|b| b == block)
+            }
+        }
+    }
+
     fn register(&mut self, value: Value<'c, 'a>) {
         self.values.entry(key(value)).or_insert(value);
     }

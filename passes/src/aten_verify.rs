@@ -140,7 +140,8 @@ fn verify_registered(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), 
         }
     }
     for (name, _) in op.attributes() {
-        let name = name.as_string_ref().as_str().unwrap_or("");
+        let name = ir::identifier_text(name);
+        let name = name.as_str();
         // Dotted names are discardable attributes of other layers.
         if name == aten_ir::SEGMENTS_ATTR || name.contains('.') {
             continue;
@@ -150,7 +151,317 @@ fn verify_registered(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), 
             return Err(format!("has unknown attribute '{name}' (arguments: {})", names.join(", ")));
         }
     }
-    check_results(op, schema)
+    check_results(op, schema)?;
+    check_dims(op, schema, &slots)?;
+    check_view_size(op, schema, &slots)?;
+    check_shape_arguments(op, schema)
+}
+
+/// Arguments of the common shape ops that torch would refuse (a step of 0,
+/// an index past the end, split sizes that do not add up, ...), checked when
+/// the values and the dims involved are static; without this they lower
+/// to a model that fails at run time or computes something else.
+fn check_shape_arguments(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), String> {
+    use melior::ir::attribute::IntegerAttribute;
+    let int = |name: &str| op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value());
+    let ints = |name: &str| op.attribute(name).ok().and_then(ir::dense_i64_values);
+    let Some(input) = op.operand(0).ok() else { return Ok(()) };
+    let Some(dims) = crate::lowering::builder::dims(input.r#type()) else { return Ok(()) };
+    let rank = dims.len();
+    let dim_size = |dim: i64| -> Option<i64> {
+        let r = rank.max(1) as i64;
+        let d = if dim < 0 { dim + r } else { dim };
+        if rank == 0 {
+            return Some(1);
+        }
+        dims.get(usize::try_from(d).ok()?).copied().flatten()
+    };
+    let results = op.result_count();
+    let name = schema.name.trim_end_matches("_copy");
+    let operand_dims = |i: usize| op.operand(i).ok().and_then(|v| crate::lowering::builder::dims(v.r#type()));
+    // The contracted dims of a matrix product must agree.
+    let contracted = |a: &[Option<i64>], b: &[Option<i64>], b_dim: usize, what: &str| -> Result<(), String> {
+        if let (Some(Some(k1)), Some(Some(k2))) = (a.last(), b.get(b_dim)) {
+            if k1 != k2 {
+                return Err(format!("{what}: the contracted dims differ ({k1} vs {k2})"));
+            }
+        }
+        Ok(())
+    };
+    match (name, schema.overload) {
+        ("linear", "") => {
+            let Some(w) = operand_dims(1) else { return Ok(()) };
+            if w.is_empty() || w.len() > 2 {
+                return Err(format!("the weight must have 1 or 2 dims, has {}", w.len()));
+            }
+            contracted(&dims, &w, w.len() - 1, "input and weight")?;
+        }
+        ("mm", "") | ("bmm", "") => {
+            let (a, Some(b)) = (dims.clone(), operand_dims(1)) else { return Ok(()) };
+            let want = if name == "mm" { 2 } else { 3 };
+            if a.len() != want || b.len() != want {
+                return Err(format!("{name} needs two {want}-d tensors, got ranks {} and {}", a.len(), b.len()));
+            }
+            contracted(&a, &b, want - 2, "self and mat2")?;
+        }
+        ("matmul", "") => {
+            let Some(b) = operand_dims(1) else { return Ok(()) };
+            if !dims.is_empty() && !b.is_empty() {
+                contracted(&dims, &b, if b.len() == 1 { 0 } else { b.len() - 2 }, "self and other")?;
+            } else {
+                return Err("matmul needs tensors of at least 1 dim".to_string());
+            }
+        }
+        ("addmm", "") => {
+            let (Some(a), Some(b)) = (operand_dims(1), operand_dims(2)) else { return Ok(()) };
+            if a.len() != 2 || b.len() != 2 {
+                return Err(format!("mat1 and mat2 must be 2-d, got ranks {} and {}", a.len(), b.len()));
+            }
+            contracted(&a, &b, 0, "mat1 and mat2")?;
+        }
+        ("slice", "Tensor") => {
+            if let Some(step) = int("step") {
+                if step <= 0 {
+                    return Err(format!("argument 'step' = {step} must be positive"));
+                }
+            }
+        }
+        ("select", "int") => {
+            if let (Some(index), Some(size)) = (int("index"), int("dim").and_then(dim_size)) {
+                if index < -size || index >= size {
+                    return Err(format!("argument 'index' = {index} is out of range for a dim of size {size}"));
+                }
+            }
+        }
+        ("narrow", "") => {
+            if let (Some(start), Some(length), Some(size)) =
+                (int("start"), int("length"), int("dim").and_then(dim_size))
+            {
+                let begin = if start < 0 { start + size } else { start };
+                if length < 0 || begin < 0 || begin > size || begin.checked_add(length).is_none_or(|end| end > size) {
+                    return Err(format!("start {start} and length {length} do not fit in a dim of size {size}"));
+                }
+            }
+        }
+        ("chunk", "") => {
+            if let Some(chunks) = int("chunks") {
+                if chunks <= 0 {
+                    return Err(format!("argument 'chunks' = {chunks} must be positive"));
+                }
+            }
+        }
+        ("split", "Tensor") => {
+            if let Some(split) = int("split_size") {
+                if split < 0 || (split == 0 && int("dim").and_then(dim_size).is_some_and(|n| n != 0)) {
+                    return Err(format!("argument 'split_size' = {split} must be positive"));
+                }
+            }
+        }
+        ("split_with_sizes", "") => {
+            if let Some(sizes) = ints("split_sizes") {
+                if let Some(bad) = sizes.iter().find(|&&n| n < 0) {
+                    return Err(format!("argument 'split_sizes' = {sizes:?} has the negative size {bad}"));
+                }
+                if results != sizes.len() {
+                    return Err(format!("has {results} results but 'split_sizes' = {sizes:?} makes {}", sizes.len()));
+                }
+                if let Some(size) = int("dim").and_then(dim_size) {
+                    if sizes.iter().sum::<i64>() != size {
+                        return Err(format!(
+                            "argument 'split_sizes' = {sizes:?} does not add up to the dim's size {size}"
+                        ));
+                    }
+                }
+            }
+        }
+        ("unbind", "int") => {
+            if let Some(size) = int("dim").and_then(dim_size) {
+                if results as i64 != size {
+                    return Err(format!("has {results} results but the dim it unbinds has size {size}"));
+                }
+            }
+        }
+        ("repeat", "") => {
+            if let Some(repeats) = ints("repeats") {
+                if repeats.len() < rank || repeats.iter().any(|&n| n < 0) {
+                    return Err(format!(
+                        "argument 'repeats' = {repeats:?} must hold at least {rank} non-negative counts"
+                    ));
+                }
+            }
+        }
+        ("flatten", "using_ints") => {
+            if let (Some(start), Some(end)) = (int("start_dim"), int("end_dim")) {
+                let r = rank.max(1) as i64;
+                let (s, e) = (if start < 0 { start + r } else { start }, if end < 0 { end + r } else { end });
+                if s > e {
+                    return Err(format!("start_dim {start} comes after end_dim {end}"));
+                }
+            }
+        }
+        ("unflatten", "int") => {
+            if let (Some(sizes), Some(size)) = (ints("sizes"), int("dim").and_then(dim_size)) {
+                let known: i64 = sizes.iter().filter(|&&n| n != -1).product();
+                let wild = sizes.iter().filter(|&&n| n == -1).count();
+                let fits = match wild {
+                    0 => known == size,
+                    1 => known != 0 && size % known == 0,
+                    _ => false,
+                };
+                if sizes.is_empty() || sizes.iter().any(|&n| n < -1) || !fits {
+                    return Err(format!("argument 'sizes' = {sizes:?} does not unflatten a dim of size {size}"));
+                }
+            }
+        }
+        ("expand", "") => {
+            if let Some(size) = ints("size") {
+                if size.len() < rank {
+                    return Err(format!("argument 'size' = {size:?} has fewer dims than the input (rank {rank})"));
+                }
+                let lead = size.len() - rank;
+                for (i, &n) in size.iter().enumerate() {
+                    let from = if i >= lead { dims[i - lead] } else { None };
+                    let bad = n < -1 || (n == -1 && i < lead) || matches!(from, Some(d) if n != -1 && d != 1 && d != n);
+                    if bad {
+                        return Err(format!("argument 'size' = {size:?} cannot expand an input of shape {dims:?}"));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// `view`/`reshape` and their copies: a static target size must hold the
+/// input's elements (at most one -1, no other negative size, the same
+/// element count when both are static) and match the result's rank.
+fn check_view_size(op: OperationRef<'_, '_>, schema: &OpSchema, slots: &[Slot<'_>]) -> Result<(), String> {
+    if !matches!(schema.name, "view" | "reshape" | "_unsafe_view" | "view_copy" | "_reshape_copy")
+        || schema.overload != ""
+    {
+        return Ok(());
+    }
+    let (Some(Slot::Operands(input)), Some(Slot::Attribute(size_attr))) = (slots.first(), slots.get(1)) else {
+        return Ok(());
+    };
+    let Some(size) = ir::dense_i64_values(*size_attr) else { return Ok(()) };
+    let arg = schema.arguments[1].name;
+    if size.iter().filter(|&&d| d == -1).count() > 1 {
+        return Err(format!("argument '{arg}' = {size:?} has more than one -1"));
+    }
+    if let Some(bad) = size.iter().find(|&&d| d < -1) {
+        return Err(format!("argument '{arg}' = {size:?} has the negative size {bad}"));
+    }
+    if let Some(result) = op.result(0).ok().and_then(|r| crate::lowering::builder::dims(r.r#type())) {
+        if result.len() != size.len() {
+            return Err(format!(
+                "argument '{arg}' = {size:?} has {} dims but the result has rank {}",
+                size.len(),
+                result.len()
+            ));
+        }
+        if size.iter().zip(&result).any(|(&n, d)| n != -1 && d.is_some_and(|d| d != n)) {
+            let shown: Vec<String> = result.iter().map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect();
+            return Err(format!(
+                "argument '{arg}' = {size:?} does not match the result's shape [{}]",
+                shown.join(", ")
+            ));
+        }
+    }
+    let input_dims = aten_ir::operands_of(op, input)
+        .first()
+        .and_then(|v| crate::lowering::builder::dims(v.r#type()))
+        .and_then(|dims| dims.into_iter().collect::<Option<Vec<i64>>>());
+    if let Some(dims) = input_dims {
+        let numel = dims.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d));
+        let known = size.iter().filter(|&&d| d != -1).try_fold(1i64, |acc, &d| acc.checked_mul(d));
+        if let (Some(numel), Some(known)) = (numel, known) {
+            let fits = if size.contains(&-1) { known != 0 && numel % known == 0 } else { known == numel };
+            if !fits {
+                return Err(format!(
+                    "argument '{arg}' = {size:?} cannot hold the {numel} elements of the input of shape {dims:?}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Names of the arguments that hold dimension indices of the op's tensors.
+const DIM_ARGUMENTS: &[&str] =
+    &["dim", "dims", "dim0", "dim1", "dim2", "start_dim", "end_dim", "dimension", "source", "destination"];
+
+/// Ops whose dim arguments index the result, which has one more dim than
+/// the input (`unsqueeze(x, dim)` accepts `dim` = rank).
+fn dims_index_one_more(name: &str) -> bool {
+    matches!(
+        name.trim_end_matches("_copy"),
+        "unsqueeze" | "stack" | "_stack" | "diag_embed" | "select_backward" | "unsqueeze_"
+    )
+}
+
+/// Checks every static `int dim` / `int[] dim` argument against the rank of
+/// the op's tensor operands (the largest, for ops over several tensors):
+/// `dim` must lie in `[-rank, rank - 1]`, where a 0-d tensor counts as rank 1
+/// (torch accepts dim 0 and -1 on it); `permute` dims must be a permutation.
+fn check_dims(op: OperationRef<'_, '_>, schema: &OpSchema, slots: &[Slot<'_>]) -> Result<(), String> {
+    let mut rank: Option<usize> = None;
+    for (arg, slot) in schema.arguments.iter().zip(slots) {
+        if let Slot::Operands(range) = slot {
+            if is_tensor(&ArgType::parse(arg.ty)) {
+                for value in aten_ir::operands_of(op, range) {
+                    if let Some(r) = crate::lowering::builder::rank(value.r#type()) {
+                        rank = Some(rank.map_or(r, |m: usize| m.max(r)));
+                    }
+                }
+            }
+        }
+    }
+    let Some(rank) = rank else { return Ok(()) };
+    let bound = if dims_index_one_more(schema.name) { rank + 1 } else { rank.max(1) } as i64;
+    for (arg, slot) in schema.arguments.iter().zip(slots) {
+        // `tile(dims)` holds repeat counts, not dims.
+        if !DIM_ARGUMENTS.contains(&arg.name) || (schema.name == "tile" && arg.name == "dims") {
+            continue;
+        }
+        let ty = ArgType::parse(arg.ty);
+        let inner = match &ty {
+            ArgType::Optional(inner) => inner.as_ref(),
+            other => other,
+        };
+        let is_int = |t: &ArgType| matches!(t, ArgType::Int | ArgType::SymInt);
+        let is_dim_type = is_int(inner) || matches!(inner, ArgType::List { elem, .. } if is_int(elem));
+        let Slot::Attribute(attr) = slot else { continue };
+        if !is_dim_type {
+            continue;
+        }
+        let values: Vec<i64> = if let Some(list) = ir::dense_i64_values(*attr) {
+            list
+        } else if let Ok(int) = melior::ir::attribute::IntegerAttribute::try_from(*attr) {
+            vec![int.value()]
+        } else {
+            continue;
+        };
+        for &d in &values {
+            if d < -bound || d >= bound {
+                return Err(format!(
+                    "argument '{}' = {d} is out of range for a tensor of rank {rank} (expected a dim in [{}, {}])",
+                    arg.name,
+                    -bound,
+                    bound - 1
+                ));
+            }
+        }
+        if schema.name.trim_end_matches("_copy") == "permute" && arg.name == "dims" {
+            let mut seen: Vec<i64> = values.iter().map(|&d| if d < 0 { d + bound } else { d }).collect();
+            seen.sort_unstable();
+            if values.len() != rank || seen.windows(2).any(|w| w[0] == w[1]) {
+                return Err(format!("argument 'dims' = {values:?} is not a permutation of the {rank} dims"));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_operands(ty: &ArgType, kinds: &[ValueKind]) -> Result<(), String> {

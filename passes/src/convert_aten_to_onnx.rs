@@ -61,6 +61,16 @@ pub struct ConvertAtenToOnnx {
 /// Discardable attribute naming the aten result an onnx value replaced.
 pub const TRACE_ATTR: &str = "aten.trace";
 
+/// The attribute tagging result `index` of an op: [`TRACE_ATTR`] for result
+/// 0, `aten.trace.<index>` for the others.
+pub fn trace_attr(index: usize) -> String {
+    if index == 0 {
+        TRACE_ATTR.to_string()
+    } else {
+        format!("{TRACE_ATTR}.{index}")
+    }
+}
+
 impl ProjectPass for ConvertAtenToOnnx {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()> {
         convert(op, self.opset, self.trace)
@@ -79,13 +89,38 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<()
         error_at(root.location(), &message);
         return Err(());
     }
+    // Higher-order ops become onnx ops with regions whose bodies are still
+    // aten ops (see control_flow.rs); the loop below lowers those in place.
+    if ops.iter().any(|op| ir::op_name(*op).starts_with(aten_ir::HOP_PREFIX)) {
+        if let Err((at, message)) = crate::control_flow::lower_higher_order_ops(root) {
+            op_error(at, &format!("cannot be lowered: {message}"));
+            return Err(());
+        }
+        ops.clear();
+        ir::walk(root, &mut |op| {
+            if ir::op_name(op).starts_with(aten_ir::DIALECT_PREFIX) {
+                ops.push(op);
+            }
+        });
+    }
     // SAFETY: the context outlives every op of the module being converted.
     // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
     let mut ok = true;
     for &op in &ops {
-        if let Err(message) = lower_op(context, op, opset, trace) {
+        // A panicking rule is a bug: report it at the op (its node and source
+        // line) instead of aborting the whole process.
+        let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lower_op(context, op, opset, trace)))
+            .unwrap_or_else(|payload| {
+                let text = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                Err(format!("internal error in its lowering rule (a bug, please report it with this input): {text}"))
+            });
+        if let Err(message) = lowered {
             op_error(op, &format!("cannot be lowered: {message}"));
             ok = false;
             break;
@@ -130,7 +165,11 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
                 Some(rule) => Some(format!("{name} (rule supports opsets {}..{})", rule.opsets.0, rule.opsets.1)),
                 None => Some(name.clone()),
             },
-            Ok(AtenOp::HigherOrder) => Some(format!("{name} (higher-order ops are not lowered yet)")),
+            Ok(AtenOp::HigherOrder) if crate::control_flow::is_supported(&name) => None,
+            Ok(AtenOp::HigherOrder) => Some(format!(
+                "{name} (higher-order op without an ONNX lowering; supported: {})",
+                crate::control_flow::SUPPORTED.join(", ")
+            )),
             Ok(AtenOp::Sym(sym)) if sym_lowering(sym.op).is_none() => Some(name.clone()),
             Ok(_) => None,
             Err(e) => Some(format!("{name} ({e})")),
@@ -184,7 +223,10 @@ fn lower_op<'c, 'a>(
     trace: bool,
 ) -> Result<(), String> {
     let name = ir::op_name(op);
-    let b = Builder::new(context, op, opset)?;
+    let mut b = Builder::new(context, op, opset)?;
+    if !matches!(aten_ir::classify(&name), Ok(AtenOp::Weight)) {
+        b.location = traced_location(context, op.location(), &name);
+    }
     let replacements: Vec<Value<'c, 'a>> = match aten_ir::classify(&name)? {
         AtenOp::Registered(schema) => {
             let rule = lowering::rule(&name).ok_or("no rule")?;
@@ -232,7 +274,9 @@ fn lower_op<'c, 'a>(
             let ty = RankedTensorType::new(&[1], element, None).into();
             vec![b.op(onnx, &operands, &[], ty)?]
         }
-        AtenOp::HigherOrder | AtenOp::Yield => return Err("higher-order ops are not lowered yet".into()),
+        AtenOp::HigherOrder | AtenOp::Yield => {
+            return Err("higher-order op left after control-flow lowering (bug)".into())
+        }
     };
     let results: Vec<Value> = op.results().map(Into::into).collect();
     if replacements.len() != results.len() {
@@ -242,6 +286,19 @@ fn lower_op<'c, 'a>(
         unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
     }
     Ok(())
+}
+
+/// `loc("<node>"("<aten op>"(<position>)))` from the aten op's
+/// `loc("<node>"(<position>))`: the node name stays first (messages,
+/// `--verify`), and the ONNX writer can name the aten op of each node.
+fn traced_location<'c>(context: &'c melior::Context, location: melior::ir::Location<'c>, aten_op: &str) -> melior::ir::Location<'c> {
+    if location.is_name() {
+        let node = ir::identifier_text(location.name_value());
+        let inner = melior::ir::Location::name(context, aten_op, location.name_child_location());
+        melior::ir::Location::name(context, &node, inner)
+    } else {
+        location
+    }
 }
 
 /// Tags the values a rule created with the node and result they replace.
@@ -255,10 +312,16 @@ fn tag_values(context: &melior::Context, op: OperationRef<'_, '_>, values: &[Val
         }
         let tag = StringAttribute::new(context, &format!("{node}#{i}"));
         unsafe {
+            if !sys::mlirValueIsAOpResult(value.to_raw()) {
+                continue;
+            }
             let owner = sys::mlirOpResultGetOwner(value.to_raw());
+            // One attribute per tagged result of the owner (a Split lowering
+            // `chunk` has several).
+            let name = trace_attr(sys::mlirOpResultGetResultNumber(value.to_raw()) as usize);
             sys::mlirOperationSetAttributeByName(
                 owner,
-                sys::MlirStringRef { data: TRACE_ATTR.as_ptr() as *const _, length: TRACE_ATTR.len() },
+                sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
                 melior::ir::attribute::AttributeLike::to_raw(&tag),
             );
         }

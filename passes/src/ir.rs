@@ -152,6 +152,22 @@ pub fn value_kind(ty: Type<'_>) -> ValueKind {
     }
 }
 
+/// The text of an MLIR string reference. Unlike melior's `StringRef::as_str`
+/// this accepts an empty (possibly null) reference and invalid UTF-8.
+pub fn string_ref_text(s: melior::StringRef<'_>) -> String {
+    let raw = s.to_raw();
+    if raw.length == 0 || raw.data.is_null() {
+        return String::new();
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The text of an identifier (attribute name, op name), see [`string_ref_text`].
+pub fn identifier_text(id: melior::ir::Identifier<'_>) -> String {
+    string_ref_text(id.as_string_ref())
+}
+
 /// Where a location points: the innermost file position and the node name,
 /// when the importer recorded them (`loc("node"("file.py":12:0))`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -160,6 +176,10 @@ pub struct SourcePosition {
     pub line: usize,
     pub column: usize,
     pub node: Option<String>,
+    /// The aten op (`aten.linear.default`) an onnx op was lowered from:
+    /// `convert-aten-to-onnx` locates the ops a rule builds at
+    /// `loc("<node>"("<aten op>"(<file position>)))`.
+    pub aten_op: Option<String>,
 }
 
 impl SourcePosition {
@@ -180,13 +200,16 @@ impl SourcePosition {
 
 fn collect_position(location: Location<'_>, pos: &mut SourcePosition) {
     if location.is_name() {
+        let name = identifier_text(location.name_value());
         if pos.node.is_none() {
-            pos.node = Some(location.name_value().as_string_ref().as_str().unwrap_or("").to_string());
+            pos.node = Some(name);
+        } else if pos.aten_op.is_none() && name.starts_with("aten.") {
+            pos.aten_op = Some(name);
         }
         collect_position(location.name_child_location(), pos);
     } else if location.is_file_line_col_range() {
         if pos.file.is_none() {
-            pos.file = Some(location.file_line_col_range_filename().as_string_ref().as_str().unwrap_or("").to_string());
+            pos.file = Some(identifier_text(location.file_line_col_range_filename()));
             pos.line = location.file_line_col_range_start_line();
             pos.column = location.file_line_col_range_start_column();
         }
@@ -201,7 +224,7 @@ fn collect_position(location: Location<'_>, pos: &mut SourcePosition) {
 
 /// The op's name as a Rust string.
 pub fn op_name(op: OperationRef<'_, '_>) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+    identifier_text(op.name())
 }
 
 /// Appends `values` to the results of `function` (a `func.func` whose body

@@ -12,17 +12,20 @@ pub mod ir;
 
 mod aten_remove_inplace;
 mod aten_verify;
+pub mod control_flow;
 pub mod convert_aten_to_onnx;
 mod dce;
 pub mod lowering;
 mod onnx_cse;
+pub mod onnx_eqsat;
 mod onnx_fold_constants;
 pub mod onnx_ir;
 pub mod onnx_shape_inference;
 mod onnx_verify;
+pub mod optimizer;
 
 use melior::{
-    ir::{r#type::TypeId, OperationRef},
+    ir::{operation::OperationLike, r#type::TypeId, OperationRef},
     pass::{create_external, ExternalPass, Pass, RunExternalPass},
     ContextRef,
 };
@@ -68,6 +71,7 @@ pub static REGISTRY: &[PassInfo] = &[
     onnx_fold_constants::INFO,
     onnx_cse::INFO,
     onnx_shape_inference::INFO,
+    onnx_eqsat::INFO,
 ];
 
 /// Finds a project pass by its pipeline flag.
@@ -93,15 +97,51 @@ pub fn check_options(info: &PassInfo, options: &PassOptions) -> Result<(), Strin
 
 /// Runs the dialect verifiers on `op` (and everything nested in it).
 pub fn verify_dialects(op: OperationRef<'_, '_>) -> Result<(), ()> {
+    let known = verify_known_dialects(op);
     let aten = aten_verify::verify(op);
     let onnx = onnx_verify::verify(op);
-    aten.and(onnx)
+    known.and(aten).and(onnx)
+}
+
+/// Every op must be an `aten.*` or `onnx.*` op or an op MLIR has registered
+/// (func, builtin, arith, ...): the context allows unregistered dialects
+/// only for the project's two.
+pub fn verify_known_dialects(op: OperationRef<'_, '_>) -> Result<(), ()> {
+    let mut ok = true;
+    ir::walk(op, &mut |inner| {
+        let name = ir::op_name(inner);
+        if name.starts_with(aten_ir::DIALECT_PREFIX) || name.starts_with(onnx_ir::DIALECT_PREFIX) {
+            return;
+        }
+        let registered = unsafe {
+            let context = mlir_sys::mlirOperationGetContext(inner.to_raw());
+            mlir_sys::mlirContextIsRegisteredOperation(
+                context,
+                mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+            )
+        };
+        if !registered {
+            let dialect = name.split('.').next().unwrap_or("");
+            diag::op_error(
+                inner,
+                &format!("is not an op of a known dialect ('{dialect}'): only aten, onnx and MLIR's registered dialects are accepted"),
+            );
+            ok = false;
+        }
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
 }
 
 /// Wraps a [`ProjectPass`] as an MLIR external pass.
 #[derive(Clone)]
 struct External<P: ProjectPass> {
     pass: P,
+    /// The pass's flag, for messages.
+    name: &'static str,
     /// Run the registry verifiers after the pass (on by default in the tools
     /// and in tests, like mlir-opt's `-verify-each`).
     verify_after: bool,
@@ -111,7 +151,32 @@ impl<'c, P: ProjectPass> RunExternalPass<'c> for External<P> {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, op: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let ok = self.pass.run(op).is_ok() && (!self.verify_after || verify_dialects(op).is_ok());
+        // A panic must not unwind into MLIR (a Rust panic through an
+        // `extern "C"` callback aborts the process): it becomes an error
+        // diagnostic and a failed pass.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.pass.run(op).is_ok() && (!self.verify_after || verify_dialects(op).is_ok())
+        }));
+        let ok = match result {
+            Ok(ok) => ok,
+            Err(payload) => {
+                let message = if let Some(s) = payload.downcast_ref::<&str>() {
+                    s.to_string()
+                } else if let Some(s) = payload.downcast_ref::<String>() {
+                    s.clone()
+                } else {
+                    "unknown panic".to_string()
+                };
+                diag::error_at(
+                    op.location(),
+                    &format!(
+                        "internal error in pass '{}' (a bug, please report it with this input): {message}",
+                        self.name
+                    ),
+                );
+                false
+            }
+        };
         if !ok {
             pass.signal_failure();
         }
@@ -121,7 +186,15 @@ impl<'c, P: ProjectPass> RunExternalPass<'c> for External<P> {
 /// Builds the MLIR pass object for a [`ProjectPass`]; `id` must be a distinct
 /// static per pass type (MLIR identifies passes by it).
 pub(crate) fn external<P: ProjectPass>(pass: P, id: &'static PassId, info: &PassInfo, verify_after: bool) -> Pass {
-    create_external(External { pass, verify_after }, TypeId::create(id), info.name, info.name, info.summary, "", &[])
+    create_external(
+        External { pass, name: info.name, verify_after },
+        TypeId::create(id),
+        info.name,
+        info.name,
+        info.summary,
+        "",
+        &[],
+    )
 }
 
 /// Storage whose address identifies a pass type to MLIR.

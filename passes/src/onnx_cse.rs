@@ -1,11 +1,10 @@
 //! `onnx-cse`: merges onnx ops that compute the same thing (same op,
-//! operands, attributes and result types) in a block. MLIR's `cse` skips
-//! unregistered ops, which it must assume have side effects; onnx ops do not.
+//! operands, attributes and result types) in a block, or with an op of an
+//! enclosing block that dominates it (see [`run_cse`]). MLIR's `cse` skips
+//! unregistered ops, which it must assume have side effects; onnx ops do not
+//! (random ops are never merged: each is its own draw).
 
-use crate::{
-    ir::{self, nested_ops},
-    onnx_ir, Factory, PassId, PassInfo, ProjectPass,
-};
+use crate::{ir, onnx_ir, Factory, PassId, PassInfo, ProjectPass};
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 use mlir_sys as sys;
 use std::collections::HashMap;
@@ -36,7 +35,7 @@ fn signature(op: OperationRef<'_, '_>) -> String {
         key.push_str(&format!("|{:x}", operand.to_raw().ptr as usize));
     }
     for (name, value) in op.attributes() {
-        key.push_str(&format!("|{}={}", name.as_string_ref().as_str().unwrap_or(""), value));
+        key.push_str(&format!("|{}={}", crate::ir::identifier_text(name), value));
     }
     for result in op.results() {
         key.push_str(&format!("|{}", result.r#type()));
@@ -45,17 +44,45 @@ fn signature(op: OperationRef<'_, '_>) -> String {
 }
 
 /// Merges duplicates in every block under `root`; returns how many went.
+///
+/// Scopes follow dominance: an op may be replaced by an identical op
+/// earlier in its block, or earlier in an enclosing block (before the op
+/// whose region holds it: an If branch or a Loop body may reuse a constant
+/// of the function body, which ONNX subgraphs read by name). Blocks of
+/// different regions (an If's two branches) never share a scope, and no op
+/// moves into or out of a region.
 pub fn run_cse(root: OperationRef<'_, '_>) -> usize {
-    let mut merged = 0;
-    for op in nested_ops(root) {
-        merged += run_cse(op);
-    }
-    // One scope per block: ops of `root`'s regions, in order.
-    let mut seen: HashMap<String, OperationRef> = HashMap::new();
     let mut dead = Vec::new();
-    for op in nested_ops(root) {
+    for block_ops in blocks_of(root) {
+        cse_block(&block_ops, &HashMap::new(), &mut dead);
+    }
+    let merged = dead.len();
+    for op in dead {
+        unsafe { ir::erase(op) };
+    }
+    merged
+}
+
+/// CSE over one block's ops, seeing the ops of enclosing blocks in `outer`.
+fn cse_block<'c, 'a>(
+    ops: &[OperationRef<'c, 'a>],
+    outer: &HashMap<String, OperationRef<'c, 'a>>,
+    dead: &mut Vec<OperationRef<'c, 'a>>,
+) {
+    let mut seen = outer.clone();
+    for &op in ops {
+        if op.region_count() > 0 {
+            for block_ops in blocks_of(op) {
+                cse_block(&block_ops, &seen, dead);
+            }
+            continue;
+        }
         let name = ir::op_name(op);
-        if !name.starts_with(onnx_ir::DIALECT_PREFIX) || op.region_count() > 0 || name == onnx_ir::INITIALIZER_OP {
+        if !name.starts_with(onnx_ir::DIALECT_PREFIX)
+            || name == onnx_ir::INITIALIZER_OP
+            || op.result_count() == 0
+            || is_random(&name)
+        {
             continue;
         }
         let key = signature(op);
@@ -72,9 +99,32 @@ pub fn run_cse(root: OperationRef<'_, '_>) -> usize {
             }
         }
     }
-    merged += dead.len();
-    for op in dead {
-        unsafe { ir::erase(op) };
+}
+
+/// The ops of each block of each region of `op`, one list per block.
+fn blocks_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Vec<OperationRef<'c, 'a>>> {
+    use melior::ir::{BlockLike, RegionLike};
+    let mut out = Vec::new();
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut ops = Vec::new();
+            let mut next = b.first_operation();
+            while let Some(o) = next {
+                ops.push(o);
+                next = o.next_in_block();
+            }
+            out.push(ops);
+            block = b.next_in_region();
+        }
     }
-    merged
+    out
+}
+
+/// Ops that draw random numbers: two of them are two draws, never merged.
+fn is_random(name: &str) -> bool {
+    matches!(
+        name.strip_prefix(onnx_ir::DIALECT_PREFIX),
+        Some("RandomNormal" | "RandomNormalLike" | "RandomUniform" | "RandomUniformLike" | "Bernoulli" | "Multinomial")
+    )
 }

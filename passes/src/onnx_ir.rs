@@ -20,9 +20,22 @@ pub const NONE_OP: &str = "onnx.none";
 /// stay in the archive named by the module's `aten.archive`; the writer
 /// streams it into the model (or external data).
 pub const INITIALIZER_OP: &str = "onnx.initializer";
+/// `"onnx.yield"(%a, %b) : (...) -> ()`: the terminator of a region of an
+/// onnx op with subgraphs; its operands are the subgraph's outputs.
+pub const YIELD_OP: &str = "onnx.yield";
 /// Module attribute with the opset the module targets.
 pub const OPSET_ATTR: &str = "onnx.opset";
 pub const DEFAULT_OPSET: u32 = 23;
+
+/// The graph attributes of an op with subgraphs, in region order: region `i`
+/// of the op is the GraphProto attribute `names[i]` (see docs/dialects.md).
+pub fn region_attributes(op_type: &str) -> Option<&'static [&'static str]> {
+    Some(match op_type {
+        "If" => &["then_branch", "else_branch"],
+        "Loop" | "Scan" | "SequenceMap" => &["body"],
+        _ => return None,
+    })
+}
 
 /// (MLIR name prefix after `onnx.`, ONNX domain), longest prefix first.
 const DOMAINS: &[(&str, &str)] = &[

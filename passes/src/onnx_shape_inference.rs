@@ -36,8 +36,13 @@ struct ShapeInference;
 impl ProjectPass for ShapeInference {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()> {
         let mut values = HashMap::new();
-        infer(op, &mut values);
-        Ok(())
+        let mut ok = true;
+        infer(op, &mut values, &mut ok);
+        if ok {
+            Ok(())
+        } else {
+            Err(())
+        }
     }
 }
 
@@ -163,9 +168,13 @@ fn const_ints(v: Value<'_, '_>, values: &ShapeValues) -> Option<Vec<i64>> {
     values.get(&key(v))?.iter().map(|d| if let Dim::Static(n) = d { Some(*n) } else { None }).collect()
 }
 
-fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues) {
+/// Infers result types under `root`; a declared type that contradicts what
+/// the op computes from its inputs (another rank, another static dim) is
+/// reported as an error and clears `ok` (the input's types are inconsistent:
+/// writing them out would give a model ONNX rejects).
+fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues, ok: &mut bool) {
     for op in nested_ops(root) {
-        infer(op, values);
+        infer(op, values, ok);
         let name = ir::op_name(op);
         let Some(op_type) = name.strip_prefix(onnx_ir::DIALECT_PREFIX) else {
             continue;
@@ -175,6 +184,25 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues) {
         for (i, shape) in inferred.into_iter().enumerate() {
             let Some(shape) = shape else { continue };
             let Ok(result) = op.result(i) else { continue };
+            if let Some(known) = shape_of(result.r#type()) {
+                let static_mismatch = known
+                    .iter()
+                    .zip(&shape)
+                    .any(|pair| matches!(pair, (Dim::Static(a), Dim::Static(b)) if a != b));
+                if known.len() != shape.len() || static_mismatch {
+                    let computed: Vec<String> = shape.iter().map(text).collect();
+                    crate::diag::op_error(
+                        op,
+                        &format!(
+                            "result #{i} is declared {} but the op computes shape [{}] from its inputs",
+                            result.r#type(),
+                            computed.join(", ")
+                        ),
+                    );
+                    *ok = false;
+                    continue;
+                }
+            }
             // A returned value keeps the type the function signature states.
             if returned(result.into()) {
                 continue;
@@ -343,6 +371,9 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         "Concat" => one((0..op.operand_count()).map(input).collect::<Option<Vec<_>>>().and_then(|shapes| {
             let first = shapes.first()?.clone();
             let axis = norm(int_attr(op, "axis")?, first.len());
+            if axis >= first.len() {
+                return None;
+            }
             let mut out = first;
             let mut total = Dim::Static(0);
             for s in &shapes {
@@ -351,12 +382,16 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             out[axis] = total;
             Some(out)
         })),
-        "Gather" => one(input(0).zip(input(1)).map(|(data, idx)| {
+        "Gather" => one(input(0).zip(input(1)).and_then(|(data, idx)| {
             let axis = norm(int_attr(op, "axis").unwrap_or(0), data.len());
+            // An axis out of range (e.g. a 0-d `data`) is invalid ONNX: infer nothing.
+            if axis >= data.len() {
+                return None;
+            }
             let mut out = data[..axis].to_vec();
             out.extend(idx);
             out.extend(data[axis + 1..].iter().cloned());
-            out
+            Some(out)
         })),
         "GatherElements" => one(input(1)),
         "Unsqueeze" => {
@@ -383,6 +418,9 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             let axes = axes.unwrap_or_else(|| (0..s.len() as i64).collect());
             for (i, &axis) in axes.iter().enumerate() {
                 let a = norm(axis, s.len());
+                if a >= s.len() {
+                    return vec![Dim::Unknown; s.len()];
+                }
                 let step = steps.as_ref().and_then(|v| v.get(i).copied()).unwrap_or(1);
                 out[a] = match (&s[a], &starts, &ends) {
                     (Dim::Static(n), Some(st), Some(en)) if step == 1 => {

@@ -65,6 +65,9 @@ fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
         }
         return Ok(());
     }
+    if name == onnx_ir::YIELD_OP {
+        return verify_yield(op);
+    }
     let (domain, op_type) = onnx_ir::split_name(name).ok_or("is not an onnx op name")?;
     let opset = onnx_ir::opset_of(op);
     let Some(schema) = registry::lookup(domain, op_type, opset) else {
@@ -97,7 +100,75 @@ fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
         ));
     }
     check_attributes(op, schema)?;
-    check_type_constraints(op, schema)
+    check_type_constraints(op, schema)?;
+    check_regions(op, op_type)?;
+    check_axes(op, op_type)
+}
+
+/// Checks axis attributes against the rank of the first input (when it is
+/// ranked): `axis`/`axes` in `[-r, r - 1]` (a 0-d input counts as rank 1),
+/// with the output-rank exceptions of Flatten, OneHot and Unsqueeze, and
+/// Transpose's `perm` a permutation of `0..r`.
+fn check_axes(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
+    let Some(rank) = op.operand(0).ok().and_then(|v| crate::lowering::builder::rank(v.r#type())) else {
+        return Ok(());
+    };
+    let ints = |name: &str| -> Option<Vec<i64>> {
+        let attr = op.attribute(name).ok()?;
+        if let Some(list) = ir::dense_i64_values(attr) {
+            return Some(list);
+        }
+        melior::ir::attribute::IntegerAttribute::try_from(attr).ok().map(|i| vec![i.value()])
+    };
+    if matches!(op_type, "Conv" | "ConvTranspose" | "MaxPool" | "AveragePool" | "LpPool" | "ConvInteger" | "QLinearConv") {
+        for name in ["strides", "dilations", "kernel_shape"] {
+            if let Some(bad) = ints(name).and_then(|v| v.into_iter().find(|&n| n <= 0)) {
+                return Err(format!("attribute '{name}' holds {bad}; it must be positive"));
+            }
+        }
+        if let Some(bad) = ints("pads").and_then(|v| v.into_iter().find(|&n| n < 0)) {
+            return Err(format!("attribute 'pads' holds {bad}; it must not be negative"));
+        }
+    }
+    if op_type == "MatMul" {
+        let dims_of = |i: usize| op.operand(i).ok().and_then(|v| crate::lowering::builder::dims(v.r#type()));
+        if let (Some(a), Some(b)) = (dims_of(0), dims_of(1)) {
+            let k2 = if b.len() == 1 { b.first() } else { b.get(b.len().wrapping_sub(2)) };
+            if let (Some(Some(k1)), Some(Some(k2))) = (a.last(), k2) {
+                if k1 != k2 {
+                    return Err(format!("the contracted dims of its inputs differ ({k1} vs {k2})"));
+                }
+            }
+        }
+    }
+    if op_type == "Transpose" {
+        if let Some(perm) = ints("perm") {
+            let mut sorted = perm.clone();
+            sorted.sort_unstable();
+            if sorted != (0..rank as i64).collect::<Vec<_>>() {
+                return Err(format!("attribute 'perm' = {perm:?} is not a permutation of 0..{rank} (the input's rank)"));
+            }
+        }
+        return Ok(());
+    }
+    for name in ["axis", "axes"] {
+        let Some(values) = ints(name) else { continue };
+        // The number of valid axes is `count`: [-count, count - 1].
+        let count = match (op_type, name) {
+            ("Flatten", "axis") => rank as i64 + 1,
+            ("OneHot", "axis") => rank as i64 + 1,
+            ("Unsqueeze", "axes") => (rank + values.len()) as i64,
+            _ => rank.max(1) as i64,
+        };
+        // Flatten's axis lies in [-r, r].
+        let (low, high) = if op_type == "Flatten" { (-(rank as i64), rank as i64) } else { (-count, count - 1) };
+        if let Some(bad) = values.iter().find(|&&a| a < low || a > high) {
+            return Err(format!(
+                "attribute '{name}' = {bad} is out of range for an input of rank {rank} (expected [{low}, {high}])"
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn range_text(min: u32, max: u32) -> String {
@@ -117,7 +188,8 @@ fn check_attributes(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), S
         }
     }
     for (name, value) in op.attributes() {
-        let name = name.as_string_ref().as_str().unwrap_or("");
+        let name = ir::identifier_text(name);
+        let name = name.as_str();
         if name.contains('.') {
             continue; // discardable attributes of other layers
         }
@@ -175,12 +247,175 @@ fn check_type_constraints(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result
     };
     for (i, value) in op.operands().enumerate() {
         if let Some(formal) = formal_at(schema.inputs, i) {
+            if heterogeneous(formal) {
+                continue; // Loop's and Scan's `V`: each value its own type
+            }
             check(formal.type_str, value.r#type(), format!("input #{i} ('{}')", formal.name))?;
         }
     }
     for (i, value) in op.results().enumerate() {
         if let Some(formal) = formal_at(schema.outputs, i) {
+            if heterogeneous(formal) {
+                continue;
+            }
             check(formal.type_str, value.r#type(), format!("output #{i} ('{}')", formal.name))?;
+        }
+    }
+    Ok(())
+}
+
+/// A variadic parameter whose values may each have another type.
+fn heterogeneous(formal: &registry::FormalParameter) -> bool {
+    formal.option == registry::ParamOption::Variadic && !formal.is_homogeneous
+}
+
+/// The element type of a tensor-typed value, as ONNX names it (`tensor(float)`).
+fn onnx_type(value: melior::ir::Value<'_, '_>) -> Option<String> {
+    onnx_ir::onnx_type_string(value.r#type())
+}
+
+/// Checks an op with subgraphs: one region (of one block ending in
+/// `onnx.yield`) per graph attribute, and the block arguments ONNX feeds
+/// each subgraph: none for If; (iteration_num, cond, carried...) for Loop;
+/// (state..., scan_input_elements...) for Scan.
+fn check_regions(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
+    let Some(names) = onnx_ir::region_attributes(op_type) else {
+        if op.region_count() > 0 {
+            return Err(format!("has {} regions; {op_type} has no graph attributes", op.region_count()));
+        }
+        return Ok(());
+    };
+    if op.region_count() != names.len() {
+        return Err(format!(
+            "has {} regions; {op_type} needs {} ({})",
+            op.region_count(),
+            names.len(),
+            names.join(", ")
+        ));
+    }
+    let mut blocks = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let region = op.region(i).map_err(|e| e.to_string())?;
+        let block = melior::ir::RegionLike::first_block(&region).ok_or_else(|| format!("region '{name}' is empty"))?;
+        if melior::ir::BlockLike::next_in_region(&block).is_some() {
+            return Err(format!("region '{name}' has more than one block"));
+        }
+        let terminator = crate::control_flow::last_op(block);
+        if !terminator.is_some_and(|t| ir::op_name(t) == onnx_ir::YIELD_OP) {
+            return Err(format!("region '{name}' does not end with {}", onnx_ir::YIELD_OP));
+        }
+        blocks.push(block);
+    }
+    fn args<'c, 'a>(block: &melior::ir::BlockRef<'c, 'a>) -> Vec<melior::ir::Value<'c, 'a>> {
+        (0..melior::ir::BlockLike::argument_count(block))
+            .filter_map(|i| melior::ir::BlockLike::argument(block, i).ok().map(Into::into))
+            .collect()
+    }
+    match op_type {
+        "If" => {
+            for (block, name) in blocks.iter().zip(names) {
+                if melior::ir::BlockLike::argument_count(block) != 0 {
+                    return Err(format!("region '{name}' has block arguments; If branches take no inputs"));
+                }
+            }
+        }
+        "Loop" => {
+            let body = args(&blocks[0]);
+            let carried = op.operand_count().saturating_sub(2);
+            if body.len() != carried + 2 {
+                return Err(format!(
+                    "body has {} block arguments; a Loop carrying {carried} values needs {} (iteration_num, cond, carried...)",
+                    body.len(),
+                    carried + 2
+                ));
+            }
+            if onnx_type(body[0]).as_deref() != Some("tensor(int64)")
+                || onnx_type(body[1]).as_deref() != Some("tensor(bool)")
+            {
+                return Err("body's first two block arguments must be iteration_num (int64) and cond (bool)".into());
+            }
+            for i in 0..carried {
+                let initial = op.operand(2 + i).map_err(|e| e.to_string())?;
+                if onnx_type(body[2 + i]) != onnx_type(initial) {
+                    return Err(format!(
+                        "body block argument #{} has type {}, but the carried value it receives has type {}",
+                        2 + i,
+                        body[2 + i].r#type(),
+                        initial.r#type()
+                    ));
+                }
+            }
+            if op.result_count() < carried {
+                return Err(format!("has {} results for {carried} carried values", op.result_count()));
+            }
+        }
+        "Scan" => {
+            let body = args(&blocks[0]);
+            if body.len() != op.operand_count() {
+                return Err(format!(
+                    "body has {} block arguments for {} inputs (state..., scan inputs...)",
+                    body.len(),
+                    op.operand_count()
+                ));
+            }
+            for (i, (arg, input)) in body.iter().zip(op.operands()).enumerate() {
+                if onnx_type(*arg) != onnx_type(input) {
+                    return Err(format!(
+                        "body block argument #{i} has type {}, input #{i} has type {}",
+                        arg.r#type(),
+                        input.r#type()
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// `onnx.yield` ends a region of an onnx op with subgraphs; its operands are
+/// the subgraph's outputs: the op's results for If and Scan, (cond,
+/// results...) for Loop, with matching element types.
+fn verify_yield(op: OperationRef<'_, '_>) -> Result<(), String> {
+    let parent = op.parent_operation().ok_or("is not inside an op")?;
+    let parent_name = ir::op_name(parent);
+    let op_type = onnx_ir::split_name(&parent_name)
+        .filter(|_| parent_name.starts_with(onnx_ir::DIALECT_PREFIX))
+        .map(|(_, t)| t)
+        .filter(|t| onnx_ir::region_attributes(t).is_some())
+        .ok_or_else(|| format!("must be inside an onnx op with subgraphs, not '{parent_name}'"))?;
+    if op.next_in_block().is_some() {
+        return Err("must be the last op of its block".into());
+    }
+    let outputs: Vec<melior::ir::Value> = op.operands().collect();
+    let results: Vec<melior::ir::Value> = parent.results().map(Into::into).collect();
+    let expected: Vec<Option<String>> = match op_type {
+        "Loop" => {
+            let mut e = vec![Some("tensor(bool)".to_string())];
+            let carried = parent.operand_count().saturating_sub(2);
+            e.extend(results.iter().take(carried).map(|r| onnx_type(*r)));
+            // Scan outputs of a Loop are per-iteration slices of the results.
+            e.extend(results.iter().skip(carried).map(|r| onnx_type(*r)));
+            e
+        }
+        _ => results.iter().map(|r| onnx_type(*r)).collect(),
+    };
+    if outputs.len() != expected.len() {
+        return Err(format!(
+            "yields {} values; the enclosing {op_type} with {} results needs {}",
+            outputs.len(),
+            results.len(),
+            expected.len()
+        ));
+    }
+    for (i, (value, want)) in outputs.iter().zip(&expected).enumerate() {
+        let got = onnx_type(*value);
+        if got.is_none() || (want.is_some() && got != *want) {
+            return Err(format!(
+                "output #{i} has type {}, the enclosing {op_type} expects {}",
+                value.r#type(),
+                want.as_deref().unwrap_or("a tensor")
+            ));
         }
     }
     Ok(())

@@ -400,7 +400,11 @@ impl Container {
                         return Err(version_error(probe.schema_version));
                     }
                 }
-                Err(self.json_error(entry, e))
+                let mut error = self.json_error(entry, e);
+                if let (Error::Json { message, .. }, Some(context)) = (&mut error, locate_program_error(bytes)) {
+                    *message = context;
+                }
+                Err(error)
             }
         }
     }
@@ -426,4 +430,83 @@ impl Container {
         let config: schema::PayloadConfig = serde_json::from_slice(bytes).map_err(|e| self.json_error(&name, e))?;
         Ok(Payloads::new(config.config))
     }
+}
+
+/// For a program that is valid JSON but does not match the schema: which
+/// part is wrong, e.g. `node 'linear' (graph.nodes[2]), input #0 ('input'):
+/// missing field `arg``. Each part is deserialized on its own to find the
+/// first that fails. `None` if the JSON does not parse or no part fails alone.
+fn locate_program_error(bytes: &[u8]) -> Option<String> {
+    use serde::de::DeserializeOwned;
+    use serde_json::Value;
+    fn check<T: DeserializeOwned>(value: &Value) -> Result<(), String> {
+        serde_json::from_value::<T>(value.clone()).map(|_| ()).map_err(|e| e.to_string())
+    }
+    fn index<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
+        value.as_object()?.get(key)
+    }
+    fn list<'v>(value: Option<&'v Value>) -> &'v [Value] {
+        value.and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    }
+    let root: Value = serde_json::from_slice(bytes).ok()?;
+    let Some(module) = index(&root, "graph_module") else {
+        return Some("missing field `graph_module` at the top level".into());
+    };
+    let Some(graph) = index(module, "graph") else { return Some("missing field `graph` in graph_module".into()) };
+    for (i, node) in list(index(graph, "nodes")).iter().enumerate() {
+        let name = index(node, "name").and_then(Value::as_str).unwrap_or("<unnamed>");
+        let at = format!("node '{name}' (graph.nodes[{i}])");
+        match index(node, "target") {
+            Some(Value::String(_)) => {}
+            Some(other) => return Some(format!("{at}: field `target` must be a string, got {other}")),
+            None => return Some(format!("{at}: missing field `target`")),
+        }
+        for (j, input) in list(index(node, "inputs")).iter().enumerate() {
+            let arg = index(input, "name").and_then(Value::as_str).unwrap_or("?");
+            if let Err(e) = check::<schema::NamedArgument>(input) {
+                return Some(format!("{at}, input #{j} ('{arg}'): {e}"));
+            }
+        }
+        for (j, output) in list(index(node, "outputs")).iter().enumerate() {
+            if let Err(e) = check::<schema::Argument>(output) {
+                return Some(format!("{at}, output #{j}: {e}"));
+            }
+        }
+        if let Err(e) = check::<schema::Node>(node) {
+            return Some(format!("{at}: {e}"));
+        }
+    }
+    for field in ["inputs", "outputs"] {
+        for (i, value) in list(index(graph, field)).iter().enumerate() {
+            if let Err(e) = check::<schema::Argument>(value) {
+                return Some(format!("graph.{field}[{i}]: {e}"));
+            }
+        }
+    }
+    if let Some(values) = index(graph, "tensor_values").and_then(Value::as_object) {
+        for (name, meta) in values {
+            if let Err(e) = check::<schema::TensorMeta>(meta) {
+                return Some(format!("tensor_values['{name}']: {e}"));
+            }
+        }
+    }
+    if let Some(signature) = index(module, "signature") {
+        for (i, spec) in list(index(signature, "input_specs")).iter().enumerate() {
+            if let Err(e) = check::<schema::InputSpec>(spec) {
+                return Some(format!("signature.input_specs[{i}]: {e}"));
+            }
+        }
+        for (i, spec) in list(index(signature, "output_specs")).iter().enumerate() {
+            if let Err(e) = check::<schema::OutputSpec>(spec) {
+                return Some(format!("signature.output_specs[{i}]: {e}"));
+            }
+        }
+    }
+    if let Err(e) = check::<schema::Graph>(graph) {
+        return Some(format!("graph_module.graph: {e}"));
+    }
+    if let Err(e) = check::<schema::GraphModule>(module) {
+        return Some(format!("graph_module: {e}"));
+    }
+    None
 }

@@ -118,8 +118,25 @@ pub(crate) fn check_view(
             dtype.name()
         ));
     }
+    // A broadcast (stride-0) view may describe far more bytes than are
+    // stored; writing it out (the ONNX writer materializes it) must stay
+    // bounded by what the archive holds.
+    let logical = sizes.iter().try_fold(elem, |acc, &s| acc.checked_mul(s as u128)).unwrap_or(u128::MAX);
+    if logical > MAX_BROADCAST_FLOOR && logical > (storage_len as u128).saturating_mul(MAX_BROADCAST_RATIO) {
+        return Err(format!(
+            "view (sizes {sizes:?}, strides {strides:?}) describes {logical} bytes over a stored payload of \
+             {storage_len} bytes: broadcast views more than {MAX_BROADCAST_RATIO} times (and {} MiB) larger \
+             than their storage are refused",
+            MAX_BROADCAST_FLOOR >> 20
+        ));
+    }
     Ok(())
 }
+
+/// See [`check_view`]: a view may describe at most this many times the
+/// bytes of its storage, unless it is at most [`MAX_BROADCAST_FLOOR`] bytes.
+pub(crate) const MAX_BROADCAST_RATIO: u128 = 1024;
+pub(crate) const MAX_BROADCAST_FLOOR: u128 = 64 << 20;
 
 #[cfg(test)]
 mod tests {
@@ -160,7 +177,12 @@ mod tests {
     fn broadcast_views_do_not_overflow() {
         let s = [0u8; 4];
         let t = td(&[1 << 62, 1 << 62], &[0, 0], 0, &s);
-        assert!(check_view(ScalarType::Float, &t.sizes, &t.strides, 0, 4).is_ok());
+        // Such a view is refused (it would be written out as 2^126 bytes) ...
+        let err = check_view(ScalarType::Float, &t.sizes, &t.strides, 0, 4).unwrap_err();
+        assert!(err.contains("broadcast views"), "{err}");
+        // ... as is [2^40, 8] over 8 floats; a small broadcast is fine.
+        assert!(check_view(ScalarType::Float, &[1 << 40, 8], &[0, 1], 0, 32).is_err());
+        assert!(check_view(ScalarType::Float, &[1024, 8], &[0, 1], 0, 32).is_ok());
         assert_eq!(t.numel(), u64::MAX);
         assert!(!t.is_contiguous());
         assert!(t.contiguous_bytes().is_none());

@@ -19,8 +19,12 @@
 //! `dim_1`, ...; `u0` (an unbacked, data-dependent size) becomes
 //! `unbacked`, ... Compound expressions are rewritten symbol by symbol:
 //! `2*s77` becomes `2*batch`.
+//!
+//! A caller that knows better names (the Python entry point knows the
+//! `torch.export.Dim` names, which the `.pt2` does not record) passes a
+//! symbol -> name map; those names win ([`DimNames::from_inputs_with`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// One dim of a graph input, as the naming sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,7 +55,24 @@ pub struct DimNames {
 
 impl DimNames {
     pub fn from_inputs(inputs: &[InputDims]) -> DimNames {
+        DimNames::from_inputs_with(inputs, &BTreeMap::new())
+    }
+
+    /// [`DimNames::from_inputs`], with the names in `given` (symbol ->
+    /// name, e.g. `s77` -> `batch` from a `torch.export.Dim("batch")` the
+    /// caller knows about) taking precedence over derived ones. A given name
+    /// that is empty, or already given to another symbol, is made unique
+    /// (`batch_1`) so distinct symbols never share a name.
+    pub fn from_inputs_with(inputs: &[InputDims], given: &BTreeMap<String, String>) -> DimNames {
         let mut names = DimNames::default();
+        for (symbol, name) in given {
+            let name = name.trim();
+            if symbol.is_empty() || names.names.contains_key(symbol.as_str()) {
+                continue;
+            }
+            let name = names.unique(if name.is_empty() { "dim" } else { name });
+            names.insert(symbol, name);
+        }
         for input in inputs {
             let rank = input.dims.len();
             let symbol_at = |j: usize| match input.dims.get(j) {
@@ -254,6 +275,28 @@ mod tests {
         assert_eq!(n.rewrite("(s77//2)"), "(batch//2)");
         assert_eq!(n.rewrite("log2(s77)"), "log2(batch)");
         assert_eq!(n.rewrite("2e5*s77"), "2e5*batch");
+    }
+
+    #[test]
+    fn given_names_win() {
+        let given: BTreeMap<String, String> = [("s77", "batch_size"), ("s9", "tokens"), ("s5", "tokens")]
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        let mut n =
+            DimNames::from_inputs_with(&[input("x", false, &["s77", "s3"]), input("y", true, &["s77", "s9"])], &given);
+        assert_eq!(n.get("s77"), Some("batch_size"));
+        // the same name given to two symbols: the second (in symbol order) is made unique
+        assert_eq!(n.get("s5"), Some("tokens"));
+        assert_eq!(n.get("s9"), Some("tokens_1"));
+        // symbols not given are derived as before (dim 0 is not `batch` here, so no `seq`)
+        assert_eq!(n.get("s3"), Some("x_dim1"));
+        assert_eq!(n.rewrite("2*s77"), "2*batch_size");
+        // a derived name never takes a given one
+        let given: BTreeMap<String, String> = [("s1".to_string(), "batch".to_string())].into_iter().collect();
+        let n = DimNames::from_inputs_with(&[input("x", false, &["s0", "s1"])], &given);
+        assert_eq!(n.get("s1"), Some("batch"));
+        assert_eq!(n.get("s0"), Some("x_dim0"));
     }
 
     #[test]

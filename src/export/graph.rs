@@ -49,21 +49,27 @@ pub struct Initializer {
 }
 
 /// Unique names in one namespace: `base`, then `base_1`, `base_2`, ...
+/// Linear overall: each base remembers the next suffix to try.
 #[derive(Default)]
 struct Names {
     used: HashSet<String>,
+    next_suffix: HashMap<String, u64>,
 }
 
 impl Names {
     fn claim(&mut self, base: &str) -> String {
         let base = if base.is_empty() { "v" } else { base };
-        let name = if self.used.contains(base) {
-            (1..).map(|n| format!("{base}_{n}")).find(|n| !self.used.contains(n)).unwrap()
-        } else {
-            base.to_string()
-        };
-        self.used.insert(name.clone());
-        name
+        if self.used.insert(base.to_string()) {
+            return base.to_string();
+        }
+        let next = self.next_suffix.entry(base.to_string()).or_insert(1);
+        loop {
+            let name = format!("{base}_{next}");
+            *next += 1;
+            if self.used.insert(name.clone()) {
+                return name;
+            }
+        }
     }
 }
 
@@ -71,6 +77,37 @@ type Key = *const std::ffi::c_void;
 
 fn key(value: Value<'_, '_>) -> Key {
     value.to_raw().ptr
+}
+
+/// Keys of the `NodeProto.metadata_props` saying where a node came from.
+pub const META_NODE: &str = "aten2onnx.node";
+pub const META_ATEN_OP: &str = "aten2onnx.aten_op";
+pub const META_SOURCE: &str = "aten2onnx.source";
+
+/// Records where an ONNX node came from (the aten node, its op and the
+/// Python line) in `metadata_props` and a readable `doc_string`, so that a
+/// viewer like Netron shows it. `--strip-debug-info` removes both.
+fn trace_node(node: &mut NodeProto, position: &SourcePosition) {
+    let entry = |key: &str, value: String| onnx_protobuf::StringStringEntryProto {
+        key: key.to_string(),
+        value,
+        ..Default::default()
+    };
+    let mut doc = Vec::new();
+    if let Some(name) = position.node.as_ref().filter(|n| !n.is_empty()) {
+        node.metadata_props.push(entry(META_NODE, name.clone()));
+        doc.push(format!("node {name}"));
+    }
+    if let Some(op) = &position.aten_op {
+        node.metadata_props.push(entry(META_ATEN_OP, op.clone()));
+        doc.push(format!("({op})"));
+    }
+    if let Some(file) = &position.file {
+        let source = format!("{file}:{}", position.line);
+        doc.push(format!("at {source}"));
+        node.metadata_props.push(entry(META_SOURCE, source));
+    }
+    node.doc_string = doc.join(" ");
 }
 
 /// `[node name] file:line:col` for messages.
@@ -87,6 +124,12 @@ fn describe(op: OperationRef<'_, '_>) -> String {
 }
 
 pub fn build(module: &Module<'_>) -> Result<Graph, String> {
+    build_with(module, &BTreeMap::new())
+}
+
+/// [`build`], naming the symbols in `dim_names` (symbol -> `dim_param`
+/// name) as given; see [`DimNames::from_inputs_with`].
+pub fn build_with(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Result<Graph, String> {
     let module_op = module.as_operation();
     let archive = module_op.attribute(aten2onnx_passes::aten_ir::ARCHIVE_ATTR).ok().and_then(string_value);
     let func = find_forward(module)?;
@@ -214,7 +257,7 @@ pub fn build(module: &Module<'_>) -> Result<Graph, String> {
             dims: dims_with_symbols(value.r#type()).unwrap_or_default(),
         })
         .collect();
-    let mut dim_names = DimNames::from_inputs(&input_dims);
+    let mut dim_names = DimNames::from_inputs_with(&input_dims, dim_names);
 
     // Nodes.
     let mut graph = GraphProto { name: "forward".into(), ..Default::default() };
@@ -238,23 +281,18 @@ pub fn build(module: &Module<'_>) -> Result<Graph, String> {
                 describe(op)
             ));
         };
-        if op.region_count() > 0 {
-            return Err(format!(
-                "{} has regions; subgraph attributes are not supported by the ONNX writer yet",
-                describe(op)
-            ));
-        }
         if !domain.is_empty() {
             domains.insert(domain.to_string(), ());
         }
         let position = SourcePosition::of(op.location());
-        let base = position.node.filter(|n| !n.is_empty()).unwrap_or_else(|| op_type.to_string());
+        let base = position.node.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| op_type.to_string());
         let mut node = NodeProto {
             op_type: op_type.to_string(),
             domain: domain.to_string(),
             name: node_names.claim(&base),
             ..Default::default()
         };
+        trace_node(&mut node, &position);
         for (i, operand) in op.operands().enumerate() {
             let input = value_names.get(&key(operand)).ok_or_else(|| {
                 format!("{}: operand {i} is not defined by a graph input or an earlier onnx op", describe(op))
@@ -277,7 +315,7 @@ pub fn build(module: &Module<'_>) -> Result<Graph, String> {
         }
         let schema = registry::lookup(domain, op_type, opset);
         for (attr_name, attr) in op.attributes() {
-            let attr_name = attr_name.as_string_ref().as_str().unwrap_or("").to_string();
+            let attr_name = aten2onnx_passes::ir::identifier_text(attr_name);
             if attr_name.contains('.') {
                 continue; // discardable attributes of other layers
             }
@@ -287,6 +325,18 @@ pub fn build(module: &Module<'_>) -> Result<Graph, String> {
             {
                 node.attribute.push(proto);
             }
+        }
+        if op.region_count() > 0 {
+            let mut scope = Scope {
+                names: &mut names,
+                node_names: &mut node_names,
+                value_names: &mut value_names,
+                dim_names: &mut dim_names,
+                domains: &mut domains,
+                opset,
+            };
+            let graphs = region_graphs(op, op_type, &node.name, &mut scope)?;
+            node.attribute.extend(graphs);
         }
         graph.node.push(node);
     }
@@ -448,4 +498,204 @@ fn type_proto(ty: Type<'_>, dim_names: &mut DimNames) -> Option<TypeProto> {
 
 fn value_info(name: &str, ty: TypeProto) -> ValueInfoProto {
     ValueInfoProto { name: name.to_string(), type_: Some(ty).into(), ..Default::default() }
+}
+
+// --------------------------------------------------------------------------
+// Subgraphs: ops with regions (If, Loop, Scan; docs/dialects.md)
+// --------------------------------------------------------------------------
+
+/// The naming state shared by the main graph and its subgraphs: ONNX
+/// subgraphs see every name of the enclosing graphs, so names are unique
+/// across the whole model and outer values are referenced by their names.
+struct Scope<'s> {
+    names: &'s mut Names,
+    node_names: &'s mut Names,
+    value_names: &'s mut HashMap<Key, String>,
+    dim_names: &'s mut DimNames,
+    domains: &'s mut BTreeMap<String, ()>,
+    opset: u32,
+}
+
+/// One GraphProto attribute per region of `op`, named by the region order
+/// convention of [`onnx_ir::region_attributes`].
+fn region_graphs(
+    op: OperationRef<'_, '_>,
+    op_type: &str,
+    node_name: &str,
+    scope: &mut Scope<'_>,
+) -> Result<Vec<onnx_protobuf::AttributeProto>, String> {
+    let attr_names = onnx_ir::region_attributes(op_type).ok_or_else(|| {
+        format!("{} has regions, but ONNX {op_type} has no graph attributes the writer knows", describe(op))
+    })?;
+    if op.region_count() != attr_names.len() {
+        return Err(format!(
+            "{} has {} regions; {op_type} needs {} ({})",
+            describe(op),
+            op.region_count(),
+            attr_names.len(),
+            attr_names.join(", ")
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, attr_name) in attr_names.iter().enumerate() {
+        let region = op.region(i).map_err(|e| e.to_string())?;
+        let block = region.first_block().ok_or_else(|| format!("{}: region '{attr_name}' is empty", describe(op)))?;
+        if block.next_in_region().is_some() {
+            return Err(format!("{}: region '{attr_name}' has more than one block", describe(op)));
+        }
+        let graph = subgraph(block, &format!("{node_name}_{attr_name}"), scope)?;
+        out.push(onnx_protobuf::AttributeProto {
+            name: attr_name.to_string(),
+            type_: onnx_protobuf::attribute_proto::AttributeType::GRAPH.into(),
+            g: Some(graph).into(),
+            ..Default::default()
+        });
+    }
+    Ok(out)
+}
+
+/// A block ending in `onnx.yield` as a GraphProto: block arguments are the
+/// graph's inputs, the yield's operands its outputs.
+fn subgraph(block: melior::ir::BlockRef<'_, '_>, name: &str, scope: &mut Scope<'_>) -> Result<GraphProto, String> {
+    let mut graph = GraphProto { name: name.to_string(), ..Default::default() };
+    let terminator =
+        aten2onnx_passes::control_flow::last_op(block).ok_or_else(|| format!("subgraph {name} has no terminator"))?;
+    if op_name(terminator) != onnx_ir::YIELD_OP {
+        return Err(format!("subgraph {name} ends with {} instead of {}", describe(terminator), onnx_ir::YIELD_OP));
+    }
+    for i in 0..block.argument_count() {
+        let arg: Value = block.argument(i).map_err(|e| e.to_string())?.into();
+        let input = scope.names.claim(&format!("{name}_in{i}"));
+        scope.value_names.insert(key(arg), input.clone());
+        let ty = arg.r#type();
+        let proto = type_proto(ty, scope.dim_names)
+            .ok_or_else(|| format!("subgraph {name}: input #{i} has type {ty}, not an ONNX tensor type"))?;
+        graph.input.push(value_info(&input, proto));
+    }
+    // An output produced by a node of this subgraph names that node's
+    // result; anything else (an input, an outer value, a repeat) gets an
+    // Identity, so every output is computed inside the subgraph.
+    let mut direct: HashMap<Key, String> = HashMap::new();
+    let mut outputs: Vec<(String, Value)> = Vec::new();
+    let mut identities: Vec<(Value, String)> = Vec::new();
+    for (i, value) in terminator.operands().enumerate() {
+        let output = scope.names.claim(&format!("{name}_out{i}"));
+        let local = unsafe { sys::mlirValueIsAOpResult(value.to_raw()) } && {
+            let owner = unsafe { OperationRef::from_raw(sys::mlirOpResultGetOwner(value.to_raw())) };
+            owner.block().is_some_and(|b| b == block) && {
+                let owner_name = op_name(owner);
+                owner_name != onnx_ir::INITIALIZER_OP && owner_name != onnx_ir::NONE_OP
+            }
+        };
+        if local && !direct.contains_key(&key(value)) {
+            direct.insert(key(value), output.clone());
+        } else {
+            identities.push((value, output.clone()));
+        }
+        outputs.push((output, value));
+    }
+    let mut intermediates: Vec<(String, Type)> = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op == terminator {
+            break;
+        }
+        let op_full = op_name(op);
+        if op_full == onnx_ir::INITIALIZER_OP {
+            return Err(format!(
+                "{} is inside a subgraph; initializers must be in the function's body (the main graph)",
+                describe(op)
+            ));
+        }
+        if op_full == onnx_ir::NONE_OP {
+            for result in op.results() {
+                scope.value_names.insert(key(result.into()), String::new());
+            }
+            continue;
+        }
+        let Some((domain, op_type)) = onnx_ir::split_name(&op_full) else {
+            return Err(format!(
+                "{} is not an onnx-dialect op; lower the module to the onnx dialect first",
+                describe(op)
+            ));
+        };
+        if !domain.is_empty() {
+            scope.domains.insert(domain.to_string(), ());
+        }
+        let position = SourcePosition::of(op.location());
+        let base = position.node.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| op_type.to_string());
+        let mut node = NodeProto {
+            op_type: op_type.to_string(),
+            domain: domain.to_string(),
+            name: scope.node_names.claim(&base),
+            ..Default::default()
+        };
+        trace_node(&mut node, &position);
+        for (i, operand) in op.operands().enumerate() {
+            let input = scope.value_names.get(&key(operand)).ok_or_else(|| {
+                format!("{}: operand {i} is not defined by a graph input or an earlier onnx op", describe(op))
+            })?;
+            node.input.push(input.clone());
+        }
+        let count = op.result_count();
+        for (i, result) in op.results().enumerate() {
+            let value: Value = result.into();
+            let output = match direct.get(&key(value)) {
+                Some(name) => name.clone(),
+                None => {
+                    let name = scope.names.claim(&if count == 1 { base.clone() } else { format!("{base}_{i}") });
+                    intermediates.push((name.clone(), value.r#type()));
+                    name
+                }
+            };
+            scope.value_names.insert(key(value), output.clone());
+            node.output.push(output);
+        }
+        let schema = registry::lookup(domain, op_type, scope.opset);
+        for (attr_name, attr) in op.attributes() {
+            let attr_name = aten2onnx_passes::ir::identifier_text(attr_name);
+            if attr_name.contains('.') {
+                continue; // discardable attributes of other layers
+            }
+            let expected = schema.and_then(|s| s.attributes.iter().find(|a| a.name == attr_name)).map(|a| a.ty);
+            if let Some(proto) =
+                attrs::attribute(&attr_name, attr, expected).map_err(|e| format!("{}: {e}", describe(op)))?
+            {
+                node.attribute.push(proto);
+            }
+        }
+        if op.region_count() > 0 {
+            let node_name = node.name.clone();
+            node.attribute.extend(region_graphs(op, op_type, &node_name, scope)?);
+        }
+        graph.node.push(node);
+    }
+    for (value, output) in &identities {
+        let input = scope.value_names.get(&key(*value)).cloned().unwrap_or_default();
+        if input.is_empty() {
+            return Err(format!("subgraph {name}: output `{output}` is not a value the graph computes"));
+        }
+        graph.node.push(NodeProto {
+            op_type: "Identity".into(),
+            name: scope.node_names.claim(&format!("{output}_identity")),
+            input: vec![input],
+            output: vec![output.clone()],
+            ..Default::default()
+        });
+    }
+    for (output, value) in &outputs {
+        let ty = value.r#type();
+        let proto = type_proto(ty, scope.dim_names)
+            .ok_or_else(|| format!("subgraph {name}: output `{output}` has type {ty}, not an ONNX tensor type"))?;
+        graph.output.push(value_info(output, proto));
+    }
+    for (value_name, ty) in intermediates {
+        if is_ranked(ty) {
+            if let Some(proto) = type_proto(ty, scope.dim_names) {
+                graph.value_info.push(value_info(&value_name, proto));
+            }
+        }
+    }
+    Ok(graph)
 }

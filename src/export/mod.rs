@@ -41,11 +41,11 @@ mod pages;
 mod stream;
 mod weights;
 
-use crate::Error;
+use crate::{output::OutputFile, Error};
+use melior::ir::operation::OperationLike;
 use melior::ir::Module;
 use onnx_protobuf::{ModelProto, OperatorSetIdProto, TensorProto};
 use std::{
-    fs::File,
     io::{BufWriter, Write},
     path::{Path, PathBuf},
 };
@@ -71,6 +71,13 @@ pub struct ExportOptions {
     pub producer_name: String,
     /// `ModelProto.producer_version` (default this crate's version).
     pub producer_version: String,
+    /// Keep where each node came from (`NodeProto.doc_string` and
+    /// `metadata_props`) and the source archive (`ModelProto.doc_string`);
+    /// `--strip-debug-info` turns it off.
+    pub debug_info: bool,
+    /// `dim_param` names chosen by the caller, by symbol (`s77` ->
+    /// `batch`); other symbols are named as [`dims`] describes.
+    pub dim_names: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for ExportOptions {
@@ -79,6 +86,8 @@ impl Default for ExportOptions {
             external_data: ExternalData::Auto,
             producer_name: "aten2onnx".to_string(),
             producer_version: env!("CARGO_PKG_VERSION").to_string(),
+            debug_info: true,
+            dim_names: Default::default(),
         }
     }
 }
@@ -133,13 +142,19 @@ fn domain_version(domain: &str, ir_version: i64) -> i64 {
 /// Writes `module` (onnx dialect) as an ONNX model to `output`.
 pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) -> Result<ExportReport, Error> {
     let fail = |message: String| Error::Export { path: output.to_path_buf(), message };
-    let graph = graph::build(module).map_err(fail)?;
+    // Problems of the module (the input), not of the output path.
+    let source = aten2onnx_passes::ir::SourcePosition::of(module.as_operation().location())
+        .file
+        .filter(|f| !f.is_empty())
+        .unwrap_or_else(|| "<module>".to_string());
+    let bad_input = |message: String| Error::Import { path: source.clone(), message };
+    let graph = graph::build_with(module, &options.dim_names).map_err(bad_input)?;
 
     let archive = match graph.initializers.is_empty() {
         true => None,
         false => {
             let path = graph.archive.as_deref().ok_or_else(|| {
-                fail(format!(
+                bad_input(format!(
                     "the module has {} onnx.initializer op(s) but no `aten.archive` attribute naming the .pt2 that holds them",
                     graph.initializers.len()
                 ))
@@ -158,7 +173,7 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
     let mut initializer_bytes = 0u64;
     for init in &graph.initializers {
         let archive = archive.as_ref().expect("opened above");
-        let data = weights::resolve(archive, init).map_err(fail)?;
+        let data = weights::resolve(archive, init).map_err(bad_input)?;
         let data = match &pages {
             Some(pages) => pages.rebase(archive.bytes(), data.clone()).unwrap_or(data),
             None => data,
@@ -185,12 +200,30 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
     }
     let nodes = graph.proto.node.len();
     let initializers = graph.initializers.len();
+    let mut proto = graph.proto;
+    let mut doc_string = String::new();
+    if options.debug_info {
+        // NodeProto.metadata_props exists from IR version 10 on.
+        if ir_version < 10 {
+            proto.node.iter_mut().for_each(|n| n.metadata_props.clear());
+        }
+        let source = graph.archive.as_deref().and_then(|a| Path::new(a).file_name()).and_then(|n| n.to_str());
+        if let Some(source) = source {
+            doc_string = format!("converted from {source} by {} {}", options.producer_name, options.producer_version);
+        }
+    } else {
+        for node in &mut proto.node {
+            node.doc_string.clear();
+            node.metadata_props.clear();
+        }
+    }
     let model = ModelProto {
         ir_version,
         opset_import,
         producer_name: options.producer_name.clone(),
         producer_version: options.producer_version.clone(),
-        graph: Some(graph.proto).into(),
+        doc_string,
+        graph: Some(proto).into(),
         ..Default::default()
     };
 
@@ -229,61 +262,37 @@ fn placement(mode: ExternalData, inline_size: u64) -> Result<Placement, String> 
 }
 
 /// Writes the data file (if any) and the model to temporary files in their
-/// directory, then renames them into place; removes the temporaries on error.
+/// directory, then renames them into place; removes the temporaries on error
+/// (also when a panic unwinds: [`OutputFile`] cleans up when dropped).
 fn write_files<'a>(
     output: &Path,
     plan: &Plan<'a>,
     external: Option<&Path>,
     release: &mut dyn FnMut(&stream::Data<'a>),
 ) -> Result<(), Error> {
-    let temp_of = |path: &Path| {
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-        dir.join(format!(".{name}.partial-{}", std::process::id()))
+    let write = |path: &Path, f: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>| -> Result<OutputFile, Error> {
+        let mut file = OutputFile::create(path)?;
+        let result = {
+            let mut out = BufWriter::with_capacity(1 << 20, file.file());
+            f(&mut out).and_then(|_| out.flush())
+        };
+        result.map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        Ok(file)
     };
-    let write = |path: &Path, f: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>| -> Result<PathBuf, Error> {
-        let temp = temp_of(path);
-        let result = File::create(&temp).and_then(|file| {
-            let mut out = BufWriter::with_capacity(1 << 20, file);
-            f(&mut out)?;
-            out.into_inner().map_err(|e| e.into_error())?.sync_all()
-        });
-        match result {
-            Ok(()) => Ok(temp),
-            Err(source) => {
-                let _ = std::fs::remove_file(&temp);
-                Err(Error::Io { path: path.to_path_buf(), source })
-            }
-        }
-    };
-    let data_temp = match external {
-        Some(path) => Some((write(path, &mut |out| plan.write_external(out, release))?, path)),
+    let data = match external {
+        Some(path) => Some(write(path, &mut |out| plan.write_external(out, release))?),
         None => None,
     };
-    let model_temp = match write(output, &mut |out| plan.write_model(out, release)) {
-        Ok(temp) => temp,
-        Err(e) => {
-            if let Some((temp, _)) = &data_temp {
-                let _ = std::fs::remove_file(temp);
-            }
-            return Err(e);
-        }
-    };
-    let cleanup = || {
-        let _ = std::fs::remove_file(&model_temp);
-        if let Some((temp, _)) = &data_temp {
-            let _ = std::fs::remove_file(temp);
-        }
-    };
-    if let Some((temp, path)) = &data_temp {
-        if let Err(source) = std::fs::rename(temp, path) {
-            cleanup();
-            return Err(Error::Io { path: path.to_path_buf(), source });
-        }
+    let model = write(output, &mut |out| plan.write_model(out, release))?;
+    // Both are complete: move them into place, the data file first.
+    let data_path = data.as_ref().map(|d| d.path().to_path_buf());
+    if let Some(data) = data {
+        data.commit()?;
     }
-    std::fs::rename(&model_temp, output).map_err(|source| {
-        cleanup();
-        Error::Io { path: output.to_path_buf(), source }
+    model.commit().inspect_err(|_| {
+        if let Some(path) = &data_path {
+            let _ = std::fs::remove_file(path);
+        }
     })
 }
 

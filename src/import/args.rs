@@ -45,9 +45,12 @@ pub(crate) fn aten_arguments<'c, 'b>(
     constants: &HashMap<String, Argument>,
     location: Location<'c>,
 ) -> Result<(Vec<Value<'c, 'b>>, Attrs<'c>), String> {
-    for input in &node.inputs {
+    for (i, input) in node.inputs.iter().enumerate() {
         if !schema.arguments.iter().any(|a| a.name == input.name) {
             return Err(format!("argument '{}' is not in the schema {}", input.name, schema));
+        }
+        if node.inputs[..i].iter().any(|earlier| earlier.name == input.name) {
+            return Err(format!("argument '{}' is given twice (schema {})", input.name, schema));
         }
     }
     let mut operands = Vec::new();

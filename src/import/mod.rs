@@ -313,7 +313,11 @@ impl<'c> Importer<'c, '_> {
             .ok_or_else(|| self.error(format!("{kind} '{fqn}' has no entry in tensor_values")))?;
         let stored = match kind {
             "constant" => self.archive.constant(fqn),
-            _ => self.archive.weight(fqn).or_else(|_| self.archive.constant(fqn)),
+            _ => match self.archive.weight(fqn) {
+                // Lifted tensors may be stored among the constants.
+                Err(aten2onnx_pt2::Error::UnknownTensor { .. }) => self.archive.constant(fqn),
+                other => other,
+            },
         }
         .map_err(|e| self.error(format!("{kind} '{fqn}': {e}")))?;
         if stored.dtype != meta.dtype || stored.sizes.len() != meta.sizes.len() {
@@ -553,9 +557,48 @@ impl<'c> Importer<'c, '_> {
                 graph.outputs.len()
             )));
         }
+        // What a mutation spec may name: the program's buffers, parameters
+        // and user inputs.
+        let mut buffers = std::collections::HashSet::new();
+        let mut parameters = std::collections::HashSet::new();
+        let mut user_inputs = std::collections::HashSet::new();
+        for spec in &signature.input_specs {
+            match spec {
+                InputSpec::Buffer(b) => {
+                    buffers.insert(b.buffer_name.as_str());
+                }
+                InputSpec::Parameter(p) => {
+                    parameters.insert(p.parameter_name.as_str());
+                }
+                InputSpec::UserInput(_) => {
+                    if let Some(name) = spec.arg_name() {
+                        user_inputs.insert(name);
+                    }
+                }
+                _ => {}
+            }
+        }
         let mut user = Vec::new();
         let mut mutations = Vec::new();
         for (spec, output) in signature.output_specs.iter().zip(&graph.outputs) {
+            let unknown = match spec {
+                OutputSpec::BufferMutation(m) if !buffers.contains(m.buffer_name.as_str()) => {
+                    Some(("buffer", &m.buffer_name))
+                }
+                OutputSpec::ParameterMutation(m) if !parameters.contains(m.parameter_name.as_str()) => {
+                    Some(("parameter", &m.parameter_name))
+                }
+                OutputSpec::UserInputMutation(m) if !user_inputs.contains(m.user_input_name.as_str()) => {
+                    Some(("user input", &m.user_input_name))
+                }
+                _ => None,
+            };
+            if let Some((what, name)) = unknown {
+                return Err(self.error(format!(
+                    "output spec '{}' mutates {what} '{name}', which is not a {what} of the program's input specs",
+                    spec.tag()
+                )));
+            }
             let (kind, target) = match spec {
                 OutputSpec::UserOutput(_) | OutputSpec::LossOutput(_) => (spec.tag(), None),
                 OutputSpec::BufferMutation(m) => (spec.tag(), Some(m.buffer_name.clone())),

@@ -263,6 +263,48 @@ impl Interpreter<'_> {
                     carried = self.run_block(region(1)?, args)?;
                 }
             }
+            Some(hop @ ("scan" | "map_impl")) => {
+                let segments = op
+                    .attribute(aten_ir::SEGMENTS_ATTR)
+                    .ok()
+                    .and_then(ir::dense_i32_values)
+                    .ok_or("scan without operandSegmentSizes")?;
+                let seg = |i: usize| segments.get(i).copied().unwrap_or(0) as usize;
+                // scan(init, xs, additional) / map_impl(xs, pos_args).
+                let (states, scanned) = if hop == "scan" { (seg(0), seg(1)) } else { (0, seg(0)) };
+                let mut carry: Vec<RtValue> = operands[..states].iter().map(RtValue::shallow).collect();
+                let xs: Vec<tch::Tensor> = operands[states..states + scanned]
+                    .iter()
+                    .map(|v| v.tensor().map(|t| t.shallow_clone()).ok_or("scan input is not a tensor"))
+                    .collect::<Result<_, _>>()?;
+                let extra: Vec<RtValue> = operands[states + scanned..].iter().map(RtValue::shallow).collect();
+                let steps = xs.first().map(|x| x.size().first().copied().unwrap_or(0)).ok_or("scan over no tensors")?;
+                let mut ys: Vec<Vec<tch::Tensor>> = Vec::new();
+                for step in 0..steps {
+                    let mut args: Vec<RtValue> = carry.iter().map(RtValue::shallow).collect();
+                    args.extend(xs.iter().map(|x| RtValue::Tensor(x.select(0, step))));
+                    args.extend(extra.iter().map(RtValue::shallow));
+                    let mut out = self.run_block(region(0)?, args)?;
+                    if out.len() < states {
+                        return Err(format!("{hop} body yields {} values for {states} states", out.len()));
+                    }
+                    let slices = out.split_off(states);
+                    carry = out;
+                    for (j, y) in slices.into_iter().enumerate() {
+                        let y = y.tensor().ok_or("scan output is not a tensor")?.shallow_clone();
+                        if ys.len() <= j {
+                            ys.push(Vec::new());
+                        }
+                        ys[j].push(y);
+                    }
+                }
+                if steps == 0 {
+                    return Err(format!("{hop} over an empty dim is not interpreted"));
+                }
+                let mut results = carry;
+                results.extend(ys.iter().map(|list| RtValue::Tensor(tch::Tensor::stack(list, 0))));
+                Ok(results)
+            }
             _ => Err(format!("higher-order op '{name}' is not interpreted")),
         }
     }

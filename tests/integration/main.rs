@@ -18,12 +18,19 @@
 
 #[cfg(feature = "torch")]
 mod differential;
+mod control_flow;
 mod errors;
 mod export;
+#[cfg(feature = "torch")]
+mod half;
 mod import;
+mod optimizer;
 mod parity;
 mod passes;
 mod pipeline;
+mod random;
+mod report;
+mod trace;
 
 use aten2onnx::{
     create_context,

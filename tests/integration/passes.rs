@@ -587,6 +587,17 @@ fn onnx_shape_inference_on_mlp() {
     assert!(!output.contains("tensor<*x"), "unknown shapes left:\n{output}");
 }
 
+#[test]
+fn onnx_eqsat_on_attention() {
+    let input = staged(
+        "attention",
+        "aten-remove-inplace, convert-aten-to-onnx, func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference)",
+    );
+    let output = check_output("onnx-eqsat", "attention", "builtin.module(func.func(onnx-eqsat))", &input);
+    assert!(output.contains("stop = \"saturated\""), "{output}");
+    assert!(!output.contains("refused ="), "{output}");
+}
+
 /// Running the main pipeline's stages one `aten-opt` call at a time gives the
 /// same module as running it whole.
 #[test]

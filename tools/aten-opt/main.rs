@@ -10,7 +10,7 @@ use clap::Parser;
 use std::{io::Read, process::ExitCode};
 
 #[derive(Parser)]
-#[command(name = "aten-opt", about = "Run pass pipelines over aten and onnx dialect modules")]
+#[command(name = "aten-opt", version, about = "Run pass pipelines over aten and onnx dialect modules")]
 struct Args {
     /// Input .mlir file ('-' for stdin).
     #[arg(default_value = "-")]
@@ -42,24 +42,36 @@ struct Args {
     /// List the available passes and exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
+    /// Print every lowering rule (target, source file, opset range, dtypes) as JSON and exit.
+    #[arg(long = "list-rules")]
+    list_rules: bool,
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = match aten2onnx::guard::parse_args::<Args>() {
+        Ok(args) => args,
+        Err(code) => return code,
+    };
     if args.list_passes {
         print!("{}", aten2onnx::opt::list_passes());
         return ExitCode::SUCCESS;
     }
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("aten-opt: {message}");
-            ExitCode::FAILURE
-        }
+    if args.list_rules {
+        print!("{}", aten2onnx::opt::list_rules());
+        return ExitCode::SUCCESS;
     }
+    let input = if args.input == "-" { "<stdin>".to_string() } else { args.input.clone() };
+    aten2onnx::guard::run("aten-opt", &input, || run(&args))
 }
 
 fn run(args: &Args) -> Result<(), String> {
+    if args.input != "-" && args.output != "-" {
+        aten2onnx::output::check_not_input(
+            std::path::Path::new(&args.output),
+            &[(std::path::Path::new(&args.input), "the input")],
+        )
+        .map_err(|e| e.to_string())?;
+    }
     let (source, path) = if args.input == "-" {
         let mut text = String::new();
         std::io::stdin().read_to_string(&mut text).map_err(|e| format!("<stdin>: {e}"))?;

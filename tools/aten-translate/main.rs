@@ -5,10 +5,15 @@
 
 use aten2onnx::{export::ExternalData, module::PrintOptions, translate};
 use clap::{ArgGroup, Parser};
+
+/// The default `--opset`.
+fn aten2onnx_passes_default_opset() -> u32 {
+    translate::ConvertOptions::default().opset
+}
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "aten-translate", about = "Translate torch.export programs to MLIR and ONNX")]
+#[command(name = "aten-translate", version, about = "Translate torch.export programs to MLIR and ONNX")]
 #[command(group(ArgGroup::new("mode").required(true).args(["from_pt2", "to_onnx"])))]
 struct Args {
     /// Import a .pt2 archive and print it in the aten dialect.
@@ -22,9 +27,10 @@ struct Args {
     /// Output file ('-' = stdout, the default for --from-pt2).
     #[arg(short = 'o')]
     output: Option<String>,
-    /// Target ONNX opset for --to-onnx (17..28).
-    #[arg(long, default_value_t = 23)]
-    opset: u32,
+    /// Target ONNX opset for --to-onnx (17..28; default 23, or the
+    /// `onnx.opset` of a .mlir input).
+    #[arg(long)]
+    opset: Option<u32>,
     /// Put initializers in `<output>.data` (always), or never; default: only past 2 GiB.
     #[arg(long = "external-data", value_parser = ["auto", "always", "never"], default_value = "auto")]
     external_data: String,
@@ -41,41 +47,82 @@ struct Args {
     /// Print locations (node names and Python source lines).
     #[arg(long = "mlir-print-debuginfo")]
     print_debuginfo: bool,
+    /// With --to-onnx: leave out where each ONNX node came from (aten node,
+    /// aten op and Python line in the node's doc_string and metadata_props)
+    /// and the source archive's name.
+    #[arg(long = "strip-debug-info")]
+    strip_debug_info: bool,
+    /// With --to-onnx: write an export report (per-pass timings and op
+    /// counts, lowering and ONNX statistics; JSON, or .xlsx when FILE ends
+    /// so), also when the conversion fails. Schema: docs/report.md.
+    #[arg(long)]
+    report: Option<String>,
+    /// With --to-onnx: print the report as a table on stdout.
+    #[arg(long)]
+    stats: bool,
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("aten-translate: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    let args = match aten2onnx::guard::parse_args::<Args>() {
+        Ok(args) => args,
+        Err(code) => return code,
+    };
+    aten2onnx::guard::run("aten-translate", &args.input, || run(&args).map_err(|e| e.to_string()))
 }
 
 fn run(args: &Args) -> Result<(), aten2onnx::Error> {
     if args.from_pt2 {
         let print = PrintOptions { debug_info: args.print_debuginfo, generic: false };
+        let output = args.output.as_deref().unwrap_or("-");
+        if output != "-" {
+            aten2onnx::output::check_not_input(
+                std::path::Path::new(output),
+                &[(std::path::Path::new(&args.input), "the input")],
+            )?;
+        }
         let text = translate::pt2_to_aten_text(&args.input, print)?;
-        aten2onnx::write_output(args.output.as_deref().unwrap_or("-"), text.as_bytes())
+        aten2onnx::write_output(output, text.as_bytes())
     } else {
         let output = args
             .output
             .as_deref()
             .ok_or_else(|| aten2onnx::Error::Usage("--to-onnx needs an output file: -o OUT.onnx".to_string()))?;
         let options = translate::ConvertOptions {
-            opset: args.opset,
+            opset: args.opset.unwrap_or(aten2onnx_passes_default_opset()),
+            opset_given: args.opset.is_some(),
             external_data: match args.external_data.as_str() {
                 "always" => ExternalData::Always,
                 "never" => ExternalData::Never,
                 _ => ExternalData::Auto,
             },
+            debug_info: !args.strip_debug_info,
+            ..Default::default()
         };
         if args.verify {
             return verify(args, output, options);
         }
-        translate::convert(&args.input, std::path::Path::new(output), &options).map(|_| ())
+        if args.report.is_none() && !args.stats {
+            return translate::convert(&args.input, std::path::Path::new(output), &options).map(|_| ());
+        }
+        if let Some(path) = &args.report {
+            let path = std::path::Path::new(path);
+            aten2onnx::output::check_not_input(path, &[(std::path::Path::new(&args.input), "the input")])?;
+            if path == std::path::Path::new(output) {
+                return Err(aten2onnx::Error::Usage("--report names the ONNX output file".into()));
+            }
+        }
+        let mut report = aten2onnx::report::Report::new("aten-translate", &args.input);
+        let result = translate::convert_reporting(&args.input, std::path::Path::new(output), &options, Some(&mut report));
+        if let Err(e) = &result {
+            report.fail(e);
+        }
+        if args.stats {
+            print!("{}", report.render_table());
+        }
+        if let Some(path) = &args.report {
+            report.write(path)?;
+        }
+        result.map(|_| ())
     }
 }
 
@@ -89,7 +136,8 @@ fn verify(args: &Args, output: &str, convert: translate::ConvertOptions) -> Resu
         Ok(())
     } else {
         Err(aten2onnx::Error::Verification(format!(
-            "{}: the ONNX model differs from libtorch beyond |diff| <= {} + {} |expected|",
+            "{}: the ONNX model differs from libtorch beyond |diff| <= {} + {} |expected| \
+             (1e-3 + 1e-3 |expected| for float16 outputs, 1e-2 + 1.6e-2 |expected| for bfloat16)",
             args.input,
             aten2onnx::verify::ATOL,
             aten2onnx::verify::RTOL

@@ -171,6 +171,21 @@ impl<'c, 'a> Args<'c, 'a> {
             .ok_or_else(|| format!("argument '{name}' must be a static float"))
     }
 
+    /// A static float list (`float[]`); int lists are accepted too.
+    pub fn floats(&self, name: &str) -> Result<Vec<f64>, String> {
+        let attr = self.attribute(name)?.ok_or_else(|| format!("argument '{name}' must be a static float list"))?;
+        let raw = attr.to_raw();
+        unsafe {
+            if sys::mlirAttributeIsADenseF64Array(raw) {
+                let n = sys::mlirDenseArrayGetNumElements(raw);
+                return Ok((0..n).map(|i| sys::mlirDenseF64ArrayGetElement(raw, i)).collect());
+            }
+        }
+        dense_i64_values(attr)
+            .map(|v| v.into_iter().map(|i| i as f64).collect())
+            .ok_or_else(|| format!("argument '{name}' must be a static float list"))
+    }
+
     pub fn opt_float(&self, name: &str) -> Result<Option<f64>, String> {
         if self.is_none(name)? {
             Ok(None)

@@ -46,6 +46,13 @@ impl<'c, 'a> Ctx<'c, 'a> {
     /// element type `element`.
     pub fn tensor_as(&self, name: &str, element: Type<'c>) -> Result<Value<'c, 'a>, String> {
         match self.args.tensor_or_number(name)? {
+            // A symbolic number for a `Scalar` argument (`i < x.shape[0]` is
+            // `lt.Scalar(i, sym_size)`) is lowered as a 1-element tensor;
+            // the number is 0-d, so that it does not add a dim by broadcasting.
+            Ok(value) if self.is_scalar_argument(name) && builder::rank(value.r#type()) == Some(1) => {
+                let squeezed = self.squeeze(value, &[0])?;
+                self.b.cast_like_type(squeezed, element)
+            }
             Ok(value) => {
                 if builder::element_type(value.r#type()) == Some(element) {
                     Ok(value)
@@ -55,6 +62,14 @@ impl<'c, 'a> Ctx<'c, 'a> {
             }
             Err(number) => self.b.const_scalar(element, number.as_f64()),
         }
+    }
+
+    /// True when the schema argument `name` is a number (`Scalar`, `int`,
+    /// `float`, ...), not a tensor.
+    fn is_scalar_argument(&self, name: &str) -> bool {
+        self.args.schema.arguments.iter().find(|a| a.name == name).is_some_and(|a| {
+            matches!(a.ty.trim_end_matches('?'), "Scalar" | "int" | "SymInt" | "float" | "SymFloat" | "bool" | "SymBool")
+        })
     }
 
     /// A `SymInt` as a 1-D int64 tensor of one element.
@@ -209,6 +224,21 @@ impl<'c, 'a> Ctx<'c, 'a> {
         } else {
             dim
         }
+    }
+
+    /// `dim` checked against a tensor of rank `rank` and made non-negative,
+    /// like torch's `maybe_wrap_dim`: valid dims are `-rank..rank`, and a 0-d
+    /// tensor accepts `0` and `-1` (both give 0). Out of range is an error.
+    pub fn dim(&self, dim: i64, rank: usize) -> Result<usize, String> {
+        let r = rank.max(1) as i64;
+        if dim < -r || dim >= r {
+            return Err(format!(
+                "dimension {dim} out of range for a tensor of rank {rank} (expected {}..{})",
+                -r,
+                r - 1
+            ));
+        }
+        Ok(if dim < 0 { dim + r } else { dim } as usize)
     }
 
     /// A reduction over `axes` (`None` = all axes): axes are an input from

@@ -1,29 +1,18 @@
-use crate::lowering::{Attr, Rule};
+use super::nn_common::avg_pool;
+use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.avg_pool2d.default", |c| {
-    let x = c.args.tensor("self")?;
-    let expand = |v: Vec<i64>| if v.len() == 1 { vec![v[0]; 2] } else { v };
-    let kernel = expand(c.args.ints("kernel_size")?);
-    let stride = expand(c.args.ints("stride")?);
-    let stride = if stride.is_empty() { kernel.clone() } else { stride };
-    let padding = expand(c.args.ints("padding")?);
-    if !c.args.is_none("divisor_override")? {
-        return Err("divisor_override is not supported".into());
-    }
-    Ok(vec![c.op(
-        "AveragePool",
-        &[x],
-        &[
-            ("kernel_shape", Attr::Ints(kernel)),
-            ("strides", Attr::Ints(stride)),
-            ("pads", Attr::Ints(padding.iter().chain(padding.iter()).copied().collect())),
-            ("ceil_mode", Attr::Int(c.args.bool("ceil_mode")? as i64)),
-            ("count_include_pad", Attr::Int(c.args.bool("count_include_pad")? as i64)),
-        ],
-    )?])
-})
-.samples(&[
-    "self: T[1,2,5,5]; kernel_size: [2,2]",
-    "self: T[1,2,5,5]; kernel_size: [3,3]; stride: [2,2]; padding: [1,1]; count_include_pad: false",
-    "self: T[1,1,5,5]; kernel_size: [2,2]; stride: [2,2]; ceil_mode: true",
-])];
+pub const RULES: &[Rule] = &[Rule::custom("aten.avg_pool2d.default", |c| avg_pool(c, 2))
+    .samples(&[
+        "self: T[1,2,5,5]; kernel_size: [2,2]",
+        "self: T[1,2,5,5]; kernel_size: [3,3]; stride: [2,2]; padding: [1,1]; count_include_pad: false",
+        "self: T[1,1,5,5]; kernel_size: [2,2]; stride: [2,2]; ceil_mode: true",
+        "self: T[1,1,6,7]; kernel_size: [3,3]; stride: [2,2]; padding: [1,1]; ceil_mode: true",
+        "self: T[1,1,6,7]; kernel_size: [3,3]; stride: [2,2]; padding: [1,1]; ceil_mode: true; count_include_pad: false",
+        "self: T[2,5,6]; kernel_size: [2,3]; stride: [1,2]",
+        "self: T[1,2,6,6]; kernel_size: [3,3]; stride: [2,2]; padding: [1,1]; divisor_override: 4",
+        "self: T[0,2,4,4]; kernel_size: [2,2]",
+    ])
+    .refuses(&[(
+        "self: T[1,1,6,7]; kernel_size: [3,3]; stride: [2,2]; padding: [1,1]; ceil_mode: true; divisor_override: 2",
+        "divisor_override",
+    )])];

@@ -8,4 +8,10 @@ pub const RULES: &[Rule] = &[
     Rule::custom("aten.__and__.Tensor", |c| bitwise(c, "And", "BitwiseAnd"))
         .samples(&["self: T[2,3]; other: T[2,3]"])
         .dtypes(&["bool", "i64"]),
+    Rule::custom("aten.bitwise_and.Scalar", |c| bitwise(c, "And", "BitwiseAnd"))
+        .samples(&["self: T[2,3]; other: 3", "self: T[]; other: -2", "self: bool[2,3]; other: true"])
+        .dtypes(&["i64"]),
+    Rule::custom("aten.__and__.Scalar", |c| bitwise(c, "And", "BitwiseAnd"))
+        .samples(&["self: T[2,3]; other: 6", "self: bool[2,3]; other: false"])
+        .dtypes(&["i64"]),
 ];

@@ -6,7 +6,12 @@ pub const RULES: &[Rule] = &[
         .samples(&["self: T[2,3]; min: -0.5", "self: T[2,3]; max: 0.5", "self: T[2,3]; min: -1; max: 1"])
         .dtypes(&["f32", "i64"]),
     Rule::custom("aten.clamp.Tensor", clamp_tensor)
-        .samples(&["self: T[2,3]; min: T[3]{-3..-1}; max: T[2,3]{1..3}", "self: T[2,3]; min: T[2,3]{-1..0}"]),
+        .samples(&[
+            "self: T[2,3]; min: T[3]{-3..-1}; max: T[2,3]{1..3}",
+            "self: T[2,3]; min: T[2,3]{-1..0}",
+            "self: T[]; max: T[2]",
+        ])
+        .dtypes(&["f32", "i64"]),
 ];
 
 /// `Clip(x, min, max)`, a missing bound left out.

@@ -1,5 +1,11 @@
 use super::clamp_min::bound;
 use crate::lowering::Rule;
 
-pub const RULES: &[Rule] =
-    &[Rule::custom("aten.clamp_max.default", |c| bound(c, "max", "Min")).samples(&["self: T[2,3]; max: 0.25"])];
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.clamp_max.default", |c| bound(c, "max", "Min"))
+        .samples(&["self: T[2,3]; max: 0.25", "self: T[2,3]; max: 2", "self: T[]; max: 0"])
+        .dtypes(&["f32", "i64"]),
+    Rule::custom("aten.clamp_max.Tensor", |c| bound(c, "max", "Min"))
+        .samples(&["self: T[2,3]; max: T[3]", "self: T[2,3]; max: T[]", "self: T[]; max: T[2]"])
+        .dtypes(&["f32", "i64"]),
+];

@@ -126,53 +126,6 @@ pub fn bitwise<'c, 'a>(ctx: &Ctx<'c, 'a>, logical: &str, bitwise: &str) -> Resul
     Ok(vec![ctx.op(if builder::is_bool(element) { logical } else { bitwise }, &[a, b], &[])?])
 }
 
-/// `max.dim` / `min.dim`: the reduced values and the index of the first
-/// extreme element (`select_last_index=0`, like torch on CPU).
-pub fn reduce_with_index<'c, 'a>(ctx: &Ctx<'c, 'a>, reduce: &str, arg: &str) -> Result<Vec<Value<'c, 'a>>, String> {
-    let x = ctx.args.tensor("self")?;
-    let dim = ctx.args.int("dim")?;
-    let keepdim = ctx.args.bool("keepdim")?;
-    let values = ctx.reduce(reduce, x, Some(&[dim]), keepdim, ctx.result_type(0)?)?;
-    let indices = ctx.b.op(
-        arg,
-        &[x],
-        &[("axis", Attr::Int(dim)), ("keepdims", Attr::Int(keepdim as i64))],
-        ctx.result_type(1)?,
-    )?;
-    Ok(vec![values, indices])
-}
-
-/// `Resize` to the result's (static) spatial size, with torch's coordinate
-/// conventions: nearest is "asymmetric" + floor; linear is "half_pixel", or
-/// "align_corners".
-pub fn resize<'c, 'a>(
-    ctx: &Ctx<'c, 'a>,
-    mode: &str,
-    align_corners: bool,
-    input: &str,
-) -> Result<Vec<Value<'c, 'a>>, String> {
-    let x = ctx.args.tensor(input)?;
-    let out = builder::dims(ctx.result_type(0)?).ok_or("unknown result rank")?;
-    let spatial: Vec<i64> =
-        out[2..].iter().map(|d| d.ok_or("a dynamic output size is not supported")).collect::<Result<_, _>>()?;
-    let batch_channels = shape_slice(ctx, x, 0, Some(2))?;
-    let sizes = ctx.b.const_i64s(&spatial)?;
-    let sizes =
-        ctx.b.op("Concat", &[batch_channels, sizes], &[("axis", Attr::Int(0))], ctx.b.unranked(ctx.b.i64_type()))?;
-    let none = ctx.none()?;
-    let transform = match (mode, align_corners) {
-        ("nearest", _) => "asymmetric",
-        (_, true) => "align_corners",
-        _ => "pytorch_half_pixel",
-    };
-    let mut attrs =
-        vec![("mode", Attr::String(mode.into())), ("coordinate_transformation_mode", Attr::String(transform.into()))];
-    if mode == "nearest" {
-        attrs.push(("nearest_mode", Attr::String("floor".into())));
-    }
-    Ok(vec![ctx.op("Resize", &[x, none, none, sizes], &attrs)?])
-}
-
 /// Rounding ops (floor, ceil, round, trunc): identity on integers (torch
 /// returns them unchanged; ONNX's ops are float-only), else `op`.
 pub fn rounding<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {

@@ -1,39 +1,74 @@
-use crate::lowering::{Attr, Ctx, Rule};
-use melior::ir::Value;
+use super::nn_common::{expand, static_ints, with_batch};
+use crate::lowering::{builder, Attr, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.convolution.default", |c| conv(c, c.args.bool("transposed")?)).samples(&["input: T[1,2,5,5]; weight: T[3,2,3,3]; bias: T[3]; stride: [1,1]; padding: [1,1]; dilation: [1,1]; transposed: false; output_padding: [0,0]; groups: 1", "input: T[1,4,6,6]; weight: T[4,2,3,3]; bias: none; stride: [2,2]; padding: [0,0]; dilation: [1,1]; transposed: false; output_padding: [0,0]; groups: 2", "input: T[1,2,4,4]; weight: T[2,3,3,3]; bias: T[3]; stride: [2,2]; padding: [1,1]; dilation: [1,1]; transposed: true; output_padding: [1,1]; groups: 1"]),
-    Rule::custom("aten.conv2d.default", |c| conv(c, false)).samples(&["input: T[1,2,5,5]; weight: T[3,2,3,3]; bias: T[3]; padding: [1,1]", "input: T[2,4,9,9]; weight: T[4,2,3,3]; stride: [2,2]; dilation: [2,2]; groups: 2"]),
-    Rule::custom("aten.conv1d.default", |c| conv(c, false)).samples(&["input: T[1,2,8]; weight: T[3,2,3]; bias: T[3]; stride: [2]", "input: T[1,2,8]; weight: T[4,2,3]; padding: [1]"]),
+    Rule::custom("aten.convolution.default", |c| conv(c, c.args.bool("transposed")?)).samples(&[
+        "input: T[1,2,5,5]; weight: T[3,2,3,3]; bias: T[3]; stride: [1,1]; padding: [1,1]; dilation: [1,1]; transposed: false; output_padding: [0,0]; groups: 1",
+        "input: T[1,4,6,6]; weight: T[4,2,3,3]; bias: none; stride: [2,2]; padding: [0,0]; dilation: [1,1]; transposed: false; output_padding: [0,0]; groups: 2",
+        "input: T[1,2,4,4]; weight: T[2,3,3,3]; bias: T[3]; stride: [2,2]; padding: [1,1]; dilation: [1,1]; transposed: true; output_padding: [1,1]; groups: 1",
+        "input: T[2,3,9]; weight: T[4,3,3]; bias: T[4]; stride: [2]; padding: [1]; dilation: [2]; transposed: false; output_padding: [0]; groups: 1",
+        "input: T[1,4,3,4,4]; weight: T[4,1,2,3,3]; bias: none; stride: [1,2,1]; padding: [1,0,1]; dilation: [1,1,2]; transposed: true; output_padding: [0,1,0]; groups: 2",
+        "input: T[0,2,5,5]; weight: T[3,2,3,3]; bias: T[3]; stride: [1,1]; padding: [1,1]; dilation: [1,1]; transposed: false; output_padding: [0,0]; groups: 1",
+    ]),
+    Rule::custom("aten.conv2d.default", |c| conv(c, false)).samples(&[
+        "input: T[1,2,5,5]; weight: T[3,2,3,3]; bias: T[3]; padding: [1,1]",
+        "input: T[2,4,9,9]; weight: T[4,2,3,3]; stride: [2,2]; dilation: [2,2]; groups: 2",
+        "input: T[2,5,5]; weight: T[3,2,3,3]; bias: T[3]; padding: [1,2]",
+        "input: T[1,3,7,6]; weight: T[3,1,3,2]; stride: [2,1]; padding: [0,1]; groups: 3",
+    ]),
+    Rule::custom("aten.conv1d.default", |c| conv(c, false)).samples(&[
+        "input: T[1,2,8]; weight: T[3,2,3]; bias: T[3]; stride: [2]",
+        "input: T[1,2,8]; weight: T[4,2,3]; padding: [1]",
+        "input: T[2,8]; weight: T[4,2,3]; bias: T[4]; padding: [2]; dilation: [2]",
+        "input: T[2,4,9]; weight: T[6,2,3]; groups: 2",
+    ]),
+    Rule::custom("aten.conv3d.default", |c| conv(c, false)).samples(&[
+        "input: T[1,2,4,4,4]; weight: T[3,2,3,3,3]; padding: [1,1,1]",
+        "input: T[2,4,5,4]; weight: T[3,2,3,3,3]; bias: T[3]; stride: [2,1,1]; dilation: [1,1,2]; padding: [1,1,2]",
+    ]),
     Rule::custom("aten.conv_transpose2d.input", |c| conv(c, true)).samples(&[
         "input: T[1,2,4,4]; weight: T[2,3,3,3]; bias: T[3]; stride: [2,2]; padding: [1,1]; output_padding: [1,1]",
         "input: T[1,4,3,3]; weight: T[4,1,2,2]; groups: 2",
+        "input: T[2,4,4]; weight: T[2,3,3,3]; bias: T[3]; stride: [2,2]; dilation: [2,1]",
+    ]),
+    Rule::custom("aten.conv_transpose1d.default", |c| conv(c, true)).samples(&[
+        "input: T[1,2,5]; weight: T[2,3,3]; bias: T[3]; stride: [2]; padding: [1]; output_padding: [1]",
+        "input: T[4,5]; weight: T[4,1,3]; groups: 2; dilation: [2]",
+    ]),
+    Rule::custom("aten.conv_transpose3d.input", |c| conv(c, true)).samples(&[
+        "input: T[1,2,3,3,3]; weight: T[2,3,2,2,2]; bias: T[3]; stride: [2,2,2]",
+        "input: T[2,3,3,4]; weight: T[2,2,3,3,3]; stride: [2,1,2]; padding: [1,1,1]; output_padding: [1,0,1]",
     ]),
     Rule::custom("aten.conv2d.padding", conv_padding_string).samples(&[
         "input: T[1,2,6,6]; weight: T[3,2,3,3]; bias: T[3]; padding: \"same\"; dilation: [2,2]",
         "input: T[1,2,6,6]; weight: T[3,2,2,2]; padding: \"same\"",
         "input: T[1,2,6,6]; weight: T[3,2,3,3]; padding: \"valid\"",
+        "input: T[2,6,6]; weight: T[3,2,2,3]; padding: \"same\"",
     ]),
-    Rule::custom("aten.conv3d.default", |c| conv(c, false)).samples(&["input: T[1,2,4,4,4]; weight: T[3,2,3,3,3]; padding: [1,1,1]"]),
+    Rule::custom("aten.conv1d.padding", conv_padding_string).samples(&[
+        "input: T[1,2,7]; weight: T[3,2,4]; bias: T[3]; padding: \"same\"",
+        "input: T[2,7]; weight: T[3,2,3]; padding: \"same\"; dilation: [3]",
+        "input: T[1,2,7]; weight: T[3,2,3]; padding: \"valid\"; stride: [2]",
+    ]),
+    Rule::custom("aten.conv3d.padding", conv_padding_string).samples(&[
+        "input: T[1,2,4,5,4]; weight: T[3,2,2,3,2]; padding: \"same\"",
+        "input: T[2,4,5,4]; weight: T[3,2,3,3,3]; padding: \"valid\"",
+    ]),
 ];
 
-/// `Conv` / `ConvTranspose` with torch's symmetric padding.
+/// `Conv` / `ConvTranspose` with torch's symmetric padding; unbatched
+/// inputs get a batch dim of 1 (ONNX needs it).
 pub(super) fn conv<'c, 'a>(ctx: &Ctx<'c, 'a>, transposed: bool) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("input")?;
     let w = ctx.args.tensor("weight")?;
-    let spatial = ctx.rank(w)? - 2;
-    let expand = |v: Vec<i64>| {
-        if v.len() == 1 && spatial > 1 {
-            vec![v[0]; spatial]
-        } else {
-            v
-        }
-    };
-    let stride = expand(ctx.args.ints("stride")?);
+    let spatial = ctx.rank(w)?.checked_sub(2).filter(|&s| s > 0).ok_or("convolution weight needs at least 3 dims")?;
+    let stride = expand(static_ints(ctx, "stride")?, spatial);
     let padding = expand(
-        ctx.args.ints("padding").map_err(|_| "string padding ('same'/'valid') is not supported yet".to_string())?,
+        static_ints(ctx, "padding").map_err(|_| "string padding ('same'/'valid') is not supported here".to_string())?,
+        spatial,
     );
-    let dilation = expand(ctx.args.ints("dilation")?);
+    let dilation = expand(static_ints(ctx, "dilation")?, spatial);
     let groups = ctx.args.int("groups")?;
     let mut attrs = vec![
         ("strides", Attr::Ints(stride)),
@@ -42,28 +77,28 @@ pub(super) fn conv<'c, 'a>(ctx: &Ctx<'c, 'a>, transposed: bool) -> Result<Vec<Va
         ("group", Attr::Int(groups)),
     ];
     if transposed {
-        let output_padding = expand(ctx.args.ints("output_padding")?);
+        let output_padding = expand(static_ints(ctx, "output_padding")?, spatial);
         if output_padding.iter().any(|&p| p != 0) {
             attrs.push(("output_padding", Attr::Ints(output_padding)));
         }
     }
-    let mut inputs = vec![x, w];
-    if let Some(bias) = ctx.args.opt_tensor("bias")? {
-        inputs.push(bias);
-    }
-    Ok(vec![ctx.op(if transposed { "ConvTranspose" } else { "Conv" }, &inputs, &attrs)?])
+    let bias = ctx.args.opt_tensor("bias")?;
+    with_batch(ctx, x, spatial + 2, |xb| {
+        let mut inputs = vec![xb, w];
+        inputs.extend(bias);
+        Ok(vec![ctx.b.op_like(if transposed { "ConvTranspose" } else { "Conv" }, &inputs, &attrs, xb)?])
+    })
 }
 
-/// `conv2d(padding="valid" | "same")`: explicit pads; for "same" the total
+/// `convNd(padding="valid" | "same")`: explicit pads; for "same" the total
 /// `dilation * (kernel - 1)` is split with the extra pad at the end, like torch.
 fn conv_padding_string<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("input")?;
     let w = ctx.args.tensor("weight")?;
-    let kernel = crate::lowering::builder::dims(melior::ir::ValueLike::r#type(&w)).ok_or("unknown weight shape")?;
-    let spatial = kernel.len() - 2;
-    let expand = |v: Vec<i64>| if v.len() == 1 && spatial > 1 { vec![v[0]; spatial] } else { v };
-    let stride = expand(ctx.args.ints("stride")?);
-    let dilation = expand(ctx.args.ints("dilation")?);
+    let kernel = builder::dims(w.r#type()).ok_or("unknown weight shape")?;
+    let spatial = kernel.len().checked_sub(2).filter(|&s| s > 0).ok_or("convolution weight needs at least 3 dims")?;
+    let stride = expand(static_ints(ctx, "stride")?, spatial);
+    let dilation = expand(static_ints(ctx, "dilation")?, spatial);
     let (begins, ends): (Vec<i64>, Vec<i64>) = match ctx.args.string("padding")?.as_str() {
         "valid" => (vec![0; spatial], vec![0; spatial]),
         "same" => {
@@ -88,9 +123,10 @@ fn conv_padding_string<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, 
         ("dilations", Attr::Ints(dilation)),
         ("group", Attr::Int(ctx.args.int("groups")?)),
     ];
-    let mut inputs = vec![x, w];
-    if let Some(bias) = ctx.args.opt_tensor("bias")? {
-        inputs.push(bias);
-    }
-    Ok(vec![ctx.op("Conv", &inputs, &attrs)?])
+    let bias = ctx.args.opt_tensor("bias")?;
+    with_batch(ctx, x, spatial + 2, |xb| {
+        let mut inputs = vec![xb, w];
+        inputs.extend(bias);
+        Ok(vec![ctx.b.op_like("Conv", &inputs, &attrs, xb)?])
+    })
 }

@@ -2,8 +2,12 @@ use super::softmax::softmax;
 use crate::lowering::Rule;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.log_softmax.int", |c| softmax(c, "LogSoftmax"))
-        .samples(&["self: T[2,3]; dim: -1", "self: T[2,3]; dim: 0"]),
+    Rule::custom("aten.log_softmax.int", |c| softmax(c, "LogSoftmax")).samples(&[
+        "self: T[2,3]; dim: -1",
+        "self: T[2,3]; dim: 0",
+        "self: T[]; dim: 0",
+        "self: T[0,3]; dim: 1",
+    ]),
     Rule::custom("aten._log_softmax.default", |c| softmax(c, "LogSoftmax"))
-        .samples(&["self: T[2,3]; dim: 1; half_to_float: false"]),
+        .samples(&["self: T[2,3]; dim: 1; half_to_float: false", "self: T[]; dim: -1; half_to_float: false"]),
 ];

@@ -1,6 +1,25 @@
+use super::common::bitwise;
 use crate::lowering::Rule;
 
+/// `Mul`; on bools (`a * b` of two masks, as core ATen writes `isfinite`)
+/// `And`, ONNX `Mul` having no bool kernel.
 pub const RULES: &[Rule] = &[
-    Rule::binary("aten.mul.Tensor", "Mul").dtypes(&["f32", "i64"]),
-    Rule::binary("aten.mul.Scalar", "Mul").dtypes(&["f32", "i64"]),
+    Rule::custom("aten.mul.Tensor", |c| bitwise(c, "And", "Mul"))
+        .samples(&[
+            "self: T[2,3]; other: T[2,3]",
+            "self: T[2,3]; other: T[3]",
+            "self: T[2,1]; other: T[1,4]",
+            "self: T[0,3]; other: T[3]",
+            "self: T[2,3]; other: 2.5",
+            "self: T[]; other: T[2]",
+        ])
+        .dtypes(&["f32", "i64", "bool"]),
+    Rule::custom("aten.mul.Scalar", |c| bitwise(c, "And", "Mul"))
+        .samples(&[
+            "self: T[2,3]; other: 2.5",
+            "self: T[0,3]; other: 2",
+            "self: T[]; other: -1.5",
+            "self: T[2,3]; other: true",
+        ])
+        .dtypes(&["f32", "i64", "bool"]),
 ];

@@ -1,7 +1,9 @@
 use crate::lowering::{Ctx, Rule};
 use melior::ir::Value;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.rsqrt.default", rsqrt).samples(&["self: T[2,3]{pos}", "self: T[0]"])];
+pub const RULES: &[Rule] = &[Rule::custom("aten.rsqrt.default", rsqrt)
+    .samples(&["self: T[2,3]{pos}", "self: T[0]", "self: T[]"])
+    .dtypes(&["f32", "i64"])];
 
 fn rsqrt<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.tensor_as("self", ctx.result_element(0)?)?;

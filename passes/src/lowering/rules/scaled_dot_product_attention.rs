@@ -26,6 +26,13 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let rank = ctx.rank(q)?;
     let q_dims = builder::dims(q.r#type()).ok_or("unknown rank")?;
     let k_dims = builder::dims(k.r#type()).ok_or("unknown rank")?;
+    let v_rank = ctx.rank(v)?;
+    if rank < 2 || k_dims.len() != rank || v_rank != rank {
+        return Err(format!(
+            "query, key and value need the same rank, at least 2 (got {rank}, {}, {v_rank})",
+            k_dims.len()
+        ));
+    }
     // Grouped-query attention: repeat each K/V head for its group of Q heads.
     if rank == 4 && q_dims[1] != k_dims[1] {
         let (Some(hq), Some(hkv)) = (q_dims[1], k_dims[1]) else {

@@ -1,3 +1,4 @@
+use super::math_common::along_dim;
 use crate::lowering::{Attr, Ctx, Rule};
 use melior::ir::Value;
 
@@ -6,15 +7,20 @@ pub const RULES: &[Rule] = &[
         "self: T[2,3]; dim: -1",
         "self: T[2,3,4]; dim: 1",
         "self: T[0,3]; dim: 1",
+        "self: T[]; dim: 0",
+        "self: T[]; dim: -1",
     ]),
     Rule::custom("aten._softmax.default", |c| softmax(c, "Softmax"))
-        .samples(&["self: T[2,3]; dim: 1; half_to_float: false"]),
+        .samples(&["self: T[2,3]; dim: 1; half_to_float: false", "self: T[]; dim: 0; half_to_float: false"]),
 ];
 
 /// `Softmax(axis=dim)` (per-axis semantics since opset 13), computed in the
-/// requested dtype.
+/// requested dtype; a 0-d input as a 1-element vector.
 pub fn softmax<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.tensor_as("self", ctx.result_element(0)?)?;
     let dim = ctx.args.int("dim")?;
-    Ok(vec![ctx.op(op, &[x], &[("axis", Attr::Int(dim))])?])
+    if ctx.rank(x)? > 0 {
+        return Ok(vec![ctx.op(op, &[x], &[("axis", Attr::Int(dim))])?]);
+    }
+    Ok(vec![along_dim(ctx, x, dim, |x, axis| ctx.b.op_like(op, &[x], &[("axis", Attr::Int(axis))], x))?])
 }

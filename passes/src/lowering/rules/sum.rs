@@ -3,9 +3,19 @@ use crate::lowering::Rule;
 
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.sum.dim_IntList", |c| reduce_dims(c, "ReduceSum"))
-        .samples(&["self: T[2,3,4]; dim: [1]", "self: T[2,3]; dim: [-1]; keepdim: true", "self: T[2,3]; dim: [0,1]"])
+        .samples(&[
+            "self: T[2,3,4]; dim: [1]",
+            "self: T[2,3]; dim: [-1]; keepdim: true",
+            "self: T[2,3]; dim: [0,1]",
+            "self: T[2,3]; dim: []",
+            "self: T[]; dim: [0]",
+            "self: T[]; dim: [-1]; keepdim: true",
+            "self: T[0,3]; dim: [0]",
+            "self: bool[2,3]; dim: [1]",
+            "self: T[2,3]; dim: [1]; dtype: dtype(f32)",
+        ])
         .dtypes(&["f32", "i64"]),
     Rule::custom("aten.sum.default", |c| reduce_all(c, "ReduceSum"))
-        .samples(&["self: T[2,3]", "self: T[0]"])
+        .samples(&["self: T[2,3]", "self: T[0]", "self: T[]", "self: bool[2,3]"])
         .dtypes(&["f32", "i64"]),
 ];

@@ -1,3 +1,3 @@
 use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[Rule::unary("aten.tanh.default", "Tanh")];
+pub const RULES: &[Rule] = &[Rule::unary("aten.tanh.default", "Tanh").dtypes(&["f32", "i64", "bool"])];

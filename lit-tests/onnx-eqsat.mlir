@@ -1,0 +1,524 @@
+// RUN: aten-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(onnx-eqsat))' | FileCheck %s
+
+// Every rule of the optimizer is checked here by its full name (the test
+// `every_eqsat_rule_has_tests` fails otherwise). Each case is a variant of
+// the rule's own example, plus cases where it must not fire.
+
+// x * 1 -> x in both operand orders and for integers; a 1 that broadcasts
+// the result to a bigger shape stays; x * 0 stays (NaN, inf).
+// CHECK-LABEL: func.func @mul_by_one
+// CHECK-SAME: "algebra/mul-by-one" = 2
+// CHECK-SAME: stop = "saturated"
+// CHECK: %[[B:.*]] = "onnx.Mul"(%arg0, %{{.*}}) : (tensor<3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+// CHECK: %[[Z:.*]] = "onnx.Mul"(%arg0, %{{.*}}) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+// CHECK: return %arg0, %arg1, %[[B]], %[[Z]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @mul_by_one(%x: tensor<3xf32>, %i: tensor<3xi64>) -> (tensor<3xf32>, tensor<3xi64>, tensor<2x3xf32>, tensor<3xf32>) {
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = "onnx.Mul"(%x, %one) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %ione = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %1 = "onnx.Mul"(%ione, %i) : (tensor<1xi64>, tensor<3xi64>) -> tensor<3xi64>
+  %big = "onnx.Constant"() {value = dense<1.0> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
+  %2 = "onnx.Mul"(%x, %big) : (tensor<3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %3 = "onnx.Mul"(%x, %zero) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0, %1, %2, %3 : tensor<3xf32>, tensor<3xi64>, tensor<2x3xf32>, tensor<3xf32>
+}
+}
+
+// -----
+
+// Integer + 0 and float + (-0.0) go; float + (+0.0) stays (it turns -0.0
+// into +0.0). x - (+0.0) goes; x - (-0.0) stays.
+// CHECK-LABEL: func.func @add_sub_zero
+// CHECK-SAME: "algebra/add-zero" = 2
+// CHECK-SAME: "algebra/sub-zero" = 1
+// CHECK: %[[P:.*]] = "onnx.Add"(%arg1, %{{.*}}) : (tensor<3xf32>, tensor<f32>)
+// CHECK: %[[N:.*]] = "onnx.Sub"(%arg1, %{{.*}}) : (tensor<3xf32>, tensor<f32>)
+// CHECK: return %arg0, %arg1, %[[P]], %arg1, %[[N]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @add_sub_zero(%i: tensor<3xi32>, %x: tensor<3xf32>) -> (tensor<3xi32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %z = "onnx.Constant"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+  %0 = "onnx.Add"(%z, %i) : (tensor<i32>, tensor<3xi32>) -> tensor<3xi32>
+  %nz = "onnx.Constant"() {value = dense<-0.0> : tensor<f32>} : () -> tensor<f32>
+  %1 = "onnx.Add"(%x, %nz) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %pz = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %2 = "onnx.Add"(%x, %pz) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %3 = "onnx.Sub"(%x, %pz) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %4 = "onnx.Sub"(%x, %nz) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0, %1, %2, %3, %4 : tensor<3xi32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}
+}
+
+// -----
+
+// x / 1 goes, 1 / x stays; Neg(Neg(x)) goes, a single Neg stays;
+// a * Reciprocal(b) and Reciprocal(b) * a become a / b.
+// CHECK-LABEL: func.func @div_neg_reciprocal
+// CHECK-SAME: "algebra/div-by-one" = 1
+// CHECK-SAME: "algebra/double-negation" = 1
+// CHECK-SAME: "algebra/reciprocal-mul-to-div" = 2
+// CHECK: %[[I:.*]] = "onnx.Div"(%{{.*}}, %arg0)
+// CHECK: %[[N:.*]] = "onnx.Neg"(%arg0)
+// CHECK: %[[D:.*]] = "onnx.Div"(%arg0, %arg1)
+// CHECK-NOT: "onnx.Reciprocal"
+// CHECK: return %arg0, %[[I]], %arg0, %[[N]], %[[D]], %[[D]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @div_neg_reciprocal(%x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = "onnx.Div"(%x, %one) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %1 = "onnx.Div"(%one, %x) : (tensor<f32>, tensor<3xf32>) -> tensor<3xf32>
+  %n = "onnx.Neg"(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  %2 = "onnx.Neg"(%n) : (tensor<3xf32>) -> tensor<3xf32>
+  %r = "onnx.Reciprocal"(%y) : (tensor<3xf32>) -> tensor<3xf32>
+  %3 = "onnx.Mul"(%x, %r) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %4 = "onnx.Mul"(%r, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0, %1, %2, %n, %3, %4 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}
+}
+
+// -----
+
+// Transposes compose; the identity and pairs that cancel go.
+// CHECK-LABEL: func.func @transposes
+// CHECK-SAME: "layout/transpose-identity" = 1
+// CHECK-SAME: "layout/transpose-transpose" = 2
+// CHECK: %[[T:.*]] = "onnx.Transpose"(%arg0) {perm = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+// CHECK-NOT: "onnx.Transpose"
+// CHECK: return %arg0, %arg0, %[[T]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @transposes(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4x2x3xf32>) {
+  %0 = "onnx.Transpose"(%x) {perm = array<i64: 0, 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %a = "onnx.Transpose"(%x) {perm = array<i64: 1, 0, 2>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+  %1 = "onnx.Transpose"(%a) {perm = array<i64: 1, 0, 2>} : (tensor<3x2x4xf32>) -> tensor<2x3x4xf32>
+  %b = "onnx.Transpose"(%x) {perm = array<i64: 1, 2, 0>} : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
+  %2 = "onnx.Transpose"(%b) {perm = array<i64: 1, 2, 0>} : (tensor<3x4x2xf32>) -> tensor<4x2x3xf32>
+  return %0, %1, %2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4x2x3xf32>
+}
+}
+
+// -----
+
+// Reshapes to the same shape (symbolic dims included) go; chains of
+// reshapes become one; Squeeze/Unsqueeze pairs that restore the shape go.
+// CHECK-LABEL: func.func @reshapes
+// CHECK-SAME: "layout/reshape-reshape" = 1
+// CHECK-SAME: "layout/reshape-same-shape" = 1
+// CHECK-SAME: "layout/squeeze-unsqueeze" = 1
+// CHECK-SAME: "layout/unsqueeze-squeeze" = 1
+// CHECK: %[[R:.*]] = "onnx.Reshape"(%arg1, %{{.*}}) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<4x6xf32>
+// CHECK-NOT: "onnx.Squeeze"
+// CHECK-NOT: "onnx.Unsqueeze"
+// CHECK: return %arg0, %[[R]], %arg0, %arg2
+module attributes {onnx.opset = 23 : i64} {
+func.func @reshapes(%x: tensor<?x8xf32, ["s0"]>, %y: tensor<2x3x4xf32>, %z: tensor<3x1x4xf32>, %s: tensor<2xi64>) -> (tensor<?x8xf32, ["s0"]>, tensor<4x6xf32>, tensor<?x8xf32, ["s0"]>, tensor<3x1x4xf32>) {
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<?x8xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x8xf32, ["s0"]>
+  %s1 = "onnx.Constant"() {value = dense<[6, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %r1 = "onnx.Reshape"(%y, %s1) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+  %s2 = "onnx.Constant"() {value = dense<[4, -1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %1 = "onnx.Reshape"(%r1, %s2) : (tensor<6x4xf32>, tensor<2xi64>) -> tensor<4x6xf32>
+  %a = "onnx.Constant"() {value = dense<[0, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %u = "onnx.Unsqueeze"(%x, %a) : (tensor<?x8xf32, ["s0"]>, tensor<2xi64>) -> tensor<1x?x1x8xf32, ["s0"]>
+  %2 = "onnx.Squeeze"(%u, %a) : (tensor<1x?x1x8xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x8xf32, ["s0"]>
+  %b = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %q = "onnx.Squeeze"(%z, %b) : (tensor<3x1x4xf32>, tensor<1xi64>) -> tensor<3x4xf32>
+  %3 = "onnx.Unsqueeze"(%q, %b) : (tensor<3x4xf32>, tensor<1xi64>) -> tensor<3x1x4xf32>
+  return %0, %1, %2, %3 : tensor<?x8xf32, ["s0"]>, tensor<4x6xf32>, tensor<?x8xf32, ["s0"]>, tensor<3x1x4xf32>
+}
+}
+
+// -----
+
+// A reshape chain whose outer shape copies a dim (0) of the middle value
+// is not merged (0 would copy the input's dim instead).
+// CHECK-LABEL: func.func @reshape_copy_dim
+// CHECK-NOT: reshape-reshape
+// CHECK: %[[R:.*]] = "onnx.Reshape"(%arg0, %{{.*}}) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<3x8xf32>
+// CHECK: "onnx.Reshape"(%[[R]], %{{.*}}) : (tensor<3x8xf32>, tensor<3xi64>) -> tensor<3x2x4xf32>
+module attributes {onnx.opset = 23 : i64} {
+func.func @reshape_copy_dim(%y: tensor<2x3x4xf32>) -> tensor<3x2x4xf32> {
+  %s1 = "onnx.Constant"() {value = dense<[3, 8]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %r1 = "onnx.Reshape"(%y, %s1) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<3x8xf32>
+  %s2 = "onnx.Constant"() {value = dense<[0, 2, 4]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %1 = "onnx.Reshape"(%r1, %s2) : (tensor<3x8xf32>, tensor<3xi64>) -> tensor<3x2x4xf32>
+  return %1 : tensor<3x2x4xf32>
+}
+}
+
+// -----
+
+// Casts: to the same type goes; lossless chains fold, lossy ones stay;
+// Expand to the same shape and Identity go.
+// CHECK-LABEL: func.func @casts
+// CHECK-SAME: "layout/cast-cast" = 2
+// CHECK-SAME: "layout/cast-same-type" = 1
+// CHECK-SAME: "layout/expand-same-shape" = 1
+// CHECK-SAME: "layout/identity" = 1
+// CHECK: %[[C:.*]] = "onnx.Cast"(%arg1) {to = 1 : i64} : (tensor<3xi32>) -> tensor<3xf32>
+// CHECK: %[[H:.*]] = "onnx.Cast"(%arg0) {to = 10 : i64}
+// CHECK: %[[L:.*]] = "onnx.Cast"(%[[H]]) {to = 1 : i64}
+// CHECK: return %arg0, %[[C]], %arg1, %[[L]], %arg0, %arg0
+module attributes {onnx.opset = 23 : i64} {
+func.func @casts(%x: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %0 = "onnx.Cast"(%x) {to = 1 : i64} : (tensor<3xf32>) -> tensor<3xf32>
+  %w = "onnx.Cast"(%i) {to = 7 : i64} : (tensor<3xi32>) -> tensor<3xi64>
+  %1 = "onnx.Cast"(%w) {to = 1 : i64} : (tensor<3xi64>) -> tensor<3xf32>
+  %2 = "onnx.Cast"(%w) {to = 6 : i64} : (tensor<3xi64>) -> tensor<3xi32>
+  %h = "onnx.Cast"(%x) {to = 10 : i64} : (tensor<3xf32>) -> tensor<3xf16>
+  %3 = "onnx.Cast"(%h) {to = 1 : i64} : (tensor<3xf16>) -> tensor<3xf32>
+  %s = "onnx.Constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %4 = "onnx.Expand"(%x, %s) : (tensor<3xf32>, tensor<1xi64>) -> tensor<3xf32>
+  %5 = "onnx.Identity"(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}
+}
+
+// -----
+
+// RMSNorm spelled out (Pow / ReduceMean over the last axis / + eps / Sqrt
+// / Reciprocal / Mul, then the weight) becomes one RMSNormalization.
+// CHECK-LABEL: func.func @rms
+// CHECK-SAME: "normalization/rms-normalization" = 1
+// CHECK-SAME: "normalization/rms-normalization-scale" = 1
+// CHECK: %[[N:.*]] = "onnx.RMSNormalization"(%arg0, %arg1) {axis = 2 : i64, epsilon = 9.99999997E-7 : f32}
+// CHECK-NEXT: return %[[N]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @rms(%x: tensor<?x3x8xf32, ["s0"]>, %w: tensor<8xf32>) -> tensor<?x3x8xf32, ["s0"]> {
+  %two = "onnx.Constant"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %sq = "onnx.Pow"(%x, %two) : (tensor<?x3x8xf32, ["s0"]>, tensor<f32>) -> tensor<?x3x8xf32, ["s0"]>
+  %axes = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %m = "onnx.ReduceMean"(%sq, %axes) {keepdims = 1 : i64} : (tensor<?x3x8xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x3x1xf32, ["s0"]>
+  %eps = "onnx.Constant"() {value = dense<1.0e-6> : tensor<f32>} : () -> tensor<f32>
+  %a = "onnx.Add"(%m, %eps) : (tensor<?x3x1xf32, ["s0"]>, tensor<f32>) -> tensor<?x3x1xf32, ["s0"]>
+  %s = "onnx.Sqrt"(%a) : (tensor<?x3x1xf32, ["s0"]>) -> tensor<?x3x1xf32, ["s0"]>
+  %r = "onnx.Reciprocal"(%s) : (tensor<?x3x1xf32, ["s0"]>) -> tensor<?x3x1xf32, ["s0"]>
+  %n = "onnx.Mul"(%x, %r) : (tensor<?x3x8xf32, ["s0"]>, tensor<?x3x1xf32, ["s0"]>) -> tensor<?x3x8xf32, ["s0"]>
+  %y = "onnx.Mul"(%n, %w) : (tensor<?x3x8xf32, ["s0"]>, tensor<8xf32>) -> tensor<?x3x8xf32, ["s0"]>
+  return %y : tensor<?x3x8xf32, ["s0"]>
+}
+}
+
+// -----
+
+// Not fused: the mean is over a leading axis, or the opset is below 23.
+// CHECK-LABEL: func.func @rms_wrong_axis
+// CHECK-NOT: RMSNormalization
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @rms_wrong_axis(%x: tensor<2x3x8xf32>) -> tensor<2x3x8xf32> {
+  %sq = "onnx.Mul"(%x, %x) : (tensor<2x3x8xf32>, tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %axes = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %m = "onnx.ReduceMean"(%sq, %axes) {keepdims = 1 : i64} : (tensor<2x3x8xf32>, tensor<1xi64>) -> tensor<2x1x8xf32>
+  %eps = "onnx.Constant"() {value = dense<1.0e-6> : tensor<f32>} : () -> tensor<f32>
+  %a = "onnx.Add"(%m, %eps) : (tensor<2x1x8xf32>, tensor<f32>) -> tensor<2x1x8xf32>
+  %s = "onnx.Sqrt"(%a) : (tensor<2x1x8xf32>) -> tensor<2x1x8xf32>
+  %n = "onnx.Div"(%x, %s) : (tensor<2x3x8xf32>, tensor<2x1x8xf32>) -> tensor<2x3x8xf32>
+  return %n : tensor<2x3x8xf32>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @rms_opset_22
+// CHECK-NOT: RMSNormalization
+// CHECK: return
+module attributes {onnx.opset = 22 : i64} {
+func.func @rms_opset_22(%x: tensor<2x3x8xf32>) -> tensor<2x3x8xf32> {
+  %sq = "onnx.Mul"(%x, %x) : (tensor<2x3x8xf32>, tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  %axes = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %m = "onnx.ReduceMean"(%sq, %axes) {keepdims = 1 : i64} : (tensor<2x3x8xf32>, tensor<1xi64>) -> tensor<2x3x1xf32>
+  %eps = "onnx.Constant"() {value = dense<1.0e-6> : tensor<f32>} : () -> tensor<f32>
+  %a = "onnx.Add"(%m, %eps) : (tensor<2x3x1xf32>, tensor<f32>) -> tensor<2x3x1xf32>
+  %s = "onnx.Sqrt"(%a) : (tensor<2x3x1xf32>) -> tensor<2x3x1xf32>
+  %n = "onnx.Div"(%x, %s) : (tensor<2x3x8xf32>, tensor<2x3x1xf32>) -> tensor<2x3x8xf32>
+  return %n : tensor<2x3x8xf32>
+}
+}
+
+// -----
+
+// MatMul + Add of 2-D operands -> Gemm; a 3-D MatMul stays.
+// CHECK-LABEL: func.func @gemm
+// CHECK-SAME: "matmul/matmul-add-to-gemm" = 1
+// CHECK: %[[G:.*]] = "onnx.Gemm"(%arg0, %arg1, %arg2)
+// CHECK: "onnx.MatMul"(%arg3, %arg1)
+// CHECK: "onnx.Add"
+// CHECK: return %[[G]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @gemm(%a: tensor<?x4xf32, ["s0"]>, %b: tensor<4x5xf32>, %c: tensor<1x5xf32>, %d: tensor<2x3x4xf32>) -> (tensor<?x5xf32, ["s0"]>, tensor<2x3x5xf32>) {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<?x4xf32, ["s0"]>, tensor<4x5xf32>) -> tensor<?x5xf32, ["s0"]>
+  %1 = "onnx.Add"(%0, %c) : (tensor<?x5xf32, ["s0"]>, tensor<1x5xf32>) -> tensor<?x5xf32, ["s0"]>
+  %2 = "onnx.MatMul"(%d, %b) : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+  %3 = "onnx.Add"(%2, %c) : (tensor<2x3x5xf32>, tensor<1x5xf32>) -> tensor<2x3x5xf32>
+  return %1, %3 : tensor<?x5xf32, ["s0"]>, tensor<2x3x5xf32>
+}
+}
+
+// -----
+
+// A body holding an op the optimizer does not model is left as it is.
+// CHECK-LABEL: func.func @skipped
+// CHECK-SAME: stop = "skipped: holds 'aten.neg.default', not an onnx op"
+// CHECK: "onnx.Identity"
+module attributes {onnx.opset = 23 : i64} {
+func.func @skipped(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = "onnx.Identity"(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  %1 = "aten.neg.default"(%0) : (tensor<3xf32>) -> tensor<3xf32>
+  return %1 : tensor<3xf32>
+}
+}
+
+// -----
+
+// Gelu, exact form, grouped as 0.5 * (x * (1 + Erf(x * 0.7071...))).
+// CHECK-LABEL: func.func @gelu_erf
+// CHECK-SAME: "activation/gelu-erf" = 1
+// CHECK: %[[G:.*]] = "onnx.Gelu"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[G]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @gelu_erf(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %k = "onnx.Constant"() {value = dense<0.707106769> : tensor<f32>} : () -> tensor<f32>
+  %d = "onnx.Mul"(%k, %x) : (tensor<f32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e = "onnx.Erf"(%d) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %a = "onnx.Add"(%one, %e) : (tensor<f32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = "onnx.Mul"(%x, %a) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %half = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %y = "onnx.Mul"(%half, %m) : (tensor<f32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+}
+
+// -----
+
+// Gelu, tanh form (GPT-2's gelu_new as lowered).
+// CHECK-LABEL: func.func @gelu_tanh
+// CHECK-SAME: "activation/gelu-tanh" = 1
+// CHECK: %[[G:.*]] = "onnx.Gelu"(%arg0) {approximate = "tanh"}
+// CHECK-NEXT: return %[[G]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @gelu_tanh(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %half = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %h = "onnx.Mul"(%x, %half) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %three = "onnx.Constant"() {value = dense<3.0> : tensor<f32>} : () -> tensor<f32>
+  %c = "onnx.Pow"(%x, %three) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %k = "onnx.Constant"() {value = dense<4.471500e-02> : tensor<f32>} : () -> tensor<f32>
+  %ck = "onnx.Mul"(%c, %k) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %s = "onnx.Add"(%x, %ck) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %g = "onnx.Constant"() {value = dense<0.797884583> : tensor<f32>} : () -> tensor<f32>
+  %sg = "onnx.Mul"(%s, %g) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %t = "onnx.Tanh"(%sg) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %a = "onnx.Add"(%t, %one) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %y = "onnx.Mul"(%h, %a) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+}
+
+// -----
+
+// Not fused below opset 20, nor with a wrong constant.
+// CHECK-LABEL: func.func @gelu_opset_19
+// CHECK-NOT: Gelu
+// CHECK: return
+module attributes {onnx.opset = 19 : i64} {
+func.func @gelu_opset_19(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %r2 = "onnx.Constant"() {value = dense<1.41421354> : tensor<f32>} : () -> tensor<f32>
+  %d = "onnx.Div"(%x, %r2) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %e = "onnx.Erf"(%d) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %a = "onnx.Add"(%e, %one) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %m = "onnx.Mul"(%x, %a) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %half = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %y = "onnx.Mul"(%m, %half) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @gelu_wrong_constant
+// CHECK-NOT: Gelu
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @gelu_wrong_constant(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %r2 = "onnx.Constant"() {value = dense<1.5> : tensor<f32>} : () -> tensor<f32>
+  %d = "onnx.Div"(%x, %r2) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %e = "onnx.Erf"(%d) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %a = "onnx.Add"(%e, %one) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %m = "onnx.Mul"(%x, %a) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %half = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %y = "onnx.Mul"(%m, %half) : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+}
+
+// -----
+
+// LayerNorm spelled out, with its scale and bias.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK-SAME: "normalization/layer-normalization" = 1
+// CHECK-SAME: "normalization/layer-normalization-affine" = 1
+// CHECK: %[[N:.*]] = "onnx.LayerNormalization"(%arg0, %arg1, %arg2) {axis = 1 : i64, epsilon = 9.99999974E-6 : f32}
+// CHECK-NEXT: return %[[N]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @layer_norm(%x: tensor<3x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<3x8xf32> {
+  %axes = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %mean = "onnx.ReduceMean"(%x, %axes) {keepdims = 1 : i64} : (tensor<3x8xf32>, tensor<1xi64>) -> tensor<3x1xf32>
+  %d = "onnx.Sub"(%x, %mean) : (tensor<3x8xf32>, tensor<3x1xf32>) -> tensor<3x8xf32>
+  %two = "onnx.Constant"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %sq = "onnx.Pow"(%d, %two) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+  %var = "onnx.ReduceMean"(%sq, %axes) {keepdims = 1 : i64} : (tensor<3x8xf32>, tensor<1xi64>) -> tensor<3x1xf32>
+  %eps = "onnx.Constant"() {value = dense<1.0e-5> : tensor<f32>} : () -> tensor<f32>
+  %a = "onnx.Add"(%var, %eps) : (tensor<3x1xf32>, tensor<f32>) -> tensor<3x1xf32>
+  %s = "onnx.Sqrt"(%a) : (tensor<3x1xf32>) -> tensor<3x1xf32>
+  %n = "onnx.Div"(%d, %s) : (tensor<3x8xf32>, tensor<3x1xf32>) -> tensor<3x8xf32>
+  %y = "onnx.Mul"(%n, %w) : (tensor<3x8xf32>, tensor<8xf32>) -> tensor<3x8xf32>
+  %z = "onnx.Add"(%b, %y) : (tensor<8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+  return %z : tensor<3x8xf32>
+}
+}
+
+// -----
+
+// Not LayerNorm: the mean subtracted is over another axis than the variance.
+// CHECK-LABEL: func.func @layer_norm_mixed_axes
+// CHECK-NOT: LayerNormalization
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @layer_norm_mixed_axes(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
+  %a0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %axes = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %mean = "onnx.ReduceMean"(%x, %a0) {keepdims = 1 : i64} : (tensor<3x8xf32>, tensor<1xi64>) -> tensor<1x8xf32>
+  %d = "onnx.Sub"(%x, %mean) : (tensor<3x8xf32>, tensor<1x8xf32>) -> tensor<3x8xf32>
+  %sq = "onnx.Mul"(%d, %d) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+  %var = "onnx.ReduceMean"(%sq, %axes) {keepdims = 1 : i64} : (tensor<3x8xf32>, tensor<1xi64>) -> tensor<3x1xf32>
+  %eps = "onnx.Constant"() {value = dense<1.0e-5> : tensor<f32>} : () -> tensor<f32>
+  %a = "onnx.Add"(%var, %eps) : (tensor<3x1xf32>, tensor<f32>) -> tensor<3x1xf32>
+  %s = "onnx.Sqrt"(%a) : (tensor<3x1xf32>) -> tensor<3x1xf32>
+  %n = "onnx.Div"(%d, %s) : (tensor<3x8xf32>, tensor<3x1xf32>) -> tensor<3x8xf32>
+  return %n : tensor<3x8xf32>
+}
+}
+
+// -----
+
+// Transposes of Gemm operands fold into transA/transB (flipping a set flag).
+// CHECK-LABEL: func.func @gemm_transpose
+// CHECK-SAME: "matmul/gemm-transpose" = 2
+// CHECK: "onnx.Gemm"(%arg0, %arg1, %arg2) {alpha = 1.000000e+00 : f32, beta = 1.000000e+00 : f32, transA = 1 : i64, transB = 0 : i64}
+// CHECK-NOT: "onnx.Transpose"
+module attributes {onnx.opset = 23 : i64} {
+func.func @gemm_transpose(%a: tensor<4x3xf32>, %w: tensor<4x5xf32>, %c: tensor<5xf32>) -> tensor<3x5xf32> {
+  %ta = "onnx.Transpose"(%a) {perm = array<i64: 1, 0>} : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  %tw = "onnx.Transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<4x5xf32>) -> tensor<5x4xf32>
+  %0 = "onnx.Gemm"(%ta, %tw, %c) {alpha = 1.0 : f32, beta = 1.0 : f32, transB = 1 : i64} : (tensor<3x4xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+}
+
+// -----
+
+// Regions are optimized on their own (x * 1 inside a branch, with the 1
+// captured from the function body); the If is kept whole and the values its
+// branches capture are rebuilt before it (%m) or replaced (%n is %arg1).
+// CHECK-LABEL: func.func @regions
+// CHECK-SAME: "algebra/mul-by-one" = 1
+// CHECK-SAME: "layout/identity" = 1
+// CHECK-SAME: region_stops = "saturated, saturated"
+// CHECK-SAME: regions = 2
+// CHECK: %[[M:.*]] = "onnx.Neg"(%arg1)
+// CHECK: "onnx.If"(%arg0)
+// CHECK-NEXT: %[[A:.*]] = "onnx.Add"(%[[M]], %arg1)
+// CHECK-NEXT: "onnx.yield"(%[[A]])
+// CHECK: "onnx.yield"(%[[M]])
+module attributes {onnx.opset = 23 : i64} {
+func.func @regions(%c: tensor<i1>, %x: tensor<3xf32>) -> tensor<3xf32> {
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %n = "onnx.Identity"(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  %m = "onnx.Neg"(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  %0 = "onnx.If"(%c) ({
+    %a = "onnx.Mul"(%m, %one) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+    %b = "onnx.Add"(%a, %n) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    "onnx.yield"(%b) : (tensor<3xf32>) -> ()
+  }, {
+    "onnx.yield"(%m) : (tensor<3xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+}
+
+// -----
+
+// An Expand the consumer's own broadcast makes redundant goes (Where's
+// condition too); one that changes the result's shape stays.
+// CHECK-LABEL: func.func @expand_broadcast
+// CHECK-SAME: "layout/expand-into-broadcast" = 2
+// CHECK: %[[W:.*]] = "onnx.Where"(%arg2, %arg0, %arg1)
+// CHECK: %[[E:.*]] = "onnx.Expand"(%arg0
+// CHECK: %[[M:.*]] = "onnx.Mul"(%[[E]], %arg0)
+// CHECK: return %[[W]], %[[M]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @expand_broadcast(%x: tensor<?x1x8xf32, ["s0"]>, %y: tensor<?x4x8xf32, ["s0"]>, %c: tensor<4x1xi1>) -> (tensor<?x4x8xf32, ["s0"]>, tensor<?x4x8xf32, ["s0"]>) {
+  %s = "onnx.Shape"(%y) : (tensor<?x4x8xf32, ["s0"]>) -> tensor<3xi64>
+  %cs = "onnx.Constant"() {value = dense<[4, 8]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %ce = "onnx.Expand"(%c, %cs) : (tensor<4x1xi1>, tensor<2xi64>) -> tensor<4x8xi1>
+  %e = "onnx.Expand"(%x, %s) : (tensor<?x1x8xf32, ["s0"]>, tensor<3xi64>) -> tensor<?x4x8xf32, ["s0"]>
+  %0 = "onnx.Where"(%ce, %e, %y) : (tensor<4x8xi1>, tensor<?x4x8xf32, ["s0"]>, tensor<?x4x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]>
+  %1 = "onnx.Mul"(%e, %x) : (tensor<?x4x8xf32, ["s0"]>, tensor<?x1x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]>
+  return %0, %1 : tensor<?x4x8xf32, ["s0"]>, tensor<?x4x8xf32, ["s0"]>
+}
+}
+
+// -----
+
+// Attention with a boolean mask applied through Where(mask, s, -inf) and the
+// scores divided by sqrt(d); Kt given as a transpose of K, so K is used
+// directly.
+// CHECK-LABEL: func.func @sdpa_bool_mask
+// CHECK-SAME: "attention/sdpa" = 1
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2, %arg3) {scale = 2.500000e-01 : f32}
+// CHECK-NEXT: return %[[A]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @sdpa_bool_mask(%q: tensor<1x2x3x16xf32>, %k: tensor<1x2x4x16xf32>, %v: tensor<1x2x4x8xf32>, %m: tensor<3x4xi1>) -> tensor<1x2x3x8xf32> {
+  %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x2x4x16xf32>) -> tensor<1x2x16x4xf32>
+  %s = "onnx.MatMul"(%q, %kt) : (tensor<1x2x3x16xf32>, tensor<1x2x16x4xf32>) -> tensor<1x2x3x4xf32>
+  %d = "onnx.Constant"() {value = dense<4.0> : tensor<f32>} : () -> tensor<f32>
+  %ss = "onnx.Div"(%s, %d) : (tensor<1x2x3x4xf32>, tensor<f32>) -> tensor<1x2x3x4xf32>
+  %ninf = "onnx.Constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %l = "onnx.Where"(%m, %ss, %ninf) : (tensor<3x4xi1>, tensor<1x2x3x4xf32>, tensor<f32>) -> tensor<1x2x3x4xf32>
+  %p = "onnx.Softmax"(%l) {axis = 3 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o = "onnx.MatMul"(%p, %v) : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  return %o : tensor<1x2x3x8xf32>
+}
+}
+
+// -----
+
+// Not attention: the softmax is over another axis; or the opset is 22.
+// CHECK-LABEL: func.func @sdpa_wrong_axis
+// CHECK-NOT: Attention
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @sdpa_wrong_axis(%q: tensor<1x2x3x16xf32>, %kt: tensor<1x2x16x3xf32>, %v: tensor<1x2x3x8xf32>) -> tensor<1x2x3x8xf32> {
+  %s = "onnx.MatMul"(%q, %kt) : (tensor<1x2x3x16xf32>, tensor<1x2x16x3xf32>) -> tensor<1x2x3x3xf32>
+  %p = "onnx.Softmax"(%s) {axis = 2 : i64} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %o = "onnx.MatMul"(%p, %v) : (tensor<1x2x3x3xf32>, tensor<1x2x3x8xf32>) -> tensor<1x2x3x8xf32>
+  return %o : tensor<1x2x3x8xf32>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @sdpa_opset_22
+// CHECK-NOT: Attention
+// CHECK: return
+module attributes {onnx.opset = 22 : i64} {
+func.func @sdpa_opset_22(%q: tensor<1x2x3x16xf32>, %kt: tensor<1x2x16x3xf32>, %v: tensor<1x2x3x8xf32>) -> tensor<1x2x3x8xf32> {
+  %s = "onnx.MatMul"(%q, %kt) : (tensor<1x2x3x16xf32>, tensor<1x2x16x3xf32>) -> tensor<1x2x3x3xf32>
+  %p = "onnx.Softmax"(%s) {axis = -1 : i64} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %o = "onnx.MatMul"(%p, %v) : (tensor<1x2x3x3xf32>, tensor<1x2x3x8xf32>) -> tensor<1x2x3x8xf32>
+  return %o : tensor<1x2x3x8xf32>
+}
+}

@@ -1,0 +1,4 @@
+use crate::lowering::Rule;
+
+/// `torch.absolute` = abs.
+pub const RULES: &[Rule] = &[Rule::unary("aten.absolute.default", "Abs").dtypes(&["f32", "i64"])];

@@ -1,0 +1,5 @@
+use crate::lowering::Rule;
+
+/// `Atan`; integer and bool inputs are promoted to the float result type
+/// (out-of-domain values give NaN like torch).
+pub const RULES: &[Rule] = &[Rule::unary("aten.atan.default", "Atan").dtypes(&["f32", "i64", "bool"])];

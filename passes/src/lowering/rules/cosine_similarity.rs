@@ -1,0 +1,33 @@
+use crate::lowering::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.cosine_similarity.default", cosine_similarity).samples(&[
+    "x1: T[3,4]; x2: T[3,4]",
+    "x1: T[3,4]; x2: T[4]; dim: -1",
+    "x1: T[2,3,4]; x2: T[2,1,4]; dim: 0; eps: 0.1",
+    "x1: T[3,4]; x2: T[3,4]; dim: 1; eps: 100.0",
+])];
+
+/// `sum(x1 / max(|x1|, eps) * x2 / max(|x2|, eps), dim)` (torch's order:
+/// each input divided by its clamped norm first).
+fn cosine_similarity<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &c.b;
+    let x1 = c.args.tensor("x1")?;
+    let x2 = c.args.tensor("x2")?;
+    let dim = c.args.int("dim")?;
+    let eps = b.const_like(x1, c.args.float("eps")?)?;
+    let ty = b.unranked(crate::lowering::builder::element_type(melior::ir::ValueLike::r#type(&x1)).ok_or("not a tensor")?);
+    // Broadcast first so that `dim` counts from the common rank.
+    let zero = b.op_like("Sub", &[x1, x1], &[], x1)?;
+    let zero2 = b.op_like("Sub", &[x2, x2], &[], x1)?;
+    let x1b = b.op_like("Add", &[x1, zero2], &[], x1)?;
+    let x2b = b.op_like("Add", &[x2, zero], &[], x1)?;
+    let unit = |x: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        let sq = b.op_like("Mul", &[x, x], &[], x1)?;
+        let n = b.op_like("Sqrt", &[c.reduce("ReduceSum", sq, Some(&[dim]), true, ty)?], &[], x1)?;
+        let n = b.op_like("Max", &[n, eps], &[], x1)?;
+        b.op_like("Div", &[x, n], &[], x1)
+    };
+    let prod = b.op_like("Mul", &[unit(x1b)?, unit(x2b)?], &[], x1)?;
+    Ok(vec![c.reduce("ReduceSum", prod, Some(&[dim]), false, c.result_type(0)?)?])
+}

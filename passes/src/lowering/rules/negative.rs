@@ -1,0 +1,4 @@
+use crate::lowering::Rule;
+
+/// `torch.negative` = neg.
+pub const RULES: &[Rule] = &[Rule::unary("aten.negative.default", "Neg").dtypes(&["f32", "i64"])];

@@ -1,0 +1,4 @@
+use crate::lowering::Rule;
+
+/// `sign` for real tensors.
+pub const RULES: &[Rule] = &[Rule::unary("aten.sgn.default", "Sign").dtypes(&["f32", "i64"])];

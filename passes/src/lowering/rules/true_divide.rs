@@ -1,0 +1,7 @@
+use crate::lowering::Rule;
+
+/// `torch.true_divide` = div (integers promoted to the float result).
+pub const RULES: &[Rule] = &[
+    Rule::binary("aten.true_divide.Tensor", "Div").dtypes(&["f32", "i64"]),
+    Rule::binary("aten.true_divide.Scalar", "Div").dtypes(&["f32", "i64"]),
+];

@@ -1,0 +1,76 @@
+use super::math_common::lift0;
+use super::var::variance;
+use crate::lowering::{builder, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.var_mean.correction", |c| with_mean(c, false)).samples(&[
+        "self: T[3,5]; dim: [1]",
+        "self: T[3,5]; dim: [0]; correction: 0; keepdim: true",
+        "self: T[2,3,4]; dim: [1,2]",
+        "self: T[3,4]",
+    ]),
+    Rule::custom("aten.var_mean.default", |c| all_with_mean(c, false)).samples(&[
+        "self: T[3,5]",
+        "self: T[3,5]; unbiased: false",
+        "self: T[4]",
+        "self: T[0]; unbiased: false",
+    ]),
+    Rule::custom("aten.var_mean.dim", |c| with_mean(c, false))
+        .samples(&["self: T[3,5]; dim: [1]", "self: T[3,5]; dim: [0]; unbiased: false; keepdim: true"]),
+];
+
+/// (var or std, mean) over the same dims (all when None; N must be static).
+pub(super) fn with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let v = variance(c, std)?.remove(0);
+    let x = c.args.tensor("self")?;
+    let rank = c.rank(x)?;
+    let dims: Vec<i64> = if c.args.is_none("dim")? {
+        (0..rank as i64).collect()
+    } else {
+        let mut d = Vec::new();
+        for v in c.args.ints("dim")? {
+            d.push(c.dim(v, rank)? as i64);
+        }
+        d
+    };
+    let keepdim = c.args.bool("keepdim")?;
+    let mean = if super::mean::reduced_count(x, Some(&dims)) == Some(0) {
+        super::mean::mean_of_empty(c, x, Some(&dims), keepdim, c.result_type(1)?)?
+    } else {
+        c.reduce("ReduceMean", x, Some(&dims), keepdim, c.result_type(1)?)?
+    };
+    Ok(vec![v, mean])
+}
+
+/// `var_mean.default` / `std_mean.default` (`self`, `unbiased`): over every
+/// element (N static), both results 0-d.
+pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let n: i64 = builder::dims(x.r#type())
+        .ok_or("unknown rank")?
+        .into_iter()
+        .map(|d| d.ok_or("var_mean / std_mean over a dynamic dim is not supported"))
+        .product::<Result<i64, _>>()?;
+    let correction = if c.args.bool("unbiased")? { 1.0 } else { 0.0 };
+    let (x, _) = lift0(c, x)?;
+    let b = &c.b;
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    let mean_k = c.reduce("ReduceMean", x, None, true, b.unranked(element))?;
+    let d = b.op_like("Sub", &[x, mean_k], &[], x)?;
+    let sq = b.op_like("Mul", &[d, d], &[], x)?;
+    let sum = c.reduce("ReduceSum", sq, None, false, b.unranked(element))?;
+    let denom = b.const_like(x, (n as f64 - correction).max(0.0))?;
+    let var = b.op_like("Div", &[sum, denom], &[], x)?;
+    let v = if std {
+        b.op("Sqrt", &[var], &[], c.result_type(0)?)?
+    } else {
+        b.op("Identity", &[var], &[], c.result_type(0)?)?
+    };
+    let mean = if n == 0 {
+        super::mean::mean_of_empty(c, x, None, false, c.result_type(1)?)?
+    } else {
+        c.reduce("ReduceMean", x, None, false, c.result_type(1)?)?
+    };
+    Ok(vec![v, mean])
+}

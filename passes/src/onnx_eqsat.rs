@@ -1,0 +1,233 @@
+//! `onnx-eqsat`: equality saturation over each onnx function body with the
+//! rules of `optimizer/rules/`, then greedy extraction by the cost model
+//! (see `optimizer/mod.rs`). Runs on `func.func`.
+//!
+//! The function gets a summary attribute, e.g.
+//! `onnx.eqsat = {stop = "saturated", iterations = 3, ops_before = 12,
+//! ops_after = 9, enodes = 20, eclasses = 15, applied = {"algebra/mul-by-one" = 1}}`
+//! (`stop` says why saturation ended: `saturated`, `iteration limit`,
+//! `node limit`, `time limit`, or `skipped: <why>` for a body the optimizer
+//! does not model, which is left as it was).
+//!
+//! Options: `rules=<family or family/rule>,...` (default all),
+//! `iterations=N`, `node-factor=N`, `time-limit-ms=N`.
+
+use crate::{
+    diag,
+    ir::{self},
+    onnx_ir,
+    optimizer::{self, convert, Limits},
+    Factory, PassId, PassInfo, PassOption, ProjectPass,
+};
+use melior::ir::{
+    attribute::{DictionaryAttribute, IntegerAttribute, StringAttribute},
+    operation::OperationLike,
+    r#type::IntegerType,
+    Attribute, BlockLike, Identifier, OperationRef, RegionLike,
+};
+use mlir_sys as sys;
+use std::time::Duration;
+
+static ID: PassId = PassId::new();
+
+/// The function attribute holding the run's summary.
+pub const SUMMARY_ATTR: &str = "onnx.eqsat";
+
+pub const INFO: PassInfo = PassInfo {
+    name: "onnx-eqsat",
+    summary: "Equality saturation (egg) with the optimizer's rules, then greedy extraction by cost",
+    options: &[
+        PassOption { name: "rules", help: "rule families or family/rule names, separated by ',' (default: all)" },
+        PassOption { name: "iterations", help: "saturation rounds at most (default 32)" },
+        PassOption { name: "node-factor", help: "e-nodes allowed per op of the body, plus 10000 (default 8)" },
+        PassOption { name: "time-limit-ms", help: "saturation time per body (default 10000)" },
+    ],
+    create: |options| {
+        let mut pass = Eqsat::default();
+        let number = |key: &str| -> Result<Option<u64>, String> {
+            options
+                .get(key)
+                .map(|v| {
+                    v.parse::<u64>().map_err(|_| format!("onnx-eqsat: option '{key}' must be a number, got '{v}'"))
+                })
+                .transpose()
+        };
+        if let Some(rules) = options.get("rules") {
+            pass.only = rules.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+            for name in &pass.only {
+                let known = optimizer::rules::all_rules().any(|r| r.family == name || r.full_name() == *name);
+                if !known {
+                    return Err(format!("onnx-eqsat: no rule or rule family '{name}'"));
+                }
+            }
+        }
+        if let Some(n) = number("iterations")? {
+            pass.limits.iterations = n as usize;
+        }
+        if let Some(n) = number("node-factor")? {
+            pass.limits.node_factor = n as usize;
+        }
+        if let Some(n) = number("time-limit-ms")? {
+            pass.limits.time = Duration::from_millis(n);
+        }
+        Ok(Box::new(Factory { pass, id: &ID, info: &INFO }))
+    },
+};
+
+#[derive(Clone, Default)]
+struct Eqsat {
+    limits: Limits,
+    only: Vec<String>,
+}
+
+impl ProjectPass for Eqsat {
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()> {
+        if ir::op_name(op) != "func.func" {
+            return Ok(());
+        }
+        let opset = onnx_ir::opset_of(op);
+        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
+        let mut regions = Regions::default();
+        let result = self.optimize_block(body, opset, &mut regions);
+        let mut summary: Vec<(&str, Summary)> = Vec::new();
+        let outcome = match result {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                diag::error_at(op.location(), &format!("onnx-eqsat: {e}"));
+                return Err(());
+            }
+        };
+        match outcome {
+            BlockOutcome::Skipped(why) => summary.push(("stop", Summary::Str(format!("skipped: {why}")))),
+            BlockOutcome::Done { outcome, ops_before, ops_after } => {
+                summary.push(("stop", Summary::Str(outcome.stop.clone())));
+                summary.push(("iterations", Summary::Int(outcome.iterations as i64)));
+                summary.push(("ops_before", Summary::Int(ops_before as i64)));
+                summary.push(("ops_after", Summary::Int(ops_after as i64)));
+                summary.push(("enodes", Summary::Int(outcome.enodes as i64)));
+                summary.push(("eclasses", Summary::Int(outcome.eclasses as i64)));
+                regions.refused.extend(outcome.refused);
+                let mut applied = regions.applied.clone();
+                for (rule, n) in outcome.applied {
+                    *applied.entry(rule).or_insert(0) += n;
+                }
+                summary.push(("applied", Summary::Counts(applied.into_iter().collect())));
+            }
+        }
+        if regions.count > 0 {
+            summary.push(("regions", Summary::Int(regions.count as i64)));
+            summary.push(("region_stops", Summary::Str(regions.stops.join(", "))));
+        }
+        if !regions.refused.is_empty() {
+            summary.push(("refused", Summary::Str(regions.refused.join("; "))));
+        }
+        set_summary(op, &summary);
+        Ok(())
+    }
+}
+
+/// What happened to one block.
+enum BlockOutcome {
+    Skipped(String),
+    Done { outcome: optimizer::Outcome, ops_before: usize, ops_after: usize },
+}
+
+/// What happened in the regions nested in a function body.
+#[derive(Default)]
+struct Regions {
+    count: usize,
+    /// Stop reason of each region, in order (deduplicated runs: `saturated x3`).
+    stops: Vec<String>,
+    applied: std::collections::BTreeMap<String, usize>,
+    refused: Vec<String>,
+}
+
+impl Eqsat {
+    /// Optimizes the blocks of the regions nested in `block` (innermost
+    /// first), then `block` itself.
+    fn optimize_block(
+        &self,
+        block: melior::ir::BlockRef<'_, '_>,
+        opset: u32,
+        regions: &mut Regions,
+    ) -> Result<BlockOutcome, String> {
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            for region in op.regions() {
+                let mut inner = region.first_block();
+                while let Some(b) = inner {
+                    inner = b.next_in_region();
+                    let outcome = self.optimize_block(b, opset, regions)?;
+                    regions.count += 1;
+                    let stop = match outcome {
+                        BlockOutcome::Skipped(why) => format!("skipped: {why}"),
+                        BlockOutcome::Done { outcome, .. } => {
+                            regions.refused.extend(outcome.refused);
+                            for (rule, n) in outcome.applied {
+                                *regions.applied.entry(rule).or_insert(0) += n;
+                            }
+                            outcome.stop
+                        }
+                    };
+                    regions.stops.push(stop);
+                }
+            }
+        }
+        if let Some(why) = convert::unsupported(block) {
+            return Ok(BlockOutcome::Skipped(why));
+        }
+        let Some(mut graph) = convert::BlockGraph::from_block(block, opset) else {
+            return Ok(BlockOutcome::Skipped("the block could not be converted".into()));
+        };
+        let ops_before = graph.op_count();
+        let empty = optimizer::analysis::OnnxEGraph::new(optimizer::analysis::OnnxAnalysis::new(opset));
+        let egraph = std::mem::replace(&mut graph.egraph, empty);
+        let (egraph, outcome) = optimizer::saturate(egraph, ops_before, &self.limits, &self.only);
+        if !outcome.conflicts.is_empty() {
+            return Err(format!(
+                "the rules merged values of different types (a rule bug): {}",
+                outcome.conflicts.join("; ")
+            ));
+        }
+        let chosen = optimizer::extract(&egraph, &graph.roots);
+        let ops_after = graph.write_back(&egraph, &chosen).map_err(|e| format!("rebuilding a block failed: {e}"))?;
+        Ok(BlockOutcome::Done { outcome, ops_before, ops_after })
+    }
+}
+
+enum Summary {
+    Str(String),
+    Int(i64),
+    Counts(Vec<(String, usize)>),
+}
+
+fn set_summary(op: OperationRef<'_, '_>, entries: &[(&str, Summary)]) {
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let i64_type = IntegerType::new(context, 64).into();
+    let int = |n: i64| -> Attribute { IntegerAttribute::new(i64_type, n).into() };
+    let attrs: Vec<(Identifier, Attribute)> = entries
+        .iter()
+        .map(|(k, v)| {
+            let value: Attribute = match v {
+                Summary::Str(s) => StringAttribute::new(context, s).into(),
+                Summary::Int(n) => int(*n),
+                Summary::Counts(counts) => {
+                    let items: Vec<(Identifier, Attribute)> =
+                        counts.iter().map(|(name, n)| (Identifier::new(context, name), int(*n as i64))).collect();
+                    DictionaryAttribute::new(context, &items).into()
+                }
+            };
+            (Identifier::new(context, k), value)
+        })
+        .collect();
+    let dict: Attribute = DictionaryAttribute::new(context, &attrs).into();
+    unsafe {
+        sys::mlirOperationSetAttributeByName(
+            op.to_raw(),
+            sys::MlirStringRef { data: SUMMARY_ATTR.as_ptr() as *const _, length: SUMMARY_ATTR.len() },
+            melior::ir::attribute::AttributeLike::to_raw(&dict),
+        )
+    };
+}

@@ -1,0 +1,156 @@
+//! Algebraic simplification. Only identities that hold exactly for every
+//! input, NaN, infinities and signed zeros included: `x * 0` is not `0`
+//! (NaN, inf), float `x + 0.0` is not `x` (`-0.0 + 0.0 = +0.0`; only
+//! `x + (-0.0)` is), `x - 0.0` is. A constant operand must not broadcast the
+//! result to a larger shape: every rule checks the result's type equals the
+//! surviving operand's.
+
+use super::{both_orders, Rule, Rw};
+use crate::optimizer::lang::{dtype, Head};
+use egg::Id;
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        name: "mul-by-one",
+        family: "algebra",
+        roots: &["Mul"],
+        min_opset: 1,
+        summary: "x * 1 -> x (either operand; the result keeps x's type)",
+        apply: mul_by_one,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = "onnx.Mul"(%one, %x) : (tensor<f32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "onnx.Relu"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "add-zero",
+        family: "algebra",
+        roots: &["Add"],
+        min_opset: 1,
+        summary: "x + 0 -> x for integers, x + (-0.0) -> x for floats (x + 0.0 is not x when x = -0.0)",
+        apply: add_zero,
+        example: r#"
+func.func @f(%x: tensor<2x3xi64>, %y: tensor<2x3xf32>) -> (tensor<2x3xi64>, tensor<2x3xf32>) {
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %0 = "onnx.Add"(%x, %zero) : (tensor<2x3xi64>, tensor<i64>) -> tensor<2x3xi64>
+  %nzero = "onnx.Constant"() {value = dense<-0.0> : tensor<f32>} : () -> tensor<f32>
+  %1 = "onnx.Add"(%nzero, %y) : (tensor<f32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %pzero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %2 = "onnx.Add"(%1, %pzero) : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0, %2 : tensor<2x3xi64>, tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "sub-zero",
+        family: "algebra",
+        roots: &["Sub"],
+        min_opset: 1,
+        summary: "x - 0 -> x (integers, and floats with +0.0)",
+        apply: sub_zero,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %0 = "onnx.Sub"(%x, %zero) : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x3xf32>
+  %1 = "onnx.Exp"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "div-by-one",
+        family: "algebra",
+        roots: &["Div"],
+        min_opset: 1,
+        summary: "x / 1 -> x",
+        apply: div_by_one,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<3xf32>} : () -> tensor<3xf32>
+  %0 = "onnx.Div"(%x, %one) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = "onnx.Tanh"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "double-negation",
+        family: "algebra",
+        roots: &["Neg"],
+        min_opset: 1,
+        summary: "Neg(Neg(x)) -> x",
+        apply: double_negation,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "onnx.Neg"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "onnx.Neg"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = "onnx.Sigmoid"(%1) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "reciprocal-mul-to-div",
+        family: "algebra",
+        roots: &["Mul"],
+        min_opset: 1,
+        summary: "a * Reciprocal(b) -> a / b (one rounding instead of two)",
+        apply: reciprocal_mul_to_div,
+        example: r#"
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> tensor<2x3xf32> {
+  %r = "onnx.Reciprocal"(%b) : (tensor<2x1xf32>) -> tensor<2x1xf32>
+  %0 = "onnx.Mul"(%a, %r) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}"#,
+    },
+];
+
+/// `x op c` is `x` when c is all `identity` values and the result has x's type.
+fn neutral(
+    rw: &Rw<'_>,
+    class: Id,
+    x: Id,
+    c: Id,
+    accept: impl Fn(&crate::optimizer::lang::Values, bool) -> bool,
+) -> Option<Id> {
+    let elem = rw.elem(x)?;
+    let values = rw.values(c)?;
+    (rw.elem(c) == Some(elem) && rw.same_type(class, x) && accept(values, dtype::is_float(elem))).then_some(x)
+}
+
+fn mul_by_one(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    both_orders(children).into_iter().find_map(|(x, c)| neutral(rw, class, x, c, |v, _| v.all_eq(1.0)))
+}
+
+fn add_zero(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    both_orders(children)
+        .into_iter()
+        .find_map(|(x, c)| neutral(rw, class, x, c, |v, float| if float { v.all_bits(-0.0) } else { v.all_eq(0.0) }))
+}
+
+fn sub_zero(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [x, c] = children else { return None };
+    neutral(rw, class, *x, *c, |v, float| if float { v.all_bits(0.0) } else { v.all_eq(0.0) })
+}
+
+fn div_by_one(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [x, c] = children else { return None };
+    neutral(rw, class, *x, *c, |v, _| v.all_eq(1.0))
+}
+
+fn double_negation(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [inner] = children else { return None };
+    rw.producers(*inner, "Neg").into_iter().find_map(|(_, c)| (c.len() == 1 && rw.same_type(class, c[0])).then(|| c[0]))
+}
+
+fn reciprocal_mul_to_div(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    for (a, r) in both_orders(children) {
+        for (_, c) in rw.producers(r, "Reciprocal") {
+            if let [b] = c[..] {
+                if rw.elem(a).is_some() && rw.elem(a) == rw.elem(b) {
+                    return rw.add_like(Head::new("Div", vec![]), vec![a, b], class);
+                }
+            }
+        }
+    }
+    None
+}

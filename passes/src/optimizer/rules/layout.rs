@@ -1,0 +1,351 @@
+//! Shape and layout cleanup: transposes, reshapes, squeezes, casts, expands
+//! and identities that cancel or compose. Reshape, Squeeze, Unsqueeze and
+//! Flatten keep the row-major order of the elements, so any chain of them
+//! whose result has its input's type is the input, and any chain is one
+//! Reshape to the final shape.
+
+use super::{Rule, Rw};
+use crate::optimizer::{
+    analysis::{embeds, Dim},
+    lang::{AttrValue, Head},
+};
+use egg::Id;
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        name: "transpose-identity",
+        family: "layout",
+        roots: &["Transpose"],
+        min_opset: 1,
+        summary: "Transpose with the identity permutation -> its input",
+        apply: transpose_identity,
+        example: r#"
+func.func @f(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  %0 = "onnx.Transpose"(%x) {perm = array<i64: 0, 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %1 = "onnx.Abs"(%0) : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %1 : tensor<2x3x4xf32>
+}"#,
+    },
+    Rule {
+        name: "transpose-transpose",
+        family: "layout",
+        roots: &["Transpose"],
+        min_opset: 1,
+        summary: "Transpose(Transpose(x, p), q) -> Transpose(x, p[q[i]]) (dropped when that is the identity)",
+        apply: transpose_transpose,
+        example: r#"
+func.func @f(%x: tensor<2x3x4xf32>) -> (tensor<4x2x3xf32>, tensor<2x3x4xf32>) {
+  %0 = "onnx.Transpose"(%x) {perm = array<i64: 1, 2, 0>} : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
+  %1 = "onnx.Transpose"(%0) {perm = array<i64: 0, 2, 1>} : (tensor<3x4x2xf32>) -> tensor<3x2x4xf32>
+  %2 = "onnx.Transpose"(%1) {perm = array<i64: 2, 1, 0>} : (tensor<3x2x4xf32>) -> tensor<4x2x3xf32>
+  %3 = "onnx.Transpose"(%0) {perm = array<i64: 2, 0, 1>} : (tensor<3x4x2xf32>) -> tensor<2x3x4xf32>
+  return %2, %3 : tensor<4x2x3xf32>, tensor<2x3x4xf32>
+}"#,
+    },
+    Rule {
+        name: "reshape-same-shape",
+        family: "layout",
+        roots: &["Reshape"],
+        min_opset: 5,
+        summary: "Reshape whose result has its input's type -> its input",
+        apply: reshape_same_shape,
+        example: r#"
+func.func @f(%x: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
+  %s = "onnx.Shape"(%x) : (tensor<?x8xf32, ["s0"]>) -> tensor<2xi64>
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<?x8xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x8xf32, ["s0"]>
+  %1 = "onnx.Neg"(%0) : (tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]>
+  return %1 : tensor<?x8xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "reshape-reshape",
+        family: "layout",
+        roots: &["Reshape"],
+        min_opset: 5,
+        summary:
+            "Reshape(Reshape/Squeeze/Unsqueeze/Flatten(x), s) -> Reshape(x, s) when s is a constant without 0 entries",
+        apply: reshape_reshape,
+        example: r#"
+func.func @f(%x: tensor<2x3x4xf32>) -> tensor<4x6xf32> {
+  %s1 = "onnx.Constant"() {value = dense<[6, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0 = "onnx.Reshape"(%x, %s1) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+  %s2 = "onnx.Constant"() {value = dense<[4, -1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %1 = "onnx.Reshape"(%0, %s2) : (tensor<6x4xf32>, tensor<2xi64>) -> tensor<4x6xf32>
+  return %1 : tensor<4x6xf32>
+}"#,
+    },
+    Rule {
+        name: "squeeze-unsqueeze",
+        family: "layout",
+        roots: &["Squeeze"],
+        min_opset: 13,
+        summary: "Squeeze(Unsqueeze/Reshape(x)) whose result has x's type -> x",
+        apply: view_chain_same_shape,
+        example: r#"
+func.func @f(%x: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
+  %a = "onnx.Constant"() {value = dense<[0, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0 = "onnx.Unsqueeze"(%x, %a) : (tensor<?x8xf32, ["s0"]>, tensor<2xi64>) -> tensor<1x?x1x8xf32, ["s0"]>
+  %1 = "onnx.Squeeze"(%0, %a) : (tensor<1x?x1x8xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x8xf32, ["s0"]>
+  %2 = "onnx.Neg"(%1) : (tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]>
+  return %2 : tensor<?x8xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "unsqueeze-squeeze",
+        family: "layout",
+        roots: &["Unsqueeze"],
+        min_opset: 13,
+        summary: "Unsqueeze(Squeeze/Reshape(x)) whose result has x's type -> x",
+        apply: view_chain_same_shape,
+        example: r#"
+func.func @f(%x: tensor<3x1x4xf32>) -> tensor<3x1x4xf32> {
+  %a = "onnx.Constant"() {value = dense<-2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = "onnx.Squeeze"(%x, %a) : (tensor<3x1x4xf32>, tensor<1xi64>) -> tensor<3x4xf32>
+  %1 = "onnx.Unsqueeze"(%0, %a) : (tensor<3x4xf32>, tensor<1xi64>) -> tensor<3x1x4xf32>
+  return %1 : tensor<3x1x4xf32>
+}"#,
+    },
+    Rule {
+        name: "cast-same-type",
+        family: "layout",
+        roots: &["Cast"],
+        min_opset: 1,
+        summary: "Cast to the element type its input already has -> its input",
+        apply: cast_same_type,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "onnx.Cast"(%x) {to = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "onnx.Sqrt"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "cast-cast",
+        family: "layout",
+        roots: &["Cast"],
+        min_opset: 1,
+        summary: "Cast(Cast(x, T1), T2) -> Cast(x, T2) when T1 holds every value of x's type exactly",
+        apply: cast_cast,
+        example: r#"
+func.func @f(%x: tensor<2x3xi32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
+  %0 = "onnx.Cast"(%x) {to = 7 : i64} : (tensor<2x3xi32>) -> tensor<2x3xi64>
+  %1 = "onnx.Cast"(%0) {to = 1 : i64} : (tensor<2x3xi64>) -> tensor<2x3xf32>
+  %2 = "onnx.Cast"(%y) {to = 10 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf16>
+  %3 = "onnx.Cast"(%2) {to = 6 : i64} : (tensor<2x3xf16>) -> tensor<2x3xi32>
+  return %1, %3 : tensor<2x3xf32>, tensor<2x3xi32>
+}"#,
+    },
+    Rule {
+        name: "expand-same-shape",
+        family: "layout",
+        roots: &["Expand"],
+        min_opset: 8,
+        summary: "Expand whose result has its input's type -> its input",
+        apply: expand_same_shape,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %s = "onnx.Constant"() {value = dense<[1, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0 = "onnx.Expand"(%x, %s) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %1 = "onnx.Relu"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "expand-into-broadcast",
+        family: "layout",
+        roots: &[
+            "Add",
+            "Sub",
+            "Mul",
+            "Div",
+            "Pow",
+            "Max",
+            "Min",
+            "And",
+            "Or",
+            "Xor",
+            "Equal",
+            "Less",
+            "Greater",
+            "LessOrEqual",
+            "GreaterOrEqual",
+            "Where",
+        ],
+        min_opset: 8,
+        summary:
+            "an Expand feeding a broadcasting op goes when the op's broadcast gives the same result type without it",
+        apply: expand_into_broadcast,
+        example: r#"
+func.func @f(%x: tensor<?x1x8xf32, ["s0"]>, %y: tensor<?x4x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]> {
+  %s = "onnx.Shape"(%y) : (tensor<?x4x8xf32, ["s0"]>) -> tensor<3xi64>
+  %e = "onnx.Expand"(%x, %s) : (tensor<?x1x8xf32, ["s0"]>, tensor<3xi64>) -> tensor<?x4x8xf32, ["s0"]>
+  %0 = "onnx.Add"(%e, %y) : (tensor<?x4x8xf32, ["s0"]>, tensor<?x4x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]>
+  return %0 : tensor<?x4x8xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "identity",
+        family: "layout",
+        roots: &["Identity"],
+        min_opset: 1,
+        summary: "Identity(x) -> x",
+        apply: identity,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "onnx.Identity"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "onnx.Exp"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}"#,
+    },
+];
+
+/// The permutation of a Transpose of a rank-`rank` tensor (default: reversed).
+fn perm_of(head: &Head, rank: usize) -> Option<Vec<usize>> {
+    if !head.attrs.iter().all(|(k, _)| k.as_str() == "perm") {
+        return None;
+    }
+    let perm: Vec<usize> = match head.ints("perm") {
+        Some(p) => p.iter().map(|&i| usize::try_from(i).ok()).collect::<Option<_>>()?,
+        None if head.attr("perm").is_none() => (0..rank).rev().collect(),
+        None => return None,
+    };
+    let mut seen = vec![false; rank];
+    (perm.len() == rank && perm.iter().all(|&i| i < rank && !std::mem::replace(&mut seen[i], true))).then_some(perm)
+}
+
+fn transpose_identity(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [x] = children else { return None };
+    let perm = perm_of(head, rw.ty(*x)?.rank()?)?;
+    (perm.iter().enumerate().all(|(i, &p)| i == p) && rw.same_type(class, *x)).then_some(*x)
+}
+
+fn transpose_transpose(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [y] = children else { return None };
+    let rank = rw.ty(*y)?.rank()?;
+    let outer = perm_of(head, rank)?;
+    for (inner_head, c) in rw.producers(*y, "Transpose") {
+        let [x] = c[..] else { continue };
+        let Some(inner) = perm_of(&inner_head, rank) else { continue };
+        let composed: Vec<i64> = outer.iter().map(|&i| inner[i] as i64).collect();
+        if composed.iter().enumerate().all(|(i, &p)| i as i64 == p) {
+            if rw.same_type(class, x) {
+                return Some(x);
+            }
+            continue;
+        }
+        return rw.add_like(Head::new("Transpose", vec![("perm", AttrValue::Ints(composed))]), vec![x], class);
+    }
+    None
+}
+
+fn reshape_same_shape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [x, _] = children else { return None };
+    rw.same_type(class, *x).then_some(*x)
+}
+
+/// Ops that only change the shape, keeping the element order.
+const VIEWS: &[&str] = &["Reshape", "Squeeze", "Unsqueeze", "Flatten"];
+
+/// The data input of a view op's e-node.
+fn view_inputs(rw: &Rw<'_>, id: Id) -> Vec<Id> {
+    VIEWS.iter().flat_map(|op| rw.producers(id, op)).filter_map(|(_, c)| c.first().copied()).collect()
+}
+
+fn reshape_reshape(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [y, shape] = children else { return None };
+    let s = rw.ints(*shape)?;
+    if s.contains(&0) || head.int("allowzero").unwrap_or(0) != 0 && s.contains(&0) {
+        return None;
+    }
+    let x = view_inputs(rw, *y).into_iter().find(|&x| rw.find(x) != rw.find(*y) && rw.elem(x) == rw.elem(class))?;
+    rw.add_like(head.clone(), vec![x, *shape], class)
+}
+
+fn view_chain_same_shape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let y = *children.first()?;
+    view_inputs(rw, y).into_iter().find(|&x| rw.same_type(class, x))
+}
+
+fn cast_same_type(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [x] = children else { return None };
+    (head.attrs.len() == 1 && head.int("to")? == rw.elem(*x)? as i64 && rw.same_type(class, *x)).then_some(*x)
+}
+
+fn cast_cast(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [y] = children else { return None };
+    if head.attrs.len() != 1 {
+        return None;
+    }
+    let mid = rw.elem(*y)?;
+    for (inner, c) in rw.producers(*y, "Cast") {
+        let [x] = c[..] else { continue };
+        if inner.attrs.len() != 1 || inner.int("to") != Some(mid as i64) {
+            continue;
+        }
+        let Some(src) = rw.elem(x) else { continue };
+        if embeds(src, mid) {
+            if head.int("to") == Some(src as i64) && rw.same_type(class, x) {
+                return Some(x);
+            }
+            return rw.add_like(head.clone(), vec![x], class);
+        }
+    }
+    None
+}
+
+fn expand_same_shape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [x, _] = children else { return None };
+    rw.same_type(class, *x).then_some(*x)
+}
+
+fn identity(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [x] = children else { return None };
+    rw.same_type(class, *x).then_some(*x)
+}
+
+/// The broadcast of `shapes` when every dim is provably known (numpy rules:
+/// a dim is 1 or the same as every other non-1 dim).
+fn broadcast(shapes: &[Vec<Dim>]) -> Option<Vec<Dim>> {
+    let rank = shapes.iter().map(Vec::len).max()?;
+    (0..rank)
+        .map(|i| {
+            let mut out = Dim::Static(1);
+            for s in shapes {
+                let Some(d) = (i + s.len()).checked_sub(rank).map(|j| &s[j]) else { continue };
+                match (d, &out) {
+                    (Dim::Static(1), _) => {}
+                    (Dim::Unknown, _) => return None,
+                    (_, Dim::Static(1)) => out = d.clone(),
+                    (d, o) if d.same(o) => {}
+                    _ => return None,
+                }
+            }
+            Some(out)
+        })
+        .collect()
+}
+
+fn expand_into_broadcast(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    if !head.fully_known() {
+        return None;
+    }
+    let out = rw.ty(class)?.clone();
+    let out_dims = out.dims.as_ref()?;
+    // Where's condition is operand 0; every operand broadcasts.
+    for (i, &operand) in children.iter().enumerate() {
+        for (eh, ec) in rw.producers(operand, "Expand") {
+            let x = ec[0];
+            if !eh.attrs.is_empty() || rw.elem(x) != rw.elem(operand) {
+                continue;
+            }
+            let mut operands = children.to_vec();
+            operands[i] = x;
+            let shapes: Option<Vec<Vec<Dim>>> = operands.iter().map(|&o| rw.ty(o)?.dims.clone()).collect();
+            let Some(b) = shapes.as_deref().and_then(broadcast) else { continue };
+            if b.len() == out_dims.len() && b.iter().zip(out_dims).all(|(p, q)| p.same(q)) {
+                return rw.add_like(head.clone(), operands, class);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,184 @@
+//! `aten2onnx._native`: the compiler as a Python extension module, thin over
+//! the `aten2onnx` library crate. The Python package (`python/aten2onnx/`)
+//! runs `torch.export`, saves the program to a temporary `.pt2` and calls
+//! [`convert`] here, in-process (no subprocess).
+//!
+//! Errors raise `aten2onnx.ConversionError` (a `RuntimeError`) with the
+//! message `aten-translate` would print (without its `aten-translate: `
+//! prefix). A panic inside the compiler (a bug) is caught and raised as a
+//! `ConversionError` too, never left to unwind into Python.
+
+use aten2onnx::{export::ExternalData, translate};
+use pyo3::{create_exception, exceptions::PyRuntimeError, prelude::*};
+use std::{
+    collections::BTreeMap,
+    panic::{self, AssertUnwindSafe},
+    path::Path,
+};
+
+create_exception!(
+    aten2onnx,
+    ConversionError,
+    PyRuntimeError,
+    "The program could not be converted to ONNX (the message is the one aten-translate prints)."
+);
+
+/// Runs `body` with the GIL released and panics caught; a compiler error or
+/// a panic becomes a `ConversionError`.
+fn run<T: Send>(py: Python<'_>, input: &str, body: impl FnOnce() -> Result<T, String> + Send) -> PyResult<T> {
+    let result = py.detach(|| panic::catch_unwind(AssertUnwindSafe(body)));
+    match result {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(message)) => Err(ConversionError::new_err(message)),
+        Err(payload) => {
+            let text = aten2onnx::guard::panic_message(payload.as_ref());
+            Err(ConversionError::new_err(format!(
+                "{input}: internal error (a bug in aten2onnx, please report it with this program): {text}"
+            )))
+        }
+    }
+}
+
+// `..defaults`: fields added to ConvertOptions later keep their defaults.
+#[allow(clippy::needless_update)]
+fn options(
+    opset: Option<i64>,
+    external_data: &str,
+    debug_info: bool,
+    dim_names: Option<BTreeMap<String, String>>,
+) -> PyResult<translate::ConvertOptions> {
+    let external_data = match external_data {
+        "auto" => ExternalData::Auto,
+        "always" => ExternalData::Always,
+        "never" => ExternalData::Never,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "external_data must be 'auto', 'always' or 'never', not {other:?}"
+            )))
+        }
+    };
+    let defaults = translate::ConvertOptions::default();
+    let opset = match opset.map(u32::try_from) {
+        None => None,
+        Some(Ok(opset)) => Some(opset),
+        Some(Err(_)) => {
+            use aten2onnx_passes::lowering::{MAX_OPSET, MIN_OPSET};
+            return Err(ConversionError::new_err(format!(
+                "--opset {} is outside the supported range {MIN_OPSET}..{MAX_OPSET}",
+                opset.unwrap_or_default()
+            )));
+        }
+    };
+    Ok(translate::ConvertOptions {
+        opset: opset.unwrap_or(defaults.opset),
+        opset_given: opset.is_some(),
+        external_data,
+        debug_info,
+        dim_names: dim_names.unwrap_or_default(),
+        ..defaults
+    })
+}
+
+/// convert(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, report=None, input_name=None)
+///
+/// Converts a `.pt2` (or `.mlir`) file to an ONNX model at `output`, as
+/// `aten-translate --to-onnx input -o output` does (written atomically:
+/// nothing is left behind on error). `dim_names` maps the program's size
+/// symbols (`"s77"`) to `dim_param` names (`"batch"`). `report`: a path to
+/// write the export report to (JSON, or `.xlsx`), also when the conversion
+/// fails; `input_name`: the input as the report names it (default `input`).
+/// Returns the number of ONNX nodes written.
+#[pyfunction]
+#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, report=None, input_name=None))]
+#[allow(clippy::too_many_arguments)]
+fn convert(
+    py: Python<'_>,
+    input: String,
+    output: String,
+    opset: Option<i64>,
+    external_data: &str,
+    debug_info: bool,
+    dim_names: Option<BTreeMap<String, String>>,
+    report: Option<String>,
+    input_name: Option<String>,
+) -> PyResult<usize> {
+    let options = options(opset, external_data, debug_info, dim_names)?;
+    let shown = input.clone();
+    run(py, &shown, move || {
+        let output = Path::new(&output);
+        let Some(report_path) = report else {
+            return translate::convert(&input, output, &options).map(|r| r.nodes).map_err(|e| e.to_string());
+        };
+        let mut record = aten2onnx::report::Report::new("aten2onnx.export", input_name.as_deref().unwrap_or(&input));
+        let result = translate::convert_reporting(&input, output, &options, Some(&mut record));
+        if let Err(error) = &result {
+            record.fail(error);
+        }
+        let written = record.write(&report_path);
+        let nodes = result.map_err(|e| e.to_string())?.nodes;
+        written.map_err(|e| e.to_string())?;
+        Ok(nodes)
+    })
+}
+
+/// verify(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, inputs=None)
+///
+/// `aten-translate --to-onnx input -o output --verify [--inputs inputs]`:
+/// converts, then runs the program on libtorch and the model in
+/// onnxruntime. Returns `(ok, text)`: whether every output is within
+/// tolerance, and the per-output report (with the first diverging op when
+/// not ok). Only in builds with the `torch` feature (see `has_verify`).
+#[pyfunction]
+#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, inputs=None))]
+#[allow(clippy::too_many_arguments)]
+#[allow(unused_variables)]
+fn verify(
+    py: Python<'_>,
+    input: String,
+    output: String,
+    opset: Option<i64>,
+    external_data: &str,
+    debug_info: bool,
+    dim_names: Option<BTreeMap<String, String>>,
+    inputs: Option<String>,
+) -> PyResult<(bool, String)> {
+    let options = options(opset, external_data, debug_info, dim_names)?;
+    #[cfg(feature = "torch")]
+    {
+        use aten2onnx::verify::{verify, VerifyOptions};
+        let shown = input.clone();
+        run(py, &shown, move || {
+            let options = VerifyOptions { convert: options, inputs: inputs.map(std::path::PathBuf::from) };
+            let report = verify(&input, Path::new(&output), &options).map_err(|e| e.to_string())?;
+            Ok((report.ok(), report.render()))
+        })
+    }
+    #[cfg(not(feature = "torch"))]
+    {
+        let _ = options;
+        Err(ConversionError::new_err(VERIFY_UNAVAILABLE))
+    }
+}
+
+#[cfg(not(feature = "torch"))]
+const VERIFY_UNAVAILABLE: &str = "verify=True needs libtorch: this aten2onnx extension was built without the `torch` \
+     feature (rebuild it with `maturin build --features torch`, see docs/python.md)";
+
+/// Whether this build can `verify` (the `torch` feature).
+#[pyfunction]
+fn has_verify() -> bool {
+    cfg!(feature = "torch")
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ConversionError", m.py().get_type::<ConversionError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("DEFAULT_OPSET", translate::ConvertOptions::default().opset)?;
+    m.add("MIN_OPSET", aten2onnx_passes::lowering::MIN_OPSET)?;
+    m.add("MAX_OPSET", aten2onnx_passes::lowering::MAX_OPSET)?;
+    m.add_function(wrap_pyfunction!(convert, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(has_verify, m)?)?;
+    Ok(())
+}

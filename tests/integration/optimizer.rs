@@ -1,0 +1,449 @@
+//! The e-graph optimizer (`onnx-eqsat`, `aten2onnx_passes::optimizer`).
+//!
+//! Every rule declares an example module where it fires. Here each example
+//! is (1) run through the pass and snapshotted
+//! (`integration__optimizer__<family>_<rule>.snap`), with a check that the
+//! rule applied and that no union was refused; (2) exported before and after
+//! and run in onnxruntime on random inputs (and on inputs holding -0.0, NaN
+//! and infinities), outputs compared: same shapes, NaN where NaN, the same
+//! sign of zero, values within 1e-5 + 1e-5|x|. `every_eqsat_rule_has_tests`
+//! fails when a rule is not named in `lit-tests/onnx-eqsat.mlir` or has no
+//! snapshot. The corpus test converts every corpus model with the pass
+//! appended to the main pipeline and compares onnxruntime with eager PyTorch.
+
+use crate::{parse_and_verify, run_pipeline};
+use aten2onnx::{
+    create_context,
+    export::{write_model, ExportOptions},
+    module::{self, PrintOptions},
+};
+use aten2onnx_passes::optimizer::{
+    analysis::Dim,
+    convert::ty_info,
+    lang::dtype,
+    rules::{all_rules, Rule},
+};
+use melior::ir::{operation::OperationLike, BlockLike, RegionLike, ValueLike};
+use ort::{
+    session::Session,
+    value::{DynValue, Tensor},
+};
+use std::path::{Path, PathBuf};
+
+const PIPELINE: &str = "builtin.module(func.func(onnx-eqsat))";
+const SNAPSHOT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/integration/snapshots");
+
+fn example_module(rule: &Rule) -> String {
+    format!("module attributes {{onnx.opset = {} : i64}} {{{}\n}}\n", rule.min_opset.max(23), rule.example)
+}
+
+fn snapshot_name(rule: &Rule) -> String {
+    format!("{}_{}", rule.family, rule.name.replace('-', "_"))
+}
+
+/// Runs the pass on a rule's example; checks the rule applied and nothing
+/// was refused; returns (input, output).
+fn optimized(rule: &Rule) -> (String, String) {
+    let input = example_module(rule);
+    let output = run_pipeline(&input, PIPELINE).unwrap_or_else(|e| panic!("{}: {e}", rule.full_name()));
+    parse_and_verify(&output, PrintOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", rule.full_name()));
+    assert!(
+        output.contains(&format!("\"{}\" = ", rule.full_name())),
+        "{} did not apply on its example:\n{output}",
+        rule.full_name()
+    );
+    assert!(!output.contains("refused ="), "{}: a union was refused:\n{output}", rule.full_name());
+    (input, output)
+}
+
+#[test]
+fn every_eqsat_rule_on_its_example() {
+    for rule in all_rules() {
+        let (input, output) = optimized(rule);
+        let snapshot = format!(
+            "// rule: {} ({})\n// pipeline: {PIPELINE}\n// ---- input ----\n{}\n// ---- output ----\n{output}",
+            rule.full_name(),
+            rule.summary,
+            input.trim()
+        );
+        insta::assert_snapshot!(snapshot_name(rule), snapshot);
+    }
+}
+
+/// Every rule is named in the lit test and has its snapshot; the numeric
+/// check runs every rule's example by construction.
+#[test]
+fn every_eqsat_rule_has_tests() {
+    let lit = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/onnx-eqsat.mlir"))
+        .expect("lit-tests/onnx-eqsat.mlir");
+    let mut missing = Vec::new();
+    let mut names = std::collections::BTreeSet::new();
+    for rule in all_rules() {
+        assert!(names.insert(rule.full_name()), "two rules are named {}", rule.full_name());
+        if !lit.contains(&format!("\"{}\"", rule.full_name())) {
+            missing.push(format!("{} is not checked in lit-tests/onnx-eqsat.mlir", rule.full_name()));
+        }
+        let snap = Path::new(SNAPSHOT_DIR).join(format!("integration__optimizer__{}.snap", snapshot_name(rule)));
+        if !snap.is_file() {
+            missing.push(format!("{} has no snapshot {}", rule.full_name(), snap.display()));
+        }
+        if rule.example.trim().is_empty() || rule.summary.is_empty() {
+            missing.push(format!("{} has no example or summary", rule.full_name()));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+// ------------------------------------------------------------ numeric check
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn uniform(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+enum Input {
+    F32(Vec<i64>, Vec<f32>),
+    I64(Vec<i64>, Vec<i64>),
+    I32(Vec<i64>, Vec<i32>),
+}
+
+impl Input {
+    fn value(&self) -> DynValue {
+        match self {
+            Input::F32(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
+            Input::I64(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
+            Input::I32(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
+        }
+    }
+}
+
+/// Inputs for the example's function arguments: symbolic dims are 3;
+/// `specials` puts -0.0, NaN, +inf, -inf, +0.0 first in float inputs.
+fn inputs_for(text: &str, seed: u64, specials: bool) -> Vec<Input> {
+    let context = create_context();
+    let module = module::parse(&context, text, crate::INPUT).unwrap();
+    let func = module.body().first_operation().unwrap();
+    let block = func.region(0).unwrap().first_block().unwrap();
+    let mut rng = Rng(seed);
+    (0..block.argument_count())
+        .map(|i| {
+            let ty = ty_info(block.argument(i).unwrap().r#type());
+            let shape: Vec<i64> =
+                ty.dims.unwrap().iter().map(|d| if let Dim::Static(n) = d { *n } else { 3 }).collect();
+            let n = shape.iter().product::<i64>() as usize;
+            match ty.elem {
+                Some(dtype::FLOAT) => {
+                    let mut v: Vec<f32> = (0..n).map(|_| (rng.uniform() * 4.0 - 2.0) as f32).collect();
+                    if specials {
+                        for (slot, s) in v.iter_mut().zip([-0.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0]) {
+                            *slot = s;
+                        }
+                    }
+                    Input::F32(shape, v)
+                }
+                Some(dtype::INT64) => Input::I64(shape, (0..n).map(|_| (rng.next() % 11) as i64 - 5).collect()),
+                Some(dtype::INT32) => Input::I32(shape, (0..n).map(|_| (rng.next() % 11) as i32 - 5).collect()),
+                other => panic!("no input generator for data type {other:?}"),
+            }
+        })
+        .collect()
+}
+
+/// Writes `text` (one function) as an ONNX model at `path`.
+fn export(text: &str, path: &Path) {
+    let context = create_context();
+    let module = module::parse(&context, text, crate::INPUT).unwrap_or_else(|e| panic!("{e}"));
+    write_model(&module, path, &ExportOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+/// Output shape and values (as f64).
+fn outputs(env: &ort::environment::Environment, model: &Path, inputs: &[Input]) -> Vec<(Vec<i64>, Vec<f64>)> {
+    let mut session = Session::builder(env)
+        .unwrap()
+        .commit_from_file(model)
+        .unwrap_or_else(|e| panic!("onnxruntime cannot load {}: {e}", model.display()));
+    let names: Vec<String> = session.inputs().iter().map(|i| i.name().to_string()).collect();
+    let feeds: Vec<(String, DynValue)> = names.into_iter().zip(inputs).map(|(n, v)| (n, v.value())).collect();
+    let results = session.run(feeds).unwrap_or_else(|e| panic!("{}: {e}", model.display()));
+    results
+        .iter()
+        .map(|(_, v)| {
+            if let Ok((s, d)) = v.try_extract_tensor::<f32>() {
+                (s.to_vec(), d.iter().map(|&x| x as f64).collect())
+            } else if let Ok((s, d)) = v.try_extract_tensor::<i64>() {
+                (s.to_vec(), d.iter().map(|&x| x as f64).collect())
+            } else if let Ok((s, d)) = v.try_extract_tensor::<i32>() {
+                (s.to_vec(), d.iter().map(|&x| x as f64).collect())
+            } else {
+                panic!("{}: an output of a type the check does not read", model.display())
+            }
+        })
+        .collect()
+}
+
+fn compare(what: &str, before: &[(Vec<i64>, Vec<f64>)], after: &[(Vec<i64>, Vec<f64>)]) {
+    assert_eq!(before.len(), after.len(), "{what}: output count");
+    for (k, ((sb, vb), (sa, va))) in before.iter().zip(after).enumerate() {
+        assert_eq!(sb, sa, "{what}: output {k} shape");
+        for (i, (b, a)) in vb.iter().zip(va).enumerate() {
+            let ok = if b.is_nan() {
+                a.is_nan()
+            } else if *b == 0.0 {
+                *a == 0.0 && a.is_sign_negative() == b.is_sign_negative()
+            } else {
+                b == a || (a - b).abs() <= 1e-5 + 1e-5 * b.abs()
+            };
+            assert!(ok, "{what}: output {k}[{i}] is {a} after the rewrite, {b} before");
+        }
+    }
+}
+
+#[test]
+fn every_eqsat_rule_keeps_the_numbers() {
+    let Some(env) = crate::parity::environment() else {
+        crate::parity::ort_missing();
+        return;
+    };
+    let dir = crate::scratch_dir("eqsat_numeric");
+    for rule in all_rules() {
+        let (input, output) = optimized(rule);
+        let stem = snapshot_name(rule);
+        let (before_path, after_path) =
+            (dir.join(format!("{stem}.before.onnx")), dir.join(format!("{stem}.after.onnx")));
+        export(&input, &before_path);
+        export(&output, &after_path);
+        for (set, specials) in [(0u64, false), (1, true)] {
+            let inputs = inputs_for(&input, 0x9E37_79B9_7F4A_7C15 ^ (set + 1), specials);
+            let before = outputs(env, &before_path, &inputs);
+            let after = outputs(env, &after_path, &inputs);
+            compare(&format!("{} (input set {set})", rule.full_name()), &before, &after);
+        }
+    }
+}
+
+// ------------------------------------------------------------------- corpus
+
+/// The main pipeline with `onnx-eqsat` appended.
+fn pipeline_with_eqsat() -> String {
+    let base = aten2onnx::translate::default_pipeline(23);
+    if base.contains("onnx-eqsat") {
+        return base;
+    }
+    let body = base.strip_suffix("))").expect("the main pipeline ends with a func.func(...) stage");
+    format!("{body}, onnx-eqsat))")
+}
+
+fn convert_with_eqsat(input: &str, out: &Path) -> Result<(), String> {
+    let context = create_context();
+    let mut module = aten2onnx::translate::load(&context, input).map_err(|e| e.to_string())?;
+    let collector = aten2onnx::diagnostics::DiagnosticCollector::attach(&context);
+    let manager = aten2onnx::pipeline::Pipeline::parse(&pipeline_with_eqsat())
+        .map_err(|e| e.to_string())?
+        .build(&context, true)
+        .map_err(|e| e.to_string())?;
+    if manager.run(&mut module).is_err() {
+        return Err(aten2onnx::diagnostics::render(&collector.take()));
+    }
+    let text = module::print(&module, PrintOptions::default());
+    assert!(!text.contains("refused ="), "{input}: a union was refused");
+    write_model(&module, out, &ExportOptions::default()).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// Every corpus model converted with the optimizer matches eager PyTorch
+/// (both recorded input sets, the parity tolerance).
+#[test]
+fn corpus_with_eqsat_matches_eager() {
+    let Some(env) = crate::parity::environment() else {
+        crate::parity::ort_missing();
+        return;
+    };
+    let mut failures = Vec::new();
+    for model in crate::parity::CORPUS {
+        let dir = PathBuf::from("tests/corpus").join(model);
+        if let Err(e) = crate::parity::check_dir_with(env, &dir, &format!("eqsat-{model}"), &convert_with_eqsat) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// ------------------------------------------------------- random programs
+
+/// A random onnx-dialect program over one float32 input, built from ops the
+/// rules look at (constants 0, -0, 1, 2; transposes, reshapes, squeezes,
+/// casts, expands, identities, negations, reciprocals) so that rules fire and
+/// interact. Returns the module text.
+fn random_program(rng: &mut Rng) -> String {
+    fn ty(shape: &[i64], elem: &str) -> String {
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        if dims.is_empty() {
+            format!("tensor<{elem}>")
+        } else {
+            format!("tensor<{}x{elem}>", dims.join("x"))
+        }
+    }
+    let pick = |rng: &mut Rng, n: usize| (rng.next() % n as u64) as usize;
+    let mut body = Vec::new();
+    let mut values: Vec<(String, Vec<i64>)> = vec![("%x".into(), vec![2, 3, 4])];
+    let mut counter = 0;
+    let mut fresh = |counter: &mut usize| {
+        *counter += 1;
+        format!("%v{counter}")
+    };
+    for _ in 0..12 {
+        let (v, shape) = values[pick(rng, values.len())].clone();
+        let t = ty(&shape, "f32");
+        let out = fresh(&mut counter);
+        let (line, out_shape) = match pick(rng, 12) {
+            0 => {
+                let op = ["Neg", "Relu", "Identity", "Abs", "Reciprocal", "Sigmoid"][pick(rng, 6)];
+                (format!("{out} = \"onnx.{op}\"({v}) : ({t}) -> {t}"), shape.clone())
+            }
+            1 | 2 => {
+                let op = ["Mul", "Add", "Sub", "Div"][pick(rng, 4)];
+                let c = ["1.0", "0.0", "-0.0", "2.0"][pick(rng, 4)];
+                let c_shape: Vec<i64> = match pick(rng, 3) {
+                    0 => vec![],
+                    1 => vec![*shape.last().unwrap_or(&1)],
+                    _ => vec![1; shape.len()],
+                };
+                let ct = ty(&c_shape, "f32");
+                let k = fresh(&mut counter);
+                body.push(format!("{k} = \"onnx.Constant\"() {{value = dense<{c}> : {ct}}} : () -> {ct}"));
+                let (a, b, at, bt) = if pick(rng, 2) == 0 { (&v, &k, &t, &ct) } else { (&k, &v, &ct, &t) };
+                (format!("{out} = \"onnx.{op}\"({a}, {b}) : ({at}, {bt}) -> {t}"), shape.clone())
+            }
+            3 | 4 => {
+                let mut perm: Vec<usize> = (0..shape.len()).collect();
+                for i in (1..perm.len()).rev() {
+                    perm.swap(i, pick(rng, i + 1));
+                }
+                let new: Vec<i64> = perm.iter().map(|&p| shape[p]).collect();
+                let p: Vec<String> = perm.iter().map(|p| p.to_string()).collect();
+                (
+                    format!(
+                        "{out} = \"onnx.Transpose\"({v}) {{perm = array<i64: {}>}} : ({t}) -> {}",
+                        p.join(", "),
+                        ty(&new, "f32")
+                    ),
+                    new,
+                )
+            }
+            5 | 6 => {
+                let options: [&[i64]; 6] = [&[24], &[6, 4], &[2, 12], &[2, 3, 4], &[4, 3, 2], &[1, 24, 1]];
+                let new = options[pick(rng, options.len())].to_vec();
+                let k = fresh(&mut counter);
+                let dims: Vec<String> = new.iter().map(|d| d.to_string()).collect();
+                let st = ty(&[new.len() as i64], "i64");
+                body.push(format!(
+                    "{k} = \"onnx.Constant\"() {{value = dense<[{}]> : {st}}} : () -> {st}",
+                    dims.join(", ")
+                ));
+                (format!("{out} = \"onnx.Reshape\"({v}, {k}) : ({t}, {st}) -> {}", ty(&new, "f32")), new)
+            }
+            7 => {
+                let axis = pick(rng, shape.len() + 1);
+                let mut new = shape.clone();
+                new.insert(axis, 1);
+                let k = fresh(&mut counter);
+                body.push(format!(
+                    "{k} = \"onnx.Constant\"() {{value = dense<{axis}> : tensor<1xi64>}} : () -> tensor<1xi64>"
+                ));
+                (format!("{out} = \"onnx.Unsqueeze\"({v}, {k}) : ({t}, tensor<1xi64>) -> {}", ty(&new, "f32")), new)
+            }
+            8 => match shape.iter().position(|&d| d == 1) {
+                Some(axis) => {
+                    let mut new = shape.clone();
+                    new.remove(axis);
+                    let k = fresh(&mut counter);
+                    body.push(format!(
+                        "{k} = \"onnx.Constant\"() {{value = dense<{axis}> : tensor<1xi64>}} : () -> tensor<1xi64>"
+                    ));
+                    (format!("{out} = \"onnx.Squeeze\"({v}, {k}) : ({t}, tensor<1xi64>) -> {}", ty(&new, "f32")), new)
+                }
+                None => (format!("{out} = \"onnx.Neg\"({v}) : ({t}) -> {t}"), shape.clone()),
+            },
+            9 => {
+                let (code, elem) = [(11, "f64"), (10, "f16"), (1, "f32")][pick(rng, 3)];
+                let mid = fresh(&mut counter);
+                body.push(format!("{mid} = \"onnx.Cast\"({v}) {{to = {code} : i64}} : ({t}) -> {}", ty(&shape, elem)));
+                (
+                    format!("{out} = \"onnx.Cast\"({mid}) {{to = 1 : i64}} : ({}) -> {t}", ty(&shape, elem)),
+                    shape.clone(),
+                )
+            }
+            10 => {
+                let k = fresh(&mut counter);
+                let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+                let st = ty(&[shape.len() as i64], "i64");
+                body.push(format!(
+                    "{k} = \"onnx.Constant\"() {{value = dense<[{}]> : {st}}} : () -> {st}",
+                    dims.join(", ")
+                ));
+                (format!("{out} = \"onnx.Expand\"({v}, {k}) : ({t}, {st}) -> {t}"), shape.clone())
+            }
+            _ => {
+                let same: Vec<&(String, Vec<i64>)> = values.iter().filter(|(_, s)| *s == shape).collect();
+                let (w, _) = same[pick(rng, same.len())];
+                let op = ["Add", "Mul", "Sub"][pick(rng, 3)];
+                (format!("{out} = \"onnx.{op}\"({v}, {w}) : ({t}, {t}) -> {t}"), shape.clone())
+            }
+        };
+        body.push(line);
+        values.push((out, out_shape));
+    }
+    let (last, last_shape) = values.last().unwrap().clone();
+    let (other, other_shape) = values[pick(rng, values.len())].clone();
+    let (lt, ot) = (ty(&last_shape, "f32"), ty(&other_shape, "f32"));
+    format!(
+        "module attributes {{onnx.opset = 23 : i64}} {{\nfunc.func @f(%x: tensor<2x3x4xf32>) -> ({lt}, {ot}) {{\n  {}\n  return {last}, {other} : {lt}, {ot}\n}}\n}}\n",
+        body.join("\n  ")
+    )
+}
+
+/// Random programs (fixed seeds) keep their outputs through the optimizer:
+/// the rules and the converter together, on random inputs and on -0.0, NaN
+/// and infinities.
+#[test]
+fn random_programs_keep_the_numbers() {
+    let Some(env) = crate::parity::environment() else {
+        crate::parity::ort_missing();
+        return;
+    };
+    let dir = crate::scratch_dir("eqsat_random");
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut fired = std::collections::BTreeSet::new();
+    for case in 0..40 {
+        let input = random_program(&mut rng);
+        let output = run_pipeline(&input, PIPELINE).unwrap_or_else(|e| panic!("case {case}: {e}\n{input}"));
+        assert!(!output.contains("refused ="), "case {case}: a union was refused:\n{output}");
+        for rule in all_rules() {
+            if output.contains(&format!("\"{}\" = ", rule.full_name())) {
+                fired.insert(rule.full_name());
+            }
+        }
+        let (before_path, after_path) =
+            (dir.join(format!("{case}.before.onnx")), dir.join(format!("{case}.after.onnx")));
+        export(&input, &before_path);
+        export(&output, &after_path);
+        for (set, specials) in [(0u64, false), (1, true)] {
+            let inputs = inputs_for(&input, 77 + case * 2 + set, specials);
+            let before = outputs(env, &before_path, &inputs);
+            let after = outputs(env, &after_path, &inputs);
+            compare(&format!("random case {case} (input set {set})\n{input}\n{output}"), &before, &after);
+        }
+    }
+    eprintln!("rules that fired on the random programs: {fired:?}");
+    assert!(fired.len() >= 8, "the generator should exercise the rules, fired only {fired:?}");
+}

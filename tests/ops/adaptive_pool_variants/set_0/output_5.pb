@@ -1,0 +1,1 @@
+Badaptive_avg_pool3d_1J[ê	ΩkµeΩ

@@ -1,0 +1,1 @@
+Bpairwise_distanceJeBV@(>@Jû8@

@@ -1,0 +1,1 @@
+Bpairwise_distance_1JWÕ…@ûr@ ∏@

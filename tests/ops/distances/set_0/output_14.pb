@@ -1,0 +1,2 @@
+Bpairwise_distance_2J
+‡d@x;é?÷¡à?‡d@p;é?ç¡à?

@@ -1,0 +1,1 @@
+Bpairwise_distance_3J–C­??,@’C?

@@ -1,0 +1,2 @@
+Bcosine_similarityJ”wÉ¾
+b¶½÷A3¿

@@ -1,0 +1,1 @@
+Bcosine_similarity_1J0π_øó=LDøc>€à>„P7ø

@@ -1,0 +1,2 @@
+Bupsample_linear1d_1J
++¿;‰?

@@ -1,0 +1,1 @@
+Bupsample_linear1d_3JüÑ?-¢½

@@ -1,0 +1,1 @@
+B_upsample_nearest_exact2dJ0b¯û>9ïL?¿Rƒ>—ä¾Û5½¿˜²=<q	?ËÖ÷?ÊPà?ÇCI¿é0{=»!n¿

@@ -1,0 +1,1 @@
+Blinalg_matrix_norm_6JÔ)1@J¥ù?Ùo@

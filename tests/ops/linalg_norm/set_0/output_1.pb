@@ -1,0 +1,1 @@
+Blinalg_norm_1JS=â?

@@ -1,0 +1,1 @@
+Blinalg_norm_3JëzK@

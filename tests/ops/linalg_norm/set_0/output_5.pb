@@ -1,0 +1,1 @@
+Blinalg_norm_5JBQ@¹Êó?UÂ(@

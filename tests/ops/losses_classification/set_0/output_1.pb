@@ -1,0 +1,2 @@
+Bnll_loss_nd_1Jt
+¡?

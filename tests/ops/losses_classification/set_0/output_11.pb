@@ -1,0 +1,1 @@
+Bnll_loss_nd_4Jz׈@

@@ -1,0 +1,1 @@
+Bnll_loss_nd_5J˜%<B

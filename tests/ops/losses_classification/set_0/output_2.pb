@@ -1,0 +1,1 @@
+Bnll_loss_nd_2JÝ(Ã?

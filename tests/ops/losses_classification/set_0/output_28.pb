@@ -1,0 +1,1 @@
+Bcross_entropy_loss_19JHc@ô”2@+Bƒ??

@@ -1,0 +1,2 @@
+Bcross_entropy_loss_1Jt
+¡?

@@ -1,0 +1,1 @@
+Bbinary_cross_entropy_1J‡â]A

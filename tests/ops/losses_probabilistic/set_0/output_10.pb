@@ -1,0 +1,1 @@
+B"binary_cross_entropy_with_logits_2Jú.A

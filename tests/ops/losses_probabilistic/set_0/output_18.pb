@@ -1,0 +1,1 @@
+B"binary_cross_entropy_with_logits_4J0ŒK<?®©g>ºX0?„Î0?g*¶?>((?|2?ÂO?Üu5?æý[?¨?,]‚?

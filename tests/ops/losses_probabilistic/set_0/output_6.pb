@@ -1,0 +1,1 @@
+Bpoisson_nll_lossJuT¹?

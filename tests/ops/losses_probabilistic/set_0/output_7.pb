@@ -1,0 +1,1 @@
+Bpoisson_nll_loss_1J߯+@

@@ -1,0 +1,2 @@
+Bbinary_cross_entropy_2J
+ÁqA

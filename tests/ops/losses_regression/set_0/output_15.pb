@@ -1,0 +1,1 @@
+Bsmooth_l1_loss_3J.žA

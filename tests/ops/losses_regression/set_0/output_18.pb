@@ -1,0 +1,1 @@
+Bhuber_loss_3J.ž›@

@@ -1,0 +1,1 @@
+Bsoft_margin_loss_1JÊA

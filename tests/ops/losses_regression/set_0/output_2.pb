@@ -1,0 +1,2 @@
+Bsmooth_l1_lossJ
+€?

@@ -1,0 +1,1 @@
+Bmargin_ranking_loss_3Jß/ö@

@@ -1,0 +1,1 @@
+Bhinge_embedding_loss_2JÊß€@

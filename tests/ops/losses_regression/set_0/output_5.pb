@@ -1,0 +1,3 @@
+B
+huber_lossJ
+€?

@@ -1,0 +1,1 @@
+Bsoft_margin_lossJ¸C?

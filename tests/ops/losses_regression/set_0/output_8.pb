@@ -1,0 +1,1 @@
+Bmargin_ranking_lossJ)•Ý>

@@ -1,0 +1,1 @@
+Bspecial_entr_1Jþü5>m1>N\F>ãf‰>k®i¿

@@ -1,0 +1,1 @@
+B	nanmean_1JUUU¿

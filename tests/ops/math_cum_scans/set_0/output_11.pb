@@ -1,0 +1,1 @@
+BlogcumsumexpJ0ÄKBÄKBÄKBÄKBÄKBÄKBç%@Bç%@Bç%@Bç%@Bç%@Bç%@B

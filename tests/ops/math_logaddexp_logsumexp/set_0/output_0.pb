@@ -1,0 +1,1 @@
+B	logaddexpJ h$’B8¬™A&>ßAÁB‘@²A8¬™A¥ÆAÁB

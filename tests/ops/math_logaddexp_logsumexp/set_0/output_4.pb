@@ -1,0 +1,1 @@
+B	logsumexpJh$’B¥ÆA

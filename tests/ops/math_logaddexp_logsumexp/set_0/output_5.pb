@@ -1,0 +1,1 @@
+Blogsumexp_1J‚­6D

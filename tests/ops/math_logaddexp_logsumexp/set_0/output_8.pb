@@ -1,0 +1,1 @@
+Bspecial_logsumexpJh$’BEx=@›”ßAÚwA

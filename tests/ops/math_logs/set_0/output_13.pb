@@ -1,0 +1,1 @@
+Bspecial_expitJ(›UM?¡¨q>°£Í>å\?—Bî>ÂMB?‹/O?«u7?ÝËø>j¯?

@@ -1,0 +1,1 @@
+B	logsumexpJ6ÌÀ

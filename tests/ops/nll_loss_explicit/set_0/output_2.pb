@@ -1,0 +1,2 @@
+B
+nll_loss2dJ.-JA

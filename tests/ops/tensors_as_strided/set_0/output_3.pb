@@ -1,0 +1,1 @@
+Bas_strided_3Jd›r?»ç@

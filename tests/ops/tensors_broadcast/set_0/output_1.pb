@@ -1,0 +1,1 @@
+Bbroadcast_to_1JT҆?T҆?T҆?T҆?T҆?T҆?

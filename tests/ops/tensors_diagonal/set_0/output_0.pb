@@ -1,0 +1,1 @@
+BdiagonalJJ)?OÏ> k >

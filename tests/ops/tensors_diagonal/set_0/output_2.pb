@@ -1,0 +1,2 @@
+B
+diagonal_2Jíc√?

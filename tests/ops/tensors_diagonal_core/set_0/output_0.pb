@@ -1,0 +1,1 @@
+BdiagonalJB\±¾€¨C¿úh@

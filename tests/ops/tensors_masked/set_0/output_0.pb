@@ -1,0 +1,1 @@
+Bmasked_scatterJ0³bH?—ïÊ?{N>?°‚>þŽÍ?M³‰¿oG·¾T9¿†¨g¿šGT?0â¶>ÒËj>

@@ -1,0 +1,1 @@
+Bmasked_select_1Jª.¿Z–‚¿ÿB¾

@@ -1,0 +1,1 @@
+Bindex_selectJJ¾

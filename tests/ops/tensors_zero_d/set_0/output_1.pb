@@ -1,0 +1,1 @@
+Bindex_select_1JJ¾

@@ -1,0 +1,1081 @@
+#!/usr/bin/env python3
+"""OpInfo sweep: PyTorch's own operator samples through aten2onnx.
+
+Run from the repository root (after `source tools/env.sh`):
+
+    .venv/bin/python tools/opinfo_sweep.py [--ir default|core|default,core]
+        [--dtype float32 | --dtypes all | --dtype float32,int64] [--samples N]
+        [--ops name,...] [--jobs N] [--out DIR] [--timeout S] [--no-doc]
+
+For every OpInfo of torch's `op_db` (torch.testing._internal.
+common_methods_invocations, CPU) and every selected dtype it supports, each
+sample input (`op.sample_inputs("cpu", dtype)`, first N with --samples N,
+generated after `torch.manual_seed(0)`) becomes a small nn.Module calling
+`op(sample.input, *sample.args, **sample.kwargs)`.  Only tensors become graph
+inputs (TensorLists are flattened into one input per tensor); every other
+argument (numbers, dtypes, lists of ints, ...) is baked into the module.  Then:
+
+  capture   torch.export.export(module, tensors, strict=False) (TRAINING IR,
+            `--ir default`), or that followed by ep.run_decompositions()
+            (`--ir core`); torch.export.save to DIR/cache/<ir>/<key>/model.pt2.
+            Eager outputs (the module called on copies of the inputs) are
+            saved beside it.  Captures are cached by a hash of the sample
+            (op, dtype, IR, input bytes, baked arguments), so reruns only
+            convert.
+  convert   `aten-translate --to-onnx model.pt2 -o model.onnx` in a
+            subprocess with a timeout (binary: $ATEN2ONNX_BIN_DIR/aten-translate,
+            default target/debug/aten-translate).
+  run       onnx.checker (full check), then onnxruntime (CPU, default graph
+            optimizations, one thread), and a comparison with the eager outputs.
+
+Every case gets one category:
+
+  pass           all outputs match (shape, dtype and values, see tolerances).
+  wrong          the converter exited 0 and onnxruntime ran, but an output
+                 differs: values beyond tolerance, NaN positions, shape, dtype
+                 or number of outputs.  A silent wrong output: the worst bug.
+  convert-error  aten-translate exited 1 with an error (missing rule, a rule
+                 refusing its arguments, ...): the first error line is kept,
+                 missing rules are listed by overload.
+  crash          aten-translate exited with another code (101 = a Rust panic)
+                 or was killed by a signal, or did not finish within --timeout.
+  ort-error      the model fails onnx.checker, or onnxruntime refuses to load
+                 or run it (or dies while doing so).
+  capture-skip   torch.export (or run_decompositions, or eager PyTorch itself)
+                 fails on the sample: not the converter's fault; reported.
+  skip           the harness cannot judge the case: complex or sparse tensors,
+                 non-tensor outputs, ops with random outputs (shape and dtype
+                 are checked; a mismatch there is `wrong`), dtypes numpy
+                 cannot hold (bfloat16).
+
+Ops returning uninitialized memory (empty, empty_like, new_empty, ...) pass
+when shape and dtype match (their values are unspecified).
+
+Tolerances (|onnx - eager| <= atol + rtol * |eager|, or exactly equal; NaN
+positions must match; +-inf must match exactly):
+
+  float32   atol 1e-4,  rtol 1e-4   (the project's tolerance)
+  float64   atol 1e-6,  rtol 1e-6
+  float16   atol 1e-3,  rtol 2e-3   (about 2 ulp)
+  integer and bool outputs: exact.
+
+Robustness: each worker is a separate Python process (--jobs of them); a
+sample that kills or hangs a worker is classified from the stage it was in
+(capture-skip during capture, ort-error in onnxruntime) and the worker is
+restarted after it.  Results of a (capture, converter binary) pair are cached
+too, so an interrupted sweep resumes where it stopped.
+
+Outputs: a per-op table and totals on stdout, the first failing sample of each
+op with its reason; DIR/results-<ir>-<dtype>.json (every case);
+docs/opinfo-sweep.json (the per-op summary of each IR/dtype configuration,
+merged across runs) and docs/opinfo-sweep.md (generated from it), unless
+--no-doc.  Generated captures live under DIR (default
+/tmp/aten2onnx-opinfo-sweep), never in git.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+HARNESS_VERSION = "4"   # captures
+RESULT_VERSION = "3"    # conversion + comparison results (per converter binary)
+CATEGORIES = ["pass", "wrong", "convert-error", "crash", "ort-error", "capture-skip", "skip"]
+TOLERANCES = {
+    "float32": (1e-4, 1e-4),
+    "float64": (1e-6, 1e-6),
+    "float16": (1e-3, 2e-3),
+}
+# Ops whose outputs are uninitialized memory: shape and dtype are all there is.
+UNINITIALIZED = {"empty", "empty_like", "new_empty", "new_empty_strided", "empty_strided",
+                 "empty_permuted"}
+
+
+def default_binary() -> Path:
+    bin_dir = os.environ.get("ATEN2ONNX_BIN_DIR")
+    return Path(bin_dir) / "aten-translate" if bin_dir else REPO / "target" / "debug" / "aten-translate"
+
+
+# ==========================================================================
+# Worker side (one process per job): capture, convert, run, compare.
+# ==========================================================================
+
+class Worker:
+    def __init__(self, args):
+        # Everything but the protocol goes to stderr.
+        self.proto = os.fdopen(os.dup(1), "w", buffering=1)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+        warnings.filterwarnings("ignore")
+        import numpy as np
+        import torch
+        import torch.utils._pytree as pytree
+        from torch.testing._internal.common_methods_invocations import op_db
+
+        torch.set_num_threads(1)
+        self.np, self.torch, self.pytree = np, torch, pytree
+        self.ops = {op_key(op): op for op in op_db}
+        self.args = args
+        self.binary = args.binary
+        self.bin_hash = args.bin_hash
+        self.cache = Path(args.out) / "cache"
+
+    def send(self, **msg):
+        self.proto.write(json.dumps(msg) + "\n")
+        self.proto.flush()
+
+    def loop(self):
+        for line in sys.stdin:
+            task = json.loads(line)
+            try:
+                self.run_task(task)
+            except Exception as e:  # never stop: report the op as broken
+                self.send(event="op-error", reason=f"{type(e).__name__}: {e}"[:300])
+            self.send(event="done")
+
+    def samples(self, op, dtype):
+        torch = self.torch
+        torch.manual_seed(0)
+        out = []
+        for s in op.sample_inputs("cpu", dtype, requires_grad=False):
+            out.append(s)
+            if self.args.samples and len(out) >= self.args.samples:
+                break
+        return out
+
+    def run_task(self, task):
+        torch = self.torch
+        op = self.ops[task["op"]]
+        dtype = getattr(torch, task["dtype"])
+        try:
+            samples = self.samples(op, dtype)
+        except Exception as e:
+            self.send(event="op-error", reason=f"sample_inputs failed: {type(e).__name__}: {e}"[:300])
+            return
+        self.send(event="count", n=len(samples))
+        for i, sample in enumerate(samples):
+            if i < task.get("start", 0):
+                continue
+            self.send(event="start", i=i)
+            try:
+                res = self.run_sample(op, task, i, sample)
+            except Exception as e:
+                res = {"status": "capture-skip", "reason": f"harness: {type(e).__name__}: {e}"[:300]}
+            res["i"] = i
+            self.send(event="result", **res)
+
+    # ---------------------------------------------------------------- capture
+    def sample_key(self, op, task, leaves, spec):
+        torch = self.torch
+        h = hashlib.sha256()
+        h.update(f"{HARNESS_VERSION}|{torch.__version__}|{task['op']}|{task['dtype']}|{task['ir']}|{spec}".encode())
+        for leaf in leaves:
+            if isinstance(leaf, torch.Tensor):
+                h.update(f"T{leaf.dtype}{tuple(leaf.shape)}{leaf.layout}".encode())
+                if leaf.layout == torch.strided and not leaf.is_complex() and leaf.dtype != torch.bfloat16:
+                    h.update(leaf.detach().contiguous().cpu().numpy().tobytes())
+                else:
+                    h.update(repr(leaf).encode())
+            else:
+                h.update(repr(leaf).encode())
+        return h.hexdigest()[:24]
+
+    def capture(self, op, task, sample, case_dir):
+        """Returns meta (dict) with status 'ok' or a skip reason."""
+        torch, np, pytree = self.torch, self.np, self.pytree
+        leaves, spec = pytree.tree_flatten((sample.input, tuple(sample.args), dict(sample.kwargs)))
+        tensor_pos = [k for k, l in enumerate(leaves) if isinstance(l, torch.Tensor)]
+        tensors = [leaves[k] for k in tensor_pos]
+        desc = describe(torch, sample)
+        meta = {"desc": desc}
+
+        def skip(status, reason):
+            meta.update(status=status, reason=reason)
+            return meta
+
+        for t in tensors:
+            if t.layout != torch.strided:
+                return skip("skip", f"{t.layout} input")
+            if t.is_complex():
+                return skip("skip", "complex input")
+            if t.dtype == torch.bfloat16:
+                return skip("skip", "bfloat16 input (no numpy dtype in the harness)")
+        fn = op.op
+
+        class SampleModule(torch.nn.Module):
+            def forward(self, *ts):
+                ls = list(leaves)
+                for k, t in zip(tensor_pos, ts):
+                    ls[k] = t
+                inp, args, kwargs = pytree.tree_unflatten(ls, spec)
+                # A flat tuple: torch.return_types and other named tuples
+                # cannot be serialized by torch.export.save.
+                return tuple(pytree.tree_leaves(fn(inp, *args, **kwargs)))
+
+        module = SampleModule()
+
+        def fresh():
+            return [t.detach().clone() for t in tensors]
+
+        try:
+            torch.manual_seed(0)
+            out = module(*fresh())
+            torch.manual_seed(1)
+            out2 = module(*fresh())
+        except Exception as e:
+            return skip("capture-skip", f"eager: {type(e).__name__}: {first_line(str(e))}")
+        outs, _ = pytree.tree_flatten(out)
+        outs2, _ = pytree.tree_flatten(out2)
+        if not outs:
+            return skip("skip", "no outputs")
+        for o in outs:
+            if not isinstance(o, torch.Tensor):
+                return skip("skip", f"non-tensor output ({type(o).__name__})")
+            if o.layout != torch.strided:
+                return skip("skip", f"{o.layout} output")
+            if o.is_complex():
+                return skip("skip", "complex output")
+            if o.dtype == torch.bfloat16:
+                return skip("skip", "bfloat16 output (no numpy dtype in the harness)")
+        base = op.name.split(".")[-1] if op.name.startswith("_refs") else op.name
+        random = False
+        if op.name in UNINITIALIZED or base in UNINITIALIZED:
+            meta["uninitialized"] = True
+        else:
+            random = any(not same(torch, a, b) for a, b in zip(outs, outs2))
+        meta["random"] = random
+        try:
+            ep = torch.export.export(module, tuple(fresh()), strict=False)
+        except Exception as e:
+            return skip("capture-skip", f"torch.export: {type(e).__name__}: {first_line(str(e))}")
+        if task["ir"] == "core":
+            try:
+                ep = ep.run_decompositions()
+            except Exception as e:
+                return skip("capture-skip", f"run_decompositions: {type(e).__name__}: {first_line(str(e))}")
+        case_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            torch.export.save(ep, str(case_dir / "model.pt2"))
+        except Exception as e:
+            return skip("capture-skip", f"torch.export.save: {type(e).__name__}: {first_line(str(e))}")
+        sig = ep.graph_signature
+        arrays = {}
+        for k, t in enumerate(tensors):
+            arrays[f"input_{k}"] = t.detach().contiguous().numpy()
+        for k, o in enumerate(outs):
+            arrays[f"output_{k}"] = o.detach().contiguous().numpy()
+        np.savez(case_dir / "io.npz", **arrays)
+        meta.update(status="ok", n_inputs=len(tensors), n_outputs=len(outs),
+                    input_names=[str(n) for n in sig.user_inputs],
+                    output_names=[str(n) for n in sig.user_outputs])
+        return meta
+
+    # ---------------------------------------------------------- per sample
+    def run_sample(self, op, task, i, sample):
+        torch, np, pytree = self.torch, self.np, self.pytree
+        leaves, spec = pytree.tree_flatten((sample.input, tuple(sample.args), dict(sample.kwargs)))
+        key = self.sample_key(op, task, leaves, spec)
+        case_dir = self.cache / task["ir"] / key
+        meta_path = case_dir / "meta.json"
+        if meta_path.exists() and not self.args.fresh:
+            meta = json.loads(meta_path.read_text())
+        else:
+            self.send(event="stage", i=i, stage="capture")
+            meta = self.capture(op, task, sample, case_dir)
+            case_dir.mkdir(parents=True, exist_ok=True)
+            meta_path.write_text(json.dumps(meta))
+        res = {"key": key, "desc": meta.get("desc", "")}
+        if meta["status"] != "ok":
+            res.update(status=meta["status"], reason=meta["reason"])
+            return res
+        result_path = case_dir / f"result-{RESULT_VERSION}-{self.bin_hash}.json"
+        if result_path.exists() and not self.args.fresh:
+            cached = json.loads(result_path.read_text())
+            res.update(cached)
+            return res
+        self.send(event="stage", i=i, stage="convert")
+        ties = op.name in TIE_OPS and not sample.kwargs.get("stable", False)
+        out = self.convert_and_run(case_dir, meta, task["dtype"], i, ties)
+        result_path.write_text(json.dumps(out))
+        res.update(out)
+        return res
+
+    def convert_and_run(self, case_dir, meta, dtype, i, ties=False):
+        np = self.np
+        onnx_path = case_dir / "model.onnx"
+        if onnx_path.exists():
+            onnx_path.unlink()
+        try:
+            proc = subprocess.run([str(self.binary), "--to-onnx", str(case_dir / "model.pt2"), "-o", str(onnx_path)],
+                                  capture_output=True, text=True, timeout=self.args.timeout)
+        except subprocess.TimeoutExpired:
+            return {"status": "crash", "reason": f"timeout: aten-translate did not finish in {self.args.timeout} s"}
+        if proc.returncode == 1:
+            return {"status": "convert-error", **convert_error(proc.stderr)}
+        if proc.returncode != 0:
+            what = (f"signal {signal.Signals(-proc.returncode).name}" if proc.returncode < 0
+                    else f"exit {proc.returncode}")
+            return {"status": "crash", "reason": f"{what}: {panic_message(proc.stderr)}"}
+        self.send(event="stage", i=i, stage="ort")
+        import onnx
+        import onnxruntime as ort
+        try:
+            onnx.checker.check_model(str(onnx_path), full_check=True)
+        except Exception as e:
+            return {"status": "ort-error", "reason": f"onnx.checker: {first_line(str(e))}"}
+        data = np.load(case_dir / "io.npz")
+        inputs = [data[f"input_{k}"] for k in range(meta["n_inputs"])]
+        expected = [data[f"output_{k}"] for k in range(meta["n_outputs"])]
+        try:
+            so = ort.SessionOptions()
+            so.intra_op_num_threads = 1
+            so.inter_op_num_threads = 1
+            so.log_severity_level = 3
+            sess = ort.InferenceSession(str(onnx_path), so, providers=["CPUExecutionProvider"])
+        except Exception as e:
+            return {"status": "ort-error", "reason": f"onnxruntime load: {ort_message(str(e))}"}
+        ins = sess.get_inputs()
+        names = [x.name for x in ins]
+        if sorted(names) == sorted(meta["input_names"]) and len(names) == len(inputs):
+            feeds = {n: inputs[meta["input_names"].index(n)] for n in names}
+        elif len(names) == len(inputs):
+            feeds = {n: a for n, a in zip(names, inputs)}
+        else:
+            return {"status": "wrong", "reason": f"the model has {len(names)} inputs, the program {len(inputs)}"}
+        outs = [x.name for x in sess.get_outputs()]
+        if all(n in outs for n in meta["output_names"]) and len(set(meta["output_names"])) == len(meta["output_names"]):
+            want = list(meta["output_names"])
+        elif len(outs) >= len(expected):
+            want = outs[:len(expected)]
+        else:
+            return {"status": "wrong", "reason": f"the model has {len(outs)} outputs, eager {len(expected)}"}
+        try:
+            got = sess.run(want, feeds)
+        except Exception as e:
+            return {"status": "ort-error", "reason": f"onnxruntime run: {ort_message(str(e))}"}
+        worst = 0.0
+        tie_note = ""
+        for k, (g, e) in enumerate(zip(got, expected)):
+            g = np.asarray(g)
+            verdict = compare(np, g, e, dtype, shape_only=meta.get("random") or meta.get("uninitialized"))
+            if verdict is not None and ties and inputs and tie_equivalent(np, g, e, inputs[0]):
+                verdict = None
+                tie_note = "indices differ from eager only among equal values (tie order is unspecified)"
+            if verdict is not None:
+                return {"status": "wrong", "reason": f"output {k}: {verdict}"}
+            if e.dtype.kind == "f" and e.size and not (meta.get("random") or meta.get("uninitialized")):
+                fin = np.isfinite(e) & np.isfinite(g)
+                if fin.any():
+                    worst = max(worst, float(np.abs(g[fin].astype(np.float64) - e[fin]).max()))
+        if meta.get("random"):
+            return {"status": "skip", "reason": "random output: shape and dtype match, values not compared"}
+        r = {"status": "pass", "max_err": worst}
+        if tie_note:
+            r["reason"] = tie_note
+        if meta.get("uninitialized"):
+            r["reason"] = "uninitialized output: shape and dtype match"
+        return r
+
+
+# Ops whose index outputs may pick any of several equal values (torch leaves
+# the order of ties unspecified unless stable=True).
+TIE_OPS = {"sort", "argsort", "topk", "kthvalue", "median", "nanmedian", "mode"}
+
+
+def tie_equivalent(np, g, e, source) -> bool:
+    """True when int64 index outputs `g` and `e` select equal values of
+    `source` along some axis (and, for full sorts, are both permutations)."""
+    if g.dtype != np.int64 or e.dtype != np.int64 or g.shape != e.shape or source.ndim != g.ndim:
+        return False
+    if g.ndim == 0:
+        return bool(source.reshape(-1)[int(g)] == source.reshape(-1)[int(e)]) if source.ndim == 0 else False
+    for axis in range(g.ndim):
+        n = source.shape[axis]
+        if g.min(initial=0) < 0 or g.max(initial=0) >= n:
+            continue
+        if any(source.shape[a] != g.shape[a] for a in range(g.ndim) if a != axis):
+            continue
+        sv = np.take_along_axis(source, g, axis)
+        ev = np.take_along_axis(source, e, axis)
+        if not np.array_equal(sv, ev, equal_nan=source.dtype.kind == "f"):
+            continue
+        if g.shape[axis] == n and not np.array_equal(np.sort(g, axis), np.sort(e, axis)):
+            continue
+        return True
+    return False
+
+
+def op_key(op) -> str:
+    return op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+
+
+def first_line(s: str) -> str:
+    for line in s.strip().splitlines():
+        if line.strip():
+            return line.strip()[:300]
+    return ""
+
+
+def ort_message(s: str) -> str:
+    s = first_line(s)
+    s = re.sub(r"^\[ONNXRuntimeError\] : \d+ : \w+ : ", "", s)
+    return s[:300]
+
+
+def panic_message(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    for k, line in enumerate(lines):
+        if "panicked at" in line:
+            msg = lines[k + 1].strip() if k + 1 < len(lines) else ""
+            where = line.split("panicked at", 1)[1].strip().rstrip(":")
+            return f"panic at {where}: {msg}"[:300]
+    return first_line(stderr) or "(no message)"
+
+
+MISSING_HEAD = re.compile(r"have no lowering to ONNX opset")
+MISSING_ITEM = re.compile(r"^\s+(aten\.[\w.]+|[\w.]+\.[\w]+): \d+x")
+
+
+def convert_error(stderr: str) -> dict:
+    lines = [l for l in stderr.splitlines() if l.strip()]
+    missing = []
+    for k, line in enumerate(lines):
+        if MISSING_HEAD.search(line):
+            for item in lines[k + 1:]:
+                m = MISSING_ITEM.match(item)
+                if not m:
+                    break
+                missing.append(m.group(1))
+    reason = ""
+    for line in lines:
+        m = re.search(r"\berror: (.*)", line)
+        if m:
+            reason = m.group(1).strip()
+            break
+    if not reason:
+        for k, line in enumerate(lines):
+            if "error" in line.lower() or line.startswith("aten-translate:"):
+                reason = re.sub(r"^aten-translate: ", "", line.strip())
+                reason = re.sub(r"^\S+\.pt2: ", "", reason)
+                if reason.endswith(":") and k + 1 < len(lines):
+                    reason += " " + lines[k + 1].strip()
+                break
+    if not reason and lines:
+        reason = lines[0].strip()
+    out = {"reason": reason[:400]}
+    if missing:
+        out["missing"] = missing
+        out["reason"] = "no rule: " + ", ".join(missing)
+    return out
+
+
+def same(torch, a, b) -> bool:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.is_floating_point:
+        return bool(torch.equal(torch.nan_to_num(a, nan=0.5), torch.nan_to_num(b, nan=0.5))
+                    and torch.equal(a.isnan(), b.isnan()))
+    return bool(torch.equal(a, b))
+
+
+def compare(np, g, e, dtype, shape_only=False):
+    """None when `g` (onnxruntime) matches `e` (eager), else the reason."""
+    if g.dtype != e.dtype:
+        return f"dtype {g.dtype}, expected {e.dtype}"
+    if g.shape != e.shape:
+        return f"shape {list(g.shape)}, expected {list(e.shape)}"
+    if shape_only or e.size == 0:
+        return None
+    if e.dtype.kind == "f":
+        atol, rtol = TOLERANCES.get(str(e.dtype), TOLERANCES["float32"])
+        gn, en = np.isnan(g), np.isnan(e)
+        if not np.array_equal(gn, en):
+            bad = int(np.sum(gn != en))
+            return f"NaN positions differ ({bad} of {e.size} elements)"
+        g64, e64 = g.astype(np.float64), e.astype(np.float64)
+        with np.errstate(invalid="ignore", over="ignore"):
+            err = np.abs(g64 - e64)
+            # Infinities must match exactly (the tolerance is infinite there).
+            ok = (g64 == e64) | en | (np.isfinite(e64) & (err <= atol + rtol * np.abs(e64)))
+        if not ok.all():
+            idx = np.unravel_index(int(np.argmax(np.where(ok, -1.0, np.nan_to_num(err, nan=np.inf, posinf=np.inf)))), e.shape)
+            return (f"max |diff| {float(np.nan_to_num(err[~ok], nan=np.inf, posinf=np.inf).max()):.3g} > {atol:g} + {rtol:g}|x| "
+                    f"({int((~ok).sum())} of {e.size} elements; at {list(map(int, idx))}: got {g[idx]!r}, expected {e[idx]!r})")
+        return None
+    if not np.array_equal(g, e):
+        bad = int(np.sum(g != e))
+        idx = np.unravel_index(int(np.argmax(g != e)), e.shape) if e.ndim else ()
+        return f"{bad} of {e.size} elements differ (at {list(map(int, idx))}: got {g[idx]!r}, expected {e[idx]!r})"
+    return None
+
+
+def describe(torch, sample) -> str:
+    def d(x):
+        if isinstance(x, torch.Tensor):
+            short = {torch.float32: "f32", torch.float64: "f64", torch.float16: "f16", torch.bfloat16: "bf16",
+                     torch.int64: "i64", torch.int32: "i32", torch.int16: "i16", torch.int8: "i8",
+                     torch.uint8: "u8", torch.bool: "b8"}.get(x.dtype, str(x.dtype).replace("torch.", ""))
+            return f"{short}[{','.join(map(str, x.shape))}]"
+        if isinstance(x, (list, tuple)):
+            inner = ", ".join(d(v) for v in x)
+            return f"[{inner}]" if isinstance(x, list) else f"({inner}{',' if len(x) == 1 else ''})"
+        if isinstance(x, dict):
+            return "{" + ", ".join(f"{k}={d(v)}" for k, v in x.items()) + "}"
+        if isinstance(x, float):
+            return repr(x)
+        return repr(x) if not isinstance(x, str) else repr(x)
+
+    parts = [d(sample.input)]
+    parts += [d(a) for a in sample.args]
+    parts += [f"{k}={d(v)}" for k, v in sample.kwargs.items()]
+    s = ", ".join(parts)
+    return s if len(s) <= 240 else s[:237] + "..."
+
+
+# ==========================================================================
+# Parent side: scheduling, robustness, summary.
+# ==========================================================================
+
+class Job:
+    def __init__(self, args, argv):
+        self.argv = argv
+        self.args = args
+        self.proc = None
+        self.task = None
+        self.stage = None
+        self.current = None
+        self.buf = b""
+        self.last = time.time()
+        self.start()
+
+    def start(self):
+        log = open(Path(self.args.out) / f"worker-{os.getpid()}-{id(self)}.log", "ab")
+        self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                     cwd=str(REPO))
+        log.close()
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        self.buf = b""
+        self.last = time.time()
+
+    def send(self, task):
+        self.task = task
+        self.stage = "capture"
+        self.current = None
+        self.last = time.time()
+        self.proc.stdin.write((json.dumps(task) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def kill(self):
+        try:
+            self.proc.kill()
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except Exception:
+            pass
+
+
+def parse_list(s):
+    return [x.strip() for x in s.split(",") if x.strip()]
+
+
+def run_sweep(args):
+    import torch
+    warnings.filterwarnings("ignore")
+    from torch.testing._internal.common_methods_invocations import op_db
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    binary = Path(args.binary)
+    if not binary.exists():
+        sys.exit(f"opinfo_sweep: no converter binary at {binary} (cargo build --workspace --bins --features aten2onnx/torch)")
+    h = hashlib.sha256()
+    with open(binary, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    bin_hash = h.hexdigest()[:16]
+    binary_time = datetime.fromtimestamp(binary.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    # Run a private copy: other builds may replace target/debug/aten-translate mid-sweep.
+    bin_dir = out / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    copy = bin_dir / f"aten-translate-{bin_hash}"
+    if not copy.exists():
+        for old in bin_dir.glob("aten-translate-*"):
+            if time.time() - old.stat().st_mtime > 6 * 3600:
+                old.unlink()
+        tmp = bin_dir / f".tmp-{os.getpid()}"
+        shutil.copy2(binary, tmp)
+        tmp.rename(copy)
+    run_binary = copy
+
+    irs = parse_list(args.ir)
+    for ir in irs:
+        if ir not in ("default", "core"):
+            sys.exit(f"opinfo_sweep: --ir must be default or core, not {ir}")
+    wanted_ops = set(parse_list(args.ops)) if args.ops else None
+    tasks = []
+    dtype_words = parse_list(args.dtype)
+    for op in op_db:
+        key = op_key(op)
+        if wanted_ops and key not in wanted_ops and op.name not in wanted_ops:
+            continue
+        supported = op.supported_dtypes("cpu")
+        if dtype_words == ["all"]:
+            dts = sorted((str(d).replace("torch.", "") for d in supported), key=str)
+        else:
+            dts = [d for d in dtype_words if getattr(torch, d, None) in supported]
+        for ir in irs:
+            for d in dts:
+                if getattr(torch, d).is_complex:
+                    tasks.append({"op": key, "dtype": d, "ir": ir, "complex": True})
+                else:
+                    tasks.append({"op": key, "dtype": d, "ir": ir})
+    if not tasks:
+        sys.exit("opinfo_sweep: nothing to run (check --ops / --dtype)")
+
+    results = defaultdict(list)   # (ir, dtype) -> list of case dicts
+    op_errors = {}
+    for t in tasks:
+        if t.get("complex"):
+            results[(t["ir"], t["dtype"])].append({"op": t["op"], "i": 0, "status": "skip",
+                                                   "reason": "complex dtype", "desc": ""})
+    queue = [t for t in tasks if not t.get("complex")]
+    queue.reverse()
+    worker_argv = [sys.executable, str(Path(__file__).resolve()), "--worker", "--out", str(out),
+                   "--binary", str(run_binary), "--bin-hash", bin_hash, "--timeout", str(args.timeout),
+                   "--samples", str(args.samples or 0)] + (["--fresh"] if args.fresh else [])
+    jobs = [Job(args, worker_argv) for _ in range(max(1, min(args.jobs, len(queue))))]
+    sel = selectors.DefaultSelector()
+    for j in jobs:
+        sel.register(j.proc.stdout, selectors.EVENT_READ, j)
+    stall = args.timeout + args.stall
+    started = time.time()
+    done_cases = 0
+    last_print = 0.0
+    total_tasks = len(queue)
+
+    def record(job, msg):
+        t = job.task
+        case = {"op": t["op"], "i": msg["i"], "status": msg["status"], "reason": msg.get("reason", ""),
+                "desc": msg.get("desc", ""), "key": msg.get("key", "")}
+        for extra in ("missing", "max_err"):
+            if extra in msg:
+                case[extra] = msg[extra]
+        results[(t["ir"], t["dtype"])].append(case)
+
+    def feed(job):
+        if queue:
+            job.send(queue.pop())
+        else:
+            job.task = None
+
+    for j in jobs:
+        feed(j)
+    while any(j.task is not None for j in jobs):
+        events = sel.select(timeout=2.0)
+        for sk, _ in events:
+            job = sk.data
+            try:
+                chunk = os.read(job.proc.stdout.fileno(), 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                # The worker died.
+                sel.unregister(job.proc.stdout)
+                job.kill()
+                if job.task is not None:
+                    handle_death(job, record, "died (" + describe_exit(job.proc.returncode) + ")")
+                job.start()
+                sel.register(job.proc.stdout, selectors.EVENT_READ, job)
+                if job.task is not None:
+                    resume(job)
+                else:
+                    feed(job)
+                continue
+            job.buf += chunk
+            job.last = time.time()
+            while b"\n" in job.buf:
+                line, job.buf = job.buf.split(b"\n", 1)
+                try:
+                    msg = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                ev = msg.get("event")
+                if ev == "start":
+                    job.current = msg["i"]
+                    job.stage = "capture"
+                elif ev == "stage":
+                    job.stage = msg["stage"]
+                elif ev == "result":
+                    record(job, msg)
+                    done_cases += 1
+                    job.current = None
+                elif ev == "op-error":
+                    op_errors[(job.task["ir"], job.task["dtype"], job.task["op"])] = msg["reason"]
+                    results[(job.task["ir"], job.task["dtype"])].append(
+                        {"op": job.task["op"], "i": -1, "status": "capture-skip", "reason": msg["reason"], "desc": ""})
+                elif ev == "done":
+                    job.deaths = 0
+                    feed(job)
+        now = time.time()
+        for job in jobs:
+            if job.task is not None and now - job.last > stall:
+                sel.unregister(job.proc.stdout)
+                job.kill()
+                handle_death(job, record, f"hung for {int(now - job.last)} s")
+                job.start()
+                sel.register(job.proc.stdout, selectors.EVENT_READ, job)
+                if job.task is not None:
+                    resume(job)
+                else:
+                    feed(job)
+        if now - last_print > 30:
+            last_print = now
+            left = len(queue) + sum(1 for j in jobs if j.task is not None)
+            print(f"[{int(now - started)} s] {done_cases} cases done; {total_tasks - left}/{total_tasks} op tasks finished",
+                  file=sys.stderr, flush=True)
+    for j in jobs:
+        try:
+            j.proc.stdin.close()
+        except Exception:
+            pass
+        j.kill()
+
+    elapsed = time.time() - started
+    summaries = {}
+    for (ir, dtype), cases in sorted(results.items()):
+        cases.sort(key=lambda c: (c["op"], c["i"]))
+        (out / f"results-{ir}-{dtype}.json").write_text(json.dumps(
+            {"ir": ir, "dtype": dtype, "binary": str(binary), "binary_hash": bin_hash, "cases": cases}, indent=0))
+        key = f"{ir}/{dtype}" + (f"/{args.tag}" if args.tag else "")
+        summaries[key] = summarize(ir, dtype, cases, args, binary_time, elapsed)
+        print_summary(summaries[key], args.verbose)
+    if not args.no_doc:
+        write_docs(summaries, partial=bool(args.ops) and not args.tag)
+    return 0
+
+
+def describe_exit(rc):
+    if rc is None:
+        return "unknown"
+    if rc < 0:
+        try:
+            return f"signal {signal.Signals(-rc).name}"
+        except ValueError:
+            return f"signal {-rc}"
+    return f"exit {rc}"
+
+
+def handle_death(job, record, what):
+    """Classify the sample a worker was on when it died or hung."""
+    if job.current is None:
+        # Died outside a sample (imports, sample generation): retry the op
+        # once, then give up on it.
+        job.deaths = getattr(job, "deaths", 0) + 1
+        if job.deaths >= 2 and job.task is not None:
+            record(job, {"i": -1, "status": "capture-skip", "reason": f"worker {what} generating samples",
+                         "desc": ""})
+            job.task = None
+            job.deaths = 0
+        return
+    job.deaths = 0
+    stage = job.stage
+    if stage == "ort":
+        status, reason = "ort-error", f"onnxruntime {what}"
+    elif stage == "convert":
+        status, reason = "crash", f"worker {what} while converting"
+    else:
+        status, reason = "capture-skip", f"capture {what}"
+    record(job, {"i": job.current, "status": status, "reason": reason, "desc": ""})
+    job.task = dict(job.task, start=job.current + 1)
+    job.current = None
+
+
+def resume(job):
+    task = job.task
+    job.task = None
+    if task is not None:
+        job.send(task)
+
+
+def normalize_reason(r: str) -> str:
+    r = re.sub(r"\bat [^ ]+\.(py|rs):\d+(:\d+)?", "at …", r)
+    r = re.sub(r"'[^']*'", "'…'", r)
+    r = re.sub(r"\b\d+(\.\d+)?(e[-+]?\d+)?\b", "N", r)
+    return r[:200]
+
+
+def summarize(ir, dtype, cases, args, binary_time, elapsed):
+    per_op = defaultdict(Counter)
+    first_fail = {}
+    first_skip = {}
+    for c in cases:
+        per_op[c["op"]][c["status"]] += 1
+        if c["status"] not in ("pass", "skip", "capture-skip") and c["op"] not in first_fail:
+            first_fail[c["op"]] = {"i": c["i"], "status": c["status"], "reason": c["reason"], "desc": c["desc"]}
+        if c["status"] in ("skip", "capture-skip") and c["op"] not in first_skip:
+            first_skip[c["op"]] = {"i": c["i"], "status": c["status"], "reason": c["reason"], "desc": c["desc"]}
+    totals = Counter(c["status"] for c in cases)
+    missing = Counter()
+    missing_ops = defaultdict(set)
+    sole = Counter()
+    for c in cases:
+        if c["status"] == "convert-error":
+            ms = set(c.get("missing", []))
+            for m in ms:
+                missing[m] += 1
+                missing_ops[m].add(c["op"])
+                if len(ms) == 1:
+                    sole[m] += 1
+    other = defaultdict(lambda: {"count": 0, "ops": set(), "example": ""})
+    for c in cases:
+        if c["status"] in ("convert-error", "ort-error", "crash", "capture-skip", "skip") and not c.get("missing"):
+            k = (c["status"], normalize_reason(c["reason"]))
+            other[k]["count"] += 1
+            other[k]["ops"].add(c["op"])
+            other[k]["example"] = other[k]["example"] or c["reason"]
+    flagged = [c for c in cases if c["status"] in ("wrong", "crash")]
+    n_ops = len(per_op)
+    judged = sum(v for k, v in totals.items() if k not in ("capture-skip", "skip"))
+    return {
+        "ir": ir, "dtype": dtype, "tag": args.tag or "", "ops_filter": args.ops or "", "when": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "binary_built": binary_time, "samples_per_opinfo": args.samples or "all", "elapsed_s": round(elapsed),
+        "cases": len(cases), "judged": judged, "opinfos": n_ops,
+        "opinfos_all_pass": sum(1 for o, c in per_op.items() if c["pass"] == sum(c.values()) and c["pass"] > 0),
+        "totals": {k: totals.get(k, 0) for k in CATEGORIES},
+        "per_op": {o: {k: c.get(k, 0) for k in CATEGORIES if c.get(k, 0)} for o, c in sorted(per_op.items())},
+        "first_failure": first_fail,
+        "first_skip": {o: v for o, v in first_skip.items() if o not in first_fail},
+        "missing": [{"overload": m, "cases": n, "sole": sole.get(m, 0), "opinfos": sorted(missing_ops[m])} for m, n in missing.most_common()],
+        "other_reasons": sorted(({"status": k[0], "reason": k[1], "cases": v["count"], "opinfos": sorted(v["ops"]),
+                                  "example": v["example"]} for k, v in other.items()),
+                                key=lambda x: (-x["cases"], x["status"], x["reason"])),
+        "wrong_and_crash": [{"op": c["op"], "sample": c["i"], "status": c["status"], "desc": c["desc"],
+                             "reason": c["reason"]} for c in flagged],
+    }
+
+
+def pct(n, d):
+    return f"{100.0 * n / d:.1f}%" if d else "-"
+
+
+def print_summary(s, verbose=False):
+    t = s["totals"]
+    print(f"\n=== OpInfo sweep: IR {s['ir']}, {s['dtype']}, {s['cases']} cases over {s['opinfos']} OpInfos "
+          f"({s['samples_per_opinfo']} samples each) ===")
+    print(f"{'op':40} {'n':>4} " + " ".join(f"{k[:7]:>7}" for k in CATEGORIES))
+    for op, c in s["per_op"].items():
+        n = sum(c.values())
+        if not verbose and c.get("pass", 0) == n:
+            continue
+        print(f"{op[:40]:40} {n:>4} " + " ".join(f"{c.get(k, 0):>7}" for k in CATEGORIES))
+        ff = s["first_failure"].get(op)
+        if ff:
+            print(f"    first failing sample #{ff['i']} [{ff['status']}] {ff['desc'][:120]}\n      -> {ff['reason'][:200]}")
+        fs = s["first_skip"].get(op)
+        if fs:
+            print(f"    first skipped sample #{fs['i']} [{fs['status']}] {fs['desc'][:120]}\n      -> {fs['reason'][:200]}")
+    print(f"TOTAL {s['cases']} cases: " + ", ".join(f"{k} {t[k]} ({pct(t[k], s['cases'])})" for k in CATEGORIES))
+    print(f"pass rate over judged cases (excluding capture-skip and skip): {pct(t['pass'], s['judged'])}; "
+          f"OpInfos passing every sample: {s['opinfos_all_pass']} of {s['opinfos']}")
+
+
+# ------------------------------------------------------------------ docs
+DOC_JSON = REPO / "docs" / "opinfo-sweep.json"
+DOC_MD = REPO / "docs" / "opinfo-sweep.md"
+
+
+def title_tag(s):
+    if not s.get("tag"):
+        return ""
+    return f" [{s['tag']}: {s['samples_per_opinfo']} samples of {s['opinfos']} selected OpInfos]"
+
+
+def write_docs(summaries, partial=False):
+    if partial:
+        print("(--ops given: docs/opinfo-sweep.{json,md} not updated)")
+        return
+    data = {}
+    if DOC_JSON.exists():
+        try:
+            data = json.loads(DOC_JSON.read_text())
+        except json.JSONDecodeError:
+            data = {}
+    data.setdefault("configs", {}).update(summaries)
+    DOC_JSON.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    DOC_MD.write_text(render_md(data))
+    print(f"wrote {DOC_JSON.relative_to(REPO)} and {DOC_MD.relative_to(REPO)}")
+
+
+def md_escape(s):
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def render_md(data):
+    configs = data["configs"]
+    order = sorted(configs, key=lambda k: (k.split("/")[1] != "float32", k.split("/")[0] != "default", k))
+    L = ["# OpInfo sweep", "",
+         "Generated by `tools/opinfo_sweep.py` (do not edit by hand). PyTorch's OpInfo samples",
+         "(`torch.testing._internal.common_methods_invocations.op_db`, torch 2.13, CPU) captured with",
+         "`torch.export`, converted with `aten-translate --to-onnx`, run in onnxruntime and compared with",
+         "eager PyTorch. Rerun:", "",
+         "```sh",
+         "source tools/env.sh",
+         ".venv/bin/python tools/opinfo_sweep.py --ir default          # TRAINING IR (torch.export.export)",
+         ".venv/bin/python tools/opinfo_sweep.py --ir core             # after ep.run_decompositions()",
+         ".venv/bin/python tools/opinfo_sweep.py --ops sin,nn.functional.gelu --samples 3   # a quick look",
+         "```", "",
+         "Categories: **pass**; **wrong** (converted and ran, an output differs: the worst bug);",
+         "**convert-error** (aten-translate exit 1: missing rule or a rule refusing its arguments);",
+         "**crash** (aten-translate panicked, was killed by a signal or timed out); **ort-error**",
+         "(onnx.checker or onnxruntime refuses the model); **capture-skip** (torch.export or eager",
+         "PyTorch fails on the sample: not counted against the converter); **skip** (complex, sparse,",
+         "bfloat16 or non-tensor values, random outputs: the harness cannot compare them).",
+         "Tolerance |onnx - eager| <= atol + rtol·|eager|: float32 1e-4 + 1e-4, float64 1e-6 + 1e-6,",
+         "float16 1e-3 + 2e-3; NaN positions and infinities must match; integers and bools exactly.",
+         "", "## Totals", "",
+         "| IR | dtype | samples/OpInfo | cases | OpInfos | all pass | " + " | ".join(CATEGORIES) +
+         " | pass / judged | run at (binary built) |",
+         "|---|---|---|---|---|---|" + "---|" * len(CATEGORIES) + "---|---|"]
+    for k in order:
+        s = configs[k]
+        t = s["totals"]
+        L.append(f"| {s['ir']} | {s['dtype']}{(' (' + s['tag'] + ')') if s.get('tag') else ''} | {s['samples_per_opinfo']} | {s['cases']} | {s['opinfos']} | "
+                 f"{s['opinfos_all_pass']} | " + " | ".join(f"{t[c]} ({pct(t[c], s['cases'])})" for c in CATEGORIES) +
+                 f" | {pct(t['pass'], s['judged'])} | {s['when']} ({s['binary_built']}) |")
+    L.append("")
+    L.append("*pass / judged* leaves out capture-skip and skip.")
+    for k in order:
+        s = configs[k]
+        L += ["", f"## {s['ir']} IR, {s['dtype']}{title_tag(s)}", ""]
+        wc = s["wrong_and_crash"]
+        L += [f"### Wrong and crash cases ({len(wc)})", ""]
+        if wc:
+            L += ["| op | sample | status | inputs | details |", "|---|---|---|---|---|"]
+            for c in wc:
+                L.append(f"| {md_escape(c['op'])} | {c['sample']} | {c['status']} | `{md_escape(c['desc'])}` | "
+                         f"{md_escape(c['reason'])} |")
+        else:
+            L.append("None.")
+        L += ["", f"### Missing rules ({len(s['missing'])} overloads), by cases blocked", "",
+              "A case stopped by several missing overloads counts for each; *alone*: cases where it is",
+              "the only missing rule.", "",
+              "| overload | cases | alone | OpInfos |", "|---|---|---|---|"]
+        for m in s["missing"]:
+            ops = m["opinfos"]
+            L.append(f"| `{m['overload']}` | {m['cases']} | {m.get('sole', '')} | {md_escape(', '.join(ops[:6]))}"
+                     f"{' …' if len(ops) > 6 else ''} |")
+        L += ["", "### Other failure reasons, grouped", "",
+              "| status | reason | cases | OpInfos | example |", "|---|---|---|---|---|"]
+        for r in s["other_reasons"]:
+            ops = r["opinfos"]
+            L.append(f"| {r['status']} | {md_escape(r['reason'][:150])} | {r['cases']} | "
+                     f"{md_escape(', '.join(ops[:5]))}{' …' if len(ops) > 5 else ''} | {md_escape(r['example'][:200])} |")
+        L += ["", "### Per OpInfo", "",
+              "| OpInfo | cases | " + " | ".join(CATEGORIES) + " | first failing sample |",
+              "|---|---|" + "---|" * len(CATEGORIES) + "---|"]
+        for op, c in s["per_op"].items():
+            n = sum(c.values())
+            ff = s["first_failure"].get(op) or s["first_skip"].get(op)
+            fs = f"#{ff['i']} ({ff['status']}) `{md_escape(ff['desc'][:80])}`: {md_escape(ff['reason'][:160])}" if ff else ""
+            L.append(f"| {md_escape(op)} | {n} | " + " | ".join(str(c.get(k, 0)) if c.get(k, 0) else "" for k in CATEGORIES)
+                     + f" | {fs} |")
+    return "\n".join(L) + "\n"
+
+
+def render_report(data, top=40):
+    """A short report for the team: totals, every wrong/crash case, top missing rules."""
+    configs = data["configs"]
+    order = sorted(configs, key=lambda k: (k.split("/")[1] != "float32", k.split("/")[0] != "default", k))
+    L = ["# OpInfo sweep: latest figures", "",
+         "From `tools/opinfo_sweep.py` (full tables: docs/opinfo-sweep.md).", "",
+         "| IR | dtype | samples/OpInfo | cases | " + " | ".join(CATEGORIES) + " | pass/judged | OpInfos all pass | run at (binary built) |",
+         "|---|---|---|---|" + "---|" * len(CATEGORIES) + "---|---|---|"]
+    for k in order:
+        s = configs[k]
+        t = s["totals"]
+        L.append(f"| {s['ir']} | {s['dtype']}{(' (' + s['tag'] + ')') if s.get('tag') else ''} | {s['samples_per_opinfo']} | {s['cases']} | " +
+                 " | ".join(f"{t[c]} ({pct(t[c], s['cases'])})" for c in CATEGORIES) +
+                 f" | {pct(t['pass'], s['judged'])} | {s['opinfos_all_pass']}/{s['opinfos']} | {s['when']} ({s['binary_built']}) |")
+    for k in order:
+        s = configs[k]
+        wc = s["wrong_and_crash"]
+        L += ["", f"## {s['ir']} IR, {s['dtype']}{title_tag(s)}: WRONG and CRASH cases ({len(wc)})", ""]
+        for c in wc:
+            L.append(f"- **{c['status']}** `{c['op']}` sample #{c['sample']} `{c['desc']}`: {c['reason']}")
+        if not wc:
+            L.append("None.")
+        L += ["", f"### Top missing overloads ({len(s['missing'])} in all), by blocked cases", ""]
+        for m in s["missing"][:top]:
+            ops = m["opinfos"]
+            L.append(f"- `{m['overload']}`: {m['cases']} cases, {m.get('sole', 0)} where it is the only missing rule ({', '.join(ops[:5])}{' …' if len(ops) > 5 else ''})")
+        for title, statuses in (("ort-error (onnx.checker or onnxruntime refuses the model), grouped", ("ort-error",)),
+                                ("convert-error other than missing rules (rules refusing, importer), grouped",
+                                 ("convert-error",)),
+                                ("capture-skip (torch.export / eager fail; not counted), grouped",
+                                 ("capture-skip",))):
+            rs = [r for r in s["other_reasons"] if r["status"] in statuses]
+            L += ["", f"### {title}: {sum(r['cases'] for r in rs)} cases", ""]
+            for r in rs:
+                ops = r["opinfos"]
+                L.append(f"- ×{r['cases']} ({', '.join(ops[:4])}{' …' if len(ops) > 4 else ''}): {r['example'][:260]}")
+    return "\n".join(L) + "\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--ir", default="default", help="default, core, or default,core")
+    p.add_argument("--dtype", "--dtypes", dest="dtype", default="float32",
+                   help="float32 (default), a comma list, or all (every dtype the op supports on CPU)")
+    p.add_argument("--samples", type=int, default=0, help="samples per OpInfo (default: all)")
+    p.add_argument("--ops", default="", help="comma list of OpInfo names (name or name.variant)")
+    p.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2)), help="worker processes (default: CPUs)")
+    p.add_argument("--out", default=os.environ.get("ATEN2ONNX_SWEEP_DIR", "/tmp/aten2onnx-opinfo-sweep"),
+                   help="captures, cache and per-case results ($ATEN2ONNX_SWEEP_DIR, default /tmp/aten2onnx-opinfo-sweep)")
+    p.add_argument("--binary", default=str(default_binary()),
+                   help="aten-translate (default $ATEN2ONNX_BIN_DIR/aten-translate or target/debug/aten-translate)")
+    p.add_argument("--timeout", type=int, default=120, help="seconds per conversion")
+    p.add_argument("--stall", type=int, default=240, help="extra seconds before a silent worker is restarted")
+    p.add_argument("--fresh", action="store_true", help="ignore cached captures and results")
+    p.add_argument("--no-doc", action="store_true", help="do not update docs/opinfo-sweep.{json,md}")
+    p.add_argument("--verbose", action="store_true", help="also list OpInfos that pass every sample")
+    p.add_argument("--render-doc", action="store_true", help="only regenerate docs/opinfo-sweep.md from the JSON")
+    p.add_argument("--tag", default="", help="store the summary under IR/dtype/TAG in the docs JSON "
+                   "(a partial run, e.g. --ops with every sample, kept beside the main figures)")
+    p.add_argument("--report", metavar="PATH", help="also write a short report (totals, wrong/crash, top missing) here")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--bin-hash", default="", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.worker:
+        Worker(args).loop()
+        return 0
+    if args.render_doc:
+        data = json.loads(DOC_JSON.read_text())
+        DOC_MD.write_text(render_md(data))
+        if args.report:
+            Path(args.report).write_text(render_report(data))
+        return 0
+    rc = run_sweep(args)
+    if args.report and DOC_JSON.exists():
+        Path(args.report).write_text(render_report(json.loads(DOC_JSON.read_text())))
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
