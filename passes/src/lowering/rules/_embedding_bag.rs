@@ -45,7 +45,22 @@ pub(super) fn embedding_bag<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
     let offsets = b.cast_like_type(c.args.tensor("offsets")?, i64t)?;
     let mode = c.args.int("mode")?;
     let include_last = c.args.bool("include_last_offset")?;
-    let padding_idx = if c.args.schema.arg("padding_idx").is_some() { c.args.opt_int("padding_idx")? } else { None };
+    let mut padding_idx =
+        if c.args.schema.arg("padding_idx").is_some() { c.args.opt_int("padding_idx")? } else { None };
+    // `embedding_bag.padding_idx` takes Python's padding_idx as given (None
+    // = no padding) and ATen counts a negative one from the end;
+    // `_embedding_bag` gets it normalized, with -1 meaning none.
+    if c.args.schema.name == "embedding_bag" && c.args.schema.overload == "padding_idx" {
+        if let Some(p) = padding_idx.filter(|&p| p < 0) {
+            let rows = builder::dims(w.r#type())
+                .and_then(|d| d.first().copied().flatten())
+                .ok_or("a negative padding_idx needs a static number of embeddings")?;
+            if p < -rows {
+                return Err(format!("padding_idx {p} is out of range for {rows} embeddings"));
+            }
+            padding_idx = Some(p + rows);
+        }
+    }
     let zero = b.const_i64_scalar(0)?;
     let one = b.const_i64_scalar(1)?;
     let length = b.op("Shape", &[idx], &[], un_i)?;
