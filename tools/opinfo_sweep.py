@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """OpInfo sweep: PyTorch's own operator samples through aten2onnx.
 
-Run from the repository root (after `source tools/env.sh`):
+Run from the repository root (after `source tools/env.sh`; torch's OpInfo
+database needs `expecttest` and `hypothesis`: `.venv/bin/pip install
+expecttest hypothesis` once):
 
     .venv/bin/python tools/opinfo_sweep.py [--ir default|core|default,core]
         [--dtype float32 | --dtypes all | --dtype float32,int64] [--samples N]
