@@ -170,7 +170,6 @@ pub fn convert_reporting(
     options: &ConvertOptions,
     mut report: Option<&mut crate::report::Report>,
 ) -> Result<ExportReport, Error> {
-    use crate::report;
     let start = std::time::Instant::now();
     if let Some(r) = report.as_deref_mut() {
         r.output = Some(output.display().to_string());

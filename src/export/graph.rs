@@ -123,13 +123,10 @@ fn describe(op: OperationRef<'_, '_>) -> String {
     text
 }
 
-pub fn build(module: &Module<'_>) -> Result<Graph, String> {
-    build_with(module, &BTreeMap::new())
-}
-
-/// [`build`], naming the symbols in `dim_names` (symbol -> `dim_param`
-/// name) as given; see [`DimNames::from_inputs_with`].
-pub fn build_with(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Result<Graph, String> {
+/// The ONNX graph of `module`, naming the symbols in `dim_names` (symbol ->
+/// `dim_param` name, empty for the derived names) as given; see
+/// [`DimNames::from_inputs_with`].
+pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Result<Graph, String> {
     let module_op = module.as_operation();
     let archive = module_op.attribute(aten2onnx_passes::aten_ir::ARCHIVE_ATTR).ok().and_then(string_value);
     let func = find_forward(module)?;

@@ -148,7 +148,7 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
         .filter(|f| !f.is_empty())
         .unwrap_or_else(|| "<module>".to_string());
     let bad_input = |message: String| Error::Import { path: source.clone(), message };
-    let graph = graph::build_with(module, &options.dim_names).map_err(bad_input)?;
+    let graph = graph::build(module, &options.dim_names).map_err(bad_input)?;
 
     let archive = match graph.initializers.is_empty() {
         true => None,

@@ -15,6 +15,18 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.index_add.default", index_add)
 /// `self[..., index[i], ...] += alpha * source[..., i, ...]` along `dim`:
 /// `ScatterElements` with reduction "add" (duplicate indices accumulate).
 fn index_add<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    index_scatter(ctx, "sum", true, ctx.args.number("alpha")?.as_f64())
+}
+
+/// The body of index_add / index_copy / index_reduce: `alpha * source`
+/// scattered into `self` along `dim` at `index` with `reduce` (0-d inputs
+/// lifted to 1 element and the result reshaped back).
+pub fn index_scatter<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    reduce: &str,
+    include_self: bool,
+    alpha: f64,
+) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &ctx.b;
     let element = ctx.result_element(0)?;
     let x = ctx.args.tensor("self")?;
@@ -22,15 +34,13 @@ fn index_add<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
     let src = ctx.tensor_as("source", element)?;
     let (x1, mut src, rank1) = lift_0d(ctx, x, src, rank)?;
-    let alpha = ctx.args.number("alpha")?.as_f64();
     if alpha != 1.0 {
         let a = b.const_scalar(element, alpha)?;
         src = b.op_like("Mul", &[src, a], &[], src)?;
     }
-    let index = ctx.args.tensor("index")?;
     let shape = b.shape(src)?;
-    let index = index_along(ctx, index, dim, rank1, shape)?;
-    let r = scatter_reduce(ctx, x1, dim, index, src, "sum", true)?;
+    let index = index_along(ctx, ctx.args.tensor("index")?, dim, rank1, shape)?;
+    let r = scatter_reduce(ctx, x1, dim, index, src, reduce, include_self)?;
     finish(ctx, r, rank)
 }
 

@@ -1,18 +1,7 @@
-use super::index_add::{finish, lift_0d};
-use super::tensor_common::{index_along, scatter_reduce};
+use super::index_add::index_scatter;
 use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.index_copy.default", |c| {
-    let x = c.args.tensor("self")?;
-    let rank = c.rank(x)?;
-    let dim = c.dim(c.args.int("dim")?, rank)?;
-    let src = c.tensor_as("source", c.result_element(0)?)?;
-    let (x1, src, rank1) = lift_0d(c, x, src, rank)?;
-    let shape = c.b.shape(src)?;
-    let index = index_along(c, c.args.tensor("index")?, dim, rank1, shape)?;
-    let r = scatter_reduce(c, x1, dim, index, src, "none", true)?;
-    finish(c, r, rank)
-})
+pub const RULES: &[Rule] = &[Rule::custom("aten.index_copy.default", |c| index_scatter(c, "none", true, 1.0))
 // Unique indices: with duplicates torch leaves the winner unspecified.
 .samples(&[
     "self: T[5,3]; dim: 0; index: i64[1]{0..5}; source: T[1,3]",

@@ -1,21 +1,12 @@
-use super::index_add::{finish, lift_0d};
-use super::tensor_common::{index_along, scatter_reduce};
+use super::index_add::index_scatter;
 use crate::lowering::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.index_reduce.default", |c| {
-    let x = c.args.tensor("self")?;
-    let rank = c.rank(x)?;
-    let dim = c.dim(c.args.int("dim")?, rank)?;
-    let src = c.tensor_as("source", c.result_element(0)?)?;
-    let (x1, src, rank1) = lift_0d(c, x, src, rank)?;
-    let shape = c.b.shape(src)?;
-    let index = index_along(c, c.args.tensor("index")?, dim, rank1, shape)?;
     let reduce = c.args.string("reduce")?;
     if !matches!(reduce.as_str(), "prod" | "mean" | "amax" | "amin") {
         return Err(format!("index_reduce: reduce must be prod, mean, amax or amin, got '{reduce}'"));
     }
-    let r = scatter_reduce(c, x1, dim, index, src, &reduce, c.args.bool("include_self")?)?;
-    finish(c, r, rank)
+    index_scatter(c, &reduce, c.args.bool("include_self")?, 1.0)
 })
 .samples(&[
     "self: T[5,3]; dim: 0; index: i64[6]{0..5}; source: T[6,3]; reduce: \"prod\"",

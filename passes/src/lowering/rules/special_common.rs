@@ -235,7 +235,21 @@ pub fn i0<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>
     let t = f.mulk(ax, 1.0 / 3.75)?;
     let t2 = f.mul(t, t)?;
     let near = f.poly(t2, &[1.0, 3.515_622_9, 3.089_942_4, 1.206_749_2, 0.265_973_2, 0.036_076_8, 0.004_581_3])?;
-    // Far branch on max(|x|, 3.75) so the unused lanes stay finite.
+    let (axf, p) = i0_asymptotic_series(f, ax)?;
+    let e = f.un("Exp", axf)?;
+    let s = f.un("Sqrt", axf)?;
+    let far = f.mul(f.div(e, s)?, p)?;
+    let small = f.cmpk("LessOrEqual", ax, 3.75)?;
+    f.select(small, near, far)
+}
+
+/// The large-|x| series of I0 (Abramowitz & Stegun 9.8.2): `(a, p)` with
+/// `a = max(|x|, 3.75)` (so unused lanes stay finite) and `p` such that
+/// `I0(x) ~ exp(a) / sqrt(a) * p` and `I0e(x) ~ p / sqrt(a)` for |x| > 3.75.
+pub fn i0_asymptotic_series<'c, 'a>(
+    f: &F64<'_, 'c, 'a>,
+    ax: Value<'c, 'a>,
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let axf = f.op("Max", &[ax, f.k(3.75)?])?;
     let u = f.div(f.k(3.75)?, axf)?;
     let p = f.poly(
@@ -252,9 +266,5 @@ pub fn i0<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>
             0.003_923_77,
         ],
     )?;
-    let e = f.un("Exp", axf)?;
-    let s = f.un("Sqrt", axf)?;
-    let far = f.mul(f.div(e, s)?, p)?;
-    let small = f.cmpk("LessOrEqual", ax, 3.75)?;
-    f.select(small, near, far)
+    Ok((axf, p))
 }

@@ -1,4 +1,4 @@
-use super::special_common::{i0, F64};
+use super::special_common::{i0, i0_asymptotic_series, F64};
 use crate::lowering::Rule;
 
 /// `exp(-|x|) I0(x)` in float64 (the exponentially scaled I0; finite for
@@ -11,22 +11,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_i0e.default", |c| {
     let ax = f.un("Abs", x)?;
     let small = f.cmpk("LessOrEqual", ax, 3.75)?;
     let scaled_small = f.mul(y, f.un("Exp", f.un("Neg", ax)?)?)?;
-    let axf = f.op("Max", &[ax, f.k(3.75)?])?;
-    let u = f.div(f.k(3.75)?, axf)?;
-    let p = f.poly(
-        u,
-        &[
-            0.398_942_28,
-            0.013_285_92,
-            0.002_253_19,
-            -0.001_575_65,
-            0.009_162_81,
-            -0.020_577_06,
-            0.026_355_37,
-            -0.016_476_33,
-            0.003_923_77,
-        ],
-    )?;
+    let (axf, p) = i0_asymptotic_series(&f, ax)?;
     let far = f.div(p, f.un("Sqrt", axf)?)?;
     let out = f.select(small, scaled_small, far)?;
     Ok(vec![c.b.cast(out, c.result_element(0)?).and_then(|v| c.op("Identity", &[v], &[]))?])
