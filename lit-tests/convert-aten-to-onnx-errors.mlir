@@ -5,9 +5,9 @@
 // expected-error @+1 {{3 op(s) of 2 kind(s) have no lowering to ONNX opset 23:}}
 module {
   func.func @missing(%x: tensor<2xf32>) -> tensor<2xf32> {
-    %0 = "aten.special_airy_ai.default"(%x) : (tensor<2xf32>) -> tensor<2xf32>
-    %1 = "aten.special_airy_ai.default"(%0) : (tensor<2xf32>) -> tensor<2xf32>
-    %2 = "aten.special_scaled_modified_bessel_k1.default"(%1) : (tensor<2xf32>) -> tensor<2xf32>
+    %0 = "aten.fbgemm_pack_quantized_matrix.default"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+    %1 = "aten.fbgemm_pack_quantized_matrix.default"(%0) : (tensor<2xf32>) -> tensor<2xf32>
+    %2 = "aten.fbgemm_pack_gemm_matrix_fp16.default"(%1) : (tensor<2xf32>) -> tensor<2xf32>
     return %2 : tensor<2xf32>
   }
 }

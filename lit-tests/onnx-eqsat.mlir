@@ -522,3 +522,455 @@ func.func @sdpa_opset_22(%q: tensor<1x2x3x16xf32>, %kt: tensor<1x2x16x3xf32>, %v
   return %o : tensor<1x2x3x8xf32>
 }
 }
+
+// -----
+
+// RoPE in the rotate-half form (x * cos + Concat(-x2, x1) * sin, operands
+// in any order) with cos/sin = Cos/Sin(Concat(a, a)) becomes
+// RotaryEmbedding on the half caches Cos(a), Sin(a); the batch-1 angle is
+// expanded to the input's batch first (onnxruntime needs [B, S, D/2]).
+// CHECK-LABEL: func.func @rotate_half
+// CHECK-SAME: "rotary/rotate-half" = 1
+// CHECK-DAG: %[[B:.*]] = "onnx.Shape"(%arg0) {end = 1 : i64, start = 0 : i64}
+// CHECK-DAG: %[[R:.*]] = "onnx.Shape"(%arg1) {start = 1 : i64}
+// CHECK: %[[S:.*]] = "onnx.Concat"(%[[B]], %[[R]]) {axis = 0 : i64}
+// CHECK: %[[E:.*]] = "onnx.Expand"(%arg1, %[[S]]) : (tensor<1x5x4xf32>, tensor<3xi64>) -> tensor<?x5x4xf32, ["s0"]>
+// CHECK-DAG: %[[SIN:.*]] = "onnx.Sin"(%[[E]])
+// CHECK-DAG: %[[COS:.*]] = "onnx.Cos"(%[[E]])
+// CHECK: %[[Y:.*]] = "onnx.RotaryEmbedding"(%arg0, %[[COS]], %[[SIN]]) {interleaved = 0 : i64}
+// CHECK-NEXT: return %[[Y]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @rotate_half(%x: tensor<?x2x5x8xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> tensor<?x2x5x8xf32, ["s0"]> {
+  %cat = "onnx.Concat"(%a, %a) {axis = -1 : i64} : (tensor<1x5x4xf32>, tensor<1x5x4xf32>) -> tensor<1x5x8xf32>
+  %cos = "onnx.Cos"(%cat) : (tensor<1x5x8xf32>) -> tensor<1x5x8xf32>
+  %sin = "onnx.Sin"(%cat) : (tensor<1x5x8xf32>) -> tensor<1x5x8xf32>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %c4 = "onnx.Unsqueeze"(%cos, %one) : (tensor<1x5x8xf32>, tensor<1xi64>) -> tensor<1x1x5x8xf32>
+  %s4 = "onnx.Unsqueeze"(%sin, %one) : (tensor<1x5x8xf32>, tensor<1xi64>) -> tensor<1x1x5x8xf32>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %half = "onnx.Constant"() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
+  %end = "onnx.Constant"() {value = dense<9223372036854775807> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ax = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %x1 = "onnx.Slice"(%x, %zero, %half, %ax, %one) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %x2 = "onnx.Slice"(%x, %half, %end, %ax, %one) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %n = "onnx.Neg"(%x2) : (tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %rot = "onnx.Concat"(%n, %x1) {axis = 3 : i64} : (tensor<?x2x5x4xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m1 = "onnx.Mul"(%c4, %x) : (tensor<1x1x5x8xf32>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m2 = "onnx.Mul"(%rot, %s4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %y = "onnx.Add"(%m2, %m1) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  return %y : tensor<?x2x5x8xf32, ["s0"]>
+}
+}
+
+// -----
+
+// Not RoPE: cos is an argument (its halves are not provably equal, the op
+// would read only the first half); the rotation negates the wrong half.
+// CHECK-LABEL: func.func @rotate_half_not
+// CHECK-NOT: RotaryEmbedding
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @rotate_half_not(%x: tensor<2x2x5x8xf32>, %c4: tensor<2x1x5x8xf32>, %a: tensor<2x5x4xf32>) -> (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) {
+  %cat = "onnx.Concat"(%a, %a) {axis = -1 : i64} : (tensor<2x5x4xf32>, tensor<2x5x4xf32>) -> tensor<2x5x8xf32>
+  %sin = "onnx.Sin"(%cat) : (tensor<2x5x8xf32>) -> tensor<2x5x8xf32>
+  %cos = "onnx.Cos"(%cat) : (tensor<2x5x8xf32>) -> tensor<2x5x8xf32>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %s4 = "onnx.Unsqueeze"(%sin, %one) : (tensor<2x5x8xf32>, tensor<1xi64>) -> tensor<2x1x5x8xf32>
+  %k4 = "onnx.Unsqueeze"(%cos, %one) : (tensor<2x5x8xf32>, tensor<1xi64>) -> tensor<2x1x5x8xf32>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %half = "onnx.Constant"() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
+  %end = "onnx.Constant"() {value = dense<8> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ax = "onnx.Constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %x1 = "onnx.Slice"(%x, %zero, %half, %ax) : (tensor<2x2x5x8xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x2x5x4xf32>
+  %x2 = "onnx.Slice"(%x, %half, %end, %ax) : (tensor<2x2x5x8xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x2x5x4xf32>
+  %n2 = "onnx.Neg"(%x2) : (tensor<2x2x5x4xf32>) -> tensor<2x2x5x4xf32>
+  %rot = "onnx.Concat"(%n2, %x1) {axis = 3 : i64} : (tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32>) -> tensor<2x2x5x8xf32>
+  %m1 = "onnx.Mul"(%x, %c4) : (tensor<2x2x5x8xf32>, tensor<2x1x5x8xf32>) -> tensor<2x2x5x8xf32>
+  %m2 = "onnx.Mul"(%rot, %s4) : (tensor<2x2x5x8xf32>, tensor<2x1x5x8xf32>) -> tensor<2x2x5x8xf32>
+  %y = "onnx.Add"(%m1, %m2) : (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
+  %n1 = "onnx.Neg"(%x1) : (tensor<2x2x5x4xf32>) -> tensor<2x2x5x4xf32>
+  %wrong = "onnx.Concat"(%n1, %x2) {axis = 3 : i64} : (tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32>) -> tensor<2x2x5x8xf32>
+  %m3 = "onnx.Mul"(%x, %k4) : (tensor<2x2x5x8xf32>, tensor<2x1x5x8xf32>) -> tensor<2x2x5x8xf32>
+  %m4 = "onnx.Mul"(%wrong, %s4) : (tensor<2x2x5x8xf32>, tensor<2x1x5x8xf32>) -> tensor<2x2x5x8xf32>
+  %z = "onnx.Add"(%m3, %m4) : (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
+  return %y, %z : tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>
+}
+}
+
+// -----
+
+// A 4-D RotaryEmbedding of split heads is the 3-D op (num_heads) on the
+// unsplit value; the Reshape/Transpose back to [B, S, H*D] then cancel.
+// CHECK-LABEL: func.func @rotary_3d
+// CHECK-SAME: "rotary/rotary-3d" = {{[1-9]}}
+// CHECK: %[[Y:.*]] = "onnx.RotaryEmbedding"(%arg0, %arg1, %arg2) {interleaved = 0 : i64, num_heads = 2 : i64} : (tensor<?x5x16xf32, ["s0"]>
+// CHECK-NEXT: return %[[Y]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @rotary_3d(%y: tensor<?x5x16xf32, ["s0"]>, %c: tensor<?x5x4xf32, ["s0"]>, %s: tensor<?x5x4xf32, ["s0"]>) -> tensor<?x5x16xf32, ["s0"]> {
+  %shape = "onnx.Constant"() {value = dense<[-1, 5, 2, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %r = "onnx.Reshape"(%y, %shape) : (tensor<?x5x16xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x5x2x8xf32, ["s0"]>
+  %t = "onnx.Transpose"(%r) {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x5x2x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %e = "onnx.RotaryEmbedding"(%t, %c, %s) {interleaved = 0 : i64} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x5x4xf32, ["s0"]>, tensor<?x5x4xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %b = "onnx.Transpose"(%e) {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x5x2x8xf32, ["s0"]>
+  %shape3 = "onnx.Constant"() {value = dense<[-1, 5, 16]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %o = "onnx.Reshape"(%b, %shape3) : (tensor<?x5x2x8xf32, ["s0"]>, tensor<3xi64>) -> tensor<?x5x16xf32, ["s0"]>
+  return %o : tensor<?x5x16xf32, ["s0"]>
+}
+}
+
+// -----
+
+// Not 3-D: the heads are split as [B, S, D, H] (the Transpose of a
+// different split), so the op's head layout would differ.
+// CHECK-LABEL: func.func @rotary_3d_not
+// CHECK-NOT: num_heads
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @rotary_3d_not(%y: tensor<2x5x16xf32>, %c: tensor<2x5x4xf32>, %s: tensor<2x5x4xf32>) -> tensor<2x2x5x8xf32> {
+  %shape = "onnx.Constant"() {value = dense<[2, 5, 8, 2]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %r = "onnx.Reshape"(%y, %shape) : (tensor<2x5x16xf32>, tensor<4xi64>) -> tensor<2x5x8x2xf32>
+  %t = "onnx.Transpose"(%r) {perm = array<i64: 0, 3, 1, 2>} : (tensor<2x5x8x2xf32>) -> tensor<2x2x5x8xf32>
+  %e = "onnx.RotaryEmbedding"(%t, %c, %s) : (tensor<2x2x5x8xf32>, tensor<2x5x4xf32>, tensor<2x5x4xf32>) -> tensor<2x2x5x8xf32>
+  return %e : tensor<2x2x5x8xf32>
+}
+}
+
+// -----
+
+// repeat_kv (Unsqueeze at 2 / Expand / Reshape) of K and V folds into the
+// Attention's grouped-query heads.
+// CHECK-LABEL: func.func @gqa
+// CHECK-SAME: "attention/gqa" = 1
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {scale = 0.353553385 : f32} : (tensor<?x4x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>)
+// CHECK-NEXT: return %[[A]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @gqa(%q: tensor<?x4x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]> {
+  %two = "onnx.Constant"() {value = dense<-3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ones = "onnx.Constant"() {value = dense<[1, 1, 2, 1, 1]> : tensor<5xi64>} : () -> tensor<5xi64>
+  %shape = "onnx.Constant"() {value = dense<[-1, 4, 5, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %k5 = "onnx.Unsqueeze"(%k, %two) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x2x1x5x8xf32, ["s0"]>
+  %ke = "onnx.Expand"(%k5, %ones) : (tensor<?x2x1x5x8xf32, ["s0"]>, tensor<5xi64>) -> tensor<?x2x2x5x8xf32, ["s0"]>
+  %kr = "onnx.Reshape"(%ke, %shape) : (tensor<?x2x2x5x8xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x4x5x8xf32, ["s0"]>
+  %v5 = "onnx.Unsqueeze"(%v, %two) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x2x1x5x8xf32, ["s0"]>
+  %ve = "onnx.Expand"(%v5, %ones) : (tensor<?x2x1x5x8xf32, ["s0"]>, tensor<5xi64>) -> tensor<?x2x2x5x8xf32, ["s0"]>
+  %vr = "onnx.Reshape"(%ve, %shape) : (tensor<?x2x2x5x8xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x4x5x8xf32, ["s0"]>
+  %o = "onnx.Attention"(%q, %kr, %vr) {scale = 0.353553385 : f32} : (tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]>
+  return %o : tensor<?x4x5x8xf32, ["s0"]>
+}
+}
+
+// -----
+
+// Not GQA: the heads are tiled (Unsqueeze at 1: head j reads kv head
+// j % 2, not j / 2), which the op's grouping does not do.
+// CHECK-LABEL: func.func @gqa_tiled
+// CHECK-NOT: "attention/gqa"
+// CHECK: "onnx.Attention"(%arg0, %{{.*}}, %{{.*}}) {scale
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @gqa_tiled(%q: tensor<2x4x5x8xf32>, %k: tensor<2x2x5x8xf32>, %v: tensor<2x2x5x8xf32>) -> tensor<2x4x5x8xf32> {
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ones = "onnx.Constant"() {value = dense<[2, 2, 2, 5, 8]> : tensor<5xi64>} : () -> tensor<5xi64>
+  %shape = "onnx.Constant"() {value = dense<[2, 4, 5, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %k5 = "onnx.Unsqueeze"(%k, %one) : (tensor<2x2x5x8xf32>, tensor<1xi64>) -> tensor<2x1x2x5x8xf32>
+  %ke = "onnx.Expand"(%k5, %ones) : (tensor<2x1x2x5x8xf32>, tensor<5xi64>) -> tensor<2x2x2x5x8xf32>
+  %kr = "onnx.Reshape"(%ke, %shape) : (tensor<2x2x2x5x8xf32>, tensor<4xi64>) -> tensor<2x4x5x8xf32>
+  %v5 = "onnx.Unsqueeze"(%v, %one) : (tensor<2x2x5x8xf32>, tensor<1xi64>) -> tensor<2x1x2x5x8xf32>
+  %ve = "onnx.Expand"(%v5, %ones) : (tensor<2x1x2x5x8xf32>, tensor<5xi64>) -> tensor<2x2x2x5x8xf32>
+  %vr = "onnx.Reshape"(%ve, %shape) : (tensor<2x2x2x5x8xf32>, tensor<4xi64>) -> tensor<2x4x5x8xf32>
+  %o = "onnx.Attention"(%q, %kr, %vr) {scale = 0.353553385 : f32} : (tensor<2x4x5x8xf32>, tensor<2x4x5x8xf32>, tensor<2x4x5x8xf32>) -> tensor<2x4x5x8xf32>
+  return %o : tensor<2x4x5x8xf32>
+}
+}
+
+// -----
+
+// Attention between head splits (Reshape [B, S, H, D] + Transpose) and
+// their merge back is the 3-D op with q_num_heads/kv_num_heads; the mask
+// stays.
+// CHECK-LABEL: func.func @attention_3d
+// CHECK-SAME: "attention/attention-3d" = 1
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2, %arg3) {kv_num_heads = 2 : i64, q_num_heads = 4 : i64, scale = 0.353553385 : f32}
+// CHECK-NEXT: return %[[A]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @attention_3d(%q: tensor<?x5x32xf32, ["s0"]>, %k: tensor<?x5x16xf32, ["s0"]>, %v: tensor<?x5x16xf32, ["s0"]>, %m: tensor<?x1x5x5xi1, ["s0"]>) -> tensor<?x5x32xf32, ["s0"]> {
+  %sq = "onnx.Constant"() {value = dense<[-1, 5, 4, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %skv = "onnx.Constant"() {value = dense<[-1, 5, 2, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %q4 = "onnx.Reshape"(%q, %sq) : (tensor<?x5x32xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x5x4x8xf32, ["s0"]>
+  %k4 = "onnx.Reshape"(%k, %skv) : (tensor<?x5x16xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x5x2x8xf32, ["s0"]>
+  %v4 = "onnx.Reshape"(%v, %skv) : (tensor<?x5x16xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x5x2x8xf32, ["s0"]>
+  %qt = "onnx.Transpose"(%q4) {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x5x4x8xf32, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]>
+  %kt = "onnx.Transpose"(%k4) {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x5x2x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %vt = "onnx.Transpose"(%v4) {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x5x2x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %a = "onnx.Attention"(%qt, %kt, %vt, %m) {scale = 0.353553385 : f32} : (tensor<?x4x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x1x5x5xi1, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]>
+  %t = "onnx.Transpose"(%a) {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x4x5x8xf32, ["s0"]>) -> tensor<?x5x4x8xf32, ["s0"]>
+  %s3 = "onnx.Constant"() {value = dense<[-1, 5, 32]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %o = "onnx.Reshape"(%t, %s3) : (tensor<?x5x4x8xf32, ["s0"]>, tensor<3xi64>) -> tensor<?x5x32xf32, ["s0"]>
+  return %o : tensor<?x5x32xf32, ["s0"]>
+}
+}
+
+// -----
+
+// Causal masks proven from how they are built: k <= q from positions
+// (Range, Unsqueeze, LessOrEqual, And with true); a lower Trilu of ones.
+// Both drop the mask for is_causal = 1.
+// CHECK-LABEL: func.func @causal
+// CHECK-SAME: "attention/causal-mask" = 2
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {is_causal = 1 : i64, scale = 0.353553385 : f32}
+// CHECK: %[[B:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {is_causal = 1 : i64, scale = 5.000000e-01 : f32}
+// CHECK-NEXT: return %[[A]], %[[B]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @causal(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>) -> (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) {
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %n = "onnx.Constant"() {value = dense<5> : tensor<i64>} : () -> tensor<i64>
+  %pos = "onnx.Range"(%zero, %n, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<5xi64>
+  %a0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a1 = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %row = "onnx.Unsqueeze"(%pos, %a0) : (tensor<5xi64>, tensor<1xi64>) -> tensor<1x5xi64>
+  %col = "onnx.Unsqueeze"(%pos, %a1) : (tensor<5xi64>, tensor<1xi64>) -> tensor<5x1xi64>
+  %le = "onnx.LessOrEqual"(%row, %col) : (tensor<1x5xi64>, tensor<5x1xi64>) -> tensor<5x5xi1>
+  %t = "onnx.Constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  %m = "onnx.And"(%t, %le) : (tensor<i1>, tensor<5x5xi1>) -> tensor<5x5xi1>
+  %o = "onnx.Attention"(%q, %k, %v, %m) {scale = 0.353553385 : f32} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<5x5xi1>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %shape = "onnx.Constant"() {value = dense<5> : tensor<2xi64>} : () -> tensor<2xi64>
+  %ones = "onnx.Expand"(%t, %shape) : (tensor<i1>, tensor<2xi64>) -> tensor<5x5xi1>
+  %tri = "onnx.Trilu"(%ones, %zero) {upper = 0 : i64} : (tensor<5x5xi1>, tensor<i64>) -> tensor<5x5xi1>
+  %p = "onnx.Attention"(%q, %k, %v, %tri) {scale = 0.5 : f32} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<5x5xi1>) -> tensor<?x2x5x8xf32, ["s0"]>
+  return %o, %p : tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>
+}
+}
+
+// -----
+
+// Not causal: k < q (the diagonal masked too), a mask compared with an
+// offset (k <= q + 1), and a mask that is an argument stay masks.
+// CHECK-LABEL: func.func @causal_not
+// CHECK-NOT: is_causal
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @causal_not(%q: tensor<1x2x5x8xf32>, %k: tensor<1x2x5x8xf32>, %v: tensor<1x2x5x8xf32>, %arg: tensor<5x5xi1>) -> (tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>) {
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %n = "onnx.Constant"() {value = dense<5> : tensor<i64>} : () -> tensor<i64>
+  %pos = "onnx.Range"(%zero, %n, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<5xi64>
+  %a0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a1 = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %row = "onnx.Unsqueeze"(%pos, %a0) : (tensor<5xi64>, tensor<1xi64>) -> tensor<1x5xi64>
+  %col = "onnx.Unsqueeze"(%pos, %a1) : (tensor<5xi64>, tensor<1xi64>) -> tensor<5x1xi64>
+  %lt = "onnx.Less"(%row, %col) : (tensor<1x5xi64>, tensor<5x1xi64>) -> tensor<5x5xi1>
+  %o = "onnx.Attention"(%q, %k, %v, %lt) {scale = 0.353553385 : f32} : (tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<5x5xi1>) -> tensor<1x2x5x8xf32>
+  %col1 = "onnx.Add"(%col, %one) : (tensor<5x1xi64>, tensor<i64>) -> tensor<5x1xi64>
+  %le1 = "onnx.LessOrEqual"(%row, %col1) : (tensor<1x5xi64>, tensor<5x1xi64>) -> tensor<5x5xi1>
+  %p = "onnx.Attention"(%q, %k, %v, %le1) {scale = 0.353553385 : f32} : (tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<5x5xi1>) -> tensor<1x2x5x8xf32>
+  %r = "onnx.Attention"(%q, %k, %v, %arg) {scale = 0.353553385 : f32} : (tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<5x5xi1>) -> tensor<1x2x5x8xf32>
+  return %o, %p, %r : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>
+}
+}
+
+// -----
+
+// A transposed initializer becomes a weight transform done by the writer;
+// a weight also used as it is (tied: a Gather and a Transpose) stays.
+// CHECK-LABEL: func.func @transpose_initializer
+// CHECK-SAME: "weights/transpose-initializer" = 1
+// CHECK: %[[W:.*]] = "onnx.initializer"() {name = "fc.weight"}
+// CHECK: %[[T:.*]] = "onnx.weight_transform"(%[[W]]) {kind = "transpose", perm = array<i64: 1, 0>} : (tensor<5x4xf32>) -> tensor<4x5xf32>
+// CHECK: "onnx.MatMul"(%arg0, %[[T]])
+// CHECK: "onnx.Transpose"
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @transpose_initializer(%x: tensor<?x4xf32, ["s0"]>, %i: tensor<2xi64>) -> (tensor<?x5xf32, ["s0"]>, tensor<?x3xf32, ["s0"]>, tensor<2x4xf32>) {
+  %w = "onnx.initializer"() {name = "fc.weight"} : () -> tensor<5x4xf32>
+  %t = "onnx.Transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<5x4xf32>) -> tensor<4x5xf32>
+  %0 = "onnx.MatMul"(%x, %t) : (tensor<?x4xf32, ["s0"]>, tensor<4x5xf32>) -> tensor<?x5xf32, ["s0"]>
+  %tied = "onnx.initializer"() {name = "table"} : () -> tensor<3x4xf32>
+  %tt = "onnx.Transpose"(%tied) {perm = array<i64: 1, 0>} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %1 = "onnx.MatMul"(%x, %tt) : (tensor<?x4xf32, ["s0"]>, tensor<4x3xf32>) -> tensor<?x3xf32, ["s0"]>
+  %2 = "onnx.Gather"(%tied, %i) {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %0, %1, %2 : tensor<?x5xf32, ["s0"]>, tensor<?x3xf32, ["s0"]>, tensor<2x4xf32>
+}
+}
+
+// -----
+
+// Cast of an initializer: float to float (rounded like onnxruntime's Cast)
+// becomes a weight transform, and a transpose of it too; a cast that loses
+// values (float to int) stays.
+// CHECK-LABEL: func.func @cast_initializer
+// CHECK-SAME: "weights/cast-initializer" = 1
+// CHECK-SAME: "weights/transpose-initializer" = 1
+// CHECK: %[[C:.*]] = "onnx.weight_transform"(%{{.*}}) {kind = "cast"} : (tensor<3x4xf16>) -> tensor<3x4xf32>
+// CHECK: "onnx.weight_transform"(%[[C]]) {kind = "transpose", perm = array<i64: 1, 0>}
+// CHECK: "onnx.Cast"(%{{.*}}) {to = 6 : i64}
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @cast_initializer(%x: tensor<?x4xf32, ["s0"]>) -> (tensor<?x3xf32, ["s0"]>, tensor<5x4xi32>) {
+  %w = "onnx.initializer"() {name = "h16.weight"} : () -> tensor<3x4xf16>
+  %c = "onnx.Cast"(%w) {to = 1 : i64} : (tensor<3x4xf16>) -> tensor<3x4xf32>
+  %t = "onnx.Transpose"(%c) {perm = array<i64: 1, 0>} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %0 = "onnx.MatMul"(%x, %t) : (tensor<?x4xf32, ["s0"]>, tensor<4x3xf32>) -> tensor<?x3xf32, ["s0"]>
+  %f = "onnx.initializer"() {name = "fc.weight"} : () -> tensor<5x4xf32>
+  %1 = "onnx.Cast"(%f) {to = 6 : i64} : (tensor<5x4xf32>) -> tensor<5x4xi32>
+  return %0, %1 : tensor<?x3xf32, ["s0"]>, tensor<5x4xi32>
+}
+}
+
+// -----
+
+// Conv + inference BatchNormalization of initializers -> Conv with the
+// folded weight and bias (with and without a Conv bias); statistics that are
+// not initializers stay a BatchNormalization.
+// CHECK-LABEL: func.func @conv_batchnorm
+// CHECK-SAME: "conv/conv-batchnorm" = 2
+// CHECK-DAG: %[[W1:.*]] = "onnx.weight_transform"(%{{.*}}, %{{.*}}, %{{.*}}) {epsilon = 9.99999974E-6 : f32, kind = "conv_bn_weight"}
+// CHECK-DAG: %[[B1:.*]] = "onnx.weight_transform"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {epsilon = 9.99999974E-6 : f32, kind = "conv_bn_bias"}
+// CHECK-DAG: %[[B2:.*]] = "onnx.weight_transform"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {epsilon = 1.000000e-03 : f32, kind = "conv_bn_bias"}
+// CHECK-DAG: "onnx.Conv"(%arg0, %[[W1]], %[[B1]])
+// CHECK-DAG: "onnx.Conv"(%arg0, %{{.*}}, %[[B2]])
+// CHECK-DAG: "onnx.BatchNormalization"(%{{.*}}, %arg1,
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @conv_batchnorm(%x: tensor<?x3x5x5xf32, ["s0"]>, %sa: tensor<4xf32>) -> (tensor<?x4x5x5xf32, ["s0"]>, tensor<?x4x5x5xf32, ["s0"]>, tensor<?x4x3x3xf32, ["s0"]>) {
+  %w = "onnx.initializer"() {name = "conv.weight"} : () -> tensor<4x3x3x3xf32>
+  %b = "onnx.initializer"() {name = "conv.bias"} : () -> tensor<4xf32>
+  %s = "onnx.initializer"() {name = "bn.weight"} : () -> tensor<4xf32>
+  %B = "onnx.initializer"() {name = "bn.bias"} : () -> tensor<4xf32>
+  %m = "onnx.initializer"() {name = "bn.running_mean"} : () -> tensor<4xf32>
+  %v = "onnx.initializer"() {name = "bn.running_var"} : () -> tensor<4xf32>
+  %0 = "onnx.Conv"(%x, %w, %b) {pads = array<i64: 1, 1, 1, 1>} : (tensor<?x3x5x5xf32, ["s0"]>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<?x4x5x5xf32, ["s0"]>
+  %1 = "onnx.BatchNormalization"(%0, %s, %B, %m, %v) {epsilon = 9.99999974E-6 : f32} : (tensor<?x4x5x5xf32, ["s0"]>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x5x5xf32, ["s0"]>
+  %2 = "onnx.Conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1>} : (tensor<?x3x5x5xf32, ["s0"]>, tensor<4x3x3x3xf32>) -> tensor<?x4x5x5xf32, ["s0"]>
+  %3 = "onnx.BatchNormalization"(%2, %s, %B, %m, %v) {epsilon = 1.0E-3 : f32} : (tensor<?x4x5x5xf32, ["s0"]>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x5x5xf32, ["s0"]>
+  %c = "onnx.Conv"(%x, %w) {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<?x3x5x5xf32, ["s0"]>, tensor<4x3x3x3xf32>) -> tensor<?x4x3x3xf32, ["s0"]>
+  %4 = "onnx.BatchNormalization"(%c, %sa, %B, %m, %v) {epsilon = 1.0E-3 : f32} : (tensor<?x4x3x3xf32, ["s0"]>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x3x3xf32, ["s0"]>
+  return %1, %3, %4 : tensor<?x4x5x5xf32, ["s0"]>, tensor<?x4x5x5xf32, ["s0"]>, tensor<?x4x3x3xf32, ["s0"]>
+}
+}
+
+// -----
+
+// A mask proven all-true (positions >= 0, as ViT's bidirectional mask is
+// built: a constant 0..4 compared with 0, expanded) is dropped; one
+// comparing with 1 (position 0 masked out) stays.
+// CHECK-LABEL: func.func @mask_all_true
+// CHECK-SAME: "attention/causal-mask" = 1
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {scale = 0.353553385 : f32}
+// CHECK: %[[B:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2, %{{.*}}) {scale = 0.353553385 : f32}
+// CHECK: return %[[A]], %[[B]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @mask_all_true(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>) -> (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) {
+  %pos = "onnx.Constant"() {value = dense<[0, 1, 2, 3, 4]> : tensor<5xi64>} : () -> tensor<5xi64>
+  %a1 = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %col = "onnx.Unsqueeze"(%pos, %a1) : (tensor<5xi64>, tensor<1xi64>) -> tensor<5x1xi64>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %ge = "onnx.GreaterOrEqual"(%col, %zero) : (tensor<5x1xi64>, tensor<i64>) -> tensor<5x1xi1>
+  %shape = "onnx.Constant"() {value = dense<5> : tensor<2xi64>} : () -> tensor<2xi64>
+  %m = "onnx.Expand"(%ge, %shape) : (tensor<5x1xi1>, tensor<2xi64>) -> tensor<5x5xi1>
+  %o = "onnx.Attention"(%q, %k, %v, %m) {scale = 0.353553385 : f32} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<5x5xi1>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %ge1 = "onnx.GreaterOrEqual"(%col, %one) : (tensor<5x1xi64>, tensor<i64>) -> tensor<5x1xi1>
+  %m1 = "onnx.Expand"(%ge1, %shape) : (tensor<5x1xi1>, tensor<2xi64>) -> tensor<5x5xi1>
+  %p = "onnx.Attention"(%q, %k, %v, %m1) {scale = 0.353553385 : f32} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<5x5xi1>) -> tensor<?x2x5x8xf32, ["s0"]>
+  return %o, %p : tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>
+}
+}
+
+// -----
+
+// RoPE with attention_scaling: cos = Cos(Concat(a, a)) * s, sin = s * Sin(..):
+// the half caches are Cos(a) * s and Sin(a) * s; a cache already at the
+// input's batch is used as it is (no Expand).
+// CHECK-LABEL: func.func @rotate_half_scaled
+// CHECK-SAME: "rotary/rotate-half" = 1
+// CHECK-NOT: "onnx.Expand"
+// CHECK-DAG: %[[C:.*]] = "onnx.Cos"(%arg1)
+// CHECK-DAG: %[[S:.*]] = "onnx.Sin"(%arg1)
+// CHECK-DAG: %[[CS:.*]] = "onnx.Mul"(%[[C]], %[[K:.*]]) :
+// CHECK-DAG: %[[SS:.*]] = "onnx.Mul"(%[[S]], %[[K]]) :
+// CHECK: %[[Y:.*]] = "onnx.RotaryEmbedding"(%arg0, %[[CS]], %[[SS]]) {interleaved = 0 : i64}
+// CHECK-NEXT: return %[[Y]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @rotate_half_scaled(%x: tensor<?x2x5x8xf32, ["s0"]>, %a: tensor<?x5x4xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]> {
+  %cat = "onnx.Concat"(%a, %a) {axis = 2 : i64} : (tensor<?x5x4xf32, ["s0"]>, tensor<?x5x4xf32, ["s0"]>) -> tensor<?x5x8xf32, ["s0"]>
+  %cos0 = "onnx.Cos"(%cat) : (tensor<?x5x8xf32, ["s0"]>) -> tensor<?x5x8xf32, ["s0"]>
+  %sin0 = "onnx.Sin"(%cat) : (tensor<?x5x8xf32, ["s0"]>) -> tensor<?x5x8xf32, ["s0"]>
+  %k = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %cos = "onnx.Mul"(%cos0, %k) : (tensor<?x5x8xf32, ["s0"]>, tensor<f32>) -> tensor<?x5x8xf32, ["s0"]>
+  %sin = "onnx.Mul"(%k, %sin0) : (tensor<f32>, tensor<?x5x8xf32, ["s0"]>) -> tensor<?x5x8xf32, ["s0"]>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %c4 = "onnx.Unsqueeze"(%cos, %one) : (tensor<?x5x8xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x1x5x8xf32, ["s0"]>
+  %s4 = "onnx.Unsqueeze"(%sin, %one) : (tensor<?x5x8xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x1x5x8xf32, ["s0"]>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %half = "onnx.Constant"() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
+  %end = "onnx.Constant"() {value = dense<8> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ax = "onnx.Constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %x1 = "onnx.Slice"(%x, %zero, %half, %ax) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %x2 = "onnx.Slice"(%x, %half, %end, %ax) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %n = "onnx.Neg"(%x2) : (tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %rot = "onnx.Concat"(%n, %x1) {axis = -1 : i64} : (tensor<?x2x5x4xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m1 = "onnx.Mul"(%x, %c4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x1x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m2 = "onnx.Mul"(%s4, %rot) : (tensor<?x1x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %y = "onnx.Add"(%m1, %m2) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  return %y : tensor<?x2x5x8xf32, ["s0"]>
+}
+}
+
+// -----
+
+// Additive float masks: nn.Transformer's square subsequent mask (an upper
+// Trilu, diagonal 1, of all -inf) and Where(causal, 0, -inf) prove causal;
+// an upper Trilu with diagonal 0 (the diagonal masked too) stays.
+// CHECK-LABEL: func.func @causal_additive
+// CHECK-SAME: "attention/causal-mask" = 2
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {is_causal = 1 : i64, scale = 0.353553385 : f32}
+// CHECK: %[[B:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {is_causal = 1 : i64, scale = 5.000000e-01 : f32}
+// CHECK: %[[C:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2, %{{.*}}) {scale = 2.500000e-01 : f32}
+// CHECK: return %[[A]], %[[B]], %[[C]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @causal_additive(%q: tensor<1x2x5x8xf32>, %k: tensor<1x2x5x8xf32>, %v: tensor<1x2x5x8xf32>) -> (tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>) {
+  %ninf = "onnx.Constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %shape = "onnx.Constant"() {value = dense<5> : tensor<2xi64>} : () -> tensor<2xi64>
+  %full = "onnx.Expand"(%ninf, %shape) : (tensor<f32>, tensor<2xi64>) -> tensor<5x5xf32>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %sub = "onnx.Trilu"(%full, %one) {upper = 1 : i64} : (tensor<5x5xf32>, tensor<i64>) -> tensor<5x5xf32>
+  %o = "onnx.Attention"(%q, %k, %v, %sub) {scale = 0.353553385 : f32} : (tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<5x5xf32>) -> tensor<1x2x5x8xf32>
+  %t = "onnx.Constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  %ones = "onnx.Expand"(%t, %shape) : (tensor<i1>, tensor<2xi64>) -> tensor<5x5xi1>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %tri = "onnx.Trilu"(%ones, %zero) {upper = 0 : i64} : (tensor<5x5xi1>, tensor<i64>) -> tensor<5x5xi1>
+  %fz = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %add = "onnx.Where"(%tri, %fz, %ninf) : (tensor<5x5xi1>, tensor<f32>, tensor<f32>) -> tensor<5x5xf32>
+  %p = "onnx.Attention"(%q, %k, %v, %add) {scale = 0.5 : f32} : (tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<5x5xf32>) -> tensor<1x2x5x8xf32>
+  %sub0 = "onnx.Trilu"(%full, %zero) {upper = 1 : i64} : (tensor<5x5xf32>, tensor<i64>) -> tensor<5x5xf32>
+  %r = "onnx.Attention"(%q, %k, %v, %sub0) {scale = 0.25 : f32} : (tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<5x5xf32>) -> tensor<1x2x5x8xf32>
+  return %o, %p, %r : tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>
+}
+}
+
+// -----
+
+// Rounding a float cast from an integer or boolean does nothing (f32, f64,
+// Ceil/Floor/Round); a float cast from a float keeps its rounding.
+// CHECK-LABEL: func.func @round_of_integer
+// CHECK-SAME: "layout/round-of-integer" = 3
+// CHECK-DAG: %[[A:.*]] = "onnx.Cast"(%arg0) {to = 11 : i64}
+// CHECK-DAG: %[[B:.*]] = "onnx.Cast"(%arg1) {to = 1 : i64}
+// CHECK-DAG: %[[C:.*]] = "onnx.Cast"(%arg2) {to = 1 : i64}
+// CHECK-DAG: %[[F:.*]] = "onnx.Cast"(%arg3) {to = 1 : i64}
+// CHECK-DAG: %[[R:.*]] = "onnx.Ceil"(%[[F]])
+// CHECK: return %[[A]], %[[B]], %[[C]], %[[R]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @round_of_integer(%x: tensor<i64>, %y: tensor<3xi32>, %b: tensor<3xi1>, %h: tensor<3xf16>) -> (tensor<f64>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %0 = "onnx.Cast"(%x) {to = 11 : i64} : (tensor<i64>) -> tensor<f64>
+  %1 = "onnx.Ceil"(%0) : (tensor<f64>) -> tensor<f64>
+  %2 = "onnx.Cast"(%y) {to = 1 : i64} : (tensor<3xi32>) -> tensor<3xf32>
+  %3 = "onnx.Round"(%2) : (tensor<3xf32>) -> tensor<3xf32>
+  %4 = "onnx.Cast"(%b) {to = 1 : i64} : (tensor<3xi1>) -> tensor<3xf32>
+  %5 = "onnx.Floor"(%4) : (tensor<3xf32>) -> tensor<3xf32>
+  %6 = "onnx.Cast"(%h) {to = 1 : i64} : (tensor<3xf16>) -> tensor<3xf32>
+  %7 = "onnx.Ceil"(%6) : (tensor<3xf32>) -> tensor<3xf32>
+  return %1, %3, %5, %7 : tensor<f64>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}
+}

@@ -5,7 +5,10 @@
 use std::{env, fs, path::Path};
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lowering/rules");
+    // Read at run time: a build-script binary reused from another checkout
+    // (same target dir) must still list THIS checkout's files.
+    let manifest = env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest).join("src/lowering/rules");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<String> = fs::read_dir(&dir)
         .expect("passes/src/lowering/rules")

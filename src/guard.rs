@@ -74,6 +74,7 @@ pub fn run(tool: &str, input: &str, body: impl FnOnce() -> Result<(), String>) -
             ExitCode::FAILURE
         }
         Err(payload) => {
+            crate::progress::finish();
             let text = take_panic_text(payload.as_ref());
             eprintln!("{tool}: {input}: internal error (a bug in {tool}, please report it with this input): {text}");
             // Temporary outputs are removed by their guards while unwinding.

@@ -16,9 +16,11 @@ pub mod import;
 #[cfg(feature = "torch")]
 pub mod interp;
 pub mod module;
+pub mod onnx_import;
 pub mod opt;
 pub mod output;
 pub mod pipeline;
+pub mod progress;
 pub mod report;
 pub mod translate;
 #[cfg(feature = "torch")]

@@ -164,8 +164,9 @@ pub fn list_passes() -> String {
 }
 
 /// The `--list-rules` text: every lowering rule as one JSON array of
-/// `{"target", "file", "opsets": [first, last], "dtypes", "samples"}`
-/// (read by tools/gen_coverage.py).
+/// `{"target", "file", "opsets": [first, last], "dtypes", "samples"}`, then
+/// the ops that have no ONNX expression as `{"target": "aten.<op>", "file",
+/// "inexpressible": reason}` (read by tools/gen_coverage.py).
 pub fn list_rules() -> String {
     fn quote(s: &str) -> String {
         let mut out = String::from("\"");
@@ -195,5 +196,16 @@ pub fn list_rules() -> String {
             )
         })
         .collect();
+    // Ops with no ONNX expression (passes/src/lowering/inexpressible.rs): no
+    // rule, refused with this reason at every opset.
+    let refused = aten2onnx_passes::lowering::inexpressible::OPS.iter().map(|entry| {
+        format!(
+            "  {{\"target\": {}, \"file\": {}, \"inexpressible\": {}}}",
+            quote(&format!("aten.{}", entry.op)),
+            quote("passes/src/lowering/inexpressible.rs"),
+            quote(entry.reason)
+        )
+    });
+    let rows: Vec<String> = rows.into_iter().chain(refused).collect();
     format!("[\n{}\n]\n", rows.join(",\n"))
 }

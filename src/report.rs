@@ -407,7 +407,10 @@ pub fn onnx_stats(module: &Module) -> OnnxStats {
     let mut stats = OnnxStats::default();
     ir::walk(module.as_operation(), &mut |op| {
         let name = ir::op_name(op);
-        if name == onnx_ir::INITIALIZER_OP {
+        if onnx_ir::is_weight_op(&name) {
+            // A weight transform is an initializer the writer computes (its
+            // sources, when used only by transforms, are not written: the
+            // counts here are an upper bound).
             stats.initializers += 1;
             if let Ok(result) = op.result(0) {
                 if let Some(b) = tensor_bytes(result.r#type()).constant() {

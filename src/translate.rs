@@ -26,6 +26,30 @@ pub fn pt2_to_aten_text(path: &str, print: PrintOptions) -> Result<String, Error
     Ok(module::print(&module, print))
 }
 
+/// Imports an ONNX model and prints the onnx-dialect module (verified
+/// against the registries first).
+pub fn onnx_to_text(path: &str, print: PrintOptions) -> Result<String, Error> {
+    let context = create_context();
+    let module = crate::onnx_import::import(&context, path)?;
+    verify_input(&context, &module, path)?;
+    Ok(module::print(&module, print))
+}
+
+/// The onnx part of [`default_pipeline`]: what an imported ONNX model goes
+/// through.
+pub fn onnx_pipeline() -> String {
+    // A debugging aid (bisecting a pass): `ATEN2ONNX_ONNX_PIPELINE=...`.
+    if let Some(p) = std::env::var("ATEN2ONNX_ONNX_PIPELINE").ok().filter(|p| !p.is_empty()) {
+        return p;
+    }
+    "builtin.module(func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat))"
+        .to_string()
+}
+
+fn is_onnx_input(path: &str) -> bool {
+    path.ends_with(".onnx")
+}
+
 /// Runs the registry verifiers on a freshly loaded module.
 pub fn verify_input(context: &Context, module: &Module, path: &str) -> Result<(), Error> {
     let collector = DiagnosticCollector::attach(context);
@@ -80,7 +104,8 @@ pub fn check_opset(opset: u32) -> Result<(), Error> {
 pub fn default_pipeline(opset: u32) -> String {
     format!(
         "builtin.module(aten-remove-inplace, convert-aten-to-onnx{{opset={opset}}}, \
-         func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat))"
+         func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat, \
+         onnx-fuse-weights))"
     )
 }
 
@@ -92,13 +117,15 @@ pub fn load<'c>(context: &'c Context, path: &str) -> Result<Module<'c>, Error> {
     let module = if path.ends_with(".pt2") {
         let archive = aten2onnx_pt2::Archive::open(path)?;
         import::import_program(context, &archive, path)?
+    } else if is_onnx_input(path) {
+        crate::onnx_import::import(context, path)?
     } else if path.ends_with(".mlir") {
         let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.into(), source })?;
         let module = module::parse(context, &text, path)?;
         resolve_archive(context, &module, path)?;
         module
     } else {
-        return Err(Error::Usage(format!("{path}: expected a .pt2 or .mlir file")));
+        return Err(Error::Usage(format!("{path}: expected a .pt2, .onnx or .mlir file")));
     };
     verify_input(context, &module, path)?;
     Ok(module)
@@ -198,7 +225,9 @@ fn convert_steps(
     }
     let context = create_context();
     let mut load_ms = 0.0;
+    crate::progress::stage(format!("loading {input}"));
     let mut module = report::timed(&mut load_ms, || load(&context, input))?;
+    crate::progress::stage("lowering and optimizing");
     if let Some(r) = report.as_deref_mut() {
         r.timings_ms.load = load_ms;
     }
@@ -208,6 +237,18 @@ fn convert_steps(
             check_not_input(out, &[(Path::new(&archive), &what)])?;
         }
     }
+    // The files whose bytes initializers read (an imported ONNX model and
+    // its external data) must not be overwritten while they are read.
+    for file in crate::onnx_import::referenced_files(&module) {
+        let what = format!("a data file {input} reads ({})", file.display());
+        for out in &outputs {
+            check_not_input(out, &[(file.as_path(), &what)])?;
+        }
+    }
+    // An ONNX model, or its module printed by --from-onnx (it records the
+    // model's IR version): the onnx part of the pipeline, at the model's opset.
+    let onnx_input =
+        is_onnx_input(input) || module.as_operation().attribute(crate::onnx_import::IR_VERSION_ATTR).is_ok();
     let opset = match module_opset(&module) {
         Some(declared) if options.opset_given && declared != options.opset => {
             return Err(Error::Usage(format!(
@@ -215,6 +256,8 @@ fn convert_steps(
                 options.opset
             )))
         }
+        // An imported ONNX model keeps its opset, whatever it is.
+        Some(declared) if onnx_input => declared,
         Some(declared) => {
             check_opset(declared).map_err(|_| Error::Import {
                 path: input.to_string(),
@@ -224,25 +267,30 @@ fn convert_steps(
         }
         None => options.opset,
     };
-    let export_options =
-        ExportOptions {
-            external_data: options.external_data,
-            debug_info: options.debug_info,
-            dim_names: options.dim_names.clone(),
-            ..Default::default()
-        };
+    let mut dim_names = options.dim_names.clone();
+    if onnx_input {
+        // The model's own dim_param names stay as they are.
+        for (symbol, name) in crate::onnx_import::dim_params(&module) {
+            dim_names.entry(symbol).or_insert(name);
+        }
+    }
+    let export_options = ExportOptions {
+        external_data: options.external_data,
+        debug_info: options.debug_info,
+        dim_names,
+        ..Default::default()
+    };
+    let pipeline = if onnx_input { onnx_pipeline() } else { default_pipeline(opset) };
     let Some(r) = report else {
-        lower(&context, &mut module, input, opset)?;
+        run_pipeline(&context, &mut module, input, &pipeline)?;
         return export::write_model(&module, output, &export_options);
     };
     r.options.opset = opset;
-    r.options.pipeline = default_pipeline(opset);
+    r.options.pipeline = pipeline.clone();
     let (aten, unsupported) = report::aten_inventory(&module, opset);
     r.unsupported = unsupported;
     let mut passes_ms = 0.0;
-    let lowered = report::timed(&mut passes_ms, || {
-        report::run_pipeline(&context, &mut module, input, &default_pipeline(opset), r)
-    });
+    let lowered = report::timed(&mut passes_ms, || report::run_pipeline(&context, &mut module, input, &pipeline, r));
     r.timings_ms.passes = passes_ms;
     lowered?;
     r.lowering = report::lowering_records(&aten, &module);
@@ -268,8 +316,13 @@ fn module_opset(module: &Module) -> Option<u32> {
 /// Runs [`default_pipeline`] on `module`, with the registry verifiers after
 /// every pass.
 pub fn lower(context: &Context, module: &mut Module, path: &str, opset: u32) -> Result<(), Error> {
+    run_pipeline(context, module, path, &default_pipeline(opset))
+}
+
+/// Runs `pipeline` on `module`, with the registry verifiers after every pass.
+pub fn run_pipeline(context: &Context, module: &mut Module, path: &str, pipeline: &str) -> Result<(), Error> {
     let collector = DiagnosticCollector::attach(context);
-    let manager = Pipeline::parse(&default_pipeline(opset))?.build(context, true)?;
+    let manager = Pipeline::parse(pipeline)?.build(context, true)?;
     if manager.run(module).is_err() || aten2onnx_passes::verify_dialects(module.as_operation()).is_err() {
         return Err(Error::PassFailed { path: path.to_string(), diagnostics: render(&collector.take()) });
     }

@@ -1,37 +1,59 @@
 #!/usr/bin/env python3
-"""Benchmark (prints figures; not a test): conversion wall time and ONNX node
-count of aten2onnx against torch.onnx.export(dynamo=True) on the same
-torch.export program, plus onnxruntime latency of both models.
+"""Benchmark (prints figures; never a pass/fail test): aten2onnx against
+torch.onnx.export(dynamo=True, optimize=True) and yobx's to_onnx, side by
+side in one run, on the same torch.export programs.
 
-    .venv/bin/python tools/bench_convert.py [--layers 32] [--corpus NAME ...]
+    cargo build --release --bins     # without the torch feature: converting needs no libtorch,
+                                     # and loading it costs ~0.4 s at start-up
+    YOBX_SRC=/path/to/yet-another-onnx-builder .venv/bin/python tools/bench_convert.py [--doc]
+        [--models llama32,bert,mobilenet,vit] [--depths 4,8,16,32] [--peers-depth]
+        [--runs 30] [--exporters aten2onnx,dynamo,yobx] [--timeout 900]
 
-Default: a 32-layer tiny Llama (hidden 64, GQA) captured here into
-target/bench/ and every corpus model given with --corpus. Uses the release
-build of aten-translate (cargo build --release). Times are single runs on a
-shared machine: read them as ratios.
+Per model and exporter: conversion wall time and peak RSS (each conversion
+runs in its own process; RSS is that process's ru_maxrss), ONNX node count
+(subgraphs included), onnxruntime latency with 1 intra-op thread (median of
+--runs after warm-up) with ORT_ENABLE_ALL and with ORT_DISABLE_ALL, and the
+largest error against eager PyTorch on two input shapes (a model is "wrong"
+when any output differs by more than 1e-4 + 1e-4 |expected|). Then convert
+time versus depth for tiny Llamas of 4..32 layers (aten2onnx; the peers too
+with --peers-depth). `--doc` writes the tables to docs/benchmarks.md.
+
+yobx runs when YOBX_SRC names a checkout of its source (it needs scipy,
+ml_dtypes and optree in the venv); otherwise its rows say why not. Captures
+and ONNX files go to target/bench/. Figures are one run on whatever machine
+runs it: compare within a run, quote ratios.
 """
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import os
+import platform
+import signal
+import statistics
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
 
-import numpy as np
-import onnx
-import onnxruntime as ort
-import torch
-
 REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "target" / "bench"
 sys.path.insert(0, str(REPO / "tools"))
 warnings.filterwarnings("ignore")
 
+ATOL = RTOL = 1e-4
 
-def capture_llama(layers: int, out: Path) -> tuple[Path, dict]:
+
+# --------------------------------------------------------------------------
+# Models (captured once, in this process)
+# --------------------------------------------------------------------------
+
+def _llama(layers: int):
     import capture_corpus as cc
+    import torch
 
     tf = cc._quiet_transformers()
     cfg = tf.LlamaConfig(
@@ -42,76 +64,414 @@ def capture_llama(layers: int, out: Path) -> tuple[Path, dict]:
     cfg._attn_implementation = "sdpa"
     torch.manual_seed(0)
     model = cc.LogitsOnly(tf.LlamaForCausalLM(cfg)).eval()
-    ids = torch.randint(0, 128, (2, 8))
+    g = torch.Generator().manual_seed(1)
+    shapes = [(2, 8), (3, 5)]
+    inputs = [(torch.randint(0, 128, s, generator=g),) for s in shapes]
+    dyn = ({0: torch.export.Dim("batch"), 1: torch.export.Dim("seq", max=64)},)
+    return model, inputs, dyn, ["input_ids"]
+
+
+def _bert():
+    import capture_corpus as cc
+    import torch
+
+    tf = cc._quiet_transformers()
+    cfg = tf.BertConfig(
+        vocab_size=128, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+        intermediate_size=128, max_position_embeddings=64, type_vocab_size=2,
+        hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, pad_token_id=0,
+    )
+    cfg._attn_implementation = "sdpa"
+    torch.manual_seed(0)
+    model = cc.BertLastHidden(tf.BertModel(cfg, add_pooling_layer=False)).eval()
+    g = torch.Generator().manual_seed(1)
+    inputs = []
+    for b, s in [(2, 8), (3, 5)]:
+        ids = torch.randint(0, 128, (b, s), generator=g)
+        mask = torch.ones(b, s, dtype=torch.int64)
+        mask[0, s - 2:] = 0  # padding in the first row: the mask matters
+        inputs.append((ids, mask))
     batch, seq = torch.export.Dim("batch"), torch.export.Dim("seq", max=64)
-    ep = torch.export.export(model, (ids,), dynamic_shapes=({0: batch, 1: seq},), strict=False)
-    path = out / f"llama{layers}.pt2"
-    torch.export.save(ep, str(path))
-    return path, {"input_ids": ids.numpy()}
+    dyn = ({0: batch, 1: seq}, {0: batch, 1: seq})
+    return model, inputs, dyn, ["input_ids", "attention_mask"]
 
 
-def corpus_inputs(name: str) -> dict:
-    from onnx import numpy_helper
+def _mobilenet():
+    import torch
+    import torchvision
 
-    files = sorted((REPO / "tests/corpus" / name / "set_0").glob("input_*.pb"))
-    return {t.name: numpy_helper.to_array(t) for t in (onnx.load_tensor(str(f)) for f in files)}
+    torch.manual_seed(0)
+    model = torchvision.models.mobilenet_v3_small(weights=None).eval()
+    with torch.no_grad():  # non-trivial BatchNorm statistics, so folding them is checked
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.1, 0.1)
+                m.running_var.uniform_(0.5, 1.5)
+    g = torch.Generator().manual_seed(1)
+    inputs = [(torch.randn(b, 3, 224, 224, generator=g),) for b in (1, 2)]
+    dyn = ({0: torch.export.Dim("batch")},)
+    return model, inputs, dyn, ["x"]
 
 
-def ort_latency(path: Path, feeds: dict, runs: int = 20) -> float:
+def _vit():
+    import capture_corpus as cc
+    import torch
+
+    tf = cc._quiet_transformers()
+    cfg = tf.ViTConfig(
+        image_size=64, patch_size=8, num_channels=3, hidden_size=64, num_hidden_layers=4,
+        num_attention_heads=4, intermediate_size=128, hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )
+    cfg._attn_implementation = "sdpa"
+    torch.manual_seed(0)
+    model = cc.ViTLastHidden(tf.ViTModel(cfg, add_pooling_layer=False)).eval()
+    g = torch.Generator().manual_seed(1)
+    inputs = [(torch.randn(b, 3, 64, 64, generator=g),) for b in (1, 3)]
+    dyn = ({0: torch.export.Dim("batch")},)
+    return model, inputs, dyn, ["pixel_values"]
+
+
+MODELS = {
+    "llama32": ("tiny Llama, 32 layers (hidden 64, 4 heads, 2 kv heads), dynamic batch and seq", lambda: _llama(32)),
+    "bert": ("BERT, 2 layers (hidden 64), attention mask with padding, dynamic batch and seq", _bert),
+    "mobilenet": ("torchvision mobilenet_v3_small, dynamic batch, 224x224", _mobilenet),
+    "vit": ("ViT, 4 layers (hidden 64), 64x64 images, dynamic batch", _vit),
+}
+
+
+def capture(name: str, build) -> Path:
+    """Saves <name>.pt2, the inputs and eager outputs of both shapes."""
+    import numpy as np
+    import torch
+
+    pt2 = OUT / f"{name}.pt2"
+    io = OUT / f"{name}.io.npz"
+    if pt2.exists() and io.exists():
+        return pt2
+    model, inputs, dyn, names = build()
+    with torch.no_grad():
+        ep = torch.export.export(model, inputs[0], dynamic_shapes=dyn, strict=False)
+        torch.export.save(ep, str(pt2))
+        arrays = {}
+        for k, args in enumerate(inputs):
+            out = model(*args)
+            outs = out if isinstance(out, (tuple, list)) else (out,)
+            for i, a in enumerate(args):
+                arrays[f"s{k}_in{i}"] = a.numpy()
+            for i, o in enumerate(outs):
+                arrays[f"s{k}_out{i}"] = o.detach().numpy()
+        np.savez(io, **arrays)
+    return pt2
+
+
+# --------------------------------------------------------------------------
+# Conversions (one child process each, for its peak RSS)
+# --------------------------------------------------------------------------
+
+def child(exporter: str, pt2: str, onnx_path: str) -> None:
+    """Runs in a child process: convert pt2 with a Python exporter."""
+    import numpy as np
+    import torch
+
+    io = np.load(Path(pt2).with_suffix("").as_posix() + ".io.npz")
+    args = tuple(torch.from_numpy(io[k]) for k in sorted(k for k in io.files if k.startswith("s0_in")))
+    ep = torch.export.load(pt2)
+    start = time.perf_counter()
+    if exporter == "dynamo":
+        import contextlib
+
+        with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull):
+            torch.onnx.export(ep, args, onnx_path, dynamo=True, optimize=True)
+    elif exporter == "yobx":
+        sys.path.insert(0, os.environ["YOBX_SRC"])
+        import onnx
+        from yobx.torch.interpreter import to_onnx
+
+        proto = to_onnx(ep, args)
+        proto = proto.get_proto() if hasattr(proto, "get_proto") else proto
+        onnx.save(proto, onnx_path)
+    else:
+        raise SystemExit(f"unknown exporter {exporter}")
+    print(json.dumps({"convert_s": time.perf_counter() - start}))
+
+
+def run_measured(cmd: list[str], timeout: float) -> tuple[int, float, int, str]:
+    """(exit code, wall seconds, 0, stdout + stderr) of one child, killed after `timeout`."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    timer = threading.Timer(timeout, lambda: proc.send_signal(signal.SIGKILL))
+    timer.start()
+    out, err = proc.communicate()
+    timer.cancel()
+    wall = time.perf_counter() - start
+    return proc.returncode, wall, 0, (out or "") + (err or "")
+
+
+def peak_rss_of(cmd: list[str], timeout: float) -> tuple[int, float, int, str]:
+    """Runs cmd under /usr/bin/time to read its own peak RSS."""
+    marker = "@@maxrss="
+    full = ["/usr/bin/time", "-f", f"{marker}%M"] + cmd
+    code, wall, _, text = run_measured(full, timeout)
+    rss = 0
+    lines = []
+    for line in text.splitlines():
+        if line.startswith(marker):
+            rss = int(line[len(marker):])
+        else:
+            lines.append(line)
+    return code, wall, rss, "\n".join(lines)
+
+
+def convert(exporter: str, name: str, pt2: Path, timeout: float) -> dict:
+    onnx_path = OUT / f"{name}.{exporter}.onnx"
+    for p in (onnx_path, Path(str(onnx_path) + ".data")):
+        p.unlink(missing_ok=True)
+    if exporter == "aten2onnx":
+        binary = REPO / "target/release/aten-translate"
+        if not binary.exists():
+            binary = REPO / "target/debug/aten-translate"
+            print("WARNING: no release build; timing the DEBUG aten-translate (cargo build --release --bins)", file=sys.stderr)
+        cmd = [str(binary), "--to-onnx", str(pt2), "-o", str(onnx_path), "--quiet"]
+    else:
+        if exporter == "yobx" and not os.environ.get("YOBX_SRC"):
+            return {"error": "YOBX_SRC is not set"}
+        cmd = [sys.executable, __file__, "--child", exporter, str(pt2), str(onnx_path)]
+    code, wall, rss, text = peak_rss_of(cmd, timeout)
+    if code != 0 or not onnx_path.exists():
+        last = [l for l in text.splitlines() if l.strip()][-1:] or [f"exit {code}"]
+        return {"error": f"exit {code}: {last[0][:160]}", "convert_s": wall}
+    convert_s = wall
+    for line in text.splitlines():
+        if line.startswith("{") and "convert_s" in line:
+            convert_s = json.loads(line)["convert_s"]  # the export call alone, without Python start-up
+    return {"onnx": onnx_path, "convert_s": convert_s, "process_s": wall, "rss_mb": rss / 1024}
+
+
+# --------------------------------------------------------------------------
+# Measurements of a converted model
+# --------------------------------------------------------------------------
+
+def node_count(path: Path) -> int:
+    import onnx
+
+    model = onnx.load(str(path), load_external_data=False)
+
+    def count(graph) -> int:
+        n = 0
+        for node in graph.node:
+            n += 1
+            for attr in node.attribute:
+                if attr.type == onnx.AttributeProto.GRAPH:
+                    n += count(attr.g)
+                for g in attr.graphs:
+                    n += count(g)
+        return n
+
+    return count(model.graph)
+
+
+def op_histogram(path: Path) -> dict:
+    import collections
+
+    import onnx
+
+    model = onnx.load(str(path), load_external_data=False)
+    return dict(collections.Counter(n.op_type for n in model.graph.node).most_common())
+
+
+def session(path: Path, optimize: bool):
+    import onnxruntime as ort
+
     opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 2
-    s = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-    s.run(None, feeds)
-    t = time.perf_counter()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.graph_optimization_level = (
+        ort.GraphOptimizationLevel.ORT_ENABLE_ALL if optimize else ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    )
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def feeds_of(sess, io, k: int) -> dict:
+    ins = [io[key] for key in sorted(key for key in io.files if key.startswith(f"s{k}_in"))]
+    return {i.name: a for i, a in zip(sess.get_inputs(), ins)}
+
+
+def latency_ms(sess, feeds: dict, runs: int) -> float:
+    for _ in range(5):
+        sess.run(None, feeds)
+    times = []
     for _ in range(runs):
-        s.run(None, feeds)
-    return (time.perf_counter() - t) / runs * 1000
+        t = time.perf_counter()
+        sess.run(None, feeds)
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
 
 
-def bench(name: str, pt2: Path, feeds: dict, out: Path) -> None:
-    ours = out / f"{name}.aten2onnx.onnx"
-    t = time.perf_counter()
-    subprocess.run([str(REPO / "target/release/aten-translate"), "--to-onnx", str(pt2), "-o", str(ours)], check=True)
-    ours_s = time.perf_counter() - t
-    ours_nodes = len(onnx.load(str(ours), load_external_data=False).graph.node)
+def max_error(sess, io) -> tuple[float, bool]:
+    import numpy as np
 
-    ep = torch.export.load(str(pt2))
-    theirs = out / f"{name}.dynamo.onnx"
-    t = time.perf_counter()
+    worst, ok = 0.0, True
+    for k in (0, 1):
+        got = sess.run(None, feeds_of(sess, io, k))
+        want = [io[key] for key in sorted((key for key in io.files if key.startswith(f"s{k}_out")), key=lambda s: int(s.split("out")[1]))]
+        for g, w in zip(got, want):
+            g, w = np.asarray(g, dtype=np.float64), np.asarray(w, dtype=np.float64)
+            if g.shape != w.shape:
+                return float("inf"), False
+            d = np.abs(g - w)
+            worst = max(worst, float(d.max(initial=0.0)))
+            ok = ok and bool(np.all(d <= ATOL + RTOL * np.abs(w)))
+    return worst, ok
+
+
+def measure(result: dict, name: str, runs: int) -> dict:
+    import numpy as np
+
+    if "onnx" not in result:
+        return result
+    io = np.load(OUT / f"{name}.io.npz")
+    path = result["onnx"]
+    result["nodes"] = node_count(path)
+    result["ops"] = op_histogram(path)
     try:
-        with open(os.devnull, "w") as devnull, contextlib_redirect(devnull):
-            torch.onnx.export(ep, tuple(torch.from_numpy(v) for v in feeds.values()), str(theirs), dynamo=True)
-        theirs_s = time.perf_counter() - t
-        theirs_nodes = len(onnx.load(str(theirs), load_external_data=False).graph.node)
-        theirs_ms = ort_latency(theirs, feeds)
-    except Exception as e:  # report, do not hide
-        theirs_s, theirs_nodes, theirs_ms = float("nan"), -1, float("nan")
-        print(f"  torch.onnx.export failed: {type(e).__name__}: {str(e)[:200]}")
-    ours_ms = ort_latency(ours, feeds)
-    print(f"{name:>14}  convert: aten2onnx {ours_s:7.2f}s  dynamo {theirs_s:7.2f}s  (x{theirs_s / ours_s:5.1f})"
-          f"  nodes: {ours_nodes:5d} vs {theirs_nodes:5d}  ort: {ours_ms:7.2f}ms vs {theirs_ms:7.2f}ms")
+        fast, plain = session(path, True), session(path, False)
+        result["err"], result["ok"] = max_error(plain, io)
+        result["ms_opt"] = latency_ms(fast, feeds_of(fast, io, 0), runs)
+        result["ms_noopt"] = latency_ms(plain, feeds_of(plain, io, 0), runs)
+    except Exception as e:  # a model ORT refuses is a result, not a crash
+        result["error"] = f"onnxruntime: {type(e).__name__}: {str(e).splitlines()[0][:160]}"
+    return result
 
 
-def contextlib_redirect(stream):
-    import contextlib
+# --------------------------------------------------------------------------
+# Tables
+# --------------------------------------------------------------------------
 
-    return contextlib.redirect_stdout(stream)
+def fmt(v, spec: str, none: str = "-") -> str:
+    return none if v is None else format(v, spec)
+
+
+def model_table(results: dict) -> str:
+    rows = ["| model | exporter | convert (s) | peak RSS (MB) | ONNX nodes | ORT ms, all opts | ORT ms, no opts | max abs err (2 shapes) |",
+            "|---|---|---:|---:|---:|---:|---:|---|"]
+    for name, per in results.items():
+        for exporter, r in per.items():
+            if "error" in r and "nodes" not in r:
+                rows.append(f"| {name} | {exporter} | {fmt(r.get('convert_s'), '.3f')} | - | - | - | - | {r['error']} |")
+                continue
+            err = fmt(r.get("err"), ".1e") + ("" if r.get("ok", True) else " **WRONG**")
+            if "error" in r:
+                err = r["error"]
+            rows.append(
+                f"| {name} | {exporter} | {r['convert_s']:.3f} | {r['rss_mb']:.0f} | {r['nodes']} | "
+                f"{fmt(r.get('ms_opt'), '.3f')} | {fmt(r.get('ms_noopt'), '.3f')} | {err} |"
+            )
+    return "\n".join(rows)
+
+
+def ratio_lines(results: dict) -> str:
+    out = []
+    for name, per in results.items():
+        ours = per.get("aten2onnx", {})
+        for peer in ("dynamo", "yobx"):
+            p = per.get(peer, {})
+            if "convert_s" in ours and "nodes" in p and "nodes" in ours:
+                line = f"- {name}: convert {p['convert_s'] / ours['convert_s']:.0f}x faster than {peer}, nodes {ours['nodes']} vs {p['nodes']}"
+                if ours.get("ms_opt") and p.get("ms_opt"):
+                    line += (f", ORT latency {ours['ms_opt'] / p['ms_opt']:.2f}x of {peer}'s (all opts), "
+                             f"{ours['ms_noopt'] / p['ms_noopt']:.2f}x (no opts)")
+                out.append(line)
+    return "\n".join(out)
+
+
+def depth_table(depths: dict) -> str:
+    exporters = sorted({e for per in depths.values() for e in per})
+    rows = ["| layers | " + " | ".join(f"{e} convert (s)" for e in exporters) + " | " + " | ".join(f"{e} nodes" for e in exporters) + " |",
+            "|---:|" + "---:|" * (2 * len(exporters))]
+    for layers, per in depths.items():
+        secs = " | ".join(fmt(per.get(e, {}).get("convert_s"), ".3f") for e in exporters)
+        nodes = " | ".join(str(per.get(e, {}).get("nodes", "-")) for e in exporters)
+        rows.append(f"| {layers} | {secs} | {nodes} |")
+    first, last = list(depths)[0], list(depths)[-1]
+    notes = []
+    for e in exporters:
+        a, b = depths[first].get(e, {}).get("convert_s"), depths[last].get(e, {}).get("convert_s")
+        if a and b:
+            notes.append(f"{e}: {last} layers take {b / a:.1f}x the time of {first}")
+    return "\n".join(rows) + ("\n\n" + "; ".join(notes) if notes else "")
+
+
+def machine() -> str:
+    import onnxruntime as ort
+    import torch
+
+    return (f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}), torch {torch.__version__}, "
+            f"onnxruntime {ort.__version__}, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
 
 
 def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        child(*sys.argv[2:5])
+        return 0
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--layers", type=int, default=32)
-    ap.add_argument("--corpus", nargs="*", default=["resnet18", "bert", "gpt2"])
+    ap.add_argument("--models", default="llama32,bert,mobilenet,vit")
+    ap.add_argument("--exporters", default="aten2onnx,dynamo,yobx")
+    ap.add_argument("--depths", default="4,8,16,32", help="Llama depths for the convert-time sweep ('' = none)")
+    ap.add_argument("--peers-depth", action="store_true", help="also time the peers in the depth sweep")
+    ap.add_argument("--runs", type=int, default=30, help="timed ORT runs per model (median)")
+    ap.add_argument("--timeout", type=float, default=900.0, help="seconds per conversion")
+    ap.add_argument("--doc", action="store_true", help="write docs/benchmarks.md")
     args = ap.parse_args()
-    out = REPO / "target" / "bench"
-    out.mkdir(parents=True, exist_ok=True)
-    if not (REPO / "target/release/aten-translate").exists():
-        sys.exit("build first: cargo build --release --bins")
-    torch.set_num_threads(2)
-    pt2, feeds = capture_llama(args.layers, out)
-    bench(f"llama{args.layers}", pt2, feeds, out)
-    for name in args.corpus:
-        bench(name, REPO / "tests/corpus" / name / "model.pt2", corpus_inputs(name), out)
+    OUT.mkdir(parents=True, exist_ok=True)
+    import torch
+
+    torch.set_num_threads(1)
+    exporters = [e for e in args.exporters.split(",") if e]
+    results: dict = {}
+    for name in [m for m in args.models.split(",") if m]:
+        desc, build = MODELS[name]
+        pt2 = capture(name, build)
+        results[name] = {}
+        for exporter in exporters:
+            print(f"[{name}] {exporter} ...", file=sys.stderr, flush=True)
+            results[name][exporter] = measure(convert(exporter, name, pt2, args.timeout), name, args.runs)
+    depths: dict = {}
+    for layers in [int(d) for d in args.depths.split(",") if d]:
+        name = f"llama{layers}"
+        pt2 = capture(name, lambda layers=layers: _llama(layers))
+        depths[layers] = {}
+        for exporter in exporters if args.peers_depth else ["aten2onnx"]:
+            print(f"[depth {layers}] {exporter} ...", file=sys.stderr, flush=True)
+            r = convert(exporter, name, pt2, args.timeout)
+            if "onnx" in r:
+                r["nodes"] = node_count(r["onnx"])
+            depths[layers] = {**depths[layers], exporter: r}
+    command = "YOBX_SRC=... .venv/bin/python tools/bench_convert.py " + " ".join(sys.argv[1:])
+    text = "\n\n".join([
+        f"Machine: {machine()}.",
+        model_table(results),
+        ratio_lines(results),
+        ("Convert time versus depth (tiny Llama):\n\n" + depth_table(depths)) if depths else "",
+    ])
+    print(text)
+    hist = {name: {e: r.get("ops") for e, r in per.items() if r.get("ops")} for name, per in results.items()}
+    (OUT / "results.json").write_text(json.dumps({"models": {n: {e: {k: v for k, v in r.items() if k != "onnx"} for e, r in per.items()} for n, per in results.items()},
+                                                  "ops": hist}, indent=1, default=str))
+    if args.doc:
+        models = "\n".join(f"- `{n}`: {MODELS[n][0]}" for n in results)
+        (REPO / "docs" / "benchmarks.md").write_text(
+            "# Benchmarks\n\n"
+            "Conversion and runtime of the same `torch.export` programs by aten2onnx, "
+            "`torch.onnx.export(ep, dynamo=True, optimize=True)` and yobx's `to_onnx`, measured side by side in one run "
+            "by `tools/bench_convert.py` (see its docstring). Convert time is the export call (aten2onnx: the whole "
+            "`aten-translate --to-onnx` process, start-up included); peak RSS is the converting process's; ORT latency is "
+            f"the median of {args.runs} runs after warm-up with one intra-op thread; the error is the largest absolute "
+            "difference from eager PyTorch over two input shapes (**WRONG** past 1e-4 + 1e-4 |expected|). One run on a "
+            "shared machine: read ratios, not absolute times.\n\n"
+            f"Command:\n\n```sh\n{command}\n```\n\nModels:\n\n{models}\n\n{text}\n"
+        )
+        print(f"wrote {REPO / 'docs' / 'benchmarks.md'}", file=sys.stderr)
     return 0
 
 

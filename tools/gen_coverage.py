@@ -81,6 +81,24 @@ def rules_from_sources():
     return rules
 
 
+INEXPRESSIBLE_RS = REPO / "passes" / "src" / "lowering" / "inexpressible.rs"
+
+
+def inexpressible_from_sources():
+    """Fallback: the table of passes/src/lowering/inexpressible.rs."""
+    if not INEXPRESSIBLE_RS.exists():
+        return []
+    text = INEXPRESSIBLE_RS.read_text()
+    consts = {m.group(1): m.group(2) for m in re.finditer(r'const (\w+): &str\s*=\s*"((?:[^"\\]|\\.)*)"', text, re.S)}
+    out = []
+    for m in re.finditer(r'Inexpressible\s*\{\s*op:\s*"(\w+)",\s*reason:\s*(?:"((?:[^"\\]|\\.)*)"|(\w+))', text, re.S):
+        reason = m.group(2) if m.group(2) is not None else consts.get(m.group(3), m.group(3))
+        reason = re.sub(r"\\\n\s*", "", reason)
+        out.append({"target": f"aten.{m.group(1)}", "file": "passes/src/lowering/inexpressible.rs",
+                    "inexpressible": reason})
+    return out
+
+
 def core_overloads():
     import warnings
     warnings.filterwarnings("ignore")
@@ -112,7 +130,7 @@ def pct(n, d):
     return f"{100.0 * n / d:.1f}%" if d else "-"
 
 
-def render(rules, source, core, torch_version, all_aten, sweep):
+def render(rules, source, core, torch_version, all_aten, sweep, refused=()):
     by_base = defaultdict(list)
     for r in rules:
         by_base[base_of(r["target"])].append(r)
@@ -160,11 +178,21 @@ def render(rules, source, core, torch_version, all_aten, sweep):
                 L.append(f"- `{m['overload']}`: {m['cases']} cases")
     else:
         L.append("No sweep results yet: run `.venv/bin/python tools/opinfo_sweep.py`.")
+    refused_ops = {base_of(r["target"]): r["inexpressible"] for r in refused}
     L += ["", f"## Core ATen overloads without a rule ({len(core_missing)})", ""]
     if core_missing:
-        L += [", ".join(f"`{m}`" for m in core_missing)]
+        L += [", ".join(f"`{m}`" + (" (no ONNX expression)" if base_of(m) in refused_ops else "")
+                        for m in core_missing)]
     else:
         L.append("None: every core ATen overload has a rule.")
+    L += ["", f"## Ops with no ONNX expression ({len(refused_ops)})", "",
+          "Refused at every opset, with the reason, under their own heading of the conversion error",
+          "(\"have no ONNX expression\", apart from \"have no lowering\" = not yet implemented); the table is",
+          "`passes/src/lowering/inexpressible.rs` (all overloads of each op). An op without a rule whose",
+          "tensors are complex is refused the same way.", ""]
+    if refused_ops:
+        L += ["| op | reason |", "|---|---|"]
+        L += [f"| {op} | {reason} |" for op, reason in sorted(refused_ops.items())]
     L += ["", f"## Rules ({len(by_base)} base ops)", "",
           "| base op | overloads | opsets | dtypes | core | file |", "|---|---|---|---|---|---|"]
     for base in sorted(by_base):
@@ -195,9 +223,13 @@ def main():
         rules = rules_from_sources()
         source = "the rule files (passes/src/lowering/rules/*.rs; `aten-opt --list-rules` unavailable)"
         print(f"gen_coverage: {args.binary} --list-rules unavailable; parsed the rule files", file=sys.stderr)
+    refused = [r for r in rules if "inexpressible" in r]
+    rules = [r for r in rules if "inexpressible" not in r]
+    if not refused:
+        refused = inexpressible_from_sources()
     core, torch_version, all_aten = core_overloads()
     sweep = json.loads(SWEEP_JSON.read_text()) if SWEEP_JSON.exists() else None
-    text = render(rules, source, core, torch_version, all_aten, sweep)
+    text = render(rules, source, core, torch_version, all_aten, sweep, refused)
     out = Path(args.out)
     if args.json:
         targets = {r["target"] for r in rules}

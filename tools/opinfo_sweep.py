@@ -449,19 +449,23 @@ def panic_message(stderr: str) -> str:
 
 
 MISSING_HEAD = re.compile(r"have no lowering to ONNX opset")
+# Ops refused because ONNX cannot express them (passes/src/lowering/inexpressible.rs).
+INEXPRESSIBLE_HEAD = re.compile(r"have no ONNX expression")
 MISSING_ITEM = re.compile(r"^\s+(aten\.[\w.]+|[\w.]+\.[\w]+): \d+x")
 
 
 def convert_error(stderr: str) -> dict:
     lines = [l for l in stderr.splitlines() if l.strip()]
     missing = []
+    inexpressible = []
     for k, line in enumerate(lines):
-        if MISSING_HEAD.search(line):
-            for item in lines[k + 1:]:
-                m = MISSING_ITEM.match(item)
-                if not m:
-                    break
-                missing.append(m.group(1))
+        for head, found in ((MISSING_HEAD, missing), (INEXPRESSIBLE_HEAD, inexpressible)):
+            if head.search(line):
+                for item in lines[k + 1:]:
+                    m = MISSING_ITEM.match(item)
+                    if not m:
+                        break
+                    found.append(m.group(1))
     reason = ""
     for line in lines:
         m = re.search(r"\berror: (.*)", line)
@@ -479,6 +483,9 @@ def convert_error(stderr: str) -> dict:
     if not reason and lines:
         reason = lines[0].strip()
     out = {"reason": reason[:400]}
+    if inexpressible:
+        out["inexpressible"] = inexpressible
+        out["reason"] = "no ONNX expression: " + ", ".join(inexpressible)
     if missing:
         out["missing"] = missing
         out["reason"] = "no rule: " + ", ".join(missing)

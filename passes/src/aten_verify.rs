@@ -522,6 +522,8 @@ fn attribute_fits(ty: &ArgType, kind: &str) -> bool {
         ArgType::List { elem, .. } => match &**elem {
             ArgType::Int | ArgType::SymInt => kind == "array<i64>",
             ArgType::Float => kind == "array<f64>",
+            // `Scalar[]` (gradient's spacing): imported as a float or int array.
+            ArgType::Scalar => matches!(kind, "array<f64>" | "array<i64>"),
             ArgType::Bool => kind == "array<i1>",
             ArgType::Str | ArgType::Dimname => kind == "array",
             _ => false,

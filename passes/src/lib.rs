@@ -18,6 +18,7 @@ mod dce;
 pub mod lowering;
 mod onnx_cse;
 pub mod onnx_eqsat;
+pub mod onnx_fuse_weights;
 mod onnx_fold_constants;
 pub mod onnx_ir;
 pub mod onnx_shape_inference;
@@ -72,6 +73,7 @@ pub static REGISTRY: &[PassInfo] = &[
     onnx_cse::INFO,
     onnx_shape_inference::INFO,
     onnx_eqsat::INFO,
+    onnx_fuse_weights::INFO,
 ];
 
 /// Finds a project pass by its pipeline flag.

@@ -98,6 +98,11 @@ fn constant_of(value: Value<'_, '_>) -> Option<IntTensor> {
         }
         let elem = element_type(ty)?;
         let width = sys::mlirIntegerTypeGetWidth(elem.to_raw());
+        // Only the widths read below (imported ONNX models also hold i8,
+        // i16 and unsigned constants, which other accessors must read).
+        if !matches!(width, 1 | 32 | 64) || (width != 1 && sys::mlirIntegerTypeIsUnsigned(elem.to_raw())) {
+            return None;
+        }
         let values = (0..n as isize)
             .map(|i| match width {
                 1 => sys::mlirDenseElementsAttrGetBoolValue(raw, i) as i64,

@@ -20,6 +20,29 @@ pub const NONE_OP: &str = "onnx.none";
 /// stay in the archive named by the module's `aten.archive`; the writer
 /// streams it into the model (or external data).
 pub const INITIALIZER_OP: &str = "onnx.initializer";
+/// `%t = "onnx.weight_transform"(%w) {kind = "transpose", perm = array<i64: 1, 0>}`:
+/// an initializer computed from other initializers (or weight transforms)
+/// while the writer streams it out, never materialized in the IR. Kinds
+/// (operands; attributes), the result type being the transformed tensor's:
+/// - `transpose` (x; `perm`), `reshape` (x), `cast` (x; element type from
+///   the result type: only exact widenings and float-to-float casts),
+/// - `concat` (x1, x2, ...; `axis`),
+/// - `conv_bn_weight` (W, scale, var; `epsilon`): `W[m,...] * scale[m] / sqrt(var[m] + epsilon)`,
+/// - `conv_bn_bias` (scale, B, mean, var[, b]; `epsilon`):
+///   `(b[m] - mean[m]) * scale[m] / sqrt(var[m] + epsilon) + B[m]` (b = 0 when absent).
+///
+/// A source used only by weight transforms is not written (see
+/// src/export/transform.rs and passes/src/optimizer/rules/weights.rs).
+pub const WEIGHT_TRANSFORM_OP: &str = "onnx.weight_transform";
+/// The kinds of [`WEIGHT_TRANSFORM_OP`].
+pub const WEIGHT_TRANSFORM_KINDS: &[&str] =
+    &["transpose", "reshape", "cast", "concat", "conv_bn_weight", "conv_bn_bias"];
+
+/// True for ops whose value is an initializer (read from the archive, or
+/// computed from initializers by the writer).
+pub fn is_weight_op(name: &str) -> bool {
+    name == INITIALIZER_OP || name == WEIGHT_TRANSFORM_OP
+}
 /// `"onnx.yield"(%a, %b) : (...) -> ()`: the terminator of a region of an
 /// onnx op with subgraphs; its operands are the subgraph's outputs.
 pub const YIELD_OP: &str = "onnx.yield";
@@ -134,9 +157,29 @@ fn element_type_name(elem: sys::MlirType) -> Option<&'static str> {
             "float8e4m3fn"
         } else if sys::mlirTypeIsAFloat8E5M2(elem) {
             "float8e5m2"
+        } else if is_string_type(elem) {
+            "string"
         } else {
             return None;
         })
+    }
+}
+
+/// `!onnx.string`: the element type of ONNX string tensors (imported ONNX
+/// models, docs/from-onnx.md).
+pub const STRING_TYPE: &str = "!onnx.string";
+
+fn is_string_type(elem: sys::MlirType) -> bool {
+    let text = |s: sys::MlirStringRef| {
+        if s.length == 0 || s.data.is_null() {
+            return &[][..];
+        }
+        unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) }
+    };
+    unsafe {
+        sys::mlirTypeIsAOpaque(elem)
+            && text(sys::mlirOpaqueTypeGetDialectNamespace(elem)) == b"onnx"
+            && text(sys::mlirOpaqueTypeGetData(elem)) == b"string"
     }
 }
 
@@ -151,6 +194,7 @@ pub fn data_type_code(elem: Type<'_>) -> Option<i64> {
         "int16" => 5,
         "int32" => 6,
         "int64" => 7,
+        "string" => 8,
         "bool" => 9,
         "float16" => 10,
         "double" => 11,

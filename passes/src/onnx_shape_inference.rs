@@ -338,11 +338,13 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         "Constant" => vec![None],
         "Reshape" => one(op.operand(1).ok().and_then(|s| values.get(&key(s))).map(|target| {
             let data = input(0);
+            // allowzero = 1: a 0 is a real 0, not "copy the input's dim".
+            let allowzero = int_attr(op, "allowzero") == Some(1);
             let mut out: Shape = target
                 .iter()
                 .enumerate()
                 .map(|(i, d)| match d {
-                    Dim::Static(0) => data.as_ref().and_then(|s| s.get(i).cloned()).unwrap_or(Dim::Unknown),
+                    Dim::Static(0) if !allowzero => data.as_ref().and_then(|s| s.get(i).cloned()).unwrap_or(Dim::Unknown),
                     Dim::Static(-1) => Dim::Unknown,
                     other => other.clone(),
                 })
@@ -393,7 +395,9 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             out.extend(data[axis + 1..].iter().cloned());
             Some(out)
         })),
-        "GatherElements" => one(input(1)),
+        // The result has the indices' shape; indices of another rank than
+        // the data are invalid (e.g. in a branch not taken): infer nothing.
+        "GatherElements" => one(input(0).zip(input(1)).and_then(|(d, i)| (d.len() == i.len()).then_some(i))),
         "Unsqueeze" => {
             one(input(0).zip(op.operand(1).ok().and_then(|a| const_ints(a, values))).map(|(mut s, axes)| {
                 let rank = s.len() + axes.len();

@@ -49,12 +49,40 @@ pub fn verify(op: OperationRef<'_, '_>) -> Result<(), ()> {
     }
 }
 
+/// `onnx.weight_transform`: a known kind, its operands initializers or
+/// weight transforms, one result (see [`onnx_ir::WEIGHT_TRANSFORM_OP`]).
+fn verify_weight_transform(op: OperationRef<'_, '_>) -> Result<(), String> {
+    let kind = op.attribute("kind").ok().and_then(crate::ir::string_value).unwrap_or_default();
+    if !onnx_ir::WEIGHT_TRANSFORM_KINDS.contains(&kind.as_str()) {
+        return Err(format!(
+            "needs a string 'kind', one of {}; got '{kind}'",
+            onnx_ir::WEIGHT_TRANSFORM_KINDS.join(", ")
+        ));
+    }
+    if op.result_count() != 1 || op.operand_count() == 0 {
+        return Err("must have operands and one tensor result".to_string());
+    }
+    for (i, v) in op.operands().enumerate() {
+        let from_weight = unsafe { mlir_sys::mlirValueIsAOpResult(v.to_raw()) } && {
+            let owner = unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(v.to_raw())) };
+            onnx_ir::is_weight_op(&crate::ir::op_name(owner))
+        };
+        if !from_weight {
+            return Err(format!("operand {i} is not an onnx.initializer or onnx.weight_transform"));
+        }
+    }
+    Ok(())
+}
+
 fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
     if name == onnx_ir::INITIALIZER_OP {
         if op.operand_count() != 0 || op.result_count() != 1 || op.attribute("name").is_err() {
             return Err("must have a 'name', no operands and one tensor result".to_string());
         }
         return Ok(());
+    }
+    if name == onnx_ir::WEIGHT_TRANSFORM_OP {
+        return verify_weight_transform(op);
     }
     if name == onnx_ir::NONE_OP {
         if op.operand_count() != 0
@@ -69,6 +97,9 @@ fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
         return verify_yield(op);
     }
     let (domain, op_type) = onnx_ir::split_name(name).ok_or("is not an onnx op name")?;
+    if domain == "com.microsoft" {
+        return Ok(()); // contrib ops: not in the registry, kept generic
+    }
     let opset = onnx_ir::opset_of(op);
     let Some(schema) = registry::lookup(domain, op_type, opset) else {
         let versions: Vec<String> =

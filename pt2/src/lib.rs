@@ -420,7 +420,8 @@ impl Container {
             let legacy = format!("{}{}.pt", kind.dir(), model_name);
             if self.by_name.contains_key(&self.full_name(&legacy)) {
                 return Err(self.not_pt2(format!(
-                    "{}s are stored in the legacy pickled format (`{}`), which is not supported",
+                    "{}s are stored in the legacy pickled format (`{}`) of torch <= 2.8, which is not supported: \
+                     re-export the program with torch 2.9 or newer (torch.export.save)",
                     kind.noun(),
                     self.full_name(&legacy)
                 )));

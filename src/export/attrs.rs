@@ -190,6 +190,9 @@ fn integer_value(attr: Attribute<'_>) -> Option<i64> {
 fn string_bytes(attr: Attribute<'_>) -> Vec<u8> {
     unsafe {
         let s = sys::mlirStringAttrGetValue(attr.to_raw());
+        if s.length == 0 || s.data.is_null() {
+            return Vec::new(); // an empty string's data pointer may be null
+        }
         std::slice::from_raw_parts(s.data as *const u8, s.length).to_vec()
     }
 }
@@ -236,6 +239,9 @@ pub fn tensor(attr: Attribute<'_>) -> Result<TensorProto, String> {
         if !sys::mlirAttributeIsADenseElements(raw) {
             return Err(format!("{attr} is not a dense elements attribute"));
         }
+        if let Some(strings) = string_tensor(attr) {
+            return Ok(strings);
+        }
         if !(sys::mlirAttributeIsADenseIntElements(raw) || sys::mlirAttributeIsADenseFPElements(raw)) {
             return Err(format!(
                 "dense elements of type {} have no ONNX raw form",
@@ -270,6 +276,37 @@ pub fn tensor(attr: Attribute<'_>) -> Result<TensorProto, String> {
             return Err(format!("element type {elem} ({width} bits) is not supported in constant tensors"));
         };
         Ok(TensorProto { dims, data_type: data_type as i32, raw_data, ..Default::default() })
+    }
+}
+
+/// Dense elements of `!onnx.string` (an imported ONNX model's string
+/// tensor) as a TensorProto with `string_data`.
+fn string_tensor(attr: Attribute<'_>) -> Option<TensorProto> {
+    let raw = attr.to_raw();
+    unsafe {
+        let ty = sys::mlirAttributeGetType(raw);
+        let elem = Type::from_raw(sys::mlirShapedTypeGetElementType(ty));
+        if onnx_ir::data_type_code(elem) != Some(8) || !sys::mlirShapedTypeHasStaticShape(ty) {
+            return None;
+        }
+        let rank = sys::mlirShapedTypeGetRank(ty);
+        let dims: Vec<i64> = (0..rank).map(|i| sys::mlirShapedTypeGetDimSize(ty, i as isize)).collect();
+        let count = sys::mlirElementsAttrGetNumElements(raw);
+        let splat = sys::mlirDenseElementsAttrIsSplat(raw);
+        let string_data = (0..count)
+            .map(|i| {
+                let s = if splat {
+                    sys::mlirDenseElementsAttrGetStringSplatValue(raw)
+                } else {
+                    sys::mlirDenseElementsAttrGetStringValue(raw, i as isize)
+                };
+                if s.length == 0 || s.data.is_null() {
+                    return Vec::new();
+                }
+                std::slice::from_raw_parts(s.data as *const u8, s.length).to_vec()
+            })
+            .collect();
+        Some(TensorProto { dims, data_type: 8, string_data, ..Default::default() })
     }
 }
 

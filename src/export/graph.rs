@@ -46,6 +46,116 @@ pub struct Initializer {
     pub dims: Vec<i64>,
     /// Where the op is, for messages.
     pub position: String,
+    /// (file, byte offset, length) of the bytes when the op names them
+    /// (`location`, `offset`, `length`: an initializer of an imported ONNX
+    /// model) instead of a weight of the `aten.archive`.
+    pub source: Option<(String, u64, u64)>,
+    /// Set for an `onnx.weight_transform`: its data is computed from its
+    /// operands while it is written (`fqn` then describes it, e.g.
+    /// `transpose(fc.weight)`; see `transform.rs`).
+    pub transform: Option<Box<Transform>>,
+}
+
+/// What an `onnx.weight_transform` does (see `transform.rs`).
+#[derive(Clone, Debug)]
+pub struct Transform {
+    pub kind: String,
+    pub perm: Option<Vec<i64>>,
+    pub axis: Option<i64>,
+    pub epsilon: Option<f32>,
+    pub inputs: Vec<Initializer>,
+}
+
+impl Initializer {
+    /// The stored tensors it reads (itself when it is not a transform).
+    pub fn leaves(&self) -> Vec<&Initializer> {
+        match &self.transform {
+            None => vec![self],
+            Some(t) => t.inputs.iter().flat_map(Initializer::leaves).collect(),
+        }
+    }
+}
+
+/// True when every use of `value` is an operand of an `onnx.weight_transform`
+/// (and there is at least one): such a weight is not written itself.
+fn only_transforms_use(value: Value<'_, '_>) -> bool {
+    unsafe {
+        let mut operand = sys::mlirValueGetFirstUse(value.to_raw());
+        if sys::mlirOpOperandIsNull(operand) {
+            return false;
+        }
+        while !sys::mlirOpOperandIsNull(operand) {
+            let owner = OperationRef::from_raw(sys::mlirOpOperandGetOwner(operand));
+            if op_name(owner) != onnx_ir::WEIGHT_TRANSFORM_OP {
+                return false;
+            }
+            operand = sys::mlirOpOperandGetNextUse(operand);
+        }
+        true
+    }
+}
+
+/// The description of an `onnx.weight_transform` op over `weights` (the
+/// initializers and transforms seen so far, by value).
+fn transform_of(op: OperationRef<'_, '_>, weights: &HashMap<Key, Initializer>) -> Result<Initializer, String> {
+    let kind = op
+        .attribute("kind")
+        .ok()
+        .and_then(string_value)
+        .ok_or_else(|| format!("{} has no string `kind`", describe(op)))?;
+    if op.result_count() != 1 || op.operand_count() == 0 {
+        return Err(format!("{} must have operands and one result", describe(op)));
+    }
+    let inputs: Vec<Initializer> = op
+        .operands()
+        .enumerate()
+        .map(|(i, v)| {
+            weights.get(&key(v)).cloned().ok_or_else(|| {
+                format!("{}: operand {i} is not an onnx.initializer or an earlier onnx.weight_transform", describe(op))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let ty = op.result(0).unwrap().r#type();
+    let (data_type, dims) = static_tensor(ty).ok_or_else(|| {
+        format!("{} has type {ty}; weight transforms need a static tensor type with an ONNX element type", describe(op))
+    })?;
+    let int = |name: &str| -> Option<i64> {
+        let attr = op.attribute(name).ok()?;
+        unsafe { sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| sys::mlirIntegerAttrGetValueInt(attr.to_raw())) }
+    };
+    let float = |name: &str| -> Option<f32> {
+        let attr = op.attribute(name).ok()?;
+        unsafe {
+            sys::mlirAttributeIsAFloat(attr.to_raw()).then(|| sys::mlirFloatAttrGetValueDouble(attr.to_raw()) as f32)
+        }
+    };
+    let perm = op.attribute("perm").ok().and_then(aten2onnx_passes::ir::dense_i64_values);
+    let fqn = format!("{kind}({})", inputs.iter().map(|i| i.fqn.as_str()).collect::<Vec<_>>().join(", "));
+    Ok(Initializer {
+        name: String::new(),
+        fqn,
+        data_type,
+        dims,
+        position: describe(op),
+        source: None,
+        transform: Some(Box::new(Transform { kind, perm, axis: int("axis"), epsilon: float("epsilon"), inputs })),
+    })
+}
+
+/// The initializer name of a weight transform: its first stored source and
+/// its kinds (`fc.weight.transpose`).
+fn transform_name(init: &Initializer) -> String {
+    let mut first = init;
+    let mut kinds = Vec::new();
+    while let Some(t) = &first.transform {
+        kinds.push(t.kind.as_str());
+        match t.inputs.first() {
+            Some(i) => first = i,
+            None => break,
+        }
+    }
+    kinds.reverse();
+    format!("{}.{}", first.fqn, kinds.join("."))
 }
 
 /// Unique names in one namespace: `base`, then `base_1`, `base_2`, ...
@@ -181,7 +291,20 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
     // Initializers claim their FQN before intermediates claim names.
     let mut initializers: Vec<Initializer> = Vec::new();
     let mut by_fqn: HashMap<String, usize> = HashMap::new();
+    // Every weight value (also those only transforms use, which are not written).
+    let mut weights: HashMap<Key, Initializer> = HashMap::new();
     for &op in &ops {
+        if op_name(op) == onnx_ir::WEIGHT_TRANSFORM_OP {
+            let mut init = transform_of(op, &weights)?;
+            let value: Value = op.result(0).unwrap().into();
+            if !only_transforms_use(value) {
+                init.name = names.claim(&transform_name(&init));
+                value_names.insert(key(value), init.name.clone());
+                initializers.push(init.clone());
+            }
+            weights.insert(key(value), init);
+            continue;
+        }
         if op_name(op) != onnx_ir::INITIALIZER_OP {
             continue;
         }
@@ -200,6 +323,20 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
                 describe(op)
             )
         })?;
+        let value: Value = op.result(0).unwrap().into();
+        let plain = Initializer {
+            name: String::new(),
+            fqn: fqn.clone(),
+            data_type,
+            dims: dims.clone(),
+            position: describe(op),
+            source: file_source(op),
+            transform: None,
+        };
+        weights.insert(key(value), plain);
+        if only_transforms_use(value) && !by_fqn.contains_key(&fqn) {
+            continue;
+        }
         let index = match by_fqn.get(&fqn) {
             Some(&index) => {
                 let first = &initializers[index];
@@ -219,6 +356,8 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
                     data_type,
                     dims,
                     position: describe(op),
+                    source: file_source(op),
+                    transform: None,
                 });
                 by_fqn.insert(fqn, initializers.len() - 1);
                 initializers.len() - 1
@@ -236,7 +375,7 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
         let from_node = unsafe { sys::mlirValueIsAOpResult(value.to_raw()) } && {
             let owner = unsafe { OperationRef::from_raw(sys::mlirOpResultGetOwner(value.to_raw())) };
             let owner_name = op_name(owner);
-            owner_name != onnx_ir::INITIALIZER_OP && owner_name != onnx_ir::NONE_OP
+            !onnx_ir::is_weight_op(&owner_name) && owner_name != onnx_ir::NONE_OP
         };
         if from_node && !direct.contains_key(&key(*value)) {
             direct.insert(key(*value), name.clone());
@@ -263,7 +402,7 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
     let mut intermediates: Vec<(String, Type)> = Vec::new();
     for &op in &ops {
         let name = op_name(op);
-        if name == onnx_ir::INITIALIZER_OP {
+        if onnx_ir::is_weight_op(&name) {
             continue;
         }
         if name == onnx_ir::NONE_OP {
@@ -375,6 +514,18 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
     }
 
     Ok(Graph { proto: graph, initializers, opset, domains: domains.into_keys().collect(), archive })
+}
+
+/// The (`location`, `offset`, `length`) attributes of an initializer op.
+fn file_source(op: OperationRef<'_, '_>) -> Option<(String, u64, u64)> {
+    let location = op.attribute("location").ok().and_then(string_value)?;
+    let int = |name: &str| {
+        op.attribute(name)
+            .ok()
+            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+            .map(|i| i.value())
+    };
+    Some((location, u64::try_from(int("offset")?).ok()?, u64::try_from(int("length")?).ok()?))
 }
 
 fn find_forward<'c, 'a>(module: &'a Module<'c>) -> Result<OperationRef<'c, 'a>, String> {
@@ -581,7 +732,7 @@ fn subgraph(block: melior::ir::BlockRef<'_, '_>, name: &str, scope: &mut Scope<'
             let owner = unsafe { OperationRef::from_raw(sys::mlirOpResultGetOwner(value.to_raw())) };
             owner.block().is_some_and(|b| b == block) && {
                 let owner_name = op_name(owner);
-                owner_name != onnx_ir::INITIALIZER_OP && owner_name != onnx_ir::NONE_OP
+                !onnx_ir::is_weight_op(&owner_name) && owner_name != onnx_ir::NONE_OP
             }
         };
         if local && !direct.contains_key(&key(value)) {
@@ -599,7 +750,7 @@ fn subgraph(block: melior::ir::BlockRef<'_, '_>, name: &str, scope: &mut Scope<'
             break;
         }
         let op_full = op_name(op);
-        if op_full == onnx_ir::INITIALIZER_OP {
+        if onnx_ir::is_weight_op(&op_full) {
             return Err(format!(
                 "{} is inside a subgraph; initializers must be in the function's body (the main graph)",
                 describe(op)

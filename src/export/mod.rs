@@ -28,6 +28,10 @@
 //!   (e.g. transposed) parameter is gathered in row-major order on the way.
 //!   Pages of the archive are released once written ([`pages`]), so peak
 //!   RSS does not grow with the model.
+//! - **Weight transforms** (`onnx.weight_transform`: transpose, reshape,
+//!   cast, concat, Conv+BatchNormalization fold) are initializers computed
+//!   from their sources while they are streamed, a chunk at a time
+//!   ([`transform`]); a source only transforms use is not written.
 //! - **External data**: above protobuf's 2 GiB limit (or always, on
 //!   request) the bytes go to `<model file name>.data` beside the model,
 //!   at 64-byte (4096-byte for tensors of 1 MiB or more) aligned offsets.
@@ -36,15 +40,17 @@
 
 mod attrs;
 pub mod dims;
+mod dtypes;
 mod graph;
 mod pages;
 mod stream;
+mod transform;
 mod weights;
 
 use crate::{output::OutputFile, Error};
 use melior::ir::operation::OperationLike;
 use melior::ir::Module;
-use onnx_protobuf::{ModelProto, OperatorSetIdProto, TensorProto};
+use onnx_protobuf::{GraphProto, ModelProto, OperatorSetIdProto, TensorProto};
 use std::{
     io::{BufWriter, Write},
     path::{Path, PathBuf},
@@ -150,13 +156,14 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
     let bad_input = |message: String| Error::Import { path: source.clone(), message };
     let graph = graph::build(module, &options.dim_names).map_err(bad_input)?;
 
-    let archive = match graph.initializers.is_empty() {
+    let from_archive = graph.initializers.iter().flat_map(|i| i.leaves()).filter(|i| i.source.is_none()).count();
+    let archive = match from_archive == 0 {
         true => None,
         false => {
             let path = graph.archive.as_deref().ok_or_else(|| {
                 bad_input(format!(
                     "the module has {} onnx.initializer op(s) but no `aten.archive` attribute naming the .pt2 that holds them",
-                    graph.initializers.len()
+                    from_archive
                 ))
             })?;
             Some(aten2onnx_pt2::Archive::open(path)?)
@@ -169,9 +176,50 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
         ),
         None => None,
     };
+    // Initializers of an imported ONNX model: byte ranges of its files.
+    // (Weight transforms read stored tensors that may not be written themselves.)
+    let leaves: Vec<graph::Initializer> = graph.initializers.iter().flat_map(|i| i.leaves()).cloned().collect();
+    let files = weights::SourceFiles::open(&leaves).map_err(bad_input)?;
     let mut tensors = Vec::with_capacity(graph.initializers.len());
     let mut initializer_bytes = 0u64;
+    // A stored tensor (of the archive or of a file) as row-major data.
+    let stored = |init: &graph::Initializer| -> Result<stream::Data<'_>, String> {
+        if init.source.is_some() {
+            return files.resolve(init);
+        }
+        let archive = archive.as_ref().expect("opened above");
+        let data = weights::resolve(archive, init)?;
+        Ok(match &pages {
+            Some(pages) => pages.rebase(archive.bytes(), data.clone()).unwrap_or(data),
+            None => data,
+        })
+    };
     for init in &graph.initializers {
+        if init.transform.is_some() {
+            // An onnx.weight_transform: computed while it is written.
+            let data = transform::resolve(init, &stored).map_err(bad_input)?;
+            initializer_bytes += data.len();
+            let header = TensorProto {
+                name: init.name.clone(),
+                dims: init.dims.clone(),
+                data_type: init.data_type,
+                ..Default::default()
+            };
+            tensors.push(Tensor { header, data });
+            continue;
+        }
+        if init.source.is_some() {
+            let data = files.resolve(init).map_err(bad_input)?;
+            initializer_bytes += data.len();
+            let header = TensorProto {
+                name: init.name.clone(),
+                dims: init.dims.clone(),
+                data_type: init.data_type,
+                ..Default::default()
+            };
+            tensors.push(Tensor { header, data });
+            continue;
+        }
         let archive = archive.as_ref().expect("opened above");
         let data = weights::resolve(archive, init).map_err(bad_input)?;
         let data = match &pages {
@@ -188,13 +236,31 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
         tensors.push(Tensor { header, data });
     }
 
-    let ir_version = ir_version_for_opset(graph.opset);
+    // An imported ONNX model keeps its IR version (when newer) and the
+    // versions of its other domains (module attributes `onnx.ir_version`,
+    // `onnx.opset_import`).
+    let module_op = module.as_operation();
+    let imported_ir = module_op
+        .attribute("onnx.ir_version")
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map(|i| i.value());
+    let ir_version = ir_version_for_opset(graph.opset).max(imported_ir.unwrap_or(0));
+    dtypes::check(&graph.proto, ir_version, graph.opset).map_err(&bad_input)?;
+    let headers = GraphProto { initializer: tensors.iter().map(|t| t.header.clone()).collect(), ..Default::default() };
+    dtypes::check(&headers, ir_version, graph.opset).map_err(&bad_input)?;
+    let imported_version = |domain: &str| -> Option<i64> {
+        let dict = module_op.attribute("onnx.opset_import").ok()?;
+        let dict = melior::ir::attribute::DictionaryAttribute::try_from(dict).ok()?;
+        let value = dict.element_by_name(domain)?;
+        melior::ir::attribute::IntegerAttribute::try_from(value).ok().map(|i| i.value())
+    };
     let mut opset_import =
         vec![OperatorSetIdProto { domain: String::new(), version: graph.opset as i64, ..Default::default() }];
     for domain in &graph.domains {
         opset_import.push(OperatorSetIdProto {
             domain: domain.clone(),
-            version: domain_version(domain, ir_version),
+            version: imported_version(domain).unwrap_or_else(|| domain_version(domain, ir_version)),
             ..Default::default()
         });
     }
@@ -240,10 +306,13 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
     let external = (plan.external_size() > 0 || options.external_data == ExternalData::Always)
         .then(|| output.with_file_name(&location));
 
+    crate::progress::bytes_total(format!("writing {}", output.display()), plan.model_size() + plan.external_size());
     let mut release = |data: &stream::Data<'_>| {
+        crate::progress::bytes_written(data.len());
         if let Some(pages) = &pages {
             pages.release(data);
         }
+        files.release(data);
     };
     write_files(output, &plan, external.as_deref(), &mut release)?;
     Ok(ExportReport { nodes, initializers, initializer_bytes, external_data_file: external })

@@ -30,6 +30,11 @@ impl Pages {
         Ok(Pages { map })
     }
 
+    /// The mapped bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+
     /// `data`, whose slices lie in `archive` (the reader's map of the same
     /// file), re-based onto this map. `None` if a slice lies outside
     /// `archive` or the file changed size.
@@ -41,10 +46,28 @@ impl Pages {
             let offset = (slice.as_ptr() as usize).checked_sub(archive.as_ptr() as usize)?;
             self.map.get(offset..offset.checked_add(slice.len())?)
         };
+        self.rebase_with(&rebase, data)
+    }
+
+    fn rebase_with<'m>(&'m self, rebase: &dyn Fn(&[u8]) -> Option<&'m [u8]>, data: Data<'_>) -> Option<Data<'m>> {
         Some(match data {
             Data::Contiguous(bytes) => Data::Contiguous(rebase(bytes)?),
             Data::Strided { storage, element_size, sizes, strides, offset } => {
                 Data::Strided { storage: rebase(storage)?, element_size, sizes, strides, offset }
+            }
+            Data::Lazy(lazy) => {
+                let super::transform::Lazy { op, data_type, dims, inputs } = *lazy;
+                let inputs = inputs
+                    .into_iter()
+                    .map(|i| {
+                        Some(super::transform::Input {
+                            data: self.rebase_with(rebase, i.data)?,
+                            data_type: i.data_type,
+                            dims: i.dims,
+                        })
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Data::Lazy(Box::new(super::transform::Lazy { op, data_type, dims, inputs }))
             }
         })
     }
@@ -54,6 +77,10 @@ impl Pages {
         let slice = match data {
             Data::Contiguous(bytes) => *bytes,
             Data::Strided { storage, .. } => *storage,
+            Data::Lazy(lazy) => {
+                lazy.inputs.iter().for_each(|i| self.release(&i.data));
+                return;
+            }
         };
         let Some(offset) = (slice.as_ptr() as usize).checked_sub(self.map.as_ptr() as usize) else { return };
         if slice.is_empty() || offset + slice.len() > self.map.len() {

@@ -33,6 +33,9 @@ pub enum Data<'a> {
     /// A strided view of a storage (a transposed parameter): gathered in
     /// row-major order while writing, a chunk at a time.
     Strided { storage: &'a [u8], element_size: usize, sizes: Vec<i64>, strides: Vec<i64>, offset: i64 },
+    /// Computed from other data while writing (an `onnx.weight_transform`:
+    /// a cast, concat, BatchNormalization fold, ...), a chunk at a time.
+    Lazy(Box<super::transform::Lazy<'a>>),
 }
 
 impl Data<'_> {
@@ -42,6 +45,7 @@ impl Data<'_> {
             Data::Strided { element_size, sizes, .. } => {
                 sizes.iter().fold(*element_size as u64, |acc, &s| acc.saturating_mul(s as u64))
             }
+            Data::Lazy(lazy) => lazy.len(),
         }
     }
 
@@ -51,6 +55,10 @@ impl Data<'_> {
             Data::Contiguous(bytes) => out.write_all(bytes),
             Data::Strided { storage, element_size, sizes, strides, offset } => {
                 write_strided(out, storage, *element_size, sizes, strides, *offset)
+            }
+            Data::Lazy(lazy) => {
+                let size = super::transform::element_size(lazy.data_type).unwrap_or(1) as u64;
+                lazy.write_range(out, 0, lazy.len() / size)
             }
         }
     }
@@ -264,7 +272,7 @@ fn write_data<'a>(out: &mut dyn Write, data: &Data<'a>, written: &mut dyn FnMut(
                 written(&Data::Contiguous(piece));
             }
         }
-        Data::Strided { .. } => {
+        Data::Strided { .. } | Data::Lazy(_) => {
             data.write_to(out)?;
             written(data);
         }

@@ -76,3 +76,67 @@ fn check(tensor: &TensorData<'_>, init: &Initializer) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The files initializers of an imported ONNX model read from (the model
+/// itself, external data files), each memory-mapped once; their pages are
+/// released once written, like the archive's.
+pub struct SourceFiles {
+    maps: Vec<(String, super::pages::Pages)>,
+}
+
+impl SourceFiles {
+    pub fn open(initializers: &[Initializer]) -> Result<SourceFiles, String> {
+        let mut maps: Vec<(String, super::pages::Pages)> = Vec::new();
+        for init in initializers {
+            let Some((path, _, _)) = &init.source else { continue };
+            if maps.iter().any(|(p, _)| p == path) {
+                continue;
+            }
+            let pages = super::pages::Pages::open(std::path::Path::new(path))
+                .map_err(|e| format!("{}: `{}` reads {path}, which cannot be opened: {e}", init.position, init.fqn))?;
+            maps.push((path.clone(), pages));
+        }
+        Ok(SourceFiles { maps })
+    }
+
+    /// The bytes of `init` (which has a `source`), checked against its type.
+    pub fn resolve(&self, init: &Initializer) -> Result<Data<'_>, String> {
+        let (path, offset, length) = init.source.as_ref().expect("an initializer with a source");
+        let pages = &self.maps.iter().find(|(p, _)| p == path).expect("opened").1;
+        let bytes = pages.bytes();
+        let end = offset.checked_add(*length).filter(|&e| e <= bytes.len() as u64).ok_or_else(|| {
+            format!(
+                "{}: `{}` reads bytes {offset}..{} of {path}, past its end ({} bytes)",
+                init.position,
+                init.fqn,
+                offset.saturating_add(*length),
+                bytes.len()
+            )
+        })?;
+        let width: u64 = match init.data_type {
+            2 | 3 | 9 | 17 | 18 | 19 | 20 | 24 => 1,
+            4 | 5 | 10 | 16 => 2,
+            1 | 6 | 12 => 4,
+            7 | 11 | 13 | 14 => 8,
+            15 => 16,
+            other => {
+                return Err(format!("{}: `{}` has ONNX data type {other}, not supported here", init.position, init.fqn))
+            }
+        };
+        let count = init.dims.iter().try_fold(1u64, |acc, &d| acc.checked_mul(u64::try_from(d).ok()?));
+        if count.and_then(|c| c.checked_mul(width)) != Some(*length) {
+            return Err(format!(
+                "{}: `{}` holds {length} bytes, but its type {:?} of data type {} needs another size",
+                init.position, init.fqn, init.dims, init.data_type
+            ));
+        }
+        Ok(Data::Contiguous(&bytes[*offset as usize..end as usize]))
+    }
+
+    /// Drops the pages of `data` from the process (best effort).
+    pub fn release(&self, data: &Data<'_>) {
+        for (_, pages) in &self.maps {
+            pages.release(data);
+        }
+    }
+}

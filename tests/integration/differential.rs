@@ -10,7 +10,9 @@
 //! Sample language (one sample = `name: value` pairs separated by `;`;
 //! arguments left out take their schema default):
 //! - tensors `T[2,3]` (T = the dtype under test), `f32[4]`, `i64[3]`, `bool[2,2]`,
-//!   `T[]` (0-d); value ranges `i64[3]{0..4}`, `T[2]{pos}` (positive);
+//!   `T[]` (0-d); value ranges `i64[3]{0..4}`, `T[2]{pos}` (positive), `T[4]{unit}`
+//!   (in [0, 1)), `T[2,5]{sorted}` (sorted along the last dim), `T[3,3]{spd}` (symmetric
+//!   positive-definite), `T[3,3]{dd}` (diagonally dominant);
 //! - tensor lists `(T[2,3], T[2,3])`, with `none` elements for `Tensor?[]`;
 //! - numbers `2`, `-1.5`, `true`; lists `[1, 2]`, `[0.5, 1.5]`; strings
 //!   `"tanh"`; dtypes `dtype(f32)`; `none`; bool lists `[true, false]`.
@@ -60,6 +62,16 @@ enum Range {
     Default,
     Positive,
     Ints(i64, i64),
+    /// `{unit}`: uniform in [0, 1) (quantile levels).
+    Unit,
+    /// `{sorted}`: the default range sorted along the last dim (searchsorted).
+    Sorted,
+    /// `{spd}`: symmetric positive-definite matrices `X X^T / n + I` over the
+    /// last two dims (Cholesky).
+    Spd,
+    /// `{dd}`: the default range plus `2n` on the diagonal of the last two
+    /// dims: diagonally dominant, well conditioned (solves, inverses).
+    DiagDominant,
 }
 
 fn parse_value(text: &str, dtype: &str) -> Result<SampleValue, String> {
@@ -118,6 +130,10 @@ fn parse_value(text: &str, dtype: &str) -> Result<SampleValue, String> {
         let range = match rest {
             "" => Range::Default,
             "{pos}" => Range::Positive,
+            "{unit}" => Range::Unit,
+            "{sorted}" => Range::Sorted,
+            "{spd}" => Range::Spd,
+            "{dd}" => Range::DiagDominant,
             r => {
                 let inner = r.strip_prefix('{').and_then(|s| s.strip_suffix('}')).ok_or("bad range")?;
                 let (a, b) = inner.split_once("..").ok_or("bad range")?;
@@ -231,6 +247,17 @@ fn kind(dtype: &str) -> tch::Kind {
 
 fn random_tensor(dtype: &str, shape: &[i64], range: Range) -> tch::Tensor {
     let k = kind(dtype);
+    if let Range::Sorted = range {
+        return random_tensor(dtype, shape, Range::Default).sort(-1, false).0;
+    }
+    if let (Range::Spd | Range::DiagDominant, [.., n, _]) = (range, shape) {
+        let x = random_tensor(dtype, shape, Range::Default);
+        let eye = tch::Tensor::eye(*n, (kind(dtype), tch::Device::Cpu));
+        return match range {
+            Range::Spd => x.matmul(&x.transpose(-2, -1)) / (*n as f64) + eye,
+            _ => x + eye * (2.0 * *n as f64),
+        };
+    }
     match (k, range) {
         (tch::Kind::Bool, _) => tch::Tensor::randint(2, shape, (tch::Kind::Int64, tch::Device::Cpu)).to_kind(k),
         (_, Range::Ints(a, b)) => {
@@ -240,6 +267,7 @@ fn random_tensor(dtype: &str, shape: &[i64], range: Range) -> tch::Tensor {
             tch::Tensor::randint_low(-5, 6, shape, (tch::Kind::Int64, tch::Device::Cpu)).to_kind(k)
         }
         (_, Range::Positive) => tch::Tensor::rand(shape, (k, tch::Device::Cpu)) * 1.9 + 0.1,
+        (_, Range::Unit) => tch::Tensor::rand(shape, (k, tch::Device::Cpu)),
         _ => tch::Tensor::rand(shape, (k, tch::Device::Cpu)) * 4.0 - 2.0,
     }
 }
@@ -385,14 +413,29 @@ fn type_of(value: &RtValue) -> Result<String, String> {
     Ok(if dims.is_empty() { format!("tensor<{elem}>") } else { format!("tensor<{}x{elem}>", dims.join("x")) })
 }
 
+/// How far the current [`check`] got: 0 building inputs, 1 libtorch,
+/// 2 converting, 3 onnxruntime (read by the sample fuzzer after a panic).
+pub(crate) static STAGE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
 /// Runs one (rule, dtype, sample); `Err` explains a mismatch.
-fn check(rule: &Rule, dtype: &str, sample: &str, dir: &std::path::Path, index: usize) -> Result<(), String> {
+pub(crate) fn check(rule: &Rule, dtype: &str, sample: &str, dir: &std::path::Path, index: usize) -> Result<(), String> {
+    STAGE.store(0, std::sync::atomic::Ordering::Relaxed);
     let schema = schema_of(rule);
     let parsed = parse_sample(sample, dtype)?;
     tch::manual_seed(index as i64);
     let (probe_text, inputs) = build_module(schema, &parsed, None)?;
     let context = create_context();
     let probe = module::parse(&context, &probe_text, "probe.mlir").map_err(|e| e.to_string())?;
+    // Stages for the sample fuzzer (tests/integration/sample_fuzz.rs): a crash
+    // (a signal) is then placed in libtorch or in the converter.
+    let stage = |what: &str| {
+        let n = ["libtorch", "convert", "onnxruntime"].iter().position(|s| *s == what).map_or(0, |i| i as u8 + 1);
+        STAGE.store(n, std::sync::atomic::Ordering::Relaxed);
+        if std::env::var_os("ATEN2ONNX_FUZZ_VERBOSE").is_some() {
+            eprintln!("stage: {what}");
+        }
+    };
+    stage("libtorch");
     let eager = interp::probe_last_op(&probe, inputs.iter().map(|t| RtValue::Tensor(t.copy())).collect())
         .map_err(|e| format!("libtorch refused the sample: {e}"))?;
     let types: Vec<String> = eager.iter().map(type_of).collect::<Result<_, _>>()?;
@@ -407,8 +450,10 @@ fn check(rule: &Rule, dtype: &str, sample: &str, dir: &std::path::Path, index: u
     )
     .map_err(|e| e.to_string())?;
     let onnx = dir.join(format!("case{index}.onnx"));
+    stage("convert");
     translate::convert(mlir.to_str().unwrap(), &onnx, &ConvertOptions::default())
         .map_err(|e| format!("conversion: {e}\n{text}"))?;
+    stage("onnxruntime");
     let got = run_onnx(&onnx, &inputs).map_err(|e| format!("{e}\n{text}"))?;
     for (i, ((_, g), e)) in got.iter().zip(&expected.outputs).enumerate() {
         let e = e.tensor().unwrap();
@@ -446,12 +491,13 @@ const SHAPE_ONLY: &[(&str, &str)] = &[
     ("aten.empty_like.default", "uninitialized memory in torch; the lowering gives zeros"),
     ("aten.new_empty.default", "uninitialized memory in torch; the lowering gives zeros"),
     ("aten.new_empty_strided.default", "uninitialized memory in torch; the lowering gives zeros"),
+    ("aten.empty_permuted.default", "uninitialized memory in torch; the lowering gives zeros"),
 ];
 
 /// Rules whose op does not return a tensor (a one-op module cannot return
 /// their value as an ONNX output; the corpus and tests/ops cover them), or
 /// returns random values (tests/integration/random.rs checks them).
-const NOT_DIFFERENTIAL: &[(&str, &str)] = &[
+pub(crate) const NOT_DIFFERENTIAL: &[(&str, &str)] = &[
     ("aten.sym_size.int", "returns a SymInt; covered by the dynamic-shape corpus models and tests/ops/sym_size"),
     ("aten._assert_tensor_metadata.default", "returns nothing; covered by tests/ops"),
     ("aten._local_scalar_dense.default", "returns a Scalar; covered by tests/ops/tensors_item_core"),
@@ -475,6 +521,16 @@ const NOT_DIFFERENTIAL: &[(&str, &str)] = &[
     ("aten.normal_functional.default", "random: tested on shape, dtype, range and moments in tests/integration/random.rs"),
 ];
 
+/// The samples the differential test runs for `rule`: its own, else the
+/// defaults of 1:1 rules.
+pub(crate) fn samples_of(rule: &Rule) -> Vec<String> {
+    if rule.samples.is_empty() {
+        default_samples(rule)
+    } else {
+        rule.samples.iter().map(|s| s.to_string()).collect()
+    }
+}
+
 /// Every rule, every dtype it claims, every sample.
 #[test]
 fn every_rule_matches_libtorch() {
@@ -497,11 +553,7 @@ fn every_rule_matches_libtorch() {
             eprintln!("{}: not differential ({why})", rule.target);
             continue;
         }
-        let samples: Vec<String> = if rule.samples.is_empty() {
-            default_samples(rule)
-        } else {
-            rule.samples.iter().map(|s| s.to_string()).collect()
-        };
+        let samples = samples_of(rule);
         if samples.is_empty() {
             without_samples.push(rule.target);
             continue;

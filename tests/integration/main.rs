@@ -7,6 +7,8 @@
 //!   output, verifier error messages), and a check that every pass has tests;
 //! - `errors`: the `aten-opt` / `aten-translate` binaries on bad input (exit
 //!   code, message, no output file) and on good input;
+//! - `from_onnx`: importing ONNX models (`--from-onnx`, `--to-onnx IN.onnx`):
+//!   node tests of the onnx wheel, initializers by reference, external data, errors;
 //! - `pipeline`: pipelines mixing project and MLIR passes, nested anchors,
 //!   `--split-input-file` and `--verify-diagnostics` semantics.
 //!
@@ -19,8 +21,10 @@
 #[cfg(feature = "torch")]
 mod differential;
 mod control_flow;
+mod error_catalogue;
 mod errors;
 mod export;
+mod from_onnx;
 #[cfg(feature = "torch")]
 mod half;
 mod import;
@@ -30,7 +34,10 @@ mod passes;
 mod pipeline;
 mod random;
 mod report;
+#[cfg(feature = "torch")]
+mod sample_fuzz;
 mod trace;
+mod weights;
 
 use aten2onnx::{
     create_context,

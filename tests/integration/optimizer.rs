@@ -34,7 +34,12 @@ const PIPELINE: &str = "builtin.module(func.func(onnx-eqsat))";
 const SNAPSHOT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/integration/snapshots");
 
 fn example_module(rule: &Rule) -> String {
-    format!("module attributes {{onnx.opset = {} : i64}} {{{}\n}}\n", rule.min_opset.max(23), rule.example)
+    // Examples with initializers read them from the weight fixture.
+    let archive = match rule.example.contains("onnx.initializer") {
+        true => format!(", aten.archive = \"{}\"", aten2onnx_passes::optimizer::rules::weights::EXAMPLE_ARCHIVE),
+        false => String::new(),
+    };
+    format!("module attributes {{onnx.opset = {} : i64{archive}}} {{{}\n}}\n", rule.min_opset.max(23), rule.example)
 }
 
 fn snapshot_name(rule: &Rule) -> String {
@@ -112,10 +117,11 @@ impl Rng {
     }
 }
 
-enum Input {
+pub(crate) enum Input {
     F32(Vec<i64>, Vec<f32>),
     I64(Vec<i64>, Vec<i64>),
     I32(Vec<i64>, Vec<i32>),
+    Bool(Vec<i64>, Vec<bool>),
 }
 
 impl Input {
@@ -124,13 +130,14 @@ impl Input {
             Input::F32(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
             Input::I64(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
             Input::I32(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
+            Input::Bool(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
         }
     }
 }
 
 /// Inputs for the example's function arguments: symbolic dims are 3;
 /// `specials` puts -0.0, NaN, +inf, -inf, +0.0 first in float inputs.
-fn inputs_for(text: &str, seed: u64, specials: bool) -> Vec<Input> {
+pub(crate) fn inputs_for(text: &str, seed: u64, specials: bool) -> Vec<Input> {
     let context = create_context();
     let module = module::parse(&context, text, crate::INPUT).unwrap();
     let func = module.body().first_operation().unwrap();
@@ -154,6 +161,8 @@ fn inputs_for(text: &str, seed: u64, specials: bool) -> Vec<Input> {
                 }
                 Some(dtype::INT64) => Input::I64(shape, (0..n).map(|_| (rng.next() % 11) as i64 - 5).collect()),
                 Some(dtype::INT32) => Input::I32(shape, (0..n).map(|_| (rng.next() % 11) as i32 - 5).collect()),
+                // Mostly true (a mask keeping most positions).
+                Some(dtype::BOOL) => Input::Bool(shape, (0..n).map(|_| rng.next() % 4 != 0).collect()),
                 other => panic!("no input generator for data type {other:?}"),
             }
         })
@@ -161,14 +170,14 @@ fn inputs_for(text: &str, seed: u64, specials: bool) -> Vec<Input> {
 }
 
 /// Writes `text` (one function) as an ONNX model at `path`.
-fn export(text: &str, path: &Path) {
+pub(crate) fn export(text: &str, path: &Path) {
     let context = create_context();
     let module = module::parse(&context, text, crate::INPUT).unwrap_or_else(|e| panic!("{e}"));
     write_model(&module, path, &ExportOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
 }
 
 /// Output shape and values (as f64).
-fn outputs(env: &ort::environment::Environment, model: &Path, inputs: &[Input]) -> Vec<(Vec<i64>, Vec<f64>)> {
+pub(crate) fn outputs(env: &ort::environment::Environment, model: &Path, inputs: &[Input]) -> Vec<(Vec<i64>, Vec<f64>)> {
     let mut session = Session::builder(env)
         .unwrap()
         .commit_from_file(model)
@@ -192,7 +201,7 @@ fn outputs(env: &ort::environment::Environment, model: &Path, inputs: &[Input]) 
         .collect()
 }
 
-fn compare(what: &str, before: &[(Vec<i64>, Vec<f64>)], after: &[(Vec<i64>, Vec<f64>)]) {
+pub(crate) fn compare(what: &str, before: &[(Vec<i64>, Vec<f64>)], after: &[(Vec<i64>, Vec<f64>)]) {
     assert_eq!(before.len(), after.len(), "{what}: output count");
     for (k, ((sb, vb), (sa, va))) in before.iter().zip(after).enumerate() {
         assert_eq!(sb, sa, "{what}: output {k} shape");

@@ -55,8 +55,8 @@ fn find_wheel_library() -> Option<PathBuf> {
 }
 
 /// A tensor read from a `.pb` file.
-struct Array {
-    name: String,
+pub(crate) struct Array {
+    pub(crate) name: String,
     shape: Vec<i64>,
     data: Data,
 }
@@ -67,7 +67,7 @@ enum Data {
     Bool(Vec<bool>),
 }
 
-fn read_tensor(path: &Path) -> Array {
+pub(crate) fn read_tensor(path: &Path) -> Array {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let t = TensorProto::parse_from_bytes(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let raw = t.raw_data.as_slice();
@@ -87,7 +87,7 @@ fn read_tensor(path: &Path) -> Array {
     Array { name: t.name.clone(), shape: t.dims.clone(), data }
 }
 
-fn to_value(array: &Array) -> DynValue {
+pub(crate) fn to_value(array: &Array) -> DynValue {
     let shape = array.shape.clone();
     match &array.data {
         Data::F32(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
@@ -97,7 +97,7 @@ fn to_value(array: &Array) -> DynValue {
 }
 
 /// Compares one output; returns the max abs error (floats) or a mismatch.
-fn compare(model: &str, set: usize, expected: &Array, got: &DynValue) -> Result<f64, String> {
+pub(crate) fn compare(model: &str, set: usize, expected: &Array, got: &DynValue) -> Result<f64, String> {
     let what = format!("{model} set_{set} output '{}'", expected.name);
     let check_shape = |shape: &[i64]| {
         if shape != expected.shape.as_slice() {
@@ -142,7 +142,7 @@ fn compare(model: &str, set: usize, expected: &Array, got: &DynValue) -> Result<
     }
 }
 
-fn sorted_files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+pub(crate) fn sorted_files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .flatten()

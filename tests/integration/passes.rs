@@ -617,3 +617,23 @@ fn default_pipeline_stage_by_stage() {
     }
     assert_eq!(text, at_once);
 }
+
+/// `onnx-fuse-weights` on the QKV projections of a module (more cases:
+/// lit-tests/onnx-fuse-weights.mlir; numbers: tests/integration/weights.rs).
+#[test]
+fn onnx_fuse_weights_on_qkv() {
+    let input = r#"module attributes {onnx.opset = 23 : i64} {
+func.func @qkv(%x: tensor<?x2x4xf32, ["s0"]>) -> (tensor<?x2x4xf32, ["s0"]>, tensor<?x2x2xf32, ["s0"]>, tensor<?x2x2xf32, ["s0"]>) {
+  %q = "onnx.initializer"() {name = "q.weight"} : () -> tensor<4x4xf32>
+  %0 = "onnx.MatMul"(%x, %q) : (tensor<?x2x4xf32, ["s0"]>, tensor<4x4xf32>) -> tensor<?x2x4xf32, ["s0"]>
+  %k = "onnx.initializer"() {name = "k.weight"} : () -> tensor<4x2xf32>
+  %1 = "onnx.MatMul"(%x, %k) : (tensor<?x2x4xf32, ["s0"]>, tensor<4x2xf32>) -> tensor<?x2x2xf32, ["s0"]>
+  %v = "onnx.initializer"() {name = "v.weight"} : () -> tensor<4x2xf32>
+  %2 = "onnx.MatMul"(%x, %v) : (tensor<?x2x4xf32, ["s0"]>, tensor<4x2xf32>) -> tensor<?x2x2xf32, ["s0"]>
+  return %0, %1, %2 : tensor<?x2x4xf32, ["s0"]>, tensor<?x2x2xf32, ["s0"]>, tensor<?x2x2xf32, ["s0"]>
+}
+}"#;
+    let output = check_output("onnx-fuse-weights", "qkv", "builtin.module(func.func(onnx-fuse-weights))", input);
+    assert!(output.contains("onnx.fuse_weights = 1") && output.contains("\"onnx.Split\""), "{output}");
+    assert_eq!(output.matches("\"onnx.MatMul\"").count(), 1, "{output}");
+}

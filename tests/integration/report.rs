@@ -99,3 +99,20 @@ fn stats_table_and_xlsx() {
     let out = translate(&["--to-onnx", &fixture("mlp"), "-o", onnx.to_str().unwrap(), "--report", &fixture("mlp")]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// The progress bar (src/progress.rs) is for terminals only: with stderr
+/// piped, a successful conversion prints nothing there, `--quiet` or not.
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    let dir = scratch_dir("progress-piped");
+    let onnx = dir.join("mlp.onnx");
+    for extra in [None, Some("--quiet"), Some("-q")] {
+        let mut args = vec!["--to-onnx", &fixture("mlp"), "-o", onnx.to_str().unwrap()].into_iter().map(String::from).collect::<Vec<_>>();
+        args.extend(extra.map(String::from));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = translate(&args);
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "{extra:?}: stderr: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty(), "{extra:?}: stdout: {}", String::from_utf8_lossy(&out.stdout));
+    }
+}

@@ -2,6 +2,8 @@
 //!
 //!     aten-translate --from-pt2 model.pt2            # print the aten dialect module
 //!     aten-translate --to-onnx model.pt2 -o m.onnx   # the main job
+//!     aten-translate --from-onnx model.onnx          # print an ONNX model in the onnx dialect
+//!     aten-translate --to-onnx in.onnx -o out.onnx   # re-optimize an ONNX model
 
 use aten2onnx::{export::ExternalData, module::PrintOptions, translate};
 use clap::{ArgGroup, Parser};
@@ -14,12 +16,15 @@ use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(name = "aten-translate", version, about = "Translate torch.export programs to MLIR and ONNX")]
-#[command(group(ArgGroup::new("mode").required(true).args(["from_pt2", "to_onnx"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["from_pt2", "from_onnx", "to_onnx"])))]
 struct Args {
     /// Import a .pt2 archive and print it in the aten dialect.
     #[arg(long = "from-pt2")]
     from_pt2: bool,
-    /// Convert a .pt2 or .mlir file to an ONNX model.
+    /// Import an ONNX model and print it in the onnx dialect.
+    #[arg(long = "from-onnx")]
+    from_onnx: bool,
+    /// Convert a .pt2, .onnx (re-optimize) or .mlir file to an ONNX model.
     #[arg(long = "to-onnx")]
     to_onnx: bool,
     /// Input file.
@@ -60,6 +65,10 @@ struct Args {
     /// With --to-onnx: print the report as a table on stdout.
     #[arg(long)]
     stats: bool,
+    /// No progress bar (it is shown on stderr, when stderr is a terminal,
+    /// for conversions longer than a second).
+    #[arg(long, short = 'q')]
+    quiet: bool,
 }
 
 fn main() -> ExitCode {
@@ -67,11 +76,18 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(code) => return code,
     };
-    aten2onnx::guard::run("aten-translate", &args.input, || run(&args).map_err(|e| e.to_string()))
+    aten2onnx::guard::run("aten-translate", &args.input, || {
+        if args.to_onnx {
+            aten2onnx::progress::enable(args.quiet);
+        }
+        let result = run(&args).map_err(|e| e.to_string());
+        aten2onnx::progress::finish();
+        result
+    })
 }
 
 fn run(args: &Args) -> Result<(), aten2onnx::Error> {
-    if args.from_pt2 {
+    if args.from_pt2 || args.from_onnx {
         let print = PrintOptions { debug_info: args.print_debuginfo, generic: false };
         let output = args.output.as_deref().unwrap_or("-");
         if output != "-" {
@@ -80,7 +96,11 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
                 &[(std::path::Path::new(&args.input), "the input")],
             )?;
         }
-        let text = translate::pt2_to_aten_text(&args.input, print)?;
+        let text = if args.from_onnx {
+            translate::onnx_to_text(&args.input, print)?
+        } else {
+            translate::pt2_to_aten_text(&args.input, print)?
+        };
         aten2onnx::write_output(output, text.as_bytes())
     } else {
         let output = args

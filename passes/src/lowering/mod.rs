@@ -9,6 +9,7 @@
 
 pub mod args;
 pub mod builder;
+pub mod inexpressible;
 pub mod rules;
 
 pub use args::{Args, IntArg, Number};

@@ -80,7 +80,14 @@ impl TyInfo {
     /// True when both are known to be the same type (element type, rank and
     /// every dim known equal).
     pub fn same(&self, other: &TyInfo) -> bool {
-        if self.raw.is_some() && self.raw == other.raw {
+        // One MLIR type is not one shape when it has unknown dims
+        // (`tensor<?x8xf32>` without a symbol, `tensor<*xf32>`): two values
+        // of that type may differ in size (imported ONNX models have many).
+        let fully_known = match &self.dims {
+            Some(dims) => !dims.contains(&Dim::Unknown),
+            None => self.elem.is_none(),
+        };
+        if self.raw.is_some() && self.raw == other.raw && fully_known {
             return true;
         }
         self.elem.is_some()

@@ -17,8 +17,9 @@
 //!   kernel * C_in / group` for Conv, about 5 per element for
 //!   normalizations, 1 per output element for everything else.
 //!   `FLOPS_WEIGHT` is 0.25 (a core does about 4 FLOPs per byte it moves).
-//! - Leaves (arguments, initializers, constants) and projections cost 1: they
-//!   exist whichever node is chosen.
+//! - Leaves (arguments, initializers, constants), weight transforms (computed
+//!   by the writer) and projections cost 1: they exist whichever node is
+//!   chosen, or cost nothing at run time.
 //!
 //! Greedy extraction (`mod.rs`) adds to a node's own cost its operands'
 //! costs, each divided by how many e-classes use that operand, and keeps
@@ -65,7 +66,9 @@ fn bytes(ty: Option<&TyInfo>) -> f64 {
 pub fn node_cost(node: &ONode, own: &Data, inputs: &[&Data]) -> f64 {
     let ONode::Op(head, _) = node else { return 1.0 };
     let op = head.op.as_str();
-    if inputs.is_empty() {
+    // Initializers computed by the writer (`onnx.weight_transform`) cost
+    // nothing at run time, like the initializers they read.
+    if inputs.is_empty() || (op == "weight_transform" && head.domain.as_str().is_empty()) {
         return 1.0;
     }
     let outputs: Vec<&TyInfo> = match (&own.ty, &own.results) {

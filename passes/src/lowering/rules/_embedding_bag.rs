@@ -9,6 +9,9 @@ pub const RULES: &[Rule] = &[
         "weight: T[10,3]; indices: i64[8]{0..10}; offsets: i64[2]{0..1}; mode: 0; per_sample_weights: T[8]; returns: [0]",
         "weight: T[6,3]; indices: i64[8]{0..6}; offsets: i64[2]{0..1}; mode: 1; padding_idx: 2; returns: [0]",
         "weight: T[6,3]; indices: i64[8]{0..6}; offsets: i64[2]{0..1}; mode: 2; padding_idx: 3; returns: [0]",
+        "weight: T[1,3]; indices: i64[8]{0..10}; offsets: i64[0]{0..1}; mode: 1; returns: [0]",
+        "weight: T[4,3]; indices: i64[8]{0..4}; offsets: i64[1]{0..1}; mode: 0; include_last_offset: true; returns: [0]",
+        // (not mode 2 with no bags: libtorch's CPU kernel crashes on it.)
     ]),
     Rule::custom("aten._embedding_bag_forward_only.default", embedding_bag).samples(&[
         "weight: T[10,3]; indices: i64[8]{0..10}; offsets: i64[3]{0..1}; mode: 1; returns: [0]",
@@ -36,8 +39,6 @@ pub(super) fn embedding_bag<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
     let element = builder::element_type(w.r#type()).ok_or("not a tensor")?;
     let i64t = b.i64_type();
     let un_i = b.unranked(i64t);
-    let bool_t: Type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
-    let un_b = b.unranked(bool_t);
     let idx = b.cast_like_type(c.args.tensor("indices")?, i64t)?;
     if c.rank(idx)? != 1 {
         return Err("embedding_bag with indices that are not 1-D".into());
@@ -61,6 +62,44 @@ pub(super) fn embedding_bag<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
             padding_idx = Some(p + rows);
         }
     }
+    // No bags (statically): an empty [0, D] result; torch reads no index
+    // then (so out-of-range ones pass in sum / mean mode) and Gather would fail.
+    let n_offsets = builder::dims(offsets.r#type()).and_then(|d| d.first().copied().flatten());
+    let out = if n_offsets == Some(0) || (include_last && n_offsets == Some(1)) {
+        let d = b.op("Shape", &[w], &[("start", Attr::Int(1))], un_i)?;
+        let shape = b.op("Concat", &[b.const_i64s(&[0])?, d], &[("axis", Attr::Int(0))], un_i)?;
+        c.op("Expand", &[b.const_scalar(element, 0.0)?, shape], &[])?
+    } else {
+        pooled(c, w, idx, offsets, mode, include_last, padding_idx)?
+    };
+    // Unused auxiliary results (checked above): zeros of their types.
+    let mut results = vec![out];
+    for i in 1..4 {
+        let ty = c.result_type(i)?;
+        let el = builder::element_type(ty).ok_or("not a tensor")?;
+        let shape: Option<Vec<i64>> = builder::dims(ty).ok_or("unknown rank")?.into_iter().collect();
+        let shape = b.const_i64s(&shape.ok_or("embedding_bag with dynamic auxiliary result shapes")?)?;
+        results.push(b.op("Expand", &[b.const_scalar(el, 0.0)?, shape], &[], ty)?);
+    }
+    Ok(results)
+}
+
+/// Result 0 of `embedding_bag` with at least one bag.
+fn pooled<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    w: Value<'c, 'a>,
+    idx: Value<'c, 'a>,
+    offsets: Value<'c, 'a>,
+    mode: i64,
+    include_last: bool,
+    padding_idx: Option<i64>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &c.b;
+    let element = builder::element_type(w.r#type()).ok_or("not a tensor")?;
+    let i64t = b.i64_type();
+    let un_i = b.unranked(i64t);
+    let bool_t: Type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
+    let un_b = b.unranked(bool_t);
     let zero = b.const_i64_scalar(0)?;
     let one = b.const_i64_scalar(1)?;
     let length = b.op("Shape", &[idx], &[], un_i)?;
@@ -110,15 +149,5 @@ pub(super) fn embedding_bag<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
         }
         m => return Err(format!("embedding_bag mode {m}")),
     };
-    let out = c.op("Identity", &[out], &[])?;
-    // Unused auxiliary results (checked above): zeros of their types.
-    let mut results = vec![out];
-    for i in 1..4 {
-        let ty = c.result_type(i)?;
-        let el = builder::element_type(ty).ok_or("not a tensor")?;
-        let shape: Option<Vec<i64>> = builder::dims(ty).ok_or("unknown rank")?.into_iter().collect();
-        let shape = b.const_i64s(&shape.ok_or("embedding_bag with dynamic auxiliary result shapes")?)?;
-        results.push(b.op("Expand", &[b.const_scalar(el, 0.0)?, shape], &[], ty)?);
-    }
-    Ok(results)
+    c.op("Identity", &[out], &[])
 }

@@ -20,6 +20,11 @@ const NON_CONTIGUOUS_VIEWS: &[&str] = &[
     "aten.diagonal.default", "aten.select.int", "aten.slice.Tensor", "aten.as_strided.default", "aten.unfold.default",
     "aten.movedim.int", "aten.movedim.intlist", "aten.swapaxes.default", "aten.narrow.default", "aten.split.Tensor",
     "aten.chunk.default", "aten.unbind.int", "aten.broadcast_to.default", "aten.expand_as.default",
+    "aten.split_with_sizes.default", "aten.unsafe_split.Tensor", "aten.unsafe_chunk.default", "aten.hsplit.int",
+    "aten.hsplit.array", "aten.vsplit.int", "aten.vsplit.array", "aten.dsplit.int", "aten.dsplit.array",
+    "aten.tensor_split.sections", "aten.tensor_split.indices", "aten.tensor_split.tensor_indices_or_sections",
+    "aten.linalg_diagonal.default", "aten.matrix_H.default", "aten.mT.default", "aten.mH.default",
+    "aten.adjoint.default",
 ];
 
 /// A `Gather` of constant flat indices `storage_offset + sum(i_k * stride_k)`
@@ -29,6 +34,16 @@ const NON_CONTIGUOUS_VIEWS: &[&str] = &[
 fn as_strided<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &ctx.b;
     let x = ctx.args.tensor("self")?;
+    let (shape, indices) = strided_positions(ctx, x)?;
+    let idx = const_index(ctx, &shape, &indices)?;
+    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    Ok(vec![ctx.op("Gather", &[flat, idx], &[("axis", Attr::Int(0))])?])
+}
+
+/// The flat positions (in `x`'s contiguous storage) `as_strided` reads,
+/// from the op's `size`, `stride` and `storage_offset` arguments, with the
+/// result shape; shared with `as_strided_scatter`.
+pub(super) fn strided_positions(ctx: &Ctx<'_, '_>, x: Value<'_, '_>) -> Result<(Vec<u64>, Vec<i64>), String> {
     let statics = |v: Vec<IntArg>| -> Result<Vec<i64>, String> {
         v.into_iter()
             .map(|a| match a {
@@ -81,7 +96,5 @@ fn as_strided<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         }
     }
     let shape: Vec<u64> = size.iter().map(|&s| s as u64).collect();
-    let idx = const_index(ctx, &shape, &indices)?;
-    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
-    Ok(vec![ctx.op("Gather", &[flat, idx], &[("axis", Attr::Int(0))])?])
+    Ok((shape, indices))
 }

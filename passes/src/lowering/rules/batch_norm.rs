@@ -11,7 +11,7 @@ pub const RULES: &[Rule] = &[
             return Err("batch_norm in training mode updates running stats; export the model in eval mode".into());
         }
         batch_norm(c).map(|v| vec![v])
-    }).samples(&["input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "input: T[2,3,5]; weight: none; bias: none; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.001; cudnn_enabled: false", "input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: none; running_var: none; training: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "input: T[4,3]; weight: none; bias: none; running_mean: none; running_var: none; training: true; momentum: 0.1; eps: 0.001; cudnn_enabled: false"]).refuses(&[("input: T[2,3,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "training mode")]),
+    }).samples(&["input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "input: T[2,3,5]; weight: none; bias: none; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.001; cudnn_enabled: false", "input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: none; running_var: none; training: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "input: T[4,3]; weight: none; bias: none; running_mean: none; running_var: none; training: true; momentum: 0.1; eps: 0.001; cudnn_enabled: false", "input: T[0]; weight: none; bias: none; running_mean: T[0]; running_var: T[0]; training: false; momentum: 0.1; eps: 0.001; cudnn_enabled: false"]).refuses(&[("input: T[2,3,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "training mode")]),
     Rule::custom("aten._native_batch_norm_legit_no_training.default", legit_no_training).samples(&["input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; momentum: 0.1; eps: 0.00001; returns: [0]"]),
 ];
 
@@ -26,6 +26,16 @@ fn legit_no_training<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
 /// Inference `BatchNormalization`, with unit scale / zero bias when absent.
 fn batch_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let x = ctx.args.tensor("input")?;
+    // A 1-D input has no channel dim: torch accepts it only empty (0
+    // channels), and BatchNormalization needs one; the result is empty too.
+    if let Some(dims) = crate::lowering::builder::dims(melior::ir::ValueLike::r#type(&x)) {
+        if dims.len() < 2 {
+            if dims.first() == Some(&Some(0)) {
+                return ctx.op("Identity", &[x], &[]);
+            }
+            return Err("batch_norm needs an input with a channel dim (rank >= 2)".into());
+        }
+    }
     let mean = ctx.args.opt_tensor("running_mean")?.ok_or("batch_norm without running_mean")?;
     let var = ctx.args.opt_tensor("running_var")?.ok_or("batch_norm without running_var")?;
     let fill = |v: f64| -> Result<Value<'c, 'a>, String> {

@@ -31,6 +31,8 @@ pub const RULES: &[Rule] = &[
         "input: T[1,2,4,4]; weight: T[2,3,3,3]; bias: T[3]; stride: [2,2]; padding: [1,1]; output_padding: [1,1]",
         "input: T[1,4,3,3]; weight: T[4,1,2,2]; groups: 2",
         "input: T[2,4,4]; weight: T[2,3,3,3]; bias: T[3]; stride: [2,2]; dilation: [2,1]",
+        "input: T[2,2,4,4]; weight: T[2,2,4,5]; bias: T[4]; stride: [3,2]; padding: [1,2]; output_padding: [2,3]; groups: 2; dilation: [3,4]",
+        "input: T[1,2,3,3]; weight: T[2,3,3,3]; bias: T[3]; stride: [1,1]; padding: [0,1]; output_padding: [1,1]; dilation: [2,3]",
     ]),
     Rule::custom("aten.conv_transpose1d.default", |c| conv(c, true)).samples(&[
         "input: T[1,2,5]; weight: T[2,3,3]; bias: T[3]; stride: [2]; padding: [1]; output_padding: [1]",
@@ -39,6 +41,7 @@ pub const RULES: &[Rule] = &[
     Rule::custom("aten.conv_transpose3d.input", |c| conv(c, true)).samples(&[
         "input: T[1,2,3,3,3]; weight: T[2,3,2,2,2]; bias: T[3]; stride: [2,2,2]",
         "input: T[2,3,3,4]; weight: T[2,2,3,3,3]; stride: [2,1,2]; padding: [1,1,1]; output_padding: [1,0,1]",
+        "input: T[2,2,4,4,4]; weight: T[2,2,4,5,6]; bias: T[4]; stride: [3,2,1]; padding: [1,2,3]; output_padding: [2,3,5]; groups: 2; dilation: [3,4,6]",
     ]),
     Rule::custom("aten.conv2d.padding", conv_padding_string).samples(&[
         "input: T[1,2,6,6]; weight: T[3,2,3,3]; bias: T[3]; padding: \"same\"; dilation: [2,2]",
@@ -70,23 +73,50 @@ pub(super) fn conv<'c, 'a>(ctx: &Ctx<'c, 'a>, transposed: bool) -> Result<Vec<Va
     );
     let dilation = expand(static_ints(ctx, "dilation")?, spatial);
     let groups = ctx.args.int("groups")?;
-    let mut attrs = vec![
+    // ConvTranspose: torch's output_padding (< max(stride, dilation)) extends
+    // the output at the end; onnxruntime refuses output_padding >= stride, so
+    // it becomes a smaller end pad (`padding - output_padding`: the same
+    // cropping of the full output), and where that would be negative, rows
+    // past the full output, i.e. zeros plus the bias, added by a Pad.
+    let (end_pads, extra) = if transposed {
+        let output_padding = expand(static_ints(ctx, "output_padding")?, spatial);
+        let ends: Vec<i64> = padding.iter().zip(&output_padding).map(|(p, o)| p - o).collect();
+        (ends.iter().map(|&e| e.max(0)).collect(), ends.iter().map(|&e| (-e).max(0)).collect())
+    } else {
+        (padding.clone(), vec![0; spatial])
+    };
+    let attrs = vec![
         ("strides", Attr::Ints(stride)),
-        ("pads", Attr::Ints(padding.iter().chain(padding.iter()).copied().collect())),
+        ("pads", Attr::Ints(padding.iter().chain(end_pads.iter()).copied().collect())),
         ("dilations", Attr::Ints(dilation)),
         ("group", Attr::Int(groups)),
     ];
-    if transposed {
-        let output_padding = expand(static_ints(ctx, "output_padding")?, spatial);
-        if output_padding.iter().any(|&p| p != 0) {
-            attrs.push(("output_padding", Attr::Ints(output_padding)));
-        }
-    }
     let bias = ctx.args.opt_tensor("bias")?;
+    let padded = extra.iter().any(|&e| e > 0);
     with_batch(ctx, x, spatial + 2, |xb| {
         let mut inputs = vec![xb, w];
-        inputs.extend(bias);
-        Ok(vec![ctx.b.op_like(if transposed { "ConvTranspose" } else { "Conv" }, &inputs, &attrs, xb)?])
+        if !padded {
+            inputs.extend(bias);
+        }
+        let y = ctx.b.op_like(if transposed { "ConvTranspose" } else { "Conv" }, &inputs, &attrs, xb)?;
+        if !padded {
+            return Ok(vec![y]);
+        }
+        let mut pads = vec![0i64; spatial + 2];
+        pads.extend([0, 0]);
+        pads.extend(&extra);
+        let pads = ctx.b.const_i64s(&pads)?;
+        let y = ctx.b.op_like("Pad", &[y, pads], &[], xb)?;
+        match bias {
+            None => Ok(vec![y]),
+            Some(bias) => {
+                let mut shape = vec![-1i64];
+                shape.extend(vec![1; spatial]);
+                let shape = ctx.b.const_i64s(&shape)?;
+                let bias = ctx.b.op_like("Reshape", &[bias, shape], &[], bias)?;
+                Ok(vec![ctx.b.op_like("Add", &[y, bias], &[], xb)?])
+            }
+        }
     })
 }
 

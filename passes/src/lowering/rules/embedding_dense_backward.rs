@@ -6,6 +6,9 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.embedding_dense_backward.default
     "grad_output: T[6,4]; indices: i64[6]{0..4}; num_weights: 6; padding_idx: 2; scale_grad_by_freq: false",
     "grad_output: T[2,3,4]; indices: i64[2,3]{0..5}; num_weights: 5; padding_idx: 1; scale_grad_by_freq: true",
     "grad_output: T[4]; indices: i64[]{0..3}; num_weights: 3; padding_idx: -1; scale_grad_by_freq: false",
+    "grad_output: T[0]; indices: i64[]{0..3}; num_weights: 3; padding_idx: -1; scale_grad_by_freq: false",
+    "grad_output: T[2,0]; indices: i64[2]{0..3}; num_weights: 3; padding_idx: 1; scale_grad_by_freq: true",
+    "grad_output: T[0,4]; indices: i64[0]; num_weights: 3; padding_idx: -1; scale_grad_by_freq: true",
 ])];
 
 /// Rows of `grad_output` added into a zero [num_weights, D] table at their
@@ -28,8 +31,10 @@ fn embedding_dense_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
     };
     let flat_idx = b.op("Reshape", &[idx, b.const_i64s(&[-1])?], &[], i64t)?;
     let d = b.op("Shape", &[g], &[("start", Attr::Int(-1))], i64t)?;
-    let rows_shape = b.op("Concat", &[b.const_i64s(&[-1])?, d], &[("axis", Attr::Int(0))], i64t)?;
-    let mut rows = b.op_like("Reshape", &[g, rows_shape], &[], g)?;
+    // [#indices, D] (not [-1, D]: D may be 0), a 0 being a real size.
+    let count = b.shape(flat_idx)?;
+    let rows_shape = b.op("Concat", &[count, d], &[("axis", Attr::Int(0))], i64t)?;
+    let mut rows = b.op_like("Reshape", &[g, rows_shape], &[("allowzero", Attr::Int(1))], g)?;
     if c.args.bool("scale_grad_by_freq")? {
         let ones = b.op_like("Expand", &[b.const_scalar(element, 1.0)?, b.shape(flat_idx)?], &[], g)?;
         let zeros = b.op_like("Expand", &[b.const_scalar(element, 0.0)?, num], &[], g)?;

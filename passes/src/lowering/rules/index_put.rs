@@ -24,12 +24,24 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.index_put.default", index_put)
 /// like the moved tensor, then `ScatterND` (reduction "add" to accumulate)
 /// and the inverse transpose.
 fn index_put<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
-    let b = &ctx.b;
     let x = ctx.args.tensor("self")?;
-    let rank = ctx.rank(x)?;
     let indices = ctx.args.opt_tensors("indices")?;
-    let given = super::index::int_indices(ctx, &indices)?;
     let values = ctx.tensor_as("values", ctx.result_element(0)?)?;
+    index_put_values(ctx, x, &indices, values, ctx.args.bool("accumulate")?)
+}
+
+/// `x[indices] = values` (`+=` when accumulating) for given operands;
+/// shared with `_unsafe_masked_index_put_accumulate`.
+pub fn index_put_values<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    indices: &[Option<Value<'c, 'a>>],
+    values: Value<'c, 'a>,
+    accumulate: bool,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let rank = ctx.rank(x)?;
+    let given = super::index::int_indices(ctx, indices)?;
     if given.is_empty() {
         return Err("index_put without index tensors is not supported".into());
     }
@@ -70,7 +82,7 @@ fn index_put<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         values = b.op_like("Transpose", &[values], &[("perm", Attr::Ints(perm))], values)?;
     }
     let mut attrs = Vec::new();
-    if ctx.args.bool("accumulate")? {
+    if accumulate {
         attrs.push(("reduction", Attr::String("add".into())));
     }
     let identity = adv.perm.iter().enumerate().all(|(i, &p)| i as i64 == p);

@@ -11,6 +11,7 @@ pub const RULES: &[Rule] = &[
             "self: T[3,5]; dim: 1; index: i64[3,1]{0..5}; src: T[3,5]",
             "self: T[3,5]; dim: -1; index: i64[2,1]{0..5}; src: T[2,4]",
             "self: T[3,5]; dim: 0; index: i64[0,5]; src: T[3,5]",
+            "self: T[3,1]; dim: 0; index: i64[2,0]; src: T[1,7]",
             "self: T[]; dim: 0; index: i64[]{0..1}; src: T[]",
         ])
         .dtypes(&["f32", "i64", "bool", "i32", "f64"]),
@@ -18,12 +19,16 @@ pub const RULES: &[Rule] = &[
         .samples(&[
             "self: T[3,5]; dim: 0; index: i64[2,3]{0..3}; value: 2.5",
             "self: T[3,5]; dim: 1; index: i64[3,2]{0..5}; value: -1",
+            "self: T[3,5]; dim: 1; index: i64[0,2,3]; value: -1",
         ])
         .dtypes(&["f32", "i64", "i32", "f64"]),
     Rule::custom("aten.scatter.reduce", |c| scatter(c, Some(c.args.string("reduce")?)))
         .samples(&[
             "self: T[3,5]; dim: 0; index: i64[4,5]{0..3}; src: T[4,5]; reduce: \"add\"",
             "self: T[3,5]; dim: 1; index: i64[3,4]{0..5}; src: T[3,5]; reduce: \"multiply\"",
+            "self: T[3,5]; dim: 1; index: i64[0,4]{0..5}; src: T[3,3,5]; reduce: \"multiply\"",
+            "self: T[3,5]; dim: 0; index: i64[2,0]; src: T[1,7]; reduce: \"add\"",
+            "self: T[3,5]; dim: 1; index: i64[2,3]{0..5}; src: T[4,6]; reduce: \"add\"",
         ])
         .dtypes(&["f32", "i64", "i32", "f64"]),
     Rule::custom("aten.scatter.value_reduce", |c| scatter(c, Some(c.args.string("reduce")?)))
@@ -41,6 +46,9 @@ fn scatter<'c, 'a>(ctx: &Ctx<'c, 'a>, reduce: Option<String>) -> Result<Vec<Valu
     let rank = ctx.rank(x)?;
     let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
     let index = ctx.args.tensor("index")?;
+    if let Some(same) = empty_index(ctx, index)? {
+        return Ok(vec![same]);
+    }
     let element = ctx.result_element(0)?;
     let src = if ctx.args.schema.arguments.iter().any(|a| a.name == "src") {
         let src = ctx.tensor_as("src", element)?;
@@ -60,6 +68,18 @@ fn scatter<'c, 'a>(ctx: &Ctx<'c, 'a>, reduce: Option<String>) -> Result<Vec<Valu
         return Ok(vec![zero_d(ctx, x, index, src, reduce, true)?]);
     }
     Ok(vec![scatter_reduce(ctx, x, dim, index, src, reduce, true)?])
+}
+
+/// `self` unchanged when `index` is statically empty: torch's scatters are
+/// then a no-op and check nothing else (`src` may even be of another rank or
+/// smaller, which `ScatterElements` would reject).
+pub fn empty_index<'c, 'a>(ctx: &Ctx<'c, 'a>, index: Value<'c, 'a>) -> Result<Option<Value<'c, 'a>>, String> {
+    let dims = crate::lowering::builder::dims(melior::ir::ValueLike::r#type(&index)).ok_or("index has an unknown rank")?;
+    if !dims.contains(&Some(0)) {
+        return Ok(None);
+    }
+    let x = ctx.tensor_as("self", ctx.result_element(0)?)?;
+    Ok(Some(ctx.op("Identity", &[x], &[])?))
 }
 
 /// A scatter on 0-d tensors: on 1-element views, then back to 0-d.

@@ -6,6 +6,9 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.scatter_reduce.two", |c| {
     let rank = c.rank(x)?;
     let dim = c.dim(c.args.int("dim")?, rank)?;
     let index = c.args.tensor("index")?;
+    if let Some(same) = super::scatter::empty_index(c, index)? {
+        return Ok(vec![same]);
+    }
     let src = c.tensor_as("src", c.result_element(0)?)?;
     let src = cut_to(c, src, index)?;
     let reduce = c.args.string("reduce")?;
@@ -28,5 +31,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.scatter_reduce.two", |c| {
     "self: T[3,5]; dim: -1; index: i64[2,6]{0..5}; src: T[3,7]; reduce: \"amin\"; include_self: false",
     "self: T[6]; dim: 0; index: i64[0]; src: T[0]; reduce: \"mean\"; include_self: false",
     "self: T[]; dim: 0; index: i64[]{0..1}; src: T[]; reduce: \"amax\"; include_self: false",
+    "self: T[3,1]; dim: 0; index: i64[2,0]; src: T[1,7]; reduce: \"amin\"; include_self: false",
+    "self: T[3,5]; dim: 1; index: i64[0,4]; src: T[3,3,5]; reduce: \"mean\"",
+    "self: T[3,5]; dim: 0; index: i64[2,3]{0..3}; src: T[4,6]; reduce: \"prod\"; include_self: false",
 ])
 .dtypes(&["f32", "i64", "i32", "f64"])];

@@ -15,6 +15,15 @@ fn squeeze<'c, 'a>(ctx: &Ctx<'c, 'a>, dims: Option<Vec<i64>>) -> Result<Vec<Valu
     let x = ctx.args.tensor("self")?;
     let shape = builder::dims(x.r#type()).ok_or("squeeze needs a ranked input")?;
     let rank = shape.len();
+    if rank == 0 {
+        // torch accepts dims 0 / -1 on a 0-d tensor: nothing to squeeze.
+        if let Some(d) = &dims {
+            for &d in d {
+                ctx.dim(d, 0)?;
+            }
+        }
+        return Ok(vec![x]);
+    }
     let candidates: Vec<i64> = match dims {
         Some(d) => d.into_iter().map(|d| ctx.norm_dim(d, rank)).collect(),
         None => (0..rank as i64).collect(),

@@ -6,6 +6,8 @@ pub const RULES: &[Rule] = &[
         "self: T[3,5]; dim: [1]",
         "self: T[3,5]; dim: [0]; correction: 0; keepdim: true",
         "self: T[3,4]",
+        "self: T[]; dim: [-1]",
+        "self: T[]; dim: [0]; correction: 0; keepdim: true",
     ]),
     Rule::custom("aten.std_mean.default", |c| all_with_mean(c, true))
         .samples(&["self: T[3,5]", "self: T[3,5]; unbiased: false"]),

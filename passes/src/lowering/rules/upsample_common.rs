@@ -44,6 +44,8 @@ struct Axis {
     input: Option<i64>,
     output: Option<i64>,
     factor: Option<f64>,
+    /// The op's number of spatial dims (torch's kernels differ, see `index_map`).
+    spatial: usize,
 }
 
 /// The lowering of every upsample overload. `spatial`: 1, 2 or 3.
@@ -83,6 +85,7 @@ pub fn upsample<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: Mode, spatial: usize) -> Result
             input: in_dims[2 + i],
             output: out_dims[2 + i],
             factor: factors[i].filter(|&f| f > 0.0),
+            spatial,
         })
         .collect();
     // Integer upsampling factor of an axis, when out = s * in.
@@ -147,12 +150,19 @@ fn torch_scale(a: &Axis, input: i64, output: i64) -> f32 {
 }
 
 /// torch's nearest / nearest-exact source indices of an axis.
+///
+/// torch 2.13's CPU kernels differ by rank: the 2-D nearest kernel goes
+/// through `nearest_idx`, which copies when `out == in` and shifts when
+/// `out == 2 * in` whatever the scale; the 1-D and 3-D kernels always map
+/// with the scale (so `scale_factor=1.3` on a size-3 axis, out 3, gives
+/// 0, 0, 1, not the identity). Checked by the samples of the 1d/3d rules.
 fn index_map(mode: Mode, a: &Axis, input: i64, output: i64) -> Vec<i64> {
     let scale = torch_scale(a, input, output);
+    let shortcut = a.spatial == 2 || a.factor.is_none();
     (0..output)
         .map(|d| match mode {
-            Mode::Nearest if output == input => d,
-            Mode::Nearest if output == 2 * input => d >> 1,
+            Mode::Nearest if shortcut && output == input => d,
+            Mode::Nearest if shortcut && output == 2 * input => d >> 1,
             Mode::Nearest => ((d as f32 * scale).floor() as i64).min(input - 1),
             _ => ((((d as f64 + 0.5) * scale as f64) as f32).floor() as i64).min(input - 1),
         })

@@ -19,6 +19,8 @@ pub const RULES: &[Rule] = &[
             "self: T[1,2,3,4]; output_size: [6,8]",
             "self: T[1,2,5,6]; output_size: [7,10]; scales_h: 1.5; scales_w: 1.7",
             "self: T[1,2,5,6]; output_size: [7,10]; scales_h: 1.5",
+            // The 2-D kernel copies when out == in and shifts when out == 2 in, whatever the scale.
+            "self: T[1,2,3,4]; output_size: [3,8]; scales_h: 1.3; scales_w: 3.0",
         ])
         .dtypes(&["f32"]),
 ];

@@ -13,6 +13,9 @@ pub const RULES: &[Rule] = &[
         .samples(&[
             "self: T[1,2,2,3,4]; output_size: [4,6,8]",
             "self: T[1,2,2,3,4]; output_size: [3,4,6]; scales_d: 1.5; scales_h: 1.5; scales_w: 1.6",
+            // out == in and out == 2 in with other scales: the 3-D kernel maps with the scale (found by the sample fuzzer).
+            "self: T[1,2,2,3,4]; output_size: [3,3,6]; scales_d: 1.5; scales_h: inf; scales_w: 1.6",
+            "self: T[1,2,2,3,4]; output_size: [4,3,8]; scales_d: 3.0; scales_h: 1.3; scales_w: 2.0",
         ])
         .dtypes(&["f32"]),
 ];

@@ -2,6 +2,9 @@ use crate::lowering::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
+    Rule::custom("aten.var.default", |c| variance_all(c, false))
+        .samples(&["self: T[3,5]", "self: T[3,5]; unbiased: false", "self: T[1]", "self: T[]", "self: T[0]", "self: T[2,0,3]; unbiased: false"])
+        .dtypes(&["f32", "f64"]),
     Rule::custom("aten.var.dim", |c| variance(c, false))
         .samples(&["self: T[3,5]; dim: [1]", "self: T[3,5]; dim: [0]; unbiased: false; keepdim: true"]),
     Rule::custom("aten.var.correction", |c| variance(c, false)).samples(&[
@@ -9,6 +12,9 @@ pub const RULES: &[Rule] = &[
         "self: T[3,5]; dim: [0]; correction: 0; keepdim: true",
         "self: T[2,3,4]; dim: [1,2]",
         "self: T[3,4]",
+        "self: T[]; dim: [0]; correction: 0; keepdim: true",
+        "self: T[]; dim: [-1]",
+        "self: T[3,4]; dim: []",
     ]),
 ];
 
@@ -19,11 +25,7 @@ pub(super) fn variance<'c, 'a>(ctx: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value
     let x = ctx.args.tensor("self")?;
     let shape = builder::dims(x.r#type()).ok_or("unknown rank")?;
     let rank = shape.len();
-    let dims: Vec<i64> = if ctx.args.is_none("dim")? {
-        (0..rank as i64).collect()
-    } else {
-        ctx.args.ints("dim")?.into_iter().map(|d| ctx.norm_dim(d, rank)).collect()
-    };
+    let dims = reduced_dims(ctx, rank)?;
     let n: i64 = dims
         .iter()
         .map(|&d| shape[d as usize].ok_or("variance over a dynamic dim is not supported"))
@@ -42,10 +44,12 @@ pub(super) fn variance<'c, 'a>(ctx: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value
     };
     let keepdim = ctx.args.bool("keepdim")?;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
-    let mean = ctx.reduce("ReduceMean", x, Some(&dims), true, b.unranked(element))?;
+    // A 0-d input (dims empty) reduces over nothing: `None` on a 0-d tensor.
+    let axes = if dims.is_empty() { None } else { Some(&dims[..]) };
+    let mean = ctx.reduce("ReduceMean", x, axes, true, b.unranked(element))?;
     let d = b.op_like("Sub", &[x, mean], &[], x)?;
     let sq = b.op_like("Mul", &[d, d], &[], x)?;
-    let sum = ctx.reduce("ReduceSum", sq, Some(&dims), keepdim, b.unranked(element))?;
+    let sum = ctx.reduce("ReduceSum", sq, axes, keepdim, b.unranked(element))?;
     let denom = b.const_like(x, (n as f64 - correction).max(0.0))?;
     let var = b.op_like("Div", &[sum, denom], &[], x)?;
     if std {
@@ -53,4 +57,45 @@ pub(super) fn variance<'c, 'a>(ctx: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value
     } else {
         Ok(vec![ctx.op("Identity", &[var], &[])?])
     }
+}
+
+/// The dims a `var` / `std` (`_mean`) with a `dim` argument reduces, checked
+/// and non-negative: all dims when `dim` is None or `[]` (like torch). A 0-d
+/// input accepts `0` / `-1` and gives no dims (there is nothing to reduce).
+pub(super) fn reduced_dims(ctx: &Ctx<'_, '_>, rank: usize) -> Result<Vec<i64>, String> {
+    let given = if ctx.args.is_none("dim")? { Vec::new() } else { ctx.args.ints("dim")? };
+    let mut dims = Vec::new();
+    for d in given {
+        let d = ctx.dim(d, rank)? as i64;
+        if rank > 0 && !dims.contains(&d) {
+            dims.push(d);
+        }
+    }
+    if dims.is_empty() && rank > 0 {
+        dims = (0..rank as i64).collect();
+    }
+    Ok(dims)
+}
+
+/// `var.default` / `std.default` (`self`, `unbiased`): over every element
+/// (N static), a 0-d result. N - unbiased <= 0 divides by 0 and gives NaN,
+/// like torch (also for an empty tensor).
+pub(super) fn variance_all<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let n: i64 = builder::dims(x.r#type())
+        .ok_or("unknown rank")?
+        .into_iter()
+        .map(|d| d.ok_or("var / std over a dynamic dim is not supported"))
+        .product::<Result<i64, _>>()?;
+    let correction = if c.args.bool("unbiased")? { 1.0 } else { 0.0 };
+    let (x, _) = super::math_common::lift0(c, x)?;
+    let b = &c.b;
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    let mean = c.reduce("ReduceMean", x, None, true, b.unranked(element))?;
+    let d = b.op_like("Sub", &[x, mean], &[], x)?;
+    let sq = b.op_like("Mul", &[d, d], &[], x)?;
+    let sum = c.reduce("ReduceSum", sq, None, false, b.unranked(element))?;
+    let denom = b.const_like(x, (n as f64 - correction).max(0.0))?;
+    let var = b.op_like("Div", &[sum, denom], &[], x)?;
+    Ok(vec![c.op(if std { "Sqrt" } else { "Identity" }, &[var], &[])?])
 }

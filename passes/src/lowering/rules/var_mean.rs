@@ -9,6 +9,8 @@ pub const RULES: &[Rule] = &[
         "self: T[3,5]; dim: [0]; correction: 0; keepdim: true",
         "self: T[2,3,4]; dim: [1,2]",
         "self: T[3,4]",
+        "self: T[]; dim: [-1]; correction: 0",
+        "self: T[3,4]; dim: []; keepdim: true",
     ]),
     Rule::custom("aten.var_mean.default", |c| all_with_mean(c, false)).samples(&[
         "self: T[3,5]",
@@ -25,20 +27,13 @@ pub(super) fn with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<
     let v = variance(c, std)?.remove(0);
     let x = c.args.tensor("self")?;
     let rank = c.rank(x)?;
-    let dims: Vec<i64> = if c.args.is_none("dim")? {
-        (0..rank as i64).collect()
-    } else {
-        let mut d = Vec::new();
-        for v in c.args.ints("dim")? {
-            d.push(c.dim(v, rank)? as i64);
-        }
-        d
-    };
+    let dims = super::var::reduced_dims(c, rank)?;
+    let axes = if dims.is_empty() { None } else { Some(&dims[..]) };
     let keepdim = c.args.bool("keepdim")?;
-    let mean = if super::mean::reduced_count(x, Some(&dims)) == Some(0) {
-        super::mean::mean_of_empty(c, x, Some(&dims), keepdim, c.result_type(1)?)?
+    let mean = if super::mean::reduced_count(x, axes) == Some(0) {
+        super::mean::mean_of_empty(c, x, axes, keepdim, c.result_type(1)?)?
     } else {
-        c.reduce("ReduceMean", x, Some(&dims), keepdim, c.result_type(1)?)?
+        c.reduce("ReduceMean", x, axes, keepdim, c.result_type(1)?)?
     };
     Ok(vec![v, mean])
 }

@@ -16,21 +16,22 @@
 //! information either way). Causal and padding masks built by the common
 //! model code never mask a whole row of a real token.
 
-use super::{both_orders, Rule, Rw};
+use super::{both_orders, norm_axis, Rule, Rw};
 use crate::optimizer::{
     analysis::{Dim, TyInfo},
     lang::{dtype, AttrValue, Head},
 };
-use egg::Id;
+use egg::{Id, Language};
 
-pub static RULES: &[Rule] = &[Rule {
-    name: "sdpa",
-    family: "attention",
-    roots: &["MatMul"],
-    min_opset: 23,
-    summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) -> Attention(Q, K, V, mask) {scale}",
-    apply: sdpa,
-    example: r#"
+pub static RULES: &[Rule] = &[
+    Rule {
+        name: "sdpa",
+        family: "attention",
+        roots: &["MatMul"],
+        min_opset: 23,
+        summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) -> Attention(Q, K, V, mask) {scale}",
+        apply: sdpa,
+        example: r#"
 func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x8xf32>, %m: tensor<2x1x5x5xf32>) -> tensor<2x2x5x8xf32> {
   %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 2, 3, 1>} : (tensor<2x5x2x8xf32>) -> tensor<2x2x8x5xf32>
   %s = "onnx.MatMul"(%q, %kt) : (tensor<2x2x5x8xf32>, tensor<2x2x8x5xf32>) -> tensor<2x2x5x5xf32>
@@ -41,7 +42,78 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x
   %o = "onnx.MatMul"(%p, %v) : (tensor<2x2x5x5xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
   return %o : tensor<2x2x5x8xf32>
 }"#,
-}];
+    },
+    Rule {
+        name: "gqa",
+        family: "attention",
+        roots: &["Attention"],
+        min_opset: 23,
+        summary: "Attention(Q, repeat_kv(K), repeat_kv(V)) -> Attention(Q, K, V): the kv heads repeated by Unsqueeze/Expand/Reshape are the op's grouped-query heads",
+        apply: gqa,
+        example: r#"
+func.func @f(%q: tensor<?x4x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]> {
+  %two = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ones = "onnx.Constant"() {value = dense<[1, 1, 2, 1, 1]> : tensor<5xi64>} : () -> tensor<5xi64>
+  %shape = "onnx.Constant"() {value = dense<[-1, 4, 5, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %k5 = "onnx.Unsqueeze"(%k, %two) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x2x1x5x8xf32, ["s0"]>
+  %ke = "onnx.Expand"(%k5, %ones) : (tensor<?x2x1x5x8xf32, ["s0"]>, tensor<5xi64>) -> tensor<?x2x2x5x8xf32, ["s0"]>
+  %kr = "onnx.Reshape"(%ke, %shape) : (tensor<?x2x2x5x8xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x4x5x8xf32, ["s0"]>
+  %v5 = "onnx.Unsqueeze"(%v, %two) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x2x1x5x8xf32, ["s0"]>
+  %ve = "onnx.Expand"(%v5, %ones) : (tensor<?x2x1x5x8xf32, ["s0"]>, tensor<5xi64>) -> tensor<?x2x2x5x8xf32, ["s0"]>
+  %vr = "onnx.Reshape"(%ve, %shape) : (tensor<?x2x2x5x8xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x4x5x8xf32, ["s0"]>
+  %o = "onnx.Attention"(%q, %kr, %vr) {scale = 0.353553385 : f32} : (tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]>
+  return %o : tensor<?x4x5x8xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "causal-mask",
+        family: "attention",
+        roots: &["Attention"],
+        min_opset: 23,
+        summary: "Attention(q, k, v, mask) with a boolean mask proven causal from how it is built (Trilu of ones, positions compared) -> Attention(q, k, v) {is_causal = 1}; a mask proven all-true is dropped",
+        apply: causal_mask,
+        example: r#"
+func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]> {
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %n = "onnx.Constant"() {value = dense<5> : tensor<i64>} : () -> tensor<i64>
+  %pos = "onnx.Range"(%zero, %n, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<5xi64>
+  %a0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a1 = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %row = "onnx.Unsqueeze"(%pos, %a0) : (tensor<5xi64>, tensor<1xi64>) -> tensor<1x5xi64>
+  %col = "onnx.Unsqueeze"(%pos, %a1) : (tensor<5xi64>, tensor<1xi64>) -> tensor<5x1xi64>
+  %le = "onnx.LessOrEqual"(%row, %col) : (tensor<1x5xi64>, tensor<5x1xi64>) -> tensor<5x5xi1>
+  %t = "onnx.Constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  %m = "onnx.And"(%t, %le) : (tensor<i1>, tensor<5x5xi1>) -> tensor<5x5xi1>
+  %o = "onnx.Attention"(%q, %k, %v, %m) {scale = 0.353553385 : f32} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<5x5xi1>) -> tensor<?x2x5x8xf32, ["s0"]>
+  return %o : tensor<?x2x5x8xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "attention-3d",
+        family: "attention",
+        roots: &["Reshape"],
+        min_opset: 23,
+        summary: "Reshape(Transpose(Attention(split_heads(q), split_heads(k), split_heads(v)), [0,2,1,3]), [B,S,H*Dv]) -> Attention(q, k, v) {q_num_heads, kv_num_heads}",
+        apply: attention_3d,
+        example: r#"
+func.func @f(%q: tensor<?x5x32xf32, ["s0"]>, %k: tensor<?x5x16xf32, ["s0"]>, %v: tensor<?x5x16xf32, ["s0"]>, %m: tensor<?x1x5x5xi1, ["s0"]>) -> tensor<?x5x32xf32, ["s0"]> {
+  %sq = "onnx.Constant"() {value = dense<[-1, 5, 4, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %skv = "onnx.Constant"() {value = dense<[-1, 5, 2, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %q4 = "onnx.Reshape"(%q, %sq) : (tensor<?x5x32xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x5x4x8xf32, ["s0"]>
+  %k4 = "onnx.Reshape"(%k, %skv) : (tensor<?x5x16xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x5x2x8xf32, ["s0"]>
+  %v4 = "onnx.Reshape"(%v, %skv) : (tensor<?x5x16xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x5x2x8xf32, ["s0"]>
+  %qt = "onnx.Transpose"(%q4) {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x5x4x8xf32, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]>
+  %kt = "onnx.Transpose"(%k4) {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x5x2x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %vt = "onnx.Transpose"(%v4) {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x5x2x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %a = "onnx.Attention"(%qt, %kt, %vt, %m) {scale = 0.353553385 : f32} : (tensor<?x4x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x1x5x5xi1, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]>
+  %t = "onnx.Transpose"(%a) {perm = array<i64: 0, 2, 1, 3>} : (tensor<?x4x5x8xf32, ["s0"]>) -> tensor<?x5x4x8xf32, ["s0"]>
+  %s3 = "onnx.Constant"() {value = dense<[-1, 5, 32]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %o = "onnx.Reshape"(%t, %s3) : (tensor<?x5x4x8xf32, ["s0"]>, tensor<3xi64>) -> tensor<?x5x32xf32, ["s0"]>
+  return %o : tensor<?x5x32xf32, ["s0"]>
+}"#,
+    },
+];
 
 fn rank4_f32(rw: &Rw<'_>, id: Id) -> Option<Vec<Dim>> {
     let t = rw.ty(id)?;
@@ -149,4 +221,624 @@ fn mask_fits(rw: &Rw<'_>, mask: Id, sc: Id) -> bool {
             *d == Dim::Static(1) || d.same(t)
         }
     })
+}
+
+/// Attributes a 4-D Attention may carry for the rules below to rebuild it.
+fn plain_attention(head: &Head, children: &[Id]) -> bool {
+    head.results == 1
+        && (3..=4).contains(&children.len())
+        && head.attrs.iter().all(|(k, _)| matches!(k.as_str(), "scale" | "is_causal" | "softcap"))
+}
+
+/// `(k, rep)` when `kr [B, H*rep, S, D]` is `Reshape(Expand(Unsqueeze(k, [2]),
+/// [B, H, rep, S, D]), ..)` with `k [B, H, S, D]`: head `j` of `kr` is head
+/// `j / rep` of `k`, the op's grouped-query mapping.
+fn repeated_kv(rw: &Rw<'_>, kr: Id) -> Option<(Id, i64)> {
+    let od = rank4_f32(rw, kr)?;
+    for (rh, rc) in rw.producers(kr, "Reshape") {
+        let e = rc[0];
+        let Some(ed) = rw.ty(e).and_then(|t| t.dims.clone()).filter(|d| d.len() == 5) else { continue };
+        let (Some(Dim::Static(h)), Some(Dim::Static(rep)), Dim::Static(total)) = (ed.get(1), ed.get(2), &od[1]) else {
+            continue;
+        };
+        let plain = rh.attrs.iter().all(|(k, v)| k.as_str() == "allowzero" && *v == AttrValue::Int(0));
+        if !plain || h * rep != *total || !od[0].same(&ed[0]) || !od[2].same(&ed[3]) || !od[3].same(&ed[4]) {
+            continue;
+        }
+        for (eh, ec) in rw.producers(e, "Expand") {
+            let u = ec[0];
+            let Some(ud) = rw.ty(u).and_then(|t| t.dims.clone()).filter(|d| d.len() == 5) else { continue };
+            let broadcast_ok = ud[2] == Dim::Static(1)
+                && ud[0].same(&ed[0])
+                && ud[1].same(&ed[1])
+                && ud[3].same(&ed[3])
+                && ud[4].same(&ed[4]);
+            if !eh.attrs.is_empty() || !broadcast_ok {
+                continue;
+            }
+            for (uh, uc) in rw.producers(u, "Unsqueeze") {
+                let k = uc[0];
+                let axes_ok =
+                    uc.get(1).and_then(|&a| rw.ints(a)).is_some_and(|a| a.len() == 1 && norm_axis(a[0], 5) == Some(2));
+                let Some(kd) = rank4_f32(rw, k) else { continue };
+                if uh.attrs.is_empty()
+                    && axes_ok
+                    && kd[0].same(&ud[0])
+                    && kd[1].same(&ud[1])
+                    && kd[2].same(&ud[3])
+                    && kd[3].same(&ud[4])
+                {
+                    return Some((k, *rep));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn gqa(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    if !plain_attention(head, children) {
+        return None;
+    }
+    let qd = rank4_f32(rw, children[0])?;
+    let (k, rk) = repeated_kv(rw, children[1])?;
+    let (v, rv) = repeated_kv(rw, children[2])?;
+    let (kd, vd) = (rank4_f32(rw, k)?, rank4_f32(rw, v)?);
+    let (Dim::Static(hq), Dim::Static(hk), Dim::Static(hv)) = (&qd[1], &kd[1], &vd[1]) else { return None };
+    if rk != rv || hk != hv || hq % hk != 0 || hq / hk != rk {
+        return None;
+    }
+    let mut operands = vec![children[0], k, v];
+    operands.extend(children.get(3).copied());
+    rw.add_like(head.clone(), operands, class)
+}
+
+fn attention_3d(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [tr, _] = children else { return None };
+    let cd = rw.ty(class).filter(|t| t.elem == Some(dtype::FLOAT)).and_then(|t| t.dims.clone())?;
+    let plain = head.attrs.iter().all(|(k, v)| k.as_str() == "allowzero" && *v == AttrValue::Int(0));
+    let td = rank4_f32(rw, *tr)?;
+    let (Dim::Static(h), Dim::Static(dv), Some(Dim::Static(hdv))) = (&td[2], &td[3], cd.get(2)) else { return None };
+    if !plain || cd.len() != 3 || h * dv != *hdv || !cd[0].same(&td[0]) || !cd[1].same(&td[1]) {
+        return None;
+    }
+    for (th, tc) in rw.producers(*tr, "Transpose") {
+        if th.attrs.len() != 1 || th.ints("perm") != Some(&[0, 2, 1, 3]) {
+            continue;
+        }
+        for (ah, ac) in rw.producers(tc[0], "Attention") {
+            if !plain_attention(&ah, &ac) {
+                continue;
+            }
+            let (Some((q, hq)), Some((k, hk)), Some((v, hv))) = (
+                super::rotary::split_heads_of(rw, ac[0]),
+                super::rotary::split_heads_of(rw, ac[1]),
+                super::rotary::split_heads_of(rw, ac[2]),
+            ) else {
+                continue;
+            };
+            if hk != hv || hq % hk != 0 || hq != *h {
+                continue;
+            }
+            let mut attrs: Vec<(&str, AttrValue)> = ah.attrs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+            attrs.push(("q_num_heads", AttrValue::Int(hq)));
+            attrs.push(("kv_num_heads", AttrValue::Int(hk)));
+            let mut operands = vec![q, k, v];
+            operands.extend(ac.get(3).copied());
+            return rw.add_like(Head::new("Attention", attrs), operands, class);
+        }
+    }
+    None
+}
+
+// ------------------------------------------------------------ causal masks
+
+/// What an integer value provably is: `v[i_0, .., i_{r-1}] = c + sum_a
+/// coef[a] * i_a` (an affine function of the element's index; a coefficient
+/// on an axis of static size 1 is dropped, since that index is always 0).
+#[derive(Clone, Debug, PartialEq)]
+struct Affine {
+    coef: Vec<i64>,
+    c: i64,
+}
+
+/// What a boolean value provably is: the same everywhere, or the causal
+/// pattern `m[.., q, k] = (k - q <= offset)` on its last two axes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum BoolMask {
+    All(bool),
+    Causal(i64),
+}
+
+/// Bound on the e-nodes one proof looks at (keeps a rule application
+/// constant-time however the mask was built).
+const PROOF_BUDGET: usize = 4096;
+/// Coefficients and constants beyond this are not tracked (no overflow).
+const AFFINE_LIMIT: i64 = 1 << 31;
+
+struct Prover<'r, 'a> {
+    rw: &'r Rw<'a>,
+    budget: usize,
+    ints: std::collections::HashMap<Id, Option<Affine>>,
+    bools: std::collections::HashMap<Id, Option<BoolMask>>,
+}
+
+fn small(x: i64) -> Option<i64> {
+    (x.abs() <= AFFINE_LIMIT).then_some(x)
+}
+
+impl Affine {
+    fn constant(rank: usize, c: i64) -> Affine {
+        Affine { coef: vec![0; rank], c }
+    }
+
+    /// This function seen at rank `rank` by numpy broadcasting (right-aligned).
+    fn at_rank(&self, rank: usize) -> Option<Affine> {
+        let extra = rank.checked_sub(self.coef.len())?;
+        let mut coef = vec![0; extra];
+        coef.extend(&self.coef);
+        Some(Affine { coef, c: self.c })
+    }
+
+    /// `a + s * b` at the broadcast rank.
+    fn combine(&self, other: &Affine, s: i64) -> Option<Affine> {
+        let rank = self.coef.len().max(other.coef.len());
+        let (a, b) = (self.at_rank(rank)?, other.at_rank(rank)?);
+        let coef = a
+            .coef
+            .iter()
+            .zip(&b.coef)
+            .map(|(x, y)| small(x.checked_add(y.checked_mul(s)?)?))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Affine { coef, c: small(a.c.checked_add(b.c.checked_mul(s)?)?)? })
+    }
+
+    fn is_constant(&self) -> bool {
+        self.coef.iter().all(|&c| c == 0)
+    }
+}
+
+impl Prover<'_, '_> {
+    fn dims(&self, id: Id) -> Option<Vec<Dim>> {
+        self.rw.ty(id)?.dims.clone()
+    }
+
+    /// Drops coefficients on axes of static size 1.
+    fn normalize(&self, id: Id, mut f: Affine) -> Option<Affine> {
+        let dims = self.dims(id)?;
+        if dims.len() != f.coef.len() {
+            return None;
+        }
+        for (c, d) in f.coef.iter_mut().zip(&dims) {
+            if *d == Dim::Static(1) {
+                *c = 0;
+            }
+        }
+        Some(f)
+    }
+
+    fn int(&mut self, id: Id) -> Option<Affine> {
+        let id = self.rw.find(id);
+        if let Some(known) = self.ints.get(&id) {
+            return known.clone();
+        }
+        self.ints.insert(id, None); // cycles give up
+        let found = self.int_uncached(id);
+        self.ints.insert(id, found.clone());
+        found
+    }
+
+    fn int_uncached(&mut self, id: Id) -> Option<Affine> {
+        let elem = self.rw.elem(id)?;
+        if !matches!(elem, dtype::INT64 | dtype::INT32) {
+            return None;
+        }
+        let rank = self.dims(id)?.len();
+        if let Some(v) = self.rw.values(id) {
+            // A constant: the same everywhere, or (1-D) an arithmetic progression.
+            let v = v.ints()?;
+            let first = *v.first()?;
+            if v.iter().all(|&x| x == first) {
+                return Some(Affine::constant(rank, first));
+            }
+            let step = small(v.get(1)?.checked_sub(first)?)?;
+            let progression = v.windows(2).all(|w| w[1].checked_sub(w[0]) == Some(step));
+            return (rank == 1 && progression).then(|| Affine { coef: vec![step], c: first }).and_then(|f| {
+                small(f.c)?;
+                Some(f)
+            });
+        }
+        for node in self.rw.view[id].nodes.clone() {
+            if self.budget == 0 {
+                return None;
+            }
+            self.budget -= 1;
+            let Some(head) = node.head().cloned() else { continue };
+            if !head.domain.as_str().is_empty() {
+                continue;
+            }
+            let c = node.children().to_vec();
+            if let Some(f) = self.int_node(rank, &head, &c).and_then(|f| self.normalize(id, f)) {
+                return Some(f);
+            }
+        }
+        None
+    }
+
+    fn int_node(&mut self, rank: usize, head: &Head, c: &[Id]) -> Option<Affine> {
+        let op = head.op.as_str();
+        match op {
+            "Range" if rank == 1 => {
+                let (start, delta) = (self.rw.scalar(c[0])?, self.rw.scalar(*c.get(2)?)?);
+                if start.fract() != 0.0 || delta.fract() != 0.0 {
+                    return None;
+                }
+                Some(Affine { coef: vec![small(delta as i64)?], c: small(start as i64)? })
+            }
+            "Add" | "Sub" if head.attrs.is_empty() => {
+                let (a, b) = (self.int(c[0])?, self.int(c[1])?);
+                a.combine(&b, if op == "Add" { 1 } else { -1 })?.at_rank(rank)
+            }
+            "Mul" if head.attrs.is_empty() => {
+                let (a, b) = (self.int(c[0])?, self.int(c[1])?);
+                let (f, k) = if b.is_constant() {
+                    (a, b.c)
+                } else if a.is_constant() {
+                    (b, a.c)
+                } else {
+                    return None;
+                };
+                let coef = f.coef.iter().map(|x| small(x.checked_mul(k)?)).collect::<Option<Vec<_>>>()?;
+                Affine { coef, c: small(f.c.checked_mul(k)?)? }.at_rank(rank)
+            }
+            "Cast" => {
+                let to = head.int("to")? as i32;
+                let src = self.rw.elem(c[0])?;
+                if src == dtype::BOOL {
+                    return match self.bool(c[0])? {
+                        BoolMask::All(b) => Some(Affine::constant(rank, b as i64)),
+                        BoolMask::Causal(_) => None,
+                    };
+                }
+                (crate::optimizer::analysis::embeds(src, to) && matches!(src, dtype::INT64 | dtype::INT32))
+                    .then(|| self.int(c[0]))
+                    .flatten()
+            }
+            "Identity" => self.int(c[0]),
+            "Unsqueeze" => {
+                let f = self.int(c[0])?;
+                let mut axes: Vec<usize> =
+                    self.rw.ints(*c.get(1)?)?.iter().map(|&a| norm_axis(a, rank)).collect::<Option<_>>()?;
+                axes.sort_unstable();
+                axes.dedup();
+                if f.coef.len() + axes.len() != rank {
+                    return None;
+                }
+                let mut coef = f.coef.into_iter();
+                let out: Vec<i64> =
+                    (0..rank).map(|i| if axes.contains(&i) { 0 } else { coef.next().unwrap_or(0) }).collect();
+                Some(Affine { coef: out, c: f.c })
+            }
+            "Expand" => self.int(c[0])?.at_rank(rank),
+            "Slice" => {
+                // A start s >= 0 (step 1) shifts the index: v'[i] = v[i + s].
+                let mut f = self.int(c[0])?;
+                let starts = self.rw.ints(c[1])?;
+                let axes: Vec<i64> = match c.get(3) {
+                    Some(&a) => self.rw.ints(a)?,
+                    None => (0..starts.len() as i64).collect(),
+                };
+                if let Some(&st) = c.get(4) {
+                    if self.rw.ints(st)?.iter().any(|&s| s != 1) {
+                        return None;
+                    }
+                }
+                for (s, a) in starts.iter().zip(&axes) {
+                    let a = norm_axis(*a, rank)?;
+                    if *s < 0 || *s > AFFINE_LIMIT {
+                        return None;
+                    }
+                    f.c = small(f.c.checked_add(f.coef[a].checked_mul(*s)?)?)?;
+                }
+                Some(f)
+            }
+            "Concat" => {
+                // Concat(x, y) on an axis where y continues x's function.
+                let axis = norm_axis(head.int("axis")?, rank)?;
+                let [x, y] = c else { return None };
+                let n = match self.dims(*x)?.get(axis)? {
+                    Dim::Static(n) => *n,
+                    _ => return None,
+                };
+                let (fx, fy) = (self.int(*x)?, self.int(*y)?);
+                let f = Affine { coef: fy.coef.clone(), c: small(fy.c.checked_sub(fy.coef[axis].checked_mul(n)?)?)? };
+                let mut f_on_x = f.clone();
+                if n == 1 {
+                    f_on_x.coef[axis] = 0;
+                }
+                (self.normalize(*x, f_on_x)? == fx).then_some(f)
+            }
+            "CumSum" => {
+                // A cumulative sum of zeros is zeros.
+                let f = self.int(c[0])?;
+                (f.is_constant() && f.c == 0).then_some(f)
+            }
+            "GatherND" => {
+                // data[indices[.., 0], .., indices[.., k-1]] with k = rank(data):
+                // an affine data of affine index components is affine.
+                if head.int("batch_dims").unwrap_or(0) != 0 {
+                    return None;
+                }
+                let data = self.int(c[0])?;
+                let k = data.coef.len();
+                let idx_dims = self.dims(c[1])?;
+                if idx_dims.last() != Some(&Dim::Static(k as i64)) || idx_dims.len() != rank + 1 {
+                    return None;
+                }
+                let mut out = Affine::constant(rank, data.c);
+                for (j, &w) in data.coef.iter().enumerate() {
+                    if w != 0 {
+                        // Negative indices count from the end: only
+                        // components provably >= 0 are the index itself.
+                        let comp = self.component(c[1], j, k)?;
+                        if comp.c < 0 || comp.coef.iter().any(|&x| x < 0) {
+                            return None;
+                        }
+                        out = out.combine(&comp, w)?;
+                    }
+                }
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
+    /// Component `j` of an index tensor `[.., k]`: `Concat` of `k` pieces of
+    /// last dim 1 on the last axis; piece `j` without its last axis.
+    fn component(&mut self, indices: Id, j: usize, k: usize) -> Option<Affine> {
+        let rank = self.dims(indices)?.len();
+        for (h, c) in self.rw.producers(indices, "Concat") {
+            if c.len() != k || h.int("axis").and_then(|a| norm_axis(a, rank)) != Some(rank - 1) {
+                continue;
+            }
+            if !c.iter().all(|&p| self.dims(p).and_then(|d| d.last().cloned()) == Some(Dim::Static(1))) {
+                continue;
+            }
+            let mut f = self.int(c[j])?;
+            f.coef.pop();
+            return Some(f);
+        }
+        None
+    }
+
+    fn bool(&mut self, id: Id) -> Option<BoolMask> {
+        let id = self.rw.find(id);
+        if let Some(known) = self.bools.get(&id) {
+            return *known;
+        }
+        self.bools.insert(id, None);
+        let found = self.bool_uncached(id);
+        self.bools.insert(id, found);
+        found
+    }
+
+    fn bool_uncached(&mut self, id: Id) -> Option<BoolMask> {
+        if self.rw.elem(id)? != dtype::BOOL {
+            return None;
+        }
+        if let Some(v) = self.rw.values(id) {
+            return if v.all_eq(1.0) {
+                Some(BoolMask::All(true))
+            } else if v.all_eq(0.0) {
+                Some(BoolMask::All(false))
+            } else {
+                None
+            };
+        }
+        let dims = self.dims(id)?;
+        for node in self.rw.view[id].nodes.clone() {
+            if self.budget == 0 {
+                return None;
+            }
+            self.budget -= 1;
+            let Some(head) = node.head().cloned() else { continue };
+            if !head.domain.as_str().is_empty() || !head.attrs.iter().all(|(k, _)| k.as_str() == "upper") {
+                continue;
+            }
+            let c = node.children().to_vec();
+            if let Some(m) = self.bool_node(&dims, &head, &c) {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    fn bool_node(&mut self, dims: &[Dim], head: &Head, c: &[Id]) -> Option<BoolMask> {
+        let rank = dims.len();
+        let compare = |this: &mut Self, a: Id, b: Id, strict: bool| -> Option<BoolMask> {
+            // a <= b  <=>  a - b <= 0;  a < b  <=>  a - b + 1 <= 0 (integers).
+            let d = this.int(a)?.combine(&this.int(b)?, -1)?.at_rank(rank)?;
+            let bias = d.c + strict as i64;
+            if d.is_constant() {
+                return Some(BoolMask::All(bias <= 0));
+            }
+            // Over the index box [0, dim): the largest / least value of
+            // a - b (+1); a coefficient of one sign needs only dim >= 1 there.
+            let extreme = |sign: i64| -> Option<i64> {
+                d.coef.iter().zip(dims).try_fold(bias, |acc, (&k, dim)| {
+                    if k == 0 || k.signum() != sign {
+                        return Some(acc);
+                    }
+                    let Dim::Static(n) = dim else { return None };
+                    small(acc.checked_add(k.checked_mul(n.checked_sub(1)?)?)?)
+                })
+            };
+            if extreme(1).is_some_and(|max| max <= 0) {
+                return Some(BoolMask::All(true));
+            }
+            if extreme(-1).is_some_and(|min| min > 0) {
+                return Some(BoolMask::All(false));
+            }
+            let r = d.coef.len();
+            let causal = r >= 2 && d.coef[r - 1] == 1 && d.coef[r - 2] == -1 && d.coef[..r - 2].iter().all(|&x| x == 0);
+            causal.then_some(BoolMask::Causal(-bias))
+        };
+        match head.op.as_str() {
+            "LessOrEqual" => compare(self, c[0], c[1], false),
+            "GreaterOrEqual" => compare(self, c[1], c[0], false),
+            "Less" => compare(self, c[0], c[1], true),
+            "Greater" => compare(self, c[1], c[0], true),
+            "Equal" => {
+                let d = self.int(c[0])?.combine(&self.int(c[1])?, -1)?;
+                d.is_constant().then_some(BoolMask::All(d.c == 0))
+            }
+            "Not" => match self.bool(c[0])? {
+                BoolMask::All(b) => Some(BoolMask::All(!b)),
+                BoolMask::Causal(_) => None,
+            },
+            "And" | "Or" => {
+                let and = head.op.as_str() == "And";
+                match (self.bool(c[0])?, self.bool(c[1])?) {
+                    (BoolMask::All(b), m) | (m, BoolMask::All(b)) => Some(if b == and { m } else { BoolMask::All(b) }),
+                    (BoolMask::Causal(x), BoolMask::Causal(y)) if x == y => Some(BoolMask::Causal(x)),
+                    _ => None,
+                }
+            }
+            "Expand" | "Identity" => self.bool(c[0]),
+            "Unsqueeze" => match self.bool(c[0])? {
+                // Causal lives on the last two axes: unsqueezing them moves it.
+                BoolMask::All(b) => Some(BoolMask::All(b)),
+                BoolMask::Causal(k) => {
+                    let axes = self.rw.ints(*c.get(1)?)?;
+                    axes.iter()
+                        .all(|&a| norm_axis(a, rank).is_some_and(|a| a + 2 < rank))
+                        .then_some(BoolMask::Causal(k))
+                }
+            },
+            "Trilu" => {
+                // Lower triangle (upper = 0) of all-true: keep k - q <= diagonal.
+                if head.int("upper").unwrap_or(1) != 0 {
+                    return None;
+                }
+                let k = match c.get(1) {
+                    Some(&k) => self.rw.ints(k)?.first().copied()?,
+                    None => 0,
+                };
+                (self.bool(c[0])? == BoolMask::All(true)).then_some(BoolMask::Causal(k))
+            }
+            _ => None,
+        }
+    }
+
+    /// What an additive float mask provably is, as the boolean mask it
+    /// stands for (0 where attended, -inf where not): constants of 0 / -inf,
+    /// `Where(b, 0, -inf)`, an upper `Trilu` of all -inf (nn.Transformer's
+    /// square subsequent mask), and `Expand`/`Identity` of those.
+    fn additive(&mut self, id: Id) -> Option<BoolMask> {
+        let ty = self.rw.ty(id)?;
+        if !ty.elem.is_some_and(dtype::is_float) {
+            return None;
+        }
+        let dims = ty.dims.clone()?;
+        if let Some(v) = self.rw.values(id) {
+            return if v.all_eq(0.0) {
+                Some(BoolMask::All(true))
+            } else if v.all_eq(f64::NEG_INFINITY) {
+                Some(BoolMask::All(false))
+            } else {
+                None
+            };
+        }
+        let is = |this: &Self, c: Id, x: f64| this.rw.values(c).is_some_and(|v| v.all_eq(x));
+        for node in self.rw.view[self.rw.find(id)].nodes.clone() {
+            if self.budget == 0 {
+                return None;
+            }
+            self.budget -= 1;
+            let Some(head) = node.head().cloned() else { continue };
+            if !head.domain.as_str().is_empty() || !head.attrs.iter().all(|(k, _)| k.as_str() == "upper") {
+                continue;
+            }
+            let c = node.children().to_vec();
+            let found = match head.op.as_str() {
+                "Where" if is(self, c[1], 0.0) && is(self, c[2], f64::NEG_INFINITY) => self.bool(c[0]),
+                "Expand" | "Identity" => self.additive(c[0]),
+                "Trilu" if head.int("upper").unwrap_or(1) == 1 && dims.len() >= 2 => {
+                    // Keeps -inf where k - q >= diagonal, 0 elsewhere:
+                    // attended iff k - q <= diagonal - 1.
+                    let k = match c.get(1) {
+                        Some(&k) => self.rw.ints(k).and_then(|v| v.first().copied()),
+                        None => Some(0),
+                    };
+                    match (k, self.additive(c[0])) {
+                        (Some(k), Some(BoolMask::All(false))) => Some(BoolMask::Causal(k - 1)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+}
+
+/// What the boolean mask `m` provably is (bounded search).
+fn prove_mask(rw: &Rw<'_>, m: Id) -> Option<BoolMask> {
+    let mut prover = Prover { rw, budget: PROOF_BUDGET, ints: Default::default(), bools: Default::default() };
+    if rw.elem(m) == Some(dtype::BOOL) {
+        prover.bool(m)
+    } else {
+        prover.additive(m)
+    }
+}
+
+/// `Attention(q, k, v, mask)` with a boolean mask provably causal (`k <= q`
+/// on its last two axes, built from the indices: Trilu of all-true, or a
+/// comparison of positions made by Range/Unsqueeze/Expand/GatherND...) and
+/// square scores -> `Attention(q, k, v) {is_causal = 1}`; a mask provably
+/// all-true is dropped.
+fn causal_mask(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [q, k, v, m] = children else { return None };
+    if !plain_attention(head, children) && !three_d_attention(head, children) {
+        return None;
+    }
+    // A boolean mask, or an additive one of the scores' type.
+    let mask_elem_ok = rw.elem(*m) == Some(dtype::BOOL) || (rw.elem(*m).is_some() && rw.elem(*m) == rw.elem(*q));
+    if head.int("is_causal").unwrap_or(0) != 0 || !mask_elem_ok {
+        return None;
+    }
+    // The sequence axes: 4-D [B, H, S, D], 3-D [B, S, H*D].
+    let (qd, kd) = (rw.ty(*q)?.dims.clone()?, rw.ty(*k)?.dims.clone()?);
+    let seq = if qd.len() == 4 { 2 } else { 1 };
+    let (sq, skv) = (qd.get(seq)?, kd.get(seq)?);
+    let md = rw.ty(*m)?.dims.clone()?;
+    let n = md.len();
+    if n < 2 || !md[n - 2].same(sq) || !md[n - 1].same(skv) {
+        return None;
+    }
+    let mut attrs: Vec<(&str, AttrValue)> = head.attrs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    match prove_mask(rw, *m)? {
+        BoolMask::All(true) => {}
+        BoolMask::Causal(0) if sq.same(skv) => {
+            attrs.retain(|(k, _)| *k != "is_causal");
+            attrs.push(("is_causal", AttrValue::Int(1)));
+        }
+        _ => return None,
+    }
+    rw.add_like(Head::new("Attention", attrs), vec![*q, *k, *v], class)
+}
+
+/// A 3-D Attention the rules made (`q_num_heads`, `kv_num_heads`).
+fn three_d_attention(head: &Head, children: &[Id]) -> bool {
+    head.results == 1
+        && (3..=4).contains(&children.len())
+        && head.int("q_num_heads").is_some()
+        && head.int("kv_num_heads").is_some()
+        && head
+            .attrs
+            .iter()
+            .all(|(k, _)| matches!(k.as_str(), "scale" | "is_causal" | "softcap" | "q_num_heads" | "kv_num_heads"))
 }

@@ -136,6 +136,22 @@ func.func @f(%x: tensor<2x3xi32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tens
 }"#,
     },
     Rule {
+        name: "round-of-integer",
+        family: "layout",
+        roots: &["Ceil", "Floor", "Round"],
+        min_opset: 11,
+        summary: "Ceil/Floor/Round(Cast(x, float)) -> Cast(x, float) for an integer or boolean x (a float made from an integer is integral)",
+        apply: round_of_integer,
+        example: r#"
+func.func @f(%x: tensor<2x3xi64>, %y: tensor<2x3xi32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = "onnx.Cast"(%x) {to = 1 : i64} : (tensor<2x3xi64>) -> tensor<2x3xf32>
+  %1 = "onnx.Ceil"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = "onnx.Cast"(%y) {to = 1 : i64} : (tensor<2x3xi32>) -> tensor<2x3xf32>
+  %3 = "onnx.Floor"(%2) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1, %3 : tensor<2x3xf32>, tensor<2x3xf32>
+}"#,
+    },
+    Rule {
         name: "expand-same-shape",
         family: "layout",
         roots: &["Expand"],
@@ -348,4 +364,21 @@ fn expand_into_broadcast(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id
         }
     }
     None
+}
+
+/// Every float a Cast makes from an integer or boolean is integral (the
+/// nearest representable value of an integer is an integer, or infinite),
+/// so rounding it changes nothing (`+0.0` stays `+0.0`).
+fn round_of_integer(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [y] = children else { return None };
+    if !head.attrs.is_empty() || !rw.same_type(class, *y) {
+        return None;
+    }
+    rw.producers(*y, "Cast").into_iter().find_map(|(h, c)| {
+        let src = rw.elem(*c.first()?)?;
+        use crate::optimizer::lang::dtype::*;
+        let integral = matches!(src, BOOL | UINT8 | INT8 | UINT16 | INT16 | UINT32 | INT32 | UINT64 | INT64);
+        (h.attrs.len() == 1 && integral && rw.elem(*y).is_some_and(crate::optimizer::lang::dtype::is_float))
+            .then_some(*y)
+    })
 }

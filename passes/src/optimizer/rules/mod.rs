@@ -16,9 +16,12 @@
 pub mod activation;
 pub mod algebra;
 pub mod attention;
+pub mod conv;
 pub mod layout;
 pub mod matmul;
 pub mod normalization;
+pub mod weights;
+pub mod rotary;
 
 use super::{
     analysis::{add_type, const_values, OnnxAnalysis, OnnxEGraph, TyInfo},
@@ -61,6 +64,9 @@ pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
         .chain(activation::RULES)
         .chain(matmul::RULES)
         .chain(attention::RULES)
+        .chain(weights::RULES)
+        .chain(conv::RULES)
+        .chain(rotary::RULES)
 }
 
 /// What a rule works with: the e-graph as it was when this round's search

@@ -1,0 +1,34 @@
+//! Pieces shared by the activation rules of issue 7 (selu, celu, rrelu,
+//! prelu, shrink ops). Not a rule file.
+
+use super::math_common::bool_type;
+use crate::lowering::Ctx;
+use melior::ir::Value;
+
+/// torch's `elu` kernel: `x * scale` where `x > 0`, else
+/// `(exp(x * input_scale) - 1) * alpha * scale` (NaN stays NaN).
+pub fn elu<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    alpha: f64,
+    scale: f64,
+    input_scale: f64,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let k = |v: f64| b.const_like(x, v);
+    let xs = if input_scale == 1.0 { x } else { b.op_like("Mul", &[x, k(input_scale)?], &[], x)? };
+    let e = b.op_like("Sub", &[b.op_like("Exp", &[xs], &[], x)?, k(1.0)?], &[], x)?;
+    let neg = b.op_like("Mul", &[e, k(alpha * scale)?], &[], x)?;
+    let pos = if scale == 1.0 { x } else { b.op_like("Mul", &[x, k(scale)?], &[], x)? };
+    let gt = b.op("Greater", &[x, k(0.0)?], &[], b.unranked(bool_type(ctx)))?;
+    ctx.op("Where", &[gt, pos, neg], &[])
+}
+
+/// `x > 0 ? x : x * slope` with `slope` a value broadcasting against `x`
+/// (torch's leaky_relu / prelu kernels; NaN stays NaN).
+pub fn leaky<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, slope: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let gt = b.op("Greater", &[x, b.const_like(x, 0.0)?], &[], b.unranked(bool_type(ctx)))?;
+    let neg = b.op_like("Mul", &[x, slope], &[], x)?;
+    ctx.op("Where", &[gt, x, neg], &[])
+}

@@ -1,0 +1,9 @@
+use super::shapes_common::real_only;
+use crate::lowering::Rule;
+
+/// `conj_physical`: identity on real tensors.
+pub const RULES: &[Rule] = &[Rule::custom("aten.conj_physical.default", |c| {
+    Ok(vec![real_only(c.args.tensor("self")?, "conj_physical")?])
+})
+.samples(&["self: T[2,3]", "self: T[]", "self: T[0]"])
+.dtypes(&["f32", "i64", "bool", "i32", "f64", "f16"])];

@@ -1,0 +1,17 @@
+use super::diag_embed::diag_embed;
+use super::tensor_common::static_dims;
+use crate::lowering::{builder, Rule};
+use melior::ir::{r#type::RankedTensorType, ValueLike};
+
+/// `torch.diagflat(x, offset)`: the flattened input on diagonal `offset` of
+/// a square matrix (size numel + |offset|).
+pub const RULES: &[Rule] = &[Rule::custom("aten.diagflat.default", |c| {
+    let x = c.args.tensor("self")?;
+    let numel: i64 = static_dims(c, x, "diagflat")?.iter().product();
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    let flat_type = RankedTensorType::new(&[numel as u64], element, None).into();
+    let flat = c.b.op("Reshape", &[x, c.b.const_i64s(&[numel])?], &[], flat_type)?;
+    Ok(vec![diag_embed(c, flat, c.args.int("offset")?, 0, 1)?])
+})
+.samples(&["self: T[3]", "self: T[2,2]; offset: 1", "self: T[]; offset: -2", "self: T[0]", "self: T[0]; offset: 2", "self: T[2,3]; offset: -1"])
+.dtypes(&["f32", "i64", "bool", "i32", "f64"])];

@@ -1,0 +1,23 @@
+use super::math_common::bool_type;
+use crate::lowering::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.trace.default", trace)
+    .samples(&["self: T[3,3]", "self: T[2,4]", "self: T[4,2]", "self: T[0,3]"])
+    .dtypes(&["f32", "f64", "i64", "i32"])];
+
+/// The sum of the main diagonal of a matrix: entries off the diagonal are
+/// replaced by 0 with `Where` (not multiplied, so inf / NaN off the diagonal
+/// do not leak in), then summed in the result type (int64 for integers).
+fn trace<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    if c.rank(x)? != 2 {
+        return Err("trace expects a matrix".into());
+    }
+    let x = c.tensor_as("self", c.result_element(0)?)?;
+    let b = &c.b;
+    let eye = b.op_like("EyeLike", &[x], &[], x)?;
+    let diag = b.cast(eye, bool_type(c))?;
+    let d = b.op_like("Where", &[diag, x, b.const_like(x, 0.0)?], &[], x)?;
+    Ok(vec![c.reduce("ReduceSum", d, None, false, c.result_type(0)?)?])
+}

@@ -1,0 +1,477 @@
+//! `--from-onnx` / `--to-onnx IN.onnx`: importing existing ONNX models into
+//! the onnx dialect and writing them back re-optimized.
+//!
+//! - a handful of ONNX backend node tests (copied from the onnx wheel into
+//!   `tests/fixtures/onnx_node/`, with their inputs and expected outputs)
+//!   round-trip and still match in onnxruntime (the full sweep is
+//!   `tools/onnx_node_tests.py`);
+//! - a model with a large initializer: it is referenced from the file
+//!   (`onnx.initializer` with location/offset/length), never copied, and
+//!   written back byte for byte; the same with external data;
+//! - errors exit 1 naming the file and the node or tensor, and write nothing.
+
+use crate::{
+    parity::{compare, environment, read_tensor, sorted_files, to_value},
+    scratch_dir,
+};
+use onnx_protobuf::{
+    attribute_proto::AttributeType,
+    tensor_proto::DataLocation,
+    tensor_shape_proto::{dimension, Dimension},
+    type_proto, AttributeProto, GraphProto, Message, ModelProto, NodeProto, OperatorSetIdProto, StringStringEntryProto,
+    TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
+};
+use ort::{session::Session, value::Tensor};
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+const ATEN_TRANSLATE: &str = env!("CARGO_BIN_EXE_aten-translate");
+
+fn translate(args: &[&str]) -> Output {
+    Command::new(ATEN_TRANSLATE).args(args).output().expect("running aten-translate")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Asserts exit code 1 and no output file; returns the message.
+fn assert_fails(output: &Output, out: &Path) -> String {
+    let message = stderr(output);
+    assert_eq!(output.status.code(), Some(1), "exit code; stderr:\n{message}");
+    assert!(!out.exists(), "no output may be written on failure ({})", out.display());
+    assert!(!message.trim().is_empty());
+    message
+}
+
+// ----------------------------------------------------------------------------
+// Node tests of the onnx wheel
+
+/// Round-trips `tests/fixtures/onnx_node/<case>` and compares onnxruntime on
+/// ours with the expected outputs of every data set.
+fn node_case(case: &str) -> Result<(), String> {
+    let dir = Path::new("tests/fixtures/onnx_node").join(case);
+    let out = scratch_dir(&format!("from_onnx_node_{case}")).join("model.onnx");
+    let model = dir.join("model.onnx");
+    let output = translate(&["--to-onnx", model.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"]);
+    if !output.status.success() {
+        return Err(format!("{case}: conversion failed:\n{}", stderr(&output)));
+    }
+    // The text form parses and verifies as well.
+    let printed = translate(&["--from-onnx", model.to_str().unwrap()]);
+    if !printed.status.success() || !String::from_utf8_lossy(&printed.stdout).contains("func.func @forward") {
+        return Err(format!("{case}: --from-onnx failed:\n{}", stderr(&printed)));
+    }
+    let Some(env) = environment() else { return Ok(()) };
+    let builder = Session::builder(env).map_err(|e| format!("session builder: {e}"))?;
+    let mut builder = builder.with_intra_threads(1).map_err(|e| format!("session builder: {e}"))?;
+    let mut session =
+        builder.commit_from_file(&out).map_err(|e| format!("{case}: onnxruntime cannot load ours: {e}"))?;
+    for (set, set_dir) in sorted_files(&dir, "test_data_set_").iter().enumerate() {
+        let inputs: Vec<_> = sorted_files(set_dir, "input_").iter().map(|p| read_tensor(p)).collect();
+        let expected: Vec<_> = sorted_files(set_dir, "output_").iter().map(|p| read_tensor(p)).collect();
+        let names: Vec<String> = session.inputs().iter().map(|i| i.name().to_string()).collect();
+        let feeds: Vec<(String, ort::value::DynValue)> =
+            names.iter().zip(&inputs).map(|(n, a)| (n.clone(), to_value(a))).collect();
+        let got = session.run(feeds).map_err(|e| format!("{case}: onnxruntime failed on ours: {e}"))?;
+        for (i, exp) in expected.iter().enumerate() {
+            compare(case, set, exp, &got[i])?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn node_tests_round_trip() {
+    let mut failures = Vec::new();
+    let mut cases: Vec<String> = std::fs::read_dir("tests/fixtures/onnx_node")
+        .expect("tests/fixtures/onnx_node")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 8, "the node test fixtures are missing: {cases:?}");
+    for case in &cases {
+        if let Err(e) = node_case(case) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// ----------------------------------------------------------------------------
+// Models built here: a large initializer in the file, external data.
+
+fn tensor_type(elem: i32, dims: &[Result<i64, &str>]) -> TypeProto {
+    TypeProto {
+        value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+            elem_type: elem,
+            shape: Some(TensorShapeProto {
+                dim: dims
+                    .iter()
+                    .map(|d| Dimension {
+                        value: Some(match d {
+                            Ok(n) => dimension::Value::DimValue(*n),
+                            Err(p) => dimension::Value::DimParam(p.to_string()),
+                        }),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+            .into(),
+            ..Default::default()
+        })),
+        ..Default::default()
+    }
+}
+
+fn value_info(name: &str, ty: TypeProto) -> ValueInfoProto {
+    ValueInfoProto { name: name.into(), type_: Some(ty).into(), ..Default::default() }
+}
+
+const K: usize = 64;
+const M: usize = 32;
+
+/// The weight: K x M floats (8 KiB, above the inline limit).
+fn weight() -> Vec<f32> {
+    (0..K * M).map(|i| ((i * 37 % 101) as f32 - 50.0) / 64.0).collect()
+}
+
+fn le_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// `y = Relu(x @ W + b) * 1` with x: [N, K] (`N` a dim_param), W an
+/// initializer (inline raw_data, or external in `weights.bin` at offset 100
+/// when `external`), b a small initializer.
+fn mlp_model(external: Option<&str>) -> ModelProto {
+    let mut w = TensorProto { name: "W".into(), dims: vec![K as i64, M as i64], data_type: 1, ..Default::default() };
+    match external {
+        None => w.raw_data = le_bytes(&weight()),
+        Some(location) => {
+            w.data_location = DataLocation::EXTERNAL.into();
+            let entry = |k: &str, v: String| StringStringEntryProto { key: k.into(), value: v, ..Default::default() };
+            w.external_data = vec![
+                entry("location", location.into()),
+                entry("offset", "100".into()),
+                entry("length", (K * M * 4).to_string()),
+            ];
+        }
+    }
+    let b = TensorProto {
+        name: "b".into(),
+        dims: vec![M as i64],
+        data_type: 1,
+        float_data: (0..M).map(|i| i as f32 / 8.0 - 2.0).collect(),
+        ..Default::default()
+    };
+    let one = TensorProto {
+        name: "one".into(),
+        dims: vec![],
+        data_type: 1,
+        raw_data: le_bytes(&[1.0]),
+        ..Default::default()
+    };
+    let node = |op: &str, inputs: &[&str], output: &str| NodeProto {
+        op_type: op.into(),
+        name: format!("{output}_node"),
+        input: inputs.iter().map(|s| s.to_string()).collect(),
+        output: vec![output.into()],
+        ..Default::default()
+    };
+    let graph = GraphProto {
+        name: "mlp".into(),
+        node: vec![
+            node("MatMul", &["x", "W"], "h"),
+            node("Add", &["h", "b"], "hb"),
+            node("Relu", &["hb"], "r"),
+            node("Mul", &["r", "one"], "y"),
+        ],
+        initializer: vec![w, b, one],
+        input: vec![value_info("x", tensor_type(1, &[Err("N"), Ok(K as i64)]))],
+        output: vec![value_info("y", tensor_type(1, &[Err("N"), Ok(M as i64)]))],
+        ..Default::default()
+    };
+    ModelProto {
+        ir_version: 8,
+        opset_import: vec![OperatorSetIdProto { domain: String::new(), version: 17, ..Default::default() }],
+        graph: Some(graph).into(),
+        ..Default::default()
+    }
+}
+
+fn write_model(dir: &Path, name: &str, model: &ModelProto) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, model.write_to_bytes().unwrap()).unwrap();
+    path
+}
+
+/// x @ W + b, relu, computed here.
+fn expected_mlp(x: &[f32], n: usize) -> Vec<f32> {
+    let w = weight();
+    let mut y = vec![0f32; n * M];
+    for r in 0..n {
+        for c in 0..M {
+            let mut acc = 0f32;
+            for k in 0..K {
+                acc += x[r * K + k] * w[k * M + c];
+            }
+            y[r * M + c] = (acc + (c as f32 / 8.0 - 2.0)).max(0.0);
+        }
+    }
+    y
+}
+
+/// Runs ours in onnxruntime on a 3 x K input and compares with [`expected_mlp`].
+fn check_mlp_numbers(model: &Path) {
+    let Some(env) = environment() else { return };
+    let n = 3;
+    let x: Vec<f32> = (0..n * K).map(|i| ((i * 13 % 29) as f32 - 14.0) / 7.0).collect();
+    let mut session = Session::builder(env).unwrap().commit_from_file(model).expect("onnxruntime loads ours");
+    let input = Tensor::from_array((vec![n as i64, K as i64], x.clone())).unwrap();
+    let outputs = session.run(ort::inputs!["x" => input]).expect("run");
+    let (shape, got) = outputs["y"].try_extract_tensor::<f32>().unwrap();
+    assert_eq!(shape.to_vec(), vec![n as i64, M as i64]);
+    for (g, e) in got.iter().zip(expected_mlp(&x, n)) {
+        assert!((g - e).abs() <= 1e-4 + 1e-4 * e.abs(), "got {g}, expected {e}");
+    }
+}
+
+/// The initializer `name` of a written model, with its bytes (inline or external).
+fn initializer_bytes(model_path: &Path, name: &str) -> Vec<u8> {
+    let model = ModelProto::parse_from_bytes(&std::fs::read(model_path).unwrap()).unwrap();
+    let t = model.graph.initializer.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no initializer {name}"));
+    if t.data_location.value() != DataLocation::EXTERNAL as i32 {
+        return t.raw_data.clone();
+    }
+    let get = |k: &str| t.external_data.iter().find(|e| e.key == k).map(|e| e.value.clone());
+    let data = std::fs::read(model_path.with_file_name(get("location").unwrap())).unwrap();
+    let offset: usize = get("offset").map_or(0, |o| o.parse().unwrap());
+    let length: usize = get("length").unwrap().parse().unwrap();
+    data[offset..offset + length].to_vec()
+}
+
+#[test]
+fn large_initializers_are_referenced_from_the_file() {
+    let dir = scratch_dir("from_onnx_mlp");
+    let input = write_model(&dir, "mlp.onnx", &mlp_model(None));
+    let printed = translate(&["--from-onnx", input.to_str().unwrap()]);
+    assert!(printed.status.success(), "{}", stderr(&printed));
+    let text = String::from_utf8_lossy(&printed.stdout).into_owned();
+    // W by reference (its offset inside mlp.onnx), b and `one` as constants;
+    // names, order and the dim_param are kept.
+    let canonical = std::fs::canonicalize(&input).unwrap();
+    let raw = std::fs::read(&input).unwrap();
+    let offset = raw.windows(64).position(|w| w == &le_bytes(&weight())[..64]).unwrap();
+    assert!(
+        text.contains(&format!(
+            "\"onnx.initializer\"() {{length = {} : i64, location = \"{}\", name = \"W\", offset = {offset} : i64}}",
+            K * M * 4,
+            canonical.display()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("{aten.name = \"x\"}") && text.contains("{aten.name = \"y\"}"), "{text}");
+    assert!(text.contains("tensor<?x64xf32, [\"N\"]>"), "{text}");
+    assert_eq!(text.matches("onnx.Constant").count(), 2, "{text}");
+
+    let out = dir.join("out.onnx");
+    let output = translate(&["--to-onnx", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(initializer_bytes(&out, "W"), le_bytes(&weight()));
+    let written = ModelProto::parse_from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(written.graph.input[0].name, "x");
+    assert_eq!(written.graph.output[0].name, "y");
+    let Some(type_proto::Value::TensorType(t)) = &written.graph.input[0].type_.value else { panic!() };
+    assert_eq!(t.shape.dim[0].value, Some(dimension::Value::DimParam("N".into())));
+    // onnx-eqsat removed the multiplication by one.
+    assert!(written.graph.node.iter().all(|n| n.op_type != "Mul"), "{:?}", written.graph.node);
+    check_mlp_numbers(&out);
+
+    // With --external-data always, the bytes are streamed to out.onnx.data.
+    let ext = dir.join("ext.onnx");
+    let output = translate(&[
+        "--to-onnx",
+        input.to_str().unwrap(),
+        "-o",
+        ext.to_str().unwrap(),
+        "-q",
+        "--external-data",
+        "always",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(initializer_bytes(&ext, "W"), le_bytes(&weight()));
+    check_mlp_numbers(&ext);
+}
+
+#[test]
+fn external_data_is_followed() {
+    let dir = scratch_dir("from_onnx_external");
+    let mut data = vec![0xAB; 100];
+    data.extend(le_bytes(&weight()));
+    std::fs::write(dir.join("weights.bin"), &data).unwrap();
+    let input = write_model(&dir, "model.onnx", &mlp_model(Some("weights.bin")));
+    let printed = translate(&["--from-onnx", input.to_str().unwrap()]);
+    assert!(printed.status.success(), "{}", stderr(&printed));
+    let text = String::from_utf8_lossy(&printed.stdout).into_owned();
+    let data_path = std::fs::canonicalize(dir.join("weights.bin")).unwrap();
+    assert!(
+        text.contains(&format!("location = \"{}\", name = \"W\", offset = 100 : i64", data_path.display())),
+        "{text}"
+    );
+
+    let out = dir.join("out.onnx");
+    let output = translate(&["--to-onnx", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(initializer_bytes(&out, "W"), le_bytes(&weight()));
+    check_mlp_numbers(&out);
+
+    // The output may not overwrite the data file it reads.
+    let clobber = dir.join("weights.bin");
+    let output = translate(&["--to-onnx", input.to_str().unwrap(), "-o", clobber.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stderr(&output).contains("weights.bin"), "{}", stderr(&output));
+    assert_eq!(std::fs::read(&clobber).unwrap(), data, "the data file is unchanged");
+}
+
+/// Runs a one-input, one-output f32 model in onnxruntime.
+fn run_f32(model: &Path, shape: &[i64], x: &[f32]) -> Option<Vec<f32>> {
+    let env = environment()?;
+    let mut session = Session::builder(env).unwrap().commit_from_file(model).expect("onnxruntime loads the model");
+    let name = session.inputs()[0].name().to_string();
+    let input = Tensor::from_array((shape.to_vec(), x.to_vec())).unwrap();
+    let outputs = session.run(vec![(name, input.into_dyn())]).expect("run");
+    Some(outputs[0].try_extract_tensor::<f32>().unwrap().1.to_vec())
+}
+
+/// `com.microsoft` ops are kept as generic ops and written back in their
+/// domain; an unknown domain is refused.
+#[test]
+fn contrib_ops_are_kept() {
+    let dir = scratch_dir("from_onnx_contrib");
+    let model = |domain: &str| ModelProto {
+        ir_version: 8,
+        opset_import: vec![
+            OperatorSetIdProto { domain: String::new(), version: 17, ..Default::default() },
+            OperatorSetIdProto { domain: domain.into(), version: 1, ..Default::default() },
+        ],
+        graph: Some(GraphProto {
+            name: "g".into(),
+            node: vec![
+                NodeProto {
+                    op_type: "Gelu".into(),
+                    domain: domain.into(),
+                    name: "gelu".into(),
+                    input: vec!["x".into()],
+                    output: vec!["g".into()],
+                    ..Default::default()
+                },
+                NodeProto {
+                    op_type: "Neg".into(),
+                    name: "neg".into(),
+                    input: vec!["g".into()],
+                    output: vec!["y".into()],
+                    ..Default::default()
+                },
+            ],
+            input: vec![value_info("x", tensor_type(1, &[Ok(2), Ok(3)]))],
+            output: vec![value_info("y", tensor_type(1, &[Ok(2), Ok(3)]))],
+            value_info: vec![value_info("g", tensor_type(1, &[Ok(2), Ok(3)]))],
+            ..Default::default()
+        })
+        .into(),
+        ..Default::default()
+    };
+    let input = write_model(&dir, "ms.onnx", &model("com.microsoft"));
+    let printed = translate(&["--from-onnx", input.to_str().unwrap()]);
+    assert!(printed.status.success(), "{}", stderr(&printed));
+    assert!(String::from_utf8_lossy(&printed.stdout).contains("\"onnx.ms.Gelu\"(%arg0)"));
+    let out = dir.join("out.onnx");
+    let output = translate(&["--to-onnx", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let written = ModelProto::parse_from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(written.graph.node[0].domain, "com.microsoft");
+    assert!(written.opset_import.iter().any(|o| o.domain == "com.microsoft" && o.version == 1));
+    let x = [-2.0f32, -0.5, 0.0, 0.25, 1.0, 3.0];
+    if let (Some(a), Some(b)) = (run_f32(&input, &[2, 3], &x), run_f32(&out, &[2, 3], &x)) {
+        assert_eq!(a, b);
+    }
+
+    let unknown = write_model(&dir, "custom.onnx", &model("com.example"));
+    let output = translate(&["--from-onnx", unknown.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("custom.onnx") && stderr(&output).contains("com.example"), "{}", stderr(&output));
+}
+
+// ----------------------------------------------------------------------------
+// Errors
+
+#[test]
+fn import_errors_name_the_file_and_the_node() {
+    let dir = scratch_dir("from_onnx_errors");
+    let out = dir.join("out.onnx");
+    let fails = |input: &Path| -> String {
+        let output = translate(&["--to-onnx", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        let message = assert_fails(&output, &out);
+        let printed = translate(&["--from-onnx", input.to_str().unwrap()]);
+        assert_eq!(printed.status.code(), Some(1), "--from-onnx: {}", stderr(&printed));
+        message
+    };
+
+    // Not an ONNX file; empty; truncated.
+    let text = dir.join("text.onnx");
+    std::fs::write(&text, "this is not a protobuf\n").unwrap();
+    let message = fails(&text);
+    assert!(message.contains("text.onnx") && message.contains("not an ONNX model"), "{message}");
+    let empty = dir.join("empty.onnx");
+    std::fs::write(&empty, "").unwrap();
+    assert!(fails(&empty).contains("empty"));
+    let good = mlp_model(None).write_to_bytes().unwrap();
+    let truncated = dir.join("truncated.onnx");
+    std::fs::write(&truncated, &good[..good.len() - 2000]).unwrap();
+    let message = fails(&truncated);
+    assert!(message.contains("truncated.onnx") && message.contains("truncated"), "{message}");
+
+    // An op that does not exist at the model's opset.
+    let mut model = mlp_model(None);
+    model.opset_import[0].version = 13;
+    model.graph.as_mut().unwrap().node[2].op_type = "Gelu".into();
+    let message = fails(&write_model(&dir, "gelu13.onnx", &model));
+    assert!(message.contains("gelu13.onnx") && message.contains("r_node") && message.contains("opset 13"), "{message}");
+
+    // External data: a missing file, bytes past its end.
+    let message = fails(&write_model(&dir, "missing.onnx", &mlp_model(Some("nowhere.bin"))));
+    assert!(
+        message.contains("missing.onnx") && message.contains("nowhere.bin") && message.contains("`W`"),
+        "{message}"
+    );
+    std::fs::write(dir.join("short.bin"), vec![0u8; 500]).unwrap();
+    let message = fails(&write_model(&dir, "short.onnx", &mlp_model(Some("short.bin"))));
+    assert!(message.contains("past the end") && message.contains("`W`"), "{message}");
+    let message = fails(&write_model(&dir, "escape.onnx", &mlp_model(Some("../outside.bin"))));
+    assert!(message.contains("inside the model's directory"), "{message}");
+
+    // An attribute kind the importer refuses, and a node input nobody defines.
+    let mut model = mlp_model(None);
+    model.graph.as_mut().unwrap().node[2].attribute.push(AttributeProto {
+        name: "odd".into(),
+        type_: AttributeType::SPARSE_TENSOR.into(),
+        ..Default::default()
+    });
+    let message = fails(&write_model(&dir, "sparse.onnx", &model));
+    assert!(message.contains("r_node") && message.contains("odd"), "{message}");
+    let mut model = mlp_model(None);
+    model.graph.as_mut().unwrap().node[1].input[0] = "undefined_value".into();
+    let message = fails(&write_model(&dir, "undefined.onnx", &model));
+    assert!(message.contains("hb_node") && message.contains("undefined_value"), "{message}");
+
+    // Output == input is refused before anything is written.
+    let input = write_model(&dir, "same.onnx", &mlp_model(None));
+    let before = std::fs::read(&input).unwrap();
+    let output = translate(&["--to-onnx", input.to_str().unwrap(), "-o", input.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(std::fs::read(&input).unwrap(), before, "the input is unchanged");
+}

@@ -1,0 +1,1 @@
+Bcholesky_solveJÃÂ¾¨á>nPP?¿:ù¾w*þ>Â†Z¿

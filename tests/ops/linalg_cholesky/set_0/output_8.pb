@@ -1,0 +1,1 @@
+Bcholesky_solve_1JÃÂ¾¨á>nPP?¿:ù¾w*þ>Â†Z¿

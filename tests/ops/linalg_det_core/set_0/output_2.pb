@@ -1,0 +1,1 @@
+B	getitem_1J¯d*?

@@ -1,0 +1,2 @@
+B
+linalg_detJ&Ï¯AG7À

@@ -1,0 +1,1 @@
+Blinalg_det_2Jn#`¿

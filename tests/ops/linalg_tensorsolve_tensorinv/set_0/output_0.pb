@@ -1,0 +1,2 @@
+Blinalg_tensorsolveJQÿ¸½Ä]>/
+…½F/M=I«Œ¾XH'½

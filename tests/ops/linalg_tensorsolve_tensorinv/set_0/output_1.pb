@@ -1,0 +1,1 @@
+Blinalg_tensorsolve_1J¼º½]>ü>1¾²<º˜¾a;Ž½

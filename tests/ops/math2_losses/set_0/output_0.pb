@@ -1,0 +1,1 @@
+Bcosine_embedding_lossJڢ?

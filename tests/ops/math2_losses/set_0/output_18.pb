@@ -1,0 +1,1 @@
+Btriplet_margin_loss_3J([)?

@@ -1,0 +1,1 @@
+Blinalg_vecdotJÍx1¾tk!>ôË?òH>¼Z>9U¾

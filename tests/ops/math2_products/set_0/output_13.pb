@@ -1,0 +1,1 @@
+Blinalg_vecdot_1J’?q£>şYa?x‹N?–¿?

@@ -1,0 +1,1 @@
+Blinalg_multi_dotJ—$p¿

@@ -1,0 +1,1 @@
+B	tensordotJm÷XÀK{,?

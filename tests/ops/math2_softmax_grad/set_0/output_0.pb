@@ -1,0 +1,1 @@
+B_softmax_backward_dataJ<…u=Y&ø¼Xôz»k	½W[=Ÿ  =õ“Ý<g$=ËiÀ½HS½|­½IÄ>ñ7»¾¡BB<©;y;

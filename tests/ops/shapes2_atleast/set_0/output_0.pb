@@ -1,0 +1,2 @@
+B
+atleast_1dJH… ?

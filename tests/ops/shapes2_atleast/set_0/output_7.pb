@@ -1,0 +1,1 @@
+BgetitemJH… ?

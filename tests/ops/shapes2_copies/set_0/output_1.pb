@@ -1,0 +1,1 @@
+Bas_strided_copyJPD‰¿>EŠ½éÀa¾£?þhô¿Fˆ­¾

@@ -1,0 +1,1 @@
+Btranspose_copy_1JŒ×?

@@ -1,0 +1,1 @@
+Bsqueeze_copyJ†z¿,8‰¾L	B¿@Š? ƒ½

@@ -1,0 +1,1 @@
+B#_unsafe_masked_index_put_accumulateJdR<O?¦{<<²çë=—k¾&æã=˜êß?P]þ;¢¿ý>a¹ä¿Ðu›¿Æéã>p&J?85½¾6ë­? ÁÝ>•B@ZB“¿àÅ±¿ÁÑb¿`y ¾H*¾ðG³¿÷ì‚¿'öº¼!=ö?

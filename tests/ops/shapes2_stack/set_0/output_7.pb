@@ -1,0 +1,1 @@
+Bcolumn_stack_1J`Åzø`Åzø

@@ -1,0 +1,2 @@
+Bsum_to_sizeJM$@U
+ÀÂŠ?

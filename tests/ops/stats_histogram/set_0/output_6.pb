@@ -1,0 +1,1 @@
+B	getitem_2JJÈ^@8>AzzRAGI+AK°@

@@ -1,0 +1,1 @@
+BquantileJ@˜¾Oj=:¼B¿SM?

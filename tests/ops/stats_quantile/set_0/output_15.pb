@@ -1,0 +1,1 @@
+Bquantile_10JlËO?

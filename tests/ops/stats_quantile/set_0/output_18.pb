@@ -1,0 +1,1 @@
+Bnanquantile_5Jønþ¼

@@ -1,0 +1,1 @@
+B	trapezoidJÓŒÀÀ€¼zö?

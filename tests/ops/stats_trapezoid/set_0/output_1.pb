@@ -1,0 +1,1 @@
+Btrapezoid_1JÕİæ¿ÏÃ	¿hv?

@@ -1,0 +1,1 @@
+Bcumulative_trapezoid_2J(îi¿fÃ©¾:Iw¾xç¾|êH¿/¹	¿¬±$>œ4?¸7¯¿Ü¿‡¿

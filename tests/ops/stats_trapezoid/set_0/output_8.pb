@@ -1,0 +1,1 @@
+Bcumulative_trapezoidJ0|_ø½Š¶ÀJØÀÓŒÀNÚ™½`ng?p3?¸€¼"Y>¨<Ö?¡2ò?zö?

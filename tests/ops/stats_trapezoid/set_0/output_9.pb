@@ -1,0 +1,1 @@
+Bcumulative_trapezoid_1J0¨«»¿âdÜ¿±è¿ÔÝæ¿WA¾°l½ÔÒÊ¾ÏÃ	¿±"®>õ,?&o?hv?

@@ -1,0 +1,168 @@
+# Sorting, searching, statistics, histogram and integration cases (exec'd
+# inside tools/capture_op_tests.py: `case`, `rn`, `ri`, `pos`, `nz`, `rb`,
+# `ur`, `grid` come from there). Every case name starts with `stats_`, so
+# `ATEN2ONNX_ONLY=stats_` runs them all.
+#
+# Captured outputs must be finite: outputs that are NaN / inf on purpose go
+# through `_sfin` (NaN -> -77, +-inf -> +-777), which keeps the NaN / inf
+# positions checked exactly.
+
+_A = torch.ops.aten
+
+
+def _sfin(t):
+    t = torch.where(torch.isnan(t), -77.0, t)
+    return torch.where(torch.isinf(t), torch.sign(t) * 777.0, t)
+
+
+def _with_nans(g, *s):
+    """randn with NaNs planted: row 1 has one NaN, row 2 is all NaN (for
+    2-D inputs of at least 3 rows)."""
+    x = rn(g, *s)
+    x[1, 2] = float("nan")
+    x[2, :] = float("nan")
+    return x
+
+
+@case("stats_sort", ["argsort.default", "argsort.stable", "msort.default"],
+      lambda g, d: (rn(g, 4, 6), ri(g, 0, 3, 3, 9), _with_nans(g, 4, 5)))
+def _(self, x, a, n):
+    """argsort (default / descending / dim 0 / 0-d), stable argsort with ties (ascending and
+    descending, ties in index order), NaN sorted last; msort (dim 0) of float, int64, with NaN."""
+    return (torch.argsort(x), torch.argsort(x, dim=0, descending=True), torch.argsort(x[0, 0]),
+            torch.argsort(a, dim=1, stable=True), torch.argsort(a, dim=-1, descending=True, stable=True),
+            torch.argsort(n, dim=1), torch.msort(x), torch.msort(a), _sfin(torch.msort(n)))
+
+
+@case("stats_median_mode", ["nanmedian.default", "nanmedian.dim", "mode.default"],
+      lambda g, d: (_with_nans(g, 4, 5), ri(g, 0, 3, 3, 8), rn(g, 3, 4)))
+def _(self, n, a, x):
+    """nanmedian ignoring NaN (whole tensor; per row with an all-NaN row giving NaN at its first
+    index; keepdim; int64 ties), nanmedian of an all-NaN tensor; mode of int64 rows with ties (smallest
+    most frequent value, largest index), mode along dim 0 with keepdim, of distinct floats, of a 0-d."""
+    v, i = torch.nanmedian(n, 1)
+    v2, i2 = torch.nanmedian(n, 0, keepdim=True)
+    va, ia = torch.nanmedian(a, 1)
+    m, mi = torch.mode(a, 1)
+    m0, mi0 = torch.mode(a, 0, keepdim=True)
+    mx, mix = torch.mode(x)
+    ms, msi = torch.mode(x[0, 0])
+    return (_sfin(torch.nanmedian(n)), _sfin(v), i, _sfin(v2), i2, va, ia, torch.nanmedian(a),
+            _sfin(torch.nanmedian(n[2])), m, mi, m0, mi0, mx, mix, ms, msi)
+
+
+@case("stats_quantile", ["quantile.scalar", "quantile.default", "nanquantile.scalar", "nanquantile.default"],
+      lambda g, d: (rn(g, 4, 7), torch.tensor([0.0, 0.25, 0.5, 0.9, 1.0]), _with_nans(g, 4, 5)))
+def _(self, x, q, n):
+    """quantile / nanquantile with every interpolation (linear, lower, higher, midpoint, nearest),
+    a scalar and a 1-D q, over all elements and along a dim (keepdim), with NaN rows (quantile gives
+    NaN, nanquantile skips NaN, all-NaN rows give NaN)."""
+    out = []
+    for mode in ("linear", "lower", "higher", "midpoint", "nearest"):
+        out.append(torch.quantile(x, 0.3, dim=1, interpolation=mode))
+        out.append(torch.quantile(x, q, dim=0, keepdim=True, interpolation=mode))
+        out.append(_sfin(torch.nanquantile(n, q, dim=1, interpolation=mode)))
+    out += [torch.quantile(x, 0.75), torch.quantile(x, q, keepdim=True), _sfin(torch.quantile(n, 0.4, dim=1)),
+            torch.nanquantile(n, 0.6), _sfin(torch.nanquantile(n, 0.5, dim=1, keepdim=True))]
+    return tuple(out)
+
+
+@case("stats_search", ["searchsorted.Tensor", "searchsorted.Scalar", "bucketize.Tensor", "bucketize.Scalar"],
+      lambda g, d: (torch.sort(rn(g, 8)).values, torch.sort(rn(g, 3, 6), dim=1).values, rn(g, 3, 4),
+                    grid(g, 5), rn(g, 7)))
+def _(self, s, s2, v, t, u):
+    """searchsorted on a 1-D sequence (left / right / side=), per-row sequences (out_int32), with a
+    sorter (argsort of an unsorted sequence), exact ties, a Python number, NaN values (past the end);
+    bucketize of a tensor and a number (right)."""
+    vv = torch.cat([v.reshape(-1), s[2:4], torch.tensor([float("nan")])])
+    sorter = torch.argsort(u)
+    return (torch.searchsorted(s, vv), torch.searchsorted(s, vv, right=True), torch.searchsorted(s, vv, side="right"),
+            torch.searchsorted(s2, v, out_int32=True).to(torch.int64), torch.searchsorted(u, v, sorter=sorter),
+            torch.searchsorted(s, 0.25), torch.searchsorted(s, 0.25, right=True),
+            torch.bucketize(vv, s), torch.bucketize(t, torch.tensor([-1.0, 0.0, 1.0]), right=True),
+            torch.bucketize(0.5, s), torch.bucketize(1.0, torch.tensor([-1.0, 0.0, 1.0]), right=True))
+
+
+@case("stats_isin", ["isin.Tensor_Tensor", "isin.Tensor_Scalar", "isin.Scalar_Tensor"],
+      lambda g, d: (ri(g, 0, 6, 3, 4), ri(g, 0, 6, 4), grid(g, 5)))
+def _(self, a, t, x):
+    """isin of int64 and float tensors (invert, empty test set), against a number and a number
+    against a tensor."""
+    return (torch.isin(a, t), torch.isin(a, t, invert=True), torch.isin(x, torch.tensor([0.0, 2.0])),
+            torch.isin(a, t[:0]), torch.isin(a, 3), torch.isin(x, 1.0, invert=True),
+            torch.isin(2, t), torch.isin(0.0, x, invert=True))
+
+
+@case("stats_histogram", ["histc.default", "histogram.bin_ct", "histogram.bins_tensor"],
+      lambda g, d: (rn(g, 40), pos(g, 40), torch.tensor([-1.5, -0.5, 0.0, 0.7, 2.0])))
+def _(self, x, w, edges):
+    """histc over the data's range, a given range (elements outside skipped, the max in the last
+    bin), a constant tensor (range widened by 1); histogram with bin counts (range, weights,
+    density) and with given edges (weights, density)."""
+    c = torch.full((5,), 0.5)
+    return (torch.histc(x, bins=7), torch.histc(x, bins=4, min=-1, max=1), torch.histc(c, bins=3),
+            torch.histc(x.clamp(-1, 1), bins=5, min=-1, max=1),
+            *torch.histogram(x, bins=6), *torch.histogram(x, bins=5, range=(-1.0, 2.0), weight=w),
+            *torch.histogram(x, bins=4, density=True), *torch.histogram(c, bins=2),
+            *torch.histogram(x, edges), *torch.histogram(x, edges, weight=w, density=True))
+
+
+@case("stats_unique_consecutive", ["unique_consecutive.default"],
+      lambda g, d: (ri(g, 0, 2, 12), grid(g, 3, 4), ri(g, 0, 2, 6, 2)))
+def _(self, a, x, r):
+    """unique_consecutive of int64 runs (inverse, counts), of a 2-D float tensor (flattened), and of
+    rows (dim=0, inverse and counts)."""
+    v, inv, cnt = torch.unique_consecutive(a, return_inverse=True, return_counts=True)
+    u = torch.unique_consecutive(x)
+    rows, rinv, rcnt = torch.unique_consecutive(r, dim=0, return_inverse=True, return_counts=True)
+    return v, inv, cnt, u, rows, rinv, rcnt
+
+
+@case("stats_gradient", ["gradient.scalarint", "gradient.scalararray", "gradient.array", "gradient.scalarrayint",
+                         "gradient.scalarrayarray", "gradient.tensorarrayint", "gradient.tensorarray"],
+      lambda g, d: (rn(g, 4, 5), ri(g, -5, 6, 6), torch.tensor([0.0, 1.0, 3.0, 3.5]),
+                    torch.tensor([0.0, 0.5, 2.0, 2.5, 4.0])))
+def _(self, x, a, cx, cy):
+    """torch.gradient: default spacing over every dim, scalar spacing (edge_order 2), of int64,
+    a dim list with and without a scalar spacing, a list of scalar spacings (with and without dims),
+    coordinate tensors (edge_order 1 and 2)."""
+    return (*torch.gradient(x), *torch.gradient(x, spacing=2.0, dim=1, edge_order=2), *torch.gradient(a),
+            *torch.gradient(x, spacing=0.5, dim=[0, 1]), *torch.gradient(x, dim=[1], edge_order=2),
+            *torch.gradient(x, spacing=[2.0, 2.5]), *torch.gradient(x, spacing=[1.5], dim=[-1], edge_order=2),
+            *torch.gradient(x, spacing=[cx, cy]), *torch.gradient(x, spacing=[cy], dim=[1], edge_order=2))
+
+
+@case("stats_trapezoid", ["trapezoid.x", "trapezoid.dx", "trapz.x", "trapz.dx", "cumulative_trapezoid.x",
+                          "cumulative_trapezoid.dx"],
+      lambda g, d: (rn(g, 3, 5), torch.sort(rn(g, 5)).values, torch.sort(rn(g, 3, 5), dim=1).values,
+                    ri(g, -4, 5, 3, 5)))
+def _(self, y, x, xx, a):
+    """trapezoid / trapz / cumulative_trapezoid with 1-D and full sample points, a scalar dx, along
+    dim 0 and -1, int64 y, an empty dim (integral 0)."""
+    e = y[:, :0]
+    return (torch.trapezoid(y, x), torch.trapezoid(y, xx), torch.trapezoid(y, dx=0.5, dim=0), torch.trapezoid(a),
+            torch.trapezoid(e), torch.trapz(y, x), torch.trapz(y, dx=2.0), torch.trapz(e, x[:0]),
+            torch.cumulative_trapezoid(y, x), torch.cumulative_trapezoid(y, xx), torch.cumulative_trapezoid(y, dim=0),
+            torch.cumulative_trapezoid(a, dx=1.5))
+
+
+@case("stats_var_std", ["var.default", "std.default"], lambda g, d: (rn(g, 4, 5), rn(g, 1)))
+def _(self, x, one):
+    """var / std over every element, unbiased and not; one element (unbiased: NaN), 0-d."""
+    return (torch.var(x), torch.var(x, False), torch.std(x), torch.std(x, False), _sfin(torch.var(one)),
+            torch.std(one, False), torch.var(x[0, 0], False))
+
+
+@case("stats_segment_reduce", ["segment_reduce.default"],
+      lambda g, d: (rn(g, 7, 3), torch.tensor([2, 0, 3, 2]), rn(g, 3, 6), torch.tensor([[1, 2, 3], [0, 6, 0], [3, 3, 0]])))
+def _(self, x, lengths, y, lengths2):
+    """segment_reduce with lengths (an empty segment) for sum / mean / max / min / prod with and
+    without initial, with offsets, along axis 1 with per-row lengths."""
+    offsets = torch.cat([lengths.new_zeros(1), lengths]).cumsum(0)
+    out = []
+    for r in ("sum", "mean", "max", "min", "prod"):
+        out.append(_sfin(torch.segment_reduce(x, r, lengths=lengths)))
+        out.append(torch.segment_reduce(x, r, lengths=lengths, initial=1.5))
+        out.append(_sfin(torch.segment_reduce(x, r, offsets=offsets)))
+        out.append(_sfin(torch.segment_reduce(y, r, lengths=lengths2, axis=1, unsafe=True)))
+    return tuple(out)
