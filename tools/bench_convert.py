@@ -108,7 +108,7 @@ def _mobilenet():
                 m.running_mean.uniform_(-0.1, 0.1)
                 m.running_var.uniform_(0.5, 1.5)
     g = torch.Generator().manual_seed(1)
-    inputs = [(torch.randn(b, 3, 224, 224, generator=g),) for b in (1, 2)]
+    inputs = [(torch.randn(b, 3, 224, 224, generator=g),) for b in (2, 1)]
     dyn = ({0: torch.export.Dim("batch")},)
     return model, inputs, dyn, ["x"]
 
@@ -127,7 +127,7 @@ def _vit():
     torch.manual_seed(0)
     model = cc.ViTLastHidden(tf.ViTModel(cfg, add_pooling_layer=False)).eval()
     g = torch.Generator().manual_seed(1)
-    inputs = [(torch.randn(b, 3, 64, 64, generator=g),) for b in (1, 3)]
+    inputs = [(torch.randn(b, 3, 64, 64, generator=g),) for b in (2, 3)]
     dyn = ({0: torch.export.Dim("batch")},)
     return model, inputs, dyn, ["pixel_values"]
 

@@ -165,7 +165,7 @@ fn check_shape_arguments(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<
     use melior::ir::attribute::IntegerAttribute;
     let int = |name: &str| op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value());
     let ints = |name: &str| op.attribute(name).ok().and_then(ir::dense_i64_values);
-    let Some(input) = op.operand(0).ok() else { return Ok(()) };
+    let Some(input) = crate::ir::operand_at(op, 0) else { return Ok(()) };
     let Some(dims) = crate::lowering::builder::dims(input.r#type()) else { return Ok(()) };
     let rank = dims.len();
     let dim_size = |dim: i64| -> Option<i64> {
@@ -178,7 +178,7 @@ fn check_shape_arguments(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<
     };
     let results = op.result_count();
     let name = schema.name.trim_end_matches("_copy");
-    let operand_dims = |i: usize| op.operand(i).ok().and_then(|v| crate::lowering::builder::dims(v.r#type()));
+    let operand_dims = |i: usize| crate::ir::operand_at(op, i).and_then(|v| crate::lowering::builder::dims(v.r#type()));
     // The contracted dims of a matrix product must agree.
     let contracted = |a: &[Option<i64>], b: &[Option<i64>], b_dim: usize, what: &str| -> Result<(), String> {
         if let (Some(Some(k1)), Some(Some(k2))) = (a.last(), b.get(b_dim)) {
@@ -353,7 +353,7 @@ fn check_view_size(op: OperationRef<'_, '_>, schema: &OpSchema, slots: &[Slot<'_
     if let Some(bad) = size.iter().find(|&&d| d < -1) {
         return Err(format!("argument '{arg}' = {size:?} has the negative size {bad}"));
     }
-    if let Some(result) = op.result(0).ok().and_then(|r| crate::lowering::builder::dims(r.r#type())) {
+    if let Some(result) = crate::ir::result_at(op, 0).and_then(|r| crate::lowering::builder::dims(r.r#type())) {
         if result.len() != size.len() {
             return Err(format!(
                 "argument '{arg}' = {size:?} has {} dims but the result has rank {}",

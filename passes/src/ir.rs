@@ -278,3 +278,23 @@ pub fn append_function_results(
     set("res_attrs", ArrayAttribute::new(context, &attrs).into());
     Ok(())
 }
+
+/// `op.operand(i)`, `None` when out of range. melior's own error path
+/// prints the operation, which numbers every value of the enclosing module
+/// (an `AsmState`): called per op, that made passes quadratic.
+pub fn operand_at<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Option<Value<'c, 'a>> {
+    if i < op.operand_count() {
+        op.operand(i).ok()
+    } else {
+        None
+    }
+}
+
+/// `op.result(i)` as a value, `None` when out of range (see [`operand_at`]).
+pub fn result_at<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Option<Value<'c, 'a>> {
+    if i < op.result_count() {
+        op.result(i).ok().map(Into::into)
+    } else {
+        None
+    }
+}

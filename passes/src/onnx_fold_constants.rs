@@ -146,7 +146,7 @@ fn elementwise(a: &IntTensor, b: &IntTensor, f: impl Fn(i64, i64) -> Option<i64>
 /// Evaluates `op` if its value is known.
 fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
     let name = ir::op_name(op);
-    let result_type = op.result(0).ok()?.r#type();
+    let result_type = crate::ir::result_at(op, 0)?.r#type();
     let result_elem = element_type(result_type)?;
     let is_int_result = unsafe { sys::mlirTypeIsAInteger(result_elem.to_raw()) };
     if !is_int_result {
@@ -154,7 +154,7 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
     }
     let op_type = name.strip_prefix(onnx_ir::DIALECT_PREFIX)?;
     if op_type == "Shape" {
-        let input = op.operand(0).ok()?;
+        let input = crate::ir::operand_at(op, 0)?;
         let d = dims(input.r#type())?;
         let rank = d.len();
         let start = norm(int_attr(op, "start").unwrap_or(0), rank).clamp(0, rank as i64) as usize;
@@ -244,9 +244,9 @@ fn insert_constant<'c, 'a>(at: OperationRef<'c, 'a>, value: &IntTensor, elem: Ty
 
 /// Replaces `op` by `onnx.Constant` holding `value` (its result's element type).
 fn replace_with_constant(op: OperationRef<'_, '_>, value: &IntTensor) -> Option<()> {
-    let elem = element_type(op.result(0).ok()?.r#type())?;
+    let elem = element_type(crate::ir::result_at(op, 0)?.r#type())?;
     let new = insert_constant(op, value, elem)?;
-    let old: Value = op.result(0).ok()?.into();
+    let old: Value = crate::ir::result_at(op, 0)?;
     unsafe {
         sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw());
         ir::erase(op);

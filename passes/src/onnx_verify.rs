@@ -141,7 +141,7 @@ fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
 /// with the output-rank exceptions of Flatten, OneHot and Unsqueeze, and
 /// Transpose's `perm` a permutation of `0..r`.
 fn check_axes(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
-    let Some(rank) = op.operand(0).ok().and_then(|v| crate::lowering::builder::rank(v.r#type())) else {
+    let Some(rank) = crate::ir::operand_at(op, 0).and_then(|v| crate::lowering::builder::rank(v.r#type())) else {
         return Ok(());
     };
     let ints = |name: &str| -> Option<Vec<i64>> {
@@ -162,7 +162,7 @@ fn check_axes(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
         }
     }
     if op_type == "MatMul" {
-        let dims_of = |i: usize| op.operand(i).ok().and_then(|v| crate::lowering::builder::dims(v.r#type()));
+        let dims_of = |i: usize| crate::ir::operand_at(op, i).and_then(|v| crate::lowering::builder::dims(v.r#type()));
         if let (Some(a), Some(b)) = (dims_of(0), dims_of(1)) {
             let k2 = if b.len() == 1 { b.first() } else { b.get(b.len().wrapping_sub(2)) };
             if let (Some(Some(k1)), Some(Some(k2))) = (a.last(), k2) {
