@@ -76,6 +76,19 @@ func.func @renamed_argument(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// An inplace op without a plain functional overload (`normal_`: `normal` has
+// only Tensor/float overloads) becomes `<name>_functional` with the same
+// arguments, like torch's functionalization.
+// CHECK-LABEL: func.func @normal_inplace
+// CHECK: %[[N:.*]] = "aten.normal_functional.default"(%arg0) {mean = 2.000000e+00 : f64, std = 5.000000e-01 : f64}
+// CHECK: return %[[N]]
+func.func @normal_inplace(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "aten.normal_.default"(%arg0) {mean = 2.0 : f64, std = 0.5 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 // Inside a branch of a higher-order op, a write to a tensor the branch
 // created (clone, then add_ and a write through select) is rewritten there;
 // the branch yields the new value.
@@ -101,4 +114,53 @@ func.func @inside_region(%p: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
     "aten.yield"(%a) : (tensor<2xf32>) -> ()
   }) {arg_names = ["pred", "operands"], operandSegmentSizes = array<i32: 1, 1>} : (tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+
+// -----
+
+// An op writing arguments besides its own results (`_native_batch_norm_legit`
+// updates its running statistics) becomes `<op>_functional`: its own results
+// are the first results, the new statistics the last two, and the written
+// buffers become buffer_mutation results.
+// CHECK-LABEL: func.func @side_effect_writer
+// CHECK-SAME: tensor<3xf32> {aten.kind = "buffer_mutation", aten.name = "bn.running_mean", aten.target = "bn.running_mean"}, tensor<3xf32> {aten.kind = "buffer_mutation", aten.name = "bn.running_var", aten.target = "bn.running_var"}
+// CHECK: %[[F:.*]]:5 = "aten._native_batch_norm_legit_functional.default"(%arg0, %arg1, %arg2, %{{[0-9]+}}, %{{[0-9]+}}) {eps = 1.000000e-05 : f64, momentum = 1.000000e-01 : f64, training = true}
+// CHECK: return %[[F]]#0, %[[F]]#3, %[[F]]#4 :
+// CHECK-NOT: "aten._native_batch_norm_legit.default"
+func.func @side_effect_writer(%arg0: tensor<4x3xf32> {aten.name = "x"}, %arg1: tensor<3xf32> {aten.name = "w"}, %arg2: tensor<3xf32> {aten.name = "b"}) -> (tensor<4x3xf32> {aten.kind = "user_output", aten.name = "y"}) {
+  %m = "aten.weight"() {kind = "buffer", name = "bn.running_mean"} : () -> tensor<3xf32>
+  %v = "aten.weight"() {kind = "buffer", name = "bn.running_var"} : () -> tensor<3xf32>
+  %0:3 = "aten._native_batch_norm_legit.default"(%arg0, %arg1, %arg2, %m, %v) {eps = 1.000000e-05 : f64, momentum = 1.000000e-01 : f64, training = true} : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0 : tensor<4x3xf32>
+}
+
+// -----
+
+// batch_norm in training mode updates its running statistics although its
+// schema declares no write: the same functional form.
+// CHECK-LABEL: func.func @implicit_stats_update
+// CHECK-SAME: aten.kind = "buffer_mutation", aten.name = "running_mean"
+// CHECK-SAME: aten.kind = "buffer_mutation", aten.name = "running_var"
+// CHECK: %[[F:.*]]:5 = "aten._native_batch_norm_legit_functional.default"
+// CHECK-SAME: training = true
+// CHECK: return %[[F]]#0, %[[F]]#3, %[[F]]#4 :
+// CHECK-NOT: "aten.batch_norm.default"
+func.func @implicit_stats_update(%arg0: tensor<2x3x4xf32> {aten.name = "x"}) -> (tensor<2x3x4xf32> {aten.kind = "user_output", aten.name = "y"}) {
+  %m = "aten.weight"() {kind = "buffer", name = "running_mean"} : () -> tensor<3xf32>
+  %v = "aten.weight"() {kind = "buffer", name = "running_var"} : () -> tensor<3xf32>
+  %0 = "aten.batch_norm.default"(%arg0, %m, %v) {cudnn_enabled = false, eps = 1.000000e-05 : f64, momentum = 1.000000e-01 : f64, operandSegmentSizes = array<i32: 1, 0, 0, 1, 1, 0, 0, 0, 0>, training = true} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// resize_ gives the tensor a new shape: its new version is `resize`.
+// CHECK-LABEL: func.func @resize
+// CHECK: %[[C:.*]] = "aten.clone.default"(%arg0)
+// CHECK: %[[R:.*]] = "aten.resize.default"(%[[C]]) {size = array<i64: 6>}
+// CHECK: return %[[R]] :
+func.func @resize(%arg0: tensor<2x3xf32> {aten.name = "x"}) -> (tensor<6xf32> {aten.kind = "user_output", aten.name = "y"}) {
+  %0 = "aten.clone.default"(%arg0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "aten.resize_.default"(%0) {size = array<i64: 6>} : (tensor<2x3xf32>) -> tensor<6xf32>
+  return %1 : tensor<6xf32>
 }

@@ -15,9 +15,19 @@ module {
 // -----
 
 func.func @refused(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'aten.dropout.default' op cannot be lowered: dropout with train=True is random; export the model in eval mode}}
-  %0 = "aten.dropout.default"(%x) {p = 0.5 : f64, train = true} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // expected-error @+1 {{'aten.dropout.default' op cannot be lowered: dropout probability has to be between 0 and 1, but got 1.5}}
+  %0 = "aten.dropout.default"(%x) {p = 1.5 : f64, train = true} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 
 // OPSET: invalid pass pipeline: opset 12 is outside the supported range 17..28
+
+// -----
+
+// Per-channel batch-norm tensors must have one value per channel (libtorch
+// does not check; onnxruntime would reject the model).
+func.func @batch_norm_channels(%x: tensor<2x3x4xf32>, %w: tensor<4xf32>, %b: tensor<3xf32>) -> tensor<2x3x4xf32> {
+  // expected-error @+1 {{'aten._native_batch_norm_legit.no_stats' op cannot be lowered: 'weight' has shape [4]; batch norm needs one value per channel (3 channels)}}
+  %0:3 = "aten._native_batch_norm_legit.no_stats"(%x, %w, %b) {eps = 1.000000e-05 : f64, momentum = 1.000000e-01 : f64, training = true} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0 : tensor<2x3x4xf32>
+}

@@ -974,3 +974,179 @@ func.func @round_of_integer(%x: tensor<i64>, %y: tensor<3xi32>, %b: tensor<3xi1>
   return %1, %3, %5, %7 : tensor<f64>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
 }
 }
+
+// -----
+
+// A padding mask built the Hugging Face way (GatherND of the [B, S] boolean
+// at (batch, key) index tensors, And-ed with an all-true [1, 1, S, 1]) is
+// proven m[b, 0, q, k] = p[b, k] and replaced by Expand(Unsqueeze(p)).
+// CHECK-LABEL: func.func @padding_mask
+// CHECK-SAME: "attention/padding-mask" = 1
+// CHECK-NOT: "onnx.GatherND"
+// CHECK-DAG: %[[P:.*]] = "onnx.Cast"(%arg3) {to = 9 : i64}
+// CHECK-DAG: %[[S:.*]] = "onnx.Shape"(%arg3) {end = 2 : i64, start = 1 : i64}
+// CHECK-DAG: %[[C:.*]] = "onnx.Concat"(%[[S]], %{{.*}}) {axis = 0 : i64}
+// CHECK-DAG: %[[U:.*]] = "onnx.Unsqueeze"(%[[P]], %{{.*}})
+// CHECK-DAG: %[[E:.*]] = "onnx.Expand"(%[[U]], %[[C]]) : (tensor<?x1x1x?xi1, ["s0", "s1"]>, tensor<2xi64>) -> tensor<?x1x?x?xi1, ["s0", "s1", "s1"]>
+// CHECK: "onnx.Attention"(%arg0, %arg1, %arg2, %[[E]])
+module attributes {onnx.opset = 23 : i64} {
+func.func @padding_mask(%q: tensor<?x2x?x8xf32, ["s0", "s1"]>, %k: tensor<?x2x?x8xf32, ["s0", "s1"]>, %v: tensor<?x2x?x8xf32, ["s0", "s1"]>, %am: tensor<?x?xi64, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]> {
+  %p = "onnx.Cast"(%am) {to = 9 : i64} : (tensor<?x?xi64, ["s0", "s1"]>) -> tensor<?x?xi1, ["s0", "s1"]>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %b1 = "onnx.Shape"(%am) {end = 1 : i64, start = 0 : i64} : (tensor<?x?xi64, ["s0", "s1"]>) -> tensor<1xi64>
+  %s1 = "onnx.Shape"(%am) {end = 2 : i64, start = 1 : i64} : (tensor<?x?xi64, ["s0", "s1"]>) -> tensor<1xi64>
+  %a0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %b = "onnx.Squeeze"(%b1, %a0) : (tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+  %s = "onnx.Squeeze"(%s1, %a0) : (tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+  %bi = "onnx.Range"(%zero, %b, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64, ["s0"]>
+  %ki = "onnx.Range"(%zero, %s, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64, ["s1"]>
+  %ax123 = "onnx.Constant"() {value = dense<[1, 2, 3]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %ax012 = "onnx.Constant"() {value = dense<[0, 1, 2]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %bu = "onnx.Unsqueeze"(%bi, %ax123) : (tensor<?xi64, ["s0"]>, tensor<3xi64>) -> tensor<?x1x1x1xi64, ["s0"]>
+  %ku = "onnx.Unsqueeze"(%ki, %ax012) : (tensor<?xi64, ["s1"]>, tensor<3xi64>) -> tensor<1x1x1x?xi64, ["s1"]>
+  %sum = "onnx.Add"(%bu, %ku) : (tensor<?x1x1x1xi64, ["s0"]>, tensor<1x1x1x?xi64, ["s1"]>) -> tensor<?x1x1x?xi64, ["s0", "s1"]>
+  %shape = "onnx.Shape"(%sum) : (tensor<?x1x1x?xi64, ["s0", "s1"]>) -> tensor<4xi64>
+  %be = "onnx.Expand"(%bu, %shape) : (tensor<?x1x1x1xi64, ["s0"]>, tensor<4xi64>) -> tensor<?x1x1x?xi64, ["s0", "s1"]>
+  %ke = "onnx.Expand"(%ku, %shape) : (tensor<1x1x1x?xi64, ["s1"]>, tensor<4xi64>) -> tensor<?x1x1x?xi64, ["s0", "s1"]>
+  %last = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %b5 = "onnx.Unsqueeze"(%be, %last) : (tensor<?x1x1x?xi64, ["s0", "s1"]>, tensor<1xi64>) -> tensor<?x1x1x?x1xi64, ["s0", "s1"]>
+  %k5 = "onnx.Unsqueeze"(%ke, %last) : (tensor<?x1x1x?xi64, ["s0", "s1"]>, tensor<1xi64>) -> tensor<?x1x1x?x1xi64, ["s0", "s1"]>
+  %idx = "onnx.Concat"(%b5, %k5) {axis = -1 : i64} : (tensor<?x1x1x?x1xi64, ["s0", "s1"]>, tensor<?x1x1x?x1xi64, ["s0", "s1"]>) -> tensor<?x1x1x?x2xi64, ["s0", "s1"]>
+  %pad = "onnx.GatherND"(%p, %idx) : (tensor<?x?xi1, ["s0", "s1"]>, tensor<?x1x1x?x2xi64, ["s0", "s1"]>) -> tensor<?x1x1x?xi1, ["s0", "s1"]>
+  %ax013 = "onnx.Constant"() {value = dense<[0, 1, 3]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %qu = "onnx.Unsqueeze"(%ki, %ax013) : (tensor<?xi64, ["s1"]>, tensor<3xi64>) -> tensor<1x1x?x1xi64, ["s1"]>
+  %ge = "onnx.GreaterOrEqual"(%qu, %zero) : (tensor<1x1x?x1xi64, ["s1"]>, tensor<i64>) -> tensor<1x1x?x1xi1, ["s1"]>
+  %m = "onnx.And"(%ge, %pad) : (tensor<1x1x?x1xi1, ["s1"]>, tensor<?x1x1x?xi1, ["s0", "s1"]>) -> tensor<?x1x?x?xi1, ["s0", "s1", "s1"]>
+  %o = "onnx.Attention"(%q, %k, %v, %m) {scale = 0.353553385 : f32} : (tensor<?x2x?x8xf32, ["s0", "s1"]>, tensor<?x2x?x8xf32, ["s0", "s1"]>, tensor<?x2x?x8xf32, ["s0", "s1"]>, tensor<?x1x?x?xi1, ["s0", "s1", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]>
+  return %o : tensor<?x2x?x8xf32, ["s0", "s1"]>
+}
+}
+
+// -----
+
+// The same with the index components swapped (p[k, b]): not a padding mask,
+// the mask stays as it is.
+// CHECK-LABEL: func.func @padding_mask_swapped
+// CHECK-NOT: "attention/padding-mask"
+// CHECK: "onnx.GatherND"
+// CHECK: "onnx.Attention"(%arg0, %arg1, %arg2, %{{.*}})
+module attributes {onnx.opset = 23 : i64} {
+func.func @padding_mask_swapped(%q: tensor<?x2x?x8xf32, ["s0", "s1"]>, %k: tensor<?x2x?x8xf32, ["s0", "s1"]>, %v: tensor<?x2x?x8xf32, ["s0", "s1"]>, %am: tensor<?x?xi64, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]> {
+  %p = "onnx.Cast"(%am) {to = 9 : i64} : (tensor<?x?xi64, ["s0", "s1"]>) -> tensor<?x?xi1, ["s0", "s1"]>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %b1 = "onnx.Shape"(%am) {end = 1 : i64, start = 0 : i64} : (tensor<?x?xi64, ["s0", "s1"]>) -> tensor<1xi64>
+  %s1 = "onnx.Shape"(%am) {end = 2 : i64, start = 1 : i64} : (tensor<?x?xi64, ["s0", "s1"]>) -> tensor<1xi64>
+  %a0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %b = "onnx.Squeeze"(%b1, %a0) : (tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+  %s = "onnx.Squeeze"(%s1, %a0) : (tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+  %bi = "onnx.Range"(%zero, %b, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64, ["s0"]>
+  %ki = "onnx.Range"(%zero, %s, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64, ["s1"]>
+  %ax123 = "onnx.Constant"() {value = dense<[1, 2, 3]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %ax012 = "onnx.Constant"() {value = dense<[0, 1, 2]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %bu = "onnx.Unsqueeze"(%bi, %ax123) : (tensor<?xi64, ["s0"]>, tensor<3xi64>) -> tensor<?x1x1x1xi64, ["s0"]>
+  %ku = "onnx.Unsqueeze"(%ki, %ax012) : (tensor<?xi64, ["s1"]>, tensor<3xi64>) -> tensor<1x1x1x?xi64, ["s1"]>
+  %sum = "onnx.Add"(%bu, %ku) : (tensor<?x1x1x1xi64, ["s0"]>, tensor<1x1x1x?xi64, ["s1"]>) -> tensor<?x1x1x?xi64, ["s0", "s1"]>
+  %shape = "onnx.Shape"(%sum) : (tensor<?x1x1x?xi64, ["s0", "s1"]>) -> tensor<4xi64>
+  %be = "onnx.Expand"(%bu, %shape) : (tensor<?x1x1x1xi64, ["s0"]>, tensor<4xi64>) -> tensor<?x1x1x?xi64, ["s0", "s1"]>
+  %ke = "onnx.Expand"(%ku, %shape) : (tensor<1x1x1x?xi64, ["s1"]>, tensor<4xi64>) -> tensor<?x1x1x?xi64, ["s0", "s1"]>
+  %last = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %b5 = "onnx.Unsqueeze"(%be, %last) : (tensor<?x1x1x?xi64, ["s0", "s1"]>, tensor<1xi64>) -> tensor<?x1x1x?x1xi64, ["s0", "s1"]>
+  %k5 = "onnx.Unsqueeze"(%ke, %last) : (tensor<?x1x1x?xi64, ["s0", "s1"]>, tensor<1xi64>) -> tensor<?x1x1x?x1xi64, ["s0", "s1"]>
+  %idx = "onnx.Concat"(%k5, %b5) {axis = -1 : i64} : (tensor<?x1x1x?x1xi64, ["s0", "s1"]>, tensor<?x1x1x?x1xi64, ["s0", "s1"]>) -> tensor<?x1x1x?x2xi64, ["s0", "s1"]>
+  %pad = "onnx.GatherND"(%p, %idx) : (tensor<?x?xi1, ["s0", "s1"]>, tensor<?x1x1x?x2xi64, ["s0", "s1"]>) -> tensor<?x1x1x?xi1, ["s0", "s1"]>
+  %ax013 = "onnx.Constant"() {value = dense<[0, 1, 3]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %qu = "onnx.Unsqueeze"(%ki, %ax013) : (tensor<?xi64, ["s1"]>, tensor<3xi64>) -> tensor<1x1x?x1xi64, ["s1"]>
+  %ge = "onnx.GreaterOrEqual"(%qu, %zero) : (tensor<1x1x?x1xi64, ["s1"]>, tensor<i64>) -> tensor<1x1x?x1xi1, ["s1"]>
+  %m = "onnx.And"(%ge, %pad) : (tensor<1x1x?x1xi1, ["s1"]>, tensor<?x1x1x?xi1, ["s0", "s1"]>) -> tensor<?x1x?x?xi1, ["s0", "s1", "s1"]>
+  %o = "onnx.Attention"(%q, %k, %v, %m) {scale = 0.353553385 : f32} : (tensor<?x2x?x8xf32, ["s0", "s1"]>, tensor<?x2x?x8xf32, ["s0", "s1"]>, tensor<?x2x?x8xf32, ["s0", "s1"]>, tensor<?x1x?x?xi1, ["s0", "s1", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]>
+  return %o : tensor<?x2x?x8xf32, ["s0", "s1"]>
+}
+}
+
+// -----
+
+// A Reshape to [prod(x.dims[..a]), prod(x.dims[a..])] is a Flatten: the
+// classifier input of a CNN ([B, C, 1, 1] -> [B, C], the shape computed from
+// Shape/Concat) and a static one; a Reshape that is no flatten stays.
+// CHECK-LABEL: func.func @reshape_to_flatten
+// CHECK-SAME: "layout/reshape-to-flatten" = 2
+// CHECK-DAG: %[[A:.*]] = "onnx.Flatten"(%arg0) {axis = 1 : i64} : (tensor<?x16x1x1xf32, ["s0"]>) -> tensor<?x16xf32, ["s0"]>
+// CHECK-DAG: %[[B:.*]] = "onnx.Flatten"(%arg1) {axis = 2 : i64} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+// CHECK-DAG: %[[C:.*]] = "onnx.Reshape"(%arg1, %{{.*}}) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<4x6xf32>
+// CHECK: return %[[A]], %[[B]], %[[C]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @reshape_to_flatten(%x: tensor<?x16x1x1xf32, ["s0"]>, %y: tensor<2x3x4xf32>) -> (tensor<?x16xf32, ["s0"]>, tensor<6x4xf32>, tensor<4x6xf32>) {
+  %b = "onnx.Shape"(%x) {end = 1 : i64, start = 0 : i64} : (tensor<?x16x1x1xf32, ["s0"]>) -> tensor<1xi64>
+  %n = "onnx.Constant"() {value = dense<16> : tensor<1xi64>} : () -> tensor<1xi64>
+  %s = "onnx.Concat"(%b, %n) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<?x16x1x1xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x16xf32, ["s0"]>
+  %s64 = "onnx.Constant"() {value = dense<[6, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %1 = "onnx.Reshape"(%y, %s64) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+  %s46 = "onnx.Constant"() {value = dense<[4, 6]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %2 = "onnx.Reshape"(%y, %s46) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<4x6xf32>
+  return %0, %1, %2 : tensor<?x16xf32, ["s0"]>, tensor<6x4xf32>, tensor<4x6xf32>
+}
+}
+
+// -----
+
+// Padding masks [B, 1, 1, Skv] given to the spelled-out attention (boolean
+// through Where, additive float through Add): the Add / Where broadcast the
+// mask along the queries, so Attention gets Expand(mask, [Sq, 1]) (the
+// [B, 1, Sq, Skv] onnxruntime requires); a mask broadcast along the keys
+// ([B, 1, Sq, 1]) is not fused.
+// CHECK-LABEL: func.func @sdpa_padding_mask
+// CHECK-SAME: "attention/sdpa-padding-mask" = 2
+// CHECK-DAG: %[[C:.*]] = "onnx.Concat"(%{{.*}}, %{{.*}}) {axis = 0 : i64}
+// CHECK-DAG: %[[B:.*]] = "onnx.Expand"(%arg3, %[[C]]) : (tensor<?x1x1x5xi1, ["s0"]>, tensor<2xi64>) -> tensor<?x1x5x5xi1, ["s0"]>
+// CHECK-DAG: %[[F:.*]] = "onnx.Expand"(%arg4, %[[C]]) : (tensor<?x1x1x5xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x1x5x5xf32, ["s0"]>
+// CHECK-DAG: %[[X:.*]] = "onnx.Attention"(%arg0, %{{.*}}, %arg2, %[[B]]) {scale = 0.353553385 : f32}
+// CHECK-DAG: %[[Y:.*]] = "onnx.Attention"(%arg0, %{{.*}}, %arg2, %[[F]]) {scale = 0.353553385 : f32}
+// CHECK-DAG: %[[Z:.*]] = "onnx.MatMul"(%{{.*}}, %arg2)
+// CHECK: return %[[X]], %[[Y]], %[[Z]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @sdpa_padding_mask(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x8x5xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>, %m: tensor<?x1x1x5xi1, ["s0"]>, %f: tensor<?x1x1x5xf32, ["s0"]>, %g: tensor<?x1x5x1xf32, ["s0"]>) -> (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) {
+  %s = "onnx.MatMul"(%q, %k) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x8x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %c = "onnx.Constant"() {value = dense<0.353553385> : tensor<f32>} : () -> tensor<f32>
+  %ss = "onnx.Mul"(%s, %c) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<f32>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %ninf = "onnx.Constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %l = "onnx.Where"(%m, %ss, %ninf) : (tensor<?x1x1x5xi1, ["s0"]>, tensor<?x2x5x5xf32, ["s0"]>, tensor<f32>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %p = "onnx.Softmax"(%l) {axis = -1 : i64} : (tensor<?x2x5x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %o = "onnx.MatMul"(%p, %v) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %la = "onnx.Add"(%ss, %f) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<?x1x1x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %pa = "onnx.Softmax"(%la) {axis = -1 : i64} : (tensor<?x2x5x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %oa = "onnx.MatMul"(%pa, %v) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %lg = "onnx.Add"(%ss, %g) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<?x1x5x1xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %pg = "onnx.Softmax"(%lg) {axis = -1 : i64} : (tensor<?x2x5x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %og = "onnx.MatMul"(%pg, %v) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  return %o, %oa, %og : tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>
+}
+}
+
+// -----
+
+// Gather of an expanded index (BERT's token-type ids expanded to the batch):
+// the rows are gathered once and the Expand moves after the Gather, where
+// the Add's own broadcast absorbs it (expand-into-broadcast); a Gather on
+// axis 1 stays.
+// CHECK-LABEL: func.func @gather_of_expand
+// CHECK-SAME: "layout/gather-of-expand" = 1
+// CHECK-DAG: %[[G:.*]] = "onnx.Gather"(%arg0, %arg1) {axis = 0 : i64} : (tensor<10x4xf32>, tensor<1x5xi64>) -> tensor<1x5x4xf32>
+// CHECK-DAG: %[[A:.*]] = "onnx.Add"(%arg2, %[[G]])
+// CHECK-DAG: %[[E:.*]] = "onnx.Expand"(%arg1, %{{.*}})
+// CHECK-DAG: %[[H:.*]] = "onnx.Gather"(%arg3, %[[E]]) {axis = 1 : i64}
+// CHECK: return %[[A]], %[[H]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @gather_of_expand(%t: tensor<10x4xf32>, %g: tensor<1x5xi64>, %x: tensor<?x5x4xf32, ["s0"]>, %u: tensor<4x10xf32>) -> (tensor<?x5x4xf32, ["s0"]>, tensor<4x?x5xf32, ["s0"]>) {
+  %b = "onnx.Shape"(%x) {end = 1 : i64, start = 0 : i64} : (tensor<?x5x4xf32, ["s0"]>) -> tensor<1xi64>
+  %n = "onnx.Constant"() {value = dense<5> : tensor<1xi64>} : () -> tensor<1xi64>
+  %s = "onnx.Concat"(%b, %n) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %e = "onnx.Expand"(%g, %s) : (tensor<1x5xi64>, tensor<2xi64>) -> tensor<?x5xi64, ["s0"]>
+  %y = "onnx.Gather"(%t, %e) {axis = 0 : i64} : (tensor<10x4xf32>, tensor<?x5xi64, ["s0"]>) -> tensor<?x5x4xf32, ["s0"]>
+  %z = "onnx.Add"(%x, %y) : (tensor<?x5x4xf32, ["s0"]>, tensor<?x5x4xf32, ["s0"]>) -> tensor<?x5x4xf32, ["s0"]>
+  %h = "onnx.Gather"(%u, %e) {axis = 1 : i64} : (tensor<4x10xf32>, tensor<?x5xi64, ["s0"]>) -> tensor<4x?x5xf32, ["s0"]>
+  return %z, %h : tensor<?x5x4xf32, ["s0"]>, tensor<4x?x5xf32, ["s0"]>
+}
+}

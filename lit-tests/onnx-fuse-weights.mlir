@@ -119,3 +119,59 @@ func.func @gemm(%x: tensor<?x4xf32, ["s0"]>) -> (tensor<?x4xf32, ["s0"]>, tensor
   return %0, %1, %2, %3 : tensor<?x4xf32, ["s0"]>, tensor<?x4xf32, ["s0"]>, tensor<?x4xf32, ["s0"]>, tensor<?x5xf32, ["s0"]>
 }
 }
+
+// -----
+
+// MatMuls each followed by the Add of its own [N] bias weight (Linear layers
+// with biases on a 3-D input, either operand order): the biases concatenate
+// too, one Add on the fused product before the Split (3 MatMuls + 3 Adds ->
+// MatMul + Add + Split).
+// CHECK-LABEL: func.func @qkv_bias
+// CHECK-SAME: onnx.fuse_weights = 1
+// CHECK: %[[W:.*]] = "onnx.weight_transform"(%{{.*}}, %{{.*}}, %{{.*}}) {axis = 1 : i64, kind = "concat"} : (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x12xf32>
+// CHECK: %[[M:.*]] = "onnx.MatMul"(%arg0, %[[W]]) : (tensor<?x2x4xf32, ["s0"]>, tensor<4x12xf32>) -> tensor<?x2x12xf32, ["s0"]>
+// CHECK: %[[B:.*]] = "onnx.weight_transform"(%{{.*}}, %{{.*}}, %{{.*}}) {axis = 0 : i64, kind = "concat"} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<12xf32>
+// CHECK: %[[A:.*]] = "onnx.Add"(%[[M]], %[[B]]) : (tensor<?x2x12xf32, ["s0"]>, tensor<12xf32>) -> tensor<?x2x12xf32, ["s0"]>
+// CHECK: %[[S:.*]]:3 = "onnx.Split"(%[[A]]) {axis = -1 : i64, num_outputs = 3 : i64}
+// CHECK-NOT: "onnx.Add"
+// CHECK: return %[[S]]#0, %[[S]]#1, %[[S]]#2
+module attributes {onnx.opset = 23 : i64} {
+func.func @qkv_bias(%x: tensor<?x2x4xf32, ["s0"]>) -> (tensor<?x2x4xf32, ["s0"]>, tensor<?x2x4xf32, ["s0"]>, tensor<?x2x4xf32, ["s0"]>) {
+  %q = "onnx.initializer"() {name = "q.weight"} : () -> tensor<4x4xf32>
+  %qb = "onnx.initializer"() {name = "conv.bias"} : () -> tensor<4xf32>
+  %0 = "onnx.MatMul"(%x, %q) : (tensor<?x2x4xf32, ["s0"]>, tensor<4x4xf32>) -> tensor<?x2x4xf32, ["s0"]>
+  %a0 = "onnx.Add"(%0, %qb) : (tensor<?x2x4xf32, ["s0"]>, tensor<4xf32>) -> tensor<?x2x4xf32, ["s0"]>
+  %k = "onnx.initializer"() {name = "g.weight"} : () -> tensor<4x4xf32>
+  %kb = "onnx.initializer"() {name = "bn.bias"} : () -> tensor<4xf32>
+  %1 = "onnx.MatMul"(%x, %k) : (tensor<?x2x4xf32, ["s0"]>, tensor<4x4xf32>) -> tensor<?x2x4xf32, ["s0"]>
+  %a1 = "onnx.Add"(%kb, %1) : (tensor<4xf32>, tensor<?x2x4xf32, ["s0"]>) -> tensor<?x2x4xf32, ["s0"]>
+  %v = "onnx.initializer"() {name = "u.weight"} : () -> tensor<4x4xf32>
+  %vb = "onnx.initializer"() {name = "bn.weight"} : () -> tensor<4xf32>
+  %2 = "onnx.MatMul"(%x, %v) : (tensor<?x2x4xf32, ["s0"]>, tensor<4x4xf32>) -> tensor<?x2x4xf32, ["s0"]>
+  %a2 = "onnx.Add"(%2, %vb) : (tensor<?x2x4xf32, ["s0"]>, tensor<4xf32>) -> tensor<?x2x4xf32, ["s0"]>
+  return %a0, %a1, %a2 : tensor<?x2x4xf32, ["s0"]>, tensor<?x2x4xf32, ["s0"]>, tensor<?x2x4xf32, ["s0"]>
+}
+}
+
+// -----
+
+// One of the MatMuls has no bias Add (its product is also returned): the
+// weights still fuse, the biases stay where they are.
+// CHECK-LABEL: func.func @qkv_partial_bias
+// CHECK-SAME: onnx.fuse_weights = 1
+// CHECK: %[[M:.*]] = "onnx.MatMul"(%arg0, %{{.*}}) : (tensor<?x2x4xf32, ["s0"]>, tensor<4x8xf32>) -> tensor<?x2x8xf32, ["s0"]>
+// CHECK: %[[S:.*]]:2 = "onnx.Split"(%[[M]]) {axis = -1 : i64, num_outputs = 2 : i64}
+// CHECK: "onnx.Add"(%[[S]]#0, %{{.*}})
+module attributes {onnx.opset = 23 : i64} {
+func.func @qkv_partial_bias(%x: tensor<?x2x4xf32, ["s0"]>) -> (tensor<?x2x4xf32, ["s0"]>, tensor<?x2x4xf32, ["s0"]>, tensor<?x2x4xf32, ["s0"]>) {
+  %q = "onnx.initializer"() {name = "q.weight"} : () -> tensor<4x4xf32>
+  %qb = "onnx.initializer"() {name = "conv.bias"} : () -> tensor<4xf32>
+  %0 = "onnx.MatMul"(%x, %q) : (tensor<?x2x4xf32, ["s0"]>, tensor<4x4xf32>) -> tensor<?x2x4xf32, ["s0"]>
+  %a0 = "onnx.Add"(%0, %qb) : (tensor<?x2x4xf32, ["s0"]>, tensor<4xf32>) -> tensor<?x2x4xf32, ["s0"]>
+  %k = "onnx.initializer"() {name = "g.weight"} : () -> tensor<4x4xf32>
+  %1 = "onnx.MatMul"(%x, %k) : (tensor<?x2x4xf32, ["s0"]>, tensor<4x4xf32>) -> tensor<?x2x4xf32, ["s0"]>
+  %kb = "onnx.initializer"() {name = "bn.bias"} : () -> tensor<4xf32>
+  %a1 = "onnx.Add"(%1, %kb) : (tensor<?x2x4xf32, ["s0"]>, tensor<4xf32>) -> tensor<?x2x4xf32, ["s0"]>
+  return %a0, %a1, %1 : tensor<?x2x4xf32, ["s0"]>, tensor<?x2x4xf32, ["s0"]>, tensor<?x2x4xf32, ["s0"]>
+}
+}

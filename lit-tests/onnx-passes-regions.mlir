@@ -95,3 +95,16 @@ func.func @random(%x: tensor<3xf32>, %p: tensor<i1>) -> (tensor<3xf32>, tensor<3
   }) : (none, tensor<i1>, tensor<3xf32>) -> tensor<3xf32>
   return %a, %b, %l : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// Dropout in training mode is the random source of the lowered random ops
+// (rules/random_common.rs): two of them are two draws.
+// CSE-LABEL: func.func @dropout_draws
+// CSE-COUNT-2: "onnx.Dropout"(%arg0, %arg1, %arg2)
+// VERIFY-LABEL: func.func @dropout_draws
+func.func @dropout_draws(%x: tensor<3xf32>, %r: tensor<f32>, %t: tensor<i1>) -> (tensor<3xi1>, tensor<3xi1>) {
+  %y, %m = "onnx.Dropout"(%x, %r, %t) : (tensor<3xf32>, tensor<f32>, tensor<i1>) -> (tensor<3xf32>, tensor<3xi1>)
+  %y2, %m2 = "onnx.Dropout"(%x, %r, %t) : (tensor<3xf32>, tensor<f32>, tensor<i1>) -> (tensor<3xf32>, tensor<3xi1>)
+  return %m, %m2 : tensor<3xi1>, tensor<3xi1>
+}

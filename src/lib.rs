@@ -30,7 +30,10 @@ pub mod verify;
 /// tagged by its node, no folding or merging (so tags survive).
 #[cfg(feature = "torch")]
 pub fn lowering_trace_pipeline(opset: u32) -> String {
-    format!("builtin.module(aten-remove-inplace, convert-aten-to-onnx{{opset={opset} trace=true}}, func.func(dce))")
+    format!(
+        "builtin.module(aten-remove-inplace, aten-decompose{{opset={opset}}}, convert-aten-to-onnx{{opset={opset} trace=true}}, \
+         func.func(dce))"
+    )
 }
 
 pub use context::create_context;

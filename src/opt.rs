@@ -167,6 +167,13 @@ pub fn list_passes() -> String {
 /// `{"target", "file", "opsets": [first, last], "dtypes", "samples"}`, then
 /// the ops that have no ONNX expression as `{"target": "aten.<op>", "file",
 /// "inexpressible": reason}` (read by tools/gen_coverage.py).
+/// One line per decomposition of `aten-decompose`: target, what it
+/// becomes, and its file under passes/src/decompositions/.
+pub fn list_decompositions() -> String {
+    use aten2onnx_passes::decompositions::{all, file_of};
+    all().map(|d| format!("{}  ->  {}  [{}]\n", d.target, d.summary, file_of(d.target).unwrap_or("?"))).collect()
+}
+
 pub fn list_rules() -> String {
     fn quote(s: &str) -> String {
         let mut out = String::from("\"");

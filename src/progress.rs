@@ -64,8 +64,9 @@ pub fn stage(message: impl Into<String>) {
 pub fn bytes_total(message: impl Into<String>, total: u64) {
     let message = message.into();
     with_bar(|bar| {
-        let style = ProgressStyle::with_template("{spinner} [{elapsed}] {msg} {wide_bar} {bytes}/{total_bytes} ({eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
+        let style =
+            ProgressStyle::with_template("{spinner} [{elapsed}] {msg} {wide_bar} {bytes}/{total_bytes} ({eta})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
         bar.set_style(style);
         bar.set_length(total);
         bar.set_position(0);

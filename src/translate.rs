@@ -46,7 +46,7 @@ pub fn onnx_pipeline() -> String {
         .to_string()
 }
 
-fn is_onnx_input(path: &str) -> bool {
+pub fn is_onnx_input(path: &str) -> bool {
     path.ends_with(".onnx")
 }
 
@@ -76,6 +76,14 @@ pub struct ConvertOptions {
     /// derived ones (the Python entry point passes the `torch.export.Dim`
     /// names here).
     pub dim_names: std::collections::BTreeMap<String, String>,
+    /// What the model may contain: standard ONNX (default) or also
+    /// onnxruntime's `com.microsoft` contrib ops (`--target onnxruntime`:
+    /// `onnx-eqsat{target=onnxruntime}`).
+    pub target: aten2onnx_passes::optimizer::rules::Target,
+    /// Ops to decompose although they have a lowering rule (`--decompose`:
+    /// `aten-decompose{ops=...}`); ops without a rule are decomposed anyway
+    /// when they have a decomposition.
+    pub decompose: Vec<String>,
 }
 
 impl Default for ConvertOptions {
@@ -86,6 +94,8 @@ impl Default for ConvertOptions {
             opset_given: false,
             debug_info: true,
             dim_names: Default::default(),
+            target: Default::default(),
+            decompose: Vec::new(),
         }
     }
 }
@@ -103,10 +113,52 @@ pub fn check_opset(opset: u32) -> Result<(), Error> {
 /// onnx-dialect module.
 pub fn default_pipeline(opset: u32) -> String {
     format!(
-        "builtin.module(aten-remove-inplace, convert-aten-to-onnx{{opset={opset}}}, \
+        "builtin.module(aten-remove-inplace, aten-decompose{{opset={opset}}}, convert-aten-to-onnx{{opset={opset}}}, \
          func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat, \
          onnx-fuse-weights))"
     )
+}
+
+/// `--decompose` names: each must look like an aten op name, or it would
+/// be spliced into the pass pipeline text (an empty one swallowed the next
+/// pass option; `}` or a space could add options or passes).
+pub fn check_decompose(ops: &[String]) -> Result<(), Error> {
+    for op in ops {
+        if op.is_empty() || !op.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.') {
+            return Err(Error::Usage(format!("--decompose: {op:?} is not an aten op name (aten.<op>.<overload>)")));
+        }
+    }
+    Ok(())
+}
+
+/// `pipeline` with `aten-decompose` also decomposing `ops` (which must have
+/// decompositions: the pass refuses the others by name).
+pub fn with_decompositions(pipeline: &str, ops: &[String]) -> String {
+    if ops.is_empty() {
+        return pipeline.to_string();
+    }
+    match pipeline.find("aten-decompose{") {
+        Some(at) => {
+            let at = at + "aten-decompose{".len();
+            format!("{}ops={} {}", &pipeline[..at], ops.join(","), &pipeline[at..])
+        }
+        None => pipeline.to_string(),
+    }
+}
+
+/// `pipeline` with `onnx-eqsat` retargeted: `onnx-eqsat{target=onnxruntime}`
+/// for [`Target::OnnxRuntime`](aten2onnx_passes::optimizer::rules::Target),
+/// unchanged for the standard target.
+pub fn with_target(pipeline: &str, target: aten2onnx_passes::optimizer::rules::Target) -> String {
+    use aten2onnx_passes::optimizer::rules::Target;
+    if target == Target::Standard {
+        return pipeline.to_string();
+    }
+    // `onnx-eqsat{opts}` gets the option first in its braces.
+    if pipeline.contains("onnx-eqsat{") {
+        return pipeline.replacen("onnx-eqsat{", &format!("onnx-eqsat{{target={} ", target.name()), 1);
+    }
+    pipeline.replacen("onnx-eqsat", &format!("onnx-eqsat{{target={}}}", target.name()), 1)
 }
 
 /// Loads a `.pt2` (imported) or `.mlir` (parsed) file into `context` and
@@ -201,6 +253,7 @@ pub fn convert_reporting(
     if let Some(r) = report.as_deref_mut() {
         r.output = Some(output.display().to_string());
         r.options.opset = options.opset;
+        r.options.opset_requested = options.opset_given.then_some(options.opset);
         r.options.debug_info = options.debug_info;
         r.options.external_data = format!("{:?}", options.external_data).to_lowercase();
     }
@@ -281,6 +334,9 @@ fn convert_steps(
         ..Default::default()
     };
     let pipeline = if onnx_input { onnx_pipeline() } else { default_pipeline(opset) };
+    let pipeline = with_target(&pipeline, options.target);
+    check_decompose(&options.decompose)?;
+    let pipeline = with_decompositions(&pipeline, &options.decompose);
     let Some(r) = report else {
         run_pipeline(&context, &mut module, input, &pipeline)?;
         return export::write_model(&module, output, &export_options);
@@ -293,7 +349,10 @@ fn convert_steps(
     let lowered = report::timed(&mut passes_ms, || report::run_pipeline(&context, &mut module, input, &pipeline, r));
     r.timings_ms.passes = passes_ms;
     lowered?;
-    r.lowering = report::lowering_records(&aten, &module);
+    let aten = r.aten_before_lowering.take().unwrap_or(aten);
+    let (lowering, decomposed) = report::lowering_records(&aten, &r.lowered_by_aten, &module);
+    r.lowering = lowering;
+    r.decomposed.extend(decomposed);
     r.onnx = Some(report::onnx_stats(&module));
     let mut write_ms = 0.0;
     let written = report::timed(&mut write_ms, || export::write_model(&module, output, &export_options));

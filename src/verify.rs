@@ -7,7 +7,12 @@
 //! program is converted again with every lowered value tagged by its graph
 //! node, all tagged values become extra outputs, and the first node (in
 //! program order) whose ONNX value differs from libtorch's is named with its
-//! ATen op, its lowering rule and its Python source line.
+//! ATen op, its lowering rule and its Python source line. When every
+//! lowered value matches, the mismatch comes from the optimizer: the model
+//! is converted again with parts of it turned off (the onnx passes before
+//! `onnx-eqsat`, `onnx-fuse-weights`, `onnx-eqsat` with no rule, then with
+//! subsets of the rules it applied) and the smallest set of rewrite rules
+//! whose removal makes the outputs match is named (usually one rule).
 
 use crate::{
     create_context,
@@ -75,15 +80,58 @@ pub struct Divergence {
     pub max_abs: f64,
 }
 
+/// What the optimizer bisection found when the lowering does not explain
+/// a mismatch.
+#[derive(Clone, Debug)]
+pub struct OptimizerBlame {
+    /// The part that makes the outputs differ: `onnx-eqsat rule(s)`,
+    /// `onnx-eqsat` (its rebuild, no rule), `onnx-fuse-weights`, or the
+    /// onnx passes before `onnx-eqsat`.
+    pub stage: String,
+    /// The rewrite rules (full name, file) whose removal makes the outputs match.
+    pub rules: Vec<(String, String)>,
+}
+
 #[derive(Clone, Debug)]
 pub struct VerifyReport {
     pub outputs: Vec<OutputError>,
     pub divergence: Option<Divergence>,
+    /// Set when the lowering matches everywhere but the optimized model does not.
+    pub optimizer: Option<OptimizerBlame>,
 }
 
 impl VerifyReport {
     pub fn ok(&self) -> bool {
         self.outputs.iter().all(|o| o.ok)
+    }
+
+    /// The comparison as the export report records it (docs/report.md).
+    pub fn stats(&self) -> crate::report::VerifyStats {
+        use crate::report::{VerifyDivergence, VerifyOutput, VerifyStats};
+        let finite = |x: f64| x.is_finite().then_some(x);
+        VerifyStats {
+            ok: self.ok(),
+            atol: ATOL,
+            rtol: RTOL,
+            outputs: self
+                .outputs
+                .iter()
+                .map(|o| VerifyOutput {
+                    name: o.name.clone(),
+                    max_abs: finite(o.max_abs),
+                    max_rel: finite(o.max_rel),
+                    ok: o.ok,
+                })
+                .collect(),
+            bisected: !self.ok(),
+            divergence: self.divergence.as_ref().map(|d| VerifyDivergence {
+                node: d.node.clone(),
+                aten_op: d.aten_op.clone(),
+                rule: d.rule.clone(),
+                source: d.position.file_line(),
+                max_abs: finite(d.max_abs),
+            }),
+        }
     }
 
     /// The report as the tool prints it.
@@ -108,13 +156,49 @@ impl VerifyReport {
                 d.max_abs
             ));
         }
+        if let Some(b) = &self.optimizer {
+            text.push_str("no lowering rule diverges (every lowered value matches libtorch): the optimizer does\n");
+            if b.rules.is_empty() {
+                text.push_str(&format!("first bad rewrite: {}\n", b.stage));
+            }
+            for (rule, file) in &b.rules {
+                text.push_str(&format!(
+                    "first bad rewrite: {} {rule} ({file}): the same conversion without it matches libtorch\n",
+                    b.stage
+                ));
+            }
+        }
         text
     }
 }
 
 /// Converts `input` to `output` and checks it against libtorch.
 pub fn verify(input: &str, output: &Path, options: &VerifyOptions) -> Result<VerifyReport, Error> {
-    translate::convert(input, output, &options.convert)?;
+    verify_reporting(input, output, options, None)
+}
+
+/// [`verify`], filling `report` (the conversion's statistics, as
+/// `translate::convert_reporting` does, and `report.verify` with the
+/// comparison) when given one; the caller records an error in it.
+pub fn verify_reporting(
+    input: &str,
+    output: &Path,
+    options: &VerifyOptions,
+    mut report: Option<&mut crate::report::Report>,
+) -> Result<VerifyReport, Error> {
+    if let Some(r) = report.as_deref_mut() {
+        r.options.verify = true;
+        r.options.verify_inputs = options.inputs.as_ref().map(|p| p.display().to_string());
+    }
+    translate::convert_reporting(input, output, &options.convert, report.as_deref_mut())?;
+    let verified = compare_with_libtorch(input, output, options)?;
+    if let Some(r) = report {
+        r.verify = Some(verified.stats());
+    }
+    Ok(verified)
+}
+
+fn compare_with_libtorch(input: &str, output: &Path, options: &VerifyOptions) -> Result<VerifyReport, Error> {
     let context = create_context();
     let reference = translate::load(&context, input)?;
     let inputs = match &options.inputs {
@@ -128,6 +212,7 @@ pub fn verify(input: &str, output: &Path, options: &VerifyOptions) -> Result<Ver
         interp::run(&reference, eager_inputs.iter().map(|t| RtValue::Tensor(t.shallow_clone())).collect(), false)?;
     let input_names = argument_names(&reference);
     let mut outputs = Vec::new();
+    let mut expected_values = Vec::new();
     for (i, (name, got)) in got.iter().enumerate() {
         // User outputs in order, then written buffers (by name) and inputs.
         let expected = match run.outputs.get(i) {
@@ -140,12 +225,141 @@ pub fn verify(input: &str, output: &Path, options: &VerifyOptions) -> Result<Ver
         };
         let expected = expected.ok_or_else(|| Error::Interpreter(format!("no libtorch value for output '{name}'")))?;
         outputs.push(compare(name, got, &expected));
+        expected_values.push(expected);
     }
-    let mut report = VerifyReport { outputs, divergence: None };
+    let mut report = VerifyReport { outputs, divergence: None, optimizer: None };
     if !report.ok() {
         report.divergence = bisect(input, output, &inputs, &options.convert)?;
+        if report.divergence.is_none() {
+            report.optimizer = bisect_optimizer(input, output, &inputs, &expected_values, &options.convert)?;
+        }
     }
     Ok(report)
+}
+
+/// `pipeline` without the pass `name` (and its options).
+fn drop_pass(pipeline: &str, name: &str) -> String {
+    let Some(start) = pipeline.find(name) else { return pipeline.to_string() };
+    let mut end = start + name.len();
+    if pipeline[end..].starts_with('{') {
+        end += pipeline[end..].find('}').map_or(0, |i| i + 1);
+    }
+    // Drop the separator before it (", ") or after it.
+    let before = pipeline[..start].trim_end();
+    if let Some(b) = before.strip_suffix(',') {
+        format!("{b}{}", &pipeline[end..])
+    } else {
+        let after = pipeline[end..].trim_start();
+        format!("{}{}", &pipeline[..start], after.strip_prefix(',').map_or(after, str::trim_start))
+    }
+}
+
+/// `pipeline` with `extra` added to the options of `onnx-eqsat`.
+fn eqsat_with(pipeline: &str, extra: &str) -> String {
+    let Some(start) = pipeline.find("onnx-eqsat") else { return pipeline.to_string() };
+    let end = start + "onnx-eqsat".len();
+    match pipeline[end..].strip_prefix('{') {
+        Some(rest) => format!("{}{{{extra} {rest}", &pipeline[..end]),
+        None => format!("{}{{{extra}}}{}", &pipeline[..end], &pipeline[end..]),
+    }
+}
+
+/// The rules `onnx-eqsat` applied (`applied = {"family/rule" = N, ...}` of
+/// every `onnx.eqsat` attribute), in order of first appearance.
+fn applied_rules(text: &str) -> Vec<String> {
+    let mut rules = Vec::new();
+    for chunk in text.split("applied = {").skip(1) {
+        let body = &chunk[..chunk.find('}').unwrap_or(chunk.len())];
+        for part in body.split(',') {
+            if let Some(name) = part.trim().strip_prefix('"').and_then(|p| p.split('"').next()) {
+                if !rules.iter().any(|r| r == name) {
+                    rules.push(name.to_string());
+                }
+            }
+        }
+    }
+    rules
+}
+
+/// Converts `input` with `pipeline` and runs it: true when every output is
+/// within tolerance of `expected`; also the rules onnx-eqsat applied.
+fn variant_matches(
+    input: &str,
+    output: &Path,
+    pipeline: &str,
+    inputs: &[tch::Tensor],
+    expected: &[tch::Tensor],
+) -> Result<(bool, Vec<String>), Error> {
+    let context = create_context();
+    let mut module = translate::load(&context, input)?;
+    translate::run_pipeline(&context, &mut module, input, pipeline)?;
+    let applied = applied_rules(&crate::module::print(&module, Default::default()));
+    let path = output.with_extension("bisect.onnx");
+    export::write_model(&module, &path, &ExportOptions::default())?;
+    let got = run_onnx(&path, inputs);
+    let _ = std::fs::remove_file(&path);
+    let got = got?;
+    let ok = got.len() == expected.len() && got.iter().zip(expected).all(|((n, g), e)| compare(n, g, e).ok);
+    Ok((ok, applied))
+}
+
+/// The lowering matches libtorch everywhere but the model does not: finds
+/// the optimizer's part in it by converting again with parts turned off.
+fn bisect_optimizer(
+    input: &str,
+    output: &Path,
+    inputs: &[tch::Tensor],
+    expected: &[tch::Tensor],
+    convert: &ConvertOptions,
+) -> Result<Option<OptimizerBlame>, Error> {
+    if translate::is_onnx_input(input) {
+        return Ok(None);
+    }
+    let blame = |stage: &str, rules: Vec<(String, String)>| Ok(Some(OptimizerBlame { stage: stage.into(), rules }));
+    let full = translate::with_decompositions(
+        &translate::with_target(&translate::default_pipeline(convert.opset), convert.target),
+        &convert.decompose,
+    );
+    let eqsat_only = drop_pass(&full, "onnx-fuse-weights");
+    let none = drop_pass(&eqsat_only, "onnx-eqsat");
+    if !variant_matches(input, output, &none, inputs, expected)?.0 {
+        return blame(
+            "the onnx passes before onnx-eqsat (onnx-fold-constants, onnx-cse, dce, onnx-shape-inference)",
+            vec![],
+        );
+    }
+    let (ok, applied) = variant_matches(input, output, &eqsat_only, inputs, expected)?;
+    if ok {
+        return blame("onnx-fuse-weights (passes/src/onnx_fuse_weights.rs)", vec![]);
+    }
+    if !variant_matches(input, output, &eqsat_with(&eqsat_only, "iterations=0"), inputs, expected)?.0 {
+        return blame(
+            "onnx-eqsat with no rule applied (its rebuild: passes/src/optimizer/convert.rs, extraction)",
+            vec![],
+        );
+    }
+    // Delta debugging over the applied rules: drop each rule whose absence
+    // keeps the mismatch; what remains is needed for it (an empty set of
+    // rules matches, checked above).
+    let with_rules = |rules: &[String]| eqsat_with(&eqsat_only, &format!("rules={}", rules.join(",")));
+    let mut culprits = applied;
+    if culprits.is_empty() || variant_matches(input, output, &with_rules(&culprits), inputs, expected)?.0 {
+        return blame("onnx-eqsat (the mismatch needs rules that did not fire alone)", vec![]);
+    }
+    for rule in culprits.clone() {
+        let rest: Vec<String> = culprits.iter().filter(|r| **r != rule).cloned().collect();
+        if !rest.is_empty() && !variant_matches(input, output, &with_rules(&rest), inputs, expected)?.0 {
+            culprits = rest;
+        }
+    }
+    let files = culprits
+        .into_iter()
+        .map(|r| {
+            let family = r.split('/').next().unwrap_or_default().replace('-', "_");
+            (r, format!("passes/src/optimizer/rules/{family}.rs"))
+        })
+        .collect();
+    blame("onnx-eqsat rule", files)
 }
 
 fn compare(name: &str, got: &tch::Tensor, expected: &tch::Tensor) -> OutputError {
@@ -457,7 +671,13 @@ pub fn run_onnx(model: &Path, inputs: &[tch::Tensor]) -> Result<Vec<(String, tch
             tch::Kind::Float => feed!(f32, 0.0),
             tch::Kind::Double => feed!(f64, 0.0),
             tch::Kind::Half => feed!(half::f16, half::f16::ZERO),
-            tch::Kind::BFloat16 => feed!(half::bf16, half::bf16::ZERO),
+            // tch's Element impl of half::bf16 claims Kind::Half: copy the bits.
+            tch::Kind::BFloat16 => {
+                let mut bits: Vec<i16> = vec![0; n];
+                t.view_dtype(tch::Kind::Int16).copy_data(&mut bits, n);
+                let v: Vec<half::bf16> = bits.into_iter().map(|b| half::bf16::from_bits(b as u16)).collect();
+                Tensor::from_array((shape, v)).map_err(|e| fail(e.to_string()))?.into_dyn()
+            }
             tch::Kind::Int64 => feed!(i64, 0),
             tch::Kind::Int => feed!(i32, 0),
             tch::Kind::Int16 => feed!(i16, 0),
@@ -486,7 +706,13 @@ pub fn run_onnx(model: &Path, inputs: &[tch::Tensor]) -> Result<Vec<(String, tch
                 found
             }};
         }
-        let t = extract!(f32, f64, half::f16, half::bf16, i64, i32, i16, i8, u8, bool)
+        // bfloat16 first, through its bits (tch would take half::bf16 data as Half).
+        let bf16 = value.try_extract_tensor::<half::bf16>().ok().map(|(shape, data)| {
+            let bits: Vec<i16> = data.iter().map(|x| x.to_bits() as i16).collect();
+            tch::Tensor::from_slice(&bits).view_dtype(tch::Kind::BFloat16).reshape(shape.to_vec())
+        });
+        let t = bf16
+            .or_else(|| extract!(f32, f64, half::f16, i64, i32, i16, i8, u8, bool))
             .ok_or_else(|| fail(format!("output '{name}' has an unsupported type")))?;
         result.push((name.clone(), t));
     }
@@ -506,4 +732,63 @@ pub fn ort_environment() -> Result<&'static ort::environment::Environment, Strin
     })
     .as_ref()
     .map_err(Clone::clone)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The export report's view of a mismatch: non-finite errors become
+    /// null, the bisection's divergence is carried over.
+    #[test]
+    fn verify_stats_of_a_mismatch() {
+        let report = VerifyReport {
+            outputs: vec![
+                OutputError { name: "a".into(), max_abs: 1e-7, max_rel: 2e-7, ok: true },
+                OutputError { name: "b".into(), max_abs: f64::INFINITY, max_rel: f64::INFINITY, ok: false },
+            ],
+            divergence: Some(Divergence {
+                node: "silu".into(),
+                aten_op: "aten.silu.default".into(),
+                rule: "passes/src/lowering/rules/silu.rs".into(),
+                position: SourcePosition::default(),
+                max_abs: 0.25,
+            }),
+            optimizer: None,
+        };
+        let stats = report.stats();
+        assert!(!stats.ok && stats.bisected);
+        assert_eq!((stats.atol, stats.rtol), (ATOL, RTOL));
+        assert_eq!(stats.outputs[0].max_abs, Some(1e-7));
+        assert_eq!((stats.outputs[1].max_abs, stats.outputs[1].max_rel, stats.outputs[1].ok), (None, None, false));
+        let d = stats.divergence.as_ref().unwrap();
+        assert_eq!((d.aten_op.as_str(), d.max_abs), ("aten.silu.default", Some(0.25)));
+        let json = serde_json::to_value(&stats).unwrap();
+        assert!(json["outputs"][1]["max_abs"].is_null());
+        assert_eq!(json["divergence"]["source"], "<unknown location>");
+    }
+}
+
+#[cfg(test)]
+mod bisect_tests {
+    use super::*;
+
+    /// The optimizer bisection edits the main pipeline's text.
+    #[test]
+    fn pipeline_edits() {
+        let p = translate::default_pipeline(23);
+        let eqsat_only = drop_pass(&p, "onnx-fuse-weights");
+        assert!(eqsat_only.ends_with("onnx-eqsat))"), "{eqsat_only}");
+        let none = drop_pass(&eqsat_only, "onnx-eqsat");
+        assert!(none.ends_with("onnx-shape-inference))"), "{none}");
+        assert!(eqsat_with(&eqsat_only, "rules=a/b,c/d").ends_with("onnx-eqsat{rules=a/b,c/d}))"));
+        let t = "builtin.module(func.func(onnx-eqsat{target=onnxruntime}, onnx-fuse-weights))";
+        assert_eq!(
+            eqsat_with(t, "iterations=0"),
+            "builtin.module(func.func(onnx-eqsat{iterations=0 target=onnxruntime}, onnx-fuse-weights))"
+        );
+        assert_eq!(drop_pass(t, "onnx-eqsat"), "builtin.module(func.func(onnx-fuse-weights))");
+        let text = r#"attributes {onnx.eqsat = {applied = {"algebra/mul-by-one" = 4 : i64, "attention/sdpa" = 2 : i64}, eclasses = 3 : i64}} ... {applied = {"attention/sdpa" = 1 : i64}}"#;
+        assert_eq!(applied_rules(text), vec!["algebra/mul-by-one".to_string(), "attention/sdpa".to_string()]);
+    }
 }

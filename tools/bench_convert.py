@@ -7,7 +7,7 @@ side in one run, on the same torch.export programs.
                                      # and loading it costs ~0.4 s at start-up
     YOBX_SRC=/path/to/yet-another-onnx-builder .venv/bin/python tools/bench_convert.py [--doc]
         [--models llama32,bert,mobilenet,vit] [--depths 4,8,16,32] [--peers-depth]
-        [--runs 30] [--exporters aten2onnx,dynamo,yobx] [--timeout 900]
+        [--runs 30] [--exporters aten2onnx,aten2onnx-ort,dynamo,yobx] [--timeout 900]
 
 Per model and exporter: conversion wall time and peak RSS (each conversion
 runs in its own process; RSS is that process's ru_maxrss), ONNX node count
@@ -17,6 +17,10 @@ largest error against eager PyTorch on two input shapes (a model is "wrong"
 when any output differs by more than 1e-4 + 1e-4 |expected|). Then convert
 time versus depth for tiny Llamas of 4..32 layers (aten2onnx; the peers too
 with --peers-depth). `--doc` writes the tables to docs/benchmarks.md.
+
+`aten2onnx-ort` is aten2onnx with `--target onnxruntime` (onnxruntime's
+com.microsoft contrib ops where they pay); its rows sit beside the default
+(standard ONNX) ones, with a line comparing the two.
 
 yobx runs when YOBX_SRC names a checkout of its source (it needs scipy,
 ml_dtypes and optree in the venv); otherwise its rows say why not. Captures
@@ -227,12 +231,14 @@ def convert(exporter: str, name: str, pt2: Path, timeout: float) -> dict:
     onnx_path = OUT / f"{name}.{exporter}.onnx"
     for p in (onnx_path, Path(str(onnx_path) + ".data")):
         p.unlink(missing_ok=True)
-    if exporter == "aten2onnx":
+    if exporter in ("aten2onnx", "aten2onnx-ort"):
         binary = REPO / "target/release/aten-translate"
         if not binary.exists():
             binary = REPO / "target/debug/aten-translate"
             print("WARNING: no release build; timing the DEBUG aten-translate (cargo build --release --bins)", file=sys.stderr)
         cmd = [str(binary), "--to-onnx", str(pt2), "-o", str(onnx_path), "--quiet"]
+        if exporter == "aten2onnx-ort":
+            cmd += ["--target", "onnxruntime"]
     else:
         if exporter == "yobx" and not os.environ.get("YOBX_SRC"):
             return {"error": "YOBX_SRC is not set"}
@@ -374,6 +380,13 @@ def ratio_lines(results: dict) -> str:
     out = []
     for name, per in results.items():
         ours = per.get("aten2onnx", {})
+        ort = per.get("aten2onnx-ort", {})
+        if "nodes" in ours and "nodes" in ort:
+            line = f"- {name}: `--target onnxruntime`: nodes {ort['nodes']} vs {ours['nodes']} (standard)"
+            if ours.get("ms_opt") and ort.get("ms_opt"):
+                line += (f", ORT latency {ort['ms_opt'] / ours['ms_opt']:.2f}x of the standard output's (all opts), "
+                         f"{ort['ms_noopt'] / ours['ms_noopt']:.2f}x (no opts)")
+            out.append(line)
         for peer in ("dynamo", "yobx"):
             p = per.get(peer, {})
             if "convert_s" in ours and "nodes" in p and "nodes" in ours:
@@ -416,7 +429,8 @@ def main() -> int:
         return 0
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", default="llama32,bert,mobilenet,vit")
-    ap.add_argument("--exporters", default="aten2onnx,dynamo,yobx")
+    ap.add_argument("--exporters", default="aten2onnx,aten2onnx-ort,dynamo,yobx",
+                    help="aten2onnx-ort: aten2onnx with --target onnxruntime")
     ap.add_argument("--depths", default="4,8,16,32", help="Llama depths for the convert-time sweep ('' = none)")
     ap.add_argument("--peers-depth", action="store_true", help="also time the peers in the depth sweep")
     ap.add_argument("--runs", type=int, default=30, help="timed ORT runs per model (median)")
@@ -462,7 +476,8 @@ def main() -> int:
         models = "\n".join(f"- `{n}`: {MODELS[n][0]}" for n in results)
         (REPO / "docs" / "benchmarks.md").write_text(
             "# Benchmarks\n\n"
-            "Conversion and runtime of the same `torch.export` programs by aten2onnx, "
+            "Conversion and runtime of the same `torch.export` programs by aten2onnx (`aten2onnx-ort`: with "
+            "`--target onnxruntime`, onnxruntime's contrib ops), "
             "`torch.onnx.export(ep, dynamo=True, optimize=True)` and yobx's `to_onnx`, measured side by side in one run "
             "by `tools/bench_convert.py` (see its docstring). Convert time is the export call (aten2onnx: the whole "
             "`aten-translate --to-onnx` process, start-up included); peak RSS is the converting process's; ORT latency is "

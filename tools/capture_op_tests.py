@@ -1735,7 +1735,10 @@ def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[
         if node.op != "call_function":
             continue
         t = node.target
-        if isinstance(t, torch._ops.HigherOrderOperator):
+        if isinstance(t, torch._ops.HigherOrderOperator) and t.name() == "with_effects":
+            # with_effects(token, op, *args): the importer unwraps it to `op`.
+            t = node.args[1]
+        elif isinstance(t, torch._ops.HigherOrderOperator):
             other.add(f"higher_order.{t.name()}")
             continue
         if not isinstance(t, torch._ops.OpOverload):
@@ -1749,8 +1752,25 @@ def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[
             aten.add(name)
             continue
         ns, op, overload = name.split(".")
-        assert op.endswith("_"), f"{name}: a write that is not an inplace op"
-        functional = getattr(getattr(torch.ops.aten, op[:-1]), overload)
+        if all(t._schema.arguments[i].kwarg_only for i in written):
+            # out= variant: the functional overload with the other arguments.
+            want = [(a.name, str(a.type)) for a in t._schema.arguments if not (a.kwarg_only and a.alias_info)]
+            packet = getattr(torch.ops.aten, op)
+            found = [o for o in packet.overloads()
+                     if [(a.name, str(a.type)) for a in getattr(packet, o)._schema.arguments] == want]
+            assert found, f"{name}: no functional overload"
+            aten.add(str(getattr(packet, found[0])))
+            continue
+        if not op.endswith("_"):
+            # Writes besides its own results (`_native_batch_norm_legit` updates its running stats):
+            # aten-remove-inplace makes it `<op>_functional`.
+            aten.add(str(getattr(getattr(torch.ops.aten, op + "_functional"), overload)))
+            continue
+        base = getattr(torch.ops.aten, op[:-1])
+        if overload not in base.overloads():
+            # No plain functional overload (`normal_`): aten-remove-inplace uses `normal_functional`.
+            base = getattr(torch.ops.aten, op[:-1] + "_functional")
+        functional = getattr(base, overload)
         aten.add(str(functional))
         # A write through views goes back into the base with their inverses.
         arg = node.args[written[0]]

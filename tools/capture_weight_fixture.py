@@ -5,7 +5,9 @@ onnx-fuse-weights pass), through `aten.archive`.
 
 Parameters: fc.weight [5,4]; conv.weight [4,3,3,3], conv.bias [4];
 bn.weight, bn.bias [4] and buffers bn.running_mean, bn.running_var [4];
-q.weight [4,4], k.weight [2,4], v.weight [2,4], g.weight, u.weight [4,4]; h16.weight [3,4] (float16).
+q.weight [4,4], k.weight [2,4], v.weight [2,4], g.weight, u.weight [4,4]; h16.weight [3,4] (float16);
+gqa_wq [32,64], gqa_wk, gqa_wv [32,32] ([K, N] projections of 4 query / 2 kv heads of 16:
+the GroupQueryAttention example of passes/src/optimizer/rules/ort_attention.rs).
 Deterministic (fixed seed); torch 2.13.
 """
 import sys
@@ -36,16 +38,20 @@ class Weights(nn.Module):
             self.bn.bias.uniform_(-1.0, 1.0)
             self.bn.running_mean.uniform_(-0.5, 0.5)
             self.bn.running_var.uniform_(0.2, 3.0)
+        # Created last: the weights above keep their values.
+        self.gqa_wq = nn.Parameter(torch.randn(32, 64) * 0.2)
+        self.gqa_wk = nn.Parameter(torch.randn(32, 32) * 0.2)
+        self.gqa_wv = nn.Parameter(torch.randn(32, 32) * 0.2)
 
-    def forward(self, x: torch.Tensor, img: torch.Tensor) -> torch.Tensor:
-        y = self.fc(x) + self.h16(x.half()).float().sum() + self.q(x).sum() + self.k(x).sum() + self.v(x).sum() + self.g(x).sum() + self.u(x).sum()
+    def forward(self, x: torch.Tensor, img: torch.Tensor, x32: torch.Tensor) -> torch.Tensor:
+        y = (x32 @ self.gqa_wq).sum() + (x32 @ self.gqa_wk).sum() + (x32 @ self.gqa_wv).sum() + self.fc(x) + self.h16(x.half()).float().sum() + self.q(x).sum() + self.k(x).sum() + self.v(x).sum() + self.g(x).sum() + self.u(x).sum()
         return y + self.bn(self.conv(img)).sum()
 
 
 def main() -> int:
     torch.manual_seed(8)
     model = Weights().eval()
-    ep = torch.export.export(model, (torch.randn(2, 4), torch.randn(1, 3, 5, 5)))
+    ep = torch.export.export(model, (torch.randn(2, 4), torch.randn(1, 3, 5, 5), torch.randn(2, 32)))
     save(ep, REPO / "tests" / "fixtures" / "optimizer" / "weights.pt2")
     return 0
 

@@ -1,74 +1,356 @@
 #!/usr/bin/env python3
 """Smoke run (prints results; not a test): models beyond the corpus, the way a
-new user would try them. Each is built with random weights (torchvision
-architectures, tiny Hugging Face configs; nothing is downloaded), captured
-with torch.export, converted with target/release/aten-translate, and run in
-onnxruntime against eager PyTorch at |diff| <= 1e-4 + 1e-4|exp|.
+new user would try them. Each is built with random weights (torchvision and
+timm architectures, tiny Hugging Face configs; nothing is downloaded),
+captured with torch.export with dynamic dims, converted with aten-translate,
+and run in onnxruntime against eager PyTorch on TWO input shapes, in float32
+(|diff| <= 1e-4 + 1e-4|exp|) and in float16 (`model.half()`, half inputs;
+|diff| <= 1e-3 + 1e-3|exp|, the float16 tolerance of src/verify.rs
+`tolerance`).
 
-    cargo build --release --bins
-    .venv/bin/python tools/try_real_models.py [NAME ...]
+    cargo build --release --bins          # or use the debug build: --debug
+    .venv/bin/python tools/try_real_models.py [--debug] [--dtype f32,f16] [NAME ...]
+
+`--debug` (or ATEN2ONNX_DEBUG=1) uses target/debug/aten-translate;
+ATEN2ONNX_TRANSLATE=/path/to/aten-translate names any binary.
+
+When onnxruntime's CPU provider has no kernel for an op at the model's
+dtype ("Could not find an implementation for X"), the row says ORT-GAP and
+names the op, and the model is checked with onnx.checker (full_check, i.e.
+with shape inference) instead; it is never reported as a pass.
 """
-import torch, torchvision, subprocess, numpy as np, onnxruntime as ort, warnings, sys, time
+import copy, os, re, subprocess, sys, time, warnings
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import torch
+import torchvision
+from torch.export import Dim
+
 warnings.filterwarnings("ignore")
-torch.manual_seed(0)
-import os
 OUT = "target/try"
 os.makedirs(OUT, exist_ok=True)
 
+TOL = {"f32": (1e-4, 1e-4), "f16": (1e-3, 1e-3)}  # (atol, rtol), src/verify.rs `tolerance`
+DTYPE = {"f32": torch.float32, "f16": torch.float16}
 
-def run(name, model, args, dyn=None, core=False):
-    model.eval()
+
+def translate_binary(argv):
+    if os.environ.get("ATEN2ONNX_TRANSLATE"):
+        return os.environ["ATEN2ONNX_TRANSLATE"]
+    debug = "--debug" in argv or os.environ.get("ATEN2ONNX_DEBUG") == "1"
+    return f"target/{'debug' if debug else 'release'}/aten-translate"
+
+
+def to_dtype(args, dtype):
+    return tuple(a.to(dtype) if a.is_floating_point() else a for a in args)
+
+
+def first_tensor(out):
+    if isinstance(out, (tuple, list)):
+        out = out[0]
+    for attr in ("logits", "last_hidden_state"):
+        if hasattr(out, attr):
+            out = getattr(out, attr)
+    return out
+
+
+RESULTS = []
+
+
+def report(name, dt, status, shapes, errs, note=""):
+    RESULTS.append((name, dt, status, shapes, errs, note))
+    e = " ".join(f"{x:.2e}" if x is not None else "-" for x in errs)
+    print(f"{name:24s} {dt:4s} {status:9s} shapes {shapes} max err {e} {note}", flush=True)
+
+
+def ort_gap(msg):
+    m = re.search(r"Could not find an implementation for (\S+)", msg)
+    if m:
+        return m.group(1)
+    if "NOT_IMPLEMENTED" in msg:
+        return msg[:160]
+    return None
+
+
+def run(name, build, sets, dyn, dt, core=False):
+    """`sets` = two tuples of example inputs (float32; cast for f16), the first
+    one used for the capture; `dyn` = torch.export dynamic_shapes."""
+    torch.manual_seed(0)
+    dtype = DTYPE[dt]
+    model = build().eval().to(dtype)
+    sets = [to_dtype(s, dtype) for s in sets]
+    shapes = " ; ".join(",".join("x".join(map(str, a.shape)) for a in s) for s in sets)
     try:
-        ep = torch.export.export(model, args, dynamic_shapes=dyn, strict=False)
-        if core: ep = ep.run_decompositions()
+        ep = torch.export.export(model, sets[0], dynamic_shapes=dyn, strict=False)
+        if core:
+            ep = ep.run_decompositions()
     except Exception as e:
-        print(f"{name}: EXPORT FAILED {type(e).__name__}: {str(e)[:150]}"); return
-    p=f"{OUT}/{name}.pt2"; torch.export.save(ep, p)
-    t=time.time()
-    r=subprocess.run(["target/release/aten-translate","--to-onnx",p,"-o",f"{OUT}/{name}.onnx"],capture_output=True,text=True)
-    dt=time.time()-t
+        report(name, dt, "EXPORT", shapes, [], f"{type(e).__name__}: {str(e)[:150]}")
+        return
+    p = f"{OUT}/{name}_{dt}.pt2"
+    onnx_path = f"{OUT}/{name}_{dt}.onnx"
+    torch.export.save(ep, p)
+    t = time.time()
+    r = subprocess.run([BIN, "--to-onnx", p, "-o", onnx_path, "--quiet"], capture_output=True, text=True)
     if r.returncode:
-        print(f"{name}: CONVERT FAILED\n{r.stderr[:900]}"); return
-    with torch.no_grad(): exp = model(*args)
-    if isinstance(exp,(tuple,list)): exp=exp[0]
-    if hasattr(exp, "last_hidden_state"): exp = exp.last_hidden_state
-    if hasattr(exp, "logits"): exp = exp.logits
-    s=ort.InferenceSession(f"{OUT}/{name}.onnx", providers=["CPUExecutionProvider"])
-    feeds={i.name: a.numpy() for i,a in zip(s.get_inputs(), args)}
-    got=s.run(None, feeds)[0]
-    err=np.abs(got-exp.numpy()).max()
-    ok = np.all(np.abs(got-exp.numpy()) <= 1e-4 + 1e-4*np.abs(exp.numpy()))
-    print(f"{name}: convert {dt:.2f}s, max err {err:.2e} {'OK' if ok else 'MISMATCH'}")
-which = sys.argv[1:]
-import transformers as tf
-tf.logging.set_verbosity_error()
-x=torch.randn(1,3,64,64)
-models = {
- "mobilenet_v3_small": lambda: run("mobilenet_v3_small", torchvision.models.mobilenet_v3_small(), (x,)),
- "efficientnet_b0": lambda: run("efficientnet_b0", torchvision.models.efficientnet_b0(), (x,)),
- "convnext_tiny": lambda: run("convnext_tiny", torchvision.models.convnext_tiny(), (x,)),
- "shufflenet": lambda: run("shufflenet", torchvision.models.shufflenet_v2_x0_5(), (x,)),
- "densenet121": lambda: run("densenet121", torchvision.models.densenet121(), (x,)),
- "resnet18_core": lambda: run("resnet18_core", torchvision.models.resnet18(), (x,), core=True),
- "squeezenet": lambda: run("squeezenet", torchvision.models.squeezenet1_1(), (x,)),
+        report(name, dt, "CONVERT", shapes, [], r.stderr[:900])
+        return
+    conv = time.time() - t
+    try:
+        s = ort.InferenceSession(onnx_path, providers=["CPUExecutionProvider"])
+    except Exception as e:
+        gap = ort_gap(str(e))
+        if gap is None:
+            report(name, dt, "ORT-LOAD", shapes, [], str(e)[:300])
+            return
+        try:
+            m = onnx.load(onnx_path)
+            onnx.checker.check_model(m, full_check=True)
+            note = f"onnxruntime CPU has no kernel: {gap}; onnx.checker + shape inference OK"
+        except Exception as ce:
+            report(name, dt, "CHECKER", shapes, [], f"{gap}; checker: {str(ce)[:200]}")
+            return
+        report(name, dt, "ORT-GAP", shapes, [], note)
+        return
+    errs, ok, scale = [], True, 0.0
+    # float16: also how far eager float16 and onnxruntime float16 are from the
+    # float32 computation of the same (float16-rounded) weights and inputs.
+    truth_model = copy.deepcopy(model).float() if dt == "f16" else None
+    drift = [0.0, 0.0]
+    atol, rtol = TOL[dt]
+    for args in sets:
+        with torch.no_grad():
+            exp = first_tensor(model(*args)).float().numpy()
+        feeds = {i.name: a.numpy() for i, a in zip(s.get_inputs(), args)}
+        got = s.run(None, feeds)[0]
+        if got.shape != exp.shape or got.dtype != np.dtype({"f32": np.float32, "f16": np.float16}[dt]):
+            report(name, dt, "SHAPE", shapes, [], f"got {got.shape} {got.dtype}, eager {exp.shape}")
+            return
+        got = got.astype(np.float32)
+        if truth_model is not None:
+            with torch.no_grad():
+                truth = first_tensor(truth_model(*to_dtype(args, torch.float32))).numpy()
+            drift[0] = max(drift[0], float(np.abs(exp - truth).max()))
+            drift[1] = max(drift[1], float(np.abs(got - truth).max()))
+        d = np.abs(got - exp)
+        same = (got == exp) | (np.isnan(got) & np.isnan(exp))
+        d[same] = 0
+        errs.append(float(d.max()) if d.size else 0.0)
+        scale = max(scale, float(np.abs(exp).max()) if exp.size else 0.0)
+        ok &= bool(np.all(d <= atol + rtol * np.abs(exp)))
+    # An output of ~0 everywhere would pass any comparison: refuse it.
+    status = "OK" if ok else "MISMATCH"
+    if ok and scale < 1e-2:
+        status = "TRIVIAL"
+    note = f"max abs eager {scale:.2e}, convert {conv:.2f}s"
+    if truth_model is not None:
+        note += f"; vs float32 truth: eager f16 {drift[0]:.2e}, onnx f16 {drift[1]:.2e}"
+    report(name, dt, status, shapes, errs, note)
+
+
+# --------------------------------------------------------------------------
+# Models
+# --------------------------------------------------------------------------
+B = Dim("batch", min=1, max=64)
+H = W = Dim.AUTO  # spatial dims: torch derives their constraints (e.g. divisibility)
+S = Dim("seq", min=2, max=48)
+
+
+def img(n, c, h, w):
+    return (torch.randn(n, c, h, w),)
+
+
+def trained_like(m):
+    """Random weights as initialised give near-zero logits (zero-mean BN
+    statistics, classifier std 0.01): give every norm layer non-trivial
+    statistics and affine parameters, and the output layer unit scale, so the
+    comparison means something."""
+    g = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for mod in m.modules():
+            if isinstance(mod, torch.nn.modules.batchnorm._NormBase):
+                if mod.running_mean is not None:
+                    mod.running_mean.copy_(torch.randn(mod.running_mean.shape, generator=g) * 0.1)
+                    mod.running_var.copy_(torch.rand(mod.running_var.shape, generator=g) * 0.5 + 0.75)
+                if mod.weight is not None:
+                    mod.weight.copy_(torch.rand(mod.weight.shape, generator=g) * 0.5 + 0.75)
+                    mod.bias.copy_(torch.randn(mod.bias.shape, generator=g) * 0.1)
+        lin = [mod for mod in m.modules() if isinstance(mod, torch.nn.Linear)]
+        if lin:
+            lin[-1].weight.copy_(torch.randn(lin[-1].weight.shape, generator=g) / lin[-1].in_features ** 0.5)
+    return m
+
+
+def cnn(ctor, core=False, hw=True, sizes=((2, 64, 64), (3, 96, 80))):
+    ctor = (lambda c: lambda: trained_like(c()))(ctor)
+    sets = [img(n, 3, h, w) for n, h, w in sizes]
+    dyn = ({0: B, 2: H, 3: W} if hw else {0: B},)
+    return dict(build=ctor, sets=sets, dyn=dyn, core=core)
+
+
+tv = torchvision.models
+MODELS = {
+    "mobilenet_v3_small": cnn(lambda: tv.mobilenet_v3_small()),
+    "efficientnet_b0": cnn(lambda: tv.efficientnet_b0()),
+    "convnext_tiny": cnn(lambda: tv.convnext_tiny()),
+    "shufflenet": cnn(lambda: tv.shufflenet_v2_x0_5()),
+    "densenet121": cnn(lambda: tv.densenet121()),
+    "resnet18_core": cnn(lambda: tv.resnet18(), core=True),
+    "squeezenet": cnn(lambda: tv.squeezenet1_1()),
+    "regnet_y_400mf": cnn(lambda: tv.regnet_y_400mf()),
 }
-def hf(name, cls, cfg, args):
-    m=cls(cfg)
-    class W(torch.nn.Module):
-        def __init__(s): super().__init__(); s.m=m
-        def forward(s, *a): 
-            o=s.m(*a)
-            return o.logits if hasattr(o,"logits") else o.last_hidden_state
-    run(name, W(), args)
-ids=torch.randint(0,100,(2,8))
-models.update({
- "distilbert": lambda: hf("distilbert", tf.DistilBertModel, tf.DistilBertConfig(vocab_size=100, dim=32, n_layers=2, n_heads=2, hidden_dim=64, max_position_embeddings=64), (ids,)),
- "qwen2": lambda: hf("qwen2", tf.Qwen2ForCausalLM, tf.Qwen2Config(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64, use_cache=False), (ids,)),
- "t5_encoder": lambda: hf("t5_encoder", tf.T5EncoderModel, tf.T5Config(vocab_size=100, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4), (ids,)),
- "roberta": lambda: hf("roberta", tf.RobertaModel, tf.RobertaConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64, max_position_embeddings=64), (ids,)),
- "mistral": lambda: hf("mistral", tf.MistralForCausalLM, tf.MistralConfig(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64, use_cache=False), (ids,)),
- "phi3": lambda: hf("phi3", tf.Phi3ForCausalLM, tf.Phi3Config(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64, use_cache=False, pad_token_id=0), (ids,)),
+try:
+    import timm
+
+    MODELS.update({
+        "timm_resnet10t": cnn(lambda: timm.create_model("resnet10t", pretrained=False)),
+        "timm_convnext_atto": cnn(lambda: timm.create_model("convnext_atto", pretrained=False)),
+        "timm_efficientnet_b0": cnn(lambda: timm.create_model("efficientnet_b0", pretrained=False)),
+        "timm_mobilenetv3": cnn(lambda: timm.create_model("mobilenetv3_small_050", pretrained=False)),
+        "timm_regnetx_002": cnn(lambda: timm.create_model("regnetx_002", pretrained=False)),
+    })
+except ImportError:
+    print("(timm is not installed: no timm models)")
+
+import transformers as tf
+
+tf.logging.set_verbosity_error()
+
+
+class Wrap(torch.nn.Module):
+    def __init__(s, m):
+        super().__init__()
+        s.m = m
+
+    def forward(s, *a):
+        return first_tensor(s.m(*a))
+
+
+class Kw(torch.nn.Module):
+    """Calls the HF model with keyword arguments (input_ids, attention_mask, ...)."""
+
+    def __init__(s, m, names):
+        super().__init__()
+        s.m, s.names = m, names
+
+    def forward(s, *a):
+        return first_tensor(s.m(**dict(zip(s.names, a))))
+
+
+def hf_build(cls, cfg, names=None, **kw):
+    def build():
+        cfg._attn_implementation = "sdpa"
+        m = cls(cfg, **kw)
+        return Kw(m, names) if names else Wrap(m)
+    return build
+
+
+def varargs(spec):
+    """`forward(*a)`: dynamic_shapes has one entry, the tuple `a`."""
+    spec["dyn"] = (spec["dyn"],)
+    return spec
+
+
+def ids(n, t, v=100):
+    return torch.randint(1, v, (n, t))
+
+
+def mask(n, t):
+    m = torch.ones(n, t, dtype=torch.int64)
+    m[0, t - 2:] = 0
+    return m
+
+
+def lm(cls, cfg):
+    return varargs(dict(build=hf_build(cls, cfg), sets=[(ids(2, 8),), (ids(3, 13),)], dyn=({0: B, 1: S},)))
+
+
+def enc(cls, cfg, **kw):
+    return varargs(dict(build=hf_build(cls, cfg, ["input_ids", "attention_mask"], **kw),
+                        sets=[(ids(2, 8), mask(2, 8)), (ids(3, 13), mask(3, 13))],
+                        dyn=({0: B, 1: S}, {0: B, 1: S})))
+
+
+small = dict(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+             num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64, use_cache=False)
+S2 = Dim("dec", min=2, max=48)
+MODELS.update({
+    "llama": lm(tf.LlamaForCausalLM, tf.LlamaConfig(**small, pad_token_id=0)),
+    "qwen2": lm(tf.Qwen2ForCausalLM, tf.Qwen2Config(**small)),
+    "mistral": lm(tf.MistralForCausalLM, tf.MistralConfig(**small)),
+    "phi3": lm(tf.Phi3ForCausalLM, tf.Phi3Config(**small, pad_token_id=0)),
+    "gpt2": lm(tf.GPT2LMHeadModel, tf.GPT2Config(vocab_size=100, n_positions=64, n_embd=32, n_layer=2, n_head=4,
+                                                 use_cache=False)),
+    "bert": enc(tf.BertModel, tf.BertConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2,
+                                            num_attention_heads=4, intermediate_size=64,
+                                            max_position_embeddings=64), add_pooling_layer=False),
+    "roberta": enc(tf.RobertaModel, tf.RobertaConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2,
+                                                     num_attention_heads=2, intermediate_size=64,
+                                                     max_position_embeddings=64), add_pooling_layer=False),
+    "distilbert": enc(tf.DistilBertModel, tf.DistilBertConfig(vocab_size=100, dim=32, n_layers=2, n_heads=2,
+                                                              hidden_dim=64, max_position_embeddings=64)),
+    "vit": varargs(dict(build=hf_build(tf.ViTModel, tf.ViTConfig(image_size=32, patch_size=8, hidden_size=32,
+                                                         num_hidden_layers=2, num_attention_heads=4,
+                                                         intermediate_size=64), add_pooling_layer=False),
+                sets=[img(2, 3, 32, 32), img(3, 3, 32, 32)], dyn=({0: B},))),
+    "t5_encoder": enc(tf.T5EncoderModel, tf.T5Config(vocab_size=100, d_model=32, d_kv=8, d_ff=64, num_layers=2,
+                                                     num_heads=4)),
+    "t5": varargs(dict(build=hf_build(tf.T5ForConditionalGeneration,
+                              tf.T5Config(vocab_size=100, d_model=32, d_kv=8, d_ff=64, num_layers=2,
+                                          num_decoder_layers=2, num_heads=4, use_cache=False),
+                              ["input_ids", "attention_mask", "decoder_input_ids"]),
+               sets=[(ids(2, 8), mask(2, 8), ids(2, 5)), (ids(3, 13), mask(3, 13), ids(3, 7))],
+               dyn=({0: B, 1: S}, {0: B, 1: S}, {0: B, 1: S2}))),
+    "whisper": varargs(dict(build=hf_build(tf.WhisperForConditionalGeneration,
+                                   tf.WhisperConfig(vocab_size=100, num_mel_bins=16, d_model=32, encoder_layers=2,
+                                                    decoder_layers=2, encoder_attention_heads=4,
+                                                    decoder_attention_heads=4, encoder_ffn_dim=64,
+                                                    decoder_ffn_dim=64, max_source_positions=16,
+                                                    max_target_positions=32, use_cache=False,
+                                                    pad_token_id=0, bos_token_id=1, eos_token_id=2,
+                                                    decoder_start_token_id=1),
+                                   ["input_features", "decoder_input_ids"]),
+                    # Whisper's encoder takes exactly 2 * max_source_positions frames.
+                    sets=[(torch.randn(2, 16, 32), ids(2, 5)), (torch.randn(3, 16, 32), ids(3, 9))],
+                    dyn=({0: B}, {0: B, 1: S2}))),
 })
-for k in (which or models):
-    try: models[k]()
-    except Exception as e: print(k, "ERROR", type(e).__name__, str(e)[:200])
+
+
+if __name__ == "__main__":
+    argv = sys.argv[1:]
+    BIN = translate_binary(argv)
+    dtypes = ["f32", "f16"]
+    names = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--help":
+            print(__doc__)
+            sys.exit(0)
+        elif a == "--debug":
+            pass
+        elif a == "--dtype":
+            i += 1
+            dtypes = argv[i].split(",")
+        elif a.startswith("--dtype="):
+            dtypes = a.split("=", 1)[1].split(",")
+        else:
+            names.append(a)
+        i += 1
+    print(f"aten-translate: {BIN}")
+    for k in names or MODELS:
+        for dt in dtypes:
+            try:
+                run(k, dt=dt, **MODELS[k])
+            except Exception as e:
+                report(k, dt, "ERROR", "", [], f"{type(e).__name__}: {str(e)[:200]}")
+    bad = [r for r in RESULTS if r[2] != "OK"]
+    print("\n| model | dtype | status | shapes | max err (shape 1, shape 2) | note |\n|---|---|---|---|---|---|")
+    for name, dt, status, shapes, errs, note in RESULTS:
+        e = ", ".join(f"{x:.2e}" for x in errs) or "-"
+        print(f"| {name} | {dt} | {status} | {shapes} | {e} | {note.splitlines()[0] if note else ''} |")
+    print(f"\n{len(RESULTS) - len(bad)}/{len(RESULTS)} OK; "
+          f"{sum(r[2] == 'ORT-GAP' for r in RESULTS)} ORT-GAP (checked with onnx.checker)")
+    sys.exit(1 if any(r[2] not in ("OK", "ORT-GAP") for r in RESULTS) else 0)

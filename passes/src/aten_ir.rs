@@ -223,7 +223,7 @@ pub fn segments_if_needed(placements: &[Placement]) -> Option<Vec<i32>> {
 
 /// The values of an argument carried as operands.
 pub fn operands_of<'c, 'a>(op: OperationRef<'c, 'a>, range: &Range<usize>) -> Vec<Value<'c, 'a>> {
-    range.clone().filter_map(|i| op.operand(i).ok()).collect()
+    range.clone().filter_map(|i| ir::operand_at(op, i)).collect()
 }
 
 /// Reads the weight name of an `aten.weight` op.

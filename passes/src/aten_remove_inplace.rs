@@ -175,7 +175,7 @@ fn rewrite_block<'c, 'a>(
         let name = ir::op_name(op);
         // 1. Operands read the current version of what they name.
         for i in 0..op.operand_count() {
-            let operand = op.operand(i).map_err(|e| (op, e.to_string()))?;
+            let operand = ir::operand_at(op, i).ok_or_else(|| (op, format!("no operand {i}")))?;
             let current = state.resolve(operand, op).map_err(|e| (op, e))?;
             if key(current) != key(operand) {
                 unsafe { sys::mlirOperationSetOperand(op.to_raw(), i as isize, current.to_raw()) };
@@ -189,27 +189,61 @@ fn rewrite_block<'c, 'a>(
         }
         // 2. Views remember their parent.
         if is_view_op(&name) && op.result_count() == 1 {
-            let result = op.result(0).map_err(|e| (op, e.to_string()))?.into();
-            let parent_ssa = op.operand(0).map_err(|e| (op, e.to_string()))?;
+            let result = ir::result_at(op, 0).ok_or_else(|| (op, "no result 0".to_string()))?;
+            let parent_ssa = ir::operand_at(op, 0).ok_or_else(|| (op, "no operand 0".to_string()))?;
             let parent = state.logical_of(parent_ssa);
             state.register(result);
             state.views.insert(key(result), View { op, parent, parent_version: key(parent_ssa) });
             continue;
         }
         // 3. Writes become functional ops plus an assignment.
+        if let Some((results, stats)) = running_stats_rewrite(context, op).map_err(|e| (op, e))? {
+            if function.is_none() {
+                for &(target, _) in &stats {
+                    if !state.created_in(target, block) {
+                        return Err((
+                            op,
+                            "updates running statistics from outside this region of a higher-order op; only \
+                             tensors created inside the region can be written (clone them first)"
+                                .to_string(),
+                        ));
+                    }
+                }
+            }
+            for (i, value) in results.into_iter().enumerate() {
+                let old: Value = ir::result_at(op, i).ok_or_else(|| (op, format!("no result {i}")))?;
+                unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), value.to_raw()) };
+            }
+            for (target, value) in stats {
+                state.assign(target, value, op).map_err(|e| (op, e))?;
+            }
+            erase.push(op);
+            continue;
+        }
         let Some((schema, written)) = writes(op) else {
             continue;
         };
         // `detach_` only cuts autograd history: the tensor stays the same.
         if name == "aten.detach_.default" {
             let target = arg_operand(op, schema, "self").map_err(|e| (op, e))?;
-            let result: Value = op.result(0).map_err(|e| (op, e.to_string()))?.into();
+            let result: Value = ir::result_at(op, 0).ok_or_else(|| (op, "no result 0".to_string()))?;
             let logical = state.logical_of(target);
             state.logical.insert(key(result), logical);
             erase.push(op);
             continue;
         }
-        if schema.has_tag("inplace_view") {
+        // `resize_` / `resize_as_` give the tensor a new shape: its new
+        // version is `resize(self, size)` (a new value of that shape); a view
+        // cannot be resized back into its base.
+        let resize = matches!(name.as_str(), "aten.resize_.default" | "aten.resize_as_.default");
+        if resize {
+            let target = arg_operand(op, schema, "self").map_err(|e| (op, e))?;
+            let logical = state.logical_of(target);
+            if state.views.contains_key(&logical) {
+                return Err((op, format!("'{name}' of a view: a view cannot be resized back into its base")));
+            }
+        }
+        if schema.has_tag("inplace_view") && !resize {
             return Err((
                 op,
                 format!("'{name}' changes tensor metadata in place; rewrite it as its out-of-place form"),
@@ -230,19 +264,30 @@ fn rewrite_block<'c, 'a>(
                 }
             }
         }
-        let (functional, new_values) = functional_form(&state, op, schema, &written).map_err(|e| (op, e))?;
+        let (functional, new_values, own) = functional_form(&state, op, schema, &written).map_err(|e| (op, e))?;
         let block = op.block().ok_or((op, "op is not in a block".to_string()))?;
         let built = block.insert_operation_before(op, functional);
         for (index, arg) in written.iter().enumerate() {
             let target = arg_operand(op, schema, arg).map_err(|e| (op, e))?;
-            let value = built.result(new_values[index]).map_err(|e| (op, e.to_string()))?.into();
+            let value = ir::result_at(built, new_values[index])
+                .ok_or_else(|| (op, format!("no result {}", new_values[index])))?;
             state.assign(target, value, op).map_err(|e| (op, e))?;
+        }
+        // Side-effect writers: their own results are the functional op's first ones.
+        for index in 0..own {
+            let old: Value = ir::result_at(op, index).ok_or_else(|| (op, format!("no result {index}")))?;
+            let new: Value = ir::result_at(built, index).ok_or_else(|| (op, format!("no result {index}")))?;
+            unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
+        }
+        if own > 0 {
+            erase.push(op);
+            continue;
         }
         // The op's results alias what it wrote.
         for (index, arg) in written.iter().enumerate() {
             if index < op.result_count() {
                 let target = arg_operand(op, schema, arg).map_err(|e| (op, e))?;
-                let result: Value = op.result(index).map_err(|e| (op, e.to_string()))?.into();
+                let result: Value = ir::result_at(op, index).ok_or_else(|| (op, format!("no result {index}")))?;
                 let logical = state.logical_of(target);
                 state.logical.insert(key(result), logical);
             }
@@ -286,9 +331,11 @@ fn arg_operand<'c, 'a>(op: OperationRef<'c, 'a>, schema: &OpSchema, arg: &str) -
 /// non-out arguments.
 fn functional_schema(schema: &OpSchema) -> Option<&'static OpSchema> {
     if schema.is_inplace() {
-        let base = schema.name.strip_suffix('_')?;
-        let candidate = registry::lookup(base, schema.overload)?;
-        return candidate.is_functional().then_some(candidate);
+        if let Some(candidate) = schema.name.strip_suffix('_').and_then(|base| registry::lookup(base, schema.overload))
+        {
+            return candidate.is_functional().then_some(candidate);
+        }
+        return side_effect_functional(schema).or_else(|| inplace_functional(schema));
     }
     let inputs: Vec<(&str, &str)> = schema.arguments.iter().filter(|a| !a.is_out()).map(|a| (a.name, a.ty)).collect();
     registry::overloads(schema.name).iter().find(|candidate| {
@@ -298,6 +345,37 @@ fn functional_schema(schema: &OpSchema) -> Option<&'static OpSchema> {
     })
 }
 
+/// The functional counterpart of an op that writes some of its arguments as
+/// a side effect besides returning its own results (`_native_batch_norm_legit`
+/// updates `running_mean` / `running_var`): torch's functionalization pairs it
+/// with `<name>_functional`, which takes the same arguments and returns the
+/// op's results followed by the new content of each written argument.
+fn side_effect_functional(schema: &OpSchema) -> Option<&'static OpSchema> {
+    let name = format!("{}_functional", schema.name);
+    let candidate = registry::lookup(&name, schema.overload)?;
+    let written = schema.mutated_args().count();
+    let same_args = candidate.arguments.len() == schema.arguments.len()
+        && candidate.arguments.iter().zip(schema.arguments).all(|(a, b)| a.name == b.name && a.ty == b.ty);
+    let side_effect = schema.returns.iter().all(|r| r.alias.is_none());
+    (candidate.is_functional() && same_args && side_effect && candidate.returns.len() == schema.returns.len() + written)
+        .then_some(candidate)
+}
+
+/// The `<name>_functional` form of an inplace op that has no plain
+/// functional overload: same arguments, one result for the written `self`
+/// (`normal_` -> `normal_functional`, as torch's functionalization pairs them).
+fn inplace_functional(schema: &OpSchema) -> Option<&'static OpSchema> {
+    let name = format!("{}_functional", schema.name.strip_suffix('_')?);
+    let candidate = registry::lookup(&name, schema.overload)?;
+    let same_args = candidate.arguments.len() == schema.arguments.len()
+        && candidate.arguments.iter().zip(schema.arguments).all(|(a, b)| a.name == b.name && a.ty == b.ty);
+    (candidate.is_functional()
+        && same_args
+        && candidate.returns.len() == schema.returns.len()
+        && schema.mutated_args().count() == 1)
+        .then_some(candidate)
+}
+
 /// Builds the functional op; returns it with, for each written argument, the
 /// index of the result holding its new content.
 fn functional_form<'c, 'a>(
@@ -305,7 +383,7 @@ fn functional_form<'c, 'a>(
     op: OperationRef<'c, 'a>,
     schema: &OpSchema,
     written: &[&str],
-) -> Result<(melior::ir::Operation<'c>, Vec<usize>), String> {
+) -> Result<(melior::ir::Operation<'c>, Vec<usize>, usize), String> {
     let functional = functional_schema(schema)
         .ok_or_else(|| format!("has no functional counterpart in the registry for {}", schema.target_name()))?;
     let args = aten_ir::arg_values(op, schema)?;
@@ -318,7 +396,16 @@ fn functional_form<'c, 'a>(
             .map(|(_, v)| v.clone())
             .unwrap_or(ArgValue::Absent)
     };
-    let result_types: Vec<Type> = if schema.is_inplace() {
+    let side_effect =
+        functional.returns.len() == schema.returns.len() + written.len() && functional.name != schema.name;
+    let result_types: Vec<Type> = if side_effect {
+        // The op's own results, then the new content of each written argument.
+        let mut types: Vec<Type> = op.results().map(|r| r.r#type()).collect();
+        for arg in written {
+            types.push(arg_operand(op, schema, arg)?.r#type());
+        }
+        types
+    } else if schema.is_inplace() {
         op.results().map(|r| r.r#type()).collect()
     } else {
         // out= variants return the out tensors; the functional form returns
@@ -332,7 +419,11 @@ fn functional_form<'c, 'a>(
         &result_types[..functional.returns.len().min(result_types.len())],
         op.location(),
     )?;
-    Ok((built, (0..written.len()).collect()))
+    if side_effect {
+        let own = schema.returns.len();
+        return Ok((built, (own..own + written.len()).collect(), own));
+    }
+    Ok((built, (0..written.len()).collect(), 0))
 }
 
 impl<'c, 'a> State<'c, 'a> {
@@ -376,7 +467,7 @@ impl<'c, 'a> State<'c, 'a> {
                 let block = at.block().ok_or("op is not in a block")?;
                 let fresh = block.insert_operation_before(at, clone);
                 unsafe { sys::mlirOperationSetOperand(fresh.to_raw(), 0, parent_now.to_raw()) };
-                let fresh_value: Value = fresh.result(0).map_err(|e| e.to_string())?.into();
+                let fresh_value: Value = ir::result_at(fresh, 0).ok_or_else(|| "no result 0".to_string())?;
                 self.latest.insert(logical, fresh_value);
                 self.logical.insert(key(fresh_value), logical);
                 self.views.insert(logical, View { op: view.op, parent: view.parent, parent_version: key(parent_now) });
@@ -496,7 +587,8 @@ impl<'c, 'a> State<'c, 'a> {
         // Every inverse produces a tensor shaped like the base.
         let built = aten_ir::build_op(self.context, schema, &*get, &[base.r#type()], at.location())?;
         let block = at.block().ok_or("op is not in a block")?;
-        Ok(block.insert_operation_before(at, built).result(0).map_err(|e| e.to_string())?.into())
+        ir::result_at(block.insert_operation_before(at, built), 0)
+            .ok_or_else(|| "a built op without a result".to_string())
     }
 }
 
@@ -532,7 +624,7 @@ fn add_mutation_results<'c, 'a>(
         if ir::op_name(op) != aten_ir::WEIGHT_OP {
             continue;
         }
-        let weight: Value = op.result(0).map_err(|e| e.to_string())?.into();
+        let weight: Value = ir::result_at(op, 0).ok_or_else(|| "no result 0".to_string())?;
         let current = state.resolve(weight, ret)?;
         if key(current) != key(weight) {
             let kind = op.attribute(aten_ir::WEIGHT_KIND_ATTR).ok().and_then(string_value).unwrap_or_default();
@@ -553,4 +645,161 @@ fn add_mutation_results<'c, 'a>(
         .collect();
     ir::append_function_results(function, ret, &values, &attrs)?;
     Ok(())
+}
+
+/// Values replacing an op's results, and (written tensor, its new content) pairs.
+type Rewrite<'c, 'a> = (Vec<Value<'c, 'a>>, Vec<(Value<'c, 'a>, Value<'c, 'a>)>);
+
+/// `batch_norm`, `native_batch_norm` (training) and `instance_norm`
+/// (`use_input_stats`) with running statistics update those in place although
+/// their schemas declare no write (torch.export's training IR keeps them as
+/// they are). They become `_native_batch_norm_legit_functional`, whose
+/// results 3 and 4 (the blended statistics: momentum, unbiased batch
+/// variance) are the new content of `running_mean` / `running_var`.
+/// `instance_norm` is computed as torch does: batch norm of the input viewed
+/// as `[1, N*C, ...]` with the statistics, weight and bias repeated N times,
+/// the updated statistics averaged back over N (static N and C needed).
+/// New ops go before `op`; `None` when the op writes nothing.
+fn running_stats_rewrite<'c, 'a>(
+    context: &'c melior::Context,
+    op: OperationRef<'c, 'a>,
+) -> Result<Option<Rewrite<'c, 'a>>, String> {
+    use melior::ir::{attribute::BoolAttribute, r#type::RankedTensorType};
+    let name = ir::op_name(op);
+    let (instance, training_arg) = match name.as_str() {
+        "aten.batch_norm.default" | "aten.native_batch_norm.default" => (false, "training"),
+        "aten.instance_norm.default" => (true, "use_input_stats"),
+        _ => return Ok(None),
+    };
+    let Ok(AtenOp::Registered(schema)) = aten_ir::classify(&name) else {
+        return Ok(None);
+    };
+    let args = aten_ir::arg_values(op, schema)?;
+    let get = |n: &str| args.iter().find(|(a, _)| *a == n).map(|(_, v)| v.clone()).unwrap_or(ArgValue::Absent);
+    let tensor = |n: &str| match get(n) {
+        ArgValue::Operands(v) if v.len() == 1 => Some(v[0]),
+        _ => None,
+    };
+    let training = match get(training_arg) {
+        ArgValue::Attribute(a) if ir::attribute_kind(a) == "bool" => unsafe {
+            sys::mlirBoolAttrGetValue(melior::ir::attribute::AttributeLike::to_raw(&a))
+        },
+        ArgValue::Attribute(a) if ir::attribute_kind(a) == "integer" => unsafe {
+            sys::mlirIntegerAttrGetValueInt(melior::ir::attribute::AttributeLike::to_raw(&a)) != 0
+        },
+        _ => return Ok(None),
+    };
+    let (Some(rm), Some(rv), Some(input)) = (tensor("running_mean"), tensor("running_var"), tensor("input")) else {
+        return Ok(None);
+    };
+    if !training {
+        return Ok(None);
+    }
+    // batch_norm returns early on an empty input, without touching the stats.
+    if name == "aten.batch_norm.default"
+        && crate::lowering::builder::dims(input.r#type()).is_some_and(|d| d.contains(&Some(0)))
+    {
+        return Ok(None);
+    }
+    let functional = registry::lookup("_native_batch_norm_legit_functional", "default")
+        .ok_or("registry has no _native_batch_norm_legit_functional")?;
+    let block = op.block().ok_or("op is not in a block")?;
+    let location = op.location();
+    let true_attr: Attribute = BoolAttribute::new(context, true).into();
+    let result = |o: OperationRef<'c, 'a>, i: usize| -> Result<Value<'c, 'a>, String> {
+        ir::result_at(o, i).ok_or_else(|| format!("no result {i}"))
+    };
+    if !instance {
+        let mut types: Vec<Type> = vec![ir::result_at(op, 0).ok_or_else(|| "no result 0".to_string())?.r#type()];
+        for i in 1..3 {
+            types.push(if i < op.result_count() {
+                ir::result_at(op, i).ok_or_else(|| format!("no result {i}"))?.r#type()
+            } else {
+                rm.r#type()
+            });
+        }
+        types.push(rm.r#type());
+        types.push(rv.r#type());
+        let f_get = |n: &str| if n == "training" { ArgValue::Attribute(true_attr) } else { get(n) };
+        let built = aten_ir::build_op(context, functional, &f_get, &types, location)?;
+        let built = block.insert_operation_before(op, built);
+        let own = (0..op.result_count()).map(|i| result(built, i)).collect::<Result<Vec<_>, _>>()?;
+        return Ok(Some((own, vec![(rm, result(built, 3)?), (rv, result(built, 4)?)])));
+    }
+    // instance_norm: static [N, C, spatial...].
+    let dims = crate::lowering::builder::dims(input.r#type())
+        .and_then(|d| d.into_iter().collect::<Option<Vec<i64>>>())
+        .ok_or("instance_norm updating running statistics needs an input of static shape")?;
+    if dims.len() < 3 {
+        return Err("instance_norm needs an [N, C, spatial...] input".into());
+    }
+    let element = crate::lowering::builder::element_type(input.r#type()).ok_or("input is not a tensor")?;
+    let stat_element = crate::lowering::builder::element_type(rm.r#type()).ok_or("running_mean is not a tensor")?;
+    let (n, c) = (dims[0], dims[1]);
+    let ty = |shape: &[i64], e: Type<'c>| -> Type<'c> {
+        let shape: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
+        RankedTensorType::new(&shape, e, None).into()
+    };
+    let ints = |v: &[i64]| -> ArgValue<'c, 'a> { ArgValue::Attribute(DenseI64ArrayAttribute::new(context, v).into()) };
+    let build = |target: &str, overload: &str, get: &dyn Fn(&str) -> ArgValue<'c, 'a>, types: &[Type<'c>]| {
+        let schema =
+            registry::lookup(target, overload).ok_or_else(|| format!("registry has no {target}.{overload}"))?;
+        let built = aten_ir::build_op(context, schema, get, types, location)?;
+        Ok::<_, String>(block.insert_operation_before(op, built))
+    };
+    let repeat = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        let e = crate::lowering::builder::element_type(v.r#type()).ok_or("not a tensor")?;
+        let get = |a: &str| match a {
+            "self" => ArgValue::Operands(vec![v]),
+            "repeats" => ints(&[n]),
+            _ => ArgValue::Absent,
+        };
+        result(build("repeat", "default", &get, &[ty(&[n * c], e)])?, 0)
+    };
+    let view = |v: Value<'c, 'a>, shape: &[i64], e: Type<'c>| -> Result<Value<'c, 'a>, String> {
+        let get = |a: &str| match a {
+            "self" => ArgValue::Operands(vec![v]),
+            "size" => ints(shape),
+            _ => ArgValue::Absent,
+        };
+        result(build("view", "default", &get, &[ty(shape, e)])?, 0)
+    };
+    let mut flat = vec![1, n * c];
+    flat.extend(&dims[2..]);
+    let x = view(input, &flat, element)?;
+    let (rm_rep, rv_rep) = (repeat(rm)?, repeat(rv)?);
+    let weight = tensor("weight").map(repeat).transpose()?;
+    let bias = tensor("bias").map(repeat).transpose()?;
+    let f_get = |a: &str| match a {
+        "input" => ArgValue::Operands(vec![x]),
+        "weight" => weight.map_or(ArgValue::Absent, |w| ArgValue::Operands(vec![w])),
+        "bias" => bias.map_or(ArgValue::Absent, |b| ArgValue::Operands(vec![b])),
+        "running_mean" => ArgValue::Operands(vec![rm_rep]),
+        "running_var" => ArgValue::Operands(vec![rv_rep]),
+        "training" => ArgValue::Attribute(true_attr),
+        other => get(other),
+    };
+    let types = [
+        ty(&flat, element),
+        ty(&[n * c], element),
+        ty(&[n * c], element),
+        ty(&[n * c], stat_element),
+        ty(&[n * c], stat_element),
+    ];
+    let bn = build("_native_batch_norm_legit_functional", "default", &f_get, &types)?;
+    let y = view(result(bn, 0)?, &dims, element)?;
+    let false_attr: Attribute = BoolAttribute::new(context, false).into();
+    let average = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        let per_instance = view(v, &[n, c], stat_element)?;
+        let get = |a: &str| match a {
+            "self" => ArgValue::Operands(vec![per_instance]),
+            "dim" => ints(&[0]),
+            "keepdim" => ArgValue::Attribute(false_attr),
+            _ => ArgValue::Absent,
+        };
+        result(build("mean", "dim", &get, &[ty(&[c], stat_element)])?, 0)
+    };
+    let new_rm = average(result(bn, 3)?)?;
+    let new_rv = average(result(bn, 4)?)?;
+    Ok(Some((vec![y], vec![(rm, new_rm), (rv, new_rv)])))
 }

@@ -34,7 +34,7 @@ impl ProjectPass for AtenVerify {
 pub fn verify(op: OperationRef<'_, '_>) -> Result<(), ()> {
     let mut ok = true;
     ir::walk(op, &mut |inner| {
-        let name = ir::op_name(inner);
+        let name = ir::op_name_cow(inner);
         if name.starts_with(aten_ir::DIALECT_PREFIX) {
             if let Err(message) = verify_op(inner, &name) {
                 op_error(inner, &message);
@@ -418,8 +418,26 @@ fn check_dims(op: OperationRef<'_, '_>, schema: &OpSchema, slots: &[Slot<'_>]) -
             }
         }
     }
+    // Gradients of views (`select_backward`, `diagonal_backward`,
+    // `index_select_backward`, ...) index the input, whose size they are
+    // given (`input_sizes` / `self_sizes`), not the gradient they take.
+    let mut sized_input = false;
+    for (arg, slot) in schema.arguments.iter().zip(slots) {
+        if !matches!(arg.name, "input_sizes" | "self_sizes") {
+            continue;
+        }
+        let len = match slot {
+            Slot::Operands(range) => Some(range.len()),
+            Slot::Attribute(attr) => ir::dense_i64_values(*attr).map(|v| v.len()),
+            Slot::Absent => None,
+        };
+        if let Some(len) = len {
+            rank = Some(len);
+            sized_input = true;
+        }
+    }
     let Some(rank) = rank else { return Ok(()) };
-    let bound = if dims_index_one_more(schema.name) { rank + 1 } else { rank.max(1) } as i64;
+    let bound = if dims_index_one_more(schema.name) && !sized_input { rank + 1 } else { rank.max(1) } as i64;
     for (arg, slot) in schema.arguments.iter().zip(slots) {
         // `tile(dims)` holds repeat counts, not dims.
         if !DIM_ARGUMENTS.contains(&arg.name) || (schema.name == "tile" && arg.name == "dims") {

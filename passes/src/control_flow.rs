@@ -131,12 +131,15 @@ fn segment<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Result<Vec<Value<'c,
         }
         return Ok(Vec::new()); // absent: no operands
     };
+    if sizes.iter().any(|&s| s < 0) {
+        return Err(format!("operandSegmentSizes {sizes:?} has a negative size"));
+    }
     let start: usize = sizes[..index].iter().map(|&s| s as usize).sum();
     let count = sizes[index] as usize;
-    if start + count > op.operand_count() {
+    if start.saturating_add(count) > op.operand_count() {
         return Err("operandSegmentSizes exceeds the operand count".into());
     }
-    Ok((start..start + count).map(|i| op.operand(i).unwrap()).collect())
+    Ok((start..start + count).filter_map(|i| ir::operand_at(op, i)).collect())
 }
 
 /// The type an aten value has once lowered: symbolic scalars (`i64`, `f64`,
@@ -300,7 +303,7 @@ fn inline_copy<'c, 'a>(
         let clone = unsafe { OperationRef::from_raw(clone) };
         ir::walk(clone, &mut |inner| {
             for i in 0..inner.operand_count() {
-                let operand = inner.operand(i).unwrap();
+                let Some(operand) = ir::operand_at(inner, i) else { continue };
                 if let Some(new) = map.get(&(operand.to_raw().ptr as usize)) {
                     unsafe { sys::mlirOperationSetOperand(inner.to_raw(), i as isize, *new) };
                 }
@@ -378,7 +381,7 @@ fn lower_while_loop<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     let block = op.block().ok_or("op is not in a block")?;
-    let none: Value = block.insert_operation_before(op, none).result(0).map_err(|e| e.to_string())?.into();
+    let none: Value = ir::result_at(block.insert_operation_before(op, none), 0).ok_or("onnx.none has no result")?;
     let mut operands = vec![none, *cond0];
     operands.extend(carried.iter().copied());
     let new = build_op(op, "onnx.Loop", &operands, &[], &result_types(op), 1)?;

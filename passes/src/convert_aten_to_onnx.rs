@@ -302,7 +302,7 @@ fn lower_op<'c, 'a>(
         }
         AtenOp::Weight => {
             let name = aten_ir::weight_name(op).ok_or("weight without a name")?;
-            let ty = op.result(0).map_err(|e| e.to_string())?.r#type();
+            let ty = ir::result_at(op, 0).ok_or("weight without a result")?.r#type();
             let attrs = vec![(Identifier::new(context, "name"), StringAttribute::new(context, &name).into())];
             let built = OperationBuilder::new(onnx_ir::INITIALIZER_OP, op.location())
                 .add_attributes(&attrs)
@@ -310,7 +310,7 @@ fn lower_op<'c, 'a>(
                 .build()
                 .map_err(|e| e.to_string())?;
             let block = op.block().ok_or("no block")?;
-            vec![block.insert_operation_before(op, built).result(0).map_err(|e| e.to_string())?.into()]
+            vec![ir::result_at(block.insert_operation_before(op, built), 0).ok_or("a built op without a result")?]
         }
         AtenOp::None => {
             let built = OperationBuilder::new(onnx_ir::NONE_OP, op.location())
@@ -318,7 +318,7 @@ fn lower_op<'c, 'a>(
                 .build()
                 .map_err(|e| e.to_string())?;
             let block = op.block().ok_or("no block")?;
-            vec![block.insert_operation_before(op, built).result(0).map_err(|e| e.to_string())?.into()]
+            vec![ir::result_at(block.insert_operation_before(op, built), 0).ok_or("a built op without a result")?]
         }
         AtenOp::SymConstant => {
             let value = op.attribute("value").map_err(|_| "no value")?;
@@ -353,7 +353,11 @@ fn lower_op<'c, 'a>(
 /// `loc("<node>"("<aten op>"(<position>)))` from the aten op's
 /// `loc("<node>"(<position>))`: the node name stays first (messages,
 /// `--verify`), and the ONNX writer can name the aten op of each node.
-fn traced_location<'c>(context: &'c melior::Context, location: melior::ir::Location<'c>, aten_op: &str) -> melior::ir::Location<'c> {
+fn traced_location<'c>(
+    context: &'c melior::Context,
+    location: melior::ir::Location<'c>,
+    aten_op: &str,
+) -> melior::ir::Location<'c> {
     if location.is_name() {
         let node = ir::identifier_text(location.name_value());
         let inner = melior::ir::Location::name(context, aten_op, location.name_child_location());
@@ -394,7 +398,9 @@ fn tag_values(context: &melior::Context, op: OperationRef<'_, '_>, values: &[Val
 /// corresponding aten result (rules may build them with unknown shapes).
 fn fix_result_types(op: OperationRef<'_, '_>, values: &[Value<'_, '_>], b: &Builder) -> Result<(), String> {
     for (i, value) in values.iter().enumerate() {
-        let expected = op.result(i).map_err(|e| e.to_string())?.r#type();
+        let expected = ir::result_at(op, i)
+            .ok_or_else(|| format!("the rule gave {} values for {} results", values.len(), op.result_count()))?
+            .r#type();
         let actual = value.r#type();
         if actual == expected || !unsafe { sys::mlirTypeIsATensor(expected.to_raw()) } {
             continue;

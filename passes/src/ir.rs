@@ -163,6 +163,19 @@ pub fn string_ref_text(s: melior::StringRef<'_>) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// [`op_name`] without copying the name (borrowed from the context, where
+/// identifiers are uniqued; copied only if it is not UTF-8), for walks over
+/// every op such as the verifiers.
+pub fn op_name_cow<'c>(op: OperationRef<'c, '_>) -> std::borrow::Cow<'c, str> {
+    let raw = op.name().as_string_ref().to_raw();
+    if raw.length == 0 || raw.data.is_null() {
+        return std::borrow::Cow::Borrowed("");
+    }
+    // SAFETY: the identifier's storage lives as long as the context ('c).
+    let bytes: &'c [u8] = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
+    String::from_utf8_lossy(bytes)
+}
+
 /// The text of an identifier (attribute name, op name), see [`string_ref_text`].
 pub fn identifier_text(id: melior::ir::Identifier<'_>) -> String {
     string_ref_text(id.as_string_ref())

@@ -10,16 +10,18 @@ pub mod aten_ir;
 pub mod diag;
 pub mod ir;
 
+mod aten_decompose;
 mod aten_remove_inplace;
 mod aten_verify;
 pub mod control_flow;
 pub mod convert_aten_to_onnx;
 mod dce;
+pub mod decompositions;
 pub mod lowering;
 mod onnx_cse;
 pub mod onnx_eqsat;
-pub mod onnx_fuse_weights;
 mod onnx_fold_constants;
+pub mod onnx_fuse_weights;
 pub mod onnx_ir;
 pub mod onnx_shape_inference;
 mod onnx_verify;
@@ -68,6 +70,7 @@ pub static REGISTRY: &[PassInfo] = &[
     onnx_verify::INFO,
     dce::INFO,
     aten_remove_inplace::INFO,
+    aten_decompose::INFO,
     convert_aten_to_onnx::INFO,
     onnx_fold_constants::INFO,
     onnx_cse::INFO,
@@ -111,7 +114,7 @@ pub fn verify_dialects(op: OperationRef<'_, '_>) -> Result<(), ()> {
 pub fn verify_known_dialects(op: OperationRef<'_, '_>) -> Result<(), ()> {
     let mut ok = true;
     ir::walk(op, &mut |inner| {
-        let name = ir::op_name(inner);
+        let name = ir::op_name_cow(inner);
         if name.starts_with(aten_ir::DIALECT_PREFIX) || name.starts_with(onnx_ir::DIALECT_PREFIX) {
             return;
         }

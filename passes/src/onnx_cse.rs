@@ -28,17 +28,27 @@ impl ProjectPass for OnnxCse {
     }
 }
 
-/// The identity of what an op computes.
-fn signature(op: OperationRef<'_, '_>) -> String {
-    let mut key = ir::op_name(op);
+/// The identity of what an op computes: the op name, operands, attributes
+/// (names and values) and result types. Names, attributes and types are
+/// uniqued in the MLIR context, so their storage addresses identify them
+/// (equal addresses if and only if equal values); no text is printed.
+type Signature = Vec<usize>;
+
+fn signature(op: OperationRef<'_, '_>) -> Signature {
+    use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
+    let mut key = Vec::with_capacity(2 + op.operand_count() + 2 * op.attribute_count() + op.result_count());
+    key.push(op.name().to_raw().ptr as usize);
+    key.push(op.operand_count());
     for operand in op.operands() {
-        key.push_str(&format!("|{:x}", operand.to_raw().ptr as usize));
+        key.push(operand.to_raw().ptr as usize);
     }
+    key.push(op.attribute_count());
     for (name, value) in op.attributes() {
-        key.push_str(&format!("|{}={}", crate::ir::identifier_text(name), value));
+        key.push(name.to_raw().ptr as usize);
+        key.push(value.to_raw().ptr as usize);
     }
     for result in op.results() {
-        key.push_str(&format!("|{}", result.r#type()));
+        key.push(result.r#type().to_raw().ptr as usize);
     }
     key
 }
@@ -66,7 +76,7 @@ pub fn run_cse(root: OperationRef<'_, '_>) -> usize {
 /// CSE over one block's ops, seeing the ops of enclosing blocks in `outer`.
 fn cse_block<'c, 'a>(
     ops: &[OperationRef<'c, 'a>],
-    outer: &HashMap<String, OperationRef<'c, 'a>>,
+    outer: &HashMap<Signature, OperationRef<'c, 'a>>,
     dead: &mut Vec<OperationRef<'c, 'a>>,
 ) {
     let mut seen = outer.clone();
@@ -121,10 +131,20 @@ fn blocks_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Vec<OperationRef<'c, 'a>>>
     out
 }
 
-/// Ops that draw random numbers: two of them are two draws, never merged.
+/// Ops that draw random numbers: two of them are two draws, never merged
+/// (`Dropout` in training mode is the random source of the lowered random
+/// ops, rules/random_common.rs).
 fn is_random(name: &str) -> bool {
     matches!(
         name.strip_prefix(onnx_ir::DIALECT_PREFIX),
-        Some("RandomNormal" | "RandomNormalLike" | "RandomUniform" | "RandomUniformLike" | "Bernoulli" | "Multinomial")
+        Some(
+            "RandomNormal"
+                | "RandomNormalLike"
+                | "RandomUniform"
+                | "RandomUniformLike"
+                | "Bernoulli"
+                | "Multinomial"
+                | "Dropout"
+        )
     )
 }

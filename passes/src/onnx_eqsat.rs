@@ -10,13 +10,16 @@
 //! does not model, which is left as it was).
 //!
 //! Options: `rules=<family or family/rule>,...` (default all),
-//! `iterations=N`, `node-factor=N`, `time-limit-ms=N`.
+//! `iterations=N`, `node-factor=N`, `time-limit-ms=N`,
+//! `target=standard|onnxruntime` (default: the module's `onnx.target`
+//! attribute, else `standard`; `onnxruntime` adds the `ort_*` rule families,
+//! which produce onnxruntime's `com.microsoft` contrib ops).
 
 use crate::{
     diag,
     ir::{self},
     onnx_ir,
-    optimizer::{self, convert, Limits},
+    optimizer::{self, convert, rules::Target, Limits},
     Factory, PassId, PassInfo, PassOption, ProjectPass,
 };
 use melior::ir::{
@@ -33,6 +36,11 @@ static ID: PassId = PassId::new();
 /// The function attribute holding the run's summary.
 pub const SUMMARY_ATTR: &str = "onnx.eqsat";
 
+/// Module attribute naming the runtime the optimized model targets
+/// (`"standard"` or `"onnxruntime"`), read when the pass has no `target`
+/// option.
+pub const TARGET_ATTR: &str = "onnx.target";
+
 pub const INFO: PassInfo = PassInfo {
     name: "onnx-eqsat",
     summary: "Equality saturation (egg) with the optimizer's rules, then greedy extraction by cost",
@@ -41,6 +49,11 @@ pub const INFO: PassInfo = PassInfo {
         PassOption { name: "iterations", help: "saturation rounds at most (default 32)" },
         PassOption { name: "node-factor", help: "e-nodes allowed per op of the body, plus 10000 (default 8)" },
         PassOption { name: "time-limit-ms", help: "saturation time per body (default 10000)" },
+        PassOption {
+            name: "target",
+            help:
+                "standard (default) or onnxruntime (also com.microsoft contrib ops); default: the module's onnx.target",
+        },
     ],
     create: |options| {
         let mut pass = Eqsat::default();
@@ -70,6 +83,11 @@ pub const INFO: PassInfo = PassInfo {
         if let Some(n) = number("time-limit-ms")? {
             pass.limits.time = Duration::from_millis(n);
         }
+        if let Some(t) = options.get("target") {
+            pass.target = Some(Target::parse(t).ok_or_else(|| {
+                format!("onnx-eqsat: option 'target' must be 'standard' or 'onnxruntime', got '{t}'")
+            })?);
+        }
         Ok(Box::new(Factory { pass, id: &ID, info: &INFO }))
     },
 };
@@ -78,6 +96,23 @@ pub const INFO: PassInfo = PassInfo {
 struct Eqsat {
     limits: Limits,
     only: Vec<String>,
+    /// From the `target` option; `None`: the module's [`TARGET_ATTR`].
+    target: Option<Target>,
+}
+
+/// The target named by the `onnx.target` attribute of `op` or an enclosing
+/// op (an unknown name is an error).
+fn target_of(op: OperationRef<'_, '_>) -> Result<Target, String> {
+    let mut current = Some(op);
+    while let Some(o) = current {
+        if let Ok(attr) = o.attribute(TARGET_ATTR) {
+            let name = ir::string_value(attr).unwrap_or_default();
+            return Target::parse(&name)
+                .ok_or_else(|| format!("`{TARGET_ATTR}` must be \"standard\" or \"onnxruntime\", got \"{name}\""));
+        }
+        current = o.parent_operation();
+    }
+    Ok(Target::Standard)
 }
 
 impl ProjectPass for Eqsat {
@@ -86,9 +121,16 @@ impl ProjectPass for Eqsat {
             return Ok(());
         }
         let opset = onnx_ir::opset_of(op);
+        let target = match self.target.map_or_else(|| target_of(op), Ok) {
+            Ok(t) => t,
+            Err(e) => {
+                diag::error_at(op.location(), &format!("onnx-eqsat: {e}"));
+                return Err(());
+            }
+        };
         let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
         let mut regions = Regions::default();
-        let result = self.optimize_block(body, opset, &mut regions);
+        let result = optimizer::with_egg_clock(|| self.optimize_block(body, opset, target, &mut regions));
         let mut summary: Vec<(&str, Summary)> = Vec::new();
         let outcome = match result {
             Ok(outcome) => outcome,
@@ -149,6 +191,7 @@ impl Eqsat {
         &self,
         block: melior::ir::BlockRef<'_, '_>,
         opset: u32,
+        target: Target,
         regions: &mut Regions,
     ) -> Result<BlockOutcome, String> {
         let mut next = block.first_operation();
@@ -158,7 +201,7 @@ impl Eqsat {
                 let mut inner = region.first_block();
                 while let Some(b) = inner {
                     inner = b.next_in_region();
-                    let outcome = self.optimize_block(b, opset, regions)?;
+                    let outcome = self.optimize_block(b, opset, target, regions)?;
                     regions.count += 1;
                     let stop = match outcome {
                         BlockOutcome::Skipped(why) => format!("skipped: {why}"),
@@ -183,7 +226,7 @@ impl Eqsat {
         let ops_before = graph.op_count();
         let empty = optimizer::analysis::OnnxEGraph::new(optimizer::analysis::OnnxAnalysis::new(opset));
         let egraph = std::mem::replace(&mut graph.egraph, empty);
-        let (egraph, outcome) = optimizer::saturate(egraph, ops_before, &self.limits, &self.only);
+        let (egraph, outcome) = optimizer::saturate(egraph, ops_before, &self.limits, target, &self.only);
         if !outcome.conflicts.is_empty() {
             return Err(format!(
                 "the rules merged values of different types (a rule bug): {}",
@@ -191,7 +234,11 @@ impl Eqsat {
             ));
         }
         let chosen = optimizer::extract(&egraph, &graph.roots);
-        let ops_after = graph.write_back(&egraph, &chosen).map_err(|e| format!("rebuilding a block failed: {e}"))?;
+        let mut ops_after =
+            graph.write_back(&egraph, &chosen).map_err(|e| format!("rebuilding a block failed: {e}"))?;
+        if target == Target::OnnxRuntime {
+            ops_after -= optimizer::skip_sum::share_skip_sums(block);
+        }
         Ok(BlockOutcome::Done { outcome, ops_before, ops_after })
     }
 }

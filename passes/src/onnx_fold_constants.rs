@@ -239,7 +239,7 @@ fn insert_constant<'c, 'a>(at: OperationRef<'c, 'a>, value: &IntTensor, elem: Ty
         .add_results(&[ty])
         .build()
         .ok()?;
-    at.block()?.insert_operation_before(at, constant).result(0).ok().map(Into::into)
+    ir::result_at(at.block()?.insert_operation_before(at, constant), 0)
 }
 
 /// Replaces `op` by `onnx.Constant` holding `value` (its result's element type).

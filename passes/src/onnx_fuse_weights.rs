@@ -11,6 +11,11 @@
 //!            [Nq, Nk, Nv], axis -1)
 //! ```
 //!
+//! When every MatMul of a group is followed by an `Add` of its own `[N]` bias
+//! weight (a Linear with a bias on a 3-D input) and nothing else, the biases
+//! concatenate as well: `Split(Add(MatMul(x, concat(W)), concat(b)))` — the
+//! same sums element by element, one Add instead of n.
+//!
 //! The concatenated weight is an `onnx.weight_transform{kind = "concat"}`:
 //! the writer streams its parts row by row (src/export/transform.rs), the IR
 //! holds no copy, and a part used only there is not written on its own.
@@ -111,6 +116,33 @@ fn single_use(value: Value<'_, '_>) -> bool {
     }
 }
 
+/// The `Add(y, b)` (either order) that is the only use of `y`, with `b` a
+/// `[n]` weight of element type `elem` used only there, and the sum of
+/// `y`'s type (the bias broadcasts along the last axis only).
+fn bias_add<'c, 'a>(y: Value<'c, 'a>, n: i64, elem: &str) -> Option<(OperationRef<'c, 'a>, Value<'c, 'a>)> {
+    if !single_use(y) {
+        return None;
+    }
+    let (user, index) = unsafe {
+        let first = sys::mlirValueGetFirstUse(y.to_raw());
+        (OperationRef::from_raw(sys::mlirOpOperandGetOwner(first)), sys::mlirOpOperandGetOperandNumber(first) as usize)
+    };
+    if op_name(user) != "onnx.Add" || user.operand_count() != 2 || user.result_count() != 1 || index > 1 {
+        return None;
+    }
+    if user.attributes().any(|(a, _)| !ir::identifier_text(a).contains('.')) {
+        return None;
+    }
+    let b = ir::operand_at(user, 1 - index)?;
+    let sum = ir::result_at(user, 0)?;
+    let fits = defining_op(b).is_some_and(|d| onnx_ir::is_weight_op(&op_name(d)))
+        && single_use(b)
+        && shape_of(b.r#type()).is_some_and(|s| s[..] == [Dim::Static(n)])
+        && crate::lowering::builder::element_type(b.r#type()).map(|e| e.to_string()).as_deref() == Some(elem)
+        && sum.r#type() == y.r#type();
+    fits.then_some((user, b))
+}
+
 /// How a member of a group uses its weight.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Form {
@@ -133,11 +165,11 @@ struct Key {
 /// The group key and width N of a MatMul or Gemm that may be fused.
 fn member(op: OperationRef<'_, '_>) -> Option<(Key, i64)> {
     let name = op_name(op);
-    if op.result_count() != 1 || shape_of(op.result(0).ok()?.r#type()).is_none() {
+    if op.result_count() != 1 || shape_of(ir::result_at(op, 0)?.r#type()).is_none() {
         return None;
     }
-    let x = op.operand(0).ok()?;
-    let w = op.operand(1).ok()?;
+    let x = ir::operand_at(op, 0)?;
+    let w = ir::operand_at(op, 1)?;
     // A weight also used elsewhere would be written twice (alone and in the concat).
     let (k, n, elem) = weight_of(w).filter(|_| single_use(w))?;
     let form = match name.as_str() {
@@ -165,9 +197,9 @@ fn member(op: OperationRef<'_, '_>) -> Option<(Key, i64)> {
                 return None;
             }
             let width = if trans_b { k } else { n };
-            let bias = match op.operand(2) {
-                Ok(c) if defining_op(c).is_some_and(|d| op_name(d) == onnx_ir::NONE_OP) => false,
-                Ok(c) => {
+            let bias = match ir::operand_at(op, 2) {
+                Some(c) if defining_op(c).is_some_and(|d| op_name(d) == onnx_ir::NONE_OP) => false,
+                Some(c) => {
                     let fits = defining_op(c).is_some_and(|d| onnx_ir::is_weight_op(&op_name(d)))
                         && single_use(c)
                         && shape_of(c.r#type()).is_some_and(|s| s[..] == [Dim::Static(width)])
@@ -178,7 +210,7 @@ fn member(op: OperationRef<'_, '_>) -> Option<(Key, i64)> {
                     }
                     true
                 }
-                Err(_) => false,
+                None => false,
             };
             Form::Gemm { trans_b, bias }
         }
@@ -241,8 +273,8 @@ fn fuse_group<'c, 'a>(
     let context = unsafe { context.to_ref() };
     let location = first.location();
     let i64_type: Type = IntegerType::new(context, 64).into();
-    let x = first.operand(0).ok()?;
-    let weights: Vec<Value> = group.iter().map(|op| op.operand(1).unwrap()).collect();
+    let x = ir::operand_at(first, 0)?;
+    let weights: Vec<Value> = group.iter().map(|op| ir::operand_at(*op, 1)).collect::<Option<_>>()?;
     let total: i64 = sizes.iter().sum();
     // Equal parts: Split{num_outputs} (opset 18), the group's node count
     // drops from n to 2. Unequal parts need a sizes constant (shared by the
@@ -253,13 +285,22 @@ fn fuse_group<'c, 'a>(
         return None;
     }
     let elem = crate::lowering::builder::element_type(weights[0].r#type())?;
-    let mut out_shape = shape_of(first.result(0).ok()?.r#type())?;
+    let mut out_shape = shape_of(ir::result_at(first, 0)?.r#type())?;
     *out_shape.last_mut()? = Dim::Static(total);
     let biases: Vec<Value> = match key.form {
-        Form::Gemm { bias: true, .. } => group.iter().map(|op| op.operand(2).unwrap()).collect(),
+        Form::Gemm { bias: true, .. } => group.iter().map(|op| ir::operand_at(*op, 2)).collect::<Option<_>>()?,
         _ => Vec::new(),
     };
-    for w in weights.iter().chain(&biases) {
+    // MatMuls each followed by the Add of a `[N]` bias weight (a Linear with
+    // a bias on a 3-D input): the biases concatenate too, and one Add on the
+    // fused product comes before the Split (the same sums, element by element).
+    let bias_adds: Option<Vec<(OperationRef<'c, 'a>, Value<'c, 'a>)>> = match key.form {
+        Form::MatMul => {
+            group.iter().zip(&sizes).map(|(op, &n)| bias_add(ir::result_at(*op, 0)?, n, &key.elem)).collect()
+        }
+        _ => None,
+    };
+    for w in weights.iter().chain(&biases).chain(bias_adds.iter().flatten().map(|(_, b)| b)) {
         hoist_weight(block, *w, first);
     }
     // W [K, N] parts concatenate along axis 1; a transposed Gemm's [N, K] along 0.
@@ -278,7 +319,7 @@ fn fuse_group<'c, 'a>(
             .add_results(&[ty])
             .build()
             .ok()?;
-        Some(block.insert_operation_before(first, op).result(0).ok()?.into())
+        ir::result_at(block.insert_operation_before(first, op), 0)
     };
     let mut operands = vec![x, concat_of(&weights, axis, &cat_dims)?];
     if !biases.is_empty() {
@@ -292,7 +333,18 @@ fn fuse_group<'c, 'a>(
             fused.add_attributes(&[(Identifier::new(context, "transB"), IntegerAttribute::new(i64_type, 1).into())]);
     }
     let matmul = block.insert_operation_before(first, fused.build().ok()?);
-    let mut operands: Vec<Value> = vec![matmul.result(0).ok()?.into()];
+    let mut product: Value = ir::result_at(matmul, 0)?;
+    if let Some(adds) = &bias_adds {
+        let parts: Vec<Value> = adds.iter().map(|(_, b)| *b).collect();
+        let bias = concat_of(&parts, 0, &[total])?;
+        let add = OperationBuilder::new("onnx.Add", location)
+            .add_operands(&[product, bias])
+            .add_results(&[tensor_type(context, &out_shape, elem)])
+            .build()
+            .ok()?;
+        product = ir::result_at(block.insert_operation_before(first, add), 0)?;
+    }
+    let mut operands: Vec<Value> = vec![product];
     let mut attrs = vec![(Identifier::new(context, "axis"), IntegerAttribute::new(i64_type, -1).into())];
     if equal_split {
         attrs.push((
@@ -318,9 +370,10 @@ fn fuse_group<'c, 'a>(
                 op
             }
         };
-        operands.push(sizes_op.result(0).ok()?.into());
+        operands.push(ir::result_at(sizes_op, 0)?);
     }
-    let result_types: Vec<Type> = group.iter().map(|op| op.result(0).unwrap().r#type()).collect();
+    let result_types: Vec<Type> =
+        group.iter().map(|op| ir::result_at(*op, 0).map(|r| r.r#type())).collect::<Option<_>>()?;
     let split = OperationBuilder::new("onnx.Split", location)
         .add_operands(&operands)
         .add_attributes(&attrs)
@@ -329,9 +382,15 @@ fn fuse_group<'c, 'a>(
         .ok()?;
     let split = block.insert_operation_before(first, split);
     for (i, op) in group.iter().enumerate() {
-        let old: Value = op.result(0).ok()?.into();
-        let new: Value = split.result(i).ok()?.into();
+        let old: Value = match &bias_adds {
+            Some(adds) => ir::result_at(adds[i].0, 0)?,
+            None => ir::result_at(*op, 0)?,
+        };
+        let new: Value = ir::result_at(split, i)?;
         unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
+    }
+    for (add, _) in bias_adds.into_iter().flatten() {
+        unsafe { ir::erase(add) };
     }
     for op in group {
         unsafe { ir::erase(op) };

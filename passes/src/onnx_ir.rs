@@ -27,6 +27,8 @@ pub const INITIALIZER_OP: &str = "onnx.initializer";
 /// - `transpose` (x; `perm`), `reshape` (x), `cast` (x; element type from
 ///   the result type: only exact widenings and float-to-float casts),
 /// - `concat` (x1, x2, ...; `axis`),
+/// - `slice` (x; `axis`, `start`): elements `start .. start + n` of `axis`,
+///   `n` being the result's size there (a strided view, no copy),
 /// - `conv_bn_weight` (W, scale, var; `epsilon`): `W[m,...] * scale[m] / sqrt(var[m] + epsilon)`,
 /// - `conv_bn_bias` (scale, B, mean, var[, b]; `epsilon`):
 ///   `(b[m] - mean[m]) * scale[m] / sqrt(var[m] + epsilon) + B[m]` (b = 0 when absent).
@@ -36,7 +38,7 @@ pub const INITIALIZER_OP: &str = "onnx.initializer";
 pub const WEIGHT_TRANSFORM_OP: &str = "onnx.weight_transform";
 /// The kinds of [`WEIGHT_TRANSFORM_OP`].
 pub const WEIGHT_TRANSFORM_KINDS: &[&str] =
-    &["transpose", "reshape", "cast", "concat", "conv_bn_weight", "conv_bn_bias"];
+    &["transpose", "reshape", "cast", "concat", "slice", "conv_bn_weight", "conv_bn_bias"];
 
 /// True for ops whose value is an initializer (read from the archive, or
 /// computed from initializers by the writer).
@@ -105,14 +107,18 @@ pub fn opset_of(op: OperationRef<'_, '_>) -> u32 {
 
 /// The ONNX type string (`tensor(float)`) of an MLIR tensor type, if it has one.
 pub fn onnx_type_string(ty: Type<'_>) -> Option<String> {
+    onnx_tensor_element(ty).map(|name| format!("tensor({name})"))
+}
+
+/// The element type of an MLIR tensor type as ONNX names it (`float` of
+/// `tensor(float)`), if it has one: [`onnx_type_string`] without the text.
+pub fn onnx_tensor_element(ty: Type<'_>) -> Option<&'static str> {
     let raw = ty.to_raw();
     unsafe {
         if !sys::mlirTypeIsATensor(raw) {
             return None;
         }
-        let elem = sys::mlirShapedTypeGetElementType(raw);
-        let name = element_type_name(elem)?;
-        Some(format!("tensor({name})"))
+        element_type_name(sys::mlirShapedTypeGetElementType(raw))
     }
 }
 

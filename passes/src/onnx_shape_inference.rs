@@ -183,12 +183,10 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues, ok: &mut bool) {
         let inferred = infer_op(op, op_type, values);
         for (i, shape) in inferred.into_iter().enumerate() {
             let Some(shape) = shape else { continue };
-            let Ok(result) = op.result(i) else { continue };
+            let Some(result) = ir::result_at(op, i) else { continue };
             if let Some(known) = shape_of(result.r#type()) {
-                let static_mismatch = known
-                    .iter()
-                    .zip(&shape)
-                    .any(|pair| matches!(pair, (Dim::Static(a), Dim::Static(b)) if a != b));
+                let static_mismatch =
+                    known.iter().zip(&shape).any(|pair| matches!(pair, (Dim::Static(a), Dim::Static(b)) if a != b));
                 if known.len() != shape.len() || static_mismatch {
                     let computed: Vec<String> = shape.iter().map(text).collect();
                     crate::diag::op_error(
@@ -236,8 +234,8 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues, ok: &mut bool) {
 
 /// Records the element-wise contents of 1-D int64 shape tensors.
 fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut ShapeValues) {
-    let Ok(result) = op.result(0) else { return };
-    let operand_values = |i: usize| op.operand(i).ok().and_then(|v| values.get(&key(v)).cloned());
+    let Some(result) = ir::result_at(op, 0) else { return };
+    let operand_values = |i: usize| ir::operand_at(op, i).and_then(|v| values.get(&key(v)).cloned());
     let tracked: Option<Vec<Dim>> = match op_type {
         "Constant" => op.attribute("value").ok().and_then(|a| unsafe {
             let raw = a.to_raw();
@@ -251,7 +249,7 @@ fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut Shap
             }
             Some((0..n as isize).map(|i| Dim::Static(sys::mlirDenseElementsAttrGetInt64Value(raw, i))).collect())
         }),
-        "Shape" => op.operand(0).ok().and_then(|x| shape_of(x.r#type())).map(|s| {
+        "Shape" => ir::operand_at(op, 0).and_then(|x| shape_of(x.r#type())).map(|s| {
             let r = s.len();
             let start = norm(int_attr(op, "start").unwrap_or(0), r).min(r);
             let end = norm(int_attr(op, "end").unwrap_or(r as i64), r).min(r);
@@ -261,7 +259,7 @@ fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut Shap
         "Cast" | "Identity" => operand_values(0),
         "Gather" if int_attr(op, "axis").unwrap_or(0) == 0 => {
             let data = operand_values(0);
-            let idx = op.operand(1).ok().and_then(|v| const_ints(v, values));
+            let idx = ir::operand_at(op, 1).and_then(|v| const_ints(v, values));
             match (data, idx) {
                 (Some(d), Some(i)) if rank(result.r#type()) == Some(1) || i.len() == 1 => {
                     i.iter().map(|&k| d.get(norm(k, d.len())).cloned()).collect()
@@ -271,8 +269,8 @@ fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut Shap
         }
         "Slice" => {
             let data = operand_values(0);
-            let s = op.operand(1).ok().and_then(|v| const_ints(v, values));
-            let e = op.operand(2).ok().and_then(|v| const_ints(v, values));
+            let s = ir::operand_at(op, 1).and_then(|v| const_ints(v, values));
+            let e = ir::operand_at(op, 2).and_then(|v| const_ints(v, values));
             match (data, s, e) {
                 (Some(d), Some(s), Some(e)) if s.len() == 1 && e.len() == 1 && op.operand_count() <= 4 => {
                     let n = d.len() as i64;
@@ -293,7 +291,7 @@ fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut Shap
 
 /// Result shapes of one op (`None` = nothing known for that result).
 fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Vec<Option<Shape>> {
-    let input = |i: usize| op.operand(i).ok().and_then(|v| shape_of(v.r#type()));
+    let input = |i: usize| ir::operand_at(op, i).and_then(|v| shape_of(v.r#type()));
     let one = |s: Option<Shape>| vec![s];
     match op_type {
         "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Max" | "Min" | "Equal" | "Less" | "LessOrEqual" | "Greater"
@@ -336,7 +334,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             vec![Dim::Static(end.saturating_sub(start) as i64)]
         })),
         "Constant" => vec![None],
-        "Reshape" => one(op.operand(1).ok().and_then(|s| values.get(&key(s))).map(|target| {
+        "Reshape" => one(ir::operand_at(op, 1).and_then(|s| values.get(&key(s))).map(|target| {
             let data = input(0);
             // allowzero = 1: a 0 is a real 0, not "copy the input's dim".
             let allowzero = int_attr(op, "allowzero") == Some(1);
@@ -344,7 +342,9 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                 .iter()
                 .enumerate()
                 .map(|(i, d)| match d {
-                    Dim::Static(0) if !allowzero => data.as_ref().and_then(|s| s.get(i).cloned()).unwrap_or(Dim::Unknown),
+                    Dim::Static(0) if !allowzero => {
+                        data.as_ref().and_then(|s| s.get(i).cloned()).unwrap_or(Dim::Unknown)
+                    }
                     Dim::Static(-1) => Dim::Unknown,
                     other => other.clone(),
                 })
@@ -368,7 +368,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             out
         })),
         "Expand" => one(input(0)
-            .zip(op.operand(1).ok().and_then(|s| values.get(&key(s)).cloned()))
+            .zip(ir::operand_at(op, 1).and_then(|s| values.get(&key(s)).cloned()))
             .map(|(x, target)| broadcast(&[x, target]))),
         "Concat" => one((0..op.operand_count()).map(input).collect::<Option<Vec<_>>>().and_then(|shapes| {
             let first = shapes.first()?.clone();
@@ -399,7 +399,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         // the data are invalid (e.g. in a branch not taken): infer nothing.
         "GatherElements" => one(input(0).zip(input(1)).and_then(|(d, i)| (d.len() == i.len()).then_some(i))),
         "Unsqueeze" => {
-            one(input(0).zip(op.operand(1).ok().and_then(|a| const_ints(a, values))).map(|(mut s, axes)| {
+            one(input(0).zip(ir::operand_at(op, 1).and_then(|a| const_ints(a, values))).map(|(mut s, axes)| {
                 let rank = s.len() + axes.len();
                 let mut axes: Vec<usize> = axes.iter().map(|&a| norm(a, rank)).collect();
                 axes.sort();
@@ -409,15 +409,15 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                 s
             }))
         }
-        "Squeeze" => one(input(0).zip(op.operand(1).ok().and_then(|a| const_ints(a, values))).map(|(s, axes)| {
+        "Squeeze" => one(input(0).zip(ir::operand_at(op, 1).and_then(|a| const_ints(a, values))).map(|(s, axes)| {
             let axes: Vec<usize> = axes.iter().map(|&a| norm(a, s.len())).collect();
             s.into_iter().enumerate().filter(|(i, _)| !axes.contains(i)).map(|(_, d)| d).collect()
         })),
         "Slice" => one(input(0).map(|s| {
-            let axes = op.operand(3).ok().and_then(|a| const_ints(a, values));
-            let starts = op.operand(1).ok().and_then(|a| const_ints(a, values));
-            let ends = op.operand(2).ok().and_then(|a| const_ints(a, values));
-            let steps = op.operand(4).ok().and_then(|a| const_ints(a, values));
+            let axes = ir::operand_at(op, 3).and_then(|a| const_ints(a, values));
+            let starts = ir::operand_at(op, 1).and_then(|a| const_ints(a, values));
+            let ends = ir::operand_at(op, 2).and_then(|a| const_ints(a, values));
+            let steps = ir::operand_at(op, 4).and_then(|a| const_ints(a, values));
             let mut out = s.clone();
             let axes = axes.unwrap_or_else(|| (0..s.len() as i64).collect());
             for (i, &axis) in axes.iter().enumerate() {
@@ -452,9 +452,9 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         }
         "ReduceSum" | "ReduceMean" | "ReduceMax" | "ReduceMin" | "ReduceProd" => one(input(0).and_then(|s| {
             let keep = int_attr(op, "keepdims").unwrap_or(1) != 0;
-            let axes = match op.operand(1) {
-                Ok(a) => const_ints(a, values)?,
-                Err(_) => op
+            let axes = match ir::operand_at(op, 1) {
+                Some(a) => const_ints(a, values)?,
+                None => op
                     .attribute("axes")
                     .ok()
                     .and_then(dense_i64_values)

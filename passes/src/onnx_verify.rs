@@ -34,7 +34,7 @@ impl ProjectPass for OnnxVerify {
 pub fn verify(op: OperationRef<'_, '_>) -> Result<(), ()> {
     let mut ok = true;
     ir::walk(op, &mut |inner| {
-        let name = ir::op_name(inner);
+        let name = ir::op_name_cow(inner);
         if name.starts_with(onnx_ir::DIALECT_PREFIX) {
             if let Err(message) = verify_op(inner, &name) {
                 op_error(inner, &message);
@@ -62,6 +62,14 @@ fn verify_weight_transform(op: OperationRef<'_, '_>) -> Result<(), String> {
     if op.result_count() != 1 || op.operand_count() == 0 {
         return Err("must have operands and one tensor result".to_string());
     }
+    if kind == "slice" {
+        for name in ["axis", "start"] {
+            let int = op.attribute(name).is_ok_and(|a| crate::ir::attribute_kind(a) == "integer");
+            if !int {
+                return Err(format!("a slice needs an integer '{name}'"));
+            }
+        }
+    }
     for (i, v) in op.operands().enumerate() {
         let from_weight = unsafe { mlir_sys::mlirValueIsAOpResult(v.to_raw()) } && {
             let owner = unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(v.to_raw())) };
@@ -87,7 +95,7 @@ fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
     if name == onnx_ir::NONE_OP {
         if op.operand_count() != 0
             || op.result_count() != 1
-            || value_kind(op.result(0).unwrap().r#type()) != ValueKind::None
+            || ir::result_at(op, 0).is_none_or(|r| value_kind(r.r#type()) != ValueKind::None)
         {
             return Err("must have no operands and one result of type none".to_string());
         }
@@ -151,7 +159,10 @@ fn check_axes(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
         }
         melior::ir::attribute::IntegerAttribute::try_from(attr).ok().map(|i| vec![i.value()])
     };
-    if matches!(op_type, "Conv" | "ConvTranspose" | "MaxPool" | "AveragePool" | "LpPool" | "ConvInteger" | "QLinearConv") {
+    if matches!(
+        op_type,
+        "Conv" | "ConvTranspose" | "MaxPool" | "AveragePool" | "LpPool" | "ConvInteger" | "QLinearConv"
+    ) {
         for name in ["strides", "dilations", "kernel_shape"] {
             if let Some(bad) = ints(name).and_then(|v| v.into_iter().find(|&n| n <= 0)) {
                 return Err(format!("attribute '{name}' holds {bad}; it must be positive"));
@@ -177,7 +188,9 @@ fn check_axes(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
             let mut sorted = perm.clone();
             sorted.sort_unstable();
             if sorted != (0..rank as i64).collect::<Vec<_>>() {
-                return Err(format!("attribute 'perm' = {perm:?} is not a permutation of 0..{rank} (the input's rank)"));
+                return Err(format!(
+                    "attribute 'perm' = {perm:?} is not a permutation of 0..{rank} (the input's rank)"
+                ));
             }
         }
         return Ok(());
@@ -249,26 +262,31 @@ fn check_attributes(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), S
 
 /// Checks that each type parameter (`T`) is bound to one allowed type.
 fn check_type_constraints(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), String> {
-    let mut bound: BTreeMap<&str, String> = BTreeMap::new();
-    let mut check = |param: &'static str, ty: Type<'_>, what: String| -> Result<(), String> {
+    // Element type names (`float` of `tensor(float)`), compared without
+    // building the type strings (this runs on every op after every pass).
+    let mut bound: BTreeMap<&str, &'static str> = BTreeMap::new();
+    // `what` names the value for a message; built only when one is needed.
+    let mut check = |param: &'static str, ty: Type<'_>, what: &dyn Fn() -> String| -> Result<(), String> {
         let Some(constraint) = schema.type_constraints.iter().find(|c| c.type_param == param) else {
             return Ok(()); // a concrete type string, not a parameter
         };
         if value_kind(ty) == ValueKind::None {
             return Ok(());
         }
-        let Some(actual) = onnx_ir::onnx_type_string(ty) else {
-            return Err(format!("{what} has type {ty}, which is not an ONNX tensor type"));
+        let Some(actual) = onnx_ir::onnx_tensor_element(ty) else {
+            return Err(format!("{} has type {ty}, which is not an ONNX tensor type", what()));
         };
-        if !constraint.allowed_types.iter().any(|a| *a == actual) {
+        let is_actual = |a: &str| a.strip_prefix("tensor(").and_then(|e| e.strip_suffix(')')) == Some(actual);
+        if !constraint.allowed_types.iter().any(|a| is_actual(a)) {
             return Err(format!(
-                "{what} has type {actual}, not allowed for {param} ({})",
+                "{} has type tensor({actual}), not allowed for {param} ({})",
+                what(),
                 constraint.allowed_types.join(", ")
             ));
         }
         match bound.get(param) {
             Some(first) if *first != actual => {
-                Err(format!("{what} has type {actual} but {param} is already bound to {first}"))
+                Err(format!("{} has type tensor({actual}) but {param} is already bound to tensor({first})", what()))
             }
             _ => {
                 bound.insert(param, actual);
@@ -281,7 +299,7 @@ fn check_type_constraints(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result
             if heterogeneous(formal) {
                 continue; // Loop's and Scan's `V`: each value its own type
             }
-            check(formal.type_str, value.r#type(), format!("input #{i} ('{}')", formal.name))?;
+            check(formal.type_str, value.r#type(), &|| format!("input #{i} ('{}')", formal.name))?;
         }
     }
     for (i, value) in op.results().enumerate() {
@@ -289,7 +307,7 @@ fn check_type_constraints(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result
             if heterogeneous(formal) {
                 continue;
             }
-            check(formal.type_str, value.r#type(), format!("output #{i} ('{}')", formal.name))?;
+            check(formal.type_str, value.r#type(), &|| format!("output #{i} ('{}')", formal.name))?;
         }
     }
     Ok(())
@@ -366,7 +384,8 @@ fn check_regions(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> 
                 return Err("body's first two block arguments must be iteration_num (int64) and cond (bool)".into());
             }
             for i in 0..carried {
-                let initial = op.operand(2 + i).map_err(|e| e.to_string())?;
+                let initial = ir::operand_at(op, 2 + i)
+                    .ok_or_else(|| format!("no operand {} (initial carried value {i})", 2 + i))?;
                 if onnx_type(body[2 + i]) != onnx_type(initial) {
                     return Err(format!(
                         "body block argument #{} has type {}, but the carried value it receives has type {}",

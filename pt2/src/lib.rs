@@ -115,9 +115,16 @@ struct Container {
 
 /// An open `.pt2` archive.
 pub struct Archive {
-    zip: Container,
+    tensors: Tensors,
     model_name: String,
     program: ExportedProgram,
+}
+
+/// The stored tensors of a `.pt2` archive, opened without parsing its
+/// program (`models/<name>.json`, megabytes of JSON for a large model):
+/// what a writer streaming the weights of an already imported program needs.
+pub struct Tensors {
+    zip: Container,
     weights: Payloads,
     constants: Payloads,
 }
@@ -125,137 +132,55 @@ pub struct Archive {
 impl fmt::Debug for Archive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Archive")
-            .field("path", &self.zip.path)
-            .field("root", &self.zip.root)
+            .field("path", &self.tensors.zip.path)
+            .field("root", &self.tensors.zip.root)
             .field("model_name", &self.model_name)
-            .field("entries", &self.zip.entries.len())
-            .field("weights", &self.weights.items.len())
-            .field("constants", &self.constants.items.len())
+            .field("entries", &self.tensors.zip.entries.len())
+            .field("weights", &self.tensors.weights.items.len())
+            .field("constants", &self.tensors.constants.items.len())
             .finish_non_exhaustive()
     }
 }
 
-impl Archive {
-    /// Memory-maps and opens the archive at `path`: parses the ZIP directory,
-    /// checks `archive_format`/`byteorder`, parses `models/<name>.json` (checking
-    /// the schema major version) and the weight/constant configs.
-    pub fn open(path: impl AsRef<Path>) -> Result<Archive> {
+/// Memory-maps the file at `path` (an empty file is an empty buffer).
+fn map_file(path: &Path) -> Result<Backing> {
+    let io_err = |source| Error::Io { path: path.to_path_buf(), source };
+    let file = File::open(path).map_err(io_err)?;
+    let len = file.metadata().map_err(io_err)?.len();
+    Ok(if len == 0 {
+        Backing::Owned(Vec::new())
+    } else {
+        // SAFETY: the map is read-only; as with any mmap, the file must not be
+        // truncated or modified by another process while the archive is open.
+        Backing::Mmap(unsafe { memmap2::Mmap::map(&file) }.map_err(io_err)?)
+    })
+}
+
+impl Tensors {
+    /// Memory-maps the archive at `path` and parses its ZIP directory and
+    /// payload configs, with the checks of [`Archive::open`] except those
+    /// of the program, which is not read.
+    pub fn open(path: impl AsRef<Path>) -> Result<Tensors> {
         let path = path.as_ref().to_path_buf();
-        let io_err = |source| Error::Io { path: path.clone(), source };
-        let file = File::open(&path).map_err(io_err)?;
-        let len = file.metadata().map_err(io_err)?.len();
-        let backing = if len == 0 {
-            Backing::Owned(Vec::new())
-        } else {
-            // SAFETY: the map is read-only; as with any mmap, the file must not be
-            // truncated or modified by another process while the archive is open.
-            Backing::Mmap(unsafe { memmap2::Mmap::map(&file) }.map_err(io_err)?)
-        };
-        Self::from_backing(path, backing)
+        let backing = map_file(&path)?;
+        let (zip, model_name) = Container::open(path, backing)?;
+        Tensors::with_payloads(zip, &model_name)
     }
 
-    /// Opens an archive held in memory; `path` is only used in messages.
-    pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Archive> {
-        Self::from_backing(path.into(), Backing::Owned(bytes))
+    fn with_payloads(zip: Container, model_name: &str) -> Result<Tensors> {
+        let weights = zip.parse_payloads(PayloadKind::Weight, model_name)?;
+        let constants = zip.parse_payloads(PayloadKind::Constant, model_name)?;
+        Ok(Tensors { zip, weights, constants })
     }
 
-    fn from_backing(path: PathBuf, backing: Backing) -> Result<Archive> {
-        let entries = zip::read_entries(backing.bytes()).map_err(|e| match e {
-            zip::ZipError::NotAZip(reason) => Error::NotAZip { path: path.clone(), reason },
-            zip::ZipError::Corrupt(reason) => Error::CorruptZip { path: path.clone(), reason },
-        })?;
-        let not_pt2 = |reason: String| Error::NotPt2 { path: path.clone(), reason };
-        let first = entries.first().ok_or_else(|| not_pt2("the archive has no entries".into()))?;
-        let root = match first.name.split_once('/') {
-            Some((root, _)) if !root.is_empty() => root.to_string(),
-            _ => return Err(not_pt2(format!("first entry `{}` is not inside a top-level directory", first.name))),
-        };
-        let by_name = entries.iter().enumerate().map(|(i, e)| (e.name.clone(), i)).collect();
-        let zip = Container { path, backing, entries, by_name, root };
-
-        if let Some(format) = zip.try_entry("archive_format")? {
-            let format = String::from_utf8_lossy(format);
-            if format.trim() != "pt2" {
-                return Err(zip.not_pt2(format!(
-                    "`{}/archive_format` is `{}`, expected `pt2`",
-                    zip.root,
-                    format.trim()
-                )));
-            }
-        }
-        if let Some(order) = zip.try_entry("byteorder")? {
-            let order = String::from_utf8_lossy(order);
-            if order.trim() != "little" {
-                return Err(zip.not_pt2(format!(
-                    "byte order `{}` is not supported (only little-endian archives are)",
-                    order.trim()
-                )));
-            }
-        }
-
-        let model_name = zip.find_model_name()?;
-        let program = zip.parse_program(&format!("models/{model_name}.json"))?;
-        let weights = zip.parse_payloads(PayloadKind::Weight, &model_name)?;
-        let constants = zip.parse_payloads(PayloadKind::Constant, &model_name)?;
-        Ok(Archive { zip, model_name, program, weights, constants })
-    }
-
-    /// The path given to [`Archive::open`].
+    /// The path given to [`Tensors::open`].
     pub fn path(&self) -> &Path {
         &self.zip.path
-    }
-
-    /// The top-level directory of every entry (normally the file's base name).
-    pub fn root(&self) -> &str {
-        &self.zip.root
-    }
-
-    /// The model's name (`model` for `torch.export.save`): the program is
-    /// `models/<name>.json`.
-    pub fn model_name(&self) -> &str {
-        &self.model_name
-    }
-
-    /// The exported program (parsed once at open).
-    pub fn program(&self) -> &ExportedProgram {
-        &self.program
-    }
-
-    /// All archive members, in central-directory order.
-    pub fn entries(&self) -> &[Entry] {
-        &self.zip.entries
     }
 
     /// The whole mapped file.
     pub fn bytes(&self) -> &[u8] {
         self.zip.backing.bytes()
-    }
-
-    /// The bytes of the entry `<root>/<name>` (zero-copy).
-    pub fn entry(&self, name: &str) -> Result<&[u8]> {
-        self.zip.entry(name)
-    }
-
-    /// Weight names (state-dict FQNs such as `fc1.weight`), in the file's order.
-    /// Includes persistent buffers.
-    pub fn weight_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.weights.items.iter().map(|(n, _)| n.as_str())
-    }
-
-    /// Constant names (lifted tensor constants, non-persistent buffers,
-    /// custom objects), in the file's order.
-    pub fn constant_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.constants.items.iter().map(|(n, _)| n.as_str())
-    }
-
-    /// The raw payload metadata of a weight.
-    pub fn weight_meta(&self, name: &str) -> Option<&PayloadMeta> {
-        self.weights.get(name)
-    }
-
-    /// The raw payload metadata of a constant.
-    pub fn constant_meta(&self, name: &str) -> Option<&PayloadMeta> {
-        self.constants.get(name)
     }
 
     /// A weight (parameter or persistent buffer) by state-dict name.
@@ -316,7 +241,143 @@ impl Archive {
     }
 }
 
+impl Archive {
+    /// Memory-maps and opens the archive at `path`: parses the ZIP directory,
+    /// checks `archive_format`/`byteorder`, parses `models/<name>.json` (checking
+    /// the schema major version) and the weight/constant configs.
+    pub fn open(path: impl AsRef<Path>) -> Result<Archive> {
+        let path = path.as_ref().to_path_buf();
+        let backing = map_file(&path)?;
+        Self::from_backing(path, backing)
+    }
+
+    /// Opens an archive held in memory; `path` is only used in messages.
+    pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Archive> {
+        Self::from_backing(path.into(), Backing::Owned(bytes))
+    }
+
+    fn from_backing(path: PathBuf, backing: Backing) -> Result<Archive> {
+        let (zip, model_name) = Container::open(path, backing)?;
+        let program = zip.parse_program(&format!("models/{model_name}.json"))?;
+        let tensors = Tensors::with_payloads(zip, &model_name)?;
+        Ok(Archive { tensors, model_name, program })
+    }
+
+    /// The archive's stored tensors.
+    pub fn tensors(&self) -> &Tensors {
+        &self.tensors
+    }
+
+    /// The path given to [`Archive::open`].
+    pub fn path(&self) -> &Path {
+        self.tensors.path()
+    }
+
+    /// The top-level directory of every entry (normally the file's base name).
+    pub fn root(&self) -> &str {
+        &self.tensors.zip.root
+    }
+
+    /// The model's name (`model` for `torch.export.save`): the program is
+    /// `models/<name>.json`.
+    pub fn model_name(&self) -> &str {
+        &self.model_name
+    }
+
+    /// The exported program (parsed once at open).
+    pub fn program(&self) -> &ExportedProgram {
+        &self.program
+    }
+
+    /// All archive members, in central-directory order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.tensors.zip.entries
+    }
+
+    /// The whole mapped file.
+    pub fn bytes(&self) -> &[u8] {
+        self.tensors.bytes()
+    }
+
+    /// The bytes of the entry `<root>/<name>` (zero-copy).
+    pub fn entry(&self, name: &str) -> Result<&[u8]> {
+        self.tensors.zip.entry(name)
+    }
+
+    /// Weight names (state-dict FQNs such as `fc1.weight`), in the file's order.
+    /// Includes persistent buffers.
+    pub fn weight_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.tensors.weights.items.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// Constant names (lifted tensor constants, non-persistent buffers,
+    /// custom objects), in the file's order.
+    pub fn constant_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.tensors.constants.items.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// The raw payload metadata of a weight.
+    pub fn weight_meta(&self, name: &str) -> Option<&PayloadMeta> {
+        self.tensors.weights.get(name)
+    }
+
+    /// The raw payload metadata of a constant.
+    pub fn constant_meta(&self, name: &str) -> Option<&PayloadMeta> {
+        self.tensors.constants.get(name)
+    }
+
+    /// A weight (parameter or persistent buffer) by state-dict name.
+    pub fn weight(&self, name: &str) -> Result<TensorData<'_>> {
+        self.tensors.weight(name)
+    }
+
+    /// A constant (tensor constant or non-persistent buffer) by name.
+    pub fn constant(&self, name: &str) -> Result<TensorData<'_>> {
+        self.tensors.constant(name)
+    }
+}
+
 impl Container {
+    /// Parses the ZIP directory, checks `archive_format`/`byteorder` and
+    /// finds the program's name.
+    fn open(path: PathBuf, backing: Backing) -> Result<(Container, String)> {
+        let entries = zip::read_entries(backing.bytes()).map_err(|e| match e {
+            zip::ZipError::NotAZip(reason) => Error::NotAZip { path: path.clone(), reason },
+            zip::ZipError::Corrupt(reason) => Error::CorruptZip { path: path.clone(), reason },
+        })?;
+        let not_pt2 = |reason: String| Error::NotPt2 { path: path.clone(), reason };
+        let first = entries.first().ok_or_else(|| not_pt2("the archive has no entries".into()))?;
+        let root = match first.name.split_once('/') {
+            Some((root, _)) if !root.is_empty() => root.to_string(),
+            _ => return Err(not_pt2(format!("first entry `{}` is not inside a top-level directory", first.name))),
+        };
+        let by_name = entries.iter().enumerate().map(|(i, e)| (e.name.clone(), i)).collect();
+        let zip = Container { path, backing, entries, by_name, root };
+
+        if let Some(format) = zip.try_entry("archive_format")? {
+            let format = String::from_utf8_lossy(format);
+            if format.trim() != "pt2" {
+                return Err(zip.not_pt2(format!(
+                    "`{}/archive_format` is `{}`, expected `pt2`",
+                    zip.root,
+                    format.trim()
+                )));
+            }
+        }
+        if let Some(order) = zip.try_entry("byteorder")? {
+            let order = String::from_utf8_lossy(order);
+            if order.trim() != "little" {
+                return Err(zip.not_pt2(format!(
+                    "byte order `{}` is not supported (only little-endian archives are)",
+                    order.trim()
+                )));
+            }
+        }
+
+        let model_name = zip.find_model_name()?;
+        Ok((zip, model_name))
+    }
+
     fn full_name(&self, name: &str) -> String {
         format!("{}/{}", self.root, name)
     }

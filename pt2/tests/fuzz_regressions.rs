@@ -17,7 +17,8 @@ fn every_fuzz_finding_is_handled() {
         let bytes = std::fs::read(&path).unwrap();
         let result = std::panic::catch_unwind(|| {
             if let Ok(archive) = aten2onnx_pt2::Archive::from_bytes(path.clone(), bytes) {
-                let names: Vec<String> = archive.weight_names().chain(archive.constant_names()).map(str::to_string).collect();
+                let names: Vec<String> =
+                    archive.weight_names().chain(archive.constant_names()).map(str::to_string).collect();
                 for name in &names {
                     let _ = archive.weight(name).map(|t| t.numel());
                     let _ = archive.constant(name).map(|t| t.numel());

@@ -19,7 +19,7 @@ import logging
 import os
 import tempfile
 import threading
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Sequence
 
 # torch first: a build with the `torch` feature (verify=True) links the
 # libtorch that torch loads.
@@ -57,6 +57,8 @@ def export(
     external_data: str = "auto",
     debug_info: bool = True,
     return_proto: bool = False,
+    target: str = "standard",
+    decompose: Sequence[str] = (),
 ):
     """Exports a module (or an `ExportedProgram`) to ONNX.
 
@@ -93,6 +95,12 @@ def export(
         debug_info: keep each ONNX node's origin (aten node, Python line).
         return_proto: return an `onnx.ModelProto` (needs the `onnx` package)
             instead of bytes / None.
+        target: `"standard"` (standard ONNX only) or `"onnxruntime"` (the
+            optimizer may also use onnxruntime's `com.microsoft` contrib ops),
+            as `aten-translate --target`.
+        decompose: aten ops (`"aten.gelu.default"`, ...) to decompose into
+            simpler aten ops before lowering although they have a rule, as
+            `aten-translate --decompose` (`aten-opt --list-decompositions`).
 
     Returns:
         `bytes` of the ONNX model when `f` is None; `None` when it was
@@ -158,7 +166,8 @@ def export(
             if verify:
                 _find_onnxruntime()
                 inputs = _save_inputs(ep, tmp)
-                ok, text = _native.verify(pt2, output, opset, mode, debug_info, dim_names, inputs)
+                ok, text = _native.verify(pt2, output, opset, mode, debug_info, dim_names, inputs, report_path,
+                                          os.path.basename(pt2), target, list(decompose))
                 if not ok:
                     # as `aten-translate --verify`: the model stays written
                     raise ConversionError(
@@ -166,10 +175,9 @@ def export(
                         "|diff| <= 0.0001 + 0.0001 |expected|"
                     )
                 _log.info("verify:\n%s", text)
-                if report_path is not None:
-                    _native.convert(pt2, output, opset, mode, debug_info, dim_names, report_path, os.path.basename(pt2))
             else:
-                _native.convert(pt2, output, opset, mode, debug_info, dim_names, report_path, os.path.basename(pt2))
+                _native.convert(pt2, output, opset, mode, debug_info, dim_names, report_path, os.path.basename(pt2),
+                                target, list(decompose))
         except ConversionError as error:
             # The temporary .pt2 is gone after this call: name it as the
             # module it came from, the way the CLI names its input.

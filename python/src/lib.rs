@@ -46,7 +46,12 @@ fn options(
     external_data: &str,
     debug_info: bool,
     dim_names: Option<BTreeMap<String, String>>,
+    target: &str,
+    decompose: Option<Vec<String>>,
 ) -> PyResult<translate::ConvertOptions> {
+    let target = aten2onnx_passes::optimizer::rules::Target::parse(target).ok_or_else(|| {
+        pyo3::exceptions::PyValueError::new_err(format!("target must be 'standard' or 'onnxruntime', not {target:?}"))
+    })?;
     let external_data = match external_data {
         "auto" => ExternalData::Auto,
         "always" => ExternalData::Always,
@@ -75,11 +80,13 @@ fn options(
         external_data,
         debug_info,
         dim_names: dim_names.unwrap_or_default(),
+        target,
+        decompose: decompose.unwrap_or_default(),
         ..defaults
     })
 }
 
-/// convert(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, report=None, input_name=None)
+/// convert(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, report=None, input_name=None, target="standard", decompose=None)
 ///
 /// Converts a `.pt2` (or `.mlir`) file to an ONNX model at `output`, as
 /// `aten-translate --to-onnx input -o output` does (written atomically:
@@ -87,9 +94,10 @@ fn options(
 /// symbols (`"s77"`) to `dim_param` names (`"batch"`). `report`: a path to
 /// write the export report to (JSON, or `.xlsx`), also when the conversion
 /// fails; `input_name`: the input as the report names it (default `input`).
+/// `target` and `decompose` as `aten-translate --target` / `--decompose`.
 /// Returns the number of ONNX nodes written.
 #[pyfunction]
-#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, report=None, input_name=None))]
+#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, report=None, input_name=None, target="standard", decompose=None))]
 #[allow(clippy::too_many_arguments)]
 fn convert(
     py: Python<'_>,
@@ -101,8 +109,10 @@ fn convert(
     dim_names: Option<BTreeMap<String, String>>,
     report: Option<String>,
     input_name: Option<String>,
+    target: &str,
+    decompose: Option<Vec<String>>,
 ) -> PyResult<usize> {
-    let options = options(opset, external_data, debug_info, dim_names)?;
+    let options = options(opset, external_data, debug_info, dim_names, target, decompose)?;
     let shown = input.clone();
     run(py, &shown, move || {
         let output = Path::new(&output);
@@ -121,15 +131,17 @@ fn convert(
     })
 }
 
-/// verify(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, inputs=None)
+/// verify(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None)
 ///
-/// `aten-translate --to-onnx input -o output --verify [--inputs inputs]`:
+/// `aten-translate --to-onnx input -o output --verify [--inputs inputs] [--report report]`:
 /// converts, then runs the program on libtorch and the model in
 /// onnxruntime. Returns `(ok, text)`: whether every output is within
 /// tolerance, and the per-output report (with the first diverging op when
-/// not ok). Only in builds with the `torch` feature (see `has_verify`).
+/// not ok). `report`/`input_name` as for `convert`; the report also holds
+/// the comparison (`verify`). Only in builds with the `torch` feature (see
+/// `has_verify`).
 #[pyfunction]
-#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, inputs=None))]
+#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None))]
 #[allow(clippy::too_many_arguments)]
 #[allow(unused_variables)]
 fn verify(
@@ -141,16 +153,37 @@ fn verify(
     debug_info: bool,
     dim_names: Option<BTreeMap<String, String>>,
     inputs: Option<String>,
+    report: Option<String>,
+    input_name: Option<String>,
+    target: &str,
+    decompose: Option<Vec<String>>,
 ) -> PyResult<(bool, String)> {
-    let options = options(opset, external_data, debug_info, dim_names)?;
+    let options = options(opset, external_data, debug_info, dim_names, target, decompose)?;
     #[cfg(feature = "torch")]
     {
-        use aten2onnx::verify::{verify, VerifyOptions};
+        use aten2onnx::verify::{verify_reporting, VerifyOptions};
         let shown = input.clone();
         run(py, &shown, move || {
             let options = VerifyOptions { convert: options, inputs: inputs.map(std::path::PathBuf::from) };
-            let report = verify(&input, Path::new(&output), &options).map_err(|e| e.to_string())?;
-            Ok((report.ok(), report.render()))
+            let Some(report_path) = report else {
+                let verified =
+                    verify_reporting(&input, Path::new(&output), &options, None).map_err(|e| e.to_string())?;
+                return Ok((verified.ok(), verified.render()));
+            };
+            let mut record =
+                aten2onnx::report::Report::new("aten2onnx.export", input_name.as_deref().unwrap_or(&input));
+            let result = verify_reporting(&input, Path::new(&output), &options, Some(&mut record));
+            match &result {
+                Err(error) => record.fail(error),
+                Ok(verified) if !verified.ok() => record.fail(&aten2onnx::Error::Verification(format!(
+                    "{input}: the ONNX model differs from libtorch beyond tolerance"
+                ))),
+                Ok(_) => {}
+            }
+            let written = record.write(&report_path);
+            let verified = result.map_err(|e| e.to_string())?;
+            written.map_err(|e| e.to_string())?;
+            Ok((verified.ok(), verified.render()))
         })
     }
     #[cfg(not(feature = "torch"))]

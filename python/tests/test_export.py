@@ -195,6 +195,41 @@ def test_opset():
         aten2onnx.export(MLP(), (torch.randn(2, 8),), opset="23")
 
 
+class Block(torch.nn.Module):
+    """Residual + RMSNorm + gated MLP: what `target="onnxruntime"` fuses."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = torch.nn.RMSNorm(16)
+        self.up = torch.nn.Linear(16, 32)
+        self.down = torch.nn.Linear(32, 16)
+
+    def forward(self, x, r):
+        h = self.norm(x + r)
+        return self.down(torch.nn.functional.silu(self.up(h))) + h
+
+
+def test_target_and_decompose():
+    x, r = torch.randn(2, 5, 16), torch.randn(2, 5, 16)
+    torch.manual_seed(0)
+    model = Block().eval()
+    want = model(x, r)
+    standard = aten2onnx.export(model, (x, r))
+    ort_target = aten2onnx.export(model, (x, r), target="onnxruntime")
+    domains = lambda data: {n.domain for n in onnx.load_from_string(data).graph.node}
+    assert domains(standard) <= {"", "ai.onnx"}
+    assert "com.microsoft" in domains(ort_target)
+    for data in (standard, ort_target):
+        assert_close(run_onnx(data, [x, r])[0], want)
+    # silu decomposed into simpler aten ops (x * sigmoid(x)) still matches.
+    decomposed = aten2onnx.export(model, (x, r), decompose=["aten.silu.default"])
+    assert_close(run_onnx(decomposed, [x, r])[0], want)
+    with pytest.raises(ValueError, match="target must be"):
+        aten2onnx.export(model, (x, r), target="tensorrt")
+    with pytest.raises(aten2onnx.ConversionError, match="has no decomposition"):
+        aten2onnx.export(model, (x, r), decompose=["aten.relu.default"])
+
+
 def test_unsupported_op_raises_and_leaves_nothing(tmp_path):
     out = tmp_path / "qr.onnx"
     with pytest.raises(aten2onnx.ConversionError) as raised:
@@ -278,6 +313,23 @@ def test_verify():
     data = aten2onnx.export(model, (x,), verify=True)
     (got,) = run_onnx(data, [x])
     assert_close(got, model(x))
+
+
+def test_verify_report(tmp_path):
+    # with verify=True the report holds the comparison too (one conversion)
+    import json
+
+    if not aten2onnx.has_verify():
+        pytest.skip("built without the torch feature")
+    path = tmp_path / "report.json"
+    aten2onnx.export(MLP().eval(), (torch.randn(2, 8),), f=tmp_path / "m.onnx", verify=True, report=path)
+    report = json.loads(path.read_text())
+    assert report["status"] == "ok"
+    assert report["input"] == "MLP.pt2"
+    assert report["options"]["verify"] is True
+    assert report["verify"]["ok"] is True and not report["verify"]["bisected"]
+    assert [o["ok"] for o in report["verify"]["outputs"]] == [True]
+    assert report["onnx"]["nodes"] > 0
 
 
 def test_threads():

@@ -55,7 +55,8 @@ pub fn check(graph: &GraphProto, ir_version: i64, opset: u32) -> Result<(), Stri
         Some(type_proto::Value::TensorType(tensor)) => Some(tensor.elem_type),
         _ => None,
     };
-    for (kind, values) in [("graph input", &graph.input), ("graph output", &graph.output), ("value", &graph.value_info)] {
+    for (kind, values) in [("graph input", &graph.input), ("graph output", &graph.output), ("value", &graph.value_info)]
+    {
         for v in values.iter() {
             if let Some(dt) = v.type_.as_ref().and_then(tensor_type) {
                 fail(dt, &format!("{kind} `{}`", v.name))?;

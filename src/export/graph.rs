@@ -62,6 +62,8 @@ pub struct Transform {
     pub kind: String,
     pub perm: Option<Vec<i64>>,
     pub axis: Option<i64>,
+    /// `slice`: the first element taken along `axis`.
+    pub start: Option<i64>,
     pub epsilon: Option<f32>,
     pub inputs: Vec<Initializer>,
 }
@@ -95,6 +97,18 @@ fn only_transforms_use(value: Value<'_, '_>) -> bool {
     }
 }
 
+/// The most nodes (transforms and stored tensors) in the tree of one
+/// weight transform.
+const MAX_TRANSFORM_NODES: usize = 256;
+
+/// The nodes in the tree of `init` (1 for a stored tensor).
+fn transform_nodes(init: &Initializer) -> usize {
+    match &init.transform {
+        None => 1,
+        Some(t) => t.inputs.iter().fold(1usize, |n, i| n.saturating_add(transform_nodes(i))),
+    }
+}
+
 /// The description of an `onnx.weight_transform` op over `weights` (the
 /// initializers and transforms seen so far, by value).
 fn transform_of(op: OperationRef<'_, '_>, weights: &HashMap<Key, Initializer>) -> Result<Initializer, String> {
@@ -115,7 +129,18 @@ fn transform_of(op: OperationRef<'_, '_>, weights: &HashMap<Key, Initializer>) -
             })
         })
         .collect::<Result<_, _>>()?;
-    let ty = op.result(0).unwrap().r#type();
+    // Each transform holds its operands' trees by value (and its `fqn`
+    // spells them out): a hostile chain or DAG of transforms would grow
+    // without bound (cubic in a chain's length, exponential in a DAG of
+    // concats) and recurse as deep when resolved. Real ones have a few nodes.
+    let nodes = inputs.iter().fold(1usize, |n, i| n.saturating_add(transform_nodes(i)));
+    if nodes > MAX_TRANSFORM_NODES {
+        return Err(format!(
+            "{} computes its weight through a tree of {nodes} weight transforms and stored tensors (at most {MAX_TRANSFORM_NODES})",
+            describe(op)
+        ));
+    }
+    let ty = aten2onnx_passes::ir::result_at(op, 0).ok_or("a weight transform without a result")?.r#type();
     let (data_type, dims) = static_tensor(ty).ok_or_else(|| {
         format!("{} has type {ty}; weight transforms need a static tensor type with an ONNX element type", describe(op))
     })?;
@@ -138,7 +163,14 @@ fn transform_of(op: OperationRef<'_, '_>, weights: &HashMap<Key, Initializer>) -
         dims,
         position: describe(op),
         source: None,
-        transform: Some(Box::new(Transform { kind, perm, axis: int("axis"), epsilon: float("epsilon"), inputs })),
+        transform: Some(Box::new(Transform {
+            kind,
+            perm,
+            axis: int("axis"),
+            start: int("start"),
+            epsilon: float("epsilon"),
+            inputs,
+        })),
     })
 }
 
@@ -296,7 +328,7 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
     for &op in &ops {
         if op_name(op) == onnx_ir::WEIGHT_TRANSFORM_OP {
             let mut init = transform_of(op, &weights)?;
-            let value: Value = op.result(0).unwrap().into();
+            let value: Value = aten2onnx_passes::ir::result_at(op, 0).ok_or("a weight transform without a result")?;
             if !only_transforms_use(value) {
                 init.name = names.claim(&transform_name(&init));
                 value_names.insert(key(value), init.name.clone());
@@ -316,14 +348,16 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
         if op.result_count() != 1 || op.operand_count() != 0 {
             return Err(format!("{} must have no operands and one result", describe(op)));
         }
-        let ty = op.result(0).unwrap().r#type();
+        let ty =
+            aten2onnx_passes::ir::result_at(op, 0).ok_or_else(|| format!("{} has no result", describe(op)))?.r#type();
         let (data_type, dims) = static_tensor(ty).ok_or_else(|| {
             format!(
                 "{} (`{fqn}`) has type {ty}; initializers need a static tensor type with an ONNX element type",
                 describe(op)
             )
         })?;
-        let value: Value = op.result(0).unwrap().into();
+        let value: Value =
+            aten2onnx_passes::ir::result_at(op, 0).ok_or_else(|| format!("{} has no result", describe(op)))?;
         let plain = Initializer {
             name: String::new(),
             fqn: fqn.clone(),
@@ -363,7 +397,8 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
                 initializers.len() - 1
             }
         };
-        value_names.insert(key(op.result(0).unwrap().into()), initializers[index].name.clone());
+        let value = aten2onnx_passes::ir::result_at(op, 0).ok_or_else(|| format!("{} has no result", describe(op)))?;
+        value_names.insert(key(value), initializers[index].name.clone());
     }
 
     // Each output produced by a node names that node's result, unless the

@@ -166,7 +166,8 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
                     from_archive
                 ))
             })?;
-            Some(aten2onnx_pt2::Archive::open(path)?)
+            // Only its tensors: the program was imported before (no JSON to parse again).
+            Some(aten2onnx_pt2::Tensors::open(path)?)
         }
     };
     let pages = match &archive {

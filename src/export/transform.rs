@@ -10,6 +10,8 @@
 //!   ([`Op::Permute`], slow but bounded).
 //! - `reshape` keeps the row-major order: the same bytes.
 //! - `concat` writes each outer row of each part in turn.
+//! - `slice` of a stored tensor (or of a view of one) is a strided view with
+//!   an offset; of a cast, the cast of the slice.
 //! - `cast`, `conv_bn_weight` convert or scale element-wise in chunks of
 //!   [`CHUNK`] elements; `conv_bn_bias` (one value per output channel) is
 //!   computed up front.
@@ -461,6 +463,27 @@ mod tests {
     }
 
     #[test]
+    fn slice_is_a_strided_view() {
+        let a = f32s(&[0., 1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11.]); // 4x3
+                                                                           // rows 1..3
+        let rows = slice(input(&a, &[4, 3]), 0, 1, 1, &[2, 3]).unwrap();
+        assert!(matches!(rows, Data::Strided { .. }));
+        assert_eq!(written(&rows), f32s(&[3., 4., 5., 6., 7., 8.]));
+        // column 2 of those rows: a slice of a slice
+        let t = Input { data: rows, data_type: 1, dims: vec![2, 3] };
+        assert_eq!(written(&slice(t, -1, 2, 1, &[2, 1]).unwrap()), f32s(&[5., 8.]));
+        // of a transpose (a strided view)
+        let tr = apply("transpose", Some(&[1, 0]), None, None, vec![input(&a, &[4, 3])], 1, &[3, 4]).unwrap();
+        let t = Input { data: tr, data_type: 1, dims: vec![3, 4] };
+        assert_eq!(written(&slice(t, 1, 3, 1, &[3, 1]).unwrap()), f32s(&[9., 10., 11.]));
+        // out of range, wrong other dims, negative start
+        assert!(slice(input(&a, &[4, 3]), 0, 3, 1, &[2, 3]).is_err());
+        assert!(slice(input(&a, &[4, 3]), 0, 0, 1, &[2, 2]).is_err());
+        assert!(slice(input(&a, &[4, 3]), 0, -1, 1, &[2, 3]).is_err());
+        assert!(slice(input(&a, &[4, 3]), 2, 0, 1, &[4, 3]).is_err());
+    }
+
+    #[test]
     fn transpose_concat_cast() {
         let a = f32s(&[0., 1., 2., 3., 4., 5.]); // 2x3
         let b = f32s(&[6., 7., 8., 9.]); // 2x2
@@ -553,6 +576,51 @@ mod tests {
     }
 }
 
+/// `slice`: elements `start .. start + dims[axis]` of `axis` of `input`, the
+/// other dims kept: a strided view of a stored tensor (no copy); a slice of
+/// a cast is the cast of the slice.
+pub fn slice<'a>(input: Input<'a>, axis: i64, start: i64, data_type: i32, dims: &[i64]) -> Result<Data<'a>, String> {
+    let rank = input.dims.len() as i64;
+    let a = if axis < 0 { axis + rank } else { axis };
+    let fits = (0..rank).contains(&a)
+        && dims.len() == input.dims.len()
+        && input.dims.iter().zip(dims).enumerate().all(|(d, (x, y))| d as i64 == a || x == y)
+        && start >= 0
+        && start.checked_add(dims[a as usize]).is_some_and(|end| end <= input.dims[a as usize]);
+    if !fits {
+        return Err(format!("slice of {:?} from {start} along axis {axis} into {dims:?}", input.dims));
+    }
+    let a = a as usize;
+    let size = element_size(data_type).ok_or_else(|| format!("a slice of ONNX data type {data_type}"))?;
+    if input.data_type != data_type {
+        return Err(format!("a slice of ONNX data type {} to {data_type}", input.data_type));
+    }
+    match input.data {
+        Data::Contiguous(bytes) => {
+            let strides = row_major(&input.dims);
+            let offset = start * strides[a];
+            Ok(Data::Strided { storage: bytes, element_size: size, sizes: dims.to_vec(), strides, offset })
+        }
+        Data::Strided { storage, element_size, strides, offset, .. } => {
+            let offset = offset + start * strides[a];
+            Ok(Data::Strided { storage, element_size, sizes: dims.to_vec(), strides, offset })
+        }
+        Data::Lazy(inner) if matches!(inner.op, Op::Cast) => {
+            let Lazy { inputs: mut cast_inputs, .. } = *inner;
+            let source = cast_inputs.pop().ok_or("a cast without operand")?;
+            let source_type = source.data_type;
+            let sliced = slice(source, axis, start, source_type, dims)?;
+            Ok(Data::Lazy(Box::new(Lazy {
+                op: Op::Cast,
+                data_type,
+                dims: dims.to_vec(),
+                inputs: vec![Input { data: sliced, data_type: source_type, dims: dims.to_vec() }],
+            })))
+        }
+        _ => Err("a slice of a computed weight (only stored tensors, their views and casts)".into()),
+    }
+}
+
 /// The data of a weight transform `init` (`init.transform` set), its stored
 /// sources read through `leaf`.
 pub fn resolve<'a>(
@@ -565,6 +633,13 @@ pub fn resolve<'a>(
         .iter()
         .map(|i| Ok(Input { data: resolve(i, leaf)?, data_type: i.data_type, dims: i.dims.clone() }))
         .collect::<Result<Vec<_>, String>>()?;
+    if t.kind == "slice" {
+        let [input] =
+            <[Input; 1]>::try_from(inputs).map_err(|_| format!("{}: a slice takes one operand", init.position))?;
+        let (axis, start) =
+            t.axis.zip(t.start).ok_or_else(|| format!("{}: a slice needs `axis` and `start`", init.position))?;
+        return slice(input, axis, start, init.data_type, &init.dims).map_err(|e| format!("{}: {e}", init.position));
+    }
     apply(&t.kind, t.perm.as_deref(), t.axis, t.epsilon, inputs, init.data_type, &init.dims)
         .map_err(|e| format!("{}: {e}", init.position))
 }

@@ -2,7 +2,7 @@
 //! as a whole).
 
 use super::{graph::Initializer, stream::Data};
-use aten2onnx_pt2::{Archive, ScalarType, TensorData};
+use aten2onnx_pt2::{ScalarType, TensorData, Tensors};
 
 /// ONNX `TensorProto.DataType` of a torch dtype.
 pub fn onnx_data_type(dtype: ScalarType) -> Option<i32> {
@@ -34,7 +34,7 @@ pub fn onnx_data_type(dtype: ScalarType) -> Option<i32> {
 
 /// The archive tensor behind `init` (a weight, else a constant), checked
 /// against the op's type, as row-major data.
-pub fn resolve<'a>(archive: &'a Archive, init: &Initializer) -> Result<Data<'a>, String> {
+pub fn resolve<'a>(archive: &'a Tensors, init: &Initializer) -> Result<Data<'a>, String> {
     let tensor = match archive.weight(&init.fqn) {
         Ok(t) => t,
         Err(weight_error) => archive.constant(&init.fqn).map_err(|_| {

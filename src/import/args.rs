@@ -140,7 +140,8 @@ fn scalar_tensor<'c, 'b>(
     };
     let ty = melior::ir::r#type::RankedTensorType::new(&[], element, None).into();
     let op = aten_ir::build_op(importer.context, schema, &get, &[ty], location)?;
-    Ok(block.append_operation(op).result(0).map_err(|e| e.to_string())?.into())
+    aten2onnx_passes::ir::result_at(block.append_operation(op), 0)
+        .ok_or_else(|| "an op built without a result".to_string())
 }
 
 /// Operands of a symbolic-scalar node (`_operator.mul(a, 2)`): static values
@@ -178,7 +179,8 @@ fn sym_constant<'c, 'b>(
         .add_results(&[ty])
         .build()
         .map_err(|e| e.to_string())?;
-    Ok(block.append_operation(op).result(0).map_err(|e| e.to_string())?.into())
+    aten2onnx_passes::ir::result_at(block.append_operation(op), 0)
+        .ok_or_else(|| "an op built without a result".to_string())
 }
 
 /// `%n = "aten.none"()`, for a missing element of a `Tensor?[]`.
@@ -191,7 +193,8 @@ fn none_value<'c, 'b>(
         .add_results(&[Type::none(importer.context)])
         .build()
         .map_err(|e| e.to_string())?;
-    Ok(block.append_operation(op).result(0).map_err(|e| e.to_string())?.into())
+    aten2onnx_passes::ir::result_at(block.append_operation(op), 0)
+        .ok_or_else(|| "an op built without a result".to_string())
 }
 
 /// The operands of an argument that carries graph values (tensors, symbolic

@@ -59,6 +59,56 @@ fn hop_argument_name(node: &Node, index: usize) -> Option<&'static str> {
     names.get(index).copied()
 }
 
+/// The higher-order op torch.export wraps side-effecting ops in (in core
+/// ATen, e.g. `aten._linalg_check_errors` after a linalg op):
+/// `with_effects(token, op, *args, **kwargs) -> (token, *op's results)`.
+const WITH_EFFECTS: &str = "torch.ops.higher_order.with_effects";
+
+/// The op a `with_effects` node wraps, as a plain node: its arguments (the
+/// positional ones named from the op's schema) and results, without the
+/// effect token. Tokens only order side effects, and ONNX programs have no
+/// side effects to order, so they are dropped from the graph (the
+/// signature's token inputs and outputs are skipped too). `Ok(None)` for
+/// any other node.
+fn unwrap_with_effects(node: &Node) -> Result<Option<Node>, String> {
+    if node.target != WITH_EFFECTS {
+        return Ok(None);
+    }
+    let target = match node.inputs.get(1).map(|i| &i.arg) {
+        Some(Argument::AsOperator(target)) => target.clone(),
+        other => return Err(format!("with_effects: the second argument is {other:?}, not an operator")),
+    };
+    if !matches!(node.inputs.first().map(|i| &i.arg), Some(Argument::AsTensor(_))) {
+        return Err("with_effects: the first argument is not an effect token".to_string());
+    }
+    let schema = match classify_target(&target)? {
+        Target::Aten(schema) => schema,
+        _ => return Err(format!("with_effects: the wrapped op '{target}' is not an ATen op")),
+    };
+    let positional: Vec<&str> = schema.arguments.iter().filter(|a| !a.kwarg_only).map(|a| a.name).collect();
+    let mut inputs = Vec::new();
+    let mut position = 0;
+    for input in &node.inputs[2..] {
+        let mut input = input.clone();
+        if input.name.is_empty() {
+            input.name = positional
+                .get(position)
+                .ok_or_else(|| {
+                    format!("with_effects: '{target}' takes {} positional arguments, more were given", positional.len())
+                })?
+                .to_string();
+            position += 1;
+        }
+        inputs.push(input);
+    }
+    let mut outputs: Vec<Argument> = node.outputs.iter().skip(1).cloned().collect();
+    if schema.returns.is_empty() {
+        // `(token, None)` for an op returning nothing.
+        outputs.retain(|o| !matches!(o, Argument::AsNone(_)));
+    }
+    Ok(Some(Node { target, inputs, outputs, ..node.clone() }))
+}
+
 /// Where a value came from, for error messages.
 fn node_label(node: &Node) -> String {
     let name = node.name.as_deref().unwrap_or("<unnamed>");
@@ -122,6 +172,18 @@ impl<'c> Importer<'c, '_> {
         let mut unknown: BTreeMap<String, (usize, Vec<String>)> = BTreeMap::new();
         fn visit(graph: &Graph, unknown: &mut BTreeMap<String, (usize, Vec<String>)>) {
             for node in &graph.nodes {
+                let inner = match unwrap_with_effects(node) {
+                    Ok(inner) => inner,
+                    Err(reason) => {
+                        let entry = unknown.entry(reason).or_default();
+                        entry.0 += 1;
+                        if entry.1.len() < 3 {
+                            entry.1.push(node_label(node));
+                        }
+                        continue;
+                    }
+                };
+                let node = inner.as_ref().unwrap_or(node);
                 if let Err(reason) = classify_target(&node.target) {
                     let entry = unknown.entry(reason).or_default();
                     entry.0 += 1;
@@ -226,7 +288,10 @@ impl<'c> Importer<'c, '_> {
                     weights.push((c.arg.name.clone(), c.tensor_constant_name.clone(), "constant"))
                 }
                 InputSpec::ConstantInput(c) => constants.push(c.clone()),
-                InputSpec::CustomObj(_) | InputSpec::Token(_) => {
+                // Effect tokens order side effects; nothing to carry (see
+                // `unwrap_with_effects`).
+                InputSpec::Token(_) => {}
+                InputSpec::CustomObj(_) => {
                     return Err(self.error(format!(
                         "input '{}' is a {} input, which the aten dialect does not support",
                         spec.arg_name().unwrap_or("?"),
@@ -339,7 +404,8 @@ impl<'c> Importer<'c, '_> {
             .add_results(&[ty])
             .build()
             .map_err(|e| self.error(e.to_string()))?;
-        Ok(block.append_operation(op).result(0).map_err(|e| self.error(e.to_string()))?.into())
+        aten2onnx_passes::ir::result_at(block.append_operation(op), 0)
+            .ok_or_else(|| self.error("an op built without a result"))
     }
 
     /// Imports every node of `graph` into `block`.
@@ -351,6 +417,9 @@ impl<'c> Importer<'c, '_> {
         constants: &HashMap<String, Argument>,
     ) -> Result<(), Error> {
         for node in &graph.nodes {
+            let inner =
+                unwrap_with_effects(node).map_err(|message| self.error(format!("{}: {message}", node_label(node))))?;
+            let node = inner.as_ref().unwrap_or(node);
             let op = self
                 .node(block, graph, node, scope, constants)
                 .map_err(|message| self.error(format!("{}: {message}", node_label(node))))?;
@@ -440,8 +509,10 @@ impl<'c> Importer<'c, '_> {
     ) -> Result<(), Error> {
         for (i, entry) in Self::output_names(node).into_iter().enumerate() {
             if let Some((name, _)) = entry {
-                let value = op.result(i).map_err(|e| self.error(e.to_string()))?;
-                scope.insert(name.to_string(), value.into());
+                let count = melior::ir::operation::OperationLike::result_count(&op);
+                let value = aten2onnx_passes::ir::result_at(op, i)
+                    .ok_or_else(|| self.error(format!("the node names output {i} but its op has {count} result(s)")))?;
+                scope.insert(name.to_string(), value);
             }
         }
         Ok(())
@@ -581,6 +652,9 @@ impl<'c> Importer<'c, '_> {
         let mut user = Vec::new();
         let mut mutations = Vec::new();
         for (spec, output) in signature.output_specs.iter().zip(&graph.outputs) {
+            if matches!(spec, OutputSpec::Token(_)) {
+                continue;
+            }
             let unknown = match spec {
                 OutputSpec::BufferMutation(m) if !buffers.contains(m.buffer_name.as_str()) => {
                     Some(("buffer", &m.buffer_name))

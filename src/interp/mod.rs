@@ -175,7 +175,7 @@ impl Interpreter<'_> {
                         value: t.copy(),
                     });
                 }
-                let result: Value = op.result(i).map_err(|e| e.to_string())?.into();
+                let result: Value = ir::result_at(op, i).ok_or_else(|| format!("the op has no result {i}"))?;
                 self.values.insert(key(result), value);
             }
         }

@@ -154,14 +154,14 @@ fn ops_without_a_lowering_are_listed_with_counts_and_lines() {
 fn unremovable_inplace_op() {
     let dir = with_mlir(
         "catalogue-inplace",
-        r#"func.func @forward(%x: tensor<2x3xf32>) -> tensor<6xf32> {
-  %0 = "aten.resize_.default"(%x) {size = array<i64: 6>} : (tensor<2x3xf32>) -> tensor<6xf32>
-  return %0 : tensor<6xf32>
+        r#"func.func @forward(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %0 = "aten.t_.default"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
 }
 "#,
     );
     let message = to_onnx_fails(&dir, "input.mlir");
-    assert!(message.contains("aten.resize_.default") && message.contains("in place"), "{message}");
+    assert!(message.contains("aten.t_.default") && message.contains("in place"), "{message}");
     assert!(message.contains("input.mlir:2"), "the location: {message}");
 }
 
@@ -201,7 +201,10 @@ fn bad_opset() {
 
 #[test]
 fn malformed_mlir() {
-    let dir = with_mlir("catalogue-malformed-mlir", "func.func @forward(%x: tensor<2xf32>) -> tensor<2xf32> {\n  return %y\n");
+    let dir = with_mlir(
+        "catalogue-malformed-mlir",
+        "func.func @forward(%x: tensor<2xf32>) -> tensor<2xf32> {\n  return %y\n",
+    );
     let message = to_onnx_fails(&dir, "input.mlir");
     assert!(message.contains("input.mlir:2"), "file and line: {message}");
 }
@@ -217,8 +220,7 @@ fn unknown_pass_or_bad_option_in_a_pipeline() {
         ("builtin.module(convert-aten-to-onnx{opset=abc})", "opset"),
         ("builtin.module(convert-aten-to-onnx{nonsense=1})", "nonsense"),
     ] {
-        let output =
-            run(ATEN_OPT, &dir, &["input.mlir", &format!("--pass-pipeline={pipeline}"), "-o", "out.mlir"]);
+        let output = run(ATEN_OPT, &dir, &["input.mlir", &format!("--pass-pipeline={pipeline}"), "-o", "out.mlir"]);
         let message = assert_fails(&output, &dir);
         assert!(message.contains(expect), "{pipeline}: {message}");
     }
@@ -251,4 +253,118 @@ fn output_equal_to_input() {
         assert!(message.contains("input"), "{message}");
         assert_eq!(std::fs::read(dir.join("input.pt2")).unwrap(), before, "the input is untouched");
     }
+}
+
+/// Hostile `onnx.weight_transform`s (issue 9): a `slice` out of range, of
+/// the wrong rank or dtype, and a chain or DAG of transforms too large to
+/// compute (it grew the writer's memory cubically / exponentially: a 5,000
+/// long chain took over 18 GB) are clean errors naming the op.
+#[test]
+fn hostile_weight_transforms() {
+    let archive = root().join(fixture("mlp"));
+    let module = |ret: &str, body: &str| {
+        format!(
+            "module attributes {{aten.archive = \"{}\", onnx.opset = 23 : i64}} {{\nfunc.func @forward() -> {ret} {{\n  %w = \"onnx.initializer\"() {{name = \"fc1.weight\"}} : () -> tensor<16x8xf32>\n{body}\n  }}\n}}\n",
+            archive.display()
+        )
+    };
+    let slice = |attrs: &str, ty: &str| {
+        module(
+            ty,
+            &format!("  %s = \"onnx.weight_transform\"(%w) {{kind = \"slice\", {attrs}}} : (tensor<16x8xf32>) -> {ty}\n  return %s : {ty}"),
+        )
+    };
+    let mut cases = vec![
+        ("slice-start", slice("axis = 0 : i64, start = 13 : i64", "tensor<4x8xf32>"), "slice of [16, 8]"),
+        ("slice-neg-start", slice("axis = 0 : i64, start = -4 : i64", "tensor<4x8xf32>"), "slice of [16, 8]"),
+        (
+            "slice-max-start",
+            slice("axis = 0 : i64, start = 9223372036854775807 : i64", "tensor<4x8xf32>"),
+            "slice of [16, 8]",
+        ),
+        (
+            "slice-axis",
+            slice("axis = -9223372036854775808 : i64, start = 0 : i64", "tensor<4x8xf32>"),
+            "slice of [16, 8]",
+        ),
+        ("slice-rank", slice("axis = 0 : i64, start = 0 : i64", "tensor<f32>"), "slice of [16, 8]"),
+        ("slice-dtype", slice("axis = 0 : i64, start = 0 : i64", "tensor<4x8xi64>"), "data type"),
+        ("slice-dynamic", slice("axis = 0 : i64, start = 0 : i64", "tensor<?x8xf32>"), "static tensor type"),
+    ];
+    let mut chain = String::new();
+    let mut prev = "%w".to_string();
+    for i in 0..300 {
+        chain += &format!("  %t{i} = \"onnx.weight_transform\"({prev}) {{kind = \"slice\", axis = 0 : i64, start = 0 : i64}} : (tensor<16x8xf32>) -> tensor<16x8xf32>\n");
+        prev = format!("%t{i}");
+    }
+    chain += &format!("  return {prev} : tensor<16x8xf32>");
+    cases.push(("chain", module("tensor<16x8xf32>", &chain), "tree of"));
+    let (mut dag, mut prev, mut c) = (String::new(), "%w".to_string(), 8u64);
+    for i in 0..40 {
+        dag += &format!("  %c{i} = \"onnx.weight_transform\"({prev}, {prev}) {{kind = \"concat\", axis = 1 : i64}} : (tensor<16x{c}xf32>, tensor<16x{c}xf32>) -> tensor<16x{}xf32>\n", 2 * c);
+        prev = format!("%c{i}");
+        c *= 2;
+    }
+    dag += &format!("  return {prev} : tensor<16x{c}xf32>");
+    cases.push(("dag", module(&format!("tensor<16x{c}xf32>"), &dag), "tree of"));
+    for (name, text, expected) in cases {
+        let dir = with_mlir(&format!("catalogue-weight-transform-{name}"), &text);
+        let message = to_onnx_fails(&dir, "input.mlir");
+        assert!(message.contains(expected) && message.contains("weight_transform"), "{name}: {message}");
+    }
+}
+
+/// Hostile options of the new surface (issue 9): `--decompose` names that
+/// are not op names (an empty one swallowed the pipeline's next option; a
+/// `}` could splice passes in), and a `--report` into a missing directory
+/// (it failed after the model was written, leaving it behind with exit 1).
+#[test]
+fn hostile_decompose_and_report_options() {
+    for (i, names) in ["", "aten.gelu.default}", "aten.gelu.default opset=17", ",,"].iter().enumerate() {
+        let dir = scratch_dir(&format!("catalogue-decompose-{i}"));
+        let output = run(
+            ATEN_TRANSLATE,
+            &dir,
+            &["--to-onnx", root().join(fixture("mlp")).to_str().unwrap(), "-o", "model.onnx", "--decompose", names],
+        );
+        let message = assert_fails(&output, &dir);
+        assert!(message.contains("--decompose") && message.contains("not an aten op name"), "{names:?}: {message}");
+    }
+    let dir = scratch_dir("catalogue-report-missing-dir");
+    let mlp = root().join(fixture("mlp")).to_str().unwrap().to_string();
+    for extra in [&["--stats"][..], &["--verify", "--target", "onnxruntime"][..]] {
+        let mut args = vec!["--to-onnx", mlp.as_str(), "-o", "model.onnx", "--report", "no-such-dir/report.json"];
+        args.extend(extra);
+        let output = run(ATEN_TRANSLATE, &dir, &args);
+        let message = assert_fails(&output, &dir);
+        assert!(message.contains("no-such-dir"), "{message}");
+    }
+}
+
+/// A recurrent cell with a bias torch broadcasts but ONNX cannot take
+/// (sample fuzz: `rnn_tanh_cell` with `b_hh: T[2,4]` gave a model
+/// onnxruntime rejects) is a clean refusal naming the op.
+#[test]
+fn rnn_cell_with_a_broadcast_bias() {
+    let dir = with_mlir(
+        "catalogue-rnn-cell-bias",
+        "func.func @forward(%x: tensor<2x3xf32>, %h: tensor<2x4xf32>, %wi: tensor<4x3xf32>, %wh: tensor<4x4xf32>, %bi: tensor<4xf32>, %bh: tensor<2x4xf32>) -> tensor<2x4xf32> {\n  %0 = \"aten.rnn_tanh_cell.default\"(%x, %h, %wi, %wh, %bi, %bh) : (tensor<2x3xf32>, tensor<2x4xf32>, tensor<4x3xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>\n  return %0 : tensor<2x4xf32>\n}\n",
+    );
+    let message = to_onnx_fails(&dir, "input.mlir");
+    assert!(message.contains("aten.rnn_tanh_cell.default") && message.contains("b_hh"), "{message}");
+}
+
+/// A negative `operandSegmentSizes` entry on a higher-order op
+/// (hostile_inputs.py: `cond` with `array<i32: 1, -1>`) overflowed the
+/// segment arithmetic of the control-flow lowering (a caught panic).
+#[test]
+fn negative_operand_segment_size_on_cond() {
+    let text = crate::import("cond", false);
+    let archive = root().join(fixture("cond"));
+    let text = text.replacen(&format!("\"{}\"", fixture("cond")), &format!("\"{}\"", archive.display()), 1);
+    let mutated = text.replacen("operandSegmentSizes = array<i32: 1, 3>", "operandSegmentSizes = array<i32: 1, -1>", 1);
+    assert_ne!(mutated, text, "the fixture's cond has the expected segments");
+    let dir = with_mlir("catalogue-cond-negative-segment", &mutated);
+    let message = to_onnx_fails(&dir, "input.mlir");
+    assert!(message.contains("operandSegmentSizes") || message.contains("segment"), "{message}");
 }

@@ -944,7 +944,8 @@ fn inexpressible_ops_are_listed_apart_from_missing_lowerings() {
                 && aten2onnx_passes::lowering::inexpressible::reason(t).is_none()
         })
         .expect("a pointwise unary op without a lowering rule");
-    let source = r#"func.func @forward(%x: tensor<3x3xf32>, %z: tensor<3xcomplex<f32>>) -> (tensor<3x3xf32>, tensor<3x2xf32>) {
+    let source =
+        r#"func.func @forward(%x: tensor<3x3xf32>, %z: tensor<3xcomplex<f32>>) -> (tensor<3x3xf32>, tensor<3x2xf32>) {
   %q, %r = "aten.linalg_qr.default"(%x) {mode = "reduced"} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>)
   %s = "aten.special_airy_ai.default"(%q) : (tensor<3x3xf32>) -> tensor<3x3xf32>
   %v = "aten.linalg_svdvals.default"(%s) : (tensor<3x3xf32>) -> tensor<3xf32>
@@ -953,7 +954,7 @@ fn inexpressible_ops_are_listed_apart_from_missing_lowerings() {
   return %s, %c : tensor<3x3xf32>, tensor<3x2xf32>
 }
 "#
-    .replace("aten.special_airy_ai.default", &pending);
+        .replace("aten.special_airy_ai.default", &pending);
     let dir = with_input("inexpressible_ops", &source);
     let output =
         run(ATEN_OPT, &dir, &["input.mlir", "--pass-pipeline=builtin.module(convert-aten-to-onnx)", "-o", "out.mlir"]);

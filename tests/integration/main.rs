@@ -18,9 +18,11 @@
 //! relative (`tests/fixtures/mlp.pt2`) and so are the paths the snapshots
 //! record (the module's `aten.archive`, locations).
 
+mod control_flow;
+#[cfg(feature = "torch")]
+mod decompose;
 #[cfg(feature = "torch")]
 mod differential;
-mod control_flow;
 mod error_catalogue;
 mod errors;
 mod export;
@@ -37,6 +39,8 @@ mod report;
 #[cfg(feature = "torch")]
 mod sample_fuzz;
 mod trace;
+#[cfg(feature = "torch")]
+mod version_skew;
 mod weights;
 
 use aten2onnx::{
@@ -119,7 +123,20 @@ pub fn count_ops(text: &str, name: &str) -> usize {
 
 /// A fresh, empty scratch directory for one test.
 pub fn scratch_dir(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("integration").join(test);
+    // One directory per test process (`<test>-<pid>`): two test runs at once
+    // (two checkouts sharing a target dir, or two people) must not overwrite
+    // each other's files. Directories of processes that are gone are removed.
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("integration");
+    if let Ok(entries) = std::fs::read_dir(&root) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            let pid = name.strip_prefix(test).and_then(|r| r.strip_prefix('-')).and_then(|p| p.parse::<u32>().ok());
+            if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    let dir = root.join(format!("{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create scratch dir");
     dir

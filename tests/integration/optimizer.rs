@@ -21,7 +21,7 @@ use aten2onnx_passes::optimizer::{
     analysis::Dim,
     convert::ty_info,
     lang::dtype,
-    rules::{all_rules, Rule},
+    rules::{all_rules, Rule, Target},
 };
 use melior::ir::{operation::OperationLike, BlockLike, RegionLike, ValueLike};
 use ort::{
@@ -39,7 +39,16 @@ fn example_module(rule: &Rule) -> String {
         true => format!(", aten.archive = \"{}\"", aten2onnx_passes::optimizer::rules::weights::EXAMPLE_ARCHIVE),
         false => String::new(),
     };
-    format!("module attributes {{onnx.opset = {} : i64{archive}}} {{{}\n}}\n", rule.min_opset.max(23), rule.example)
+    // Rules of the `onnxruntime` target run on modules that name it.
+    let target = match rule.target() {
+        Target::OnnxRuntime => ", onnx.target = \"onnxruntime\"",
+        Target::Standard => "",
+    };
+    format!(
+        "module attributes {{onnx.opset = {} : i64{archive}{target}}} {{{}\n}}\n",
+        rule.min_opset.max(23),
+        rule.example
+    )
 }
 
 fn snapshot_name(rule: &Rule) -> String {
@@ -79,14 +88,17 @@ fn every_eqsat_rule_on_its_example() {
 /// check runs every rule's example by construction.
 #[test]
 fn every_eqsat_rule_has_tests() {
-    let lit = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/onnx-eqsat.mlir"))
-        .expect("lit-tests/onnx-eqsat.mlir");
+    // The `onnxruntime` target's rules are checked in their own file.
+    let read = |name: &str| {
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests").join(name)).expect(name)
+    };
+    let lit = read("onnx-eqsat.mlir") + &read("onnx-eqsat-ort.mlir");
     let mut missing = Vec::new();
     let mut names = std::collections::BTreeSet::new();
     for rule in all_rules() {
         assert!(names.insert(rule.full_name()), "two rules are named {}", rule.full_name());
         if !lit.contains(&format!("\"{}\"", rule.full_name())) {
-            missing.push(format!("{} is not checked in lit-tests/onnx-eqsat.mlir", rule.full_name()));
+            missing.push(format!("{} is not checked in lit-tests/onnx-eqsat(-ort).mlir", rule.full_name()));
         }
         let snap = Path::new(SNAPSHOT_DIR).join(format!("integration__optimizer__{}.snap", snapshot_name(rule)));
         if !snap.is_file() {
@@ -177,7 +189,11 @@ pub(crate) fn export(text: &str, path: &Path) {
 }
 
 /// Output shape and values (as f64).
-pub(crate) fn outputs(env: &ort::environment::Environment, model: &Path, inputs: &[Input]) -> Vec<(Vec<i64>, Vec<f64>)> {
+pub(crate) fn outputs(
+    env: &ort::environment::Environment,
+    model: &Path,
+    inputs: &[Input],
+) -> Vec<(Vec<i64>, Vec<f64>)> {
     let mut session = Session::builder(env)
         .unwrap()
         .commit_from_file(model)
@@ -285,6 +301,45 @@ fn corpus_with_eqsat_matches_eager() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every corpus model converted for the `onnxruntime` target (contrib ops)
+/// matches eager PyTorch in onnxruntime (both recorded input sets, the
+/// parity tolerance), and the contrib rules fire on the transformers.
+#[test]
+fn corpus_with_ort_target_matches_eager() {
+    let Some(env) = crate::parity::environment() else {
+        crate::parity::ort_missing();
+        return;
+    };
+    let pipeline = aten2onnx::translate::with_target(&aten2onnx::translate::default_pipeline(23), Target::OnnxRuntime);
+    let fired = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    let convert = |input: &str, out: &Path| -> Result<(), String> {
+        let context = create_context();
+        let mut module = aten2onnx::translate::load(&context, input).map_err(|e| e.to_string())?;
+        aten2onnx::translate::run_pipeline(&context, &mut module, input, &pipeline).map_err(|e| e.to_string())?;
+        let text = module::print(&module, PrintOptions::default());
+        assert!(!text.contains("refused ="), "{input}: a union was refused");
+        for rule in all_rules().filter(|r| r.target() == Target::OnnxRuntime) {
+            if text.contains(&format!("\"{}\" = ", rule.full_name())) {
+                fired.borrow_mut().insert(rule.full_name());
+            }
+        }
+        write_model(&module, out, &ExportOptions::default()).map(|_| ()).map_err(|e| e.to_string())
+    };
+    let mut failures = Vec::new();
+    for model in crate::parity::CORPUS {
+        let dir = PathBuf::from("tests/corpus").join(model);
+        if let Err(e) = crate::parity::check_dir_with(env, &dir, &format!("ort-{model}"), &convert) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let fired = fired.into_inner();
+    eprintln!("onnxruntime-target rules that fired on the corpus: {fired:?}");
+    for rule in ["ort_normalization/skip-simplified-layer-normalization", "ort_attention/group-query-attention"] {
+        assert!(fired.contains(rule), "{rule} never fired on the corpus: {fired:?}");
+    }
 }
 
 // ------------------------------------------------------- random programs

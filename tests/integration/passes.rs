@@ -637,3 +637,29 @@ func.func @qkv(%x: tensor<?x2x4xf32, ["s0"]>) -> (tensor<?x2x4xf32, ["s0"]>, ten
     assert!(output.contains("onnx.fuse_weights = 1") && output.contains("\"onnx.Split\""), "{output}");
     assert_eq!(output.matches("\"onnx.MatMul\"").count(), 1, "{output}");
 }
+
+// ------------------------------------------------------------- aten-decompose
+
+/// Ops without a rule (backward ops of a training graph, an alias) become
+/// simpler aten ops; `tanh` (which has a rule) stays; `ops=` forces one.
+#[test]
+fn aten_decompose_on_training_graph_ops() {
+    let input = r#"
+func.func @f(%g: tensor<2x3xf32>, %x: tensor<2x3xf32>, %i: tensor<3xi64>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<3x4xi64>) {
+  %y = "aten.tanh.default"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %0 = "aten.tanh_backward.default"(%g, %y) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "aten.threshold_backward.default"(%g, %x) {threshold = 0.0 : f64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = "aten.arctan.default"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = "aten.one_hot.default"(%i) {num_classes = 4 : i64} : (tensor<3xi64>) -> tensor<3x4xi64>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<3x4xi64>
+}"#;
+    let output = check_output("aten-decompose", "training_graph_ops", "builtin.module(aten-decompose)", input);
+    for gone in
+        ["aten.tanh_backward.default", "aten.threshold_backward.default", "aten.arctan.default", "aten.one_hot.default"]
+    {
+        assert_eq!(crate::count_ops(&output, gone), 0, "{gone} should be gone:\n{output}");
+    }
+    assert_eq!(crate::count_ops(&output, "aten.tanh.default"), 1);
+    let forced = run_pipeline(&output, "builtin.module(aten-decompose{ops=aten.arccos.default})").unwrap();
+    assert_eq!(forced, reprinted(&output), "decomposing again changes nothing");
+}

@@ -1,10 +1,14 @@
-//! Random ops (`rand`, `randn`, `*_like`, `randint`, `randperm`,
-//! `bernoulli`, `normal`, `uniform_`, `normal_`, `native_dropout`): their values cannot
-//! be compared with torch's, so a program using them is captured with
-//! torch.export, converted (opset 21: onnxruntime 1.32 has no kernels for the
-//! opset-22 random ops), run in onnxruntime several times, and each output
-//! is checked on shape, dtype, range and moments (mean and standard
-//! deviation within about 6 standard errors), and on changing between runs.
+//! Random ops (`rand`, `randn`, `*_like`, `randint`, `randint_like`,
+//! `randperm`, `bernoulli`, `normal`, `uniform_`, `normal_`, `cauchy_`,
+//! `exponential_`, `geometric_`, `log_normal_`, `multinomial`, and the
+//! training-mode `dropout` family, `rrelu` and SDPA's `dropout_p`): their
+//! values cannot be compared with torch's, so programs using them are
+//! captured with torch.export, converted at opset 21 and at the default
+//! opset (onnxruntime 1.32 has no kernels for the opset-22 Random* ops: the
+//! lowering draws from `Dropout` masks, rules/random_common.rs), run in
+//! onnxruntime several times, and each output is checked on shape, dtype,
+//! range and moments (mean and standard deviation within about 6 standard
+//! errors), and on changing between runs. One program has a dynamic size.
 #![cfg(feature = "torch")]
 
 use aten2onnx::{
@@ -77,11 +81,59 @@ ep = torch.export.export(Dropout(), (torch.ones(20000),), strict=False).run_deco
 targets = {str(n.target) for n in ep.graph.nodes}
 assert "aten.native_dropout.default" in targets and "aten.normal_functional.default" in targets, targets
 torch.export.save(ep, f"{out}/dropout.pt2")
+
+class More(torch.nn.Module):
+    def forward(self, x, w):
+        return (x.clone().cauchy_(1.0, 2.0), x.clone().exponential_(2.0), x.clone().geometric_(0.3),
+                x.clone().log_normal_(0.5, 0.25), x.clone().normal_(2.0, 0.5),
+                torch.multinomial(w, 20000, replacement=True), torch.multinomial(w.expand(5000, 4), 2).float(),
+                torch.randint_like(x, 10), torch.randint_like(x, -3, 5, dtype=torch.int64),
+                torch.zeros(20000, dtype=torch.int64).geometric_(0.5), torch.multinomial(w, 1))
+
+ep = torch.export.export(More(), (torch.zeros(20000), torch.tensor([1.0, 2.0, 3.0, 4.0])), strict=False)
+targets = {str(n.target) for n in ep.graph.nodes}
+for t in ["cauchy_", "exponential_", "geometric_", "log_normal_", "normal_", "multinomial", "randint_like"]:
+    assert any(t in x for x in targets), (t, targets)
+torch.export.save(ep, f"{out}/more.pt2")
+
+class Train(torch.nn.Module):
+    def forward(self, x, z, img, zimg):
+        q = torch.zeros(1, 1, 400, 8)
+        k = torch.zeros(1, 1, 200, 8)
+        v = torch.ones(1, 1, 200, 8)
+        return (F.dropout(x, 0.25, training=True), F.dropout2d(img, 0.4, training=True),
+                F.alpha_dropout(z, 0.3, training=True), F.feature_alpha_dropout(zimg, 0.3, training=True),
+                F.rrelu(-x, 0.1, 0.3, training=True), F.rrelu(x, 0.1, 0.3, training=True),
+                F.scaled_dot_product_attention(q, k, v, dropout_p=0.3), F.dropout(x, 1.0, training=True))
+
+ep = torch.export.export(Train(), (torch.ones(20000), torch.zeros(20000), torch.ones(200, 50, 2, 2),
+                                   torch.zeros(200, 50, 2, 2)), strict=False)
+targets = {str(n.target) for n in ep.graph.nodes}
+for t in ["aten.dropout.default", "aten.feature_dropout.default", "aten.alpha_dropout.default",
+          "aten.feature_alpha_dropout.default", "aten.rrelu.default", "aten.scaled_dot_product_attention.default"]:
+    assert t in targets, (t, targets)
+torch.export.save(ep, f"{out}/train.pt2")
+
+class Dynamic(torch.nn.Module):
+    def forward(self, x, p):
+        n = x.shape[0]
+        return (torch.rand(n), torch.randn_like(x), torch.bernoulli(p), torch.randint(0, 7, (n,)),
+                F.dropout(x + 1, 0.25, training=True), torch.randint_like(x, 3, 9))
+
+n = torch.export.Dim("n", min=2)
+ep = torch.export.export(Dynamic(), (torch.zeros(20000), torch.full((20000,), 0.3)),
+                         dynamic_shapes={"x": {0: n}, "p": {0: n}}, strict=False)
+torch.export.save(ep, f"{out}/dynamic.pt2")
 "#;
 
 fn stats(t: &tch::Tensor) -> (f64, f64, f64, f64) {
     let d = t.to_kind(tch::Kind::Double);
-    (d.mean(tch::Kind::Double).double_value(&[]), d.std(true).double_value(&[]), d.min().double_value(&[]), d.max().double_value(&[]))
+    (
+        d.mean(tch::Kind::Double).double_value(&[]),
+        d.std(true).double_value(&[]),
+        d.min().double_value(&[]),
+        d.max().double_value(&[]),
+    )
 }
 
 /// `|got - want| <= k * se`.
@@ -103,7 +155,8 @@ fn moments(name: &str, t: &tch::Tensor, mean: f64, std: f64) -> Result<(), Strin
 }
 
 fn range(name: &str, t: &tch::Tensor, lo: f64, hi_exclusive: f64) -> Result<(), String> {
-    let (_, _, min, max) = stats(t);
+    let d = t.to_kind(tch::Kind::Double);
+    let (min, max) = (d.min().double_value(&[]), d.max().double_value(&[]));
     if min < lo || max >= hi_exclusive {
         return Err(format!("{name}: values in [{min}, {max}], expected [{lo}, {hi_exclusive})"));
     }
@@ -191,6 +244,175 @@ fn check_dropout(outputs: &[tch::Tensor]) -> Result<(), String> {
     moments("normal_", &outputs[1], 2.0, 0.5)
 }
 
+/// The fraction of `t`'s elements where `pred` holds, as Bernoulli draws
+/// with probability `p`.
+fn fraction(name: &str, hits: &tch::Tensor, p: f64) -> Result<(), String> {
+    moments(name, &hits.to_kind(tch::Kind::Double), p, (p * (1.0 - p)).sqrt())
+}
+
+fn expect_shape(name: &str, t: &tch::Tensor, kind: tch::Kind, shape: &[i64]) -> Result<(), String> {
+    if t.kind() != kind || t.size() != shape {
+        return Err(format!("{name}: {:?} {:?}, expected {kind:?} {shape:?}", t.kind(), t.size()));
+    }
+    Ok(())
+}
+
+fn all(t: &tch::Tensor) -> bool {
+    t.all().int64_value(&[]) != 0
+}
+
+fn check_more(o: &[tch::Tensor]) -> Result<(), String> {
+    use tch::Kind;
+    let n = 20000;
+    // cauchy_(1, 2): median 1, quartiles at 1 -+ 2.
+    expect_shape("cauchy", &o[0], Kind::Float, &[n])?;
+    fraction("cauchy below the median", &o[0].lt(1.0), 0.5)?;
+    fraction("cauchy within the quartiles", &(&o[0] - 1.0).abs().lt(2.0), 0.5)?;
+    if !all(&o[0].isfinite()) {
+        return Err("cauchy has non-finite values".into());
+    }
+    // exponential_(2): mean = std = 0.5, positive.
+    expect_shape("exponential", &o[1], Kind::Float, &[n])?;
+    range("exponential", &o[1], 1e-30, f64::INFINITY)?;
+    moments("exponential", &o[1], 0.5, 0.5)?;
+    // geometric_(0.3): integers >= 1, mean 1/p, std sqrt(1-p)/p.
+    for (i, kind, p) in [(2, Kind::Float, 0.3), (9, Kind::Int64, 0.5)] {
+        expect_shape("geometric", &o[i], kind, &[n])?;
+        range("geometric", &o[i], 1.0, f64::INFINITY)?;
+        let d = o[i].to_kind(Kind::Double);
+        if !all(&d.eq_tensor(&d.floor())) {
+            return Err("geometric has non-integer values".into());
+        }
+        moments(&format!("geometric({p})"), &o[i], 1.0 / p, (1.0f64 - p).sqrt() / p)?;
+    }
+    // log_normal_(0.5, 0.25): positive, log ~ N(0.5, 0.25^2).
+    expect_shape("log_normal", &o[3], Kind::Float, &[n])?;
+    range("log_normal", &o[3], 1e-30, f64::INFINITY)?;
+    moments("log of log_normal", &o[3].log(), 0.5, 0.25)?;
+    // normal_(2, 0.5) in the training IR (normal_ -> normal_functional).
+    expect_shape("normal_", &o[4], Kind::Float, &[n])?;
+    moments("normal_", &o[4], 2.0, 0.5)?;
+    // multinomial with replacement over weights 1:2:3:4.
+    expect_shape("multinomial", &o[5], Kind::Int64, &[n])?;
+    range("multinomial", &o[5], 0.0, 4.0)?;
+    for k in 0..4 {
+        fraction(&format!("multinomial draws of {k}"), &o[5].eq(k), (k + 1) as f64 / 10.0)?;
+    }
+    // Without replacement, 2 of 4, 5000 rows: distinct; the first follows the weights.
+    expect_shape("multinomial without replacement", &o[6], Kind::Float, &[5000, 2])?;
+    let first = o[6].select(1, 0);
+    let second = o[6].select(1, 1);
+    if !all(&first.ne_tensor(&second)) {
+        return Err("multinomial without replacement drew a category twice".into());
+    }
+    for k in 0..4 {
+        fraction(&format!("first draw without replacement of {k}"), &first.eq(k as f64), (k + 1) as f64 / 10.0)?;
+    }
+    // randint_like(x, 10): float integers in [0, 10); low_dtype(-3, 5) int64.
+    expect_shape("randint_like", &o[7], Kind::Float, &[n])?;
+    range("randint_like", &o[7], 0.0, 10.0)?;
+    if !all(&o[7].eq_tensor(&o[7].floor())) {
+        return Err("randint_like has non-integer values".into());
+    }
+    moments("randint_like", &o[7], 4.5, (99.0f64 / 12.0).sqrt())?;
+    expect_shape("randint_like.low_dtype", &o[8], Kind::Int64, &[n])?;
+    range("randint_like.low_dtype", &o[8], -3.0, 5.0)?;
+    moments("randint_like.low_dtype", &o[8], 0.5, (63.0f64 / 12.0).sqrt())?;
+    expect_shape("multinomial(n=1)", &o[10], Kind::Int64, &[1])?;
+    range("multinomial(n=1)", &o[10], 0.0, 4.0)
+}
+
+fn check_train(o: &[tch::Tensor]) -> Result<(), String> {
+    use tch::Kind;
+    let n = 20000;
+    // dropout(ones, 0.25): 0 or 4/3, kept 3/4 of the time.
+    expect_shape("dropout", &o[0], Kind::Float, &[n])?;
+    let scale = 1.0 / 0.75;
+    if !all(&o[0].eq(0.0).logical_or(&(&o[0] - scale).abs().le(1e-6))) {
+        return Err("dropout output has values other than 0 and 1/(1-p)".into());
+    }
+    fraction("dropout keep rate", &o[0].ne(0.0), 0.75)?;
+    moments("dropout output", &o[0], 1.0, (0.25f64 / 0.75).sqrt())?;
+    // dropout2d(ones [200, 50, 2, 2], 0.4): whole channels 0 or 1/0.6.
+    expect_shape("dropout2d", &o[1], Kind::Float, &[200, 50, 2, 2])?;
+    let channels = o[1].reshape([10000, 4]);
+    let first = channels.select(1, 0);
+    if !all(&channels.eq_tensor(&first.unsqueeze(1))) {
+        return Err("dropout2d: a channel is partly dropped".into());
+    }
+    if !all(&first.eq(0.0).logical_or(&(&first - 1.0 / 0.6).abs().le(1e-6))) {
+        return Err("dropout2d output has values other than 0 and 1/(1-p)".into());
+    }
+    fraction("dropout2d channel keep rate", &first.ne(0.0), 0.6)?;
+    // alpha_dropout(0 inputs, 0.3): dropped -> a' = -alpha*a*(1-p) + ..., i.e. two values; mean 0 over N(0,1)
+    // inputs is checked on z = 0: kept elements give b_kept = alpha*a*p, dropped -alpha*a*(1-p).
+    let alpha = 1.7580993408473766f64;
+    let p = 0.3;
+    let a = 1.0 / ((alpha * alpha * p + 1.0) * (1.0 - p)).sqrt();
+    let (kept, dropped) = (alpha * a * p, -alpha * a * (1.0 - p));
+    for (i, name, count) in [(2, "alpha_dropout", n), (3, "feature_alpha_dropout", 10000)] {
+        let y = if i == 2 { o[i].shallow_clone() } else { o[i].reshape([10000, 4]) };
+        let values = if i == 2 {
+            y.shallow_clone()
+        } else {
+            let first = y.select(1, 0);
+            if !all(&y.eq_tensor(&first.unsqueeze(1))) {
+                return Err("feature_alpha_dropout: a channel is partly dropped".into());
+            }
+            first
+        };
+        if values.numel() as i64 != count {
+            return Err(format!("{name}: {} values", values.numel()));
+        }
+        let is_kept = (&values - kept).abs().le(1e-5);
+        let is_dropped = (&values - dropped).abs().le(1e-5);
+        if !all(&is_kept.logical_or(&is_dropped)) {
+            return Err(format!("{name}: values other than {kept} and {dropped}"));
+        }
+        fraction(&format!("{name} drop rate"), &is_dropped, p)?;
+    }
+    // rrelu(-1, 0.1, 0.3, training): slopes uniform in [0.1, 0.3); rrelu(1) = 1.
+    expect_shape("rrelu", &o[4], Kind::Float, &[n])?;
+    let slope = -&o[4];
+    range("rrelu slope", &slope, 0.1 - 1e-7, 0.3)?;
+    moments("rrelu slope", &slope, 0.2, 0.2 / 12f64.sqrt())?;
+    if !all(&o[5].eq(1.0)) {
+        return Err("rrelu changed positive inputs".into());
+    }
+    // SDPA with dropout 0.3 on uniform weights (1/200) and V = 1: each row is
+    // sum(mask) / (0.7 * 200), mean 1, std sqrt(0.3 / 0.7 / 200).
+    expect_shape("sdpa", &o[6], Kind::Float, &[1, 1, 400, 8])?;
+    let rows = o[6].reshape([400, 8]).select(1, 0);
+    moments("sdpa dropout row sums", &rows, 1.0, (0.3f64 / 0.7 / 200.0).sqrt())?;
+    // dropout(p = 1): zeros.
+    if !all(&o[7].eq(0.0)) {
+        return Err("dropout(p=1) is not zero".into());
+    }
+    Ok(())
+}
+
+fn check_dynamic(o: &[tch::Tensor], n: i64) -> Result<(), String> {
+    use tch::Kind;
+    expect_shape("rand(n)", &o[0], Kind::Float, &[n])?;
+    range("rand(n)", &o[0], 0.0, 1.0)?;
+    expect_shape("randn_like", &o[1], Kind::Float, &[n])?;
+    expect_shape("bernoulli", &o[2], Kind::Float, &[n])?;
+    expect_shape("randint(n)", &o[3], Kind::Int64, &[n])?;
+    range("randint(n)", &o[3], 0.0, 7.0)?;
+    expect_shape("dropout", &o[4], Kind::Float, &[n])?;
+    expect_shape("randint_like", &o[5], Kind::Float, &[n])?;
+    range("randint_like", &o[5], 3.0, 9.0)?;
+    if n >= 20000 {
+        moments("rand(n)", &o[0], 0.5, (1.0f64 / 12.0).sqrt())?;
+        moments("randn_like", &o[1], 0.0, 1.0)?;
+        fraction("bernoulli(0.3)", &o[2].eq(1.0), 0.3)?;
+        moments("randint(n)", &o[3], 3.0, 2.0)?;
+        fraction("dropout keep rate", &o[4].ne(0.0), 0.75)?;
+        moments("randint_like(3, 9)", &o[5], 5.5, (35.0f64 / 12.0).sqrt())?;
+    }
+    Ok(())
+}
+
 #[test]
 fn random_ops_have_the_right_distributions() {
     if crate::parity::ort_missing() {
@@ -205,27 +427,39 @@ fn random_ops_have_the_right_distributions() {
         .output()
         .unwrap_or_else(|e| panic!("running {}: {e}", python.display()));
     assert!(capture.status.success(), "capture failed:\n{}", String::from_utf8_lossy(&capture.stderr));
-    let options = ConvertOptions { opset: 21, opset_given: true, ..Default::default() };
-    let cases: [(&str, Vec<tch::Tensor>, fn(&[tch::Tensor]) -> Result<(), String>); 2] = [
+    let f = |shape: &[i64], v: f64| tch::Tensor::full(shape, v, (tch::Kind::Float, tch::Device::Cpu));
+    let dynamic_small = |o: &[tch::Tensor]| check_dynamic(o, 37);
+    let dynamic_large = |o: &[tch::Tensor]| check_dynamic(o, 20000);
+    type Check<'x> = &'x dyn Fn(&[tch::Tensor]) -> Result<(), String>;
+    let cases: Vec<(&str, Vec<tch::Tensor>, Check)> = vec![
+        ("random", vec![f(&[20000], 0.0), f(&[20000], 0.3)], &check_random),
+        ("dropout", vec![f(&[20000], 1.0)], &check_dropout),
+        ("more", vec![f(&[20000], 0.0), tch::Tensor::from_slice(&[1.0f32, 2.0, 3.0, 4.0])], &check_more),
         (
-            "random",
-            vec![tch::Tensor::zeros([20000], (tch::Kind::Float, tch::Device::Cpu)), tch::Tensor::full([20000], 0.3, (tch::Kind::Float, tch::Device::Cpu))],
-            check_random,
+            "train",
+            vec![f(&[20000], 1.0), f(&[20000], 0.0), f(&[200, 50, 2, 2], 1.0), f(&[200, 50, 2, 2], 0.0)],
+            &check_train,
         ),
-        ("dropout", vec![tch::Tensor::ones([20000], (tch::Kind::Float, tch::Device::Cpu))], check_dropout),
+        ("dynamic", vec![f(&[20000], 0.0), f(&[20000], 0.3)], &dynamic_large),
+        ("dynamic", vec![f(&[37], 0.0), f(&[37], 0.3)], &dynamic_small),
     ];
-    for (name, inputs, check) in cases {
-        let pt2 = dir.join(format!("{name}.pt2"));
-        let onnx = dir.join(format!("{name}.onnx"));
-        convert(pt2.to_str().unwrap(), &onnx, &options).unwrap_or_else(|e| panic!("converting {name}: {e}"));
-        let runs = run_many(&onnx, &inputs, 4).unwrap_or_else(|e| panic!("{name}: {e}"));
-        for (run, outputs) in runs.iter().enumerate() {
-            check(outputs).unwrap_or_else(|e| panic!("{name} run {run}: {e}"));
-            // Each run draws new values.
-            if run > 0 {
-                for (i, (a, b)) in runs[run - 1].iter().zip(outputs).enumerate() {
-                    if a.numel() > 100 && a.equal(b) {
-                        panic!("{name} output {i} is the same in runs {} and {run}", run - 1);
+    // Opset 21 (the last with onnxruntime kernels for the Random* ops) and
+    // the default (23): the lowering is the same, both must load and run.
+    for opset in [21, aten2onnx_passes::onnx_ir::DEFAULT_OPSET] {
+        let options = ConvertOptions { opset, opset_given: true, ..Default::default() };
+        for (name, inputs, check) in &cases {
+            let pt2 = dir.join(format!("{name}.pt2"));
+            let onnx = dir.join(format!("{name}-{opset}.onnx"));
+            convert(pt2.to_str().unwrap(), &onnx, &options).unwrap_or_else(|e| panic!("converting {name}: {e}"));
+            let runs = run_many(&onnx, inputs, 4).unwrap_or_else(|e| panic!("{name} at opset {opset}: {e}"));
+            for (run, outputs) in runs.iter().enumerate() {
+                check(outputs).unwrap_or_else(|e| panic!("{name} at opset {opset}, run {run}: {e}"));
+                // Each run draws new values.
+                if run > 0 {
+                    for (i, (a, b)) in runs[run - 1].iter().zip(outputs).enumerate() {
+                        if a.numel() > 100 && a.equal(b) && !(*name == "train" && (i == 5 || i == 7)) {
+                            panic!("{name} output {i} is the same in runs {} and {run} (opset {opset})", run - 1);
+                        }
                     }
                 }
             }

@@ -66,8 +66,8 @@ fn mutate_part(sample: &str, rng: &mut Rng) -> String {
             continue;
         }
         // A number after ':' / ',' / '(' / space: maybe mutate it.
-        let starts_number = (c.is_ascii_digit() || c == '-')
-            && (i == 0 || matches!(chars[i - 1], ':' | ',' | '(' | ' ' | '['));
+        let starts_number =
+            (c.is_ascii_digit() || c == '-') && (i == 0 || matches!(chars[i - 1], ':' | ',' | '(' | ' ' | '['));
         if starts_number {
             let end = (i + 1..chars.len())
                 .find(|&j| !(chars[j].is_ascii_alphanumeric() || matches!(chars[j], '.' | '-' | '+')))

@@ -17,7 +17,7 @@ use std::path::Path;
 
 const FUSE: &str = "builtin.module(func.func(onnx-fuse-weights))";
 
-/// The `@qkv` and `@gqa` cases of lit-tests/onnx-fuse-weights.mlir, reading
+/// The `@qkv`, `@gqa`, `@gemm` and `@qkv_bias` cases of lit-tests/onnx-fuse-weights.mlir, reading
 /// the fixture's weights.
 fn cases() -> Vec<(&'static str, String)> {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/onnx-fuse-weights.mlir"))
@@ -27,7 +27,7 @@ fn cases() -> Vec<(&'static str, String)> {
         .filter_map(|chunk| {
             let start = chunk.find("module attributes")?;
             let module = chunk[start..].replacen("onnx.opset = 23 : i64", &archive, 1);
-            ["qkv", "gqa", "gemm"]
+            ["qkv", "gqa", "gemm", "qkv_bias"]
                 .into_iter()
                 .find(|n| module.contains(&format!("func.func @{n}(")))
                 .map(|n| (n, module))
@@ -43,7 +43,7 @@ fn fuse_weights_keeps_the_numbers() {
     };
     let dir = crate::scratch_dir("fuse_weights");
     let cases = cases();
-    assert_eq!(cases.len(), 3, "the @qkv, @gqa and @gemm cases of lit-tests/onnx-fuse-weights.mlir");
+    assert_eq!(cases.len(), 4, "the @qkv, @gqa, @gemm and @qkv_bias cases of lit-tests/onnx-fuse-weights.mlir");
     for (name, input) in cases {
         let output = crate::run_pipeline(&input, FUSE).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(output.contains("onnx.fuse_weights = 1"), "{name} was not fused:\n{output}");

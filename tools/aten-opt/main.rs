@@ -45,6 +45,10 @@ struct Args {
     /// Print every lowering rule (target, source file, opset range, dtypes) as JSON and exit.
     #[arg(long = "list-rules")]
     list_rules: bool,
+    /// Print every decomposition of `aten-decompose` (target, what it
+    /// becomes, source file) and exit.
+    #[arg(long = "list-decompositions")]
+    list_decompositions: bool,
 }
 
 fn main() -> ExitCode {
@@ -58,6 +62,10 @@ fn main() -> ExitCode {
     }
     if args.list_rules {
         print!("{}", aten2onnx::opt::list_rules());
+        return ExitCode::SUCCESS;
+    }
+    if args.list_decompositions {
+        print!("{}", aten2onnx::opt::list_decompositions());
         return ExitCode::SUCCESS;
     }
     let input = if args.input == "-" { "<stdin>".to_string() } else { args.input.clone() };

@@ -36,6 +36,18 @@ struct Args {
     /// `onnx.opset` of a .mlir input).
     #[arg(long)]
     opset: Option<u32>,
+    /// With --to-onnx: `onnxruntime` lets the optimizer use onnxruntime's
+    /// com.microsoft contrib ops where they pay (SkipSimplifiedLayerNormalization,
+    /// GroupQueryAttention, QuickGelu, ...); `standard` (default) writes
+    /// standard ONNX only.
+    #[arg(long, value_parser = ["standard", "onnxruntime"], default_value = "standard")]
+    target: String,
+    /// With --to-onnx: also decompose these aten ops (comma-separated, e.g.
+    /// `aten.gelu.default`) into simpler aten ops before lowering, although
+    /// they have a lowering rule (`aten-opt --list-decompositions` lists
+    /// them). Ops without a rule are decomposed anyway when they can be.
+    #[arg(long, value_delimiter = ',')]
+    decompose: Vec<String>,
     /// Put initializers in `<output>.data` (always), or never; default: only past 2 GiB.
     #[arg(long = "external-data", value_parser = ["auto", "always", "never"], default_value = "auto")]
     external_data: String,
@@ -116,12 +128,14 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
                 _ => ExternalData::Auto,
             },
             debug_info: !args.strip_debug_info,
+            target: aten2onnx_passes::optimizer::rules::Target::parse(&args.target).unwrap_or_default(),
+            decompose: args.decompose.clone(),
             ..Default::default()
         };
-        if args.verify {
-            return verify(args, output, options);
-        }
         if args.report.is_none() && !args.stats {
+            if args.verify {
+                return verify(args, output, options, None);
+            }
             return translate::convert(&args.input, std::path::Path::new(output), &options).map(|_| ());
         }
         if let Some(path) = &args.report {
@@ -130,9 +144,24 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
             if path == std::path::Path::new(output) {
                 return Err(aten2onnx::Error::Usage("--report names the ONNX output file".into()));
             }
+            // Checked before converting: a report that cannot be written
+            // after a successful conversion left the model behind with exit 1.
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+            if !dir.is_dir() {
+                return Err(aten2onnx::Error::Usage(format!(
+                    "--report {}: the directory {} does not exist",
+                    path.display(),
+                    dir.display()
+                )));
+            }
         }
         let mut report = aten2onnx::report::Report::new("aten-translate", &args.input);
-        let result = translate::convert_reporting(&args.input, std::path::Path::new(output), &options, Some(&mut report));
+        let result = if args.verify {
+            verify(args, output, options, Some(&mut report))
+        } else {
+            translate::convert_reporting(&args.input, std::path::Path::new(output), &options, Some(&mut report))
+                .map(|_| ())
+        };
         if let Err(e) = &result {
             report.fail(e);
         }
@@ -146,11 +175,18 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
     }
 }
 
+/// `--verify`: converts, compares with libtorch, prints the comparison;
+/// fills `export_report` (`--report`/`--stats`) when given one.
 #[cfg(feature = "torch")]
-fn verify(args: &Args, output: &str, convert: translate::ConvertOptions) -> Result<(), aten2onnx::Error> {
-    use aten2onnx::verify::{verify, VerifyOptions};
+fn verify(
+    args: &Args,
+    output: &str,
+    convert: translate::ConvertOptions,
+    export_report: Option<&mut aten2onnx::report::Report>,
+) -> Result<(), aten2onnx::Error> {
+    use aten2onnx::verify::{verify_reporting, VerifyOptions};
     let options = VerifyOptions { convert, inputs: args.inputs.as_ref().map(std::path::PathBuf::from) };
-    let report = verify(&args.input, std::path::Path::new(output), &options)?;
+    let report = verify_reporting(&args.input, std::path::Path::new(output), &options, export_report)?;
     print!("{}", report.render());
     if report.ok() {
         Ok(())
@@ -166,7 +202,12 @@ fn verify(args: &Args, output: &str, convert: translate::ConvertOptions) -> Resu
 }
 
 #[cfg(not(feature = "torch"))]
-fn verify(_: &Args, _: &str, _: translate::ConvertOptions) -> Result<(), aten2onnx::Error> {
+fn verify(
+    _: &Args,
+    _: &str,
+    _: translate::ConvertOptions,
+    _: Option<&mut aten2onnx::report::Report>,
+) -> Result<(), aten2onnx::Error> {
     Err(aten2onnx::Error::Usage(
         "--verify needs libtorch: this aten-translate was built without the `torch` feature (cargo build --features torch)".into(),
     ))

@@ -226,7 +226,7 @@ impl<'c, 'a> Args<'c, 'a> {
 
     /// The type of result `index` of the aten op.
     pub fn result_type(&self, index: usize) -> Result<Type<'c>, String> {
-        Ok(self.op.result(index).map_err(|e| e.to_string())?.r#type())
+        Ok(ir::result_at(self.op, index).ok_or_else(|| format!("the op has no result {index}"))?.r#type())
     }
 }
 

@@ -22,6 +22,8 @@ pub enum Attr {
     String(String),
     Ints(Vec<i64>),
     Floats(Vec<f32>),
+    /// A STRINGS attribute (e.g. the `activations` of RNN ops).
+    Strings(Vec<String>),
 }
 
 pub struct Builder<'c, 'a> {
@@ -54,6 +56,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             Attr::Floats(v) => unsafe {
                 Attribute::from_raw(sys::mlirDenseF32ArrayGet(ctx.to_raw(), v.len() as isize, v.as_ptr()))
             },
+            Attr::Strings(v) => self.strings(&v.iter().map(String::as_str).collect::<Vec<_>>()),
         }
     }
 

@@ -103,7 +103,8 @@ pub const OPS: &[Inexpressible] = &[
     },
     Inexpressible {
         op: "ormqr",
-        reason: "multiplies by geqrf's Householder reflectors (LAPACK's QR family): only meaningful with geqrf's output, \
+        reason:
+            "multiplies by geqrf's Householder reflectors (LAPACK's QR family): only meaningful with geqrf's output, \
                  which ONNX cannot compute",
     },
     Inexpressible { op: "pinverse", reason: SVD },

@@ -69,7 +69,10 @@ impl<'c, 'a> Ctx<'c, 'a> {
     /// `float`, ...), not a tensor.
     fn is_scalar_argument(&self, name: &str) -> bool {
         self.args.schema.arguments.iter().find(|a| a.name == name).is_some_and(|a| {
-            matches!(a.ty.trim_end_matches('?'), "Scalar" | "int" | "SymInt" | "float" | "SymFloat" | "bool" | "SymBool")
+            matches!(
+                a.ty.trim_end_matches('?'),
+                "Scalar" | "int" | "SymInt" | "float" | "SymFloat" | "bool" | "SymBool"
+            )
         })
     }
 

@@ -299,7 +299,7 @@ impl<'c, 'a> BlockGraph<'c, 'a> {
             node_locations.push((node, op.location()));
             class_locations.push((id, op.location()));
             if op.result_count() == 1 {
-                let result: Value = op.result(0).ok()?.into();
+                let result: Value = ir::result_at(op, 0)?;
                 add_type(&mut egraph, id, ty_info(result.r#type()));
                 classes.insert(result.to_raw().ptr as usize, id);
             } else {
@@ -415,7 +415,7 @@ impl<'c, 'a> BlockGraph<'c, 'a> {
                 let op = build_op(context, &head, &[value], &[old.r#type()], fallback)?;
                 let op = block.insert_operation_before(self.terminator, op);
                 built += 1;
-                value = op.result(0).map_err(|e| e.to_string())?.into();
+                value = ir::result_at(op, 0).ok_or("an Identity without a result")?;
             }
             new_operands.push(value.to_raw());
         }
@@ -427,7 +427,7 @@ impl<'c, 'a> BlockGraph<'c, 'a> {
             if old != new {
                 ir::walk(clone, &mut |o| {
                     for i in 0..o.operand_count() {
-                        if o.operand(i).is_ok_and(|v| v == old) {
+                        if ir::operand_at(o, i).is_some_and(|v| v == old) {
                             unsafe { sys::mlirOperationSetOperand(o.to_raw(), i as isize, new.to_raw()) };
                         }
                     }
@@ -447,6 +447,10 @@ impl<'c, 'a> BlockGraph<'c, 'a> {
         let ty = ty.ok_or("a value without a type")?;
         if let Some(raw) = ty.raw {
             return Ok(unsafe { Type::from_raw(sys::MlirType { ptr: raw as *const _ }) });
+        }
+        // A rule's `onnx.none` (a missing optional input).
+        if ty.elem.is_none() && ty.dims.is_none() {
+            return Ok(Type::none(context));
         }
         let elem = element_type(context, ty.elem.ok_or("a value without an element type")?)?;
         let dims = ty.dims.as_ref().ok_or("a value without a rank")?;

@@ -97,5 +97,13 @@ pub fn node_cost(node: &ONode, own: &Data, inputs: &[&Data]) -> f64 {
         "LayerNormalization" | "RMSNormalization" | "BatchNormalization" | "Softmax" | "LogSoftmax" => 5.0 * out_elems,
         _ => out_elems,
     };
-    NODE_OVERHEAD + moved + FLOPS_WEIGHT * flops
+    // onnxruntime's Skip(Simplified)LayerNormalization (target onnxruntime)
+    // also stands for the Add of its first two inputs: after extraction
+    // that Add, when it is used elsewhere, becomes the op's fourth output
+    // (`optimizer::skip_sum`), so the op saves a node's overhead.
+    let absorbed = match (head.domain.as_str(), op) {
+        ("com.microsoft", "SkipSimplifiedLayerNormalization" | "SkipLayerNormalization") => NODE_OVERHEAD,
+        _ => 0.0,
+    };
+    NODE_OVERHEAD - absorbed + moved + FLOPS_WEIGHT * flops
 }

@@ -140,6 +140,13 @@ impl AttrValue {
     }
 }
 
+/// The default (ai.onnx) domain `""`, interned once: comparing symbols is
+/// cheaper than resolving one to its text in the global symbol table.
+pub fn default_domain() -> Symbol {
+    static DEFAULT: std::sync::OnceLock<Symbol> = std::sync::OnceLock::new();
+    *DEFAULT.get_or_init(|| Symbol::from(""))
+}
+
 /// What an op is, without its operands.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Head {
@@ -156,11 +163,11 @@ impl Head {
     pub fn new(op: &str, attrs: Vec<(&str, AttrValue)>) -> Head {
         let mut attrs: Vec<(Symbol, AttrValue)> = attrs.into_iter().map(|(k, v)| (Symbol::from(k), v)).collect();
         attrs.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
-        Head { domain: Symbol::from(""), op: Symbol::from(op), results: 1, attrs }
+        Head { domain: default_domain(), op: Symbol::from(op), results: 1, attrs }
     }
 
     pub fn is(&self, op: &str) -> bool {
-        self.domain.as_str().is_empty() && self.op.as_str() == op
+        self.domain == default_domain() && self.op.as_str() == op
     }
 
     pub fn attr(&self, name: &str) -> Option<&AttrValue> {

@@ -37,6 +37,7 @@ pub mod convert;
 pub mod cost;
 pub mod lang;
 pub mod rules;
+pub mod skip_sum;
 
 use analysis::OnnxEGraph;
 use egg::{Id, Language, Runner, SimpleScheduler, StopReason};
@@ -79,11 +80,67 @@ pub struct Outcome {
     pub conflicts: Vec<String>,
 }
 
-/// Saturates `egraph` with the rules valid at its opset (selected by `only`).
-pub fn saturate(egraph: OnnxEGraph, ops: usize, limits: &Limits, only: &[String]) -> (OnnxEGraph, Outcome) {
+thread_local! {
+    /// The mock clock [`with_egg_clock`] installed, and when it started.
+    static EGG_CLOCK: std::cell::RefCell<Option<(std::time::Instant, std::sync::Arc<quanta::Mock>)>> =
+        const { std::cell::RefCell::new(None) };
+    /// Calls of [`sync_egg_clock_sometimes`].
+    static EGG_CLOCK_TICKS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` with egg's clock replaced by one that [`sync_egg_clock`]
+/// advances to the real time. egg times its runs (and checks
+/// [`Limits::time`]) with `quanta::Instant`, whose first use in a process
+/// calibrates quanta's TSC clock by busy-waiting until its error is below
+/// 10 ns, up to 200 ms: on a loaded machine that was a third of converting
+/// a 32-layer Llama. The time limit is still checked, against the time of
+/// the last sync (each round, each rule's search and each application).
+pub fn with_egg_clock<T>(f: impl FnOnce() -> T) -> T {
+    let (clock, mock) = quanta::Clock::mock();
+    let old = EGG_CLOCK.with(|c| c.replace(Some((std::time::Instant::now(), mock))));
+    let out = quanta::with_clock(&clock, f);
+    EGG_CLOCK.with(|c| c.replace(old));
+    out
+}
+
+/// Advances the clock of [`with_egg_clock`] (if any) to the real time.
+pub fn sync_egg_clock() {
+    EGG_CLOCK.with(|c| {
+        if let Some((start, mock)) = &*c.borrow() {
+            let now = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            let value = mock.value();
+            if now > value {
+                mock.increment(now - value);
+            }
+        }
+    });
+}
+
+/// [`sync_egg_clock`] every 64th call: for the rule applier, called for
+/// every matched e-class.
+pub fn sync_egg_clock_sometimes() {
+    let tick = EGG_CLOCK_TICKS.with(|t| {
+        let n = t.get().wrapping_add(1);
+        t.set(n);
+        n
+    });
+    if tick % 64 == 0 {
+        sync_egg_clock();
+    }
+}
+
+/// Saturates `egraph` with the rules valid at its opset for `target`
+/// (selected by `only`).
+pub fn saturate(
+    egraph: OnnxEGraph,
+    ops: usize,
+    limits: &Limits,
+    target: rules::Target,
+    only: &[String],
+) -> (OnnxEGraph, Outcome) {
     let opset = egraph.analysis.opset;
     let snapshot: rules::Snapshot = Default::default();
-    let rewrites = rules::rewrites(opset, only, &snapshot);
+    let rewrites = rules::rewrites(opset, target, only, &snapshot);
     let hook_snapshot = snapshot.clone();
     let runner: Runner<ONode, analysis::OnnxAnalysis, ()> = Runner::new(analysis::OnnxAnalysis::new(opset))
         .with_egraph(egraph)
@@ -92,8 +149,9 @@ pub fn saturate(egraph: OnnxEGraph, ops: usize, limits: &Limits, only: &[String]
         .with_node_limit(limits.node_floor + limits.node_factor * ops)
         .with_time_limit(limits.time)
         .with_hook(move |runner| {
+            sync_egg_clock();
             if let Ok(mut s) = hook_snapshot.lock() {
-                *s = Some(std::sync::Arc::new(runner.egraph.clone()));
+                *s = Some((rules::next_round(), std::sync::Arc::new(runner.egraph.clone())));
             }
             Ok(())
         })
@@ -167,50 +225,64 @@ pub fn extract(egraph: &OnnxEGraph, roots: &[Id]) -> HashMap<Id, ONode> {
         })
         .collect();
     let roots: Vec<Id> = roots.iter().map(|r| egraph.find(*r)).collect();
-    let mut uses = users_in(nodes.iter().map(|(c, n)| (*c, n)));
-    let mut best_choice: Option<(f64, HashMap<Id, usize>)> = None;
+    // Canonical e-class ids index the tables below (dense: below the number
+    // of ids the e-graph ever made).
+    let ids = nodes
+        .iter()
+        .flat_map(|(class, node)| std::iter::once(class).chain(node.children()))
+        .chain(&roots)
+        .map(|&id| usize::from(id) + 1)
+        .max()
+        .unwrap_or(0);
+    let mut uses = users_in(nodes.iter().map(|(c, n)| (*c, n)), ids);
+    let mut best_choice: Option<(f64, Vec<Option<usize>>)> = None;
     for _ in 0..3 {
-        let choice = extract_pass(&nodes, &own, &uses);
+        let choice = extract_pass(&nodes, &own, &uses, ids);
         let (dag_cost, reachable) = dag(&nodes, &own, &choice, &roots);
+        uses = users_in(reachable.iter().enumerate().filter_map(|(c, i)| Some((Id::from(c), &nodes[(*i)?].1))), ids);
         if best_choice.as_ref().is_none_or(|(c, _)| dag_cost < *c) {
-            best_choice = Some((dag_cost, reachable.clone()));
+            best_choice = Some((dag_cost, reachable));
         }
-        uses = users_in(reachable.iter().map(|(c, &i)| (*c, &nodes[i].1)));
     }
     best_choice
-        .map(|(_, chosen)| chosen.into_iter().map(|(c, i)| (c, nodes[i].1.clone())).collect())
+        .map(|(_, chosen)| {
+            chosen.into_iter().enumerate().filter_map(|(c, i)| Some((Id::from(c), nodes[i?].1.clone()))).collect()
+        })
         .unwrap_or_default()
 }
 
-/// How many distinct e-classes use each e-class, among `(class, node)`s.
-fn users_in<'n>(nodes: impl Iterator<Item = (Id, &'n ONode)>) -> HashMap<Id, f64> {
-    let mut parents: HashMap<Id, Vec<Id>> = HashMap::new();
+/// How many distinct e-classes use each e-class, among `(class, node)`s
+/// (1 for an e-class no node uses), by e-class id below `ids`.
+fn users_in<'n>(nodes: impl Iterator<Item = (Id, &'n ONode)>, ids: usize) -> Vec<f64> {
+    let mut parents: Vec<Vec<Id>> = vec![Vec::new(); ids];
     for (class, node) in nodes {
         for c in node.children() {
-            parents.entry(*c).or_default().push(class);
+            parents[usize::from(*c)].push(class);
         }
     }
     parents
         .into_iter()
-        .map(|(c, mut p)| {
+        .map(|mut p| {
             p.sort();
             p.dedup();
-            (c, p.len().max(1) as f64)
+            p.len().max(1) as f64
         })
         .collect()
 }
 
-/// The DAG cost of a choice and the choice restricted to what the roots reach.
-fn dag(nodes: &[(Id, ONode)], own: &[f64], choice: &HashMap<Id, usize>, roots: &[Id]) -> (f64, HashMap<Id, usize>) {
-    let mut reached: HashMap<Id, usize> = HashMap::new();
+/// The DAG cost of a choice and the choice restricted to what the roots
+/// reach (by e-class id).
+fn dag(nodes: &[(Id, ONode)], own: &[f64], choice: &[Option<usize>], roots: &[Id]) -> (f64, Vec<Option<usize>>) {
+    let mut reached: Vec<Option<usize>> = vec![None; choice.len()];
     let mut stack: Vec<Id> = roots.to_vec();
     let mut total = 0.0;
     while let Some(class) = stack.pop() {
-        if reached.contains_key(&class) {
+        let c = usize::from(class);
+        if reached[c].is_some() {
             continue;
         }
-        let Some(&i) = choice.get(&class) else { continue };
-        reached.insert(class, i);
+        let Some(i) = choice[c] else { continue };
+        reached[c] = Some(i);
         total += own[i];
         stack.extend(nodes[i].1.children().iter().copied());
     }
@@ -218,13 +290,15 @@ fn dag(nodes: &[(Id, ONode)], own: &[f64], choice: &HashMap<Id, usize>, roots: &
 }
 
 /// One greedy pass: every e-class that has an acyclic term gets the index
-/// of its cheapest node.
-fn extract_pass(nodes: &[(Id, ONode)], own: &[f64], uses: &HashMap<Id, f64>) -> HashMap<Id, usize> {
-    let mut users: HashMap<Id, Vec<usize>> = HashMap::new();
+/// of its cheapest node (by e-class id below `ids`).
+fn extract_pass(nodes: &[(Id, ONode)], own: &[f64], uses: &[f64], ids: usize) -> Vec<Option<usize>> {
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); ids];
     let mut pending: Vec<usize> = Vec::with_capacity(nodes.len());
     let mut heap = BinaryHeap::new();
+    let mut children: Vec<Id> = Vec::new();
     for (i, (class, node)) in nodes.iter().enumerate() {
-        let mut children: Vec<Id> = node.children().to_vec();
+        children.clear();
+        children.extend_from_slice(node.children());
         children.sort();
         children.dedup();
         if children.contains(class) {
@@ -232,34 +306,38 @@ fn extract_pass(nodes: &[(Id, ONode)], own: &[f64], uses: &HashMap<Id, f64>) -> 
             continue;
         }
         for c in &children {
-            users.entry(*c).or_default().push(i);
+            users[usize::from(*c)].push(i);
         }
         pending.push(children.len());
         if children.is_empty() {
             heap.push(Entry(own[i], *class, i));
         }
     }
-    let mut best: HashMap<Id, (f64, usize)> = HashMap::new();
+    let mut best: Vec<Option<(f64, usize)>> = vec![None; ids];
     while let Some(Entry(cost, class, i)) = heap.pop() {
-        if best.contains_key(&class) {
+        if best[usize::from(class)].is_some() {
             continue;
         }
-        best.insert(class, (cost, i));
-        for &user in users.get(&class).map(Vec::as_slice).unwrap_or(&[]) {
+        best[usize::from(class)] = Some((cost, i));
+        for &user in &users[usize::from(class)] {
             if pending[user] == usize::MAX {
                 continue;
             }
             pending[user] -= 1;
             if pending[user] == 0 {
                 let (user_class, node) = &nodes[user];
-                if best.contains_key(user_class) {
+                if best[usize::from(*user_class)].is_some() {
                     continue;
                 }
                 let total = own[user]
-                    + node.children().iter().map(|c| best[c].0 / uses.get(c).copied().unwrap_or(1.0)).sum::<f64>();
+                    + node
+                        .children()
+                        .iter()
+                        .map(|c| best[usize::from(*c)].expect("operands are settled").0 / uses[usize::from(*c)])
+                        .sum::<f64>();
                 heap.push(Entry(total, *user_class, user));
             }
         }
     }
-    best.into_iter().map(|(class, (_, i))| (class, i)).collect()
+    best.into_iter().map(|b| b.map(|(_, i)| i)).collect()
 }

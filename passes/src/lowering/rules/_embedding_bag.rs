@@ -29,8 +29,8 @@ pub const RULES: &[Rule] = &[
 /// the backward: a graph that reads them is refused.
 pub(super) fn embedding_bag<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     for i in 1..4 {
-        let r = c.args.op.result(i).map_err(|e| e.to_string())?;
-        if crate::ir::has_uses(r.into()) {
+        let r = crate::ir::result_at(c.args.op, i).ok_or_else(|| format!("_embedding_bag has no result {i}"))?;
+        if crate::ir::has_uses(r) {
             return Err("embedding_bag's offset2bag / bag_size / max_indices results are used; only the pooled output is supported".into());
         }
     }

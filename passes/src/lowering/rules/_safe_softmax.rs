@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._safe_softmax.default", safe_sof
         "self: T[0,4]; dim: 1",
         "self: T[3,4]; dim: 0; dtype: dtype(f64)",
     ])
-    .dtypes(&["f32", "f64"])];
+    .dtypes(&["f32", "f64", "f16", "bf16"])];
 
 /// `softmax(self, dim)` (in `dtype` when given), 0 on the slices that are
 /// all -inf (where softmax gives NaN).

@@ -5,4 +5,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._to_copy.default", convert).samp
     "self: T[2,3]; dtype: dtype(i64)",
     "self: T[2,3]; dtype: dtype(f64)",
     "self: i64[2,3]; dtype: dtype(f32)",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];

@@ -10,8 +10,8 @@ pub const RULES: &[Rule] = &[
             "self: T[2,1]; other: T[1,4]",
             "self: T[2,3]; other: 2",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.add.Scalar", |c| binary_alpha(c, "Add"))
         .samples(&["self: T[2,3]; other: 2; alpha: 3", "self: T[0]; other: 1"])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
 ];

@@ -14,4 +14,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addcdiv.default", |c| {
 .samples(&[
     "self: T[2,3]; tensor1: T[2,3]; tensor2: T[3]{pos}",
     "self: T[3]; tensor1: T[2,3]; tensor2: T[2,3]{pos}; value: 0.5",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64"])];

@@ -14,4 +14,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addcmul.default", |c| {
 .samples(&[
     "self: T[2,3]; tensor1: T[2,3]; tensor2: T[3]",
     "self: T[3]; tensor1: T[2,3]; tensor2: T[2,3]; value: 0.5",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8"])];

@@ -11,4 +11,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.amax.default", |c| reduce_dims(c
         "self: T[]; dim: [0]",
         "self: T[]",
     ])
-    .dtypes(&["f32", "i64"])];
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

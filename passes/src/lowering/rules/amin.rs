@@ -9,4 +9,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.amin.default", |c| reduce_dims(c
         "self: T[2,3]",
         "self: T[]; dim: [-1]; keepdim: true",
     ])
-    .dtypes(&["f32", "i64"])];
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

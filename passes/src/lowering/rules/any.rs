@@ -5,7 +5,7 @@ use melior::ir::Value;
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.any.default", |c| any_all(c, Dims::All, true))
         .samples(&["self: T[3,4]", "self: T[0]", "self: T[]"])
-        .dtypes(&["bool", "f32", "i64"]),
+        .dtypes(&["bool", "f32", "i64", "f16", "bf16", "f64", "i32", "i8"]),
     Rule::custom("aten.any.dim", |c| any_all(c, Dims::List(vec![c.args.int("dim")?]), true))
         .samples(&[
             "self: T[3,4]; dim: 1",
@@ -15,7 +15,7 @@ pub const RULES: &[Rule] = &[
             "self: T[]; dim: -1; keepdim: true",
             "self: T[0,3]; dim: 0",
         ])
-        .dtypes(&["bool", "f32", "i64"]),
+        .dtypes(&["bool", "f32", "i64", "f16", "bf16", "f64", "i32", "i8"]),
     Rule::custom("aten.any.dims", |c| any_all(c, dims_arg(c)?, true))
         .samples(&[
             "self: T[3,4,2]; dim: [0,2]",
@@ -24,7 +24,7 @@ pub const RULES: &[Rule] = &[
             "self: T[3,4]; dim: []",
             "self: T[]; dim: [0]",
         ])
-        .dtypes(&["bool", "f32", "i64"]),
+        .dtypes(&["bool", "f32", "i64", "f16", "bf16", "f64", "i32", "i8"]),
 ];
 
 /// The dims a reduction runs over.

@@ -67,15 +67,29 @@ fn arange<'c, 'a>(
         S::Num(n) if int64 => S::Num(n.trunc()),
         other => other,
     };
-    let (s, e, d) = (trunc(read(start, 0.0)?), trunc(read(Some(end), 0.0)?), trunc(read(step, 1.0)?));
-    if let S::Num(d) = d {
-        if d == 0.0 {
+    let raw_step = read(step, 1.0)?;
+    if let S::Num(0.0) = raw_step {
+        return Err("arange: step must be nonzero".into());
+    }
+    let (s, e, d) = (trunc(read(start, 0.0)?), trunc(read(Some(end), 0.0)?), trunc(raw_step));
+    // The length torch computed at capture time when the result is static:
+    // torch 2.15 computes the length of an int64 arange from the float
+    // bounds (`arange(3.7, dtype=int64)` has 4 elements; torch 2.13 truncates
+    // the end first: 3), so the capture's own type decides. The values
+    // (truncated start + i * truncated step) are the same in both.
+    let declared = match builder::dims(ctx.result_type(0)?).as_deref() {
+        Some([Some(n)]) => Some(*n),
+        _ => None,
+    };
+    if let (S::Num(d), None) = (&d, declared) {
+        if *d == 0.0 {
             return Err("arange: step must be nonzero".into());
         }
     }
     let is_float = builder::is_float(element);
     // The length, as a 0-d int64.
     let n = match (&s, &e, &d) {
+        _ if declared.is_some() => b.const_i64_scalar(declared.unwrap_or_default())?,
         (S::Num(s), S::Num(e), S::Num(d)) => {
             let n = ((e - s) / d).ceil();
             if !n.is_finite() {

@@ -12,4 +12,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.argmax.default", |c| argext(c, "
         "self: T[]",
         "self: T[2,3,4]; dim: -1",
     ])
-    .dtypes(&["f32", "i64"])];
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"])];

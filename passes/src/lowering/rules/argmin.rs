@@ -10,4 +10,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.argmin.default", |c| argext(c, "
         "self: T[]; dim: -1",
         "self: T[2,3,4]; dim: -2",
     ])
-    .dtypes(&["f32", "i64"])];
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"])];

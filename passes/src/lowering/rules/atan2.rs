@@ -45,4 +45,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.atan2.default", |c| {
     "self: T[0,3]; other: T[3]",
     "self: T[4,4]{-1..2}; other: T[4,4]{-1..2}",
 ])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

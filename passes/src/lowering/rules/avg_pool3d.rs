@@ -8,4 +8,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.avg_pool3d.default", |c| avg_poo
         "self: T[1,1,5,6,5]; kernel_size: [2,3,2]; stride: [2,2,2]; ceil_mode: true",
         "self: T[2,4,4,4]; kernel_size: [2,2,2]",
         "self: T[1,2,4,4,4]; kernel_size: [2,2,2]; divisor_override: 3",
+        "self: T[1,1,5,6,5]; kernel_size: [2,3,2]; stride: [2,2,2]; ceil_mode: true; divisor_override: 3",
+        "self: T[2,5,5,5]; kernel_size: [3,3,3]; stride: [2,2,2]; padding: [1,1,1]; ceil_mode: true; divisor_override: 7",
     ])];

@@ -13,4 +13,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.baddbmm.default", |c| {
     "self: T[1,3,1]; batch1: T[2,3,4]; batch2: T[2,4,5]; beta: 0",
     "self: T[0,3,5]; batch1: T[0,3,4]; batch2: T[0,4,5]",
 ])
-.dtypes(&["f32", "f64"])];
+.dtypes(&["f32", "f64", "f16", "bf16", "i64", "i32", "i8", "u8"])];

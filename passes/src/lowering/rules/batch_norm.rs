@@ -3,15 +3,25 @@ use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.batch_norm.default", |c| {
+        // An empty input gives an empty output and leaves the running stats
+        // alone (torch returns early, in training mode too).
+        let x = c.args.tensor("input")?;
+        if crate::lowering::builder::dims(melior::ir::ValueLike::r#type(&x)).is_some_and(|d| d.contains(&Some(0))) {
+            return Ok(vec![c.op("Identity", &[x], &[])?]);
+        }
         if c.args.bool("training")? {
             if c.args.opt_tensor("running_mean")?.is_none() && c.args.opt_tensor("running_var")?.is_none() {
                 // No running stats to update: plain batch statistics.
                 return Ok(vec![super::native_batch_norm::batch_norm_stats(c, true)?.remove(0)]);
             }
-            return Err("batch_norm in training mode updates running stats; export the model in eval mode".into());
+            // aten-remove-inplace turns this case into
+            // `_native_batch_norm_legit_functional` (the update becomes results).
+            return Err("batch_norm in training mode updates running stats in place; run aten-remove-inplace first \
+                        (it makes the update explicit)"
+                .into());
         }
         batch_norm(c).map(|v| vec![v])
-    }).samples(&["input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "input: T[2,3,5]; weight: none; bias: none; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.001; cudnn_enabled: false", "input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: none; running_var: none; training: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "input: T[4,3]; weight: none; bias: none; running_mean: none; running_var: none; training: true; momentum: 0.1; eps: 0.001; cudnn_enabled: false", "input: T[0]; weight: none; bias: none; running_mean: T[0]; running_var: T[0]; training: false; momentum: 0.1; eps: 0.001; cudnn_enabled: false"]).refuses(&[("input: T[2,3,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "training mode")]),
+    }).samples(&["input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "input: T[2,3,5]; weight: none; bias: none; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.001; cudnn_enabled: false", "input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: none; running_var: none; training: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false", "input: T[4,3]; weight: none; bias: none; running_mean: none; running_var: none; training: true; momentum: 0.1; eps: 0.001; cudnn_enabled: false", "input: T[0]; weight: none; bias: none; running_mean: T[0]; running_var: T[0]; training: false; momentum: 0.1; eps: 0.001; cudnn_enabled: false", "input: T[0]; weight: none; bias: none; running_mean: T[0]; running_var: T[0]; training: true; momentum: 0.1; eps: 0.001; cudnn_enabled: false", "input: T[2,3,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false"]),
     Rule::custom("aten._native_batch_norm_legit_no_training.default", legit_no_training).samples(&["input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; momentum: 0.1; eps: 0.00001; returns: [0]"]),
 ];
 

@@ -7,4 +7,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.bitwise_not.default", |c| {
     Ok(vec![c.op(op, &[x], &[])?])
 })
 .samples(&["self: T[2,3]", "self: T[0]", "self: T[]"])
-.dtypes(&["bool", "i64"])];
+.dtypes(&["bool", "i64", "i32", "i8", "u8"])];

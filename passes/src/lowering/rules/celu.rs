@@ -11,4 +11,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.celu.default", |c| {
     Ok(vec![elu(c, x, alpha, 1.0, 1.0 / alpha)?])
 })
 .samples(&["self: T[2,5]", "self: T[2,5]; alpha: 0.5", "self: T[3]; alpha: -2.0", "self: T[]; alpha: 3", "self: T[0]"])
-.dtypes(&["f32", "f64"])];
+.dtypes(&["f32", "f64", "f16", "bf16"])];

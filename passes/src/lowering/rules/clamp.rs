@@ -4,14 +4,14 @@ use melior::ir::Value;
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.clamp.default", clamp)
         .samples(&["self: T[2,3]; min: -0.5", "self: T[2,3]; max: 0.5", "self: T[2,3]; min: -1; max: 1"])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.clamp.Tensor", clamp_tensor)
         .samples(&[
             "self: T[2,3]; min: T[3]{-3..-1}; max: T[2,3]{1..3}",
             "self: T[2,3]; min: T[2,3]{-1..0}",
             "self: T[]; max: T[2]",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
 ];
 
 /// `Clip(x, min, max)`, a missing bound left out.

@@ -5,13 +5,21 @@ use melior::ir::{Type, Value, ValueLike};
 
 /// `self <op> alpha * other` with both sides cast to the result type.
 pub fn binary_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
-    let element = ctx.result_element(0)?;
+    let result = ctx.result_element(0)?;
+    // ONNX Add/Sub take no bools; torch's bool `a + alpha * b` is
+    // `a or (alpha and b)`: the int64 sum cast back to bool (nonzero -> true).
+    let element = if builder::is_bool(result) { ctx.b.i64_type() } else { result };
     let lhs = ctx.tensor_as("self", element)?;
     let mut rhs = ctx.tensor_as("other", element)?;
     let alpha = ctx.args.number("alpha")?;
     if alpha.as_f64() != 1.0 {
         let a = ctx.b.const_scalar(element, alpha.as_f64())?;
         rhs = ctx.b.op_like("Mul", &[rhs, a], &[], rhs)?;
+    }
+    if element != result {
+        let wide = ctx.b.op_like(op, &[lhs, rhs], &[], lhs)?;
+        let to = crate::onnx_ir::data_type_code(result).ok_or("no ONNX data type for the result")?;
+        return Ok(vec![ctx.op("Cast", &[wide], &[("to", Attr::Int(to))])?]);
     }
     Ok(vec![ctx.op(op, &[lhs, rhs], &[])?])
 }
@@ -52,10 +60,17 @@ pub fn comparison_type<'c>(ctx: &Ctx<'c, '_>) -> Result<Type<'c>, String> {
 /// An elementwise comparison producing bool.
 pub fn compare<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str, negate: bool) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = comparison_type(ctx)?;
+    // ONNX orders no bools (Less, Greater, ...): compare them as 0 / 1 ints.
+    let element = if builder::is_bool(element) { ctx.b.i64_type() } else { element };
     let lhs = ctx.tensor_as("self", element)?;
     let rhs = ctx.tensor_as("other", element)?;
     if negate {
-        let eq = ctx.b.op_like("Equal", &[lhs, rhs], &[], ctx.args.op.result(0).map_err(|e| e.to_string())?.into())?;
+        let eq = ctx.b.op_like(
+            "Equal",
+            &[lhs, rhs],
+            &[],
+            crate::ir::result_at(ctx.args.op, 0).ok_or("the op has no result")?,
+        )?;
         Ok(vec![ctx.op("Not", &[eq], &[])?])
     } else {
         Ok(vec![ctx.op(op, &[lhs, rhs], &[])?])

@@ -11,7 +11,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.constant_pad_nd.default", pad)
         "self: T[0,5]; pad: [1,2]",
         "self: T[3]; pad: [0,0]",
     ])
-    .dtypes(&["f32", "i64"])];
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "bool"])];
 
 /// torch lists (begin, end) pairs from the last dim backwards; ONNX `Pad`
 /// wants all begins then all ends, first dim first. Negative pads crop.

@@ -5,10 +5,10 @@ use melior::ir::Value;
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.copysign.Tensor", copysign)
         .samples(&["self: T[2,3]; other: T[2,3]", "self: T[2,3]; other: T[3]", "self: T[]; other: T[2]"])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.copysign.Scalar", copysign)
         .samples(&["self: T[2,3]; other: -1.0", "self: T[2,3]; other: 2", "self: T[]; other: -0.0"])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
 ];
 
 /// `|x|` with the sign of `other` (float result; -0.0 counts as negative; a

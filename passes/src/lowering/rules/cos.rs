@@ -1,3 +1,3 @@
 use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[Rule::unary("aten.cos.default", "Cos").dtypes(&["f32", "i64", "bool"])];
+pub const RULES: &[Rule] = &[Rule::unary("aten.cos.default", "Cos").dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

@@ -11,10 +11,10 @@ pub const RULES: &[Rule] = &[
         count(c, dims)
     })
     .samples(&["self: T[3,4]", "self: T[3,4]{-1..2}; dim: 1", "self: T[]", "self: T[0,3]; dim: 0"])
-    .dtypes(&["f32", "i64", "bool"]),
+    .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::custom("aten.count_nonzero.dim_IntList", |c| count(c, c.args.ints("dim")?))
         .samples(&["self: T[3,4,2]{-1..2}; dim: [0,2]", "self: T[3,4]; dim: []", "self: T[]; dim: [0]"])
-        .dtypes(&["f32", "i64", "bool"]),
+        .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
 ];
 
 /// The number of `x != 0` (NaN counts) over `dims` (all when empty), int64.

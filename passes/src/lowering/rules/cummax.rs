@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cummax.default", |c| cumext(c, t
         "self: T[]; dim: 0",
         "self: T[0,3]; dim: 0",
     ])
-    .dtypes(&["f32", "i64"])];
+    .dtypes(&["f32", "i64", "i32", "i8", "bool"])];
 
 /// `x` shifted by `s` along `axis` (static length `n`): `s` copies of `fill`
 /// in front, the last `s` elements dropped.
@@ -53,12 +53,16 @@ pub(super) fn static_len(c: &Ctx<'_, '_>, x: Value<'_, '_>, dim: i64, what: &str
 /// ceil(log2 n) steps combining (earlier, later) pairs: take later where it is
 /// NaN, or where earlier is not NaN and later >= earlier (<= for cummin).
 pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c, 'a>>, String> {
-    let x = c.args.tensor("self")?;
+    let x_in = c.args.tensor("self")?;
     let dim = c.args.int("dim")?;
-    let n = static_len(c, x, dim, if max { "cummax" } else { "cummin" })?;
-    let rank = c.rank(x)?.max(1);
+    let n = static_len(c, x_in, dim, if max { "cummax" } else { "cummin" })?;
+    let rank = c.rank(x_in)?.max(1);
     let i64_type = c.b.i64_type();
-    let float = is_float_value(x);
+    let float = is_float_value(x_in);
+    // Bools (no ONNX ordering) and narrower ints (whose fill would not be
+    // the type's extreme) are scanned as int64 and cast back.
+    let widened = !float && elem(x_in)? != i64_type;
+    let x = if widened { c.b.cast(x_in, i64_type)? } else { x_in };
     let element = elem(x)?;
     let mut indices_out = None;
     let values = along_dim(c, x, dim, |x, axis| {
@@ -111,11 +115,17 @@ pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c,
         Ok(y)
     })?;
     let mut idx = indices_out.ok_or("no indices")?;
-    if c.rank(x)? == 0 {
+    if c.rank(x_in)? == 0 {
         idx = c.squeeze(idx, &[0])?;
     }
+    let values = if widened {
+        let to = crate::onnx_ir::data_type_code(c.result_element(0)?).ok_or("no ONNX data type for the result")?;
+        c.b.op("Cast", &[values], &[("to", Attr::Int(to))], c.result_type(0)?)?
+    } else {
+        c.b.op("Identity", &[values], &[], c.result_type(0)?)?
+    };
     Ok(vec![
-        c.b.op("Identity", &[values], &[], c.result_type(0)?)?,
+        values,
         c.b.op("Identity", &[idx], &[], c.result_type(1)?)?,
     ])
 }

@@ -21,4 +21,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cumsum.default", |c| {
     "self: bool[3,4]; dim: 1",
     "self: T[3,4]; dim: 1; dtype: dtype(f32)",
 ])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

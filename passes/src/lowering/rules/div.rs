@@ -3,8 +3,8 @@ use crate::lowering::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
-    Rule::binary("aten.div.Tensor", "Div").dtypes(&["f32", "i64", "bool"]),
-    Rule::binary("aten.div.Scalar", "Div").dtypes(&["f32", "i64"]),
+    Rule::binary("aten.div.Tensor", "Div").dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
+    Rule::binary("aten.div.Scalar", "Div").dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.div.Tensor_mode", div_mode)
         .samples(&[
             "self: T[2,3]; other: T[2,3]{1..4}; rounding_mode: \"floor\"",
@@ -16,7 +16,7 @@ pub const RULES: &[Rule] = &[
             "self: i64[2,3]{-9..10}; other: i64[2,3]{1..4}; rounding_mode: \"floor\"",
             "self: i64[2,3]{-9..10}; other: i64[2,3]{-4..-1}; rounding_mode: \"trunc\"",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::custom("aten.div.Scalar_mode", div_mode)
         .samples(&[
             "self: T[2,3]; other: 3; rounding_mode: \"floor\"",
@@ -25,17 +25,17 @@ pub const RULES: &[Rule] = &[
             "self: T[2,3]; other: 2; rounding_mode: none",
             "self: T[]; other: 2; rounding_mode: \"trunc\"",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.floor_divide.default", |c| rounded(c, Some("floor")))
         .samples(&[
             "self: T[2,3]; other: T[2,3]{1..4}",
             "self: T[2,3]; other: T[3]{-3..-1}",
             "self: T[]; other: T[2]{1..3}",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::custom("aten.floor_divide.Scalar", |c| rounded(c, Some("floor")))
         .samples(&["self: T[2,3]; other: 3", "self: T[2,3]; other: -2", "self: T[2,3]; other: 1.5"])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
 ];
 
 fn div_mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {

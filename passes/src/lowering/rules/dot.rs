@@ -7,4 +7,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.dot.default", |c| {
     Ok(vec![super::prod_common::finish(c, p)?])
 })
 .samples(&["self: T[5]; tensor: T[5]", "self: T[0]; tensor: T[0]", "self: T[1]; tensor: T[1]"])
-.dtypes(&["f32", "f64", "i64", "i32"])];
+.dtypes(&["f32", "f64", "i64", "i32", "f16", "bf16", "i8", "u8"])];

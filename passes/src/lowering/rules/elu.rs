@@ -20,4 +20,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.elu.default", |c| {
     let y = b.op_like("Where", &[positive, x, neg], &[], x)?;
     Ok(vec![c.op("Mul", &[y, b.const_like(x, scale)?], &[])?])
 })
-.samples(&["self: T[2,5]", "self: T[2,5]; alpha: 0.5", "self: T[3]; alpha: 1.5; scale: 2.0; input_scale: 0.5"])];
+.samples(&["self: T[2,5]", "self: T[2,5]; alpha: 0.5", "self: T[3]; alpha: 1.5; scale: 2.0; input_scale: 0.5"]).dtypes(&["f32", "f16", "bf16", "f64"])];

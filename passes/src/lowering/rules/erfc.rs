@@ -4,7 +4,7 @@ use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.erfc.default", erfc)
     .samples(&["self: T[2,3]", "self: T[4,5]{pos}", "self: T[0]", "self: T[]"])
-    .dtypes(&["f32", "i64", "bool"])];
+    .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];
 
 /// Coefficients of the Chebyshev-fitted `erfc(z) = t * exp(-z^2 + P(t))`,
 /// `t = 1 / (1 + z/2)`, z >= 0 (Press et al., Numerical Recipes, "erfcc";

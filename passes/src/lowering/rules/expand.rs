@@ -7,4 +7,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.expand.default", |c| {
     Ok(vec![c.op("Expand", &[x, size], &[])?])
 })
 .samples(&["self: T[3,1]; size: [3,4]", "self: T[3,1]; size: [2,-1,4]"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

@@ -7,7 +7,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.flatten.using_ints", flatten).sa
     "self: T[2,3,4,5]; start_dim: 1; end_dim: 2",
     "self: T[2,3]",
     "self: T[]",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];
 
 /// Reshape to `shape[:start] + [-1] + shape[end+1:]`.
 fn flatten<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {

@@ -16,4 +16,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.flip.default", |c| {
     Ok(vec![c.op("Slice", &[x, starts, ends, axes, steps], &[])?])
 })
 .samples(&["self: T[3,4]; dims: [0]", "self: T[2,3,4]; dims: [-1,0]", "self: T[0,2]; dims: [1]"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

@@ -9,7 +9,7 @@ pub const RULES: &[Rule] = &[
             "self: T[]; other: T[3]{1..3}",
             "self: T[0,3]; other: T[3]{1..3}",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::custom("aten.fmod.Scalar", fmod)
         .samples(&[
             "self: T[2,5]; other: 3",
@@ -17,7 +17,7 @@ pub const RULES: &[Rule] = &[
             "self: T[2,5]; other: 1.5",
             "self: T[]; other: 2",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
 ];
 
 /// C's fmod (the result takes the dividend's sign): `Mod(fmod=1)` on floats

@@ -11,4 +11,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.frac.default", |c| {
     let t = b.op_like("Mul", &[s, f], &[], x)?;
     Ok(vec![c.op("Sub", &[x, t], &[])?])
 })
-.samples(&["self: T[2,5]", "self: T[0]", "self: T[]"])];
+.samples(&["self: T[2,5]", "self: T[0]", "self: T[]"]).dtypes(&["f32", "f16", "bf16", "f64"])];

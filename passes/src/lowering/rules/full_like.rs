@@ -6,4 +6,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.full_like.default", |c| {
     filled(c, shape, c.args.number("fill_value")?.as_f64())
 })
 .samples(&["self: T[2,3]; fill_value: 2.5"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

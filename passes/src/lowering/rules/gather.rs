@@ -40,4 +40,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.gather.default", |c| {
     "self: T[]; dim: 0; index: i64[]{0..1}",
     "self: T[]; dim: -1; index: i64[1]{0..1}",
     "self: T[5]; dim: 0; index: i64[2,0]",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];

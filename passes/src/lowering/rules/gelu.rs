@@ -5,7 +5,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.gelu.default", gelu).samples(&[
     "self: T[2,3]; approximate: \"none\"",
     "self: T[2,3]; approximate: \"tanh\"",
     "self: T[0]",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64"])];
 
 /// `Gelu` from opset 20; before that the erf / tanh formula.
 fn gelu<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {

@@ -12,4 +12,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.glu.default", |c| {
     let s = c.b.op_like("Sigmoid", &[parts[1]], &[], x)?;
     Ok(vec![c.op("Mul", &[parts[0], s], &[])?])
 })
-.samples(&["self: T[2,6]", "self: T[4,3]; dim: 0"])];
+.samples(&["self: T[2,6]", "self: T[4,3]; dim: 0"]).dtypes(&["f32", "f16", "bf16", "f64"])];

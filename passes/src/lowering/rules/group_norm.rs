@@ -2,7 +2,7 @@ use crate::lowering::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.group_norm.default", group_norm)
-    .samples(&["input: T[2,4,3,3]; num_groups: 2; weight: T[4]; bias: T[4]", "input: T[2,6,5]; num_groups: 3"])];
+    .samples(&["input: T[2,4,3,3]; num_groups: 2; weight: T[4]; bias: T[4]", "input: T[2,6,5]; num_groups: 3"]).dtypes(&["f32", "f16", "bf16", "f64"])];
 
 /// Normalize over [C/G, spatial] per group: reshape to [N, G, -1], mean and
 /// variance over the last axis, back to the input shape, then the

@@ -12,4 +12,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.hardshrink.default", |c| {
     Ok(vec![c.op("Where", &[inside, b.const_like(x, 0.0)?, x], &[])?])
 })
 .samples(&["self: T[3,4]", "self: T[3,4]; lambd: 1.5", "self: T[3,4]; lambd: -0.5", "self: T[]", "self: T[0,2]"])
-.dtypes(&["f32", "f64"])];
+.dtypes(&["f32", "f64", "f16", "bf16"])];

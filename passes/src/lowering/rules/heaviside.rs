@@ -6,6 +6,10 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.heaviside.default", |c| {
     let element = c.result_element(0)?;
     let x = c.tensor_as("self", element)?;
     let v = c.tensor_as("values", element)?;
+    if crate::lowering::builder::is_bool(element) {
+        // Bools have no ONNX order (Greater): true stays true, false takes `values`.
+        return Ok(vec![c.op("Or", &[x, v], &[])?]);
+    }
     let b = &c.b;
     let zero = b.const_scalar(element, 0.0)?;
     let pos = bool_op(c, "Greater", &[x, zero])?;
@@ -19,4 +23,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.heaviside.default", |c| {
     "self: T[]; values: T[2]",
     "self: T[0,3]; values: T[]",
 ])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

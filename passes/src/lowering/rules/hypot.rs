@@ -33,4 +33,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.hypot.default", |c| {
     "self: T[2,3]; other: T[3]",
     "self: T[]; other: T[2]",
     "self: T[0,3]; other: T[3]",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64"])];

@@ -17,7 +17,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.index.Tensor", index)
         "self: T[3,4]; indices: (bool[3], i64[1]{0..4})",
         "self: T[0,4]; indices: (bool[0])",
     ])
-    .dtypes(&["f32", "i64", "bool", "i32", "f64"])];
+    .dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16", "i8", "u8"])];
 
 /// The index tensors of `indices` as `(dim, int64 index)` pairs: a boolean
 /// mask over dims `d..d+k` becomes the `k` rows of `NonZero(mask)` (torch's

@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.index_add.default", index_add)
         "self: T[5]; dim: 0; index: i64[]{0..5}; source: T[1]",
         "self: T[]; dim: 0; index: i64[]{0..1}; source: T[]",
     ])
-    .dtypes(&["f32", "i64", "i32", "f64"])];
+    .dtypes(&["f32", "i64", "i32", "f64", "f16", "bf16", "i8", "u8"])];
 
 /// `self[..., index[i], ...] += alpha * source[..., i, ...]` along `dim`:
 /// `ScatterElements` with reduction "add" (duplicate indices accumulate).

@@ -9,4 +9,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.index_copy.default", |c| index_s
     "self: T[3,5]; dim: -1; index: i64[0]; source: T[3,0]",
     "self: T[]; dim: 0; index: i64[]{0..1}; source: T[]",
 ])
-.dtypes(&["f32", "i64", "bool", "i32", "f64"])];
+.dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16", "i8", "u8"])];

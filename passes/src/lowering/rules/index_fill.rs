@@ -10,10 +10,10 @@ pub const RULES: &[Rule] = &[
             "self: T[3,5]; dim: 1; index: i64[0]; value: 1",
             "self: T[]; dim: 0; index: i64[1]{0..1}; value: 3",
         ])
-        .dtypes(&["f32", "i64", "bool", "i32", "f64"]),
+        .dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16", "i8"]),
     Rule::custom("aten.index_fill.int_Tensor", index_fill)
         .samples(&["self: T[5,3]; dim: 0; index: i64[2]{0..5}; value: T[]", "self: T[3,5]; dim: 1; index: i64[]{0..5}; value: T[]"])
-        .dtypes(&["f32", "i64", "i32", "f64"]),
+        .dtypes(&["f32", "i64", "i32", "f64", "f16", "bf16", "i8", "u8", "bool"]),
 ];
 
 /// The slices `index` along `dim` set to `value`: `ScatterElements` of the

@@ -16,7 +16,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.index_put.default", index_put)
         "self: T[3,4,2]; indices: (none, i64[2]{0..4}, i64[2]{0..2}); values: T[3,1]",
         "self: T[0,3]; indices: (bool[0]); values: T[]",
     ])
-    .dtypes(&["f32", "i64", "i32", "f64"])];
+    .dtypes(&["f32", "i64", "i32", "f64", "f16", "bf16", "i8", "u8", "bool"])];
 
 /// `self[indices] = values` (`accumulate`: `+=`), integer or boolean index
 /// tensors (masks become the rows of `NonZero`): the indexed dims are moved

@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.index_select.default", index_sel
         "self: T[]; dim: -1; index: i64[]{0..1}",
         "self: T[4,5]; dim: 0; index: i64[0]",
     ])
-    .dtypes(&["f32", "i64", "bool", "i32", "f64"])
+    .dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16", "i8", "u8"])
     .refuses(&[("self: T[4,5]; dim: 2; index: i64[1]{0..4}", "out of range")])];
 
 /// `Gather(x, index as 1-D, axis=dim)`; a 0-d `self` (dim 0 or -1, index

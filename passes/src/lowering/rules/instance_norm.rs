@@ -6,11 +6,10 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.instance_norm.default", instance
         "input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: none; running_var: none; use_input_stats: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false",
         "input: T[2,3,5]; weight: none; bias: none; running_mean: none; running_var: none; use_input_stats: true; momentum: 0.1; eps: 0.001; cudnn_enabled: false",
         "input: T[2,3,5]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; use_input_stats: false; momentum: 0.1; eps: 0.00001; cudnn_enabled: false",
-    ])
-    .refuses(&[(
+        // Input stats with running stats: through aten-remove-inplace.
         "input: T[2,3,5]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; use_input_stats: true; momentum: 0.1; eps: 0.00001; cudnn_enabled: false",
-        "in place",
-    )])];
+        "input: T[2,3,2,3]; weight: none; bias: none; running_mean: T[3]; running_var: T[3]{pos}; use_input_stats: true; momentum: 0.4; eps: 0.001; cudnn_enabled: false",
+    ])];
 
 /// Per-instance normalization over the spatial dims (biased variance);
 /// with `use_input_stats=false`, the running statistics.
@@ -29,7 +28,10 @@ fn instance_norm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let running = (c.args.opt_tensor("running_mean")?, c.args.opt_tensor("running_var")?);
     let (d, ve) = if c.args.bool("use_input_stats")? {
         if running.0.is_some() || running.1.is_some() {
-            return Err("instance_norm with use_input_stats and running stats updates them in place; not supported".into());
+            // aten-remove-inplace rewrites this case (the update becomes results).
+            return Err("instance_norm with use_input_stats and running stats updates them in place; run \
+                        aten-remove-inplace first (it makes the update explicit)"
+                .into());
         }
         let axes: Vec<i64> = (2..rank as i64).collect();
         let mean = c.reduce("ReduceMean", x, Some(&axes), true, unranked)?;

@@ -4,7 +4,7 @@ use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.isinf.default", |c| inf(c, true, true))
     .samples(&["self: T[2,3]", "self: T[0,3]", "self: T[]"])
-    .dtypes(&["f32", "i64", "bool"])];
+    .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];
 
 /// `IsInf` on floats (detecting +inf and/or -inf); false for integers and
 /// bools (`x != x`).

@@ -11,4 +11,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.isnan.default", |c| {
     Ok(vec![c.op("Not", &[eq], &[])?])
 })
 .samples(&["self: T[2,3]", "self: T[0,3]", "self: T[]"])
-.dtypes(&["f32", "i64", "bool"])];
+.dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

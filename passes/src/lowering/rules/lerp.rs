@@ -7,12 +7,12 @@ pub const RULES: &[Rule] = &[
         "self: T[2,3]; end: T[2,3]; weight: 0.3",
         "self: T[2,3]; end: T[3]; weight: 0.75",
         "self: T[]; end: T[2]; weight: -1.5",
-    ]),
+    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
     Rule::custom("aten.lerp.Tensor", lerp).samples(&[
         "self: T[2,3]; end: T[2,3]; weight: T[2,3]",
         "self: T[2,3]; end: T[3]; weight: T[]",
         "self: T[0,3]; end: T[3]; weight: T[3]",
-    ]),
+    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
 ];
 
 /// torch's formula: `self + w * (end - self)` where |w| < 0.5, else

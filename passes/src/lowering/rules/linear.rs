@@ -2,7 +2,7 @@ use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.linear.default", linear)
-    .samples(&["input: T[2,4]; weight: T[3,4]; bias: T[3]", "input: T[2,5,4]; weight: T[3,4]"])];
+    .samples(&["input: T[2,4]; weight: T[3,4]; bias: T[3]", "input: T[2,5,4]; weight: T[3,4]"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32"])];
 
 /// `x @ w^T + b`: MatMul with the transposed weight (a constant transpose of
 /// an initializer, folded by the optimizer), plus Add for the bias.

@@ -3,7 +3,7 @@ use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.log1p.default", log1p)
     .samples(&["self: T[2,3]{pos}", "self: T[2,3]", "self: T[0]", "self: T[]"])
-    .dtypes(&["f32", "i64", "bool"])];
+    .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];
 
 /// `log(1 + x)`, corrected for the rounding of `1 + x`:
 /// `log(u) * x / (u - 1)` with `u = 1 + x` (exact where `u - 1 == x`; `x`

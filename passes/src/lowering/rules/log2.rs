@@ -8,4 +8,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.log2.default", |c| {
     Ok(vec![c.op("Mul", &[l, k], &[])?])
 })
 .samples(&["self: T[2,3]{pos}", "self: T[2,3]", "self: T[0,3]", "self: T[]"])
-.dtypes(&["f32", "i64", "bool"])];
+.dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

@@ -5,7 +5,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.log_sigmoid.default", |c| Ok(vec
     "self: T[2,3]",
     "self: T[0,3]",
     "self: T[]",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64"])];
 
 /// `log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))` (stable for large |x|;
 /// the log1p corrected for the rounding of `1 + e`).

@@ -7,7 +7,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.logaddexp.default", |c| logaddex
     "self: T[2,3]; other: T[3]",
     "self: T[]; other: T[2]",
     "self: T[0,3]; other: T[3]",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64"])];
 
 /// `log(exp(a) + exp(b))` (base 2 for logaddexp2), stably:
 /// `max(a, b) + log1p(exp(-|a - b|))`; where `a == b` is infinite the result

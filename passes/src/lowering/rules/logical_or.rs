@@ -6,4 +6,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.logical_or.default", |c| {
     Ok(vec![c.op("Or", &[a, b], &[])?])
 })
 .samples(&["self: T[2,3]; other: T[2,3]", "self: T[2,3]; other: T[3]"])
-.dtypes(&["bool", "f32"])];
+.dtypes(&["bool", "f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8"])];

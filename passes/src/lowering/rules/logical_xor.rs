@@ -12,4 +12,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.logical_xor.default", |c| {
     "self: T[]; other: T[2]",
     "self: T[0,3]; other: T[3]",
 ])
-.dtypes(&["bool", "f32", "i64"])];
+.dtypes(&["bool", "f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"])];

@@ -8,7 +8,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.logsumexp.default", logsumexp).s
     "self: T[2,3]; dim: [-1]; keepdim: true",
     "self: T[]; dim: [0]",
     "self: i64[2,3]; dim: [1]",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];
 
 /// `m + log(sum(exp(x - m)))` with `m` the max over the dims, replaced by 0
 /// where it is infinite (a row of -inf gives -inf, a +inf gives +inf; NaN

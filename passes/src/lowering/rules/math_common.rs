@@ -102,6 +102,12 @@ pub fn arg_nan<'c, 'a>(
     let attrs = [("axis", Attr::Int(axis)), ("keepdims", Attr::Int(keepdim as i64))];
     let i64_type = ctx.b.i64_type();
     if !is_float_value(x) {
+        // ONNX ArgMax/ArgMin take no bools: as int32 0/1 (first index kept).
+        let x = if builder::element_type(x.r#type()).is_some_and(builder::is_bool) {
+            ctx.b.cast(x, IntegerType::new(ctx.b.context, 32).into())?
+        } else {
+            x
+        };
         return ctx.b.op(op, &[x], &attrs, result);
     }
     let index = ctx.b.op(op, &[x], &attrs, ctx.b.unranked(i64_type))?;

@@ -10,20 +10,21 @@ pub const RULES: &[Rule] = &[
             "self: T[]; dim: 0",
             "self: T[]; dim: -1; keepdim: true",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.max.other", |c| {
         let e = c.result_element(0)?;
         let (a, b) = (c.tensor_as("self", e)?, c.tensor_as("other", e)?);
-        Ok(vec![c.op("Max", &[a, b], &[])?])
+        // ONNX Max takes no bools: on bools max is Or.
+        Ok(vec![c.op(if crate::lowering::builder::is_bool(e) { "Or" } else { "Max" }, &[a, b], &[])?])
     })
     .samples(&["self: T[2,3]; other: T[3]", "self: T[]; other: T[2]"])
-    .dtypes(&["f32", "i64"]),
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.max.default", |c| {
         let x = c.args.tensor("self")?;
         Ok(vec![reduce_nan(c, "ReduceMax", x, None, false, c.result_type(0)?)?])
     })
     .samples(&["self: T[3,4]", "self: T[]"])
-    .dtypes(&["f32", "i64"]),
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
 ];
 
 /// `max.dim` / `min.dim`: the reduced values and the index of the first

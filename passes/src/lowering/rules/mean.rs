@@ -11,13 +11,13 @@ pub const RULES: &[Rule] = &[
         "self: T[]; dim: [-1]; keepdim: true",
         "self: T[0,3]; dim: [0]",
         "self: T[0,3]; dim: [1]",
-    ]),
+    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
     Rule::custom("aten.mean.default", |c| reduce_all(c, "ReduceMean")).samples(&[
         "self: T[2,3]",
         "self: T[4]",
         "self: T[]",
         "self: T[0]",
-    ]),
+    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
 ];
 
 /// A reduction over `dim` (all dims when None or empty), in the result

@@ -10,4 +10,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.mish.default", |c| {
     let t = c.b.op_like("Tanh", &[sp], &[], x)?;
     Ok(vec![c.op("Mul", &[x, t], &[])?])
 })
-.samples(&["self: T[2,5]", "self: T[0]"])];
+.samples(&["self: T[2,5]", "self: T[0]"]).dtypes(&["f32", "f16", "bf16", "f64"])];

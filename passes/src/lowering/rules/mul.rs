@@ -13,7 +13,7 @@ pub const RULES: &[Rule] = &[
             "self: T[2,3]; other: 2.5",
             "self: T[]; other: T[2]",
         ])
-        .dtypes(&["f32", "i64", "bool"]),
+        .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::custom("aten.mul.Scalar", |c| bitwise(c, "And", "Mul"))
         .samples(&[
             "self: T[2,3]; other: 2.5",
@@ -21,5 +21,5 @@ pub const RULES: &[Rule] = &[
             "self: T[]; other: -1.5",
             "self: T[2,3]; other: true",
         ])
-        .dtypes(&["f32", "i64", "bool"]),
+        .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
 ];

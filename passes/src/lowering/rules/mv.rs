@@ -7,4 +7,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.mv.default", |c| {
     Ok(vec![super::prod_common::finish(c, p)?])
 })
 .samples(&["self: T[3,4]; vec: T[4]", "self: T[0,4]; vec: T[4]", "self: T[3,0]; vec: T[0]"])
-.dtypes(&["f32", "f64", "i64"])];
+.dtypes(&["f32", "f64", "i64", "f16", "bf16", "i32", "i8", "u8"])];

@@ -30,4 +30,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.nan_to_num.default", |c| {
     Ok(vec![c.op("Where", &[is_neg, neginf, y], &[])?])
 })
 .samples(&["self: T[2,3]", "self: T[2,3]; nan: 1.5; posinf: 100.0; neginf: -100.0", "self: T[]", "self: T[0]"])
-.dtypes(&["f32", "i64", "bool"])];
+.dtypes(&["f32", "i64", "bool", "f64", "i32", "i8", "u8"])];

@@ -11,7 +11,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.nansum.default", |c| nan_reduce(
         "self: T[0,3]; dim: [0]",
         "self: T[3,4]; dim: [1]; dtype: dtype(f32)",
     ])
-    .dtypes(&["f32", "i64"])];
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];
 
 /// Sum (or mean) of the non-NaN elements over `dim` (all dims when None or
 /// empty); the mean of no non-NaN element is NaN (0 / 0, like torch).

@@ -30,4 +30,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.narrow.default", |c| {
     "self: T[5,4]; dim: 0; start: -2; length: 2",
     "self: T[5,4]; dim: 1; start: -3; length: 1",
 ])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

@@ -1,12 +1,14 @@
-use crate::lowering::{builder, Ctx, Rule};
-use melior::ir::{Value, ValueLike};
+use crate::lowering::{builder, Attr, Ctx, Rule};
+use melior::ir::{r#type::RankedTensorType, Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.native_batch_norm.default", |c| {
     let training = c.args.bool("training")?;
     let has_stats = c.args.opt_tensor("running_mean")?.is_some();
     if training && has_stats {
-        return Err("native_batch_norm in training mode updates running_mean / running_var in place; export \
-                    with run_decompositions() (which makes it functional) or in eval mode"
+        // aten-remove-inplace turns this case into
+        // `_native_batch_norm_legit_functional` (the update becomes results).
+        return Err("native_batch_norm in training mode updates running_mean / running_var in place; run \
+                    aten-remove-inplace first (it makes the update explicit)"
             .into());
     }
     let r = batch_norm_stats(c, training)?;
@@ -16,11 +18,11 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.native_batch_norm.default", |c| 
     "input: T[2,3,4,4]; weight: T[3]; bias: T[3]; running_mean: none; running_var: none; training: true; momentum: 0.1; eps: 0.00001",
     "input: T[4,3]; weight: none; bias: none; running_mean: none; running_var: none; training: true; momentum: 0.1; eps: 0.001",
     "input: T[2,3,5]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: false; momentum: 0.1; eps: 0.00001; returns: [0]",
-])
-.refuses(&[(
-    "input: T[2,3,5]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: true; momentum: 0.1; eps: 0.00001",
-    "in place",
-)])];
+    // Training with running stats: through aten-remove-inplace (the update
+    // becomes extra results).
+    "input: T[2,3,5]; weight: T[3]; bias: T[3]; running_mean: T[3]; running_var: T[3]{pos}; training: true; momentum: 0.3; eps: 0.00001",
+    "input: T[3,1]; weight: none; bias: none; running_mean: T[1]; running_var: T[1]{pos}; training: true; momentum: 0.5; eps: 0.6",
+])];
 
 /// Batch normalization over every dim but 1, with torch's results:
 /// `[y, save_mean, save_rstd, running_mean_out, running_var_out]`.
@@ -56,6 +58,22 @@ pub(super) fn batch_norm_stats<'c, 'a>(c: &Ctx<'c, 'a>, training: bool) -> Resul
     };
     let running_mean = opt("running_mean")?;
     let running_var = opt("running_var")?;
+    // Per-channel tensors have one value per channel: libtorch does not
+    // check it, and another size would give a model onnxruntime rejects.
+    let channels = builder::dims(x.r#type()).and_then(|d| d[1]);
+    for name in ["weight", "bias", "running_mean", "running_var"] {
+        let Some(v) = opt(name)? else { continue };
+        let Some(dims) = builder::dims(v.r#type()) else { continue };
+        let fits = dims.len() == 1 && !matches!((channels, dims[0]), (Some(c), Some(n)) if c != n);
+        if !fits {
+            let shown: Vec<String> = dims.iter().map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect();
+            return Err(format!(
+                "'{name}' has shape [{}]; batch norm needs one value per channel ({} channels)",
+                shown.join(", "),
+                channels.map_or("?".to_string(), |c| c.to_string())
+            ));
+        }
+    }
     let eps = b.const_like(x, c.args.float("eps")?)?;
     let (y, mean, rstd, rm_out, rv_out);
     if training {
@@ -76,8 +94,24 @@ pub(super) fn batch_norm_stats<'c, 'a>(c: &Ctx<'c, 'a>, training: bool) -> Resul
                 let m = c.args.float("momentum")?;
                 let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
                 let n: Option<i64> = axes.iter().map(|&a| dims[a as usize]).product();
-                let n = n.ok_or("training batch norm with running stats needs static sizes")?;
-                let unbias = if n > 1 { n as f64 / (n - 1) as f64 } else { f64::NAN };
+                let unbias = match n {
+                    Some(n) => b.const_like(x, if n > 1 { n as f64 / (n - 1) as f64 } else { f64::NAN })?,
+                    None => {
+                        // Dynamic sizes: n = numel / C (C at least 1), n / (n - 1).
+                        let i64_t = b.i64_type();
+                        let size = b.op("Size", &[x], &[], RankedTensorType::new(&[], i64_t, None).into())?;
+                        let ch = b.op(
+                            "Shape",
+                            &[x],
+                            &[("start", Attr::Int(1)), ("end", Attr::Int(2))],
+                            RankedTensorType::new(&[1], i64_t, None).into(),
+                        )?;
+                        let ch = b.op_like("Max", &[ch, b.const_i64s(&[1])?], &[], ch)?;
+                        let count = b.cast(b.op_like("Div", &[size, ch], &[], ch)?, element)?;
+                        let less = b.op_like("Sub", &[count, b.const_like(x, 1.0)?], &[], x)?;
+                        b.op_like("Div", &[count, less], &[], x)?
+                    }
+                };
                 let keep = b.const_like(x, 1.0 - m)?;
                 let mm = b.const_like(x, m)?;
                 let blend = |run: Value<'c, 'a>, batch: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
@@ -86,7 +120,7 @@ pub(super) fn batch_norm_stats<'c, 'a>(c: &Ctx<'c, 'a>, training: bool) -> Resul
                     b.op_like("Add", &[a, bb], &[], x)
                 };
                 rm_out = Some(blend(rm, mean)?);
-                let uv = b.op_like("Mul", &[var, b.const_like(x, unbias)?], &[], x)?;
+                let uv = b.op_like("Mul", &[var, unbias], &[], x)?;
                 rv_out = Some(blend(rv, uv)?);
             }
             _ => {

@@ -1,3 +1,3 @@
 use crate::lowering::Rule;
 
-pub const RULES: &[Rule] = &[Rule::unary("aten.neg.default", "Neg").dtypes(&["f32", "i64"])];
+pub const RULES: &[Rule] = &[Rule::unary("aten.neg.default", "Neg").dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8"])];

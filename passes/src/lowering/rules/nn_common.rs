@@ -233,25 +233,45 @@ pub fn unranked_like<'c>(ctx: &Ctx<'c, '_>, x: Value<'c, '_>) -> Result<melior::
 
 /// `avg_poolNd`: ONNX AveragePool (same output sizes and divisors as torch,
 /// ceil_mode included); `divisor_override` rescales a count_include_pad
-/// average when no window overhangs the padded input.
+/// average (a window sum over k elements, zeros for padding). When a
+/// ceil_mode window overhangs the padded input, the input is zero-padded
+/// explicitly so that the last window ends exactly at the padded end (a
+/// negative pad crops what no window reads) and pooled without pads.
 pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;
     let w = Window::read(ctx, spatial)?;
     let mut count_include_pad = ctx.args.bool("count_include_pad")?;
-    let divisor = if ctx.args.schema.arg("divisor_override").is_some() { ctx.args.opt_int("divisor_override")? } else { None };
+    let divisor =
+        if ctx.args.schema.arg("divisor_override").is_some() { ctx.args.opt_int("divisor_override")? } else { None };
+    // (left, right) zero pads of each spatial dim, for an overhanging window.
+    let mut explicit_pads: Option<Vec<(i64, i64)>> = None;
     if let Some(div) = divisor {
         if div == 0 {
             return Err("divisor_override of 0".into());
         }
         if w.ceil_mode {
-            let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
+            let dims = builder::dims(ctx.result_type(0)?).ok_or("unknown rank")?;
+            let in_dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
             let rank = dims.len();
+            if in_dims.len() != rank {
+                return Err("avg_pool: the input and result ranks differ".into());
+            }
+            let mut pads = Vec::new();
+            let mut overhang = false;
             for i in 0..spatial {
-                let input = dims[rank - spatial + i].ok_or("divisor_override with ceil_mode on a dynamic size")?;
+                let input = in_dims[rank - spatial + i].ok_or("divisor_override with ceil_mode on a dynamic size")?;
                 let out = w.output_size(i, input);
-                if (out - 1) * w.stride[i] + w.kernel[i] > input + 2 * w.padding[i] {
-                    return Err("divisor_override with a ceil_mode window overhanging the padded input cannot be expressed".into());
+                if dims[rank - spatial + i].is_some_and(|d| d != out) {
+                    return Err("avg_pool: the output size differs from torch's".into());
                 }
+                let end = (out - 1) * w.stride[i] + w.kernel[i];
+                if end > input + 2 * w.padding[i] {
+                    overhang = true;
+                }
+                pads.push((w.padding[i], end - input - w.padding[i]));
+            }
+            if overhang {
+                explicit_pads = Some(pads);
             }
         }
         count_include_pad = true;
@@ -259,7 +279,25 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
     with_batch(ctx, x, spatial + 2, |xb| {
         let mut attrs = w.attrs(false);
         attrs.push(("count_include_pad", Attr::Int(count_include_pad as i64)));
-        let mut y = ctx.b.op_like("AveragePool", &[xb], &attrs, xb)?;
+        let mut y = match &explicit_pads {
+            None => ctx.b.op_like("AveragePool", &[xb], &attrs, xb)?,
+            Some(pads) => {
+                let mut all = vec![0, 0];
+                all.extend(pads.iter().map(|p| p.0));
+                all.extend([0, 0]);
+                all.extend(pads.iter().map(|p| p.1));
+                let pads = ctx.b.const_i64s(&all)?;
+                let zero = ctx.b.const_like(xb, 0.0)?;
+                let padded =
+                    ctx.b.op_like("Pad", &[xb, pads, zero], &[("mode", Attr::String("constant".into()))], xb)?;
+                let attrs = [
+                    ("kernel_shape", Attr::Ints(w.kernel.clone())),
+                    ("strides", Attr::Ints(w.stride.clone())),
+                    ("count_include_pad", Attr::Int(1)),
+                ];
+                ctx.b.op_like("AveragePool", &[padded], &attrs, xb)?
+            }
+        };
         if let Some(div) = divisor {
             let k: i64 = w.kernel.iter().product();
             let f = ctx.b.const_like(xb, k as f64 / div as f64)?;

@@ -1,4 +1,4 @@
-use super::random_common::{normal_like, template};
+use super::random_common::normal as standard_normal;
 use super::tensor_common::broadcast_shape;
 use crate::lowering::{Ctx, Rule};
 use melior::ir::Value;
@@ -8,10 +8,14 @@ pub const RULES: &[Rule] = &[
     Rule::custom("aten.normal.float_Tensor", |c| normal(c)).samples(&["mean: 1.0; std: T[2,3]{pos}"]),
     Rule::custom("aten.normal.Tensor_Tensor", |c| normal(c)).samples(&["mean: T[2,3]; std: T[3]{pos}"]),
     Rule::custom("aten.normal.float_float", |c| {
+        let b = &c.b;
         let element = c.result_element(0)?;
         let shape = c.int_list_tensor(&c.args.sym_ints("size")?)?;
-        let t = template(c, shape, element)?;
-        Ok(vec![normal_like(c, t, element, c.args.float("mean")?, c.args.float("std")?)?])
+        let z = standard_normal(c, shape, element)?;
+        let std = b.const_scalar(element, c.args.float("std")?)?;
+        let mean = b.const_scalar(element, c.args.float("mean")?)?;
+        let scaled = b.op_like("Mul", &[z, std], &[], z)?;
+        Ok(vec![c.op("Add", &[scaled, mean], &[])?])
     })
     .samples(&["mean: 1.0; std: 2.0; size: [2,3]"]),
 ];
@@ -23,8 +27,7 @@ fn normal<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let mean = ctx.tensor_as("mean", element)?;
     let std = ctx.tensor_as("std", element)?;
     let shape = broadcast_shape(ctx, &[mean, std])?;
-    let t = template(ctx, shape, element)?;
-    let z = normal_like(ctx, t, element, 0.0, 1.0)?;
+    let z = standard_normal(ctx, shape, element)?;
     let scaled = b.op_like("Mul", &[z, std], &[], z)?;
     Ok(vec![ctx.op("Add", &[scaled, mean], &[])?])
 }

@@ -6,4 +6,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.ones_like.default", |c| {
     filled(c, shape, 1.0)
 })
 .samples(&["self: T[2,3]"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

@@ -7,4 +7,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.permute.default", |c| {
     Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
 })
 .samples(&["self: T[2,3,4]; dims: [2,0,1]", "self: T[2,3,4]; dims: [-1,-3,-2]"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

@@ -13,7 +13,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.prelu.default", prelu)
         "self: T[]; weight: T[]",
         "self: T[0,3]; weight: T[3]",
     ])
-    .dtypes(&["f32", "f64"])];
+    .dtypes(&["f32", "f64", "f16", "bf16"])];
 
 /// `x > 0 ? x : w * x` with the weight broadcast over the channel dim (dim 1,
 /// or a single weight for every element), as torch reshapes it.

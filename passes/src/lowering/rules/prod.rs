@@ -20,12 +20,12 @@ pub const RULES: &[Rule] = &[
         "self: T[0,3]; dim: 0",
         "self: bool[3,4]; dim: 1",
     ])
-    .dtypes(&["f32", "i64"]),
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.prod.default", |c| {
         let x = c.tensor_as("self", c.result_element(0)?)?;
         let (x, _) = lift0(c, x)?;
         Ok(vec![c.reduce("ReduceProd", x, None, false, c.result_type(0)?)?])
     })
     .samples(&["self: T[3,4]", "self: T[]", "self: T[0]", "self: bool[2,3]", "self: T[2,3]; dtype: dtype(f32)"])
-    .dtypes(&["f32", "i64"]),
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
 ];

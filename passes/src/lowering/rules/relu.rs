@@ -10,4 +10,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.relu.default", |c| {
     Ok(vec![c.op("Max", &[x, zero], &[])?])
 })
 .samples(&["self: T[2,3]", "self: T[1,4]", "self: T[0,3]", "self: T[]"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"])];

@@ -12,4 +12,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.relu6.default", |c| {
     Ok(vec![c.op("Where", &[isnan(c, x)?, x, y], &[])?])
 })
 .samples(&["self: T[2,5]", "self: T[]", "self: T[0]", "self: i64[4,3]{-9..9}"])
-.dtypes(&["f32", "f64"])];
+.dtypes(&["f32", "f64", "f16", "bf16", "i64", "i32", "i8", "u8"])];

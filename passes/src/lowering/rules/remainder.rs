@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[
             "self: T[2,5]; other: 0.7",
             "self: T[]; other: 2",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.remainder.Tensor", remainder)
         .samples(&[
             "self: T[2,5]; other: T[5]{1..4}",
@@ -18,7 +18,7 @@ pub const RULES: &[Rule] = &[
             "self: T[]; other: T[3]{1..3}",
             "self: T[2,5]; other: f32[5]",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
 ];
 
 /// Python's modulo (the sign of the divisor): `Mod(fmod=0)` for integers;

@@ -13,4 +13,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.repeat.default", |c| {
     Ok(vec![c.op("Tile", &[x, repeats], &[])?])
 })
 .samples(&["self: T[2,3]; repeats: [2,1]", "self: T[3]; repeats: [2,2]"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

@@ -4,7 +4,7 @@ use melior::ir::{Value, ValueLike};
 pub const RULES: &[Rule] = &[Rule::custom("aten.rms_norm.default", rms_norm).samples(&[
     "input: T[2,3,4]; normalized_shape: [4]; weight: T[4]; eps: 0.00001",
     "input: T[2,3,4]; normalized_shape: [3,4]",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64"])];
 
 /// `x / sqrt(mean(x^2) + eps) * weight` over the last dims; eps None is the
 /// dtype's machine epsilon, like torch.

@@ -7,7 +7,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.roll.default", roll)
         "self: T[3,5]; shifts: [1,-2]; dims: [0,1]",
         "self: T[2,3]; shifts: [2]",
     ])
-    .dtypes(&["f32", "i64"])];
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];
 
 /// Per dim: `Concat(x[n-s:], x[:n-s])` with the shift taken modulo the
 /// (static) size; no dims means over the flattened tensor.

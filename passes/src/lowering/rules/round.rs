@@ -5,14 +5,14 @@ use melior::ir::Value;
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.round.default", |c| rounding(c, "Round"))
         .samples(&["self: T[2,3]", "self: T[0]", "self: T[]"])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::custom("aten.round.decimals", round_decimals).samples(&[
         "self: T[2,3]; decimals: 2",
         "self: T[2,3]; decimals: 0",
         "self: T[2,3]; decimals: -1",
         "self: T[]; decimals: 3",
         "self: T[0]; decimals: 1",
-    ]),
+    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
 ];
 
 /// torch's formula: `round(x * 10^d) / 10^d` for d >= 0,

@@ -9,8 +9,9 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.scaled_dot_product_attention.def
         "query: T[2,2,4,8]; key: T[2,2,4,8]; value: T[2,2,4,8]; is_causal: true",
         "query: T[1,4,3,8]; key: T[1,2,3,8]; value: T[1,2,3,8]; enable_gqa: true",
         "query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; scale: 0.5",
+        "query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; dropout_p: 1.0",
     ])
-    .refuses(&[("query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; dropout_p: 0.5", "dropout_p")])];
+    .refuses(&[("query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; dropout_p: 1.5", "between 0 and 1")])];
 
 /// `softmax(Q K^T * scale + mask) V`, written out so it runs on every opset
 /// and runtime; GQA repeats K/V heads. (Fusing it into ONNX `Attention` is an
@@ -20,8 +21,9 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let q = ctx.args.tensor("query")?;
     let mut k = ctx.args.tensor("key")?;
     let mut v = ctx.args.tensor("value")?;
-    if ctx.args.float("dropout_p")? != 0.0 {
-        return Err("dropout_p != 0 is random; export the model in eval mode".into());
+    let dropout_p = ctx.args.float("dropout_p")?;
+    if !(0.0..=1.0).contains(&dropout_p) {
+        return Err(format!("dropout probability has to be between 0 and 1, but got {dropout_p}"));
     }
     let rank = ctx.rank(q)?;
     let q_dims = builder::dims(q.r#type()).ok_or("unknown rank")?;
@@ -99,5 +101,14 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         };
     }
     let weights = b.op_like("Softmax", &[scores], &[("axis", Attr::Int(-1))], q)?;
+    // torch's math SDPA: `dropout(attn, dropout_p, train=True)` on the weights.
+    let weights = super::random_common::torch_dropout(
+        ctx,
+        weights,
+        Some(rank),
+        dropout_p,
+        true,
+        super::random_common::DropoutKind::Plain,
+    )?;
     Ok(vec![ctx.op("MatMul", &[weights, v], &[])?])
 }

@@ -14,14 +14,14 @@ pub const RULES: &[Rule] = &[
             "self: T[3,1]; dim: 0; index: i64[2,0]; src: T[1,7]",
             "self: T[]; dim: 0; index: i64[]{0..1}; src: T[]",
         ])
-        .dtypes(&["f32", "i64", "bool", "i32", "f64"]),
+        .dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16", "i8", "u8"]),
     Rule::custom("aten.scatter.value", |c| scatter(c, None))
         .samples(&[
             "self: T[3,5]; dim: 0; index: i64[2,3]{0..3}; value: 2.5",
             "self: T[3,5]; dim: 1; index: i64[3,2]{0..5}; value: -1",
             "self: T[3,5]; dim: 1; index: i64[0,2,3]; value: -1",
         ])
-        .dtypes(&["f32", "i64", "i32", "f64"]),
+        .dtypes(&["f32", "i64", "i32", "f64", "f16", "bf16", "i8", "u8", "bool"]),
     Rule::custom("aten.scatter.reduce", |c| scatter(c, Some(c.args.string("reduce")?)))
         .samples(&[
             "self: T[3,5]; dim: 0; index: i64[4,5]{0..3}; src: T[4,5]; reduce: \"add\"",
@@ -30,13 +30,13 @@ pub const RULES: &[Rule] = &[
             "self: T[3,5]; dim: 0; index: i64[2,0]; src: T[1,7]; reduce: \"add\"",
             "self: T[3,5]; dim: 1; index: i64[2,3]{0..5}; src: T[4,6]; reduce: \"add\"",
         ])
-        .dtypes(&["f32", "i64", "i32", "f64"]),
+        .dtypes(&["f32", "i64", "i32", "f64", "f16", "bf16", "i8", "u8", "bool"]),
     Rule::custom("aten.scatter.value_reduce", |c| scatter(c, Some(c.args.string("reduce")?)))
         .samples(&[
             "self: T[3,5]; dim: 0; index: i64[4,5]{0..3}; value: 1.5; reduce: \"add\"",
             "self: T[3,5]; dim: 1; index: i64[3,4]{0..5}; value: 2; reduce: \"multiply\"",
         ])
-        .dtypes(&["f32", "i64", "i32", "f64"]),
+        .dtypes(&["f32", "i64", "i32", "f64", "f16", "bf16", "i8", "u8", "bool"]),
 ];
 
 /// `ScatterElements` along `dim` (torch's `reduce=` "add" / "multiply").

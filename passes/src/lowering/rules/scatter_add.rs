@@ -24,4 +24,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.scatter_add.default", |c| {
     "self: T[]; dim: 0; index: i64[]{0..1}; src: T[]",
     "self: T[3,1]; dim: 0; index: i64[2,0]; src: T[1,7]",
 ])
-.dtypes(&["f32", "i64", "i32", "f64"])];
+.dtypes(&["f32", "i64", "i32", "f64", "f16", "bf16", "i8", "u8", "bool"])];

@@ -7,4 +7,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.select.int", |c| {
     Ok(vec![c.op("Gather", &[x, index], &[("axis", Attr::Int(c.args.int("dim")?))])?])
 })
 .samples(&["self: T[3,4]; dim: 0; index: 1", "self: T[3,4]; dim: 1; index: -1"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

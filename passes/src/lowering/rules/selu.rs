@@ -11,4 +11,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.selu.default", |c| {
     Ok(vec![elu(c, x, ALPHA, SCALE, 1.0)?])
 })
 .samples(&["self: T[2,5]", "self: T[]", "self: T[0,3]"])
-.dtypes(&["f32", "f64"])];
+.dtypes(&["f32", "f64", "f16", "bf16"])];

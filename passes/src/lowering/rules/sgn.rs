@@ -1,4 +1,4 @@
 use crate::lowering::Rule;
 
 /// `sign` for real tensors.
-pub const RULES: &[Rule] = &[Rule::unary("aten.sgn.default", "Sign").dtypes(&["f32", "i64"])];
+pub const RULES: &[Rule] = &[Rule::unary("aten.sgn.default", "Sign").dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"])];

@@ -4,7 +4,7 @@ use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.signbit.default", |c| Ok(vec![signbit(c, c.args.tensor("self")?)?]))
     .samples(&["self: T[2,3]", "self: T[0]", "self: T[]"])
-    .dtypes(&["f32", "i64", "bool"])];
+    .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];
 
 /// Whether the sign bit is set: `x < 0`, or for a float zero `1 / x < 0`
 /// (-0.0). ONNX cannot read the sign bit of a NaN: NaN gives false (the sign

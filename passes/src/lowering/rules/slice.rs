@@ -7,7 +7,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.slice.Tensor", slice)
         "self: T[6,4]; dim: 1; start: -3",
         "self: T[6,4]; dim: 0; end: 100",
     ])
-    .dtypes(&["f32", "i64"])];
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];
 
 /// `Slice(x, [start], [end], [dim], [step])`; a missing start is 0 and a
 /// missing end INT64_MAX (ONNX clamps both like Python).

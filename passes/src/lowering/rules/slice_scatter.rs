@@ -4,7 +4,7 @@ use melior::ir::{Value, ValueLike};
 pub const RULES: &[Rule] = &[Rule::custom("aten.slice_scatter.default", slice_scatter).samples(&[
     "self: T[6,4]; src: T[2,4]; dim: 0; start: 1; end: 5; step: 2",
     "self: T[6,4]; src: T[6,2]; dim: 1; start: -2",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];
 
 /// Writes `src` into `self[start:end:step]` along `dim` with
 /// `ScatterElements`: the indices are `start + step * i`, broadcast to src's

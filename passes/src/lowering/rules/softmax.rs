@@ -9,9 +9,9 @@ pub const RULES: &[Rule] = &[
         "self: T[0,3]; dim: 1",
         "self: T[]; dim: 0",
         "self: T[]; dim: -1",
-    ]),
+    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
     Rule::custom("aten._softmax.default", |c| softmax(c, "Softmax"))
-        .samples(&["self: T[2,3]; dim: 1; half_to_float: false", "self: T[]; dim: 0; half_to_float: false"]),
+        .samples(&["self: T[2,3]; dim: 1; half_to_float: false", "self: T[]; dim: 0; half_to_float: false"]).dtypes(&["f32", "f16", "bf16", "f64"]),
 ];
 
 /// `Softmax(axis=dim)` (per-axis semantics since opset 13), computed in the

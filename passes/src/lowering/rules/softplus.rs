@@ -5,7 +5,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.softplus.default", softplus).sam
     "self: T[2,5]",
     "self: T[2,5]; beta: 2",
     "self: T[4]; beta: 0.5; threshold: 1",
-])];
+]).dtypes(&["f32", "f16", "bf16", "f64"])];
 
 /// `log(1 + exp(beta x)) / beta`, and `x` where `beta x > threshold`.
 fn softplus<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {

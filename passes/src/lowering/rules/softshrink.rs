@@ -17,4 +17,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.softshrink.default", |c| {
     Ok(vec![c.op("Where", &[gt, b.op_like("Sub", &[x, lp], &[], x)?, low], &[])?])
 })
 .samples(&["self: T[3,4]", "self: T[3,4]; lambd: 1.5", "self: T[3,4]; lambd: 0", "self: T[]", "self: T[0,2]"])
-.dtypes(&["f32", "f64"])];
+.dtypes(&["f32", "f64", "f16", "bf16"])];

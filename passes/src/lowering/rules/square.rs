@@ -5,4 +5,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.square.default", |c| {
     Ok(vec![c.op("Mul", &[x, x], &[])?])
 })
 .samples(&["self: T[2,3]", "self: T[0]"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

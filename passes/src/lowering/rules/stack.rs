@@ -14,4 +14,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.stack.default", |c| {
     Ok(vec![c.op("Concat", &parts, &[("axis", Attr::Int(dim))])?])
 })
 .samples(&["tensors: (T[2,3], T[2,3]); dim: 0", "tensors: (T[2,3], T[2,3], T[2,3]); dim: -1"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

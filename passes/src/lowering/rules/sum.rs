@@ -14,8 +14,8 @@ pub const RULES: &[Rule] = &[
             "self: bool[2,3]; dim: [1]",
             "self: T[2,3]; dim: [1]; dtype: dtype(f32)",
         ])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.sum.default", |c| reduce_all(c, "ReduceSum"))
         .samples(&["self: T[2,3]", "self: T[0]", "self: T[]", "self: bool[2,3]"])
-        .dtypes(&["f32", "i64"]),
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
 ];

@@ -15,4 +15,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.take.default", |c| {
     "self: T[3,4]; index: i64[]{0..12}",
     "self: T[3,4]; index: i64[0]",
 ])
-.dtypes(&["f32", "i64", "bool", "i32", "f64"])];
+.dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16", "i8", "u8"])];

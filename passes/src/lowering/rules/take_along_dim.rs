@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.take_along_dim.default", take_al
         "self: T[1,4]; indices: i64[3,2]{0..4}; dim: 1",
         "self: T[3,4]; indices: i64[5]{0..12}",
     ])
-    .dtypes(&["f32", "i64", "bool", "i32", "f64"])];
+    .dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16", "i8", "u8"])];
 
 /// With `dim`: `self` and `indices` broadcast in every dim but `dim`, then
 /// `GatherElements`. Without: `take` on the flattened tensor.

@@ -21,4 +21,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.threshold.default", |c| {
     "self: T[]; threshold: 0; value: 1",
     "self: T[0,3]; threshold: 0; value: 1",
 ])
-.dtypes(&["f32", "f64", "i64"])];
+.dtypes(&["f32", "f64", "i64", "f16", "bf16", "i32", "i8"])];

@@ -19,5 +19,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.transpose.int", |c| {
     "self: T[0,3]; dim0: 1; dim1: 0",
     "self: T[2,3]; dim0: 1; dim1: 1",
 ])
-.dtypes(&["f32", "i64", "bool", "i32", "f64"])
+.dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16", "i8", "u8"])
 .refuses(&[("self: T[2,3]; dim0: 2; dim1: 0", "out of range")])];

@@ -12,4 +12,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.trunc.default", |c| {
     Ok(vec![c.op("Mul", &[s, f], &[])?])
 })
 .samples(&["self: T[2,5]", "self: T[0]"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"])];

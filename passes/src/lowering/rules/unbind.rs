@@ -12,4 +12,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unbind.int", |c| {
     let pieces = c.b.build("Split", &[x, split], &[("axis", Attr::Int(dim))], &types)?;
     pieces.into_iter().map(|p| c.squeeze(p, &[dim])).collect()
 })
-.samples(&["self: T[3,4]; dim: 0", "self: T[3,4]; dim: 1"])];
+.samples(&["self: T[3,4]; dim: 0", "self: T[3,4]; dim: 1"])
+.dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];

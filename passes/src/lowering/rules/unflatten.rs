@@ -18,4 +18,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unflatten.int", |c| {
     let shape = c.b.op("Concat", &parts, &[("axis", Attr::Int(0))], c.b.unranked(c.b.i64_type()))?;
     Ok(vec![c.op("Reshape", &[x, shape], &[])?])
 })
-.samples(&["self: T[2,12]; dim: 1; sizes: [3,4]", "self: T[6,2]; dim: 0; sizes: [-1,2]"])];
+.samples(&["self: T[2,12]; dim: 1; sizes: [3,4]", "self: T[6,2]; dim: 0; sizes: [-1,2]"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];

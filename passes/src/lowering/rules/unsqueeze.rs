@@ -6,4 +6,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unsqueeze.default", |c| {
     Ok(vec![c.op("Unsqueeze", &[x, axes], &[])?])
 })
 .samples(&["self: T[2,3]; dim: 0", "self: T[2,3]; dim: -1", "self: T[]; dim: 0"])
-.dtypes(&["f32", "i64"])];
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

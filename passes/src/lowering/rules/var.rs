@@ -4,9 +4,9 @@ use melior::ir::{Value, ValueLike};
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.var.default", |c| variance_all(c, false))
         .samples(&["self: T[3,5]", "self: T[3,5]; unbiased: false", "self: T[1]", "self: T[]", "self: T[0]", "self: T[2,0,3]; unbiased: false"])
-        .dtypes(&["f32", "f64"]),
+        .dtypes(&["f32", "f64", "f16", "bf16"]),
     Rule::custom("aten.var.dim", |c| variance(c, false))
-        .samples(&["self: T[3,5]; dim: [1]", "self: T[3,5]; dim: [0]; unbiased: false; keepdim: true"]),
+        .samples(&["self: T[3,5]; dim: [1]", "self: T[3,5]; dim: [0]; unbiased: false; keepdim: true"]).dtypes(&["f32", "f16", "bf16", "f64"]),
     Rule::custom("aten.var.correction", |c| variance(c, false)).samples(&[
         "self: T[3,5]; dim: [1]",
         "self: T[3,5]; dim: [0]; correction: 0; keepdim: true",
@@ -15,7 +15,7 @@ pub const RULES: &[Rule] = &[
         "self: T[]; dim: [0]; correction: 0; keepdim: true",
         "self: T[]; dim: [-1]",
         "self: T[3,4]; dim: []",
-    ]),
+    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
 ];
 
 /// `sum((x - mean)^2) / (N - correction)` over `dim` (all dims when None);

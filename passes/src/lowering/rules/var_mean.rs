@@ -11,15 +11,15 @@ pub const RULES: &[Rule] = &[
         "self: T[3,4]",
         "self: T[]; dim: [-1]; correction: 0",
         "self: T[3,4]; dim: []; keepdim: true",
-    ]),
+    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
     Rule::custom("aten.var_mean.default", |c| all_with_mean(c, false)).samples(&[
         "self: T[3,5]",
         "self: T[3,5]; unbiased: false",
         "self: T[4]",
         "self: T[0]; unbiased: false",
-    ]),
+    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
     Rule::custom("aten.var_mean.dim", |c| with_mean(c, false))
-        .samples(&["self: T[3,5]; dim: [1]", "self: T[3,5]; dim: [0]; unbiased: false; keepdim: true"]),
+        .samples(&["self: T[3,5]; dim: [1]", "self: T[3,5]; dim: [0]; unbiased: false; keepdim: true"]).dtypes(&["f32", "f16", "bf16", "f64"]),
 ];
 
 /// (var or std, mean) over the same dims (all when None; N must be static).

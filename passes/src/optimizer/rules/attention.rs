@@ -9,7 +9,9 @@
 //! `Where(mask, scores, -inf)`, or none; `Softmax` over the last axis. The
 //! result is `Attention(Q, Transpose(Kt), V, mask) {scale}`. onnxruntime
 //! broadcasts a mask over batch and heads only: its last two dims must be
-//! the scores' `[Sq, Skv]` (a `[B, 1, 1, Skv]` padding mask is not fused).
+//! the scores' `[Sq, Skv]`; a `[B, 1, 1, Skv]` padding mask is expanded to
+//! `[B, 1, Sq, Skv]` first (`sdpa-padding-mask`), and a padding mask built
+//! by GatherND (Hugging Face) is proven and rebuilt that way (`padding-mask`).
 //!
 //! Rows whose every position is masked give NaN spelled out; the fused op
 //! may give another value there (the input of such a row carries no
@@ -19,9 +21,9 @@
 use super::{both_orders, norm_axis, Rule, Rw};
 use crate::optimizer::{
     analysis::{Dim, TyInfo},
-    lang::{dtype, AttrValue, Head},
+    lang::{dtype, AttrValue, Discriminant, Head},
 };
-use egg::{Id, Language};
+use egg::{Id, Language, Symbol};
 
 pub static RULES: &[Rule] = &[
     Rule {
@@ -41,6 +43,25 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x
   %p = "onnx.Softmax"(%l) {axis = -1 : i64} : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
   %o = "onnx.MatMul"(%p, %v) : (tensor<2x2x5x5xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
   return %o : tensor<2x2x5x8xf32>
+}"#,
+    },
+    Rule {
+        name: "sdpa-padding-mask",
+        family: "attention",
+        roots: &["MatMul"],
+        min_opset: 23,
+        summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) with a mask [B, 1, 1, Skv] broadcast along the queries -> Attention(Q, K, V, Expand(mask, [Sq, 1])) {scale}",
+        apply: sdpa_padding_mask,
+        example: r#"
+func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x8x5xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>, %m: tensor<?x1x1x5xi1, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]> {
+  %s = "onnx.MatMul"(%q, %k) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x8x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %c = "onnx.Constant"() {value = dense<0.353553385> : tensor<f32>} : () -> tensor<f32>
+  %ss = "onnx.Mul"(%s, %c) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<f32>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %ninf = "onnx.Constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %l = "onnx.Where"(%m, %ss, %ninf) : (tensor<?x1x1x5xi1, ["s0"]>, tensor<?x2x5x5xf32, ["s0"]>, tensor<f32>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %p = "onnx.Softmax"(%l) {axis = -1 : i64} : (tensor<?x2x5x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %o = "onnx.MatMul"(%p, %v) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  return %o : tensor<?x2x5x8xf32, ["s0"]>
 }"#,
     },
     Rule {
@@ -87,6 +108,46 @@ func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %
   %m = "onnx.And"(%t, %le) : (tensor<i1>, tensor<5x5xi1>) -> tensor<5x5xi1>
   %o = "onnx.Attention"(%q, %k, %v, %m) {scale = 0.353553385 : f32} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>, tensor<5x5xi1>) -> tensor<?x2x5x8xf32, ["s0"]>
   return %o : tensor<?x2x5x8xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "padding-mask",
+        family: "attention",
+        roots: &["Attention"],
+        min_opset: 23,
+        summary: "Attention(q, k, v, m) with m [B, 1, Sq, Skv] proven to be m[b, 0, q, k] = p[b, k] (a GatherND of a [B, Skv] boolean at batch/key indices, And-ed with all-true masks) -> the mask Expand(Unsqueeze(p, [1, 2]), [Sq, 1])",
+        apply: padding_mask,
+        example: r#"
+func.func @f(%q: tensor<?x2x?x8xf32, ["s0", "s1"]>, %k: tensor<?x2x?x8xf32, ["s0", "s1"]>, %v: tensor<?x2x?x8xf32, ["s0", "s1"]>, %am: tensor<?x?xi64, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]> {
+  %p = "onnx.Cast"(%am) {to = 9 : i64} : (tensor<?x?xi64, ["s0", "s1"]>) -> tensor<?x?xi1, ["s0", "s1"]>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %b1 = "onnx.Shape"(%am) {end = 1 : i64, start = 0 : i64} : (tensor<?x?xi64, ["s0", "s1"]>) -> tensor<1xi64>
+  %s1 = "onnx.Shape"(%am) {end = 2 : i64, start = 1 : i64} : (tensor<?x?xi64, ["s0", "s1"]>) -> tensor<1xi64>
+  %a0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %b = "onnx.Squeeze"(%b1, %a0) : (tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+  %s = "onnx.Squeeze"(%s1, %a0) : (tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+  %bi = "onnx.Range"(%zero, %b, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64, ["s0"]>
+  %ki = "onnx.Range"(%zero, %s, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64, ["s1"]>
+  %ax123 = "onnx.Constant"() {value = dense<[1, 2, 3]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %ax012 = "onnx.Constant"() {value = dense<[0, 1, 2]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %bu = "onnx.Unsqueeze"(%bi, %ax123) : (tensor<?xi64, ["s0"]>, tensor<3xi64>) -> tensor<?x1x1x1xi64, ["s0"]>
+  %ku = "onnx.Unsqueeze"(%ki, %ax012) : (tensor<?xi64, ["s1"]>, tensor<3xi64>) -> tensor<1x1x1x?xi64, ["s1"]>
+  %sum = "onnx.Add"(%bu, %ku) : (tensor<?x1x1x1xi64, ["s0"]>, tensor<1x1x1x?xi64, ["s1"]>) -> tensor<?x1x1x?xi64, ["s0", "s1"]>
+  %shape = "onnx.Shape"(%sum) : (tensor<?x1x1x?xi64, ["s0", "s1"]>) -> tensor<4xi64>
+  %be = "onnx.Expand"(%bu, %shape) : (tensor<?x1x1x1xi64, ["s0"]>, tensor<4xi64>) -> tensor<?x1x1x?xi64, ["s0", "s1"]>
+  %ke = "onnx.Expand"(%ku, %shape) : (tensor<1x1x1x?xi64, ["s1"]>, tensor<4xi64>) -> tensor<?x1x1x?xi64, ["s0", "s1"]>
+  %last = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %b5 = "onnx.Unsqueeze"(%be, %last) : (tensor<?x1x1x?xi64, ["s0", "s1"]>, tensor<1xi64>) -> tensor<?x1x1x?x1xi64, ["s0", "s1"]>
+  %k5 = "onnx.Unsqueeze"(%ke, %last) : (tensor<?x1x1x?xi64, ["s0", "s1"]>, tensor<1xi64>) -> tensor<?x1x1x?x1xi64, ["s0", "s1"]>
+  %idx = "onnx.Concat"(%b5, %k5) {axis = -1 : i64} : (tensor<?x1x1x?x1xi64, ["s0", "s1"]>, tensor<?x1x1x?x1xi64, ["s0", "s1"]>) -> tensor<?x1x1x?x2xi64, ["s0", "s1"]>
+  %pad = "onnx.GatherND"(%p, %idx) : (tensor<?x?xi1, ["s0", "s1"]>, tensor<?x1x1x?x2xi64, ["s0", "s1"]>) -> tensor<?x1x1x?xi1, ["s0", "s1"]>
+  %ax013 = "onnx.Constant"() {value = dense<[0, 1, 3]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %qu = "onnx.Unsqueeze"(%ki, %ax013) : (tensor<?xi64, ["s1"]>, tensor<3xi64>) -> tensor<1x1x?x1xi64, ["s1"]>
+  %ge = "onnx.GreaterOrEqual"(%qu, %zero) : (tensor<1x1x?x1xi64, ["s1"]>, tensor<i64>) -> tensor<1x1x?x1xi1, ["s1"]>
+  %m = "onnx.And"(%ge, %pad) : (tensor<1x1x?x1xi1, ["s1"]>, tensor<?x1x1x?xi1, ["s0", "s1"]>) -> tensor<?x1x?x?xi1, ["s0", "s1", "s1"]>
+  %o = "onnx.Attention"(%q, %k, %v, %m) {scale = 0.353553385 : f32} : (tensor<?x2x?x8xf32, ["s0", "s1"]>, tensor<?x2x?x8xf32, ["s0", "s1"]>, tensor<?x2x?x8xf32, ["s0", "s1"]>, tensor<?x1x?x?xi1, ["s0", "s1", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]>
+  return %o : tensor<?x2x?x8xf32, ["s0", "s1"]>
 }"#,
     },
     Rule {
@@ -150,6 +211,37 @@ fn scaled_scores(rw: &Rw<'_>, sc: Id) -> Vec<(f64, Id, Id)> {
 }
 
 fn sdpa(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    sdpa_with(rw, class, head, children, false)
+}
+
+/// `sdpa` for masks broadcast along the query axis (`[B, 1, 1, Skv]`, a
+/// padding mask): the Add or Where broadcasts the mask's size-1 query dim
+/// to `Sq`, so the mask `Expand(mask, [Sq, 1])` (`[B, 1, Sq, Skv]`, the
+/// shape onnxruntime requires) gives the op the same values at every
+/// position.
+fn sdpa_padding_mask(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    sdpa_with(rw, class, head, children, true)
+}
+
+/// True when `mask` broadcasts to the scores `sc [B, H, Sq, Skv]` along the
+/// query axis only where it needs expanding: rank 2 to 4, query dim 1 (and
+/// `Sq` not known to be 1), key dim `Skv`, the others 1 or the scores'.
+fn mask_broadcasts_q(rw: &Rw<'_>, mask: Id, sc: Id) -> bool {
+    let (Some(m), Some(s)) = (rw.ty(mask).and_then(|t| t.dims.clone()), rw.ty(sc).and_then(|t| t.dims.clone())) else {
+        return false;
+    };
+    if !(2..=4).contains(&m.len()) || s.len() != 4 || s[2] == Dim::Static(1) {
+        return false;
+    }
+    let off = 4 - m.len();
+    m.iter().enumerate().all(|(i, d)| match i + off {
+        2 => *d == Dim::Static(1),
+        3 => d.same(&s[3]),
+        j => *d == Dim::Static(1) || d.same(&s[j]),
+    })
+}
+
+fn sdpa_with(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id], expand_q: bool) -> Option<Id> {
     let [p, v] = children else { return None };
     if !head.attrs.is_empty() || rank4_f32(rw, class).is_none() {
         return None;
@@ -177,10 +269,33 @@ fn sdpa(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> 
             }
         }
         for (sc, mask) in candidates {
-            if let Some(m) = mask {
-                if !mask_fits(rw, m, sc) {
-                    continue;
+            let mut mask = mask;
+            match mask {
+                Some(m) if expand_q && mask_broadcasts_q(rw, m, sc) => {
+                    // [.., 1, Skv] -> Expand(mask, [Sq, 1]): [.., Sq, Skv].
+                    let (Some(md), Some(sd)) = (rw.ty(m).cloned(), rw.ty(sc).and_then(|t| t.dims.clone())) else {
+                        continue;
+                    };
+                    let Some(sq) = super::rotary::dim_value(rw, &sd[2]) else { continue };
+                    let one = i64s(rw, &[1]);
+                    let shape = rw.add(
+                        Head::new("Concat", vec![("axis", AttrValue::Int(0))]),
+                        vec![sq, one],
+                        TyInfo::tensor(dtype::INT64, vec![Dim::Static(2)]),
+                    );
+                    let mut dims = md.dims.clone()?;
+                    let n = dims.len();
+                    dims[n - 2] = sd[2].clone();
+                    let expanded = rw.add(
+                        Head::new("Expand", vec![]),
+                        vec![m, shape],
+                        TyInfo { raw: None, dims: Some(dims), ..md },
+                    );
+                    mask = Some(expanded);
                 }
+                _ if expand_q => continue,
+                Some(m) if !mask_fits(rw, m, sc) => continue,
+                _ => {}
             }
             for (scale, q, kt) in scaled_scores(rw, sc) {
                 let (Some(qd), Some(ktd)) = (rank4_f32(rw, q), rank4_f32(rw, kt)) else { continue };
@@ -342,12 +457,15 @@ struct Affine {
     c: i64,
 }
 
-/// What a boolean value provably is: the same everywhere, or the causal
-/// pattern `m[.., q, k] = (k - q <= offset)` on its last two axes.
+/// What a boolean value provably is: the same everywhere, the causal
+/// pattern `m[.., q, k] = (k - q <= offset)` on its last two axes, or a
+/// padding mask `m[b, h, q, k] = p[b, k]` (rank 4, `p` a `[B, Skv]` boolean
+/// value, the batch and key dims of `m` those of `p`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum BoolMask {
     All(bool),
     Causal(i64),
+    Padding(Id),
 }
 
 /// Bound on the e-nodes one proof looks at (keeps a rule application
@@ -361,6 +479,18 @@ struct Prover<'r, 'a> {
     budget: usize,
     ints: std::collections::HashMap<Id, Option<Affine>>,
     bools: std::collections::HashMap<Id, Option<BoolMask>>,
+}
+
+/// True when `f` is exactly the element's index on `axis` (of `dims`): a
+/// coefficient 1 there (or 0 on a static size-1 axis, whose index is always
+/// 0), 0 elsewhere, no offset.
+fn is_index(f: &Affine, axis: usize, dims: &[Dim]) -> bool {
+    f.c == 0
+        && f.coef.len() == dims.len()
+        && f.coef.iter().enumerate().all(|(a, &k)| match a == axis {
+            true => k == 1 || (k == 0 && dims[a] == Dim::Static(1)),
+            false => k == 0,
+        })
 }
 
 fn small(x: i64) -> Option<i64> {
@@ -401,6 +531,15 @@ impl Affine {
 impl Prover<'_, '_> {
     fn dims(&self, id: Id) -> Option<Vec<Dim>> {
         self.rw.ty(id)?.dims.clone()
+    }
+
+    /// True when a value of dims `dims` can be the padding mask of `p`
+    /// (`[B, Skv]`): rank 4, batch and key dims known equal to `p`'s.
+    fn padding_dims(&self, dims: &[Dim], p: Id) -> bool {
+        match (self.dims(p).as_deref(), dims) {
+            (Some([b, k]), [mb, _, _, mk]) => b.same(mb) && k.same(mk),
+            _ => false,
+        }
     }
 
     /// Drops coefficients on axes of static size 1.
@@ -497,7 +636,7 @@ impl Prover<'_, '_> {
                 if src == dtype::BOOL {
                     return match self.bool(c[0])? {
                         BoolMask::All(b) => Some(Affine::constant(rank, b as i64)),
-                        BoolMask::Causal(_) => None,
+                        BoolMask::Causal(_) | BoolMask::Padding(_) => None,
                     };
                 }
                 (crate::optimizer::analysis::embeds(src, to) && matches!(src, dtype::INT64 | dtype::INT32))
@@ -647,6 +786,13 @@ impl Prover<'_, '_> {
             }
             let c = node.children().to_vec();
             if let Some(m) = self.bool_node(&dims, &head, &c) {
+                // A padding mask stays one only where its batch and key
+                // dims are p's (an Expand or a broadcast may not add them).
+                if let BoolMask::Padding(p) = m {
+                    if !self.padding_dims(&dims, p) {
+                        continue;
+                    }
+                }
                 return Some(m);
             }
         }
@@ -694,13 +840,14 @@ impl Prover<'_, '_> {
             }
             "Not" => match self.bool(c[0])? {
                 BoolMask::All(b) => Some(BoolMask::All(!b)),
-                BoolMask::Causal(_) => None,
+                BoolMask::Causal(_) | BoolMask::Padding(_) => None,
             },
             "And" | "Or" => {
                 let and = head.op.as_str() == "And";
                 match (self.bool(c[0])?, self.bool(c[1])?) {
                     (BoolMask::All(b), m) | (m, BoolMask::All(b)) => Some(if b == and { m } else { BoolMask::All(b) }),
                     (BoolMask::Causal(x), BoolMask::Causal(y)) if x == y => Some(BoolMask::Causal(x)),
+                    (BoolMask::Padding(x), BoolMask::Padding(y)) if x == y => Some(BoolMask::Padding(x)),
                     _ => None,
                 }
             }
@@ -708,6 +855,7 @@ impl Prover<'_, '_> {
             "Unsqueeze" => match self.bool(c[0])? {
                 // Causal lives on the last two axes: unsqueezing them moves it.
                 BoolMask::All(b) => Some(BoolMask::All(b)),
+                BoolMask::Padding(_) => None,
                 BoolMask::Causal(k) => {
                     let axes = self.rw.ints(*c.get(1)?)?;
                     axes.iter()
@@ -715,6 +863,24 @@ impl Prover<'_, '_> {
                         .then_some(BoolMask::Causal(k))
                 }
             },
+            "GatherND" => {
+                // p[idx[.., 0], idx[.., 1]] with idx[b, h, q, k] = (b, k): the
+                // padding mask of a [B, Skv] boolean p, read at the batch and
+                // key index of each element (Hugging Face's `padding_mask`
+                // indexing). Both components must be exactly those indices
+                // (no offset, so never negative and within p's dims, which
+                // the check in `bool_uncached` ties to this value's).
+                if head.int("batch_dims").unwrap_or(0) != 0 || rank != 4 {
+                    return None;
+                }
+                let data = c[0];
+                let idx = self.dims(c[1])?;
+                if self.rw.elem(data)? != dtype::BOOL || self.dims(data)?.len() != 2 || idx.len() != 5 {
+                    return None;
+                }
+                let (b, k) = (self.component(c[1], 0, 2)?, self.component(c[1], 1, 2)?);
+                (is_index(&b, 0, dims) && is_index(&k, 3, dims)).then(|| BoolMask::Padding(self.rw.find(data)))
+            }
             "Trilu" => {
                 // Lower triangle (upper = 0) of all-true: keep k - q <= diagonal.
                 if head.int("upper").unwrap_or(1) != 0 {
@@ -785,8 +951,32 @@ impl Prover<'_, '_> {
     }
 }
 
-/// What the boolean mask `m` provably is (bounded search).
+thread_local! {
+    /// [`prove_mask`]'s results in one round (`Rw::round`): every layer's
+    /// Attention shares the model's mask, proved once per round.
+    static PROOFS: std::cell::RefCell<(u64, std::collections::HashMap<Id, Option<BoolMask>>)> =
+        std::cell::RefCell::new((0, Default::default()));
+}
+
+/// What the boolean mask `m` provably is (bounded search; a function of
+/// the round's snapshot and `m`, memoized per round).
 fn prove_mask(rw: &Rw<'_>, m: Id) -> Option<BoolMask> {
+    let known = PROOFS.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.0 != rw.round() {
+            *p = (rw.round(), Default::default());
+        }
+        p.1.get(&m).copied()
+    });
+    if let Some(known) = known {
+        return known;
+    }
+    let found = prove_mask_uncached(rw, m);
+    PROOFS.with(|p| p.borrow_mut().1.insert(m, found));
+    found
+}
+
+fn prove_mask_uncached(rw: &Rw<'_>, m: Id) -> Option<BoolMask> {
     let mut prover = Prover { rw, budget: PROOF_BUDGET, ints: Default::default(), bools: Default::default() };
     if rw.elem(m) == Some(dtype::BOOL) {
         prover.bool(m)
@@ -829,6 +1019,79 @@ fn causal_mask(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Opti
         _ => return None,
     }
     rw.add_like(Head::new("Attention", attrs), vec![*q, *k, *v], class)
+}
+
+/// `Attention(q, k, v, m)` with a boolean mask `m [B, 1, Sq, Skv]` proven
+/// to be a padding mask, `m[b, 0, q, k] = p[b, k]` for a `[B, Skv]` boolean
+/// `p` (Hugging Face builds it with a GatherND of `p` at index tensors made
+/// of aranges, And-ed with all-true masks) -> the same op with the mask
+/// `Expand(Unsqueeze(p, [1, 2]), [Sq, 1])`: `[B, 1, 1, Skv]` broadcast to
+/// the `[B, 1, Sq, Skv]` onnxruntime requires, equal element by element.
+fn padding_mask(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [q, k, v, m] = children else { return None };
+    if !plain_attention(head, children) && !three_d_attention(head, children) {
+        return None;
+    }
+    let mt = rw.ty(*m)?.clone();
+    let md = mt.dims.clone()?;
+    if mt.elem != Some(dtype::BOOL) || md.len() != 4 || md[1] != Dim::Static(1) {
+        return None;
+    }
+    let BoolMask::Padding(p) = prove_mask(rw, *m)? else { return None };
+    let pd = rw.ty(p)?.dims.clone()?;
+    let unsqueezed_dims = vec![pd[0].clone(), Dim::Static(1), Dim::Static(1), pd[1].clone()];
+    // The query length as a 1-element tensor: from p's own shape when it is
+    // p's key length (through the Cast p is often made by), else a constant
+    // or a function argument's shape.
+    let sq = &md[2];
+    let source = rw
+        .producers(p, "Cast")
+        .into_iter()
+        .map(|(_, c)| c[0])
+        .find(|x| rw.ty(*x).and_then(|t| t.dims.as_ref()).is_some_and(|d| d.len() == 2 && d[1].same(&pd[1])))
+        .unwrap_or(p);
+    let sq_value = match sq {
+        Dim::Static(n) => rw.const_i64s(&[*n]),
+        _ if sq.same(&pd[1]) => rw.add(
+            Head::new("Shape", vec![("end", AttrValue::Int(2)), ("start", AttrValue::Int(1))]),
+            vec![source],
+            TyInfo::tensor(dtype::INT64, vec![Dim::Static(1)]),
+        ),
+        _ => super::rotary::dim_value(rw, sq)?,
+    };
+    let one = i64s(rw, &[1]);
+    let shape = rw.add(
+        Head::new("Concat", vec![("axis", AttrValue::Int(0))]),
+        vec![sq_value, one],
+        TyInfo::tensor(dtype::INT64, vec![Dim::Static(2)]),
+    );
+    let axes = i64s(rw, &[1, 2]);
+    let unsqueezed =
+        rw.add(Head::new("Unsqueeze", vec![]), vec![p, axes], TyInfo::tensor(dtype::BOOL, unsqueezed_dims));
+    let mask = rw.add(Head::new("Expand", vec![]), vec![unsqueezed, shape], TyInfo { raw: None, ..mt });
+    if rw.egraph.find(mask) == rw.egraph.find(*m) {
+        return None;
+    }
+    rw.add_like(head.clone(), vec![*q, *k, *v, mask], class)
+}
+
+/// A 1-D int64 constant holding `values`: one the block already has, else a
+/// new one (a rule's constant does not hash like an imported one).
+fn i64s(rw: &mut Rw<'_>, values: &[i64]) -> Id {
+    let constant = Symbol::from("Constant");
+    let existing = rw.view.classes_for_op(&Discriminant::Op(constant)).and_then(|ids| {
+        ids.filter(|&id| {
+            rw.ints(id).as_deref() == Some(values)
+                && rw.ty(id).is_some_and(|t| {
+                    t.elem == Some(dtype::INT64) && t.dims.as_deref() == Some(&[Dim::Static(values.len() as i64)])
+                })
+        })
+        .min()
+    });
+    match existing {
+        Some(id) => id,
+        None => rw.const_i64s(values),
+    }
 }
 
 /// A 3-D Attention the rules made (`q_num_heads`, `kv_num_heads`).

@@ -6,8 +6,8 @@
 
 use super::{Rule, Rw};
 use crate::optimizer::{
-    analysis::{embeds, Dim},
-    lang::{AttrValue, Head},
+    analysis::{embeds, Dim, TyInfo},
+    lang::{dtype, AttrValue, Head},
 };
 use egg::Id;
 
@@ -72,6 +72,40 @@ func.func @f(%x: tensor<2x3x4xf32>) -> tensor<4x6xf32> {
   %s2 = "onnx.Constant"() {value = dense<[4, -1]> : tensor<2xi64>} : () -> tensor<2xi64>
   %1 = "onnx.Reshape"(%0, %s2) : (tensor<6x4xf32>, tensor<2xi64>) -> tensor<4x6xf32>
   return %1 : tensor<4x6xf32>
+}"#,
+    },
+    Rule {
+        name: "reshape-to-flatten",
+        family: "layout",
+        roots: &["Reshape"],
+        min_opset: 13,
+        summary: "Reshape(x, s) to a 2-D [prod(x.dims[..a]), prod(x.dims[a..])] (known from the types) -> Flatten(x) {axis = a}: the shape computation goes",
+        apply: reshape_to_flatten,
+        example: r#"
+func.func @f(%x: tensor<?x16x1x1xf32, ["s0"]>) -> tensor<?x16xf32, ["s0"]> {
+  %b = "onnx.Shape"(%x) {end = 1 : i64, start = 0 : i64} : (tensor<?x16x1x1xf32, ["s0"]>) -> tensor<1xi64>
+  %n = "onnx.Constant"() {value = dense<16> : tensor<1xi64>} : () -> tensor<1xi64>
+  %s = "onnx.Concat"(%b, %n) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<?x16x1x1xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x16xf32, ["s0"]>
+  return %0 : tensor<?x16xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "gather-of-expand",
+        family: "layout",
+        roots: &["Gather"],
+        min_opset: 13,
+        summary: "Gather(data, Expand(idx, s)) {axis = 0} -> Expand(Gather(data, idx), Concat(s, data.dims[1..])): gather the rows once, then broadcast (an Expand a broadcasting op absorbs: BERT's token-type embedding)",
+        apply: gather_of_expand,
+        example: r#"
+func.func @f(%t: tensor<10x4xf32>, %g: tensor<1x5xi64>, %x: tensor<?x5x4xf32, ["s0"]>) -> tensor<?x5x4xf32, ["s0"]> {
+  %b = "onnx.Shape"(%x) {end = 1 : i64, start = 0 : i64} : (tensor<?x5x4xf32, ["s0"]>) -> tensor<1xi64>
+  %n = "onnx.Constant"() {value = dense<5> : tensor<1xi64>} : () -> tensor<1xi64>
+  %s = "onnx.Concat"(%b, %n) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %e = "onnx.Expand"(%g, %s) : (tensor<1x5xi64>, tensor<2xi64>) -> tensor<?x5xi64, ["s0"]>
+  %y = "onnx.Gather"(%t, %e) {axis = 0 : i64} : (tensor<10x4xf32>, tensor<?x5xi64, ["s0"]>) -> tensor<?x5x4xf32, ["s0"]>
+  %z = "onnx.Add"(%x, %y) : (tensor<?x5x4xf32, ["s0"]>, tensor<?x5x4xf32, ["s0"]>) -> tensor<?x5x4xf32, ["s0"]>
+  return %z : tensor<?x5x4xf32, ["s0"]>
 }"#,
     },
     Rule {
@@ -275,6 +309,87 @@ fn reshape_reshape(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> 
     }
     let x = view_inputs(rw, *y).into_iter().find(|&x| rw.find(x) != rw.find(*y) && rw.elem(x) == rw.elem(class))?;
     rw.add_like(head.clone(), vec![x, *shape], class)
+}
+
+/// The size of `dims` as one dim: their static product, or the one dim
+/// among static 1s.
+fn product(dims: &[Dim]) -> Option<Dim> {
+    let mut total: i64 = 1;
+    let mut symbolic: Option<Dim> = None;
+    for d in dims {
+        match d {
+            Dim::Static(n) => total = total.checked_mul(*n)?,
+            Dim::Sym(_) if symbolic.is_none() => symbolic = Some(d.clone()),
+            _ => return None,
+        }
+    }
+    match symbolic {
+        None => Some(Dim::Static(total)),
+        Some(d) if total == 1 => Some(d),
+        Some(_) => None,
+    }
+}
+
+/// `Reshape(x, s)` with a 2-D result `[d0, d1]` is `Flatten(x, axis = a)`
+/// when `d0` is the size of `x.dims[..a]` and `d1` that of `x.dims[a..]`
+/// (both orders are row-major: the same elements in the same places). The
+/// sizes come from the types only, so `s` may be computed (`Shape`, `Concat`).
+fn reshape_to_flatten(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [x, _] = children else { return None };
+    let out = rw.ty(class)?.dims.clone()?;
+    let xd = rw.ty(*x)?.dims.clone()?;
+    // (A 2-D x flattens to itself: `reshape-same-shape`'s case.)
+    if out.len() != 2 || xd.len() < 3 || rw.elem(*x) != rw.elem(class) {
+        return None;
+    }
+    let axis = (1..xd.len()).find(|&a| {
+        let (left, right) = (product(&xd[..a]), product(&xd[a..]));
+        left.is_some_and(|l| l.same(&out[0])) && right.is_some_and(|r| r.same(&out[1]))
+    })?;
+    rw.add_like(Head::new("Flatten", vec![("axis", AttrValue::Int(axis as i64))]), vec![*x], class)
+}
+
+/// `Gather(data, Expand(idx, s))` on axis 0 reads row `idx[j']` at every
+/// position `j` that `j'` broadcasts to; `Gather(data, idx)` reads each of
+/// those rows once, and expanding it by `s` followed by `data`'s trailing
+/// dims (static) puts the same row at the same positions (broadcasting
+/// aligns from the right, so `s ++ tail` lines `tail` up with the rows and
+/// `s` with `idx` exactly as before). Indices, negative ones included, are
+/// the same values.
+fn gather_of_expand(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [data, e] = children else { return None };
+    if head.attrs.iter().any(|(k, v)| k.as_str() != "axis" || *v != AttrValue::Int(0)) {
+        return None;
+    }
+    let tail = rw.ty(*data)?.static_shape()?.get(1..)?.to_vec();
+    let out = rw.ty(class)?.clone();
+    for (eh, ec) in rw.producers(*e, "Expand") {
+        let [idx, s] = ec[..] else { continue };
+        let (Some(idx_dims), Some(s_len)) =
+            (rw.ty(idx).and_then(|t| t.dims.clone()), rw.ty(s).and_then(|t| t.static_shape()))
+        else {
+            continue;
+        };
+        if !eh.attrs.is_empty() || s_len.len() != 1 || rw.elem(s) != Some(dtype::INT64) {
+            continue;
+        }
+        let mut inner_dims = idx_dims;
+        inner_dims.extend(tail.iter().map(|&d| Dim::Static(d)));
+        let elem = out.elem?;
+        let inner = rw.add(head.clone(), vec![*data, idx], TyInfo::tensor(elem, inner_dims));
+        let shape = if tail.is_empty() {
+            s
+        } else {
+            let t = rw.const_i64s(&tail);
+            rw.add(
+                Head::new("Concat", vec![("axis", AttrValue::Int(0))]),
+                vec![s, t],
+                TyInfo::tensor(dtype::INT64, vec![Dim::Static(s_len[0] + tail.len() as i64)]),
+            )
+        };
+        return rw.add_like(Head::new("Expand", vec![]), vec![inner, shape], class);
+    }
+    None
 }
 
 fn view_chain_same_shape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {

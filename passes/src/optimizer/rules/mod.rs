@@ -20,8 +20,12 @@ pub mod conv;
 pub mod layout;
 pub mod matmul;
 pub mod normalization;
-pub mod weights;
+pub mod ort_activation;
+pub mod ort_attention;
+pub mod ort_matmul;
+pub mod ort_normalization;
 pub mod rotary;
+pub mod weights;
 
 use super::{
     analysis::{add_type, const_values, OnnxAnalysis, OnnxEGraph, TyInfo},
@@ -53,6 +57,49 @@ impl Rule {
     pub fn full_name(&self) -> String {
         format!("{}/{}", self.family, self.name)
     }
+
+    /// The runtime the rule's output needs: the `ort_*` families produce
+    /// onnxruntime's `com.microsoft` contrib ops and only run with
+    /// `onnx-eqsat{target=onnxruntime}` (`aten-translate --target onnxruntime`).
+    pub fn target(&self) -> Target {
+        if self.family.starts_with("ort_") {
+            Target::OnnxRuntime
+        } else {
+            Target::Standard
+        }
+    }
+}
+
+/// What the optimized model may contain: standard ONNX only (the default),
+/// or also onnxruntime's `com.microsoft` contrib ops.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    #[default]
+    Standard,
+    OnnxRuntime,
+}
+
+impl Target {
+    /// `standard` or `onnxruntime`.
+    pub fn parse(name: &str) -> Option<Target> {
+        match name {
+            "standard" => Some(Target::Standard),
+            "onnxruntime" => Some(Target::OnnxRuntime),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Standard => "standard",
+            Target::OnnxRuntime => "onnxruntime",
+        }
+    }
+
+    /// True when rules of target `rule` may run for this target.
+    pub fn allows(self, rule: Target) -> bool {
+        rule == Target::Standard || self == rule
+    }
 }
 
 /// Every rule, family by family.
@@ -67,6 +114,10 @@ pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
         .chain(weights::RULES)
         .chain(conv::RULES)
         .chain(rotary::RULES)
+        .chain(ort_normalization::RULES)
+        .chain(ort_activation::RULES)
+        .chain(ort_matmul::RULES)
+        .chain(ort_attention::RULES)
 }
 
 /// What a rule works with: the e-graph as it was when this round's search
@@ -78,12 +129,28 @@ pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
 pub struct Rw<'a> {
     pub view: &'a OnnxEGraph,
     pub egraph: &'a mut OnnxEGraph,
+    /// Identifies `view` (see [`Rw::round`]).
+    round: u64,
 }
 
-/// The e-graph as the current round's search saw it (set by a runner hook).
-pub type Snapshot = Arc<Mutex<Option<Arc<OnnxEGraph>>>>;
+/// The e-graph as the current round's search saw it (set by a runner hook),
+/// with a number no other snapshot of the process has (see [`Rw::round`]).
+pub type Snapshot = Arc<Mutex<Option<(u64, Arc<OnnxEGraph>)>>>;
+
+/// A number for a new snapshot, unique in the process.
+pub fn next_round() -> u64 {
+    static ROUNDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    ROUNDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
 
 impl Rw<'_> {
+    /// The number of the snapshot `view`: two `Rw`s with the same round read
+    /// the same e-graph state, so a fact derived from `view` alone may be
+    /// memoized under it (e.g. the mask proofs of `attention`).
+    pub fn round(&self) -> u64 {
+        self.round
+    }
+
     pub fn opset(&self) -> u32 {
         self.egraph.analysis.opset
     }
@@ -124,12 +191,17 @@ impl Rw<'_> {
 
     /// The e-nodes of `id` that are ops of type `op` (default domain).
     pub fn producers(&self, id: Id, op: &str) -> Vec<(Arc<Head>, Vec<Id>)> {
-        let op = Symbol::from(op);
+        self.producers_of(id, Symbol::from(op))
+    }
+
+    /// [`Rw::producers`] of an interned op type.
+    fn producers_of(&self, id: Id, op: Symbol) -> Vec<(Arc<Head>, Vec<Id>)> {
+        let default = super::lang::default_domain();
         self.view[id]
             .nodes
             .iter()
             .filter_map(|n| match n {
-                ONode::Op(h, c) if h.op == op && h.domain.as_str().is_empty() => Some((h.clone(), c.clone())),
+                ONode::Op(h, c) if h.op == op && h.domain == default => Some((h.clone(), c.clone())),
                 _ => None,
             })
             .collect()
@@ -183,6 +255,7 @@ impl Searcher<ONode, OnnxAnalysis> for RuleSearcher {
     }
 
     fn search_with_limit(&self, egraph: &OnnxEGraph, limit: usize) -> Vec<SearchMatches<'_, ONode>> {
+        super::sync_egg_clock(); // egg checks the time limit after each rule's search
         let mut classes: Vec<Id> = Vec::new();
         for root in &self.roots {
             if let Some(ids) = egraph.classes_for_op(&super::lang::Discriminant::Op(*root)) {
@@ -211,6 +284,8 @@ impl Searcher<ONode, OnnxAnalysis> for RuleSearcher {
 /// Runs the rule on the root e-nodes of a matched e-class and unions.
 pub struct RuleApplier {
     rule: &'static Rule,
+    /// The rule's root op types, interned once.
+    roots: Vec<Symbol>,
     snapshot: Snapshot,
 }
 
@@ -223,18 +298,22 @@ impl Applier<ONode, OnnxAnalysis> for RuleApplier {
         _ast: Option<&PatternAst<ONode>>,
         _rule_name: Symbol,
     ) -> Vec<Id> {
-        let Some(view) = self.snapshot.lock().ok().and_then(|s| s.clone()) else { return Vec::new() };
+        super::sync_egg_clock_sometimes(); // egg checks the time limit after each rule's applications
+        let Some((round, view)) = self.snapshot.lock().ok().and_then(|s| s.clone()) else { return Vec::new() };
         let class = view.find(eclass);
-        let roots: Vec<_> = self
-            .rule
-            .roots
-            .iter()
-            .flat_map(|op| Rw { view: &view, egraph: &mut *egraph }.producers(class, op))
-            .collect();
+        let default = super::lang::default_domain();
+        // The root e-nodes, from the snapshot (which the applications do not
+        // change): each root op type in turn, in the e-class's order.
+        let roots = self.roots.iter().flat_map(|op| {
+            view[class].nodes.iter().filter_map(move |n| match n {
+                ONode::Op(h, c) if h.op == *op && h.domain == default => Some((h, c)),
+                _ => None,
+            })
+        });
         let mut changed = Vec::new();
         for (head, children) in roots {
-            let mut rw = Rw { view: &view, egraph };
-            let Some(new) = (self.rule.apply)(&mut rw, class, &head, &children) else { continue };
+            let mut rw = Rw { view: &view, egraph, round };
+            let Some(new) = (self.rule.apply)(&mut rw, class, head, children) else { continue };
             let (class, new) = (egraph.find(class), egraph.find(new));
             if class == new {
                 continue;
@@ -254,17 +333,21 @@ impl Applier<ONode, OnnxAnalysis> for RuleApplier {
     }
 }
 
-/// The egg rewrites of every rule valid at `opset` (and selected by `only`:
-/// rule or family names; all when empty).
-pub fn rewrites(opset: u32, only: &[String], snapshot: &Snapshot) -> Vec<Rewrite<ONode, OnnxAnalysis>> {
+/// The egg rewrites of every rule valid at `opset` for `target` (and
+/// selected by `only`: rule or family names; all when empty).
+pub fn rewrites(opset: u32, target: Target, only: &[String], snapshot: &Snapshot) -> Vec<Rewrite<ONode, OnnxAnalysis>> {
     all_rules()
-        .filter(|r| opset >= r.min_opset)
+        .filter(|r| opset >= r.min_opset && target.allows(r.target()))
         .filter(|r| only.is_empty() || only.iter().any(|o| *o == r.family || *o == r.full_name()))
         .map(|rule| {
             Rewrite::new(
                 rule.full_name(),
                 RuleSearcher { roots: rule.roots.iter().map(|r| Symbol::from(*r)).collect() },
-                RuleApplier { rule, snapshot: snapshot.clone() },
+                RuleApplier {
+                    rule,
+                    roots: rule.roots.iter().map(|r| Symbol::from(*r)).collect(),
+                    snapshot: snapshot.clone(),
+                },
             )
             .expect("rule names are unique")
         })

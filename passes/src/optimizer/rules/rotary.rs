@@ -184,7 +184,7 @@ fn unsqueezed_at_1(rw: &Rw<'_>, c4: Id) -> Option<Id> {
 
 /// A 1-element int64 value holding the size `dim`: a constant when static,
 /// else `Shape(arg)[i:i+1]` of a function argument with that symbolic dim.
-fn dim_value(rw: &mut Rw<'_>, dim: &Dim) -> Option<Id> {
+pub(super) fn dim_value(rw: &mut Rw<'_>, dim: &Dim) -> Option<Id> {
     match dim {
         Dim::Static(n) => Some(rw.const_i64s(&[*n])),
         Dim::Sym(s) => {

@@ -1,0 +1,16 @@
+use super::fft_common::{rule, Kind};
+use crate::lowering::Rule;
+
+/// `fft_hfft` of a real input (torch promotes it to complex inside the op):
+/// ONNX DFT, see fft_common.rs.
+pub const RULES: &[Rule] = &[Rule::custom("aten.fft_hfft.default", |c| rule(c, Kind::Hfft, true, None))
+    .opsets(20, 28)
+    .samples(&[
+        "self: T[5,6,7]; n: 10; dim: 1; norm: \"ortho\"",
+        "self: T[5,6,7]; norm: \"forward\"",
+        "self: T[5,6,7]; n: 7",
+        "self: T[31]",
+        "self: T[5,6,7]; dim: -2",
+        "self: T[2]",
+    ])
+    .dtypes(&["f32", "f64"])];

@@ -1,0 +1,17 @@
+use super::fft_common::{rule, Kind};
+use crate::lowering::Rule;
+
+/// `fft_irfftn` of a real input (torch promotes it to complex inside the op):
+/// ONNX DFT, see fft_common.rs.
+pub const RULES: &[Rule] = &[Rule::custom("aten.fft_irfftn.default", |c| rule(c, Kind::Irfft, false, None))
+    .opsets(20, 28)
+    .samples(&[
+        "self: T[5,6,7]; s: [3, 10]; dim: [1, 2]; norm: \"ortho\"",
+        "self: T[5,6,7]; norm: \"ortho\"",
+        "self: T[5,6,7]; s: [8]",
+        "self: T[31]",
+        "self: T[5,6,7]; dim: [-2]",
+        "self: T[5,6,7]; s: [-1, 4]",
+        "self: T[1,2]",
+    ])
+    .dtypes(&["f32", "f64"])];

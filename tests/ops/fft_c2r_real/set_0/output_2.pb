@@ -1,0 +1,1 @@
+Bfft_irfft_2J0 xb@“lÀðpÀöØZ@rù>V¿¼WÀV¿rù>öØZ@ðpÀ“lÀ
