@@ -20,6 +20,14 @@ pub unsafe fn erase(op: OperationRef<'_, '_>) {
     unsafe { sys::mlirOperationDestroy(op.to_raw()) }
 }
 
+/// The op whose result `value` is (`None` for a block argument).
+pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    unsafe {
+        sys::mlirValueIsAOpResult(value.to_raw())
+            .then(|| OperationRef::from_raw(sys::mlirOpResultGetOwner(value.to_raw())))
+    }
+}
+
 /// The operations of every block of every region of `op`, in order (one level).
 pub fn nested_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut out = Vec::new();

@@ -85,16 +85,9 @@ impl ProjectPass for FuseWeights {
     }
 }
 
-fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    unsafe {
-        sys::mlirValueIsAOpResult(value.to_raw())
-            .then(|| OperationRef::from_raw(sys::mlirOpResultGetOwner(value.to_raw())))
-    }
-}
-
 /// (K, N, element type) of a 2-D static weight defined by a weight op.
 fn weight_of(value: Value<'_, '_>) -> Option<(i64, i64, String)> {
-    let def = defining_op(value)?;
+    let def = ir::defining_op(value)?;
     if !onnx_ir::is_weight_op(&op_name(def)) {
         return None;
     }
@@ -135,7 +128,7 @@ fn bias_add<'c, 'a>(y: Value<'c, 'a>, n: i64, elem: &str) -> Option<(OperationRe
     }
     let b = ir::operand_at(user, 1 - index)?;
     let sum = ir::result_at(user, 0)?;
-    let fits = defining_op(b).is_some_and(|d| onnx_ir::is_weight_op(&op_name(d)))
+    let fits = ir::defining_op(b).is_some_and(|d| onnx_ir::is_weight_op(&op_name(d)))
         && single_use(b)
         && shape_of(b.r#type()).is_some_and(|s| s[..] == [Dim::Static(n)])
         && crate::lowering::builder::element_type(b.r#type()).map(|e| e.to_string()).as_deref() == Some(elem)
@@ -198,9 +191,9 @@ fn member(op: OperationRef<'_, '_>) -> Option<(Key, i64)> {
             }
             let width = if trans_b { k } else { n };
             let bias = match ir::operand_at(op, 2) {
-                Some(c) if defining_op(c).is_some_and(|d| op_name(d) == onnx_ir::NONE_OP) => false,
+                Some(c) if ir::defining_op(c).is_some_and(|d| op_name(d) == onnx_ir::NONE_OP) => false,
                 Some(c) => {
-                    let fits = defining_op(c).is_some_and(|d| onnx_ir::is_weight_op(&op_name(d)))
+                    let fits = ir::defining_op(c).is_some_and(|d| onnx_ir::is_weight_op(&op_name(d)))
                         && single_use(c)
                         && shape_of(c.r#type()).is_some_and(|s| s[..] == [Dim::Static(width)])
                         && crate::lowering::builder::element_type(c.r#type()).map(|e| e.to_string())
@@ -249,7 +242,7 @@ fn fuse_block(block: melior::ir::BlockRef<'_, '_>, opset: u32) -> usize {
 /// Moves the weight op defining `value` (and the weight ops it reads) before
 /// `anchor` when it comes after it.
 fn hoist_weight(block: melior::ir::BlockRef<'_, '_>, value: Value<'_, '_>, anchor: OperationRef<'_, '_>) {
-    let Some(def) = defining_op(value) else { return };
+    let Some(def) = ir::defining_op(value) else { return };
     for operand in def.operands() {
         hoist_weight(block, operand, anchor);
     }

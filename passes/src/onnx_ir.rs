@@ -45,6 +45,11 @@ pub const WEIGHT_TRANSFORM_KINDS: &[&str] =
 pub fn is_weight_op(name: &str) -> bool {
     name == INITIALIZER_OP || name == WEIGHT_TRANSFORM_OP
 }
+/// True when `value` is the result of a weight op (an initializer or a
+/// weight transform).
+pub fn is_weight_value(value: melior::ir::Value<'_, '_>) -> bool {
+    crate::ir::defining_op(value).is_some_and(|op| is_weight_op(&crate::ir::op_name(op)))
+}
 /// `"onnx.yield"(%a, %b) : (...) -> ()`: the terminator of a region of an
 /// onnx op with subgraphs; its operands are the subgraph's outputs.
 pub const YIELD_OP: &str = "onnx.yield";

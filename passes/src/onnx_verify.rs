@@ -71,11 +71,7 @@ fn verify_weight_transform(op: OperationRef<'_, '_>) -> Result<(), String> {
         }
     }
     for (i, v) in op.operands().enumerate() {
-        let from_weight = unsafe { mlir_sys::mlirValueIsAOpResult(v.to_raw()) } && {
-            let owner = unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(v.to_raw())) };
-            onnx_ir::is_weight_op(&crate::ir::op_name(owner))
-        };
-        if !from_weight {
+        if !onnx_ir::is_weight_value(v) {
             return Err(format!("operand {i} is not an onnx.initializer or onnx.weight_transform"));
         }
     }

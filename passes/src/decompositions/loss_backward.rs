@@ -33,13 +33,12 @@ fn scalar<'c, 'a>(d: &Dx<'c, 'a>, op: &str, a: V<'c, 'a>, s: f64, ty: Type<'c>) 
     d.call(op, &[("self", Arg::T(a)), ("other", Arg::Float(s))], ty)
 }
 
-/// (input, target, grad_output, input - target, its type, the result type).
-#[allow(clippy::type_complexity)]
-fn parts<'c, 'a>(d: &Dx<'c, 'a>) -> Result<(V<'c, 'a>, V<'c, 'a>, V<'c, 'a>, V<'c, 'a>, Type<'c>, Type<'c>), String> {
+/// (input, grad_output, input - target, the result type).
+fn parts<'c, 'a>(d: &Dx<'c, 'a>) -> Result<(V<'c, 'a>, V<'c, 'a>, V<'c, 'a>, Type<'c>), String> {
     let (x, y, g) = (d.args.tensor("self")?, d.args.tensor("target")?, d.args.tensor("grad_output")?);
     let r = d.result_type(0)?;
     let diff = bin(d, "aten.sub.Tensor", x, y, r)?;
-    Ok((x, y, g, diff, r, r))
+    Ok((x, g, diff, r))
 }
 
 const SAMPLES: &[&str] = &[
@@ -50,14 +49,14 @@ const SAMPLES: &[&str] = &[
 
 pub const DECOMPOSITIONS: &[D] = &[
     D::new("aten.mse_loss_backward.default", "2 * norm * (x - target) * grad_output", |d| {
-        let (x, _, g, diff, _, r) = parts(d)?;
+        let (x, g, diff, r) = parts(d)?;
         let scaled = scalar(d, "aten.mul.Scalar", diff, 2.0 * norm(d, x)?, r)?;
         Ok(vec![bin(d, "aten.mul.Tensor", scaled, g, r)?])
     })
     .samples(SAMPLES)
     .dtypes(&["f32", "f64"]),
     D::new("aten.smooth_l1_loss_backward.default", "norm * grad_output * where(|x - t| < beta, (x - t) / beta, sign(x - t))", |d| {
-        let (x, _, g, diff, _, r) = parts(d)?;
+        let (x, g, diff, r) = parts(d)?;
         let beta = d.args.float("beta")?;
         let ng = scalar(d, "aten.mul.Scalar", g, norm(d, x)?, d.type_of(g))?;
         let sign = d.call("aten.sign.default", &[("self", Arg::T(diff))], r)?;
@@ -78,7 +77,7 @@ pub const DECOMPOSITIONS: &[D] = &[
     ])
     .dtypes(&["f32", "f64"]),
     D::new("aten.huber_loss_backward.default", "norm * grad_output * clamp(x - t, -delta, delta)", |d| {
-        let (x, _, g, diff, _, r) = parts(d)?;
+        let (x, g, diff, r) = parts(d)?;
         let delta = d.args.float("delta")?;
         let ng = scalar(d, "aten.mul.Scalar", g, norm(d, x)?, d.type_of(g))?;
         // where(x < -delta, -delta, where(x > delta, delta, x)): a clamp

@@ -103,6 +103,8 @@ pub struct Dx<'c, 'a> {
     pub op: OperationRef<'c, 'a>,
     pub schema: &'static OpSchema,
     pub args: Args<'c, 'a>,
+    /// The op's arguments as given, by schema name (for [`Dx::same`]).
+    given: Vec<(&'static str, ArgValue<'c, 'a>)>,
     /// Location of the ops built: the op's own, under a name
     /// `<node>/decomposed` so that `--verify` tells them from the node.
     location: Location<'c>,
@@ -120,7 +122,8 @@ impl<'c, 'a> Dx<'c, 'a> {
             Some(node) => Location::name(context, &format!("{node}/decomposed"), location),
             None => location,
         };
-        Ok(Dx { context, op, schema, args: Args::new(op, schema)?, location, built: Default::default() })
+        let given = aten_ir::arg_values(op, schema)?;
+        Ok(Dx { context, op, schema, args: Args::new(op, schema)?, given, location, built: Default::default() })
     }
 
     /// The type of result `index` of the op decomposed.
@@ -130,11 +133,10 @@ impl<'c, 'a> Dx<'c, 'a> {
 
     /// The op's argument `name` as given (to pass it on unchanged).
     pub fn same(&self, name: &str) -> Result<Arg<'c, 'a>, String> {
-        let values = aten_ir::arg_values(self.op, self.schema)?;
-        values
-            .into_iter()
+        self.given
+            .iter()
             .find(|(n, _)| *n == name)
-            .map(|(_, v)| Arg::Same(v))
+            .map(|(_, v)| Arg::Same(v.clone()))
             .ok_or_else(|| format!("decomposition bug: {} has no argument '{name}'", self.schema.target_name()))
     }
 
@@ -232,11 +234,6 @@ impl<'c, 'a> Dx<'c, 'a> {
     /// The number of results of the op decomposed.
     pub fn op_results(&self) -> usize {
         self.op.result_count()
-    }
-
-    /// How many ops the decomposition built so far.
-    pub fn built(&self) -> usize {
-        self.built.borrow().len()
     }
 
     /// True when `op` is one the decomposition built.

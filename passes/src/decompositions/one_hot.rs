@@ -27,7 +27,6 @@ fn one_hot<'c, 'a>(d: &Dx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         return Err("num_classes=-1 takes the class count from the data (a data-dependent shape); pass num_classes".into());
     }
     let r = d.result_type(0)?;
-    let _ = builder::rank(r).ok_or("the result has an unknown rank")?;
     let i64_type: Type = IntegerType::new(d.context, 64).into();
     let unsqueezed = d.call("aten.unsqueeze.default", &[("self", d.same("self")?), ("dim", Arg::Int(-1))], with_last_dim(r, 1)?)?;
     let arange = d.call(

@@ -105,17 +105,6 @@ pub struct Direction<'c, 'a> {
     pub b_hh: Option<Value<'c, 'a>>,
 }
 
-/// True when `value` is a weight (an `onnx.initializer` or a weight
-/// transform of one): its reordering can be done by the writer.
-fn is_weight(value: Value<'_, '_>) -> bool {
-    unsafe {
-        mlir_sys::mlirValueIsAOpResult(value.to_raw()) && {
-            let owner = melior::ir::OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw()));
-            crate::onnx_ir::is_weight_op(&crate::ir::op_name(owner))
-        }
-    }
-}
-
 /// The static dims of a weight.
 fn static_dims(value: Value<'_, '_>) -> Option<Vec<i64>> {
     builder::dims(value.r#type())?.into_iter().collect()
@@ -166,7 +155,7 @@ fn layer_weights_by_writer<'c, 'a>(
     let biases = dirs.iter().all(|d| d.b_ih.is_some() && d.b_hh.is_some());
     let no_biases = dirs.iter().all(|d| d.b_ih.is_none() && d.b_hh.is_none());
     let all: Vec<Value> = dirs.iter().flat_map(|d| [Some(d.w_ih), Some(d.w_hh), d.b_ih, d.b_hh]).flatten().collect();
-    if !(biases || no_biases) || !all.iter().all(|v| is_weight(*v) && static_dims(*v).is_some()) {
+    if !(biases || no_biases) || !all.iter().all(|v| crate::onnx_ir::is_weight_value(*v) && static_dims(*v).is_some()) {
         return Ok(None);
     }
     let d = dirs.len() as i64;
