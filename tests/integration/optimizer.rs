@@ -361,7 +361,7 @@ fn random_program(rng: &mut Rng) -> String {
     let mut body = Vec::new();
     let mut values: Vec<(String, Vec<i64>)> = vec![("%x".into(), vec![2, 3, 4])];
     let mut counter = 0;
-    let mut fresh = |counter: &mut usize| {
+    let fresh = |counter: &mut usize| {
         *counter += 1;
         format!("%v{counter}")
     };
