@@ -18,14 +18,15 @@ func.func @inplace_chain(%arg0: tensor<4xf32> {aten.name = "x"}, %arg1: tensor<4
 
 // -----
 
-// A buffer written in place becomes a buffer_mutation result.
+// A buffer written in place becomes a buffer_mutation result, and loses
+// the values the importer attached (not a constant of the program).
 // CHECK-LABEL: func.func @buffer
 // CHECK-SAME: tensor<i64> {aten.kind = "buffer_mutation", aten.name = "steps", aten.target = "steps"}
-// CHECK: %[[W:.*]] = "aten.weight"() {kind = "buffer", name = "steps"}
+// CHECK: %[[W:.*]] = "aten.weight"() {kind = "buffer", name = "steps"} : () -> tensor<i64>
 // CHECK: %[[N:.*]] = "aten.add.Tensor"(%[[W]]) {alpha = 1 : i64, other = 1 : i64}
 // CHECK: return %arg0, %[[N]] : tensor<2xf32>, tensor<i64>
 func.func @buffer(%arg0: tensor<2xf32>) -> (tensor<2xf32> {aten.kind = "user_output", aten.name = "x"}) {
-  %w = "aten.weight"() {kind = "buffer", name = "steps"} : () -> tensor<i64>
+  %w = "aten.weight"() {kind = "buffer", name = "steps", value = dense<0> : tensor<i64>} : () -> tensor<i64>
   %0 = "aten.add_.Tensor"(%w) {alpha = 1 : i64, other = 1 : i64} : (tensor<i64>) -> tensor<i64>
   return %arg0 : tensor<2xf32>
 }

@@ -39,3 +39,23 @@ func.func @symbolic(%arg0: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
   %0 = "aten.view.default"(%arg0, %n, %m) {operandSegmentSizes = array<i32: 1, 2>} : (tensor<?x8xf32, ["s0"]>, i64, i64) -> tensor<?x8xf32, ["s0"]>
   return %0 : tensor<?x8xf32, ["s0"]>
 }
+
+// -----
+
+// Householder QR (LAPACK geqr2): an onnx.Loop over the min(m, n) reflectors,
+// in float64 (cast in and out); at opset 17 ReduceMax takes its axes as an
+// attribute (householder_common.rs).
+// CHECK-LABEL: func.func @geqrf
+// CHECK: %[[A:.*]] = "onnx.Cast"(%arg0) {to = 11 : i64} : (tensor<4x3xf32>) -> tensor<4x3xf64>
+// CHECK: %[[L:.*]]:2 = "onnx.Loop"(%{{.*}}, %{{.*}}, %[[A]], %{{.*}}) ({
+// CHECK: "onnx.MatMul"
+// CHECK: "onnx.yield"
+// CHECK: %[[Q:.*]] = "onnx.Cast"(%[[L]]#0) {to = 1 : i64} : (tensor<*xf64>) -> tensor<4x3xf32>
+// CHECK: %[[T:.*]] = "onnx.Cast"(%[[L]]#1) {to = 1 : i64} : (tensor<*xf64>) -> tensor<3xf32>
+// CHECK: return %[[Q]], %[[T]]
+// OPSET17-LABEL: func.func @geqrf
+// OPSET17: "onnx.ReduceMax"(%{{.*}}) {axes = array<i64: -1>, keepdims = 1 : i64}
+func.func @geqrf(%arg0: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>) {
+  %a, %tau = "aten.geqrf.default"(%arg0) : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>)
+  return %a, %tau : tensor<4x3xf32>, tensor<3xf32>
+}

@@ -1150,3 +1150,87 @@ func.func @gather_of_expand(%t: tensor<10x4xf32>, %g: tensor<1x5xi64>, %x: tenso
   return %z, %h : tensor<?x5x4xf32, ["s0"]>, tensor<4x?x5xf32, ["s0"]>
 }
 }
+
+// -----
+
+// BERT's embeddings with constant buffers whose values the importer
+// attached (`onnx.initializer {value}`: position_ids = arange, token_type_ids
+// = zeros): the position rows are a Slice of the table (gather-of-arange),
+// whose Unsqueeze the Add's broadcast absorbs (unsqueeze-into-broadcast);
+// the token-type ids are all 0 (gather-elements-of-uniform), so the table is
+// gathered once at a constant id (gather-of-expand), which the writer does
+// (gather-initializer), and the Add absorbs the Expand.
+// CHECK-LABEL: func.func @constant_buffers
+// CHECK-SAME: "layout/gather-elements-of-uniform" = 1
+// CHECK-SAME: "layout/gather-of-arange" = 1
+// CHECK-SAME: "layout/unsqueeze-into-broadcast" = 1
+// CHECK-SAME: "weights/gather-initializer" = 1
+// CHECK-NOT: "onnx.Gather
+// CHECK-DAG: %[[ROW:.*]] = "onnx.weight_transform"(%{{.*}}) {axis = 0 : i64, kind = "slice", start = 0 : i64} : (tensor<2x4xf32>) -> tensor<1x4xf32>
+// CHECK-DAG: %[[TT:.*]] = "onnx.weight_transform"(%[[ROW]]) {kind = "reshape"} : (tensor<1x4xf32>) -> tensor<4xf32>
+// CHECK-DAG: %[[P:.*]] = "onnx.Slice"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<8x4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x4xf32, ["s0"]>
+// CHECK-DAG: %[[A:.*]] = "onnx.Add"(%arg1, %[[TT]])
+// CHECK-DAG: %[[B:.*]] = "onnx.Add"(%[[A]], %[[P]])
+// CHECK-NOT: "onnx.Gather
+// CHECK: return %[[B]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @constant_buffers(%ids: tensor<2x?xi64, ["s0"]>, %words: tensor<2x?x4xf32, ["s0"]>) -> tensor<2x?x4xf32, ["s0"]> {
+  %pos = "onnx.initializer"() {name = "position_ids", value = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>} : () -> tensor<1x8xi64>
+  %tt = "onnx.initializer"() {name = "token_type_ids", value = dense<0> : tensor<1x8xi64>} : () -> tensor<1x8xi64>
+  %pe = "onnx.initializer"() {name = "position_embeddings"} : () -> tensor<8x4xf32>
+  %te = "onnx.initializer"() {name = "token_type_embeddings"} : () -> tensor<2x4xf32>
+  %z = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "onnx.Shape"(%ids) {end = 2 : i64, start = 1 : i64} : (tensor<2x?xi64, ["s0"]>) -> tensor<1xi64>
+  %i = "onnx.Slice"(%pos, %z, %e, %one, %one) : (tensor<1x8xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x?xi64, ["s0"]>
+  %p = "onnx.Gather"(%pe, %i) {axis = 0 : i64} : (tensor<8x4xf32>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]>
+  %k = "onnx.GatherElements"(%tt, %i) {axis = 1 : i64} : (tensor<1x8xi64>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?xi64, ["s0"]>
+  %t = "onnx.Gather"(%te, %k) {axis = 0 : i64} : (tensor<2x4xf32>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]>
+  %a = "onnx.Add"(%words, %t) : (tensor<2x?x4xf32, ["s0"]>, tensor<1x?x4xf32, ["s0"]>) -> tensor<2x?x4xf32, ["s0"]>
+  %b = "onnx.Add"(%a, %p) : (tensor<2x?x4xf32, ["s0"]>, tensor<1x?x4xf32, ["s0"]>) -> tensor<2x?x4xf32, ["s0"]>
+  return %b : tensor<2x?x4xf32, ["s0"]>
+}
+}
+
+// -----
+
+// Not folded: ids that do not count from 0 (position_ids + 1), ids with two
+// different values, an index table shorter than the gathered one, a buffer
+// without known values, and an Unsqueeze of a non-leading axis (the
+// broadcast would put the 1 elsewhere).
+// CHECK-LABEL: func.func @constant_buffers_kept
+// CHECK-NOT: "layout/gather-of-arange"
+// CHECK-NOT: "layout/gather-elements-of-uniform"
+// CHECK-NOT: "layout/unsqueeze-into-broadcast"
+// CHECK: "onnx.Gather"
+// CHECK: "onnx.GatherElements"
+// CHECK: "onnx.Gather"
+// CHECK: "onnx.Gather"
+// CHECK: "onnx.GatherElements"
+// CHECK: "onnx.Unsqueeze"
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @constant_buffers_kept(%ids: tensor<2x?xi64, ["s0"]>, %y: tensor<4x2x?xf32, ["s0"]>) -> (tensor<1x?x4xf32, ["s0"]>, tensor<1x?xi64, ["s0"]>, tensor<1x?x4xf32, ["s0"]>, tensor<1x?x4xf32, ["s0"]>, tensor<1x?xi64, ["s0"]>, tensor<4x2x?xf32, ["s0"]>) {
+  %pos = "onnx.initializer"() {name = "position_ids", value = dense<[[1, 2, 3, 4, 5, 6, 7, 8]]> : tensor<1x8xi64>} : () -> tensor<1x8xi64>
+  %tt = "onnx.initializer"() {name = "token_type_ids", value = dense<[[0, 0, 0, 0, 1, 1, 1, 1]]> : tensor<1x8xi64>} : () -> tensor<1x8xi64>
+  %short = "onnx.initializer"() {name = "short_ids", value = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : () -> tensor<1x4xi64>
+  %unknown = "onnx.initializer"() {name = "unknown_ids"} : () -> tensor<1x8xi64>
+  %pe = "onnx.initializer"() {name = "position_embeddings"} : () -> tensor<9x4xf32>
+  %z = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "onnx.Shape"(%ids) {end = 2 : i64, start = 1 : i64} : (tensor<2x?xi64, ["s0"]>) -> tensor<1xi64>
+  %i = "onnx.Slice"(%pos, %z, %e, %one, %one) : (tensor<1x8xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x?xi64, ["s0"]>
+  %p = "onnx.Gather"(%pe, %i) {axis = 0 : i64} : (tensor<9x4xf32>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]>
+  %k = "onnx.GatherElements"(%tt, %i) {axis = 1 : i64} : (tensor<1x8xi64>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?xi64, ["s0"]>
+  %j = "onnx.Slice"(%short, %z, %e, %one, %one) : (tensor<1x4xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x?xi64, ["s0"]>
+  %q = "onnx.Gather"(%pe, %j) {axis = 0 : i64} : (tensor<9x4xf32>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]>
+  %l = "onnx.Slice"(%unknown, %z, %e, %one, %one) : (tensor<1x8xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x?xi64, ["s0"]>
+  %r = "onnx.Gather"(%pe, %l) {axis = 0 : i64} : (tensor<9x4xf32>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]>
+  %m = "onnx.GatherElements"(%unknown, %l) {axis = 1 : i64} : (tensor<1x8xi64>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?xi64, ["s0"]>
+  %s = "onnx.Squeeze"(%p, %z) : (tensor<1x?x4xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x4xf32, ["s0"]>
+  %st = "onnx.Transpose"(%s) {perm = array<i64: 1, 0>} : (tensor<?x4xf32, ["s0"]>) -> tensor<4x?xf32, ["s0"]>
+  %u = "onnx.Unsqueeze"(%st, %one) : (tensor<4x?xf32, ["s0"]>, tensor<1xi64>) -> tensor<4x1x?xf32, ["s0"]>
+  %w = "onnx.Add"(%y, %u) : (tensor<4x2x?xf32, ["s0"]>, tensor<4x1x?xf32, ["s0"]>) -> tensor<4x2x?xf32, ["s0"]>
+  return %p, %k, %q, %r, %m, %w : tensor<1x?x4xf32, ["s0"]>, tensor<1x?xi64, ["s0"]>, tensor<1x?x4xf32, ["s0"]>, tensor<1x?x4xf32, ["s0"]>, tensor<1x?xi64, ["s0"]>, tensor<4x2x?xf32, ["s0"]>
+}
+}

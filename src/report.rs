@@ -41,7 +41,7 @@ use std::{
 
 /// Version of the report's JSON layout: the major number changes when a
 /// field is removed or changes meaning, the minor number when one is added.
-pub const SCHEMA_VERSION: &str = "1.1";
+pub const SCHEMA_VERSION: &str = "1.2";
 
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Report {
@@ -180,6 +180,15 @@ pub struct EqsatRun {
     /// not performed).
     pub refused: String,
     pub applied: BTreeMap<String, usize>,
+    /// The extraction: `greedy` (default) or `ilp` (`--extract ilp`).
+    pub extract: String,
+    /// With `ilp`: how the solver ended, per body (nested ones first):
+    /// `optimal`, `time limit` or `fallback: <why>`; empty for greedy.
+    pub ilp_status: String,
+    /// With `ilp`: the DAG cost (cost.rs units) of greedy's choice and of
+    /// the choice used, summed over the bodies (`None` for greedy).
+    pub cost_greedy: Option<i64>,
+    pub cost_ilp: Option<i64>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -476,6 +485,14 @@ impl Report {
                     run.ops_after,
                     run.applied.values().sum::<usize>()
                 ));
+                if run.extract == "ilp" {
+                    out.push_str(&format!(
+                        "  extraction ilp: {}, cost {} (greedy {})\n",
+                        run.ilp_status,
+                        run.cost_ilp.unwrap_or_default(),
+                        run.cost_greedy.unwrap_or_default()
+                    ));
+                }
             }
             for r in &o.rules {
                 out.push_str(&format!("  {:<50} {:>6}\n", r.rule, r.applied));
@@ -771,6 +788,16 @@ pub fn eqsat_runs(module: &Module) -> Vec<EqsatRun> {
             region_stops: text("region_stops"),
             refused: text("refused"),
             applied,
+            extract: Some(text("extract")).filter(|e| !e.is_empty()).unwrap_or_else(|| "greedy".into()),
+            ilp_status: text("ilp_status"),
+            cost_greedy: summary
+                .element_by_name("cost_greedy")
+                .and_then(|a| IntegerAttribute::try_from(a).ok())
+                .map(|i| i.value()),
+            cost_ilp: summary
+                .element_by_name("cost_ilp")
+                .and_then(|a| IntegerAttribute::try_from(a).ok())
+                .map(|i| i.value()),
         });
     });
     runs

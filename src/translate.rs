@@ -80,6 +80,10 @@ pub struct ConvertOptions {
     /// onnxruntime's `com.microsoft` contrib ops (`--target onnxruntime`:
     /// `onnx-eqsat{target=onnxruntime}`).
     pub target: aten2onnx_passes::optimizer::rules::Target,
+    /// How the optimizer picks the program from its e-graph: greedy
+    /// (default) or exact by integer linear programming (`--extract ilp`:
+    /// `onnx-eqsat{extract=ilp}`).
+    pub extract: aten2onnx_passes::optimizer::extract_ilp::Extractor,
     /// Ops to decompose although they have a lowering rule (`--decompose`:
     /// `aten-decompose{ops=...}`); ops without a rule are decomposed anyway
     /// when they have a decomposition.
@@ -95,6 +99,7 @@ impl Default for ConvertOptions {
             debug_info: true,
             dim_names: Default::default(),
             target: Default::default(),
+            extract: Default::default(),
             decompose: Vec::new(),
         }
     }
@@ -159,6 +164,21 @@ pub fn with_target(pipeline: &str, target: aten2onnx_passes::optimizer::rules::T
         return pipeline.replacen("onnx-eqsat{", &format!("onnx-eqsat{{target={} ", target.name()), 1);
     }
     pipeline.replacen("onnx-eqsat", &format!("onnx-eqsat{{target={}}}", target.name()), 1)
+}
+
+/// `pipeline` with `onnx-eqsat` extracting by `extract`:
+/// `onnx-eqsat{extract=ilp}` for
+/// [`Extractor::Ilp`](aten2onnx_passes::optimizer::extract_ilp::Extractor),
+/// unchanged for greedy extraction (the default).
+pub fn with_extract(pipeline: &str, extract: aten2onnx_passes::optimizer::extract_ilp::Extractor) -> String {
+    use aten2onnx_passes::optimizer::extract_ilp::Extractor;
+    if extract == Extractor::Greedy {
+        return pipeline.to_string();
+    }
+    if pipeline.contains("onnx-eqsat{") {
+        return pipeline.replacen("onnx-eqsat{", &format!("onnx-eqsat{{extract={} ", extract.name()), 1);
+    }
+    pipeline.replacen("onnx-eqsat", &format!("onnx-eqsat{{extract={}}}", extract.name()), 1)
 }
 
 /// Loads a `.pt2` (imported) or `.mlir` (parsed) file into `context` and
@@ -334,7 +354,7 @@ fn convert_steps(
         ..Default::default()
     };
     let pipeline = if onnx_input { onnx_pipeline() } else { default_pipeline(opset) };
-    let pipeline = with_target(&pipeline, options.target);
+    let pipeline = with_extract(&with_target(&pipeline, options.target), options.extract);
     check_decompose(&options.decompose)?;
     let pipeline = with_decompositions(&pipeline, &options.decompose);
     let Some(r) = report else {

@@ -317,7 +317,10 @@ fn bisect_optimizer(
     }
     let blame = |stage: &str, rules: Vec<(String, String)>| Ok(Some(OptimizerBlame { stage: stage.into(), rules }));
     let full = translate::with_decompositions(
-        &translate::with_target(&translate::default_pipeline(convert.opset), convert.target),
+        &translate::with_extract(
+            &translate::with_target(&translate::default_pipeline(convert.opset), convert.target),
+            convert.extract,
+        ),
         &convert.decompose,
     );
     let eqsat_only = drop_pass(&full, "onnx-fuse-weights");
@@ -363,6 +366,10 @@ fn bisect_optimizer(
 }
 
 fn compare(name: &str, got: &tch::Tensor, expected: &tch::Tensor) -> OutputError {
+    // A complex output is written as its real view (trailing dim of 2,
+    // passes/src/lowering/complex.rs): compared as torch.view_as_real.
+    let real_view = expected.is_complex().then(|| expected.resolve_conj().resolve_neg().view_as_real());
+    let expected = real_view.as_ref().unwrap_or(expected);
     if got.size() != expected.size() {
         return OutputError { name: name.to_string(), max_abs: f64::INFINITY, max_rel: f64::INFINITY, ok: false };
     }
@@ -656,7 +663,8 @@ pub fn run_onnx(model: &Path, inputs: &[tch::Tensor]) -> Result<Vec<(String, tch
     let names: Vec<String> = session.inputs().iter().map(|i| i.name().to_string()).collect();
     let mut feeds: Vec<(String, DynValue)> = Vec::new();
     for (name, t) in names.iter().zip(inputs) {
-        let t = t.contiguous();
+        // A complex input is fed as its real view (passes/src/lowering/complex.rs).
+        let t = if t.is_complex() { t.resolve_conj().resolve_neg().view_as_real().contiguous() } else { t.contiguous() };
         let shape: Vec<i64> = t.size();
         let n = t.numel();
         // Every element type onnxruntime takes as a graph input.

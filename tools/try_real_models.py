@@ -18,6 +18,21 @@ When onnxruntime's CPU provider has no kernel for an op at the model's
 dtype ("Could not find an implementation for X"), the row says ORT-GAP and
 names the op, and the model is checked with onnx.checker (full_check, i.e.
 with shape inference) instead; it is never reported as a pass.
+
+float16 rows also say how far eager float16 and onnxruntime float16 are
+from the float32 computation of the same (float16-rounded) weights and
+inputs ("vs float32 truth", max and RMS over both shapes), and give a
+second verdict, reported apart from the strict status: onnxruntime must be
+no farther from that truth than eager float16 is, times TRUTH_FACTOR (2),
+in RMS and in max (see `truth_criterion`). The strict status is unchanged.
+
+ATEN2ONNX_ORT_OPT=disable|basic|extended|all sets onnxruntime's graph
+optimization level (default: onnxruntime's own, all). In float16,
+onnxruntime's session-level Conv+BatchNormalization fusion folds the
+normalization into the convolution weights rounded to float16, an extra
+rounding of every weight that eager PyTorch (conv, then batch norm computed
+in float32) does not do: with `disable`, the BN CNNs are 2-3x closer to the
+float32 truth than eager float16 (figures: the comment above TRUTH_FACTOR).
 """
 import copy, os, re, subprocess, sys, time, warnings
 
@@ -43,6 +58,21 @@ def translate_binary(argv):
     return f"target/{'debug' if debug else 'release'}/aten-translate"
 
 
+def ort_options():
+    """onnxruntime's graph optimization level: its default (all) unless
+    ATEN2ONNX_ORT_OPT=disable|basic|extended|all says otherwise."""
+    so = ort.SessionOptions()
+    level = os.environ.get("ATEN2ONNX_ORT_OPT", "").lower()
+    if level:
+        so.graph_optimization_level = {
+            "disable": ort.GraphOptimizationLevel.ORT_DISABLE_ALL,
+            "basic": ort.GraphOptimizationLevel.ORT_ENABLE_BASIC,
+            "extended": ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED,
+            "all": ort.GraphOptimizationLevel.ORT_ENABLE_ALL,
+        }[level]
+    return so
+
+
 def to_dtype(args, dtype):
     return tuple(a.to(dtype) if a.is_floating_point() else a for a in args)
 
@@ -57,10 +87,12 @@ def first_tensor(out):
 
 
 RESULTS = []
+TRUTH = {}  # (name, dtype) -> (ok, text) of the float16 f32-truth criterion
 
 
-def report(name, dt, status, shapes, errs, note=""):
+def report(name, dt, status, shapes, errs, note="", truth=None):
     RESULTS.append((name, dt, status, shapes, errs, note))
+    TRUTH[(name, dt)] = truth
     e = " ".join(f"{x:.2e}" if x is not None else "-" for x in errs)
     print(f"{name:24s} {dt:4s} {status:9s} shapes {shapes} max err {e} {note}", flush=True)
 
@@ -99,7 +131,7 @@ def run(name, build, sets, dyn, dt, core=False):
         return
     conv = time.time() - t
     try:
-        s = ort.InferenceSession(onnx_path, providers=["CPUExecutionProvider"])
+        s = ort.InferenceSession(onnx_path, ort_options(), providers=["CPUExecutionProvider"])
     except Exception as e:
         gap = ort_gap(str(e))
         if gap is None:
@@ -119,6 +151,8 @@ def run(name, build, sets, dyn, dt, core=False):
     # float32 computation of the same (float16-rounded) weights and inputs.
     truth_model = copy.deepcopy(model).float() if dt == "f16" else None
     drift = [0.0, 0.0]
+    # Sums of squares and counts of the same, for the RMS drift.
+    sq = [0.0, 0.0, 0]
     atol, rtol = TOL[dt]
     for args in sets:
         with torch.no_grad():
@@ -134,6 +168,9 @@ def run(name, build, sets, dyn, dt, core=False):
                 truth = first_tensor(truth_model(*to_dtype(args, torch.float32))).numpy()
             drift[0] = max(drift[0], float(np.abs(exp - truth).max()))
             drift[1] = max(drift[1], float(np.abs(got - truth).max()))
+            sq[0] += float(np.square(exp.astype(np.float64) - truth).sum())
+            sq[1] += float(np.square(got.astype(np.float64) - truth).sum())
+            sq[2] += exp.size
         d = np.abs(got - exp)
         same = (got == exp) | (np.isnan(got) & np.isnan(exp))
         d[same] = 0
@@ -147,7 +184,44 @@ def run(name, build, sets, dyn, dt, core=False):
     note = f"max abs eager {scale:.2e}, convert {conv:.2f}s"
     if truth_model is not None:
         note += f"; vs float32 truth: eager f16 {drift[0]:.2e}, onnx f16 {drift[1]:.2e}"
-    report(name, dt, status, shapes, errs, note)
+    truth_verdict = None
+    if truth_model is not None:
+        rms = [(sq[0] / max(sq[2], 1)) ** 0.5, (sq[1] / max(sq[2], 1)) ** 0.5]
+        truth_verdict = truth_criterion(drift, rms)
+        note += (f"; rms drift eager {rms[0]:.2e}, onnx {rms[1]:.2e}; f32-truth criterion: "
+                 f"{'OK' if truth_verdict[0] else 'FAIL'} ({truth_verdict[1]})")
+    report(name, dt, status, shapes, errs, note, truth_verdict)
+
+
+# float16: a second, separately reported verdict (the strict comparison
+# above stays the status). Eager float16 is itself an approximation: every
+# float16 op of torch's CPU kernels and of onnxruntime's rounds its result to
+# float16 once (both accumulate reductions/matmuls/convs in float32), but the
+# two do not round the same intermediate values the same way, so their
+# outputs differ by a few float16 ULPs after dozens of layers, which the
+# strict 1e-3 + 1e-3|x| check reports on outputs of magnitude >= 1 (one ULP
+# of float16 at 2..4 is 1.95e-3). The criterion asks instead that onnxruntime
+# float16 be about as close to the float32 computation of the same
+# float16-rounded weights and inputs (the "truth") as eager float16 is:
+#     rms|onnx - truth| <= TRUTH_FACTOR * rms|eager - truth|   and
+#     max|onnx - truth| <= TRUTH_FACTOR * max|eager - truth|
+# with TRUTH_FACTOR = 2 (a different but equally faithful rounding order).
+# A lowering that loses precision (computing a reduction in float16,
+# skipping an upcast torch does) fails it by far more than 2x.
+# Figures (2026-12-01, 25 models): transformers 0.4-0.8x (onnxruntime's
+# fused LayerNormalization/Softmax/Gelu round once where eager rounds each
+# step), CNNs without BatchNormalization ~1x; CNNs with BatchNormalization
+# 1.5-2.1x under onnxruntime's default optimizations (its Conv+BN fusion
+# rounds the folded weights to float16; timm_regnetx_002, 44 Conv+BN, fails
+# at max 2.08x), 0.4-0.5x with ATEN2ONNX_ORT_OPT=disable.
+TRUTH_FACTOR = 2.0
+
+
+def truth_criterion(drift, rms):
+    ok = rms[1] <= TRUTH_FACTOR * rms[0] and drift[1] <= TRUTH_FACTOR * drift[0]
+    r_rms = rms[1] / rms[0] if rms[0] else float("inf") if rms[1] else 1.0
+    r_max = drift[1] / drift[0] if drift[0] else float("inf") if drift[1] else 1.0
+    return ok, f"onnx/eager drift ratio: rms {r_rms:.2f}, max {r_max:.2f}; limit {TRUTH_FACTOR:g}"
 
 
 # --------------------------------------------------------------------------
@@ -353,4 +427,8 @@ if __name__ == "__main__":
         print(f"| {name} | {dt} | {status} | {shapes} | {e} | {note.splitlines()[0] if note else ''} |")
     print(f"\n{len(RESULTS) - len(bad)}/{len(RESULTS)} OK; "
           f"{sum(r[2] == 'ORT-GAP' for r in RESULTS)} ORT-GAP (checked with onnx.checker)")
+    judged = [v for v in TRUTH.values() if v is not None]
+    if judged:
+        print(f"float16 f32-truth criterion (separate from the strict status above, see TRUTH_FACTOR): "
+              f"{sum(v[0] for v in judged)}/{len(judged)} OK")
     sys.exit(1 if any(r[2] not in ("OK", "ORT-GAP") for r in RESULTS) else 0)

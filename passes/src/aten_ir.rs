@@ -34,6 +34,14 @@ pub const WEIGHT_NAME_ATTR: &str = "name";
 /// `parameter`, `buffer` or `constant`.
 pub const WEIGHT_KIND_ATTR: &str = "kind";
 pub const WEIGHT_KINDS: &[&str] = &["parameter", "buffer", "constant"];
+/// Optional attribute of a buffer the program does not mutate, or of a
+/// tensor constant, of at most [`MAX_WEIGHT_VALUE_ELEMENTS`] elements: its
+/// values (a dense elements attribute of the weight's shape), copied to the
+/// `onnx.initializer` for the optimizer to read (the bytes written are still
+/// the archive's).
+pub const WEIGHT_VALUE_ATTR: &str = "value";
+/// The largest weight whose values are attached ([`WEIGHT_VALUE_ATTR`]).
+pub const MAX_WEIGHT_VALUE_ELEMENTS: usize = 1024;
 /// `%n = "aten.none"() : () -> none`: a missing element of a `Tensor?[]`.
 pub const NONE_OP: &str = "aten.none";
 /// Symbolic-scalar ops (`_operator.*`, `torch.sym_*`): `aten.sym.<name>`.
@@ -47,6 +55,16 @@ pub const HOP_PREFIX: &str = "aten.hop.";
 pub const YIELD_OP: &str = "aten.yield";
 /// Per-argument operand counts, when the default layout does not hold.
 pub const SEGMENTS_ATTR: &str = "operandSegmentSizes";
+/// Ops asking for the memory layout of their `self` operand, which the
+/// aten dialect's tensor types do not carry: the importer attaches the
+/// capture's recorded strides and storage offset of `self` to them
+/// ([`SELF_STRIDES_ATTR`], [`SELF_STORAGE_OFFSET_ATTR`]; docs/dialects.md).
+pub const META_QUERY_OPS: &[&str] = &["sym_stride", "sym_storage_offset", "sym_is_contiguous"];
+/// `array<...>` of the recorded strides of `self`: an `i64` per static
+/// stride, the infix text of the expression (`"4*s1"`) per symbolic one.
+pub const SELF_STRIDES_ATTR: &str = "aten.self_strides";
+/// The recorded storage offset of `self`: an `i64` or an expression's text.
+pub const SELF_STORAGE_OFFSET_ATTR: &str = "aten.self_storage_offset";
 /// Module attribute: path of the `.pt2` archive holding the weights.
 pub const ARCHIVE_ATTR: &str = "aten.archive";
 
@@ -167,7 +185,7 @@ pub fn layout<'c>(op: OperationRef<'c, '_>, schema: &OpSchema) -> Result<Vec<Slo
         }
     } else {
         let attrs: Vec<Option<Attribute<'c>>> = schema.arguments.iter().map(|a| op.attribute(a.name).ok()).collect();
-        let is_optional = |a: &registry::Argument| matches!(ArgType::parse(a.ty), ArgType::Optional(_));
+        let is_optional = |a: &registry::Argument| matches!(ArgType::parse_static(a.ty), ArgType::Optional(_));
         let required = schema.arguments.iter().zip(&attrs).filter(|(a, at)| at.is_none() && !is_optional(a)).count();
         let all = attrs.iter().filter(|a| a.is_none()).count();
         // One operand per non-attribute argument, or only the required ones.

@@ -627,6 +627,17 @@ fn add_mutation_results<'c, 'a>(
         let weight: Value = ir::result_at(op, 0).ok_or_else(|| "no result 0".to_string())?;
         let current = state.resolve(weight, ret)?;
         if key(current) != key(weight) {
+            // A mutated buffer's value is not a constant of the program: the
+            // optimizer must not see the importer's copy of it.
+            if op.attribute(aten_ir::WEIGHT_VALUE_ATTR).is_ok() {
+                let name = aten_ir::WEIGHT_VALUE_ATTR;
+                unsafe {
+                    sys::mlirOperationRemoveAttributeByName(
+                        op.to_raw(),
+                        sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+                    )
+                };
+            }
             let kind = op.attribute(aten_ir::WEIGHT_KIND_ATTR).ok().and_then(string_value).unwrap_or_default();
             let name = aten_ir::weight_name(op).unwrap_or_default();
             let kind = if kind == "parameter" { "parameter_mutation" } else { "buffer_mutation" };

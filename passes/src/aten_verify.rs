@@ -116,7 +116,7 @@ fn expect_result_kinds(op: OperationRef<'_, '_>, kinds: &[ValueKind]) -> Result<
 fn verify_registered(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), String> {
     let slots = aten_ir::layout(op, schema)?;
     for (arg, slot) in schema.arguments.iter().zip(&slots) {
-        let ty = ArgType::parse(arg.ty);
+        let ty = ArgType::parse_static(arg.ty);
         match slot {
             Slot::Operands(range) => {
                 let kinds: Vec<ValueKind> =
@@ -151,10 +151,46 @@ fn verify_registered(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), 
             return Err(format!("has unknown attribute '{name}' (arguments: {})", names.join(", ")));
         }
     }
+    check_layout_meta(op, schema)?;
     check_results(op, schema)?;
     check_dims(op, schema, &slots)?;
     check_view_size(op, schema, &slots)?;
     check_shape_arguments(op, schema)
+}
+
+/// The recorded layout of `self` the importer attaches to `sym_stride` /
+/// `sym_storage_offset` / `sym_is_contiguous` (aten_ir::META_QUERY_OPS): one
+/// stride per dim of `self`, each an integer or an expression's text, and an
+/// integer or text offset. Absent is allowed (the lowering then refuses).
+fn check_layout_meta(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), String> {
+    use melior::ir::attribute::AttributeLike as _;
+    if !aten_ir::META_QUERY_OPS.contains(&schema.name) {
+        return Ok(());
+    }
+    let scalar = |a: melior::ir::Attribute| matches!(attribute_kind(a), "integer" | "string");
+    if let Ok(strides) = op.attribute(aten_ir::SELF_STRIDES_ATTR) {
+        let raw = strides.to_raw();
+        if !unsafe { mlir_sys::mlirAttributeIsAArray(raw) } {
+            return Err(format!("`{}` must be an array of integers and strings", aten_ir::SELF_STRIDES_ATTR));
+        }
+        let n = unsafe { mlir_sys::mlirArrayAttrGetNumElements(raw) };
+        for i in 0..n {
+            let element = unsafe { melior::ir::Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i)) };
+            if !scalar(element) {
+                return Err(format!("`{}` element {i} must be an integer or a string", aten_ir::SELF_STRIDES_ATTR));
+            }
+        }
+        let rank = ir::operand_at(op, 0).and_then(|v| crate::lowering::builder::rank(v.r#type()));
+        if let Some(rank) = rank.filter(|r| *r as isize != n) {
+            return Err(format!("`{}` has {n} strides for a 'self' of rank {rank}", aten_ir::SELF_STRIDES_ATTR));
+        }
+    }
+    if let Ok(offset) = op.attribute(aten_ir::SELF_STORAGE_OFFSET_ATTR) {
+        if !scalar(offset) {
+            return Err(format!("`{}` must be an integer or a string", aten_ir::SELF_STORAGE_OFFSET_ATTR));
+        }
+    }
+    Ok(())
 }
 
 /// Arguments of the common shape ops that torch would refuse (a step of 0,
@@ -177,7 +213,7 @@ fn check_shape_arguments(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<
         dims.get(usize::try_from(d).ok()?).copied().flatten()
     };
     let results = op.result_count();
-    let name = schema.name.trim_end_matches("_copy");
+    let name = without_copy(schema.name);
     let operand_dims = |i: usize| crate::ir::operand_at(op, i).and_then(|v| crate::lowering::builder::dims(v.r#type()));
     // The contracted dims of a matrix product must agree.
     let contracted = |a: &[Option<i64>], b: &[Option<i64>], b_dim: usize, what: &str| -> Result<(), String> {
@@ -396,7 +432,7 @@ const DIM_ARGUMENTS: &[&str] =
 /// the input (`unsqueeze(x, dim)` accepts `dim` = rank).
 fn dims_index_one_more(name: &str) -> bool {
     matches!(
-        name.trim_end_matches("_copy"),
+        without_copy(name),
         "unsqueeze" | "stack" | "_stack" | "diag_embed" | "select_backward" | "unsqueeze_"
     )
 }
@@ -409,7 +445,7 @@ fn check_dims(op: OperationRef<'_, '_>, schema: &OpSchema, slots: &[Slot<'_>]) -
     let mut rank: Option<usize> = None;
     for (arg, slot) in schema.arguments.iter().zip(slots) {
         if let Slot::Operands(range) = slot {
-            if is_tensor(&ArgType::parse(arg.ty)) {
+            if is_tensor(ArgType::parse_static(arg.ty)) {
                 for value in aten_ir::operands_of(op, range) {
                     if let Some(r) = crate::lowering::builder::rank(value.r#type()) {
                         rank = Some(rank.map_or(r, |m: usize| m.max(r)));
@@ -443,8 +479,8 @@ fn check_dims(op: OperationRef<'_, '_>, schema: &OpSchema, slots: &[Slot<'_>]) -
         if !DIM_ARGUMENTS.contains(&arg.name) || (schema.name == "tile" && arg.name == "dims") {
             continue;
         }
-        let ty = ArgType::parse(arg.ty);
-        let inner = match &ty {
+        let ty = ArgType::parse_static(arg.ty);
+        let inner = match ty {
             ArgType::Optional(inner) => inner.as_ref(),
             other => other,
         };
@@ -471,7 +507,7 @@ fn check_dims(op: OperationRef<'_, '_>, schema: &OpSchema, slots: &[Slot<'_>]) -
                 ));
             }
         }
-        if schema.name.trim_end_matches("_copy") == "permute" && arg.name == "dims" {
+        if without_copy(schema.name) == "permute" && arg.name == "dims" {
             let mut seen: Vec<i64> = values.iter().map(|&d| if d < 0 { d + bound } else { d }).collect();
             seen.sort_unstable();
             if values.len() != rank || seen.windows(2).any(|w| w[0] == w[1]) {
@@ -521,6 +557,15 @@ fn check_operands(ty: &ArgType, kinds: &[ValueKind]) -> Result<(), String> {
     }
 }
 
+/// `name.trim_end_matches("_copy")` without building a string searcher per
+/// call (the verifier runs it on every op after every pass).
+fn without_copy(mut name: &str) -> &str {
+    while let Some(rest) = name.strip_suffix("_copy") {
+        name = rest;
+    }
+    name
+}
+
 fn is_tensor(ty: &ArgType) -> bool {
     aten_ir::is_tensor_type(ty)
 }
@@ -552,18 +597,18 @@ fn attribute_fits(ty: &ArgType, kind: &str) -> bool {
 
 fn check_results(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), String> {
     let returns = schema.returns;
-    let variadic = returns.len() == 1 && matches!(ArgType::parse(returns[0].ty), ArgType::List { .. });
+    let variadic = returns.len() == 1 && matches!(ArgType::parse_static(returns[0].ty), ArgType::List { .. });
     if !variadic && op.result_count() != returns.len() {
         return Err(format!("has {} results but the schema returns {}", op.result_count(), returns.len()));
     }
     for (i, result) in op.results().enumerate() {
-        let ty = if variadic {
-            match ArgType::parse(returns[0].ty) {
-                ArgType::List { elem, .. } => *elem,
+        let ty: &ArgType = if variadic {
+            match ArgType::parse_static(returns[0].ty) {
+                ArgType::List { elem, .. } => elem.as_ref(),
                 other => other,
             }
         } else {
-            ArgType::parse(returns[i].ty)
+            ArgType::parse_static(returns[i].ty)
         };
         let kind = value_kind(result.r#type());
         let ok = match ty {

@@ -11,7 +11,7 @@ use crate::{
     lowering::{self, builder, Args, Builder, Ctx, MAX_OPSET, MIN_OPSET},
     onnx_ir, Factory, PassId, PassInfo, PassOption, PassOptions, ProjectPass,
 };
-use melior::ir::{attribute::AttributeLike as _, block::BlockLike as _, r#type::TypeLike as _};
+use melior::ir::{attribute::AttributeLike as _, block::BlockLike as _, r#type::TypeLike as _, RegionLike as _};
 use melior::ir::{
     attribute::{IntegerAttribute, StringAttribute},
     operation::{OperationBuilder, OperationLike},
@@ -79,6 +79,7 @@ impl ProjectPass for ConvertAtenToOnnx {
 
 /// Lowers everything under `root` (a module) to the onnx dialect.
 pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<(), ()> {
+    drop_assertions(root);
     let mut ops = Vec::new();
     ir::walk(root, &mut |op| {
         if ir::op_name(op).starts_with(aten_ir::DIALECT_PREFIX) {
@@ -107,11 +108,25 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<()
     // `to_ref` borrows the ContextRef: keep it alive as long as the context is used.
     let context_ref = root.context();
     let context = unsafe { context_ref.to_ref() };
+    // The aten types of every op's operands, read before any op is lowered
+    // (a lowered complex value has the real-view type), then complex block
+    // arguments (graph inputs) take their real-view types.
+    let aten_types: Vec<Vec<Type>> = ops.iter().map(|op| op.operands().map(|v| v.r#type()).collect()).collect();
+    let any_complex = ops.iter().any(|op| has_complex_type(*op));
+    let complex_signature = match retype_complex_arguments(root) {
+        Ok(found) => found,
+        Err(message) => {
+            error_at(root.location(), &message);
+            return Err(());
+        }
+    };
     let mut ok = true;
-    for &op in &ops {
+    for (&op, aten_types) in ops.iter().zip(aten_types) {
         // A panicking rule is a bug: report it at the op (its node and source
         // line) instead of aborting the whole process.
-        let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lower_op(context, op, opset, trace)))
+        let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            lower_op(context, op, opset, trace, aten_types)
+        }))
             .unwrap_or_else(|payload| {
                 let text = payload
                     .downcast_ref::<&str>()
@@ -136,8 +151,77 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<()
         }
         unsafe { ir::erase(op) };
     }
+    if complex_signature || any_complex {
+        sync_function_types(root);
+    }
     set_opset(root, opset);
     Ok(())
+}
+
+/// Gives every complex block argument of a `func.func` entry block its
+/// real-view type (`lowering::complex`); true when there was one. Complex
+/// block arguments of nested regions (loop-carried values) are refused.
+fn retype_complex_arguments(root: OperationRef<'_, '_>) -> Result<bool, String> {
+    let mut found = false;
+    let mut nested = None;
+    ir::walk(root, &mut |op| {
+        let is_func = ir::op_name(op) == "func.func";
+        for r in 0..op.region_count() {
+            let Ok(region) = op.region(r) else { continue };
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                for i in 0..b.argument_count() {
+                    let Ok(arg) = b.argument(i) else { continue };
+                    let Some(view) = lowering::complex::real_view_type(arg.r#type()) else { continue };
+                    if is_func {
+                        unsafe { sys::mlirValueSetType(arg.to_raw(), view.to_raw()) };
+                        found = true;
+                    } else if nested.is_none() {
+                        nested = Some(ir::op_name(op));
+                    }
+                }
+                block = b.next_in_region();
+            }
+        }
+    });
+    if let Some(op) = nested {
+        return Err(format!("a complex block argument of {op} (a complex value carried through control flow) is not supported"));
+    }
+    Ok(found)
+}
+
+/// Re-derives each `func.func`'s `function_type` from its entry block's
+/// argument types and its `func.return` operand types (complex inputs and
+/// outputs are real views after the lowering).
+fn sync_function_types(root: OperationRef<'_, '_>) {
+    use melior::ir::{attribute::TypeAttribute, r#type::FunctionType};
+    let mut funcs = Vec::new();
+    ir::walk(root, &mut |op| {
+        if ir::op_name(op) == "func.func" {
+            funcs.push(op);
+        }
+    });
+    for func in funcs {
+        let Ok(region) = func.region(0) else { continue };
+        let Some(block) = region.first_block() else { continue };
+        let Some(ret) = block.terminator() else { continue };
+        if ir::op_name(ret) != "func.return" {
+            continue;
+        }
+        let inputs: Vec<Type> = (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(|a| a.r#type()).collect();
+        let results: Vec<Type> = ret.operands().map(|v| v.r#type()).collect();
+        let context_ref = func.context();
+        let context = unsafe { context_ref.to_ref() };
+        let ty = TypeAttribute::new(FunctionType::new(context, &inputs, &results).into());
+        let name = "function_type";
+        unsafe {
+            sys::mlirOperationSetAttributeByName(
+                func.to_raw(),
+                sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+                ty.to_raw(),
+            )
+        };
+    }
 }
 
 fn set_opset(root: OperationRef<'_, '_>, opset: u32) {
@@ -163,16 +247,24 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
     let mut missing: BTreeMap<String, (usize, Vec<String>)> = BTreeMap::new();
     // op name -> (count, places, reason)
     let mut refused: BTreeMap<String, (usize, Vec<String>, &'static str)> = BTreeMap::new();
+    // op name -> (count, places): rules that do not handle complex tensors.
+    let mut real_only: BTreeMap<String, (usize, Vec<String>)> = BTreeMap::new();
     for &op in ops {
         let name = ir::op_name(op);
         let problem = match aten_ir::classify(&name) {
             Ok(AtenOp::Registered(_)) => match lowering::rule(&name) {
+                Some(rule) if rule.supports(opset) && rule.complex.is_none() && has_complex_type(op) => {
+                    let entry = real_only.entry(name.clone()).or_default();
+                    entry.0 += 1;
+                    if entry.1.len() < 3 {
+                        entry.1.push(place(op));
+                    }
+                    continue;
+                }
                 Some(rule) if rule.supports(opset) => None,
                 Some(rule) => Some(format!("{name} (rule supports opsets {}..{})", rule.opsets.0, rule.opsets.1)),
                 None => {
-                    let reason = lowering::inexpressible::reason(&name)
-                        .or_else(|| has_complex_type(op).then_some(lowering::inexpressible::COMPLEX_REASON));
-                    if let Some(reason) = reason {
+                    if let Some(reason) = lowering::inexpressible::reason(&name) {
                         let entry = refused.entry(name.clone()).or_insert((0, Vec::new(), reason));
                         entry.0 += 1;
                         if entry.1.len() < 3 {
@@ -200,11 +292,12 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
             }
         }
     }
-    if missing.is_empty() && refused.is_empty() {
+    if missing.is_empty() && refused.is_empty() && real_only.is_empty() {
         return Ok(());
     }
     let missing_total: usize = missing.values().map(|(n, _)| n).sum();
     let refused_total: usize = refused.values().map(|(n, _, _)| n).sum();
+    let real_only_total: usize = real_only.values().map(|(n, _)| n).sum();
     let mut sections = Vec::new();
     if !refused.is_empty() {
         let mut text = format!(
@@ -217,11 +310,24 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
         }
         sections.push(text);
     }
+    if !real_only.is_empty() {
+        // Parsed by tools/opinfo_sweep.py (the heading and the item lines).
+        let mut text = format!(
+            "{} op(s) of {} kind(s) are not supported on complex tensors (their rules handle real tensors only; \
+             complex tensors are lowered as real tensors with a trailing dim of 2, see docs/lowering.md):",
+            real_only_total,
+            real_only.len()
+        );
+        for (name, (count, places)) in &real_only {
+            text.push_str(&format!("\n  {name}: {count}x, e.g. {} -- {name} on complex tensors is not supported", places.join("; ")));
+        }
+        sections.push(text);
+    }
     if !missing.is_empty() {
         // This heading is parsed by tools/opinfo_sweep.py and quoted in the docs.
         // Alone, it reads as before; next to the refused ops it says these
         // are only missing a rule.
-        let pending = if refused.is_empty() { "" } else { " (not yet implemented)" };
+        let pending = if refused.is_empty() && real_only.is_empty() { "" } else { " (not yet implemented)" };
         let mut text = format!(
             "{missing_total} op(s) of {} kind(s) have no lowering to ONNX opset {opset}{pending}:",
             missing.len()
@@ -236,10 +342,47 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
     }
     Err(format!(
         "{} op(s) of {} kind(s) cannot be lowered to ONNX opset {opset}:\n{}",
-        missing_total + refused_total,
-        missing.len() + refused.len(),
+        missing_total + refused_total + real_only_total,
+        missing.len() + refused.len() + real_only.len(),
         sections.join("\n")
     ))
+}
+
+/// `_assert_scalar` lowers to nothing (rules/_assert_scalar.rs: ONNX has no
+/// assertion). It is dropped before the coverage check together with the
+/// side-effect-free ops that only fed it: torch.export defines some unbacked
+/// symbols just to check them (`u5 = sym_storage_offset(piece)` then
+/// `_assert_scalar(u5 >= 0)` after a `tensor_split` at data-dependent
+/// indices), and a value nothing reads needs no rule. Values still read
+/// elsewhere keep their ops (and need their rules).
+fn drop_assertions(root: OperationRef<'_, '_>) {
+    let mut asserts = Vec::new();
+    ir::walk(root, &mut |op| {
+        if ir::op_name(op) == "aten._assert_scalar.default" {
+            asserts.push(op);
+        }
+    });
+    // No op is created below, so the raw handles of erased ops stay unique.
+    let mut erased = std::collections::HashSet::new();
+    for assert in asserts {
+        let mut feeders: Vec<OperationRef> = assert.operands().filter_map(ir::defining_op).collect();
+        // SAFETY: an assertion has no results; it is not referenced again.
+        unsafe { ir::erase(assert) };
+        while let Some(op) = feeders.pop() {
+            let key = op.to_raw().ptr as usize;
+            if erased.contains(&key)
+                || op.result_count() == 0
+                || !crate::dce::is_removable(op)
+                || op.results().any(|r| ir::has_uses(r.into()))
+            {
+                continue;
+            }
+            feeders.extend(op.operands().filter_map(ir::defining_op));
+            erased.insert(key);
+            // SAFETY: unused, and skipped above if met again.
+            unsafe { ir::erase(op) };
+        }
+    }
 }
 
 /// `node 'x' at model.py:3:0`: where an op comes from, for the messages.
@@ -283,6 +426,7 @@ fn lower_op<'c, 'a>(
     op: OperationRef<'c, 'a>,
     opset: u32,
     trace: bool,
+    aten_operand_types: Vec<Type<'c>>,
 ) -> Result<(), String> {
     let name = ir::op_name(op);
     let mut b = Builder::new(context, op, opset)?;
@@ -292,7 +436,7 @@ fn lower_op<'c, 'a>(
     let replacements: Vec<Value<'c, 'a>> = match aten_ir::classify(&name)? {
         AtenOp::Registered(schema) => {
             let rule = lowering::rule(&name).ok_or("no rule")?;
-            let ctx = Ctx { args: Args::new(op, schema)?, b };
+            let ctx = Ctx { args: Args::new(op, schema)?, b, aten_operand_types };
             let values = rule.apply(&ctx)?;
             fix_result_types(op, &values, &ctx.b)?;
             if trace {
@@ -303,7 +447,14 @@ fn lower_op<'c, 'a>(
         AtenOp::Weight => {
             let name = aten_ir::weight_name(op).ok_or("weight without a name")?;
             let ty = ir::result_at(op, 0).ok_or("weight without a result")?.r#type();
-            let attrs = vec![(Identifier::new(context, "name"), StringAttribute::new(context, &name).into())];
+            if lowering::complex::is_complex_type(ty) {
+                return Err(format!("the complex weight '{name}' is not supported (complex constants have no ONNX initializer here)"));
+            }
+            let mut attrs = vec![(Identifier::new(context, "name"), StringAttribute::new(context, &name).into())];
+            // A known constant's values (aten_ir::WEIGHT_VALUE_ATTR), for the optimizer.
+            if let Ok(value) = op.attribute(aten_ir::WEIGHT_VALUE_ATTR) {
+                attrs.push((Identifier::new(context, aten_ir::WEIGHT_VALUE_ATTR), value));
+            }
             let built = OperationBuilder::new(onnx_ir::INITIALIZER_OP, op.location())
                 .add_attributes(&attrs)
                 .add_results(&[ty])
@@ -401,6 +552,8 @@ fn fix_result_types(op: OperationRef<'_, '_>, values: &[Value<'_, '_>], b: &Buil
         let expected = ir::result_at(op, i)
             .ok_or_else(|| format!("the rule gave {} values for {} results", values.len(), op.result_count()))?
             .r#type();
+        // A complex result's ONNX value is its real view (lowering::complex).
+        let expected = lowering::complex::real_view_type(expected).unwrap_or(expected);
         let actual = value.r#type();
         if actual == expected || !unsafe { sys::mlirTypeIsATensor(expected.to_raw()) } {
             continue;

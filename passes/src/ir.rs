@@ -125,7 +125,11 @@ pub fn string_value<'c>(attr: Attribute<'c>) -> Option<String> {
             return Some(String::new());
         }
         let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
-        Some(String::from_utf8_lossy(bytes).into_owned())
+        // `from_utf8` first: same result, quicker (see `string_ref_text`).
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Some(text.to_string()),
+            Err(_) => Some(String::from_utf8_lossy(bytes).into_owned()),
+        }
     }
 }
 
@@ -168,7 +172,12 @@ pub fn string_ref_text(s: melior::StringRef<'_>) -> String {
         return String::new();
     }
     let bytes = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
-    String::from_utf8_lossy(bytes).into_owned()
+    // `from_utf8` first: its ASCII fast path is several times quicker than
+    // `from_utf8_lossy`'s chunk walk (names are read per op in every walk).
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
 }
 
 /// [`op_name`] without copying the name (borrowed from the context, where
@@ -181,7 +190,11 @@ pub fn op_name_cow<'c>(op: OperationRef<'c, '_>) -> std::borrow::Cow<'c, str> {
     }
     // SAFETY: the identifier's storage lives as long as the context ('c).
     let bytes: &'c [u8] = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
-    String::from_utf8_lossy(bytes)
+    // `from_utf8` first: same result, quicker (see `string_ref_text`).
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// The text of an identifier (attribute name, op name), see [`string_ref_text`].

@@ -13,13 +13,25 @@
 //! `iterations=N`, `node-factor=N`, `time-limit-ms=N`,
 //! `target=standard|onnxruntime` (default: the module's `onnx.target`
 //! attribute, else `standard`; `onnxruntime` adds the `ort_*` rule families,
-//! which produce onnxruntime's `com.microsoft` contrib ops).
+//! which produce onnxruntime's `com.microsoft` contrib ops),
+//! `extract=greedy|ilp` (default greedy; `ilp`: exact extraction by integer
+//! linear programming, `optimizer/extract_ilp.rs`, greedy's choice as warm
+//! start and fallback), `ilp-time-limit-ms=N` (the solver's budget per body,
+//! default 1000). With `extract=ilp` the summary also has `extract = "ilp"`,
+//! `ilp_status` (`optimal`, `time limit` or `fallback: <why>`, per body:
+//! nested ones first), `cost_greedy` and `cost_ilp` (DAG costs of greedy's
+//! choice and of the one used, summed over the bodies).
 
 use crate::{
     diag,
     ir::{self},
     onnx_ir,
-    optimizer::{self, convert, rules::Target, Limits},
+    optimizer::{
+        self, convert,
+        extract_ilp::{self, Extractor, IlpReport},
+        rules::Target,
+        Limits,
+    },
     Factory, PassId, PassInfo, PassOption, ProjectPass,
 };
 use melior::ir::{
@@ -43,7 +55,7 @@ pub const TARGET_ATTR: &str = "onnx.target";
 
 pub const INFO: PassInfo = PassInfo {
     name: "onnx-eqsat",
-    summary: "Equality saturation (egg) with the optimizer's rules, then greedy extraction by cost",
+    summary: "Equality saturation (egg) with the optimizer's rules, then greedy (or ILP: extract=ilp) extraction by cost",
     options: &[
         PassOption { name: "rules", help: "rule families or family/rule names, separated by ',' (default: all)" },
         PassOption { name: "iterations", help: "saturation rounds at most (default 32)" },
@@ -54,6 +66,8 @@ pub const INFO: PassInfo = PassInfo {
             help:
                 "standard (default) or onnxruntime (also com.microsoft contrib ops); default: the module's onnx.target",
         },
+        PassOption { name: "extract", help: "greedy (default) or ilp (exact, by integer linear programming)" },
+        PassOption { name: "ilp-time-limit-ms", help: "with extract=ilp: the solver's time per body (default 1000)" },
     ],
     create: |options| {
         let mut pass = Eqsat::default();
@@ -88,6 +102,13 @@ pub const INFO: PassInfo = PassInfo {
                 format!("onnx-eqsat: option 'target' must be 'standard' or 'onnxruntime', got '{t}'")
             })?);
         }
+        if let Some(e) = options.get("extract") {
+            pass.extract = Extractor::parse(e)
+                .ok_or_else(|| format!("onnx-eqsat: option 'extract' must be 'greedy' or 'ilp', got '{e}'"))?;
+        }
+        if let Some(n) = number("ilp-time-limit-ms")? {
+            pass.ilp_time_limit = Some(Duration::from_millis(n));
+        }
         Ok(Box::new(Factory { pass, id: &ID, info: &INFO }))
     },
 };
@@ -98,6 +119,9 @@ struct Eqsat {
     only: Vec<String>,
     /// From the `target` option; `None`: the module's [`TARGET_ATTR`].
     target: Option<Target>,
+    extract: Extractor,
+    /// `None`: [`extract_ilp::DEFAULT_TIME_LIMIT`].
+    ilp_time_limit: Option<Duration>,
 }
 
 /// The target named by the `onnx.target` attribute of `op` or an enclosing
@@ -141,7 +165,8 @@ impl ProjectPass for Eqsat {
         };
         match outcome {
             BlockOutcome::Skipped(why) => summary.push(("stop", Summary::Str(format!("skipped: {why}")))),
-            BlockOutcome::Done { outcome, ops_before, ops_after } => {
+            BlockOutcome::Done { outcome, ops_before, ops_after, ilp } => {
+                regions.ilp.extend(ilp);
                 summary.push(("stop", Summary::Str(outcome.stop.clone())));
                 summary.push(("iterations", Summary::Int(outcome.iterations as i64)));
                 summary.push(("ops_before", Summary::Int(ops_before as i64)));
@@ -163,6 +188,15 @@ impl ProjectPass for Eqsat {
         if !regions.refused.is_empty() {
             summary.push(("refused", Summary::Str(regions.refused.join("; "))));
         }
+        if self.extract == Extractor::Ilp {
+            let reports = &regions.ilp;
+            let statuses: Vec<String> = reports.iter().map(|r| r.status.text()).collect();
+            summary.push(("extract", Summary::Str("ilp".into())));
+            summary.push(("ilp_status", Summary::Str(statuses.join(", "))));
+            let total = |f: fn(&IlpReport) -> f64| reports.iter().map(f).filter(|c| c.is_finite()).sum::<f64>();
+            summary.push(("cost_greedy", Summary::Int(total(|r| r.greedy_cost).round() as i64)));
+            summary.push(("cost_ilp", Summary::Int(total(|r| r.cost).round() as i64)));
+        }
         set_summary(op, &summary);
         Ok(())
     }
@@ -171,7 +205,7 @@ impl ProjectPass for Eqsat {
 /// What happened to one block.
 enum BlockOutcome {
     Skipped(String),
-    Done { outcome: optimizer::Outcome, ops_before: usize, ops_after: usize },
+    Done { outcome: optimizer::Outcome, ops_before: usize, ops_after: usize, ilp: Option<IlpReport> },
 }
 
 /// What happened in the regions nested in a function body.
@@ -182,6 +216,8 @@ struct Regions {
     stops: Vec<String>,
     applied: std::collections::BTreeMap<String, usize>,
     refused: Vec<String>,
+    /// What ILP extraction did in each body (nested ones first).
+    ilp: Vec<IlpReport>,
 }
 
 impl Eqsat {
@@ -205,7 +241,8 @@ impl Eqsat {
                     regions.count += 1;
                     let stop = match outcome {
                         BlockOutcome::Skipped(why) => format!("skipped: {why}"),
-                        BlockOutcome::Done { outcome, .. } => {
+                        BlockOutcome::Done { outcome, ilp, .. } => {
+                            regions.ilp.extend(ilp);
                             regions.refused.extend(outcome.refused);
                             for (rule, n) in outcome.applied {
                                 *regions.applied.entry(rule).or_insert(0) += n;
@@ -233,13 +270,20 @@ impl Eqsat {
                 outcome.conflicts.join("; ")
             ));
         }
-        let chosen = optimizer::extract(&egraph, &graph.roots);
+        let (chosen, ilp) = match self.extract {
+            Extractor::Greedy => (optimizer::extract(&egraph, &graph.roots), None),
+            Extractor::Ilp => {
+                let limit = self.ilp_time_limit.unwrap_or(extract_ilp::DEFAULT_TIME_LIMIT);
+                let (chosen, report) = extract_ilp::extract_ilp(&egraph, &graph.roots, limit);
+                (chosen, Some(report))
+            }
+        };
         let mut ops_after =
             graph.write_back(&egraph, &chosen).map_err(|e| format!("rebuilding a block failed: {e}"))?;
         if target == Target::OnnxRuntime {
             ops_after -= optimizer::skip_sum::share_skip_sums(block);
         }
-        Ok(BlockOutcome::Done { outcome, ops_before, ops_after })
+        Ok(BlockOutcome::Done { outcome, ops_before, ops_after, ilp })
     }
 }
 

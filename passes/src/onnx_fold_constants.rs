@@ -164,11 +164,20 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
     }
     let inputs: Vec<IntTensor> = op.operands().map(constant_of).collect::<Option<_>>()?;
     let value = match (op_type, inputs.as_slice()) {
-        ("Identity" | "Cast", [x]) => x.clone(),
+        ("Identity", [x]) => x.clone(),
+        // Cast to bool is `x != 0`; to other integer types the value is
+        // truncated to the width, as the constant's element type does.
+        ("Cast", [x]) => {
+            if unsafe { sys::mlirIntegerTypeGetWidth(result_elem.to_raw()) } == 1 {
+                IntTensor { shape: x.shape.clone(), values: x.values.iter().map(|&v| (v != 0) as i64).collect() }
+            } else {
+                x.clone()
+            }
+        }
         ("Add", [a, b]) => elementwise(a, b, |x, y| x.checked_add(y))?,
         ("Sub", [a, b]) => elementwise(a, b, |x, y| x.checked_sub(y))?,
         ("Mul", [a, b]) => elementwise(a, b, |x, y| x.checked_mul(y))?,
-        ("Div", [a, b]) => elementwise(a, b, |x, y| if y == 0 { None } else { Some(x / y) })?,
+        ("Div", [a, b]) => elementwise(a, b, |x, y| x.checked_div(y))?,
         ("Equal", [a, b]) => elementwise(a, b, |x, y| Some((x == y) as i64))?,
         ("Concat", parts) => {
             if parts.iter().any(|p| p.shape.len() != 1) {
@@ -211,11 +220,13 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
             if d == 0 {
                 return None;
             }
-            let n = ((l - s) as f64 / d as f64).ceil().max(0.0) as usize;
+            // In i128: `limit - start` may not fit in i64.
+            let n = ((i128::from(l) - i128::from(s)) as f64 / d as f64).ceil().max(0.0) as usize;
             if n > MAX_ELEMENTS {
                 return None;
             }
-            let values: Vec<i64> = (0..n as i64).map(|i| s + i * d).collect();
+            let values: Vec<i64> =
+                (0..n as i64).map(|i| i.checked_mul(d).and_then(|x| x.checked_add(s))).collect::<Option<_>>()?;
             IntTensor { shape: vec![values.len() as i64], values }
         }
         _ => return None,
@@ -244,14 +255,38 @@ fn insert_constant<'c, 'a>(at: OperationRef<'c, 'a>, value: &IntTensor, elem: Ty
 
 /// Replaces `op` by `onnx.Constant` holding `value` (its result's element type).
 fn replace_with_constant(op: OperationRef<'_, '_>, value: &IntTensor) -> Option<()> {
-    let elem = element_type(crate::ir::result_at(op, 0)?.r#type())?;
-    let new = insert_constant(op, value, elem)?;
     let old: Value = crate::ir::result_at(op, 0)?;
+    let elem = element_type(old.r#type())?;
+    // A result whose declared type is less precise than the constant's
+    // (`tensor<*xi64>` of an imported model's output without a shape) stays
+    // when a `func.return` or `onnx.yield` uses it: their types must match
+    // the function's (the parent op's) result types.
+    let shape: Vec<u64> = value.shape.iter().map(|&d| d as u64).collect();
+    let folded_type: Type = RankedTensorType::new(&shape, elem, None).into();
+    if old.r#type() != folded_type && used_by_terminator(old) {
+        return None;
+    }
+    let new = insert_constant(op, value, elem)?;
     unsafe {
         sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw());
         ir::erase(op);
     }
     Some(())
+}
+
+/// True when a `func.return` or `onnx.yield` uses `value`.
+fn used_by_terminator(value: Value<'_, '_>) -> bool {
+    unsafe {
+        let mut use_ = sys::mlirValueGetFirstUse(value.to_raw());
+        while !sys::mlirOpOperandIsNull(use_) {
+            let owner = OperationRef::from_raw(sys::mlirOpOperandGetOwner(use_));
+            if matches!(ir::op_name(owner).as_str(), "func.return" | "onnx.yield") {
+                return true;
+            }
+            use_ = sys::mlirOpOperandGetNextUse(use_);
+        }
+    }
+    false
 }
 
 /// `Concat(a, c1, c2, b)` of 1-D int tensors with adjacent constants becomes

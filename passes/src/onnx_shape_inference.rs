@@ -138,7 +138,7 @@ fn broadcast(shapes: &[Shape]) -> Shape {
 
 fn add_dims(a: &Dim, b: &Dim) -> Dim {
     match (a, b) {
-        (Dim::Static(x), Dim::Static(y)) => Dim::Static(x + y),
+        (Dim::Static(x), Dim::Static(y)) => x.checked_add(*y).map_or(Dim::Unknown, Dim::Static),
         (Dim::Static(0), d) | (d, Dim::Static(0)) => d.clone(),
         (Dim::Unknown, _) | (_, Dim::Unknown) => Dim::Unknown,
         (x, y) => Dim::Sym(format!("{} + {}", text(x), text(y))),
@@ -351,16 +351,17 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                 .collect();
             // -1: what is left of a fully static input.
             if let (Some(pos), Some(data)) = (target.iter().position(|d| *d == Dim::Static(-1)), data) {
-                let total: Option<i64> =
-                    data.iter().map(|d| if let Dim::Static(n) = d { Some(*n) } else { None }).product();
+                // None when a dim is not static or the product overflows.
+                let total: Option<i64> = data
+                    .iter()
+                    .try_fold(1i64, |acc, d| if let Dim::Static(n) = d { acc.checked_mul(*n) } else { None });
                 let rest: Option<i64> = out
                     .iter()
                     .enumerate()
                     .filter(|(i, _)| *i != pos)
-                    .map(|(_, d)| if let Dim::Static(n) = d { Some(*n) } else { None })
-                    .product();
+                    .try_fold(1i64, |acc, (_, d)| if let Dim::Static(n) = d { acc.checked_mul(*n) } else { None });
                 if let (Some(t), Some(r)) = (total, rest) {
-                    if r != 0 {
+                    if r > 0 {
                         out[pos] = Dim::Static(t / r);
                     }
                 }

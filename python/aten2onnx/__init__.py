@@ -351,5 +351,10 @@ def _save_inputs(ep, tmp):
     except ImportError:
         return None
     path = os.path.join(tmp, "inputs.npz")
-    np.savez(path, *[t.detach().cpu().numpy() for t in leaves])
+    try:
+        arrays = [t.detach().cpu().numpy() for t in leaves]
+    except (TypeError, RuntimeError) as error:  # bfloat16, sparse, meta...: numpy has no such array
+        _log.info("verify: example inputs not representable in numpy (%s): random inputs instead", error)
+        return None
+    np.savez(path, *arrays)
     return path

@@ -80,10 +80,16 @@ fn write_strided(
     let rank = sizes.len();
     let mut buffer = Vec::with_capacity(CHUNK.min(sizes.iter().product::<i64>() as usize * element_size));
     let mut index = vec![0i64; rank];
+    // The element's offset follows the index (one add per step instead of a
+    // dot product per element); 4-byte elements get a fixed-size copy.
+    let mut element: i64 = offset;
     loop {
-        let element: i64 = offset + index.iter().zip(strides).map(|(i, s)| i * s).sum::<i64>();
         let start = element as usize * element_size;
-        buffer.extend_from_slice(&storage[start..start + element_size]);
+        if element_size == 4 {
+            buffer.extend_from_slice(&storage[start..start + 4]);
+        } else {
+            buffer.extend_from_slice(&storage[start..start + element_size]);
+        }
         if buffer.len() >= CHUNK {
             out.write_all(&buffer)?;
             buffer.clear();
@@ -96,9 +102,11 @@ fn write_strided(
             }
             dim -= 1;
             index[dim] += 1;
+            element += strides[dim];
             if index[dim] < sizes[dim] {
                 break;
             }
+            element -= sizes[dim] * strides[dim];
             index[dim] = 0;
         }
     }

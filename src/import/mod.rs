@@ -312,8 +312,19 @@ impl<'c> Importer<'c, '_> {
             for (i, name) in arg_names.iter().enumerate() {
                 scope.insert(name.clone(), block.argument(i).map_err(|e| self.error(e.to_string()))?.into());
             }
+            // Buffers the program writes back (mutations) hold other values
+            // on later calls: only the others' values are known constants.
+            let mutated: std::collections::HashSet<&str> = signature
+                .output_specs
+                .iter()
+                .filter_map(|spec| match spec {
+                    OutputSpec::BufferMutation(m) => Some(m.buffer_name.as_str()),
+                    _ => None,
+                })
+                .collect();
             for (graph_name, fqn, kind) in &weights {
-                let value = self.weight(&block, graph, graph_name, fqn, kind)?;
+                let known = *kind != "parameter" && !mutated.contains(fqn.as_str());
+                let value = self.weight(&block, graph, graph_name, fqn, kind, known)?;
                 scope.insert(graph_name.clone(), value);
             }
             let constant_inputs: HashMap<String, Argument> =
@@ -363,7 +374,11 @@ impl<'c> Importer<'c, '_> {
 
     /// `%w = "aten.weight"() {name = fqn, kind = kind}`; checks the archive
     /// holds it with the dtype and shape the graph expects (metadata only: no
-    /// weight byte is read).
+    /// weight byte is read), except for a `known` constant (a buffer the
+    /// program does not mutate, or a tensor constant) of at most
+    /// [`aten_ir::MAX_WEIGHT_VALUE_ELEMENTS`] elements: its values are also
+    /// attached (`value`, see [`aten_ir::WEIGHT_VALUE_ATTR`]), for the
+    /// optimizer to fold (position ids, token type ids, ...).
     fn weight<'b>(
         &self,
         block: &'b Block<'c>,
@@ -371,6 +386,7 @@ impl<'c> Importer<'c, '_> {
         graph_name: &str,
         fqn: &str,
         kind: &str,
+        known: bool,
     ) -> Result<Value<'c, 'b>, Error> {
         let meta = graph
             .tensor_values
@@ -396,16 +412,61 @@ impl<'c> Importer<'c, '_> {
         }
         let ty = types::tensor_type(self.context, meta).map_err(|e| self.error(format!("{kind} '{fqn}': {e}")))?;
         let location = Location::name(self.context, graph_name, Location::unknown(self.context));
+        let mut attrs = vec![
+            (self.id(aten_ir::WEIGHT_NAME_ATTR), self.string(fqn)),
+            (self.id(aten_ir::WEIGHT_KIND_ATTR), self.string(kind)),
+        ];
+        if known && stored.numel() <= aten_ir::MAX_WEIGHT_VALUE_ELEMENTS as u64 {
+            if let Some(value) = self.weight_value(&stored) {
+                attrs.push((self.id(aten_ir::WEIGHT_VALUE_ATTR), value));
+            }
+        }
         let op = OperationBuilder::new(aten_ir::WEIGHT_OP, location)
-            .add_attributes(&[
-                (self.id(aten_ir::WEIGHT_NAME_ATTR), self.string(fqn)),
-                (self.id(aten_ir::WEIGHT_KIND_ATTR), self.string(kind)),
-            ])
+            .add_attributes(&attrs)
             .add_results(&[ty])
             .build()
             .map_err(|e| self.error(e.to_string()))?;
         aten2onnx_passes::ir::result_at(block.append_operation(op), 0)
             .ok_or_else(|| self.error("an op built without a result"))
+    }
+
+    /// The values of a small stored tensor as a dense elements attribute
+    /// (int64, int32, bool, float32 and float64, the types the optimizer
+    /// reads), `None` for other types and non-contiguous views.
+    fn weight_value(&self, stored: &aten2onnx_pt2::TensorData<'_>) -> Option<Attribute<'c>> {
+        use aten2onnx_pt2::schema::ScalarType;
+        use melior::ir::{
+            attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute},
+            r#type::{IntegerType, RankedTensorType},
+        };
+        let context = self.context;
+        let bytes = stored.contiguous_bytes()?;
+        let (elem, size): (Type<'c>, usize) = match stored.dtype {
+            ScalarType::Long => (IntegerType::new(context, 64).into(), 8),
+            ScalarType::Int => (IntegerType::new(context, 32).into(), 4),
+            ScalarType::Bool => (IntegerType::new(context, 1).into(), 1),
+            ScalarType::Float => (Type::float32(context), 4),
+            ScalarType::Double => (Type::float64(context), 8),
+            _ => return None,
+        };
+        let elements: Vec<Attribute<'c>> = bytes
+            .chunks_exact(size)
+            .map(|b| -> Attribute<'c> {
+                match stored.dtype {
+                    ScalarType::Long => IntegerAttribute::new(elem, i64::from_le_bytes(b.try_into().unwrap())).into(),
+                    ScalarType::Int => {
+                        IntegerAttribute::new(elem, i32::from_le_bytes(b.try_into().unwrap()) as i64).into()
+                    }
+                    ScalarType::Bool => IntegerAttribute::new(elem, (b[0] != 0) as i64).into(),
+                    ScalarType::Float => {
+                        FloatAttribute::new(context, elem, f32::from_le_bytes(b.try_into().unwrap()) as f64).into()
+                    }
+                    _ => FloatAttribute::new(context, elem, f64::from_le_bytes(b.try_into().unwrap())).into(),
+                }
+            })
+            .collect();
+        let ty = RankedTensorType::new(&stored.sizes.iter().map(|&d| d as u64).collect::<Vec<_>>(), elem, None);
+        DenseElementsAttribute::new(ty.into(), &elements).ok().map(Into::into)
     }
 
     /// Imports every node of `graph` into `block`.
@@ -442,8 +503,11 @@ impl<'c> Importer<'c, '_> {
         let result_types = self.result_types(graph, node).map_err(|e| e.to_string())?;
         let built = match classify_target(&node.target)? {
             Target::Aten(schema) => {
-                let (operands, attributes) =
+                let (operands, mut attributes) =
                     args::aten_arguments(self, block, schema, node, scope, constants, location)?;
+                if aten_ir::META_QUERY_OPS.contains(&schema.name) {
+                    attributes.extend(self.self_meta(graph, node));
+                }
                 let op_name = schema.target_name();
                 OperationBuilder::new(&op_name, location)
                     .add_operands(&operands)
@@ -467,6 +531,33 @@ impl<'c> Importer<'c, '_> {
         };
         let op = built.map_err(|e| format!("cannot build the op: {e}"))?;
         Ok(block.append_operation(op))
+    }
+
+    /// The recorded strides and storage offset of the `self` operand of a
+    /// `sym_stride` / `sym_storage_offset` / `sym_is_contiguous` node, as the
+    /// discardable attributes `aten.self_strides` and `aten.self_storage_offset`
+    /// (each element an `i64` or, when symbolic, the infix text of the
+    /// expression; see docs/dialects.md). Nothing when the meta is missing.
+    fn self_meta(&self, graph: &Graph, node: &Node) -> Vec<(Identifier<'c>, Attribute<'c>)> {
+        let Some(meta) = node.inputs.iter().find(|i| i.name == "self").and_then(|i| match &i.arg {
+            Argument::AsTensor(t) => graph.tensor_values.get(&t.name),
+            _ => None,
+        }) else {
+            return Vec::new();
+        };
+        let value = |v: &aten2onnx_pt2::schema::SymInt| -> Attribute<'c> {
+            match v {
+                aten2onnx_pt2::schema::SymInt::AsInt(n) => {
+                    melior::ir::attribute::IntegerAttribute::new(types::sym_int_type(self.context), *n).into()
+                }
+                aten2onnx_pt2::schema::SymInt::AsExpr(e) => self.string(&types::sym_expr_text(&e.expr_str)),
+            }
+        };
+        let strides: Vec<Attribute> = meta.strides.iter().map(value).collect();
+        vec![
+            (self.id(aten_ir::SELF_STRIDES_ATTR), ArrayAttribute::new(self.context, &strides).into()),
+            (self.id(aten_ir::SELF_STORAGE_OFFSET_ATTR), value(&meta.storage_offset)),
+        ]
     }
 
     /// The output values of a node, flattened, in order.

@@ -104,11 +104,28 @@ pub fn sym_bool_type(context: &Context) -> Type<'_> {
 /// Turns a sympy `srepr` (`Mul(Integer(2), Symbol('s0', integer=True))`)
 /// into infix text (`2*s0`). Unknown functions keep their call form.
 pub fn sym_expr_text(srepr: &str) -> String {
+    // Memoized (a pure function of the text): every tensor type of every
+    // node repeats the same few expressions (2% of importing a Llama). The
+    // memo is bounded, cleared when it grows past a few thousand entries.
+    thread_local! {
+        static MEMO: std::cell::RefCell<std::collections::HashMap<String, String>> = Default::default();
+    }
+    if let Some(text) = MEMO.with(|m| m.borrow().get(srepr).cloned()) {
+        return text;
+    }
     let mut parser = Srepr { text: srepr, pos: 0 };
-    match parser.expr() {
+    let text = match parser.expr() {
         Some(text) if parser.pos == srepr.len() => text,
         _ => srepr.to_string(),
-    }
+    };
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 4096 {
+            m.clear();
+        }
+        m.insert(srepr.to_string(), text.clone());
+    });
+    text
 }
 
 struct Srepr<'a> {

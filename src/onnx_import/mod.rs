@@ -487,6 +487,9 @@ impl<'m> Importer<'m> {
                 continue; // an initializer listed as an input: a weight
             }
             let what = format!("graph input `{}`", input.name);
+            if scope.contains_key(&input.name) {
+                return Err(format!("{what} is declared twice"));
+            }
             let ty = declared(input.type_.as_ref(), &what)?.ok_or_else(|| format!("{what} has no tensor type"))?;
             let ssa = format!("%arg{arg_index}");
             arg_index += 1;
@@ -1014,8 +1017,9 @@ impl<'m> Importer<'m> {
             self.maps.insert(path.to_path_buf(), map);
         }
         let map = &self.maps[path];
-        map.get(offset as usize..(offset + length) as usize)
-            .ok_or_else(|| format!("{}: bytes {offset}..{} lie past its end", path.display(), offset + length))
+        let end = offset.saturating_add(length);
+        map.get(offset as usize..end as usize)
+            .ok_or_else(|| format!("{}: bytes {offset}..{end} lie past its end", path.display()))
     }
 
     /// The tensor `t` as a value: an `onnx.initializer` reading its bytes
@@ -1131,7 +1135,10 @@ impl<'m> Importer<'m> {
         if let (Some(offset), Some(length)) = (varint_field(t, wire::OFFSET_FIELD), varint_field(t, wire::LENGTH_FIELD))
         {
             if offset.checked_add(length).is_none_or(|end| end > self.len) {
-                return Err(format!("{what}: bytes {offset}..{} lie past the end of the model file", offset + length));
+                return Err(format!(
+                    "{what}: bytes {offset}..{} lie past the end of the model file",
+                    offset.saturating_add(length)
+                ));
             }
             check_len(length)?;
             return Ok(Payload::File { path: self.path.clone(), offset, length });
@@ -1143,7 +1150,9 @@ impl<'m> Importer<'m> {
         // Typed fields.
         let n = count as usize;
         let mismatch = |have: usize| format!("{what} has {have} values for {count} elements");
-        let mut out = Vec::with_capacity(size as usize);
+        // Each arm checks the field's length before writing: the declared
+        // size alone (dims with no data) must not decide an allocation.
+        let mut out = Vec::with_capacity((size as usize).min(1 << 20));
         match ty.elem {
             1 => {
                 if t.float_data.len() != n {
@@ -1230,8 +1239,12 @@ fn dense_strings(items: &[Vec<u8>], ty: &VType) -> String {
     format!("dense<{}> : {}", nested(&texts, &dims), ty.mlir())
 }
 
-/// Row-major `items` as nested lists of the shape `dims`.
+/// Row-major `items` as nested lists of the shape `dims`; `dense<>` holds no
+/// elements (dims with a 0, however large the others: never walked).
 fn nested(items: &[String], dims: &[i64]) -> String {
+    if items.is_empty() {
+        return String::new();
+    }
     fn nest(items: &[String], dims: &[i64], out: &mut String) {
         match dims.split_first() {
             None => out.push_str(items.first().map_or("", String::as_str)),

@@ -9,6 +9,8 @@
 //!   code, message, no output file) and on good input;
 //! - `from_onnx`: importing ONNX models (`--from-onnx`, `--to-onnx IN.onnx`):
 //!   node tests of the onnx wheel, initializers by reference, external data, errors;
+//! - `fuzz_regressions_onnx`: every hostile or fuzz-found `.onnx` of
+//!   `tests/fuzz_regressions_onnx/` exits 0 or 1 cleanly (docs/fuzzing.md);
 //! - `pipeline`: pipelines mixing project and MLIR passes, nested anchors,
 //!   `--split-input-file` and `--verify-diagnostics` semantics.
 //!
@@ -26,7 +28,9 @@ mod differential;
 mod error_catalogue;
 mod errors;
 mod export;
+mod extract_ilp;
 mod from_onnx;
+mod fuzz_regressions_onnx;
 #[cfg(feature = "torch")]
 mod half;
 mod import;

@@ -44,11 +44,14 @@ fn example_module(rule: &Rule) -> String {
         Target::OnnxRuntime => ", onnx.target = \"onnxruntime\"",
         Target::Standard => "",
     };
-    format!(
-        "module attributes {{onnx.opset = {} : i64{archive}{target}}} {{{}\n}}\n",
-        rule.min_opset.max(23),
-        rule.example
-    )
+    // An example whose rule fires only at older opsets starts with `// opset N`.
+    let opset = rule
+        .example
+        .trim_start()
+        .strip_prefix("// opset ")
+        .and_then(|rest| rest.split_whitespace().next()?.parse::<u32>().ok())
+        .unwrap_or(rule.min_opset.max(23));
+    format!("module attributes {{onnx.opset = {opset} : i64{archive}{target}}} {{{}\n}}\n", rule.example)
 }
 
 fn snapshot_name(rule: &Rule) -> String {

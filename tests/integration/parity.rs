@@ -12,10 +12,7 @@ use ort::{
     value::{DynValue, Tensor},
 };
 use protobuf::Message;
-use std::{
-    path::{Path, PathBuf},
-    sync::OnceLock,
-};
+use std::path::{Path, PathBuf};
 
 const ATOL: f64 = 1e-4;
 const RTOL: f64 = 1e-4;
@@ -30,7 +27,7 @@ pub(crate) fn environment() -> Option<&'static ort::environment::Environment> {
 /// The onnxruntime environment, from `ORT_DYLIB_PATH` or the venv's wheel.
 #[cfg(not(feature = "torch"))]
 pub(crate) fn environment() -> Option<&'static ort::environment::Environment> {
-    static ENV: OnceLock<Option<ort::environment::Environment>> = OnceLock::new();
+    static ENV: std::sync::OnceLock<Option<ort::environment::Environment>> = std::sync::OnceLock::new();
     ENV.get_or_init(|| {
         let path = std::env::var_os("ORT_DYLIB_PATH").map(PathBuf::from).or_else(find_wheel_library)?;
         let builder = ort::init_from(&path).unwrap_or_else(|e| panic!("loading {}: {e}", path.display()));

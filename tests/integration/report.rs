@@ -137,8 +137,8 @@ fn report_is_written_when_the_conversion_fails() {
     let input = dir.join("input.mlir");
     std::fs::write(
         &input,
-        "func.func @forward(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {\n  \
-         %0 = \"aten.linalg_householder_product.default\"(%x, %x) : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>\n  \
+        "func.func @forward(%x: tensor<3x3xf32>, %p: tensor<3xi32>) -> tensor<3x3xf32> {\n  \
+         %0 = \"aten.linalg_ldl_solve.default\"(%x, %p, %x) {hermitian = false} : (tensor<3x3xf32>, tensor<3xi32>, tensor<3x3xf32>) -> tensor<3x3xf32>\n  \
          return %0 : tensor<3x3xf32>\n}\n",
     )
     .unwrap();
@@ -155,8 +155,8 @@ fn report_is_written_when_the_conversion_fails() {
     assert!(!onnx.exists(), "no ONNX output on error");
     let r = read_json(&json);
     assert_eq!(r["status"], "error");
-    assert!(r["error"].as_str().unwrap().contains("linalg_householder_product"), "{}", r["error"]);
-    assert_eq!(r["unsupported"][0]["op"], "aten.linalg_householder_product.default");
+    assert!(r["error"].as_str().unwrap().contains("linalg_ldl_solve"), "{}", r["error"]);
+    assert_eq!(r["unsupported"][0]["op"], "aten.linalg_ldl_solve.default");
     assert_eq!(r["unsupported"][0]["count"], 1);
 }
 

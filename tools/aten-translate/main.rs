@@ -42,6 +42,12 @@ struct Args {
     /// standard ONNX only.
     #[arg(long, value_parser = ["standard", "onnxruntime"], default_value = "standard")]
     target: String,
+    /// With --to-onnx: how the optimizer picks the cheapest equivalent
+    /// program from its e-graph: `greedy` (default) or `ilp` (exact, by
+    /// integer linear programming, at most 1 s per function body; greedy's
+    /// choice is kept when the solver does not beat it in time).
+    #[arg(long, value_parser = ["greedy", "ilp"], default_value = "greedy")]
+    extract: String,
     /// With --to-onnx: also decompose these aten ops (comma-separated, e.g.
     /// `aten.gelu.default`) into simpler aten ops before lowering, although
     /// they have a lowering rule (`aten-opt --list-decompositions` lists
@@ -129,6 +135,7 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
             },
             debug_info: !args.strip_debug_info,
             target: aten2onnx_passes::optimizer::rules::Target::parse(&args.target).unwrap_or_default(),
+            extract: aten2onnx_passes::optimizer::extract_ilp::Extractor::parse(&args.extract).unwrap_or_default(),
             decompose: args.decompose.clone(),
             ..Default::default()
         };

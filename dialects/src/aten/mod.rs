@@ -15,7 +15,6 @@
 //!   `DefaultValue::IntList(&[0, 0])` (the declared size stays in the type
 //!   string); `Display` folds it back to `padding=0` exactly like torch.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -229,8 +228,8 @@ pub fn all() -> &'static [OpSchema] {
     generated::OPS
 }
 
-fn index() -> &'static HashMap<(&'static str, &'static str), usize> {
-    static INDEX: OnceLock<HashMap<(&'static str, &'static str), usize>> = OnceLock::new();
+fn index() -> &'static crate::FastMap<(&'static str, &'static str), usize> {
+    static INDEX: OnceLock<crate::FastMap<(&'static str, &'static str), usize>> = OnceLock::new();
     INDEX.get_or_init(|| generated::OPS.iter().enumerate().map(|(i, op)| ((op.name, op.overload), i)).collect())
 }
 
@@ -337,6 +336,19 @@ impl ArgType {
             Some(t) if p.i == p.s.len() => t,
             _ => ArgType::Other(s.to_string()),
         }
+    }
+
+    /// [`ArgType::parse`] of a registry type string, parsed once per process
+    /// and kept (the verifiers read every argument of every op after every
+    /// pass; parsing was 3% of a conversion). A few hundred distinct strings.
+    pub fn parse_static(s: &'static str) -> &'static ArgType {
+        use std::sync::{Mutex, OnceLock};
+        // Keyed by the (address, length) of the static string.
+        type Cache = crate::FastMap<(usize, usize), &'static ArgType>;
+        static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+        let cache = CACHE.get_or_init(Default::default);
+        let mut map = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        map.entry((s.as_ptr() as usize, s.len())).or_insert_with(|| Box::leak(Box::new(ArgType::parse(s))))
     }
 
     /// `Tensor[]` or `Tensor?[]` (any size).

@@ -5,7 +5,6 @@
 //! the accessors. Domain `""` is the default `ai.onnx` domain; every function
 //! taking a domain also accepts `"ai.onnx"` for it.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -187,10 +186,10 @@ pub fn all() -> &'static [OpSchema] {
     generated::SCHEMAS
 }
 
-fn index() -> &'static HashMap<(&'static str, &'static str), Range<usize>> {
-    static INDEX: OnceLock<HashMap<(&'static str, &'static str), Range<usize>>> = OnceLock::new();
+fn index() -> &'static crate::FastMap<(&'static str, &'static str), Range<usize>> {
+    static INDEX: OnceLock<crate::FastMap<(&'static str, &'static str), Range<usize>>> = OnceLock::new();
     INDEX.get_or_init(|| {
-        let mut map: HashMap<(&'static str, &'static str), Range<usize>> = HashMap::new();
+        let mut map: crate::FastMap<(&'static str, &'static str), Range<usize>> = Default::default();
         for (i, s) in generated::SCHEMAS.iter().enumerate() {
             map.entry((s.domain, s.name)).and_modify(|r| r.end = i + 1).or_insert(i..i + 1);
         }

@@ -64,6 +64,15 @@ impl<'c, 'a> Args<'c, 'a> {
         })
     }
 
+    /// The operand indices of a tensor argument (`None` for an attribute or
+    /// an absent argument).
+    pub fn operand_range(&self, name: &str) -> Result<Option<std::ops::Range<usize>>, String> {
+        Ok(match self.slot(name)? {
+            Slot::Operands(range) => Some(range.clone()),
+            _ => None,
+        })
+    }
+
     fn attribute(&self, name: &str) -> Result<Option<Attribute<'c>>, String> {
         Ok(match self.slot(name)? {
             Slot::Attribute(a) => Some(*a),

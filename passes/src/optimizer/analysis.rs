@@ -151,7 +151,11 @@ pub type OnnxEGraph = EGraph<ONode, OnnxAnalysis>;
 fn data_of_node(node: &ONode) -> Data {
     let mut data = Data::default();
     if let ONode::Op(head, children) = node {
-        if head.is("Constant") && children.is_empty() && head.attrs.len() == 1 {
+        // A constant, or an initializer whose values are known (a constant
+        // buffer: `onnx.initializer {name, value}`, aten_ir::WEIGHT_VALUE_ATTR).
+        let constant = head.is("Constant") && head.attrs.len() == 1;
+        let known_initializer = head.is("initializer") && head.attrs.len() == 2 && head.attr("name").is_some();
+        if children.is_empty() && (constant || known_initializer) {
             if let Some(AttrValue::Tensor(t)) = head.attr("value") {
                 data.ty = Some(TyInfo::tensor(t.elem, t.shape.iter().map(|&d| Dim::Static(d)).collect()));
                 if t.values.is_some() {

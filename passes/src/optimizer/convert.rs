@@ -163,8 +163,8 @@ fn raw_of(attr: Attribute<'_>) -> u64 {
 }
 
 /// The contents of a dense elements attribute of at most [`MAX_CONST_ELEMENTS`].
-fn dense_values(attr: Attribute<'_>, elem: i32, n: usize) -> Option<Values> {
-    if n > MAX_CONST_ELEMENTS {
+fn dense_values(attr: Attribute<'_>, elem: i32, n: usize, limit: usize) -> Option<Values> {
+    if n > limit {
         return None;
     }
     let raw = attr.to_raw();
@@ -194,8 +194,9 @@ fn dense_values(attr: Attribute<'_>, elem: i32, n: usize) -> Option<Values> {
     }
 }
 
-/// An attribute in canonical form.
-fn attr_value(attr: Attribute<'_>) -> AttrValue {
+/// An attribute in canonical form (the values of dense elements of at most
+/// `limit` elements).
+fn attr_value_with(attr: Attribute<'_>, limit: usize) -> AttrValue {
     let raw = attr.to_raw();
     unsafe {
         if sys::mlirAttributeIsAInteger(raw) && !sys::mlirAttributeIsABool(raw) {
@@ -227,7 +228,7 @@ fn attr_value(attr: Attribute<'_>) -> AttrValue {
                     raw: Some(raw_of(attr)),
                     elem,
                     shape,
-                    values: dense_values(attr, elem, n),
+                    values: dense_values(attr, elem, n, limit),
                 }));
             }
         }
@@ -239,8 +240,16 @@ fn attr_value(attr: Attribute<'_>) -> AttrValue {
 fn head_of(op: OperationRef<'_, '_>) -> Option<Head> {
     let name = ir::op_name(op);
     let (domain, op_type) = onnx_ir::split_name(&name)?;
-    let mut attrs: Vec<(Symbol, AttrValue)> =
-        op.attributes().map(|(k, v)| (Symbol::from(ir::identifier_text(k).as_str()), attr_value(v))).collect();
+    // An initializer's `value` (a known constant buffer, aten_ir::WEIGHT_VALUE_ATTR)
+    // is read whole: the analysis gives rules its values.
+    let limit = match op_type == "initializer" {
+        true => crate::aten_ir::MAX_WEIGHT_VALUE_ELEMENTS,
+        false => MAX_CONST_ELEMENTS,
+    };
+    let mut attrs: Vec<(Symbol, AttrValue)> = op
+        .attributes()
+        .map(|(k, v)| (Symbol::from(ir::identifier_text(k).as_str()), attr_value_with(v, limit)))
+        .collect();
     attrs.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
     Some(Head { domain: Symbol::from(domain), op: Symbol::from(op_type), results: op.result_count() as u32, attrs })
 }
@@ -482,7 +491,21 @@ fn element_type(context: &melior::Context, code: i32) -> Result<Type<'_>, String
         dtype::UINT16 => IntegerType::unsigned(context, 16).into(),
         dtype::UINT32 => IntegerType::unsigned(context, 32).into(),
         dtype::UINT64 => IntegerType::unsigned(context, 64).into(),
-        other => return Err(format!("no MLIR type for ONNX data type {other}")),
+        // Types the rules never build but a block being rebuilt may hold
+        // (imported ONNX models: strings, complex, float8, 4-bit ints).
+        other => {
+            let text = match other {
+                8 => onnx_ir::STRING_TYPE,
+                14 => "complex<f32>",
+                15 => "complex<f64>",
+                17 => "f8E4M3FN",
+                19 => "f8E5M2",
+                21 => "ui4",
+                22 => "i4",
+                _ => return Err(format!("no MLIR type for ONNX data type {other}")),
+            };
+            Type::parse(context, text).ok_or_else(|| format!("no MLIR type for ONNX data type {other}"))?
+        }
     })
 }
 

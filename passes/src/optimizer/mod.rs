@@ -35,6 +35,7 @@
 pub mod analysis;
 pub mod convert;
 pub mod cost;
+pub mod extract_ilp;
 pub mod lang;
 pub mod rules;
 pub mod skip_sum;

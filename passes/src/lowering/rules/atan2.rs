@@ -1,6 +1,7 @@
 use super::math_common::{bool_op, isinf};
 use super::signbit::signbit;
-use crate::lowering::Rule;
+use crate::lowering::{Ctx, Rule};
+use melior::ir::{Value, ValueLike};
 
 /// `atan2(y, x)` from `Atan` on [0, 1]: `r = atan(min(|x|,|y|) / max(|x|,|y|))`,
 /// `pi/2 - r` where |y| > |x|, `pi - r` where x's sign bit is set (so -0.0
@@ -11,6 +12,22 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.atan2.default", |c| {
     let element = c.result_element(0)?;
     let y = c.tensor_as("self", element)?;
     let x = c.tensor_as("other", element)?;
+    let r = atan2(c, y, x)?;
+    Ok(vec![c.op("Identity", &[r], &[])?])
+})
+.samples(&[
+    "self: T[2,3]; other: T[2,3]",
+    "self: T[2,3]; other: T[3]",
+    "self: T[]; other: T[2]",
+    "self: T[0,3]; other: T[3]",
+    "self: T[4,4]{-1..2}; other: T[4,4]{-1..2}",
+])
+.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];
+
+/// `atan2(y, x)` of two float values of the same element type (see above;
+/// also `angle` of a complex tensor).
+pub(super) fn atan2<'c, 'a>(c: &Ctx<'c, 'a>, y: Value<'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let element = crate::lowering::builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let b = &c.b;
     let ax = b.op_like("Abs", &[x], &[], x)?;
     let ay = b.op_like("Abs", &[y], &[], x)?;
@@ -36,13 +53,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.atan2.default", |c| {
     let r = b.op_like("Where", &[x_neg, r3, r], &[], x)?;
     let y_neg = signbit(c, y)?;
     let nr = b.op_like("Neg", &[r], &[], x)?;
-    Ok(vec![c.op("Where", &[y_neg, nr, r], &[])?])
-})
-.samples(&[
-    "self: T[2,3]; other: T[2,3]",
-    "self: T[2,3]; other: T[3]",
-    "self: T[]; other: T[2]",
-    "self: T[0,3]; other: T[3]",
-    "self: T[4,4]{-1..2}; other: T[4,4]{-1..2}",
-])
-.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];
+    b.op_like("Where", &[y_neg, nr, r], &[], x)
+}

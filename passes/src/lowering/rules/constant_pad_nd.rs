@@ -3,6 +3,8 @@ use crate::lowering::{Ctx, IntArg, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.constant_pad_nd.default", pad)
+    .complex(super::complex_common::constant_pad)
+    .complex_samples(&["self: C[3,4]; pad: [1,2]", "self: C[2,3,4]; pad: [0,1,2,-1]"])
     .samples(&[
         "self: T[2,3,4]; pad: [1,2]",
         "self: T[2,3,4]; pad: [1,0,2,1]; value: 1.5",

@@ -16,14 +16,20 @@ pub const RULES: &[Rule] = &[
         "self: T[2,3,4]; ord: 1; dim: [2]",
         "self: T[2,3,4]; dim: [0,2]",
         "self: T[2,3,4]; ord: -inf; dim: [1,2]",
+        "self: T[3,4]; ord: 2",
+        "self: T[2,3,4]; ord: -2; dim: [2,1]; keepdim: true",
     ])
     .dtypes(&["f32", "f64"])
     ,
     Rule::custom("aten.linalg_norm.ord_str", |c| linalg_norm(c, Some(MatrixOrd::Str(c.args.string("ord")?))))
-        .samples(&["self: T[3,4]; ord: \"fro\"", "self: T[2,3,4]; ord: \"fro\"; dim: [1,2]; keepdim: true"])
+        .samples(&[
+            "self: T[3,4]; ord: \"fro\"",
+            "self: T[2,3,4]; ord: \"fro\"; dim: [1,2]; keepdim: true",
+            "self: T[3,4]; ord: \"nuc\"",
+            "self: T[2,3,4]; ord: \"nuc\"; dim: [0,2]",
+        ])
     .dtypes(&["f32", "f64"])
-        
-        .refuses(&[("self: T[3,4]; ord: \"nuc\"", "singular values")]),
+        ,
 ];
 
 /// `torch.linalg.norm`: a vector norm when `dim` is one dim (or None with

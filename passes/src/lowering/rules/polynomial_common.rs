@@ -177,9 +177,33 @@ pub fn build_loop<'c, 'a>(
     init: &[Value<'c, 'a>],
     body: impl FnOnce(&Builder<'c, 'a>, Value<'c, 'a>, &[Value<'c, 'a>]) -> Result<Vec<Value<'c, 'a>>, String>,
 ) -> Result<Vec<Value<'c, 'a>>, String> {
+    let types = vec![t; init.len()];
+    build_loop_while(c, &types, trips, init, |b, iter, cond, carried| Ok((cond, body(b, iter, carried)?)))
+}
+
+/// Like [`build_loop`], with one element type per carried value (`types`,
+/// the carried values are unranked tensors of these element types) and a
+/// data-dependent stop: `body(builder, iteration, cond_in, carried)`
+/// returns `(cond, next carried)`, the loop stops after an iteration whose
+/// `cond` (0-d bool) is false, or after `trips` iterations.
+pub fn build_loop_while<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    types: &[Type<'c>],
+    trips: Value<'c, 'a>,
+    init: &[Value<'c, 'a>],
+    body: impl FnOnce(
+        &Builder<'c, 'a>,
+        Value<'c, 'a>,
+        Value<'c, 'a>,
+        &[Value<'c, 'a>],
+    ) -> Result<(Value<'c, 'a>, Vec<Value<'c, 'a>>), String>,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    if types.len() != init.len() {
+        return Err(format!("loop with {} carried values and {} types", init.len(), types.len()));
+    }
     let context = c.b.context;
     let location = c.b.location;
-    let carried = c.b.unranked(t);
+    let carried: Vec<Type<'c>> = types.iter().map(|t| c.b.unranked(*t)).collect();
     let i64_scalar: Type = RankedTensorType::new(&[], c.b.i64_type(), None).into();
     let bool_type: Type = melior::ir::r#type::IntegerType::new(context, 1).into();
     let bool_scalar: Type = RankedTensorType::new(&[], bool_type, None).into();
@@ -188,7 +212,7 @@ pub fn build_loop<'c, 'a>(
     operands.extend_from_slice(init);
     let built = OperationBuilder::new(&format!("{}Loop", onnx_ir::DIALECT_PREFIX), location)
         .add_operands(&operands)
-        .add_results(&vec![carried; init.len()])
+        .add_results(&carried)
         .add_regions_vec(vec![Region::new()])
         .build()
         .map_err(|e| format!("cannot build onnx.Loop: {e}"))?;
@@ -197,7 +221,7 @@ pub fn build_loop<'c, 'a>(
     let looped = outer.insert_operation_before(aten, built);
     let region = looped.region(0).map_err(|e| e.to_string())?;
     let mut arguments = vec![(i64_scalar, location), (bool_scalar, location)];
-    arguments.extend(init.iter().map(|_| (carried, location)));
+    arguments.extend(carried.iter().map(|t| (*t, location)));
     let block = region.append_block(Block::new(&arguments));
     let placeholder = block.append_operation(
         OperationBuilder::new(onnx_ir::YIELD_OP, location)
@@ -210,11 +234,11 @@ pub fn build_loop<'c, 'a>(
     let iter = arg(0)?;
     let cond_in = arg(1)?;
     let state: Vec<Value<'c, 'a>> = (0..init.len()).map(|i| arg(i + 2)).collect::<Result<_, _>>()?;
-    let next = body(&b, iter, &state)?;
+    let (cond_out, next) = body(&b, iter, cond_in, &state)?;
     if next.len() != init.len() {
         return Err(format!("loop body returns {} values for {} carried", next.len(), init.len()));
     }
-    let mut yielded = vec![cond_in];
+    let mut yielded = vec![cond_out];
     yielded.extend(next);
     let done = OperationBuilder::new(onnx_ir::YIELD_OP, location)
         .add_operands(&yielded)

@@ -2,6 +2,8 @@ use crate::lowering::{Ctx, IntArg, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.slice.Tensor", slice)
+    .complex(super::complex_common::slice)
+    .complex_samples(&["self: C[6,4]; dim: -2; start: 1; end: 5; step: 2", "self: C[6,4]; dim: 1; start: -3"])
     .samples(&[
         "self: T[6,4]; dim: 0; start: 1; end: 5; step: 2",
         "self: T[6,4]; dim: 1; start: -3",

@@ -130,6 +130,22 @@ fn tanh_argument(rw: &Rw<'_>, arg: Id) -> Vec<Id> {
 }
 
 fn gelu(rw: &mut Rw<'_>, class: Id, children: &[Id], kind: &str, argument: fn(&Rw<'_>, Id) -> Vec<Id>) -> Option<Id> {
+    let x = spelled_gelu(rw, class, children, kind, argument)?;
+    let attrs = if kind == "Tanh" { vec![("approximate", AttrValue::Str("tanh".into()))] } else { vec![] };
+    rw.add_like(Head::new("Gelu", attrs), vec![x], class)
+}
+
+/// `x` when the root `Mul(children)` (e-class `class`) is Gelu of `x`
+/// spelled out in elementary ops: the exact (erf) form, or with `tanh` the
+/// tanh approximation. (`ort_activation` uses it below opset 20.)
+pub fn spelled_out_gelu(rw: &Rw<'_>, class: Id, children: &[Id], tanh: bool) -> Option<Id> {
+    match tanh {
+        true => spelled_gelu(rw, class, children, "Tanh", tanh_argument),
+        false => spelled_gelu(rw, class, children, "Erf", erf_argument),
+    }
+}
+
+fn spelled_gelu(rw: &Rw<'_>, class: Id, children: &[Id], kind: &str, argument: fn(&Rw<'_>, Id) -> Vec<Id>) -> Option<Id> {
     for [half, x, a] in three_factors(rw, children) {
         if !is_const(rw, half, 0.5) || !rw.same_type(class, x) || !rw.elem(x).is_some_and(dtype::is_float) {
             continue;
@@ -143,9 +159,7 @@ fn gelu(rw: &mut Rw<'_>, class: Id, children: &[Id], kind: &str, argument: fn(&R
                     if !h.attrs.is_empty() || !argument(rw, arg[0]).iter().any(|&y| rw.find(y) == rw.find(x)) {
                         continue;
                     }
-                    let attrs =
-                        if kind == "Tanh" { vec![("approximate", AttrValue::Str("tanh".into()))] } else { vec![] };
-                    return rw.add_like(Head::new("Gelu", attrs), vec![x], class);
+                    return Some(x);
                 }
             }
         }

@@ -234,6 +234,75 @@ func.func @f(%x: tensor<?x1x8xf32, ["s0"]>, %y: tensor<?x4x8xf32, ["s0"]>) -> te
 }"#,
     },
     Rule {
+        name: "unsqueeze-into-broadcast",
+        family: "layout",
+        roots: &[
+            "Add",
+            "Sub",
+            "Mul",
+            "Div",
+            "Pow",
+            "Max",
+            "Min",
+            "And",
+            "Or",
+            "Xor",
+            "Equal",
+            "Less",
+            "Greater",
+            "LessOrEqual",
+            "GreaterOrEqual",
+            "Where",
+        ],
+        min_opset: 13,
+        summary: "an Unsqueeze of leading axes feeding a broadcasting op goes (numpy broadcasting prepends those 1s) when the result type stays",
+        apply: unsqueeze_into_broadcast,
+        example: r#"
+func.func @f(%x: tensor<?x8xf32, ["s0"]>, %y: tensor<2x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]> {
+  %a = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %u = "onnx.Unsqueeze"(%x, %a) : (tensor<?x8xf32, ["s0"]>, tensor<1xi64>) -> tensor<1x?x8xf32, ["s0"]>
+  %0 = "onnx.Add"(%y, %u) : (tensor<2x?x8xf32, ["s0"]>, tensor<1x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]>
+  return %0 : tensor<2x?x8xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "gather-of-arange",
+        family: "layout",
+        roots: &["Gather"],
+        min_opset: 13,
+        summary: "Gather(data [N, ..], Slice(c, starts, ends, [a], steps)) {axis = 0} with c[.., i, ..] = i (N values along a, other dims 1: a constant buffer such as position_ids) -> Unsqueeze(Slice(data, starts, ends, [0], steps))",
+        apply: gather_of_arange,
+        example: r#"
+func.func @f(%t: tensor<8x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]> {
+  %c = "onnx.Constant"() {value = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>} : () -> tensor<1x8xi64>
+  %z = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "onnx.Shape"(%x) {end = 2 : i64, start = 1 : i64} : (tensor<2x?xi64, ["s0"]>) -> tensor<1xi64>
+  %i = "onnx.Slice"(%c, %z, %e, %one, %one) : (tensor<1x8xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x?xi64, ["s0"]>
+  %g = "onnx.Gather"(%t, %i) {axis = 0 : i64} : (tensor<8x4xf32>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]>
+  return %g : tensor<1x?x4xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "gather-elements-of-uniform",
+        family: "layout",
+        roots: &["GatherElements"],
+        min_opset: 13,
+        summary: "GatherElements(c, idx) of a constant c holding one value v everywhere (a constant buffer such as token_type_ids) -> Expand(v, Shape(idx))",
+        apply: gather_elements_of_uniform,
+        example: r#"
+func.func @f(%t: tensor<2x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]> {
+  %c = "onnx.Constant"() {value = dense<0> : tensor<1x8xi64>} : () -> tensor<1x8xi64>
+  %z = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "onnx.Shape"(%x) {end = 2 : i64, start = 1 : i64} : (tensor<2x?xi64, ["s0"]>) -> tensor<1xi64>
+  %i = "onnx.Slice"(%c, %z, %e, %one, %one) : (tensor<1x8xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1x?xi64, ["s0"]>
+  %k = "onnx.GatherElements"(%c, %i) {axis = 1 : i64} : (tensor<1x8xi64>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?xi64, ["s0"]>
+  %g = "onnx.Gather"(%t, %k) {axis = 0 : i64} : (tensor<2x4xf32>, tensor<1x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]>
+  return %g : tensor<1x?x4xf32, ["s0"]>
+}"#,
+    },
+    Rule {
         name: "identity",
         family: "layout",
         roots: &["Identity"],
@@ -496,4 +565,134 @@ fn round_of_integer(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) ->
         (h.attrs.len() == 1 && integral && rw.elem(*y).is_some_and(crate::optimizer::lang::dtype::is_float))
             .then_some(*y)
     })
+}
+
+/// The operands of a broadcasting op with an operand replaced by what
+/// `strip` finds under it, when the op's broadcast still gives its result
+/// type (`expand-into-broadcast`, `unsqueeze-into-broadcast`).
+fn into_broadcast(
+    rw: &mut Rw<'_>,
+    class: Id,
+    head: &Head,
+    children: &[Id],
+    strip: fn(&Rw<'_>, Id) -> Vec<Id>,
+) -> Option<Id> {
+    if !head.fully_known() {
+        return None;
+    }
+    let out = rw.ty(class)?.clone();
+    let out_dims = out.dims.as_ref()?;
+    // Where's condition is operand 0; every operand broadcasts.
+    for (i, &operand) in children.iter().enumerate() {
+        for x in strip(rw, operand) {
+            if rw.elem(x) != rw.elem(operand) {
+                continue;
+            }
+            let mut operands = children.to_vec();
+            operands[i] = x;
+            let shapes: Option<Vec<Vec<Dim>>> = operands.iter().map(|&o| rw.ty(o)?.dims.clone()).collect();
+            let Some(b) = shapes.as_deref().and_then(broadcast) else { continue };
+            if b.len() == out_dims.len() && b.iter().zip(out_dims).all(|(p, q)| p.same(q)) {
+                return rw.add_like(head.clone(), operands, class);
+            }
+        }
+    }
+    None
+}
+
+/// `x` for each `Unsqueeze(x, axes)` in `id`'s class whose constant axes
+/// are the leading ones `0..k` of the result (what broadcasting prepends).
+fn leading_unsqueeze_inputs(rw: &Rw<'_>, id: Id) -> Vec<Id> {
+    let Some(rank) = rw.ty(id).and_then(TyInfo::rank) else { return Vec::new() };
+    rw.producers(id, "Unsqueeze")
+        .into_iter()
+        .filter_map(|(h, c)| {
+            let [x, axes] = c[..] else { return None };
+            let mut axes: Vec<i64> = rw.ints(axes)?.iter().map(|&a| if a < 0 { a + rank as i64 } else { a }).collect();
+            axes.sort_unstable();
+            (h.attrs.is_empty() && !axes.is_empty() && axes.iter().enumerate().all(|(i, &a)| a == i as i64))
+                .then_some(x)
+        })
+        .collect()
+}
+
+fn unsqueeze_into_broadcast(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    into_broadcast(rw, class, head, children, leading_unsqueeze_inputs)
+}
+
+/// `Gather(data, Slice(c, starts, ends, [a], steps)) {axis = 0}` where the
+/// constant `c` counts `0, 1, .., N-1` along axis `a` (every other dim 1)
+/// and `data` has `N` rows: the gathered rows are the rows of `data` the
+/// same Slice selects (both axes have `N` elements, so starts, ends and
+/// steps clamp alike), so the value is `Slice(data, starts, ends, [0],
+/// steps)` with `c`'s other (size-1) dims put back by an Unsqueeze.
+fn gather_of_arange(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [data, idx] = children[..] else { return None };
+    if head.attrs.iter().any(|(k, v)| k.as_str() != "axis" || *v != AttrValue::Int(0)) {
+        return None;
+    }
+    let data_ty = rw.ty(data)?.clone();
+    let data_dims = data_ty.dims.clone()?;
+    let Some(Dim::Static(n)) = data_dims.first().cloned() else { return None };
+    let idx_dims = rw.ty(idx)?.dims.clone()?;
+    for (sh, sc) in rw.producers(idx, "Slice") {
+        if !sh.attrs.is_empty() || !(4..=5).contains(&sc.len()) {
+            continue;
+        }
+        let (c, starts, ends, axes) = (sc[0], sc[1], sc[2], sc[3]);
+        let Some(shape) = rw.ty(c).and_then(TyInfo::static_shape) else { continue };
+        let Some(values) = rw.ints(c) else { continue };
+        let Some([axis]) = rw.ints(axes).and_then(|a| <[i64; 1]>::try_from(a).ok()) else { continue };
+        let Some(a) = super::norm_axis(axis, shape.len()) else { continue };
+        let counts = shape[a] == n
+            && shape.iter().enumerate().all(|(i, &d)| i == a || d == 1)
+            && values.len() as i64 == n
+            && values.iter().enumerate().all(|(i, &v)| v == i as i64);
+        // steps, when given, must be known (any non-zero step selects the same rows of both).
+        let steps_ok = sc.len() == 4 || rw.ints(sc[4]).is_some_and(|s| s.len() == 1 && s[0] != 0);
+        // The new axes operand is int64: Slice wants one index type.
+        let int64 = [starts, ends].iter().chain(sc.get(4)).all(|&v| rw.elem(v) == Some(dtype::INT64));
+        if !counts || !steps_ok || !int64 || idx_dims.len() != shape.len() {
+            continue;
+        }
+        let mut sliced_dims = vec![idx_dims[a].clone()];
+        sliced_dims.extend(data_dims[1..].iter().cloned());
+        // Axis 0 (the starts, when they are that constant, are the same e-class).
+        let zero = match rw.ints(starts).as_deref() {
+            Some([0]) => starts,
+            _ => rw.const_i64s(&[0]),
+        };
+        let mut operands = vec![data, starts, ends, zero];
+        operands.extend(sc.get(4).copied());
+        let sliced = rw.add(Head::new("Slice", vec![]), operands, TyInfo::tensor(data_ty.elem?, sliced_dims));
+        if shape.len() == 1 {
+            return Some(sliced);
+        }
+        let ones: Vec<i64> = (0..shape.len() as i64).filter(|&i| i != a as i64).collect();
+        let axes = rw.const_i64s(&ones);
+        return rw.add_like(Head::new("Unsqueeze", vec![]), vec![sliced, axes], class);
+    }
+    None
+}
+
+/// `GatherElements(c, idx)` of a constant `c` whose every element is the
+/// same `v`: every gathered element is `v`, so the value is `v` broadcast to
+/// `idx`'s shape (an index out of range, an error for the op, is not
+/// checked any more).
+fn gather_elements_of_uniform(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [c, idx] = children[..] else { return None };
+    if !head.attrs.iter().all(|(k, _)| k.as_str() == "axis") {
+        return None;
+    }
+    use crate::optimizer::lang::{Tensor, Values};
+    let elem = rw.elem(c)?;
+    let rank = rw.ty(idx)?.rank()?;
+    let first = match rw.values(c)? {
+        Values::Ints(v) if !v.is_empty() && v.iter().all(|x| *x == v[0]) => Values::Ints(vec![v[0]]),
+        Values::Floats(v) if !v.is_empty() && v.iter().all(|x| *x == v[0]) => Values::Floats(vec![v[0]]),
+        _ => return None,
+    };
+    let v = rw.constant(Tensor::scalar_like(elem, vec![], first));
+    let shape = rw.add(Head::new("Shape", vec![]), vec![idx], TyInfo::tensor(dtype::INT64, vec![Dim::Static(rank as i64)]));
+    rw.add_like(Head::new("Expand", vec![]), vec![v, shape], class)
 }

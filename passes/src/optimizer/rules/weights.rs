@@ -41,6 +41,22 @@ func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x5xf32, ["s0"]> {
 }"#,
     },
     Rule {
+        name: "gather-initializer",
+        family: "weights",
+        roots: &["Gather"],
+        min_opset: 13,
+        summary: "Gather(w, k) of an initializer w at a constant one-element index k -> weight_transform{reshape}(weight_transform{slice}(w)), done by the writer (an embedding row of a constant id)",
+        apply: gather_initializer,
+        example: r#"
+func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x4xf32, ["s0"]> {
+  %w = "onnx.initializer"() {name = "fc.weight"} : () -> tensor<5x4xf32>
+  %k = "onnx.Constant"() {value = dense<-2> : tensor<i64>} : () -> tensor<i64>
+  %g = "onnx.Gather"(%w, %k) {axis = 0 : i64} : (tensor<5x4xf32>, tensor<i64>) -> tensor<4xf32>
+  %0 = "onnx.Add"(%x, %g) : (tensor<?x4xf32, ["s0"]>, tensor<4xf32>) -> tensor<?x4xf32, ["s0"]>
+  return %0 : tensor<?x4xf32, ["s0"]>
+}"#,
+    },
+    Rule {
         name: "cast-initializer",
         family: "weights",
         roots: &["Cast"],
@@ -136,4 +152,43 @@ fn cast_initializer(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) ->
         return None;
     }
     Some(rw.add(transform_head("cast", vec![]), vec![w], ty))
+}
+
+/// `Gather(w, k)` with `k` a constant of one element `i` (any rank) along
+/// axis `a` of a stored initializer: the `[.., 1, ..]` slice of `w` at `i`
+/// (a strided view for the writer), reshaped to the result's shape. `w`
+/// may have other uses (the e-graph keeps the Gather it replaces): written
+/// besides `w`, the slice costs one row of it.
+fn gather_initializer(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [w, k] = children[..] else { return None };
+    if weight_kind(rw, w)?.as_str() != "" {
+        return None;
+    }
+    if head.attrs.iter().any(|(name, _)| name.as_str() != "axis") {
+        return None;
+    }
+    let dims = rw.ty(w)?.static_shape()?;
+    let a = super::norm_axis(head.int("axis").unwrap_or(0), dims.len())?;
+    let [i] = rw.ints(k)?[..] else { return None };
+    let i = if i < 0 { i + dims[a] } else { i };
+    if !(0..dims[a]).contains(&i) {
+        return None;
+    }
+    let ty = rw.ty(class)?.clone();
+    let out = ty.static_shape()?;
+    let mut row = dims.clone();
+    row[a] = 1;
+    if row.iter().product::<i64>() != out.iter().product::<i64>() {
+        return None;
+    }
+    let row_ty = crate::optimizer::analysis::TyInfo::tensor(
+        ty.elem?,
+        row.iter().map(|&d| crate::optimizer::analysis::Dim::Static(d)).collect(),
+    );
+    let slice = transform_head("slice", vec![("axis", AttrValue::Int(a as i64)), ("start", AttrValue::Int(i))]);
+    let sliced = rw.add(slice, vec![w], row_ty);
+    if row == out {
+        return Some(sliced);
+    }
+    Some(rw.add(transform_head("reshape", vec![]), vec![sliced], ty))
 }

@@ -1,0 +1,1 @@
+Blinalg_cond_1J|T@

@@ -1,0 +1,2 @@
+Blinalg_cond_3J^Q
+@“¿ú?

@@ -1,0 +1,1 @@
+Blinalg_cond_4Ju@gƒ@

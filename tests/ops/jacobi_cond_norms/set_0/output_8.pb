@@ -1,0 +1,1 @@
+Blinalg_matrix_norm_1JÕ'„?

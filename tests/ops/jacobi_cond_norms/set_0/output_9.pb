@@ -1,0 +1,1 @@
+Blinalg_matrix_norm_2JøkB±rB

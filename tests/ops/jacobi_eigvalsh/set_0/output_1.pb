@@ -1,0 +1,1 @@
+Blinalg_eigvalsh_1JàÀu.†¿Ä{?BEœ?°7/@

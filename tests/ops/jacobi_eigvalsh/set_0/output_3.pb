@@ -1,0 +1,1 @@
+Blinalg_eigvalsh_3Jณ+มี)ภ0S–?1`6A

@@ -1,0 +1,1 @@
+Bnuclear_normJkw–@

@@ -1,0 +1,1 @@
+Bnuclear_norm_1J/©Ÿ@

@@ -1,0 +1,1 @@
+Bnuclear_norm_2JªÅN@°ƒ@v-d@

@@ -1,0 +1,1 @@
+Blinalg_svdvalsJ9G@U–Õ?	Ð&?­„g@K˜@,ó¯?

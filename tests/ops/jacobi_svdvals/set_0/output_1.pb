@@ -1,0 +1,1 @@
+Blinalg_svdvals_1J©e@ûğE@ä÷?Äó¤?

@@ -1,0 +1,1 @@
+Blinalg_svdvals_2JyTÈ@Ü(@¶òŸ41Úì3	83uFb0

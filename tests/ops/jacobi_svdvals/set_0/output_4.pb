@@ -1,0 +1,1 @@
+Blinalg_svdvals_4Jï#‘>

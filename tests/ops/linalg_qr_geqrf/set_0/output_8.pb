@@ -1,0 +1,1 @@
+Blinalg_householder_product_2J0hRj¿1›©½Oëè=1›©½T?#¡;¶>ë{<¤º1¾‰.¾œÂð»µlz¿

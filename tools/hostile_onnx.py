@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""Writes hand-made hostile ONNX models into tests/fuzz_regressions_onnx/.
+
+Each model `NAME.onnx` gets a `NAME.expect` beside it: the first line is
+`exit 0` (the model is valid and converts) or `exit 1` (refused), the other
+lines are substrings the message must contain. The integration test
+`fuzz_regressions_onnx` runs `aten-translate --to-onnx` on every `.onnx` of
+the directory (crash inputs found by the `from_onnx` fuzz target are added
+there too, with or without an `.expect`: without one, exit 1 naming the file
+is expected) and checks the exit code, the message and that nothing is left
+behind on failure.
+
+    .venv/bin/python tools/hostile_onnx.py [--out tests/fuzz_regressions_onnx]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import onnx
+from onnx import TensorProto, helper
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=18, ir=8, extra_opsets=()):
+    graph = helper.make_graph(list(nodes), "g", list(inputs), list(outputs), list(initializers))
+    imports = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, v) for d, v in extra_opsets]
+    m = helper.make_model(graph, opset_imports=imports)
+    m.ir_version = ir
+    return m.SerializeToString()
+
+
+def vi(name, dims, elem=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, elem, dims)
+
+
+X = vi("x", [2, 3])
+Y = vi("y", [2, 3])
+
+
+def tensor(name, elem, dims, raw=None):
+    """A TensorProto built by hand (onnx.helper checks the data against the dims)."""
+    t = TensorProto()
+    t.name, t.data_type = name, elem
+    t.dims.extend(dims)
+    if raw is not None:
+        t.raw_data = raw
+    return t
+
+
+def varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def field(number: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field."""
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def nested_if(depth: int, minimal: bool = False) -> bytes:
+    """A model whose graph holds `If` nodes nested `depth` deep in their
+    then_branch (each else_branch is `Identity(x)`): valid, but deep. Written
+    by hand since protobuf libraries refuse to serialize deep messages.
+    `minimal`: no else_branch and no graph outputs (smaller, not valid)."""
+
+    def graph(nodes: bytes, out: str) -> bytes:
+        if minimal:
+            return nodes
+        # GraphProto.node*, name, output
+        return nodes + field(2, b"g_" + out.encode()) + field(12, vi(out, [2, 3]).SerializeToString())
+
+    def node(op: str, inputs: list[str], output: str, attrs: bytes = b"") -> bytes:
+        return field(1, b"".join(field(1, i.encode()) for i in inputs) + field(2, output.encode()) + field(4, op.encode()) + attrs)
+
+    def graph_attr(name: str, g: bytes) -> bytes:
+        return field(5, field(1, name.encode()) + field(6, g) + varint(20 << 3) + varint(5))  # type GRAPH
+
+    inner = graph(node("Identity", ["x"], "y0"), "y0")
+    for level in range(1, depth + 1):
+        other = b"" if minimal else graph_attr("else_branch", graph(node("Identity", ["x"], f"e{level}"), f"e{level}"))
+        inner = graph(
+            node("If", ["c"], f"y{level}", graph_attr("then_branch", inner) + other),
+            f"y{level}",
+        )
+    top = inner + field(11, vi("c", [], TensorProto.BOOL).SerializeToString()) + field(11, vi("x", [2, 3]).SerializeToString())
+    opset = field(8, field(1, b"") + varint(2 << 3) + varint(18))
+    return varint(1 << 3) + varint(8) + opset + field(7, top)  # ir_version 8, opset_import, graph
+
+
+def cases():
+    relu = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    yield "cyclic_graph", model(
+        [
+            helper.make_node("Add", ["x", "b"], ["a"], name="first"),
+            helper.make_node("Add", ["a", "x"], ["b"], name="second"),
+            helper.make_node("Identity", ["b"], ["y"], name="out"),
+        ],
+        [X],
+        [Y],
+    ), 1, ["cyclic_graph.onnx", "first", "`b` is not defined"]
+    yield "undefined_value", model(
+        [helper.make_node("Relu", ["nowhere"], ["y"], name="relu")], [X], [Y]
+    ), 1, ["undefined_value.onnx", "relu", "`nowhere` is not defined"]
+    yield "duplicate_output", model(
+        [relu, helper.make_node("Neg", ["x"], ["y"], name="neg")], [X], [Y]
+    ), 1, ["duplicate_output.onnx", "neg", "`y` is already defined"]
+    yield "duplicate_graph_input", model([relu], [X, vi("x", [4])], [Y]), 1, [
+        "duplicate_graph_input.onnx",
+        "graph input `x` is declared twice",
+    ]
+    huge = tensor("w", TensorProto.FLOAT, [1 << 40, 1 << 20])
+    yield "huge_dims_no_data", model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [X], [Y], [huge]
+    ), 1, ["huge_dims_no_data.onnx", "`w`", "0 values for 1152921504606846976 elements"]
+    huge_raw = tensor("w", TensorProto.FLOAT, [1 << 40, 1 << 20], b"\0" * 8)
+    yield "huge_dims_raw_data", model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [X], [Y], [huge_raw]
+    ), 1, ["huge_dims_raw_data.onnx", "`w`", "holds 8 bytes"]
+    short = tensor("w", TensorProto.FLOAT, [2, 3], b"\0" * 8)
+    yield "raw_data_short", model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [X], [Y], [short]
+    ), 1, ["raw_data_short.onnx", "`w`", "holds 8 bytes, but 6 elements of float need 24"]
+    # No elements, but a huge dim: valid (the dense literal must not walk the dims).
+    bools = tensor("w", TensorProto.BOOL, [1 << 62, 0])
+    yield "empty_bool_huge_dim", model(
+        [helper.make_node("Identity", ["w"], ["y"], name="id")], [X], [vi("y", [1 << 62, 0], TensorProto.BOOL)], [bools]
+    ), 0, []
+    strings = tensor("w", TensorProto.STRING, [0, 1 << 62])
+    yield "empty_string_huge_dim", model(
+        [helper.make_node("Identity", ["w"], ["y"], name="id")],
+        [X],
+        [vi("y", [0, 1 << 62], TensorProto.STRING)],
+        [strings],
+    ), 0, []
+    external = tensor("w", TensorProto.FLOAT, [2, 3])
+    external.data_location = TensorProto.EXTERNAL
+    for key, value in [("location", "../../etc/passwd"), ("offset", "0"), ("length", "24")]:
+        entry = external.external_data.add()
+        entry.key, entry.value = key, value
+    yield "external_data_escapes", model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [X], [Y], [external]
+    ), 1, ["external_data_escapes.onnx", "../../etc/passwd", "inside the model's directory"]
+    absolute = onnx.TensorProto()
+    absolute.CopyFrom(external)
+    absolute.external_data[0].value = "/etc/passwd"
+    yield "external_data_absolute", model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [X], [Y], [absolute]
+    ), 1, ["external_data_absolute.onnx", "/etc/passwd", "inside the model's directory"]
+    negative = tensor("w", TensorProto.FLOAT, [-1, 3])
+    yield "negative_initializer_dim", model(
+        [helper.make_node("Add", ["x", "w"], ["y"], name="add")], [X], [Y], [negative]
+    ), 1, ["negative_initializer_dim.onnx", "`w`", "negative dim (-1)"]
+    # A negative dim_value in a graph input's type: read as an unknown dim.
+    yield "negative_input_dim", model([relu], [vi("x", [-5, 3])], [vi("y", [-5, 3])]), 0, []
+    yield "unknown_domain", model(
+        [helper.make_node("Relu", ["x"], ["y"], name="evil", domain="com.evil")],
+        [X],
+        [Y],
+        extra_opsets=[("com.evil", 1)],
+    ), 1, ["unknown_domain.onnx", "evil", "domain `com.evil` is not supported"]
+    yield "opset_0", model([relu], [X], [Y], opset=0), 1, ["opset_0.onnx", "opset 0"]
+    yield "opset_999", model([relu], [X], [Y], opset=999), 1, ["opset_999.onnx", "opset 999"]
+    yield "nested_if_10000", nested_if(10_000, minimal=True), 1, ["nested_if_10000.onnx", "nested more than 100 deep"]
+    yield "nested_if_30", nested_if(30), 0, []
+    yield "unknown_op", model(
+        [helper.make_node("Frobnicate", ["x"], ["y"], name="frob")], [X], [Y]
+    ), 1, ["unknown_op.onnx", "frob", "`Frobnicate` is not an ONNX op"]
+    yield "no_outputs", model([relu], [X], []), 1, ["no_outputs.onnx", "no outputs"]
+    yield "bad_elem_type", model([relu], [vi("x", [2, 3], 999)], [Y]), 1, ["bad_elem_type.onnx", "`x`"]
+    yield "not_protobuf", b"\xff" * 64, 1, ["not_protobuf.onnx", "not an ONNX model"]
+    # Constant folding: int64 edge values.
+    big = helper.make_tensor("a", TensorProto.INT64, [], vals=[-(1 << 63)])
+    minus_one = helper.make_tensor("b", TensorProto.INT64, [], vals=[-1])
+    yield "fold_div_overflow", model(
+        [helper.make_node("Div", ["a", "b"], ["y"], name="div")],
+        [],
+        [vi("y", [], TensorProto.INT64)],
+        [big, minus_one],
+    ), 0, []
+    top = helper.make_tensor("l", TensorProto.INT64, [], vals=[(1 << 63) - 1])
+    one = helper.make_tensor("d", TensorProto.INT64, [], vals=[1])
+    yield "fold_range_overflow", model(
+        [helper.make_node("Range", ["a", "l", "d"], ["y"], name="range")],
+        [],
+        [vi("y", [None], TensorProto.INT64)],
+        [big, top, one],
+    ), 0, []
+    # Cast to bool is `x != 0` (not the value truncated to 1 bit).
+    yield "fold_cast_to_bool", model(
+        [helper.make_node("Cast", ["a"], ["y"], name="cast", to=TensorProto.BOOL)],
+        [],
+        [vi("y", [3], TensorProto.BOOL)],
+        [helper.make_tensor("a", TensorProto.INT64, [3], vals=[2, 0, -4])],
+    ), 0, []
+    # A string tensor through the optimizer (its blocks are rebuilt).
+    yield "string_identity", model(
+        [helper.make_node("Identity", ["w"], ["y"], name="id")],
+        [],
+        [vi("y", [2], TensorProto.STRING)],
+        [helper.make_tensor("w", TensorProto.STRING, [2], vals=[b"a", b"b"])],
+    ), 0, []
+    # Shape inference: static dims whose sum or product overflows int64.
+    xx = vi("x", [1 << 62, 1 << 62])
+    yield "concat_dim_overflow", model(
+        [helper.make_node("Concat", ["x", "x", "x", "x"], ["y"], name="concat", axis=0)], [xx], [vi("y", None)]
+    ), 0, []
+    yield "reshape_dim_overflow", model(
+        [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+        [xx],
+        [vi("y", None)],
+        [helper.make_tensor("s", TensorProto.INT64, [1], vals=[-1])],
+    ), 0, []
+    # A graph output declared without a shape, computed by an op the
+    # constant folder replaces (its result type is refined).
+    yield "folded_output_without_shape", model(
+        [helper.make_node("Shape", ["x"], ["y"], name="shape")], [X], [vi("y", None, TensorProto.INT64)]
+    ), 0, []
+    recursive = helper.make_function(
+        "local", "f", ["a"], ["b"], [helper.make_node("f", ["a"], ["b"], domain="local")], [helper.make_opsetid("", 18)]
+    )
+    m = onnx.ModelProto()
+    m.ParseFromString(model([helper.make_node("f", ["x"], ["y"], domain="local", name="call")], [X], [Y], extra_opsets=[("local", 1)]))
+    m.functions.append(recursive)
+    yield "recursive_function", m.SerializeToString(), 1, ["recursive_function.onnx", "calls itself"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(REPO, "tests", "fuzz_regressions_onnx"))
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for name, data, code, needles in cases():
+        with open(os.path.join(args.out, name + ".onnx"), "wb") as f:
+            f.write(data)
+        with open(os.path.join(args.out, name + ".expect"), "w") as f:
+            f.write("\n".join([f"exit {code}"] + needles) + "\n")
+        print(name, len(data))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+# Complex tensors between ops (passes/src/lowering/complex.rs: a complex
+# value is lowered as its real view, a trailing dim of 2). The captured
+# inputs and outputs are real (the harness reads float32/int64/bool only):
+# the models build complex values from real inputs and return real views,
+# parts or magnitudes.
+
+
+@case("complex_build_and_arith",
+      ["complex.default", "polar.default", "view_as_real.default", "view_as_complex.default", "real.default",
+       "imag.default", "abs.default", "angle.default", "_conj.default", "resolve_conj.default", "mul.Tensor",
+       "div.Tensor", "add.Tensor", "sub.Tensor", "neg.default"],
+      lambda g, d: (rn(g, 3, 4), rn(g, 3, 4), pos(g, 3, 4), rn(g, 4)))
+def _(self, x, y, r, v):
+    """torch.complex / polar / view_as_complex, real / imag / abs / angle, conj, and complex add, sub, mul, div
+    (complex by complex, by a real tensor, by a Python number, broadcast)."""
+    z = torch.complex(x, y)
+    w = torch.polar(r, x)
+    u = torch.view_as_complex(torch.stack([y, x], -1))
+    vr = torch.view_as_real
+    return (vr(z), z.real * 1, z.imag * 1, z.abs(), z.angle(), vr(torch.resolve_conj(z.conj())),
+            vr(z * w), vr(z / w), vr(z * v), vr(v / w), vr(z + x), vr(z - 2 * w), vr(z * 2.5), vr(u + 1), vr(-z),
+            vr(z * u.conj()))
+
+
+@case("complex_layout",
+      ["reshape.default", "permute.default", "transpose.int", "unsqueeze.default", "squeeze.dim", "select.int",
+       "slice.Tensor", "cat.default", "stack.default", "expand.default", "clone.default"],
+      lambda g, d: (rn(g, 2, 3, 4), rn(g, 2, 3, 4)))
+def _(self, x, y):
+    """Layout ops on complex tensors: dims normalized against the complex rank (negative dims), reshape sizes,
+    select / slice / cat / stack / expand."""
+    z = torch.complex(x, y)
+    vr = torch.view_as_real
+    return (vr(z.reshape(6, 4) * 1), vr(z.permute(2, 0, -2) * 1), vr(z.transpose(0, -1) * 1),
+            vr(z.unsqueeze(-1) * 1), vr(z[:1].squeeze(0) * 1), vr(z[:, -1] * 1), vr(z[..., 1:3] * 1),
+            vr(torch.cat([z, z * 2], -1)), vr(torch.stack([z, z], -2)), vr(z[:, :1].expand(2, 5, 4) * 1),
+            vr(z.clone()))
+
+
+@case("complex_fft_default",
+      ["fft_fft.default", "fft_ifft.default", "fft_rfft.default", "fft_ihfft.default", "fft_fft2.default",
+       "fft_ifft2.default", "fft_rfft2.default", "fft_ihfft2.default", "fft_fftn.default", "fft_ifftn.default",
+       "fft_rfftn.default", "fft_ihfftn.default", "fft_irfft.default", "fft_hfft.default"],
+      lambda g, d: (rn(g, 3, 4, 6), rn(g, 3, 4, 6)))
+def _(self, x, y):
+    """torch.fft on real and complex tensors in the default IR: fft / ifft / rfft / ihfft in 1, 2 and n dims with
+    n / s (trim and pad), dims and the three norms, irfft / hfft of a complex input."""
+    f = torch.fft
+    vr = torch.view_as_real
+    z = torch.complex(x, y)
+    return (vr(f.fft(x)), vr(f.fft(z, n=8, dim=1, norm="ortho")), vr(f.ifft(z, norm="forward")), vr(f.rfft(x, n=5)),
+            vr(f.ihfft(x, dim=0).resolve_conj()), vr(f.fft2(z)), vr(f.ifft2(x, s=(2, 7))), vr(f.rfft2(x, norm="ortho")),
+            vr(f.ihfft2(x).resolve_conj()), vr(f.fftn(z, dim=(0, -1))), vr(f.ifftn(z, s=(5, 3), norm="ortho")), vr(f.rfftn(x)),
+            vr(f.ihfftn(x, s=(4, 4)).resolve_conj()), f.irfft(z), f.irfft(z, n=9, dim=0, norm="ortho"), f.hfft(z, n=7))
+
+
+@case("complex_fft_core",
+      ["_fft_r2c.default", "_fft_c2c.default", "_fft_c2r.default", "view_as_real.default"],
+      lambda g, d: (rn(g, 3, 4, 6), rn(g, 3, 4, 6)), ir="ATEN")
+def _(self, x, y):
+    """torch.fft after run_decompositions(): the core-ATen prims _fft_r2c (onesided or not), _fft_c2c (forward,
+    inverse, normalizations) and _fft_c2r (last_dim_size)."""
+    f = torch.fft
+    vr = torch.view_as_real
+    z = torch.complex(x, y)
+    return (vr(f.fft(x)), vr(f.rfft(x, norm="ortho")), vr(f.rfftn(x)), vr(f.fft2(z, norm="forward")),
+            vr(f.ifft(z)), vr(f.ifftn(z, dim=(0, 2), norm="ortho")), f.irfft(z), f.irfft2(z, s=(3, 9)),
+            f.hfft(z, n=7, norm="ortho"), f.irfftn(z, norm="forward"))
+
+
+@case("complex_neg_view", ["_neg_view.default", "resolve_neg.default"],
+      lambda g, d: (rn(g, 3, 4), rn(g, 3, 4)))
+def _(self, x, y):
+    """aten._neg_view (a lazily negated complex view) and resolve_neg."""
+    z = torch.complex(x, y)
+    return (torch.view_as_real(torch.resolve_neg(torch.ops.aten._neg_view(z))),)

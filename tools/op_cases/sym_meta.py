@@ -1,0 +1,53 @@
+# Cases of the ops that read a tensor's size or memory layout (sym_numel,
+# sym_is_contiguous, sym_storage_offset; the importer's recorded strides and
+# storage offset, see passes/src/lowering/rules/layout_meta.rs). Exec'd inside
+# tools/capture_op_tests.py.
+
+_A = torch.ops.aten
+
+
+@case("sym_numel", ["sym_numel.default"], lambda g, d: (rn(g, d["batch"], 3, d["seq"]),),
+      dynamic={"x": {0: BATCH, 2: SEQ}})
+def _(self, x):
+    """x.numel() with two dynamic dims (B*3*S, runtime ReduceProd of the shape): reshape to it, and a
+    division by it."""
+    return x.reshape(x.numel()), x.sum() / x.numel()
+
+
+@case("sym_is_contiguous", ["sym_is_contiguous.default"],
+      lambda g, d: (rn(g, 3, d["batch"]), rn(g, 1, d["batch"]), rn(g, 2, d["batch"], 4, 3)),
+      dynamic={"x": {1: BATCH}, "y": {1: BATCH}, "z": {1: BATCH}})
+def _(self, x, y, z):
+    """Explicit torch.ops.aten.sym_is_contiguous on dynamic tensors, strides recorded symbolic: x [3,B]
+    (strides (B,1): true, checked at run time), x.t() (false), y.t() of [1,B] (size-1 dim: true), and
+    channels_last of z.permute(0,3,1,2) (NHWC strides (12B,1,12,3): true) and of z (false)."""
+    zp = z.permute(0, 3, 1, 2)
+    cl = torch.channels_last
+    return (x * _A.sym_is_contiguous(x), x * _A.sym_is_contiguous(x.t()), y * _A.sym_is_contiguous(y.t()),
+            zp * _A.sym_is_contiguous(zp, memory_format=cl), z * _A.sym_is_contiguous(z, memory_format=cl))
+
+
+@case("sym_storage_offset_split", ["sym_storage_offset.default", "tensor_split.tensor_indices_or_sections",
+                                   "sym_is_contiguous.default"],
+      lambda g, d: (rn(g, 5, 6), torch.tensor([1, 4]), torch.tensor([2, -1, 9])))
+def _(self, x, i, j):
+    """tensor_split at data-dependent indices (a 1-D tensor): torch.export binds each piece's unbacked
+    storage offset with sym_storage_offset only to assert it is >= 0 (the assertion and the op are
+    dropped); pieces along dim 0 and along dim 1 with a negative and an out-of-range index; and
+    sym_is_contiguous of a piece [u, 6] (strides (6, 1): true)."""
+    p = torch.tensor_split(x, i)
+    q = torch.tensor_split(x, j, dim=1)
+    return p[0], p[1], p[2] * _A.sym_is_contiguous(p[1]), q[0], q[1], q[2], q[3]
+
+
+@case("hash_tensor", ["hash_tensor.default"],
+      lambda g, d: (rn(g, 3, 4), ri(g, -50, 50, 2, 5), rn(g, 2, 3, 4)), opset=26)
+def _(self, x, i, y):
+    """torch.ops.aten.hash_tensor (XOR of the float64 / int64 bit patterns; uint64, compared as int64):
+    of all of a float tensor, of an int tensor along dim 1, along dims (0, 2) with keepdim, with NaNs,
+    and of signed zeros (x * 0.0)."""
+    A = torch.ops.aten
+    z = torch.where(x > 1.0, float("nan"), x)
+    return (A.hash_tensor(x).to(torch.int64), A.hash_tensor(i, [1]).to(torch.int64),
+            A.hash_tensor(y, [0, 2], keepdim=True).to(torch.int64), A.hash_tensor(z, [1]).to(torch.int64),
+            A.hash_tensor(x * 0.0, [0]).to(torch.int64))
