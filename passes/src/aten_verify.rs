@@ -431,10 +431,7 @@ const DIM_ARGUMENTS: &[&str] =
 /// Ops whose dim arguments index the result, which has one more dim than
 /// the input (`unsqueeze(x, dim)` accepts `dim` = rank).
 fn dims_index_one_more(name: &str) -> bool {
-    matches!(
-        without_copy(name),
-        "unsqueeze" | "stack" | "_stack" | "diag_embed" | "select_backward" | "unsqueeze_"
-    )
+    matches!(without_copy(name), "unsqueeze" | "stack" | "_stack" | "diag_embed" | "select_backward" | "unsqueeze_")
 }
 
 /// Checks every static `int dim` / `int[] dim` argument against the rank of

@@ -39,7 +39,8 @@ pub fn verify(op: OperationRef<'_, '_>) -> Result<(), ()> {
     // its own integer `onnx.opset` has its parent's.
     let mut parent_opset: Option<(sys::MlirOperation, u32)> = None;
     let mut opset_of = |inner: OperationRef<'_, '_>| -> u32 {
-        let own = inner.attribute(onnx_ir::OPSET_ATTR).is_ok_and(|a| unsafe { sys::mlirAttributeIsAInteger(a.to_raw()) });
+        let own =
+            inner.attribute(onnx_ir::OPSET_ATTR).is_ok_and(|a| unsafe { sys::mlirAttributeIsAInteger(a.to_raw()) });
         let Some(parent) = inner.parent_operation().filter(|_| !own) else { return onnx_ir::opset_of(inner) };
         match parent_opset {
             Some((raw, opset)) if raw.ptr == parent.to_raw().ptr => opset,
@@ -95,7 +96,11 @@ fn verify_weight_transform(op: OperationRef<'_, '_>) -> Result<(), String> {
     Ok(())
 }
 
-fn verify_op(op: OperationRef<'_, '_>, name: &str, opset_of: &mut dyn FnMut(OperationRef<'_, '_>) -> u32) -> Result<(), String> {
+fn verify_op(
+    op: OperationRef<'_, '_>,
+    name: &str,
+    opset_of: &mut dyn FnMut(OperationRef<'_, '_>) -> u32,
+) -> Result<(), String> {
     if name == onnx_ir::INITIALIZER_OP {
         if op.operand_count() != 0 || op.result_count() != 1 || op.attribute("name").is_err() {
             return Err("must have a 'name', no operands and one tensor result".to_string());

@@ -47,10 +47,10 @@ class WithKwargs(torch.nn.Module):
         return y.sum(dim=-1)
 
 
-class QR(torch.nn.Module):
+class LDL(torch.nn.Module):
     def forward(self, x):
-        q, r = torch.linalg.qr(x)  # no lowering to ONNX
-        return q + 1
+        ld, pivots = torch.linalg.ldl_factor(x)  # no lowering to ONNX (Bunch-Kaufman pivoting)
+        return ld + 1
 
 
 def run_onnx(model_bytes, feeds):
@@ -231,16 +231,16 @@ def test_target_and_decompose():
 
 
 def test_unsupported_op_raises_and_leaves_nothing(tmp_path):
-    out = tmp_path / "qr.onnx"
+    out = tmp_path / "ldl.onnx"
     with pytest.raises(aten2onnx.ConversionError) as raised:
-        aten2onnx.export(QR(), (torch.randn(4, 4),), f=out)
+        aten2onnx.export(LDL(), (torch.randn(4, 4),), f=out)
     message = str(raised.value)
     assert isinstance(raised.value, RuntimeError)
-    assert "linalg_qr" in message, message
+    assert "linalg_ldl_factor" in message, message
     # the Python source line of the op
     assert "test_export.py:" in message, message
     # the temporary .pt2 is named after the module, not its temporary path
-    assert message.startswith("QR.pt2"), message
+    assert message.startswith("LDL.pt2"), message
     assert os.listdir(tmp_path) == []
 
 
@@ -297,10 +297,10 @@ def test_report(tmp_path):
     assert report["options"]["opset"] == aten2onnx.DEFAULT_OPSET
     # written on failure too
     with pytest.raises(aten2onnx.ConversionError):
-        aten2onnx.export(QR(), (torch.randn(3, 3),), f=tmp_path / "qr.onnx", report=path)
+        aten2onnx.export(LDL(), (torch.randn(3, 3),), f=tmp_path / "ldl.onnx", report=path)
     report = json.loads(path.read_text())
     assert report["status"] == "error"
-    assert not (tmp_path / "qr.onnx").exists()
+    assert not (tmp_path / "ldl.onnx").exists()
 
 
 def test_verify():

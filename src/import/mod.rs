@@ -431,12 +431,14 @@ impl<'c> Importer<'c, '_> {
     }
 
     /// The values of a small stored tensor as a dense elements attribute
-    /// (int64, int32, bool, float32 and float64, the types the optimizer
-    /// reads), `None` for other types and non-contiguous views.
+    /// (int64, int32 and bool: index-like buffers such as position or token
+    /// type ids, what the optimizer folds), `None` for other types and
+    /// non-contiguous views. Floating-point buffers (batch-norm statistics,
+    /// rotary frequencies) are weights: they stay in the archive only.
     fn weight_value(&self, stored: &aten2onnx_pt2::TensorData<'_>) -> Option<Attribute<'c>> {
         use aten2onnx_pt2::schema::ScalarType;
         use melior::ir::{
-            attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute},
+            attribute::{DenseElementsAttribute, IntegerAttribute},
             r#type::{IntegerType, RankedTensorType},
         };
         let context = self.context;
@@ -445,8 +447,6 @@ impl<'c> Importer<'c, '_> {
             ScalarType::Long => (IntegerType::new(context, 64).into(), 8),
             ScalarType::Int => (IntegerType::new(context, 32).into(), 4),
             ScalarType::Bool => (IntegerType::new(context, 1).into(), 1),
-            ScalarType::Float => (Type::float32(context), 4),
-            ScalarType::Double => (Type::float64(context), 8),
             _ => return None,
         };
         let elements: Vec<Attribute<'c>> = bytes
@@ -457,11 +457,7 @@ impl<'c> Importer<'c, '_> {
                     ScalarType::Int => {
                         IntegerAttribute::new(elem, i32::from_le_bytes(b.try_into().unwrap()) as i64).into()
                     }
-                    ScalarType::Bool => IntegerAttribute::new(elem, (b[0] != 0) as i64).into(),
-                    ScalarType::Float => {
-                        FloatAttribute::new(context, elem, f32::from_le_bytes(b.try_into().unwrap()) as f64).into()
-                    }
-                    _ => FloatAttribute::new(context, elem, f64::from_le_bytes(b.try_into().unwrap())).into(),
+                    _ => IntegerAttribute::new(elem, (b[0] != 0) as i64).into(),
                 }
             })
             .collect();

@@ -90,7 +90,10 @@ fn corpus_with_ilp_extraction_matches_greedy() {
         );
         let (cost_greedy, cost_ilp) = (summary_int(&ilp_text, "cost_greedy"), summary_int(&ilp_text, "cost_ilp"));
         assert!(cost_ilp <= cost_greedy, "{model}: ILP cost {cost_ilp} above greedy's {cost_greedy}");
-        assert!(ilp_nodes <= greedy_nodes, "{model}: {ilp_nodes} nodes with ILP extraction, {greedy_nodes} with greedy");
+        assert!(
+            ilp_nodes <= greedy_nodes,
+            "{model}: {ilp_nodes} nodes with ILP extraction, {greedy_nodes} with greedy"
+        );
         eprintln!("{model}: {greedy_nodes} nodes greedy, {ilp_nodes} ILP; cost {cost_greedy} -> {cost_ilp}");
         let mut sets: Vec<PathBuf> = std::fs::read_dir(&corpus)
             .unwrap()
@@ -101,18 +104,14 @@ fn corpus_with_ilp_extraction_matches_greedy() {
         sets.sort();
         assert!(!sets.is_empty(), "{}: no set_* input directories", corpus.display());
         for (set, set_dir) in sets.iter().enumerate() {
-            let inputs: Vec<crate::parity::Array> = crate::parity::sorted_files(set_dir, "input_")
-                .iter()
-                .map(|p| crate::parity::read_tensor(p))
-                .collect();
+            let inputs: Vec<crate::parity::Array> =
+                crate::parity::sorted_files(set_dir, "input_").iter().map(|p| crate::parity::read_tensor(p)).collect();
             let feeds: Vec<(String, &crate::parity::Array)> = inputs.iter().map(|a| (a.name.clone(), a)).collect();
             let greedy = run(env, &greedy_path, &feeds);
             let ilp = run(env, &ilp_path, &feeds);
             same_outputs(&format!("{model} set_{set}"), &greedy, &ilp);
-            let expected: Vec<crate::parity::Array> = crate::parity::sorted_files(set_dir, "output_")
-                .iter()
-                .map(|p| crate::parity::read_tensor(p))
-                .collect();
+            let expected: Vec<crate::parity::Array> =
+                crate::parity::sorted_files(set_dir, "output_").iter().map(|p| crate::parity::read_tensor(p)).collect();
             for (exp, got) in expected.iter().zip(&ilp) {
                 crate::parity::compare(&format!("ilp-{model}"), set, exp, got).unwrap_or_else(|e| panic!("{e}"));
             }
@@ -131,8 +130,8 @@ fn ilp_extraction_options() {
         .unwrap_err();
     assert!(err.contains("option 'ilp-time-limit-ms' must be a number"), "{err}");
     let greedy = crate::run_pipeline(&text, "builtin.module(func.func(onnx-eqsat))").unwrap();
-    let zero = crate::run_pipeline(&text, "builtin.module(func.func(onnx-eqsat{extract=ilp ilp-time-limit-ms=0}))")
-        .unwrap();
+    let zero =
+        crate::run_pipeline(&text, "builtin.module(func.func(onnx-eqsat{extract=ilp ilp-time-limit-ms=0}))").unwrap();
     assert!(zero.contains("ilp_status = \"time limit\""), "{zero}");
     assert_eq!(summary_int(&zero, "cost_greedy"), summary_int(&zero, "cost_ilp"));
     fn ops(t: &str) -> Vec<&str> {

@@ -34,6 +34,8 @@ mod fuzz_regressions_onnx;
 #[cfg(feature = "torch")]
 mod half;
 mod import;
+#[cfg(feature = "torch")]
+mod layout_meta;
 mod optimizer;
 mod parity;
 mod passes;

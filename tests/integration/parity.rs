@@ -301,8 +301,16 @@ fn every_rule_has_a_numeric_test() {
         manager.run(&mut module).unwrap_or_else(|_| panic!("{}: aten-remove-inplace failed", dir.display()));
         seen.extend(crate::op_names(module.as_operation()));
     }
-    let missing: Vec<&str> =
-        aten2onnx_passes::lowering::all_rules().map(|r| r.target).filter(|t| !seen.contains(*t)).collect();
+    // Ops no capture can contain, checked numerically against libtorch by
+    // a named test instead (keep each reason true).
+    const NUMERIC_ELSEWHERE: &[(&str, &str)] = &[(
+        "aten.sym_stride.int",
+        "torch.export rewrites x.stride() into sym_size arithmetic: layout_meta::sym_stride_matches_libtorch",
+    )];
+    let missing: Vec<&str> = aten2onnx_passes::lowering::all_rules()
+        .map(|r| r.target)
+        .filter(|t| !seen.contains(*t) && !NUMERIC_ELSEWHERE.iter().any(|(op, _)| op == t))
+        .collect();
     assert!(
         missing.is_empty(),
         "{} lowering rule(s) have no numeric test (add a case to tools/capture_op_tests.py):\n  {}",

@@ -74,3 +74,23 @@ def _(self, x, y):
     """aten._neg_view (a lazily negated complex view) and resolve_neg."""
     z = torch.complex(x, y)
     return (torch.view_as_real(torch.resolve_neg(torch.ops.aten._neg_view(z))),)
+
+
+@case("complex_stft", ["stft.default", "abs.default", "view_as_real.default"],
+      lambda g, d: (rn(g, 2, 64), pos(g, 12)))
+def _(self, x, w):
+    """torch.stft with return_complex=True followed by abs / view_as_real (the common pattern): center with
+    reflect padding, a window shorter than n_fft, hop length, normalized, two-sided."""
+    s1 = torch.stft(x, 16, hop_length=4, window=torch.ones(16), return_complex=True)
+    s2 = torch.stft(x, 16, hop_length=5, win_length=12, window=w, normalized=True, onesided=False,
+                    return_complex=True)
+    s3 = torch.stft(x[0], 8, center=False, return_complex=True)
+    return s1.abs(), torch.view_as_real(s2), torch.view_as_real(s3)
+
+
+@case("complex_conj_physical_core", ["_conj_physical.default", "view_as_real.default"],
+      lambda g, d: (rn(g, 3, 4), rn(g, 3, 4)), ir="ATEN")
+def _(self, x, y):
+    """torch.conj_physical of a complex tensor after run_decompositions() (aten._conj_physical)."""
+    z = torch.complex(x, y)
+    return (torch.view_as_real(torch.conj_physical(z)),)

@@ -63,8 +63,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
     /// True when an operand or result of the op is a complex tensor.
     pub fn has_complex(&self) -> bool {
         self.aten_operand_types.iter().any(|t| is_complex_type(*t))
-            || (0..self.args.op.result_count())
-                .any(|i| self.args.result_type(i).is_ok_and(|t| is_complex_type(t)))
+            || (0..self.args.op.result_count()).any(|i| self.args.result_type(i).is_ok_and(|t| is_complex_type(t)))
     }
 
     /// The aten type (as imported) of the tensor argument `name`.

@@ -794,7 +794,8 @@ mod tests {
         for _ in 0..3 {
             let choice = extract_pass(nodes, own, &uses, ids);
             let (cost, reachable) = dag(nodes, own, &choice, roots);
-            uses = users_in(reachable.iter().enumerate().filter_map(|(c, i)| Some((Id::from(c), &nodes[(*i)?].1))), ids);
+            uses =
+                users_in(reachable.iter().enumerate().filter_map(|(c, i)| Some((Id::from(c), &nodes[(*i)?].1))), ids);
             if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                 best = Some((cost, reachable));
             }
@@ -918,6 +919,27 @@ mod tests {
             None => nodes.iter().position(|(k, n)| *k == c && Some(n) == g.get(&c)),
         };
         assert!(walk(&nodes, &own, &roots, pick).is_ok());
+    }
+
+    /// An Add beside a com.microsoft Skip(Simplified)LayerNormalization of
+    /// the same operands (either order) is not counted: `skip_sum.rs`
+    /// makes it the op's fourth output.
+    #[test]
+    fn op_count_leaves_out_adds_a_skip_normalization_absorbs() {
+        let mut skip = Head::new("SkipSimplifiedLayerNormalization", vec![]);
+        skip.domain = egg::Symbol::from("com.microsoft");
+        let (nodes, own) = graph(&[
+            (0, ONode::op(skip, vec![Id::from(2), Id::from(3), Id::from(4)]), 5000.0),
+            (1, op("Add", &[3, 2]), 5000.0),
+            (2, ONode::Leaf(0), 1.0),
+            (3, ONode::Leaf(1), 1.0),
+            (4, op("initializer", &[]), 1.0),
+            (5, op("Relu", &[1]), 5000.0),
+        ]);
+        let choice: HashMap<Id, usize> = (0..6).map(|i| (Id::from(i), i)).collect();
+        assert_eq!(op_count(&nodes, &own, &choice), 2, "Skip and Relu; the Add is absorbed");
+        let without_skip: HashMap<Id, usize> = [1, 2, 3, 5].into_iter().map(|i| (Id::from(i), i)).collect();
+        assert_eq!(op_count(&nodes, &own, &without_skip), 2, "Add and Relu");
     }
 
     #[test]

@@ -4,7 +4,8 @@ use crate::lowering::Rule;
 /// `_conj` (the lazily conjugated view `z.conj()`): its values are the
 /// conjugate (torch's kernel only takes complex tensors; a real one is
 /// passed through).
-pub const RULES: &[Rule] = &[Rule::custom("aten._conj.default", |c| Ok(vec![c.op("Identity", &[c.args.tensor("self")?], &[])?]))
-    .complex(conj)
-    .samples(&[])
-    .complex_samples(&["self: C[2,3]", "self: C[]"])];
+pub const RULES: &[Rule] =
+    &[Rule::custom("aten._conj.default", |c| Ok(vec![c.op("Identity", &[c.args.tensor("self")?], &[])?]))
+        .complex(conj)
+        .samples(&[])
+        .complex_samples(&["self: C[2,3]", "self: C[]"])];

@@ -21,7 +21,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.angle.default", |c| {
     let nan = b.op("IsNaN", &[xf], &[], b.unranked(bool_type))?;
     Ok(vec![c.op("Where", &[nan, xf, angle], &[])?])
 })
-    .complex(super::complex_common::angle)
-    .complex_samples(&["self: C[2,3]", "self: C[]", "self: C[0,2]"])
+.complex(super::complex_common::angle)
+.complex_samples(&["self: C[2,3]", "self: C[]", "self: C[0,2]"])
 .samples(&["self: T[2,3]", "self: T[]", "self: T[0,2]", "self: T[5]{pos}"])
 .dtypes(&["f32", "i64", "bool", "i32", "f64", "f16"])];

@@ -7,9 +7,7 @@
 use super::atan2::atan2;
 use super::math_common::{bool_op, isinf};
 use crate::lowering::{builder, complex, Attr, Ctx, IntArg};
-use melior::ir::{
-    attribute::FloatAttribute, r#type::RankedTensorType, Attribute, Type, Value, ValueLike,
-};
+use melior::ir::{attribute::FloatAttribute, r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
 
 type Out<'c, 'a> = Result<Vec<Value<'c, 'a>>, String>;
 

@@ -4,11 +4,18 @@ use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
     Rule::binary("aten.div.Tensor", "Div")
-    .complex(super::complex_common::div)
-    .complex_samples(&["self: C[2,3]; other: C[2,3]", "self: C[2,3]; other: T[3]{pos}", "self: T[2,3]; other: C[2,3]", "self: C[2,3]; other: 2.5"]).dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
+        .complex(super::complex_common::div)
+        .complex_samples(&[
+            "self: C[2,3]; other: C[2,3]",
+            "self: C[2,3]; other: T[3]{pos}",
+            "self: T[2,3]; other: C[2,3]",
+            "self: C[2,3]; other: 2.5",
+        ])
+        .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::binary("aten.div.Scalar", "Div")
-    .complex(super::complex_common::div)
-    .complex_samples(&["self: C[2,3]; other: 2.5"]).dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
+        .complex(super::complex_common::div)
+        .complex_samples(&["self: C[2,3]; other: 2.5"])
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.div.Tensor_mode", div_mode)
         .samples(&[
             "self: T[2,3]; other: T[2,3]{1..4}; rounding_mode: \"floor\"",

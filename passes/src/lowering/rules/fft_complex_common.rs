@@ -82,7 +82,14 @@ pub fn shape_and_dims(
 
 /// Trims or zero-pads dim `d` of `z` (real view of a complex tensor of rank
 /// `rank`) from `from` to `to`.
-fn resize<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, rank: usize, d: usize, from: Option<i64>, to: i64) -> Result<Value<'c, 'a>, String> {
+fn resize<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    z: Value<'c, 'a>,
+    rank: usize,
+    d: usize,
+    from: Option<i64>,
+    to: i64,
+) -> Result<Value<'c, 'a>, String> {
     let b = &c.b;
     let from = from.ok_or_else(|| format!("the FFT needs a static size along dim {d}"))?;
     if to < from {
@@ -98,7 +105,13 @@ fn resize<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, rank: usize, d: usize, from
 }
 
 /// Unnormalized complex DFTs of `z` along `dims` (current sizes `lengths`).
-fn c2c<'c, 'a>(c: &Ctx<'c, 'a>, mut z: Value<'c, 'a>, dims: &[usize], lengths: &[i64], forward: bool) -> Result<Value<'c, 'a>, String> {
+fn c2c<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    mut z: Value<'c, 'a>,
+    dims: &[usize],
+    lengths: &[i64],
+    forward: bool,
+) -> Result<Value<'c, 'a>, String> {
     let b = &c.b;
     for (&d, &n) in dims.iter().zip(lengths) {
         let len = b.const_i64_scalar(n)?;
@@ -117,14 +130,25 @@ fn c2c<'c, 'a>(c: &Ctx<'c, 'a>, mut z: Value<'c, 'a>, dims: &[usize], lengths: &
 /// Unnormalized complex-to-real inverse DFT along `d` with `n` outputs:
 /// the input is trimmed or zero-padded to `n / 2 + 1` bins, the Hermitian
 /// spectrum completed, the full inverse taken and its real part kept.
-fn c2r<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, rank: usize, d: usize, from: Option<i64>, n: i64) -> Result<Value<'c, 'a>, String> {
+fn c2r<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    z: Value<'c, 'a>,
+    rank: usize,
+    d: usize,
+    from: Option<i64>,
+    n: i64,
+) -> Result<Value<'c, 'a>, String> {
     let b = &c.b;
     let m = n / 2 + 1;
     let mut z = resize(c, z, rank, d, from, m)?;
     if n > m {
         let indices: Vec<i64> = (m..n).map(|k| n - k).collect();
         let mirror = b.op_like("Gather", &[z, b.const_i64s(&indices)?], &[("axis", Attr::Int(d as i64))], z)?;
-        let signs = const_floats(c, builder::element_type(melior::ir::ValueLike::r#type(&z)).ok_or("not a tensor")?, &[1.0, -1.0])?;
+        let signs = const_floats(
+            c,
+            builder::element_type(melior::ir::ValueLike::r#type(&z)).ok_or("not a tensor")?,
+            &[1.0, -1.0],
+        )?;
         let mirror = b.op_like("Mul", &[mirror, signs], &[], z)?;
         z = b.op_like("Concat", &[z, mirror], &[("axis", Attr::Int(d as i64))], z)?;
     }
@@ -195,7 +219,9 @@ pub fn r2c<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let (dims, lengths) = shape_and_dims(&sizes, None, Some(dim))?;
     let mut z = c2c(c, z, &dims, &lengths, true)?;
     if c.args.bool("onesided")? {
-        let (d, n) = (*dims.last().unwrap(), *lengths.last().unwrap());
+        let (Some(&d), Some(&n)) = (dims.last(), lengths.last()) else {
+            return Err("_fft_r2c with onesided=True needs at least one dim".into());
+        };
         z = resize(c, z, sizes.len(), d, Some(n), n / 2 + 1)?;
     }
     let total: f64 = lengths.iter().map(|&n| n as f64).product();
@@ -388,8 +414,7 @@ pub fn stft<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
             Some(w)
         }
     } else if win_length < n_fft {
-        let values: Vec<f64> =
-            (0..n_fft).map(|k| if k >= left && k < left + win_length { 1.0 } else { 0.0 }).collect();
+        let values: Vec<f64> = (0..n_fft).map(|k| if k >= left && k < left + win_length { 1.0 } else { 0.0 }).collect();
         Some(const_floats(c, f64_type, &values)?)
     } else {
         None

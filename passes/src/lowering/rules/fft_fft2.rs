@@ -5,6 +5,14 @@ use crate::lowering::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.fft_fft2.default", |c| fft(c, Kind::Fft, false, Some(&[-2, -1])))
     .complex(|c| fft(c, Kind::Fft, false, Some(&[-2, -1])))
     .opsets(20, 28)
-    .samples(&["self: T[3,4,5]", "self: T[3,4,5]; s: [6,3]; norm: \"ortho\"", "self: T[3,4,5]; dim: [0,-1]; norm: \"forward\""])
+    .samples(&[
+        "self: T[3,4,5]",
+        "self: T[3,4,5]; s: [6,3]; norm: \"ortho\"",
+        "self: T[3,4,5]; dim: [0,-1]; norm: \"forward\"",
+    ])
     .dtypes(&["f32", "f64"])
-    .complex_samples(&["self: C[3,4,5]", "self: C[3,4,5]; s: [6,3]; norm: \"ortho\"", "self: C[3,4,5]; dim: [0,-1]; norm: \"forward\""])];
+    .complex_samples(&[
+        "self: C[3,4,5]",
+        "self: C[3,4,5]; s: [6,3]; norm: \"ortho\"",
+        "self: C[3,4,5]; dim: [0,-1]; norm: \"forward\"",
+    ])];

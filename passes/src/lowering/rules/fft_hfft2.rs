@@ -5,7 +5,11 @@ use crate::lowering::Rule;
 /// ONNX DFT, see fft_common.rs.
 pub const RULES: &[Rule] = &[Rule::custom("aten.fft_hfft2.default", |c| rule(c, Kind::Hfft, false, Some(&[-2, -1])))
     .complex(|c| super::fft_complex_common::fft(c, super::fft_complex_common::Kind::Hfft, false, Some(&[-2, -1])))
-    .complex_samples(&["self: C[3,4,5]", "self: C[3,4,5]; s: [6,3]; norm: \"ortho\"", "self: C[3,4,5]; dim: [0,-1]; norm: \"forward\""])
+    .complex_samples(&[
+        "self: C[3,4,5]",
+        "self: C[3,4,5]; s: [6,3]; norm: \"ortho\"",
+        "self: C[3,4,5]; dim: [0,-1]; norm: \"forward\"",
+    ])
     .opsets(20, 28)
     .samples(&[
         "self: T[5,6,7]; s: [3, 10]; dim: [1, 2]; norm: \"ortho\"",

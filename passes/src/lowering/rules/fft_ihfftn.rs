@@ -5,6 +5,11 @@ use crate::lowering::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.fft_ihfftn.default", |c| fft(c, Kind::Ihfft, false, None))
     .complex(|c| fft(c, Kind::Ihfft, false, None))
     .opsets(20, 28)
-    .samples(&["self: T[3,4,5]", "self: T[3,4,5]; s: [6,3]; norm: \"ortho\"", "self: T[3,4,5]; dim: [0,-1]; norm: \"forward\"", "self: T[3,4,5]; s: [2,-1]; dim: [2,0]"])
+    .samples(&[
+        "self: T[3,4,5]",
+        "self: T[3,4,5]; s: [6,3]; norm: \"ortho\"",
+        "self: T[3,4,5]; dim: [0,-1]; norm: \"forward\"",
+        "self: T[3,4,5]; s: [2,-1]; dim: [2,0]",
+    ])
     .dtypes(&["f32", "f64"])
     .complex_samples(&[])];

@@ -5,7 +5,11 @@ use crate::lowering::Rule;
 /// ONNX DFT, see fft_common.rs.
 pub const RULES: &[Rule] = &[Rule::custom("aten.fft_irfft.default", |c| rule(c, Kind::Irfft, true, None))
     .complex(|c| super::fft_complex_common::fft(c, super::fft_complex_common::Kind::Irfft, true, None))
-    .complex_samples(&["self: C[3,5]", "self: C[3,5]; n: 7; dim: 0; norm: \"ortho\"", "self: C[4,6]; n: 4; norm: \"forward\""])
+    .complex_samples(&[
+        "self: C[3,5]",
+        "self: C[3,5]; n: 7; dim: 0; norm: \"ortho\"",
+        "self: C[4,6]; n: 4; norm: \"forward\"",
+    ])
     .opsets(20, 28)
     .samples(&[
         "self: T[5,6,7]; n: 10; dim: 1; norm: \"ortho\"",

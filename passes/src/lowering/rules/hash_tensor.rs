@@ -22,7 +22,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.hash_tensor.default", hash_tenso
         "self: T[]; dim: [0]; keepdim: true",
         "self: T[4]; dim: [-1]",
     ])
-    .dtypes(&["f32", "f64", "f16", "i64", "i32", "u8", "bool"])];
+    .dtypes(&["f32", "f64", "f16", "i64", "i32", "i16", "i8", "u8", "bool"])];
 
 fn hash_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let mode = ctx.args.int("mode")?;

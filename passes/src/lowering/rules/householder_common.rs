@@ -143,7 +143,10 @@ impl<'x, 'c, 'a> F<'x, 'c, 'a> {
         let safe = self.f("Where", &[s_is0, self.k(1.0)?, s])?;
         let y = self.f("Div", &[x, safe])?;
         let ss = self.reduce_last("ReduceSum", self.f("Mul", &[y, y])?)?;
-        self.f("Mul", &[self.f("Sqrt", &[ss])?, safe])
+        let norm = self.f("Mul", &[self.f("Sqrt", &[ss])?, safe])?;
+        // An infinite entry: inf (LAPACK's dnrm2), not inf / inf.
+        let inf = self.bool("IsInf", &[s])?;
+        self.f("Where", &[inf, self.k(f64::INFINITY)?, norm])
     }
 
     /// `hypot(a, b)` for `b >= 0`, scaled.
@@ -154,8 +157,11 @@ impl<'x, 'c, 'a> F<'x, 'c, 'a> {
         let (x, y) = (self.f("Div", &[a, safe])?, self.f("Div", &[b, safe])?);
         let s = self.f("Add", &[self.f("Mul", &[x, x])?, self.f("Mul", &[y, y])?])?;
         let h = self.f("Mul", &[self.f("Sqrt", &[s])?, safe])?;
-        // Both zero: 0 (the scaled form gives 0 * 1 too; kept explicit).
-        self.f("Where", &[t_is0, self.k(0.0)?, h])
+        // Both zero: 0 (the scaled form gives 0 * 1 too; kept explicit);
+        // an infinite operand: inf.
+        let h = self.f("Where", &[t_is0, self.k(0.0)?, h])?;
+        let inf = self.bool("IsInf", &[t])?;
+        self.f("Where", &[inf, self.k(f64::INFINITY)?, h])
     }
 }
 
@@ -197,6 +203,7 @@ pub fn geqrf<'c, 'a>(
     let k = m.min(n);
     let f64_t = Type::float64(c.b.context);
     let rows = iota(c, m)?;
+    let rows_col = iota_col(c, m)?;
     let cols = iota(c, n)?;
     let taus_idx = iota(c, k)?;
     let taus0 = zeros_batch_vec(c, a, k)?;
@@ -224,12 +231,16 @@ pub fn geqrf<'c, 'a>(
         let v = f.f("Where", &[below, scaled, unit])?; // [*, m]
         let diag = f.f("Where", &[is0, alpha, beta])?;
         let new_col = f.f("Where", &[below, scaled, f.f("Where", &[at, diag, col])?])?;
-        // H applied to the columns right of j.
-        let w = f.f("MatMul", &[f.unsqueeze(v, -2)?, a])?; // [*, 1, n]
+        // H applied to a[j:, j+1:] only (dlarf on the submatrix: NaN and inf
+        // elsewhere stay where they are).
+        let from_j = f.bool("GreaterOrEqual", &[rows_col, j])?; // [m, 1]
+        let sub = f.f("Where", &[from_j, a, zero])?;
+        let w = f.f("MatMul", &[f.unsqueeze(v, -2)?, sub])?; // [*, 1, n]
         let vt = f.f("Mul", &[f.unsqueeze(v, -1)?, f.unsqueeze(tau, -1)?])?; // [*, m, 1]
         let upd = f.f("Mul", &[vt, w])?;
         let right = f.bool("Greater", &[cols, j])?;
         let skip = f.bool("Or", &[f.bool("Not", &[right])?, f.unsqueeze_bool(is0, -1)?])?;
+        let skip = f.bool("Or", &[skip, f.bool("Not", &[from_j])?])?;
         let updated = f.f("Where", &[skip, a, f.f("Sub", &[a, upd])?])?;
         let here = f.bool("Equal", &[cols, j])?;
         let a = f.f("Where", &[here, f.unsqueeze(new_col, -1)?, updated])?;
@@ -251,7 +262,11 @@ impl<'x, 'c, 'a> F<'x, 'c, 'a> {
 /// `v[i+1:, i]` below) with `tau` (`[*, >= count]`) to `x` (`[*, r, cols]`)
 /// from the left, all float64: `descending` gives `H_0 (H_1 (... H_{count-1}
 /// x))` = `Q x`, else `H_{count-1} ... H_0 x` = `Q^T x` (LAPACK `orm2r`,
-/// `org2r` when `x` is the identity).
+/// `org2r` when `x` is the identity). Each `H_i` changes rows `i..` only;
+/// `orgqr = Some(cols)` (x is the identity, `[*, r, cols]`) also leaves
+/// columns `< i` alone, as `org2r` does (they are zero there; this keeps a
+/// NaN of a later reflector out of them, like LAPACK).
+#[allow(clippy::too_many_arguments)]
 pub fn apply_left<'c, 'a>(
     c: &Ctx<'c, 'a>,
     v: Value<'c, 'a>,
@@ -260,9 +275,15 @@ pub fn apply_left<'c, 'a>(
     r: usize,
     count: usize,
     descending: bool,
+    orgqr: Option<usize>,
 ) -> Result<Value<'c, 'a>, String> {
     let f64_t = Type::float64(c.b.context);
     let rows = iota(c, r)?;
+    let rows_col = iota_col(c, r)?;
+    let cols = match orgqr {
+        Some(n) => Some(iota(c, n)?),
+        None => None,
+    };
     let last = c.b.const_i64_scalar(count as i64 - 1)?;
     let trips = c.b.const_i64_scalar(count as i64)?;
     let out = build_loop(c, f64_t, trips, &[x], |b, it, carried| {
@@ -275,11 +296,17 @@ pub fn apply_left<'c, 'a>(
         let at = f.bool("Equal", &[rows, i])?;
         let vi = f.f("Where", &[below, col, f.f("Where", &[at, one, zero])?])?;
         let t = f.unsqueeze(f.gather(tau, i, -1)?, -1)?; // [*, 1]
-        let w = f.f("MatMul", &[f.unsqueeze(vi, -2)?, x])?; // [*, 1, cols]
+        let from_i = f.bool("GreaterOrEqual", &[rows_col, i])?; // [r, 1]
+        let sub = f.f("Where", &[from_i, x, zero])?;
+        let w = f.f("MatMul", &[f.unsqueeze(vi, -2)?, sub])?; // [*, 1, cols]
         let vt = f.f("Mul", &[f.unsqueeze(vi, -1)?, f.unsqueeze(t, -1)?])?; // [*, r, 1]
         let next = f.f("Sub", &[x, f.f("Mul", &[vt, w])?])?;
         // dlarf applies nothing when tau == 0.
         let skip = f.bool("Equal", &[f.unsqueeze(t, -1)?, zero])?;
+        let mut skip = f.bool("Or", &[skip, f.bool("Not", &[from_i])?])?;
+        if let Some(cols) = cols {
+            skip = f.bool("Or", &[skip, f.bool("Less", &[cols, i])?])?;
+        }
         Ok(vec![f.f("Where", &[skip, x, next])?])
     })?;
     Ok(out[0])
@@ -287,7 +314,12 @@ pub fn apply_left<'c, 'a>(
 
 /// The float64 identity `[*batch(like), rows, cols]` (ones on the main
 /// diagonal).
-pub fn eye_batch<'c, 'a>(c: &Ctx<'c, 'a>, like: Value<'c, '_>, rows: usize, cols: usize) -> Result<Value<'c, 'a>, String> {
+pub fn eye_batch<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    like: Value<'c, '_>,
+    rows: usize,
+    cols: usize,
+) -> Result<Value<'c, 'a>, String> {
     let f = F { b: &c.b };
     let r = iota_col(c, rows)?;
     let k = iota(c, cols)?;
@@ -299,7 +331,13 @@ pub fn eye_batch<'c, 'a>(c: &Ctx<'c, 'a>, like: Value<'c, '_>, rows: usize, cols
 
 /// `triu(a)` (`[*, m, n]`) restricted to its first `rows` rows
 /// (`rows <= m`; with `rows > m`, zero rows are appended).
-pub fn upper<'c, 'a>(c: &Ctx<'c, 'a>, a: Value<'c, 'a>, m: usize, n: usize, rows: usize) -> Result<Value<'c, 'a>, String> {
+pub fn upper<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    a: Value<'c, 'a>,
+    m: usize,
+    n: usize,
+    rows: usize,
+) -> Result<Value<'c, 'a>, String> {
     let f = F { b: &c.b };
     let r = iota_col(c, m)?;
     let k = iota(c, n)?;
@@ -345,6 +383,6 @@ pub fn qr<'c, 'a>(
     }
     let q_cols = if complete { m } else { k };
     let eye = eye_batch(c, a, m, q_cols)?;
-    let q = apply_left(c, packed, tau, eye, m, k, true)?;
+    let q = apply_left(c, packed, tau, eye, m, k, true, Some(q_cols))?;
     Ok((Some(finish(c, 0, q)?), r))
 }

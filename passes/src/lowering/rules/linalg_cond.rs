@@ -32,11 +32,7 @@ pub const RULES: &[Rule] = &[
     ])
     .dtypes(&["f32", "f64"]),
     Rule::custom("aten.linalg_cond.p_str", |c| cond(c, MatrixOrd::Str(c.args.string("p")?)))
-        .samples(&[
-            "self: T[4,4]{dd}; p: \"fro\"",
-            "self: T[2,3,3]{dd}; p: \"nuc\"",
-            "self: T[0,0]; p: \"fro\"",
-        ])
+        .samples(&["self: T[4,4]{dd}; p: \"fro\"", "self: T[2,3,3]{dd}; p: \"nuc\"", "self: T[0,0]; p: \"fro\""])
         .dtypes(&["f32", "f64"]),
 ];
 
@@ -49,7 +45,9 @@ fn cond<'c, 'a>(c: &Ctx<'c, 'a>, ord: MatrixOrd) -> Result<Vec<Value<'c, 'a>>, S
         MatrixOrd::Number(p) if p.abs() == 2.0 => Some(*p > 0.0),
         MatrixOrd::Number(p) if p.abs() == 1.0 || p.is_infinite() => None,
         MatrixOrd::Str(s) if s == "fro" || s == "nuc" => None,
-        MatrixOrd::Number(p) => return Err(format!("linalg.cond: order {p} is not one of None, 2, -2, 1, -1, inf, -inf")),
+        MatrixOrd::Number(p) => {
+            return Err(format!("linalg.cond: order {p} is not one of None, 2, -2, 1, -1, inf, -inf"))
+        }
         MatrixOrd::Str(s) => return Err(format!("linalg.cond: order '{s}' is not one of 'fro', 'nuc'")),
     };
     if two.is_none() && m != n {
@@ -63,7 +61,8 @@ fn cond<'c, 'a>(c: &Ctx<'c, 'a>, ord: MatrixOrd) -> Result<Vec<Value<'c, 'a>>, S
         let k = m.min(n);
         let s = singular_values(c, a, m, n, batch)?;
         let first = o.f("Slice", &[s, o.b.const_i64s(&[0])?, o.b.const_i64s(&[1])?, o.b.const_i64s(&[-1])?])?;
-        let last = o.f("Slice", &[s, o.b.const_i64s(&[k as i64 - 1])?, o.b.const_i64s(&[k as i64])?, o.b.const_i64s(&[-1])?])?;
+        let last =
+            o.f("Slice", &[s, o.b.const_i64s(&[k as i64 - 1])?, o.b.const_i64s(&[k as i64])?, o.b.const_i64s(&[-1])?])?;
         let r = if positive { o.f("Div", &[first, last])? } else { o.f("Div", &[last, first])? };
         let r = o.f("Squeeze", &[r, o.b.const_i64s(&[-1])?])?;
         return Ok(vec![cast_result(c, 0, r)?]);

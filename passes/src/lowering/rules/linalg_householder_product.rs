@@ -14,12 +14,15 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_householder_product.defau
         return Err(format!("householder_product: input.shape[-1] ({n}) must be >= tau.shape[-1] ({k})"));
     }
     if tau_rank != batch + 1 {
-        return Err(format!("householder_product: tau must have rank {} (input's rank - 1), got {tau_rank}", batch + 1));
+        return Err(format!(
+            "householder_product: tau must have rank {} (input's rank - 1), got {tau_rank}",
+            batch + 1
+        ));
     }
     let (v, _) = hh::as_f64(c, "input")?;
     let (tau, _) = hh::as_f64(c, "tau")?;
     let eye = hh::eye_batch(c, v, m, n)?;
-    let q = hh::apply_left(c, v, tau, eye, m, k, true)?;
+    let q = hh::apply_left(c, v, tau, eye, m, k, true, Some(n))?;
     Ok(vec![hh::finish(c, 0, q)?])
 })
 .samples(&[

@@ -98,7 +98,13 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     }
     /// A reduction of an f64 tensor over `axes` (`None`: all), axes as an
     /// input from opset 18 (13 for ReduceSum).
-    pub fn reduce(&self, op: &str, x: Value<'c, '_>, axes: Option<&[i64]>, keep: bool) -> Result<Value<'c, 'a>, String> {
+    pub fn reduce(
+        &self,
+        op: &str,
+        x: Value<'c, '_>,
+        axes: Option<&[i64]>,
+        keep: bool,
+    ) -> Result<Value<'c, 'a>, String> {
         let e = builder::element_type(x.r#type()).ok_or("reduction of a non-tensor")?;
         let ty = self.b.unranked(e);
         let keep = ("keepdims", Attr::Int(keep as i64));
@@ -139,7 +145,8 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     pub fn mask(&self, n: usize, f: impl Fn(usize, usize) -> bool) -> Result<Value<'c, 'a>, String> {
         let t = self.booln();
         let ty = RankedTensorType::new(&[n as u64, n as u64], t, None).into();
-        let elements: Vec<Attribute> = (0..n * n).map(|k| IntegerAttribute::new(t, f(k / n, k % n) as i64).into()).collect();
+        let elements: Vec<Attribute> =
+            (0..n * n).map(|k| IntegerAttribute::new(t, f(k / n, k % n) as i64).into()).collect();
         self.b.constant(ty, &elements)
     }
     /// Pads the last `dims` axes of a rank-`rank` tensor with `extra` zeros
@@ -365,7 +372,8 @@ pub fn one_sided<'c, 'a>(
             let w = carried[0];
             let wpc = o.gather(w, p, -1)?;
             let wqc = o.gather(w, q, -1)?;
-            let dot = |x: Value<'c, 'a>, y: Value<'c, 'a>| o.reduce("ReduceSum", o.f("Mul", &[x, y])?, Some(&[-2]), true);
+            let dot =
+                |x: Value<'c, 'a>, y: Value<'c, 'a>| o.reduce("ReduceSum", o.f("Mul", &[x, y])?, Some(&[-2]), true);
             let alpha = dot(wpc, wpc)?;
             let beta = dot(wqc, wqc)?;
             let gamma = dot(wpc, wqc)?;
@@ -513,18 +521,14 @@ pub fn symmetric_eigenvalues<'c, 'a>(
         let rotate = o.bo("Greater", &[measure, o.k(tol)?])?;
         let (cs, sn) = rotation(o, app, aqq, apq, rotate)?;
         // Columns: c, s as [*, 1, h]; rows: [*, h, 1].
-        let (cc, sc) = (o.b.op("Unsqueeze", &[cs, b.const_i64s(&[-2])?], &[], b.unranked(o.f64t()))?, o.b.op(
-            "Unsqueeze",
-            &[sn, b.const_i64s(&[-2])?],
-            &[],
-            b.unranked(o.f64t()),
-        )?);
-        let (cr, sr) = (o.b.op("Unsqueeze", &[cs, b.const_i64s(&[-1])?], &[], b.unranked(o.f64t()))?, o.b.op(
-            "Unsqueeze",
-            &[sn, b.const_i64s(&[-1])?],
-            &[],
-            b.unranked(o.f64t()),
-        )?);
+        let (cc, sc) = (
+            o.b.op("Unsqueeze", &[cs, b.const_i64s(&[-2])?], &[], b.unranked(o.f64t()))?,
+            o.b.op("Unsqueeze", &[sn, b.const_i64s(&[-2])?], &[], b.unranked(o.f64t()))?,
+        );
+        let (cr, sr) = (
+            o.b.op("Unsqueeze", &[cs, b.const_i64s(&[-1])?], &[], b.unranked(o.f64t()))?,
+            o.b.op("Unsqueeze", &[sn, b.const_i64s(&[-1])?], &[], b.unranked(o.f64t()))?,
+        );
         let x = rotate_pairs(o, a, p, q, inv, -1, cc, sc)?;
         let x = rotate_pairs(o, x, p, q, inv, -2, cr, sr)?;
         let (cond, off) = sweep_end(o, r, rounds, carried[1], measure, tol)?;
@@ -533,11 +537,17 @@ pub fn symmetric_eigenvalues<'c, 'a>(
     let af = o.f("Reshape", &[out[0], flat])?;
     let diag: Vec<i64> = (0..n as i64).map(|k| at(k, k)).collect();
     let d = o.gather(af, o.b.const_i64s(&diag)?, -1)?;
-    let scale = o.f("Reshape", &[scale, o.b.const_i64s(&{
-        let mut v = vec![0i64; batch];
-        v.push(1);
-        v
-    })?])?;
+    let scale = o.f(
+        "Reshape",
+        &[
+            scale,
+            o.b.const_i64s(&{
+                let mut v = vec![0i64; batch];
+                v.push(1);
+                v
+            })?,
+        ],
+    )?;
     let d = o.f("Mul", &[d, scale])?;
     o.sort_last(d, n, false)
 }
@@ -642,7 +652,8 @@ pub fn zeros_result<'c, 'a>(
 }
 
 /// The message for used singular / eigen vectors.
-pub const VECTORS_REFUSED: &str = "are not unique (each column's sign, and any orthonormal basis of a repeated value's \
+pub const VECTORS_REFUSED: &str =
+    "are not unique (each column's sign, and any orthonormal basis of a repeated value's \
      subspace, is valid) and LAPACK's choice cannot be reproduced; only values are lowered (singular values, \
      eigenvalues, and what is computed from them: pinv, matrix_rank, cond, spectral/nuclear norms). Use \
      torch.linalg.svdvals / eigvalsh, or results that do not depend on the vectors' signs";
@@ -754,6 +765,9 @@ pub fn pinv_op<'c, 'a>(
     let pos = o.bo("Greater", &[svd.sigma, o.k(0.0)?])?;
     let safe = o.where_(pos, svd.sigma, o.k(1.0)?)?;
     let d = o.where_(keep, o.f("Reciprocal", &[safe])?, o.k(0.0)?)?;
+    // Non-finite input (torch raises): NaN, not a plausible-looking 0.
+    let nan = o.bo("IsNaN", &[svd.sigma])?;
+    let d = o.where_(nan, o.k(f64::NAN)?, d)?;
     let d = o.b.op("Unsqueeze", &[d, o.b.const_i64s(&[-2])?], &[], o.b.unranked(o.f64t()))?;
     let vd = o.f("Mul", &[v, d])?;
     let mut p = o.f("MatMul", &[vd, o.transpose(u, rank)?])?;

@@ -63,7 +63,12 @@ pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     // ||A||_1 per matrix, [*, 1, 1].
     let col_sums = b.op("ReduceSum", &[f("Abs", &[a])?, b.const_i64s(&[-2])?], &[keep], t)?;
     let norm = c.reduce("ReduceMax", col_sums, Some(&[-1]), true, t)?;
-    let finite = b.op("Not", &[b.op("Or", &[b.op("IsNaN", &[norm], &[], bt)?, b.op("IsInf", &[norm], &[], bt)?], &[], bt)?], &[], bt)?;
+    let finite = b.op(
+        "Not",
+        &[b.op("Or", &[b.op("IsNaN", &[norm], &[], bt)?, b.op("IsInf", &[norm], &[], bt)?], &[], bt)?],
+        &[],
+        bt,
+    )?;
     let safe_norm = f("Where", &[finite, norm, k(0.0)?])?;
     // s = max(0, ceil(log2(norm))); log2 of 0 is -inf, clamped to 0.
     let log2 = f("Div", &[f("Log", &[safe_norm])?, k(std::f64::consts::LN_2)?])?;
@@ -79,7 +84,8 @@ pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     }
     // Squarings: max(s) iterations (0 for an empty batch).
     let flat = b.op("Reshape", &[s, b.const_i64s(&[-1])?], &[], t)?;
-    let flat = b.op("Concat", &[flat, b.const_i64s(&[0]).and_then(|z| b.cast(z, f64_e))?], &[("axis", Attr::Int(0))], t)?;
+    let flat =
+        b.op("Concat", &[flat, b.const_i64s(&[0]).and_then(|z| b.cast(z, f64_e))?], &[("axis", Attr::Int(0))], t)?;
     let top = c.reduce("ReduceMax", flat, None, false, t)?;
     let trips = b.cast(top, b.i64_type())?;
     let out = build_loop(c, f64_e, trips, &[p], |lb, it, carried| {

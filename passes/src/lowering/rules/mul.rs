@@ -5,8 +5,14 @@ use crate::lowering::Rule;
 /// `And`, ONNX `Mul` having no bool kernel.
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.mul.Tensor", |c| bitwise(c, "And", "Mul"))
-    .complex(super::complex_common::mul)
-    .complex_samples(&["self: C[2,3]; other: C[2,3]", "self: C[2,3]; other: T[3]", "self: T[2,1]; other: C[1,4]", "self: C[2,3]; other: 2.5", "self: C[]; other: C[2]"])
+        .complex(super::complex_common::mul)
+        .complex_samples(&[
+            "self: C[2,3]; other: C[2,3]",
+            "self: C[2,3]; other: T[3]",
+            "self: T[2,1]; other: C[1,4]",
+            "self: C[2,3]; other: 2.5",
+            "self: C[]; other: C[2]",
+        ])
         .samples(&[
             "self: T[2,3]; other: T[2,3]",
             "self: T[2,3]; other: T[3]",
@@ -17,8 +23,8 @@ pub const RULES: &[Rule] = &[
         ])
         .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::custom("aten.mul.Scalar", |c| bitwise(c, "And", "Mul"))
-    .complex(super::complex_common::mul)
-    .complex_samples(&["self: C[2,3]; other: 2.5"])
+        .complex(super::complex_common::mul)
+        .complex_samples(&["self: C[2,3]; other: 2.5"])
         .samples(&[
             "self: T[2,3]; other: 2.5",
             "self: T[0,3]; other: 2",

@@ -34,11 +34,11 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.ormqr.default", |c| {
     let rank = batch + 2;
     let y = if left {
         // Q C: H_{k-1} first (descending); Q^T C: H_0 first.
-        hh::apply_left(c, v, tau, x, mn, k, !transpose)?
+        hh::apply_left(c, v, tau, x, mn, k, !transpose, None)?
     } else {
         // C Q = (Q^T C^T)^T; C Q^T = (Q C^T)^T.
         let xt = hh::transpose(c, x, rank)?;
-        let yt = hh::apply_left(c, v, tau, xt, mn, k, transpose)?;
+        let yt = hh::apply_left(c, v, tau, xt, mn, k, transpose, None)?;
         hh::transpose(c, yt, rank)?
     };
     Ok(vec![hh::finish(c, 0, y)?])

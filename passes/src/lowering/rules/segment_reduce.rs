@@ -5,8 +5,10 @@ use melior::ir::Value;
 pub const RULES: &[Rule] = &[Rule::custom("aten.segment_reduce.default", segment_reduce)
     .samples(&[
         "data: T[5]; reduce: \"sum\"; lengths: i64[4]{0..2}; unsafe: true",
-        "data: T[5]; reduce: \"max\"; lengths: i64[3]{0..3}; unsafe: true; initial: 1",
-        "data: T[5]; reduce: \"min\"; lengths: i64[3]{0..3}; unsafe: true",
+        // unsafe: torch does not check that the lengths fit the data, so every
+        // sample keeps sum(lengths) <= the data's size (3 lengths of at most 2).
+        "data: T[6]; reduce: \"max\"; lengths: i64[3]{0..3}; unsafe: true; initial: 1",
+        "data: T[6]; reduce: \"min\"; lengths: i64[3]{0..3}; unsafe: true",
         "data: T[6,3]; reduce: \"mean\"; lengths: i64[4]{0..2}; unsafe: true",
         "data: T[6,3]; reduce: \"mean\"; lengths: i64[4]{0..2}; unsafe: true; initial: 2",
         "data: T[6,2]; reduce: \"prod\"; lengths: i64[3]{0..3}; unsafe: true; initial: 2",

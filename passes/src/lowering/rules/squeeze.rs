@@ -3,16 +3,20 @@ use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.squeeze.dim", |c| squeeze(c, Some(vec![c.args.int("dim")?])))
-    .complex(super::complex_common::reshape)
-    .complex_samples(&["self: C[3,1,4]; dim: -2"])
-        .samples(&["self: T[3,1,4]; dim: 1", "self: T[3,4]; dim: 0"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"]),
+        .complex(super::complex_common::reshape)
+        .complex_samples(&["self: C[3,1,4]; dim: -2"])
+        .samples(&["self: T[3,1,4]; dim: 1", "self: T[3,4]; dim: 0"])
+        .dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.squeeze.dims", |c| squeeze(c, Some(c.args.ints("dim")?)))
-    .complex(super::complex_common::reshape)
-    .complex_samples(&["self: C[1,3,1]; dim: [0,2]"])
-        .samples(&["self: T[1,3,1]; dim: [0,2]"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"]),
+        .complex(super::complex_common::reshape)
+        .complex_samples(&["self: C[1,3,1]; dim: [0,2]"])
+        .samples(&["self: T[1,3,1]; dim: [0,2]"])
+        .dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.squeeze.default", |c| squeeze(c, None))
-    .complex(super::complex_common::reshape)
-    .complex_samples(&["self: C[1,3,1]"]).samples(&["self: T[1,3,1]", "self: T[2,3]"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"]),
+        .complex(super::complex_common::reshape)
+        .complex_samples(&["self: C[1,3,1]"])
+        .samples(&["self: T[1,3,1]", "self: T[2,3]"])
+        .dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"]),
 ];
 
 /// torch ignores dims that are not 1; ONNX rejects them, so only dims known

@@ -13,7 +13,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.stack.default", |c| {
     }
     Ok(vec![c.op("Concat", &parts, &[("axis", Attr::Int(dim))])?])
 })
-    .complex(super::complex_common::stack)
-    .complex_samples(&["tensors: (C[2,3], C[2,3]); dim: -1", "tensors: (C[2,3], C[2,3]); dim: 0"])
+.complex(super::complex_common::stack)
+.complex_samples(&["tensors: (C[2,3], C[2,3]); dim: -1", "tensors: (C[2,3], C[2,3]); dim: 0"])
 .samples(&["tensors: (T[2,3], T[2,3]); dim: 0", "tensors: (T[2,3], T[2,3], T[2,3]); dim: -1"])
 .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

@@ -12,8 +12,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.transpose.int", |c| {
     perm.swap(d0, d1);
     Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
 })
-    .complex(super::complex_common::transpose_int)
-    .complex_samples(&["self: C[2,3,4]; dim0: 0; dim1: -1"])
+.complex(super::complex_common::transpose_int)
+.complex_samples(&["self: C[2,3,4]; dim0: 0; dim1: -1"])
 .samples(&[
     "self: T[2,3,4]; dim0: 0; dim1: 2",
     "self: T[2,3]; dim0: -1; dim1: 0",
