@@ -225,6 +225,20 @@ def cases():
     yield "folded_output_without_shape", model(
         [helper.make_node("Shape", ["x"], ["y"], name="shape")], [X], [vi("y", None, TensorProto.INT64)]
     ), 0, []
+    yield "constant_two_values", model(
+        [
+            helper.make_node("Constant", [], ["c"], name="two", value_float=1.0, value_int=2),
+            helper.make_node("Add", ["x", "c"], ["y"], name="add"),
+        ],
+        [X],
+        [Y],
+    ), 1, ["constant_two_values.onnx", "two", "exactly one of the attributes"]
+    scan_body = helper.make_graph(
+        [helper.make_node("Identity", ["xi"], ["yi"])], "body", [vi("xi", [])], [vi("yi", [])]
+    )
+    yield "scan_negative_num_scan_inputs", model(
+        [helper.make_node("Scan", ["x"], ["y"], name="scan", body=scan_body, num_scan_inputs=-5)], [X], [Y]
+    ), 1, ["scan_negative_num_scan_inputs.onnx", "scan", "'num_scan_inputs' is -5"]
     recursive = helper.make_function(
         "local", "f", ["a"], ["b"], [helper.make_node("f", ["a"], ["b"], domain="local")], [helper.make_opsetid("", 18)]
     )

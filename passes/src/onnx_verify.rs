@@ -159,7 +159,89 @@ fn verify_op(
     check_attributes(op, schema)?;
     check_type_constraints(op, schema)?;
     check_regions(op, op_type)?;
+    check_counts(op, op_type)?;
     check_axes(op, op_type)
+}
+
+/// Attribute-count rules the schema table does not express: a Constant
+/// holds exactly one value attribute; a Scan's `num_scan_inputs` lies in
+/// `[1, inputs]` and its per-scan-input/output attribute lists have one
+/// entry per scan input/output, each axis within the rank of its input
+/// (onnx.checker refuses such models; onnxruntime would fail at load).
+fn check_counts(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
+    let ints = |name: &str| -> Option<Vec<i64>> {
+        let attr = op.attribute(name).ok()?;
+        if let Some(list) = ir::dense_i64_values(attr) {
+            return Some(list);
+        }
+        melior::ir::attribute::IntegerAttribute::try_from(attr).ok().map(|i| vec![i.value()])
+    };
+    match op_type {
+        "Constant" => {
+            const VALUES: [&str; 8] = [
+                "value",
+                "value_float",
+                "value_floats",
+                "value_int",
+                "value_ints",
+                "value_string",
+                "value_strings",
+                "sparse_value",
+            ];
+            let given: Vec<&str> = VALUES.iter().copied().filter(|n| op.attribute(n).is_ok()).collect();
+            if given.len() != 1 {
+                return Err(format!(
+                    "must have exactly one of the attributes {}; it has {}",
+                    VALUES.join(", "),
+                    if given.is_empty() { "none".to_string() } else { given.join(", ") }
+                ));
+            }
+        }
+        "Scan" => {
+            let inputs = op.operand_count() as i64;
+            let scans = ints("num_scan_inputs").and_then(|v| v.first().copied()).ok_or("needs 'num_scan_inputs'")?;
+            if scans < 1 || scans > inputs {
+                return Err(format!("attribute 'num_scan_inputs' is {scans}; it must be in [1, {inputs}] (its inputs)"));
+            }
+            let states = inputs - scans;
+            let scan_outputs = op.result_count() as i64 - states;
+            if scan_outputs < 0 {
+                return Err(format!("has {} results for {states} state values", op.result_count()));
+            }
+            for (name, count) in [
+                ("scan_input_axes", scans),
+                ("scan_input_directions", scans),
+                ("scan_output_axes", scan_outputs),
+                ("scan_output_directions", scan_outputs),
+            ] {
+                if let Some(list) = ints(name) {
+                    if list.len() as i64 != count {
+                        return Err(format!("attribute '{name}' has {} entries for {count}", list.len()));
+                    }
+                    if name.ends_with("directions") {
+                        if let Some(bad) = list.iter().find(|&&d| d != 0 && d != 1) {
+                            return Err(format!("attribute '{name}' holds {bad}; directions are 0 or 1"));
+                        }
+                    }
+                }
+            }
+            if let Some(axes) = ints("scan_input_axes") {
+                for (i, &axis) in axes.iter().enumerate() {
+                    let input = crate::ir::operand_at(op, states as usize + i);
+                    if let Some(rank) = input.and_then(|v| crate::lowering::builder::rank(v.r#type())) {
+                        let r = rank as i64;
+                        if axis < -r || axis >= r {
+                            return Err(format!(
+                                "attribute 'scan_input_axes' holds {axis} for scan input #{i} of rank {rank}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Checks axis attributes against the rank of the first input (when it is
