@@ -113,6 +113,7 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<()
     // arguments (graph inputs) take their real-view types.
     let aten_types: Vec<Vec<Type>> = ops.iter().map(|op| op.operands().map(|v| v.r#type()).collect()).collect();
     let any_complex = ops.iter().any(|op| has_complex_type(*op));
+    mark_complex_signature(root);
     let complex_signature = match retype_complex_arguments(root) {
         Ok(found) => found,
         Err(message) => {
@@ -156,6 +157,62 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<()
     }
     set_opset(root, opset);
     Ok(())
+}
+
+/// The argument/result attribute naming the complex dtype of a graph input
+/// or output that the lowering turns into its real view: the writer records
+/// it in the ONNX value's `doc_string` and `aten-translate` says it on stderr,
+/// so that the changed signature is never a surprise.
+pub const COMPLEX_VIEW_ATTR: &str = "aten.complex_view";
+
+/// Tags each complex input and result of every `func.func` with
+/// [`COMPLEX_VIEW_ATTR`] (torch's dtype name: `complex64`, `complex128`,
+/// `complex32`) before their types become real views.
+fn mark_complex_signature(root: OperationRef<'_, '_>) {
+    use melior::ir::{attribute::TypeAttribute, r#type::FunctionType};
+    let mut funcs = Vec::new();
+    ir::walk(root, &mut |op| {
+        if ir::op_name(op) == "func.func" {
+            funcs.push(op);
+        }
+    });
+    let dtype_name = |ty: Type| -> Option<&'static str> {
+        let component = lowering::complex::component_type(ty)?;
+        let raw = component.to_raw();
+        Some(if unsafe { sys::mlirTypeIsAF64(raw) } {
+            "complex128"
+        } else if unsafe { sys::mlirTypeIsAF16(raw) } {
+            "complex32"
+        } else {
+            "complex64"
+        })
+    };
+    for func in funcs {
+        let Some(fty) = func
+            .attribute("function_type")
+            .ok()
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .and_then(|t| FunctionType::try_from(t.value()).ok())
+        else {
+            continue;
+        };
+        let context_ref = func.context();
+        let context = unsafe { context_ref.to_ref() };
+        let name = COMPLEX_VIEW_ATTR;
+        let name_ref = sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
+        for i in 0..fty.input_count() {
+            if let Some(dtype) = fty.input(i).ok().and_then(dtype_name) {
+                let value = StringAttribute::new(context, dtype);
+                unsafe { sys::mlirFuncSetArgAttr(func.to_raw(), i as isize, name_ref, value.to_raw()) };
+            }
+        }
+        for i in 0..fty.result_count() {
+            if let Some(dtype) = fty.result(i).ok().and_then(dtype_name) {
+                let value = StringAttribute::new(context, dtype);
+                unsafe { sys::mlirFuncSetResultAttr(func.to_raw(), i as isize, name_ref, value.to_raw()) };
+            }
+        }
+    }
 }
 
 /// Gives every complex block argument of a `func.func` entry block its

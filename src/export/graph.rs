@@ -7,6 +7,7 @@ use super::{
 };
 use aten2onnx_dialects::onnx as registry;
 use aten2onnx_passes::{
+    convert_aten_to_onnx::COMPLEX_VIEW_ATTR,
     ir::{op_name, string_value, SourcePosition},
     lowering::builder::{dims as type_dims, element_type},
     onnx_ir,
@@ -33,6 +34,9 @@ pub struct Graph {
     pub domains: Vec<String>,
     /// The module's `aten.archive`.
     pub archive: Option<String>,
+    /// Graph inputs and outputs holding a complex tensor as its real view:
+    /// (ONNX name, torch dtype), in graph order.
+    pub complex_views: Vec<(String, String)>,
 }
 
 /// An `onnx.initializer`: the weight `fqn` of the archive, written as the
@@ -285,11 +289,18 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
     let mut names = Names::default();
     let mut value_names: HashMap<Key, String> = HashMap::new();
     let mut inputs = Vec::new();
+    // Complex inputs and outputs are written as their real views
+    // (convert_aten_to_onnx::COMPLEX_VIEW_ATTR): the value's doc_string says so.
+    let mut complex_views: HashMap<String, String> = HashMap::new();
     for i in 0..block.argument_count() {
         let arg: Value = block.argument(i).map_err(|e| e.to_string())?.into();
         let wanted = dict_string(arg_attrs.get(i).copied(), "aten.name").unwrap_or_else(|| format!("input_{i}"));
+        let complex = dict_string(arg_attrs.get(i).copied(), COMPLEX_VIEW_ATTR);
         let name = names.claim(&wanted);
         value_names.insert(key(arg), name.clone());
+        if let Some(dtype) = complex {
+            complex_views.insert(name.clone(), dtype);
+        }
         inputs.push((name, arg));
     }
     let terminator = block.terminator().ok_or("@forward has no terminator")?;
@@ -305,7 +316,11 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
         let wanted = if mutation { dict_string(attrs, "aten.target") } else { None }
             .or_else(|| dict_string(attrs, "aten.name"))
             .unwrap_or_else(|| format!("output_{i}"));
-        outputs.push((names.claim(&wanted), value));
+        let name = names.claim(&wanted);
+        if let Some(dtype) = dict_string(attrs, COMPLEX_VIEW_ATTR) {
+            complex_views.insert(name.clone(), dtype);
+        }
+        outputs.push((name, value));
     }
 
     let ops: Vec<OperationRef> = {
@@ -531,14 +546,14 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
         let proto = type_proto(ty, &mut dim_names).ok_or_else(|| {
             format!("graph input `{name}` has type {ty}; ONNX inputs must be tensors with an ONNX element type")
         })?;
-        graph.input.push(value_info(name, proto));
+        graph.input.push(complex_view_doc(value_info(name, proto), &complex_views));
     }
     for (name, value) in &outputs {
         let ty = value.r#type();
         let proto = type_proto(ty, &mut dim_names).ok_or_else(|| {
             format!("graph output `{name}` has type {ty}; ONNX outputs must be tensors with an ONNX element type")
         })?;
-        graph.output.push(value_info(name, proto));
+        graph.output.push(complex_view_doc(value_info(name, proto), &complex_views));
     }
     for (name, ty) in intermediates {
         if is_ranked(ty) {
@@ -548,7 +563,13 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
         }
     }
 
-    Ok(Graph { proto: graph, initializers, opset, domains: domains.into_keys().collect(), archive })
+    let complex_views = graph
+        .input
+        .iter()
+        .chain(&graph.output)
+        .filter_map(|v| complex_views.get(&v.name).map(|dtype| (v.name.clone(), dtype.clone())))
+        .collect();
+    Ok(Graph { proto: graph, initializers, opset, domains: domains.into_keys().collect(), archive, complex_views })
 }
 
 /// The (`location`, `offset`, `length`) attributes of an initializer op.
@@ -677,6 +698,29 @@ fn type_proto(ty: Type<'_>, dim_names: &mut DimNames) -> Option<TypeProto> {
         })),
         ..Default::default()
     })
+}
+
+/// The doc_string of a graph input or output that holds a complex tensor as
+/// its real view.
+fn complex_view_doc(mut info: ValueInfoProto, complex_views: &HashMap<String, String>) -> ValueInfoProto {
+    if let Some(dtype) = complex_views.get(&info.name) {
+        info.doc_string = complex_view_note(dtype);
+    }
+    info
+}
+
+/// How a complex graph input or output of dtype `dtype` (`complex64`, ...) is
+/// written: shared by the value's doc_string and aten-translate's note.
+pub fn complex_view_note(dtype: &str) -> String {
+    let component = match dtype {
+        "complex128" => "float64",
+        "complex32" => "float16",
+        _ => "float32",
+    };
+    format!(
+        "{dtype} tensor written as its real view (torch.view_as_real): {component} with one more trailing dim of 2 \
+         holding (real, imaginary)"
+    )
 }
 
 fn value_info(name: &str, ty: TypeProto) -> ValueInfoProto {

@@ -47,6 +47,7 @@ mod stream;
 mod transform;
 mod weights;
 
+pub use graph::complex_view_note;
 use crate::{output::OutputFile, Error};
 use melior::ir::operation::OperationLike;
 use melior::ir::Module;
@@ -108,6 +109,9 @@ pub struct ExportReport {
     pub initializer_bytes: u64,
     /// The external data file, when one was written.
     pub external_data_file: Option<PathBuf>,
+    /// Graph inputs and outputs that hold a complex tensor as its real view
+    /// (ONNX name, torch dtype): callers tell the user.
+    pub complex_views: Vec<(String, String)>,
 }
 
 /// The largest protobuf message (2 GiB - 1).
@@ -266,6 +270,7 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
         });
     }
     let nodes = graph.proto.node.len();
+    let complex_views = graph.complex_views.clone();
     let initializers = graph.initializers.len();
     let mut proto = graph.proto;
     let mut doc_string = String::new();
@@ -316,7 +321,7 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
         files.release(data);
     };
     write_files(output, &plan, external.as_deref(), &mut release)?;
-    Ok(ExportReport { nodes, initializers, initializer_bytes, external_data_file: external })
+    Ok(ExportReport { nodes, initializers, initializer_bytes, external_data_file: external, complex_views })
 }
 
 /// Where the initializers go, given the size of the model with them inline.

@@ -148,7 +148,8 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
             if args.verify {
                 return verify(args, output, options, None);
             }
-            return translate::convert(&args.input, std::path::Path::new(output), &options).map(|_| ());
+            return translate::convert(&args.input, std::path::Path::new(output), &options)
+                .map(|written| note_complex_views(&written, args.quiet));
         }
         if let Some(path) = &args.report {
             let path = std::path::Path::new(path);
@@ -172,7 +173,7 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
             verify(args, output, options, Some(&mut report))
         } else {
             translate::convert_reporting(&args.input, std::path::Path::new(output), &options, Some(&mut report))
-                .map(|_| ())
+                .map(|written| note_complex_views(&written, args.quiet))
         };
         if let Err(e) = &result {
             report.fail(e);
@@ -184,6 +185,17 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
             report.write(path)?;
         }
         result.map(|_| ())
+    }
+}
+
+/// Complex graph inputs and outputs change the model's signature (each is
+/// written as its real view): say so, since feeding a complex array fails.
+fn note_complex_views(written: &aten2onnx::export::ExportReport, quiet: bool) {
+    if quiet {
+        return;
+    }
+    for (name, dtype) in &written.complex_views {
+        eprintln!("aten-translate: note: `{name}`: {}", aten2onnx::export::complex_view_note(dtype));
     }
 }
 
