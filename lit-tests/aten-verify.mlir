@@ -73,6 +73,54 @@ func.func @wrong_result_count(%arg0: tensor<2x3xf32>, %w: tensor<3xf32>, %b: ten
 
 // -----
 
+// A list result among others is flattened: histogramdd returns (hist, bin_edges)
+// as the hist then one result per edge tensor; with two or more list returns
+// resultSegmentSizes gives each list's length.
+// CHECK-LABEL: func.func @list_results
+// CHECK: "aten.histogramdd.default"
+// CHECK: "aten._fused_sgd.default"
+// CHECK-SAME: resultSegmentSizes = array<i32: 1, 1, 1>
+func.func @list_results(%x: tensor<5x2xf32>, %a: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<4xf32>, tensor<2xf32>) {
+  %h, %e0, %e1 = "aten.histogramdd.default"(%x) {bins = array<i64: 2, 3>, density = false} : (tensor<5x2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<4xf32>)
+  %s:3 = "aten._fused_sgd.default"(%a, %b, %c) {dampening = 0.0 : f64, is_first_step = false, lr = 0.1 : f64, maximize = false, momentum = 0.0 : f64, nesterov = false, weight_decay = 0.0 : f64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 1>} : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  return %h, %e0, %e1, %s#2 : tensor<2x3xf32>, tensor<3xf32>, tensor<4xf32>, tensor<2xf32>
+}
+
+// -----
+
+func.func @list_result_missing(%x: tensor<5x2xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{has 0 results but the schema returns 2 (one of them a list of any length)}}
+  "aten.histogramdd.default"(%x) {bins = array<i64: 2, 3>, density = false} : (tensor<5x2xf32>) -> ()
+  %0 = "aten.zeros.default"() {size = array<i64: 2, 3>} : () -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @list_results_ambiguous(%a: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{returns 3 lists, so 'resultSegmentSizes' must give the result count of each return}}
+  %s:3 = "aten._fused_sgd.default"(%a, %b, %c) {dampening = 0.0 : f64, is_first_step = false, lr = 0.1 : f64, maximize = false, momentum = 0.0 : f64, nesterov = false, weight_decay = 0.0 : f64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0>} : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  return %s#0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @list_results_bad_segments(%a: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'resultSegmentSizes' accounts for 4 results but the op has 3}}
+  %s:3 = "aten._fused_sgd.default"(%a, %b, %c) {dampening = 0.0 : f64, is_first_step = false, lr = 0.1 : f64, maximize = false, momentum = 0.0 : f64, nesterov = false, weight_decay = 0.0 : f64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 2, 1, 1>} : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+  return %s#0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @list_results_segment_of_tensor(%x: tensor<5x2xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'resultSegmentSizes' entry #0 is 2, but return #0 (Tensor) is one result}}
+  %h, %e0, %e1 = "aten.histogramdd.default"(%x) {bins = array<i64: 2, 3>, density = false, resultSegmentSizes = array<i32: 2, 1>} : (tensor<5x2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<4xf32>)
+  return %e0 : tensor<3xf32>
+}
+
+// -----
+
 func.func @bad_weight() -> tensor<2xf32> {
   // expected-error @+1 {{weight 'w' needs 'kind' = one of ["parameter", "buffer", "constant"]}}
   %0 = "aten.weight"() {name = "w", kind = "gradient"} : () -> tensor<2xf32>

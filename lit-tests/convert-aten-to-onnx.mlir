@@ -59,3 +59,52 @@ func.func @geqrf(%arg0: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>) {
   %a, %tau = "aten.geqrf.default"(%arg0) : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>)
   return %a, %tau : tensor<4x3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// LDL^T with Bunch-Kaufman pivoting (LAPACK sytf2 / sytrs, ldl_common.rs),
+// unrolled over n = 3: each step finds the largest entry below the diagonal
+// (ArgMax), runs sytf2's three tests (GreaterOrEqual), exchanges rows and
+// columns (GatherElements), and marks 2x2 blocks with negative pivots (Neg);
+// LD, the int32 pivots and info keep torch's types. The solve reads the
+// block structure from the pivots' signs (Less) and ends with L^T's backward
+// sweep (ReduceSum).
+// CHECK-LABEL: func.func @linalg_ldl
+// CHECK: "onnx.ArgMax"(%{{.*}}) {axis = -2 : i64, keepdims = 1 : i64}
+// CHECK-COUNT-3: "onnx.GreaterOrEqual"
+// CHECK: "onnx.GatherElements"
+// CHECK: "onnx.Neg"
+// CHECK: %[[LD:.*]] = "onnx.Where"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<*xi1>, tensor<*xf32>, tensor<*xf32>) -> tensor<2x3x3xf32>
+// CHECK: %[[P:.*]] = "onnx.Cast"(%{{.*}}) {to = 6 : i64} : (tensor<*xi64>) -> tensor<2x3xi32>
+// CHECK: %[[I:.*]] = "onnx.Cast"(%{{.*}}) {to = 6 : i64} : (tensor<*xi64>) -> tensor<2xi32>
+// CHECK: "onnx.Less"
+// CHECK: "onnx.ReduceSum"
+// CHECK: %[[X:.*]] = "onnx.GatherElements"(%{{.*}}, %{{.*}}) {axis = -2 : i64} : (tensor<*xf32>, tensor<*xi64>) -> tensor<2x3x2xf32>
+// CHECK: return %[[LD]], %[[P]], %[[I]], %[[X]]
+// OPSET17-LABEL: func.func @linalg_ldl
+// OPSET17: "onnx.ReduceMax"(%{{.*}}) {axes = array<i64: -2>, keepdims = 1 : i64}
+func.func @linalg_ldl(%a: tensor<2x3x3xf32>, %b: tensor<3x2xf32>) -> (tensor<2x3x3xf32>, tensor<2x3xi32>, tensor<2xi32>, tensor<2x3x2xf32>) {
+  %ld, %piv, %info = "aten.linalg_ldl_factor_ex.default"(%a) {hermitian = false, check_errors = false} : (tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2x3xi32>, tensor<2xi32>)
+  %x = "aten.linalg_ldl_solve.default"(%ld, %piv, %b) {hermitian = false} : (tensor<2x3x3xf32>, tensor<2x3xi32>, tensor<3x2xf32>) -> tensor<2x3x2xf32>
+  return %ld, %piv, %info, %x : tensor<2x3x3xf32>, tensor<2x3xi32>, tensor<2xi32>, tensor<2x3x2xf32>
+}
+
+// -----
+
+// A list result among others: histogramdd returns the hist, then one edge
+// tensor per dim (torch's linspace between the data's extrema per dim); the
+// points are scattered into the flattened bins with ScatterElements(add).
+// CHECK-LABEL: func.func @histogramdd
+// CHECK: "onnx.ReduceMin"
+// CHECK: "onnx.ScatterElements"
+// CHECK-SAME: reduction = "add"
+// CHECK: %[[H:.*]] = "onnx.Identity"(%{{.*}}) : (tensor<*xf32>) -> tensor<2x3xf32>
+// CHECK: %[[E0:.*]] = "onnx.Identity"(%{{.*}}) : (tensor<*xf32>) -> tensor<3xf32>
+// CHECK: %[[E1:.*]] = "onnx.Identity"(%{{.*}}) : (tensor<*xf32>) -> tensor<4xf32>
+// CHECK: return %[[H]], %[[E0]], %[[E1]]
+// OPSET17-LABEL: func.func @histogramdd
+// OPSET17: "onnx.ReduceMin"(%{{.*}}) {axes = array<i64: 0>, keepdims = 0 : i64}
+func.func @histogramdd(%x: tensor<5x2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<4xf32>) {
+  %h, %e0, %e1 = "aten.histogramdd.default"(%x) {bins = array<i64: 2, 3>, density = false} : (tensor<5x2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<4xf32>)
+  return %h, %e0, %e1 : tensor<2x3xf32>, tensor<3xf32>, tensor<4xf32>
+}

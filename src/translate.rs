@@ -88,6 +88,10 @@ pub struct ConvertOptions {
     /// `aten-decompose{ops=...}`); ops without a rule are decomposed anyway
     /// when they have a decomposition.
     pub decompose: Vec<String>,
+    /// float16/bfloat16 ops as written (`--half-precision native`): leaves
+    /// out `onnx-widen-half`, which computes them in float32 with PyTorch's
+    /// rounding points (the default).
+    pub native_half: bool,
 }
 
 impl Default for ConvertOptions {
@@ -101,6 +105,7 @@ impl Default for ConvertOptions {
             target: Default::default(),
             extract: Default::default(),
             decompose: Vec::new(),
+            native_half: false,
         }
     }
 }
@@ -120,7 +125,7 @@ pub fn default_pipeline(opset: u32) -> String {
     format!(
         "builtin.module(aten-remove-inplace, aten-decompose{{opset={opset}}}, convert-aten-to-onnx{{opset={opset}}}, \
          func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat, \
-         onnx-fuse-weights))"
+         onnx-fuse-weights, onnx-widen-half))"
     )
 }
 
@@ -149,6 +154,11 @@ pub fn with_decompositions(pipeline: &str, ops: &[String]) -> String {
         }
         None => pipeline.to_string(),
     }
+}
+
+/// `pipeline` without `onnx-widen-half` (`--half-precision native`).
+pub fn without_widen_half(pipeline: &str) -> String {
+    pipeline.replace(", onnx-widen-half", "")
 }
 
 /// `pipeline` with `onnx-eqsat` retargeted: `onnx-eqsat{target=onnxruntime}`
@@ -357,6 +367,7 @@ fn convert_steps(
     let pipeline = with_extract(&with_target(&pipeline, options.target), options.extract);
     check_decompose(&options.decompose)?;
     let pipeline = with_decompositions(&pipeline, &options.decompose);
+    let pipeline = if options.native_half { without_widen_half(&pipeline) } else { pipeline };
     let Some(r) = report else {
         run_pipeline(&context, &mut module, input, &pipeline)?;
         return export::write_model(&module, output, &export_options);

@@ -386,7 +386,8 @@ fn compare(name: &str, got: &tch::Tensor, expected: &tch::Tensor) -> OutputError
     let max_rel = (&diff / e.abs().clamp_min(1e-12)).max().double_value(&[]);
     let (atol, rtol) = tolerance(expected.kind());
     let bound = e.abs() * rtol + atol;
-    let ok = bool::from(diff.le_tensor(&bound).all().int64_value(&[]) != 0);
+    // Where both are NaN the bound is NaN too: `same` decides there.
+    let ok = bool::from(diff.le_tensor(&bound).logical_or(&same).all().int64_value(&[]) != 0);
     OutputError { name: name.to_string(), max_abs, max_rel, ok }
 }
 

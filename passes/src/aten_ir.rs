@@ -55,6 +55,9 @@ pub const HOP_PREFIX: &str = "aten.hop.";
 pub const YIELD_OP: &str = "aten.yield";
 /// Per-argument operand counts, when the default layout does not hold.
 pub const SEGMENTS_ATTR: &str = "operandSegmentSizes";
+/// Per-return result counts, when the default layout of results does not
+/// hold (see [`result_segments`]).
+pub const RESULT_SEGMENTS_ATTR: &str = "resultSegmentSizes";
 /// Ops asking for the memory layout of their `self` operand, which the
 /// aten dialect's tensor types do not carry: the importer attaches the
 /// capture's recorded strides and storage offset of `self` to them
@@ -217,6 +220,79 @@ pub fn layout<'c>(op: OperationRef<'c, '_>, schema: &OpSchema) -> Result<Vec<Slo
         }
     }
     Ok(slots)
+}
+
+/// True when a schema return is a list (`Tensor[]`): the importer flattens
+/// it into one result per element.
+pub fn is_list_return(ret: &registry::Return) -> bool {
+    matches!(ArgType::parse_static(ret.ty), ArgType::List { .. })
+}
+
+/// The results of `op` that carry each return of `schema`, in order. The
+/// importer flattens a `Tensor[]` return into one result per element, so
+/// without [`RESULT_SEGMENTS_ATTR`] each return is one result except a single
+/// list return, which takes what the others leave (`split` returns only a
+/// list; `histogramdd` returns `(Tensor hist, Tensor[] bin_edges)`: result 0
+/// and results 1..). With two or more list returns (`_fused_adam`) the counts
+/// are ambiguous and `resultSegmentSizes = array<i32: ...>` gives the result
+/// count of every return (1 for a non-list one).
+pub fn result_segments(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<Vec<Range<usize>>, String> {
+    let count = op.result_count();
+    let returns = schema.returns;
+    let sizes: Vec<usize> = if let Ok(attr) = op.attribute(RESULT_SEGMENTS_ATTR) {
+        let sizes = dense_i32_values(attr).ok_or_else(|| format!("'{RESULT_SEGMENTS_ATTR}' must be an array<i32>"))?;
+        if sizes.len() != returns.len() {
+            return Err(format!(
+                "'{RESULT_SEGMENTS_ATTR}' has {} entries but the schema returns {}",
+                sizes.len(),
+                returns.len()
+            ));
+        }
+        let mut out = Vec::with_capacity(sizes.len());
+        for (i, (ret, &size)) in returns.iter().zip(&sizes).enumerate() {
+            if size < 0 || (!is_list_return(ret) && size != 1) {
+                return Err(format!(
+                    "'{RESULT_SEGMENTS_ATTR}' entry #{i} is {size}, but return #{i} ({}) {}",
+                    ret.ty,
+                    if is_list_return(ret) { "cannot be negative" } else { "is one result" }
+                ));
+            }
+            out.push(size as usize);
+        }
+        let total: usize = out.iter().sum();
+        if total != count {
+            return Err(format!("'{RESULT_SEGMENTS_ATTR}' accounts for {total} results but the op has {count}"));
+        }
+        out
+    } else {
+        let lists = returns.iter().filter(|r| is_list_return(r)).count();
+        match lists {
+            0 if count != returns.len() => {
+                return Err(format!("has {count} results but the schema returns {}", returns.len()))
+            }
+            0 => vec![1; returns.len()],
+            1 if count + 1 < returns.len() => {
+                return Err(format!(
+                    "has {count} results but the schema returns {} (one of them a list of any length)",
+                    returns.len()
+                ))
+            }
+            1 => returns.iter().map(|r| if is_list_return(r) { count + 1 - returns.len() } else { 1 }).collect(),
+            _ => {
+                return Err(format!(
+                    "returns {lists} lists, so '{RESULT_SEGMENTS_ATTR}' must give the result count of each return"
+                ))
+            }
+        }
+    };
+    let mut next = 0;
+    Ok(sizes
+        .into_iter()
+        .map(|n| {
+            next += n;
+            next - n..next
+        })
+        .collect())
 }
 
 /// How a builder placed one argument: its operand count, whether it has an

@@ -143,7 +143,7 @@ fn verify_registered(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), 
         let name = ir::identifier_text(name);
         let name = name.as_str();
         // Dotted names are discardable attributes of other layers.
-        if name == aten_ir::SEGMENTS_ATTR || name.contains('.') {
+        if name == aten_ir::SEGMENTS_ATTR || name == aten_ir::RESULT_SEGMENTS_ATTR || name.contains('.') {
             continue;
         }
         if !schema.arguments.iter().any(|a| a.name == name) {
@@ -593,42 +593,30 @@ fn attribute_fits(ty: &ArgType, kind: &str) -> bool {
 }
 
 fn check_results(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), String> {
-    let returns = schema.returns;
-    let variadic = returns.len() == 1 && matches!(ArgType::parse_static(returns[0].ty), ArgType::List { .. });
-    if !variadic && op.result_count() != returns.len() {
-        return Err(format!("has {} results but the schema returns {}", op.result_count(), returns.len()));
-    }
-    for (i, result) in op.results().enumerate() {
-        let ty: &ArgType = if variadic {
-            match ArgType::parse_static(returns[0].ty) {
-                ArgType::List { elem, .. } => elem.as_ref(),
-                other => other,
-            }
-        } else {
-            ArgType::parse_static(returns[i].ty)
+    let segments = aten_ir::result_segments(op, schema)?;
+    let results: Vec<_> = op.results().collect();
+    for (ret, range) in schema.returns.iter().zip(segments) {
+        let ty = match ArgType::parse_static(ret.ty) {
+            ArgType::List { elem, .. } => elem.as_ref(),
+            other => other,
         };
-        let kind = value_kind(result.r#type());
-        let ok = match ty {
-            ArgType::Tensor | ArgType::Optional(_) => {
-                matches!(kind, ValueKind::Tensor | ValueKind::None)
+        for i in range {
+            let result = results[i];
+            let kind = value_kind(result.r#type());
+            let ok = match ty {
+                ArgType::Tensor | ArgType::Optional(_) => {
+                    matches!(kind, ValueKind::Tensor | ValueKind::None)
+                }
+                ArgType::Int | ArgType::SymInt | ArgType::Bool => kind == ValueKind::Integer,
+                ArgType::Float | ArgType::Scalar => {
+                    matches!(kind, ValueKind::Integer | ValueKind::Float)
+                }
+                _ => true,
+            };
+            if !ok {
+                return Err(format!("result #{i} has type {} but the schema returns {}", result.r#type(), ret.ty));
             }
-            ArgType::Int | ArgType::SymInt | ArgType::Bool => kind == ValueKind::Integer,
-            ArgType::Float | ArgType::Scalar => {
-                matches!(kind, ValueKind::Integer | ValueKind::Float)
-            }
-            _ => true,
-        };
-        if !ok {
-            return Err(format!(
-                "result #{i} has type {} but the schema returns {}",
-                result.r#type(),
-                schema_return(schema, i)
-            ));
         }
     }
     Ok(())
-}
-
-fn schema_return(schema: &OpSchema, i: usize) -> &str {
-    schema.returns.get(i).or(schema.returns.first()).map_or("?", |r| r.ty)
 }

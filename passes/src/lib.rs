@@ -22,6 +22,7 @@ mod onnx_cse;
 pub mod onnx_eqsat;
 mod onnx_fold_constants;
 pub mod onnx_fuse_weights;
+pub mod onnx_widen_half;
 pub mod onnx_ir;
 pub mod onnx_shape_inference;
 mod onnx_verify;
@@ -77,6 +78,7 @@ pub static REGISTRY: &[PassInfo] = &[
     onnx_shape_inference::INFO,
     onnx_eqsat::INFO,
     onnx_fuse_weights::INFO,
+    onnx_widen_half::INFO,
 ];
 
 /// Finds a project pass by its pipeline flag.

@@ -47,10 +47,9 @@ class WithKwargs(torch.nn.Module):
         return y.sum(dim=-1)
 
 
-class LDL(torch.nn.Module):
+class Eigvals(torch.nn.Module):
     def forward(self, x):
-        ld, pivots = torch.linalg.ldl_factor(x)  # no lowering to ONNX (Bunch-Kaufman pivoting)
-        return ld + 1
+        return torch.linalg.eigvals(x).real + 1  # no lowering to ONNX (general eigen-solver)
 
 
 def run_onnx(model_bytes, feeds):
@@ -231,16 +230,16 @@ def test_target_and_decompose():
 
 
 def test_unsupported_op_raises_and_leaves_nothing(tmp_path):
-    out = tmp_path / "ldl.onnx"
+    out = tmp_path / "eigvals.onnx"
     with pytest.raises(aten2onnx.ConversionError) as raised:
-        aten2onnx.export(LDL(), (torch.randn(4, 4),), f=out)
+        aten2onnx.export(Eigvals(), (torch.randn(4, 4),), f=out)
     message = str(raised.value)
     assert isinstance(raised.value, RuntimeError)
-    assert "linalg_ldl_factor" in message, message
+    assert "linalg_eigvals" in message, message
     # the Python source line of the op
     assert "test_export.py:" in message, message
     # the temporary .pt2 is named after the module, not its temporary path
-    assert message.startswith("LDL.pt2"), message
+    assert message.startswith("Eigvals.pt2"), message
     assert os.listdir(tmp_path) == []
 
 
@@ -297,10 +296,10 @@ def test_report(tmp_path):
     assert report["options"]["opset"] == aten2onnx.DEFAULT_OPSET
     # written on failure too
     with pytest.raises(aten2onnx.ConversionError):
-        aten2onnx.export(LDL(), (torch.randn(3, 3),), f=tmp_path / "ldl.onnx", report=path)
+        aten2onnx.export(Eigvals(), (torch.randn(3, 3),), f=tmp_path / "eigvals.onnx", report=path)
     report = json.loads(path.read_text())
     assert report["status"] == "error"
-    assert not (tmp_path / "ldl.onnx").exists()
+    assert not (tmp_path / "eigvals.onnx").exists()
 
 
 def test_verify():

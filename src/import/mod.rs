@@ -504,6 +504,12 @@ impl<'c> Importer<'c, '_> {
                 if aten_ir::META_QUERY_OPS.contains(&schema.name) {
                     attributes.extend(self.self_meta(graph, node));
                 }
+                if let Some(sizes) = Self::result_segment_sizes(schema, node) {
+                    attributes.push((
+                        self.id(aten_ir::RESULT_SEGMENTS_ATTR),
+                        melior::ir::attribute::DenseI32ArrayAttribute::new(self.context, &sizes).into(),
+                    ));
+                }
                 let op_name = schema.target_name();
                 OperationBuilder::new(&op_name, location)
                     .add_operands(&operands)
@@ -572,6 +578,27 @@ impl<'c> Importer<'c, '_> {
             }
         }
         out
+    }
+
+    /// `resultSegmentSizes` for an op whose schema returns two or more lists
+    /// (`_fused_adam`): the flattened results alone do not tell which list an
+    /// element belongs to (one list among other returns, as in
+    /// `histogramdd`, takes the results the others leave; see
+    /// `aten_ir::result_segments`). One count per output of the node.
+    fn result_segment_sizes(schema: &aten2onnx_dialects::aten::OpSchema, node: &Node) -> Option<Vec<i32>> {
+        let lists = schema.returns.iter().filter(|r| aten_ir::is_list_return(r)).count();
+        if lists < 2 || node.outputs.len() != schema.returns.len() {
+            return None;
+        }
+        Some(
+            node.outputs
+                .iter()
+                .map(|output| match output {
+                    Argument::AsTensors(list) => list.len() as i32,
+                    _ => 1,
+                })
+                .collect(),
+        )
     }
 
     fn result_types(&self, graph: &Graph, node: &Node) -> Result<Vec<Type<'c>>, Error> {

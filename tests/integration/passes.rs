@@ -663,3 +663,39 @@ func.func @f(%g: tensor<2x3xf32>, %x: tensor<2x3xf32>, %i: tensor<3xi64>) -> (te
     let forced = run_pipeline(&output, "builtin.module(aten-decompose{ops=aten.arccos.default})").unwrap();
     assert_eq!(forced, reprinted(&output), "decomposing again changes nothing");
 }
+
+// ------------------------------------------------------------ onnx-widen-half
+
+/// `onnx-widen-half` after the lowering of a float16 program: each aten op
+/// computes in float32 (gelu's several onnx ops share one group, no rounding
+/// between them) and its results are rounded to float16 where another aten
+/// op or the graph output reads them (more cases:
+/// lit-tests/onnx-widen-half.mlir; numbers: tests/integration/half.rs).
+#[test]
+fn onnx_widen_half_on_lowered_float16_ops() {
+    let input = r#"#a = loc("mul"("m.py":3:0))
+#b = loc("sub"("m.py":4:0))
+#c = loc("gelu"("m.py":5:0))
+func.func @forward(%x: tensor<2x3xf16>, %y: tensor<2x3xf16>) -> tensor<2x3xf16> {
+  %m = "aten.mul.Tensor"(%x, %y) : (tensor<2x3xf16>, tensor<2x3xf16>) -> tensor<2x3xf16> loc(#a)
+  %s = "aten.sub.Tensor"(%m, %x) {alpha = 1 : i64} : (tensor<2x3xf16>, tensor<2x3xf16>) -> tensor<2x3xf16> loc(#b)
+  %g = "aten.gelu.default"(%s) {approximate = "tanh"} : (tensor<2x3xf16>) -> tensor<2x3xf16> loc(#c)
+  return %g : tensor<2x3xf16>
+}"#;
+    let output = check_output(
+        "onnx-widen-half",
+        "lowered",
+        "builtin.module(convert-aten-to-onnx{opset=17}, func.func(onnx-widen-half))",
+        input,
+    );
+    // Three aten ops: two roundings between them and one at the output.
+    assert_eq!(output.matches("{to = 10 : i64}").count(), 3, "{output}");
+    // gelu (tanh form at opset 17) is several onnx ops, all in float32.
+    assert!(output.contains("\"onnx.Tanh\""), "{output}");
+    let half_compute: Vec<&str> = output
+        .lines()
+        .filter(|l| l.contains("\"onnx.") && !l.contains("\"onnx.Cast\"") && !l.contains("\"onnx.Constant\""))
+        .filter(|l| l.rsplit("->").next().is_some_and(|r| r.contains("f16>")))
+        .collect();
+    assert!(half_compute.is_empty(), "ops computing in float16: {half_compute:?}");
+}

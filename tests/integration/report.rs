@@ -138,8 +138,8 @@ fn report_is_written_when_the_conversion_fails() {
     std::fs::write(
         &input,
         "func.func @forward(%x: tensor<3x3xf32>, %p: tensor<3xi32>) -> tensor<3x3xf32> {\n  \
-         %0 = \"aten.linalg_ldl_solve.default\"(%x, %p, %x) {hermitian = false} : (tensor<3x3xf32>, tensor<3xi32>, tensor<3x3xf32>) -> tensor<3x3xf32>\n  \
-         return %0 : tensor<3x3xf32>\n}\n",
+         %0:4 = \"aten.linalg_lstsq.default\"(%x, %x) : (tensor<3x3xf32>, tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<0xf32>, tensor<i64>, tensor<0xf32>)\n  \
+         return %0#0 : tensor<3x3xf32>\n}\n",
     )
     .unwrap();
     let (onnx, json) = (dir.join("out.onnx"), dir.join("report.json"));
@@ -155,8 +155,8 @@ fn report_is_written_when_the_conversion_fails() {
     assert!(!onnx.exists(), "no ONNX output on error");
     let r = read_json(&json);
     assert_eq!(r["status"], "error");
-    assert!(r["error"].as_str().unwrap().contains("linalg_ldl_solve"), "{}", r["error"]);
-    assert_eq!(r["unsupported"][0]["op"], "aten.linalg_ldl_solve.default");
+    assert!(r["error"].as_str().unwrap().contains("linalg_lstsq"), "{}", r["error"]);
+    assert_eq!(r["unsupported"][0]["op"], "aten.linalg_lstsq.default");
     assert_eq!(r["unsupported"][0]["count"], 1);
 }
 

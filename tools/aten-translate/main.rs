@@ -54,6 +54,15 @@ struct Args {
     /// them). Ops without a rule are decomposed anyway when they can be.
     #[arg(long, value_delimiter = ',')]
     decompose: Vec<String>,
+    /// With --to-onnx: how float16/bfloat16 ops are written. `torch`
+    /// (default): computed in float32 and rounded at each aten op's results,
+    /// as PyTorch's CPU kernels do, so every runtime rounds at the same
+    /// points (onnxruntime's CPU provider otherwise runs float16 islands in
+    /// float32 without intermediate roundings, and has no bfloat16 kernels).
+    /// `native`: ops keep their half types (a smaller graph for runtimes
+    /// with native float16 kernels; the roundings are then the runtime's).
+    #[arg(long = "half-precision", value_parser = ["torch", "native"], default_value = "torch")]
+    half_precision: String,
     /// Put initializers in `<output>.data` (always), or never; default: only past 2 GiB.
     #[arg(long = "external-data", value_parser = ["auto", "always", "never"], default_value = "auto")]
     external_data: String,
@@ -142,6 +151,7 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
             target: aten2onnx_passes::optimizer::rules::Target::parse(&args.target).unwrap_or_default(),
             extract: aten2onnx_passes::optimizer::extract_ilp::Extractor::parse(&args.extract).unwrap_or_default(),
             decompose: args.decompose.clone(),
+            native_half: args.half_precision == "native",
             ..Default::default()
         };
         if args.report.is_none() && !args.stats {

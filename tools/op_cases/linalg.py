@@ -1,5 +1,5 @@
 # Linear algebra cases: det / slogdet / inverse / solve / Cholesky / triangular
-# solves / LU (exec'd inside tools/capture_op_tests.py: `case`, `rn`, ... come
+# solves / LU / LDL (exec'd inside tools/capture_op_tests.py: `case`, `rn`, ... come
 # from there). Every case name starts with `linalg_`, so `ATEN2ONNX_ONLY=linalg_`
 # runs them all. The rules unroll the algorithms over the static matrix size
 # (passes/src/lowering/rules/linalg_common.rs).
@@ -133,6 +133,37 @@ def _(self, a, w, t, b, z):
     tl, tp, ti = torch.lu(t, get_infos=True)
     return (lu, piv.long(), wl, wp.long(), wi.long(), zp.long(), zi.long(), p, l, u, up, ul, uu,
             x1, x2, x3, x4, tl, tp.long(), ti.long())
+
+
+def _sym(g, *s):
+    """Random symmetric matrices."""
+    x = rn(g, *s)
+    return x + x.transpose(-2, -1)
+
+
+def _zero_first(x):
+    """x with its first row and column zeroed (LDL's info = 1)."""
+    x = x.clone()
+    x[..., 0, :] = 0.0
+    x[..., :, 0] = 0.0
+    return x
+
+
+@case("linalg_ldl", ["linalg_ldl_factor.default", "linalg_ldl_factor_ex.default", "linalg_ldl_solve.default"],
+      lambda g, d: (_sym(g, 3, 6, 6) * (1.0 - 0.99 * torch.eye(6)), rn(g, 5, 5), _zero_first(_sym(g, 4, 4)),
+                    rn(g, 3, 6, 2), rn(g, 5, 1)))
+def _(self, s, t, z, b, c):
+    """LDL^T with Bunch-Kaufman pivoting (LAPACK sytrf): symmetric matrices with small diagonals (2x2 pivot
+    blocks, negative pivots, row interchanges; batched), a general matrix (only its lower triangle read,
+    hermitian=True), a zero first column (info 1); ldl_solve with the batched factors, with int64 pivots,
+    and an unbatched factor against a batch of right-hand sides."""
+    ld, piv = torch.linalg.ldl_factor(s)
+    tl, tp, ti = torch.linalg.ldl_factor_ex(t, hermitian=True)
+    zl, zp, zi = torch.linalg.ldl_factor_ex(z)
+    x1 = torch.linalg.ldl_solve(ld, piv, b)
+    x2 = torch.linalg.ldl_solve(tl, tp.long(), c)
+    x3 = torch.linalg.ldl_solve(ld[1], piv[1], b)
+    return ld, piv.long(), tl, tp.long(), ti.long(), zl, zp.long(), zi.long(), x1, x2, x3
 
 
 @case("linalg_tensorsolve_tensorinv", ["linalg_tensorsolve.default", "linalg_tensorinv.default"],

@@ -90,6 +90,22 @@ def _(self, x, img, z):
     return ((d == 0) | ((d - 2 * x).abs() < 1e-5), d0, d1, per_channel, ad_ok, fa_ok, r_ok, s.isfinite(), s1)
 
 
+@case("random_rrelu_core", ["rrelu_with_noise_functional.default"], lambda g, d: (rn(g, 4, 50),), ir="ATEN")
+def _(self, x):
+    """rrelu in core ATen (rrelu_with_noise_functional on an empty noise): eval mode is leaky_relu with the
+    mean slope; training mode draws a slope in [lower, upper) per element <= 0 (identity above), and the
+    explicit op returns the drawn slopes as the noise (1 above 0), or the noise unchanged in eval mode."""
+    e = F.rrelu(x, 0.1, 0.5, training=False)
+    r = F.rrelu(x, 0.1, 0.3, training=True)
+    slope = torch.where(x < 0, r / x, torch.full_like(x, 0.2))
+    r_ok = ((x > 0) & (r == x)) | ((x <= 0) & (slope >= 0.1 - 1e-6) & (slope < 0.3 + 1e-6))
+    out, noise = torch.ops.aten.rrelu_with_noise_functional(x, torch.zeros_like(x), 0.25, 0.75, True)
+    n_ok = (((x <= 0) & (noise >= 0.25) & (noise < 0.75) & (out == x * noise))
+            | ((x > 0) & (noise == 1.0) & (out == x)))
+    out_e, noise_e = torch.ops.aten.rrelu_with_noise_functional(x, x * 2.0, 0.25, 0.75, False)
+    return e, r_ok, n_ok, out_e, noise_e
+
+
 @case("fractional_max_pool", ["fractional_max_pool2d.default", "fractional_max_pool3d.default"],
       lambda g, d: (rn(g, 2, 3, 9, 8), torch.rand(2, 3, 2, generator=g), rn(g, 3, 6, 7, 5),
                     torch.rand(1, 3, 3, generator=g)))

@@ -107,6 +107,36 @@ def _(self, x, w, edges):
             *torch.histogram(x, edges), *torch.histogram(x, edges, weight=w, density=True))
 
 
+def _histogramdd_cases(x, y, w, v, e0, e1):
+    t = torch.histogramdd
+    c = torch.full((6, 2), 0.25)
+    return (*t(x, [3, 4]), *t(y, 2, weight=v), *t(x, [4, 2], range=[-1.0, 1.0, 0.5, 0.5]),
+            *t(x, [3, 5], weight=w, density=True), *t(c, [2, 3]), *t(x[:0], [2, 2]),
+            t(x, [e0, e1]).hist, t(x, [e0, e1], weight=w, density=True).hist)
+
+
+@case("stats_histogramdd", ["histogramdd.default", "histogramdd.int_bins", "histogramdd.TensorList_bins"],
+      lambda g, d: (rn(g, 30, 2), rn(g, 4, 5, 3), pos(g, 30), pos(g, 4, 5),
+                    torch.tensor([-1.5, -0.5, 0.0, 0.7, 2.0]), torch.tensor([-1.0, 0.25, 1.0])))
+def _(self, x, y, w, v, e0, e1):
+    """histogramdd (hist and one edge tensor per dim, a list result among others) with bin counts
+    (per dim, one int for all dims of a 3-D input with weights; a range, one of its dims empty and
+    widened by 0.5; density with weights; a constant input, widened; no points: edges [0, 1]) and with
+    given edges (points outside skipped, the last bin closed; weights and density; the edges, returned as
+    given, are not outputs)."""
+    return _histogramdd_cases(x, y, w, v, e0, e1)
+
+
+@case("stats_histogramdd_core", ["_histogramdd_bin_edges.default", "_histogramdd_from_bin_cts.default",
+                                 "_histogramdd_from_bin_tensors.default"],
+      lambda g, d: (rn(g, 30, 2), rn(g, 4, 5, 3), pos(g, 30), pos(g, 4, 5),
+                    torch.tensor([-1.5, -0.5, 0.0, 0.7, 2.0]), torch.tensor([-1.0, 0.25, 1.0])), ir="ATEN")
+def _(self, x, y, w, v, e0, e1):
+    """The same histogramdd calls in core ATen: _histogramdd_bin_edges (a Tensor[] result) and
+    _histogramdd_from_bin_cts for bin counts, _histogramdd_from_bin_tensors for given edges."""
+    return _histogramdd_cases(x, y, w, v, e0, e1)
+
+
 @case("stats_unique_consecutive", ["unique_consecutive.default"],
       lambda g, d: (ri(g, 0, 2, 12), grid(g, 3, 4), ri(g, 0, 2, 6, 2)))
 def _(self, a, x, r):

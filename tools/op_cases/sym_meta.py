@@ -51,3 +51,21 @@ def _(self, x, i, y):
     return (A.hash_tensor(x).to(torch.int64), A.hash_tensor(i, [1]).to(torch.int64),
             A.hash_tensor(y, [0, 2], keepdim=True).to(torch.int64), A.hash_tensor(z, [1]).to(torch.int64),
             A.hash_tensor(x * 0.0, [0]).to(torch.int64))
+
+
+@case("hash_tensor_no_bitcast", ["hash_tensor.default"], lambda g, d: (rn(g, 3, 4), rn(g, 2, 5)))
+def _(self, x, y):
+    """hash_tensor of floats at the default opset (below 26: no BitCast, the float64 bit patterns computed
+    with exact float64 arithmetic): float32 with torch's NaN, +-inf, +-0.0, float32 subnormals, the
+    largest float32 and powers of two; float64 (subnormal, huge and ordinary values) and float16 (its
+    subnormals); over all, along dims, with keepdim, and a 0-d tensor."""
+    A = torch.ops.aten
+    special = torch.tensor([0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-40, -1.4e-45,
+                            3.4028235e38, -1.0, 2.0 ** -126, 2.0 ** -127, 0.5])
+    s = torch.cat([x.flatten(), special])
+    d = y.double()
+    h = (x * 1e-5).half()
+    return (A.hash_tensor(s).to(torch.int64), A.hash_tensor(special.reshape(3, 4), [1]).to(torch.int64),
+            A.hash_tensor(x, [0], keepdim=True).to(torch.int64), A.hash_tensor(d * 1e-310, [1]).to(torch.int64),
+            A.hash_tensor(d * 1e300).to(torch.int64), A.hash_tensor(d, [0, 1]).to(torch.int64),
+            A.hash_tensor(h, [1]).to(torch.int64), A.hash_tensor(x[1, 2]).to(torch.int64))

@@ -14,14 +14,13 @@
 //!
 //! What makes an op inexpressible here: ONNX has no operator for it, and the
 //! result is defined by an iterative LAPACK algorithm (general eigen-solvers:
-//! the signs/order of eigenvectors are whatever that algorithm produces),
-//! or by a LAPACK
-//! routine's exact output format (Bunch-Kaufman pivots of `sytrf`) that an
-//! unrolled graph could only imitate
-//! approximately. (Complex tensors are lowered as real views with a
-//! trailing dim of 2, lowering/complex.rs: complex FFTs have rules.) Ops whose results a static-size graph
+//! the signs/order of eigenvectors are whatever that algorithm produces)
+//! or by rank decisions of a LAPACK driver (lstsq). (Complex tensors are
+//! lowered as real views with a trailing dim of 2, lowering/complex.rs:
+//! complex FFTs have rules.) Ops whose results a static-size graph
 //! reproduces (det, inverse, solve, Cholesky, triangular solves, LU with
-//! partial pivoting, Householder QR: geqrf/orgqr/ormqr; and the unique
+//! partial pivoting, LDL with Bunch-Kaufman pivoting (sytrf/sytrs,
+//! rules/ldl_common.rs), Householder QR: geqrf/orgqr/ormqr; and the unique
 //! results of SVDs and symmetric eigen-solvers — singular values,
 //! eigvalsh, pinv, matrix_rank, cond, spectral/nuclear norms — by Jacobi
 //! rotations in an ONNX Loop, rules/linalg_jacobi_common.rs, whose rules
@@ -43,17 +42,12 @@ pub struct Inexpressible {
 
 const EIG: &str = "needs an eigendecomposition: ONNX has no eigen-solver and eigenvalues are computed by an iterative \
                    algorithm (data-dependent number of sweeps, LAPACK's sign conventions for eigenvectors)";
-const LDL: &str = "LDL factorization with LAPACK sytrf's Bunch-Kaufman pivoting (1x1/2x2 blocks, LAPACK's pivot \
-                   encoding): ONNX has no such operator and an unrolled graph would not reproduce its pivot choices";
 
 /// The table (sorted by op name).
 pub const OPS: &[Inexpressible] = &[
     Inexpressible { op: "_linalg_eigvals", reason: EIG },
     Inexpressible { op: "linalg_eig", reason: EIG },
     Inexpressible { op: "linalg_eigvals", reason: EIG },
-    Inexpressible { op: "linalg_ldl_factor", reason: LDL },
-    Inexpressible { op: "linalg_ldl_factor_ex", reason: LDL },
-    Inexpressible { op: "linalg_ldl_solve", reason: LDL },
     Inexpressible {
         op: "linalg_lstsq",
         reason: "least squares through LAPACK gelsy/gelsd/gelss (pivoted QR or SVD with rank decisions): ONNX has no \
@@ -81,7 +75,8 @@ mod tests {
             assert!(reason(rule.target).is_none(), "{} has a rule and is listed as inexpressible", rule.target);
         }
         assert!(reason("aten.linalg_eig.default").is_some());
-        assert!(reason("aten.linalg_ldl_factor.default").is_some());
+        assert!(reason("aten.linalg_lstsq.default").is_some());
+        assert!(reason("aten.linalg_ldl_factor.default").is_none());
         assert!(reason("aten.add.Tensor").is_none());
         for entry in OPS {
             assert!(!aten2onnx_dialects::aten::overloads(entry.op).is_empty(), "{} is not an ATen op", entry.op);

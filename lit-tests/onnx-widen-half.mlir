@@ -1,0 +1,57 @@
+// RUN: aten-opt %s --pass-pipeline='builtin.module(func.func(onnx-widen-half))' | FileCheck %s
+
+// float16 ops compute in float32. Values passed between the ops of one aten
+// op (same node in the location) stay float32; a value crossing to another
+// aten op is rounded to float16 (Cast to 10, then back to 1). Data movement
+// inside a group stays float32; a Cast of the same aten op reads the
+// unrounded value; graph outputs are rounded.
+// CHECK-LABEL: func.func @forward
+// CHECK-DAG: %[[Y:.*]] = "onnx.Cast"(%arg1) {to = 1 : i64} : (tensor<2x3xf16>) -> tensor<2x3xf32>
+// CHECK-DAG: %[[X:.*]] = "onnx.Cast"(%arg0) {to = 1 : i64} : (tensor<2x3xf16>) -> tensor<2x3xf32>
+// CHECK: %[[M:.*]] = "onnx.Mul"(%[[X]], %[[Y]]) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[MH:.*]] = "onnx.Cast"(%[[M]]) {to = 10 : i64}
+// CHECK: %[[MF:.*]] = "onnx.Cast"(%[[MH]]) {to = 1 : i64}
+// CHECK: %[[S:.*]] = "onnx.Sub"(%[[MF]], %[[X]]) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[SH:.*]] = "onnx.Cast"(%[[S]]) {to = 10 : i64}
+// CHECK: %[[SF:.*]] = "onnx.Cast"(%[[SH]]) {to = 1 : i64}
+// CHECK: %[[E:.*]] = "onnx.Erf"(%[[SF]]) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[G:.*]] = "onnx.Mul"(%[[E]], %[[SF]]) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[GH:.*]] = "onnx.Cast"(%[[G]]) {to = 10 : i64}
+// CHECK: %[[T:.*]] = "onnx.Transpose"(%[[G]]) {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK: %[[TH:.*]] = "onnx.Cast"(%[[T]]) {to = 10 : i64}
+// CHECK: %[[I:.*]] = "onnx.Cast"(%[[S]]) {to = 7 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
+// CHECK: return %[[GH]], %[[TH]], %[[I]] : tensor<2x3xf16>, tensor<3x2xf16>, tensor<2x3xi64>
+#t = loc("t"("aten.t.default"("m.py":7:0)))
+#a = loc("mul_1"("aten.mul.Tensor"("m.py":3:0)))
+#b = loc("sub_1"("aten.sub.Tensor"("m.py":4:0)))
+#c = loc("gelu"("aten.gelu.default"("m.py":5:0)))
+func.func @forward(%x: tensor<2x3xf16>, %y: tensor<2x3xf16>) -> (tensor<2x3xf16>, tensor<3x2xf16>, tensor<2x3xi64>) {
+  %m = "onnx.Mul"(%x, %y) : (tensor<2x3xf16>, tensor<2x3xf16>) -> tensor<2x3xf16> loc(#a)
+  %s = "onnx.Sub"(%m, %x) : (tensor<2x3xf16>, tensor<2x3xf16>) -> tensor<2x3xf16> loc(#b)
+  %e = "onnx.Erf"(%s) : (tensor<2x3xf16>) -> tensor<2x3xf16> loc(#c)
+  %g = "onnx.Mul"(%e, %s) : (tensor<2x3xf16>, tensor<2x3xf16>) -> tensor<2x3xf16> loc(#c)
+  %t = "onnx.Transpose"(%g) {perm = array<i64: 1, 0>} : (tensor<2x3xf16>) -> tensor<3x2xf16> loc(#c)
+  %i = "onnx.Cast"(%s) {to = 7 : i64} : (tensor<2x3xf16>) -> tensor<2x3xi64> loc(#b)
+  return %g, %t, %i : tensor<2x3xf16>, tensor<3x2xf16>, tensor<2x3xi64>
+}
+
+// bfloat16 likewise; a transpose of its own aten op moves the bfloat16
+// value as it is; ops without an aten node are each their own group; float32
+// ops are untouched.
+// CHECK-LABEL: func.func @bf16
+// CHECK: %[[T:.*]] = "onnx.Transpose"(%arg0) {perm = array<i64: 1, 0>} : (tensor<2x3xbf16>) -> tensor<3x2xbf16>
+// CHECK: %[[TF:.*]] = "onnx.Cast"(%[[T]]) {to = 1 : i64} : (tensor<3x2xbf16>) -> tensor<3x2xf32>
+// CHECK: %[[R:.*]] = "onnx.Relu"(%[[TF]]) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+// CHECK: %[[RH:.*]] = "onnx.Cast"(%[[R]]) {to = 16 : i64}
+// CHECK: %[[RF:.*]] = "onnx.Cast"(%[[RH]]) {to = 1 : i64}
+// CHECK: %[[N:.*]] = "onnx.Neg"(%[[RF]]) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+// CHECK: %[[NH:.*]] = "onnx.Cast"(%[[N]]) {to = 16 : i64}
+// CHECK: "onnx.Relu"(%arg1) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: return %[[NH]]
+func.func @bf16(%x: tensor<2x3xbf16>, %z: tensor<4xf32>) -> (tensor<3x2xbf16>, tensor<4xf32>) {
+  %t = "onnx.Transpose"(%x) {perm = array<i64: 1, 0>} : (tensor<2x3xbf16>) -> tensor<3x2xbf16> loc(#t)
+  %r = "onnx.Relu"(%t) : (tensor<3x2xbf16>) -> tensor<3x2xbf16>
+  %n = "onnx.Neg"(%r) : (tensor<3x2xbf16>) -> tensor<3x2xbf16>
+  %f = "onnx.Relu"(%z) : (tensor<4xf32>) -> tensor<4xf32>
+  return %n, %f : tensor<3x2xbf16>, tensor<4xf32>
+}

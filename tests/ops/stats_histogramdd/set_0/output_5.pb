@@ -1,0 +1,1 @@
+B	getitem_7JÚ®[ÀLAU¿hâ?
