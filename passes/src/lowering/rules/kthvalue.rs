@@ -1,6 +1,6 @@
 use super::tensor_common::sort;
 use crate::lowering::{Ctx, Rule};
-use melior::ir::Value;
+use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.kthvalue.default", kthvalue)
     .samples(&[
@@ -11,7 +11,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.kthvalue.default", kthvalue)
         "self: T[2,3,4]; k: 2; dim: 1",
         "self: T[]; k: 1",
     ])
-    .dtypes(&["f32", "f64"])];
+    .dtypes(&["f32", "f64"])
+    .refuses(&[("self: i64[3,5]; k: 2", "quickselect")])];
 
 /// The `k`-th smallest along `dim` (1-based): element `k-1` of the stable
 /// ascending sort (NaN largest, like torch).
@@ -28,6 +29,20 @@ fn kthvalue<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             return Err(format!("kthvalue: k={k} is out of range for a 0-d tensor"));
         }
         return Ok(vec![x, ctx.b.const_i64_scalar(0)?]);
+    }
+    // Among equal values torch returns the index its quickselect leaves at
+    // position k-1 (not the first or last occurrence): the stable sort here
+    // agrees only without ties. Integer and bool inputs are full of ties, so
+    // their index output is refused rather than silently different; float
+    // inputs (ties are rare) keep it.
+    let element = crate::lowering::builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    if !crate::lowering::builder::is_float(element) && super::linalg_jacobi_common::result_used(ctx, 1)? {
+        return Err(format!(
+            "kthvalue of a {element} tensor with its indices used: among equal values torch returns the index its \
+             quickselect happens to leave at position k (implementation-defined), which an ONNX sort cannot \
+             reproduce, and integer data is full of ties; use only the values, or torch.sort / torch.topk \
+             (stable, first occurrence) for indices"
+        ));
     }
     let (values, indices) = sort(ctx, x, dim, false)?;
     pick(ctx, values, indices, dim, k - 1, ctx.args.bool("keepdim")?)

@@ -15,7 +15,11 @@ pub const RULES: &[Rule] = &[
             "input: T[1,2,4,6]; output_size: [1,1]; align_corners: true; scale_factors: none",
             "input: T[0,2,3,4]; output_size: none; align_corners: false; scale_factors: [1.5,2.0]",
         ])
-        .dtypes(&["f32"]),
+        .dtypes(&["f32"])
+        .refuses(&[(
+            "input: u8[2,3,4,4]; output_size: [5,5]; align_corners: false; scale_factors: none",
+            "fixed-point weights",
+        )]),
     Rule::custom("aten.upsample_bilinear2d.default", |c| upsample(c, Mode::Linear, 2))
         .samples(&[
             "self: T[1,2,3,4]; output_size: [6,8]; align_corners: false",

@@ -56,6 +56,18 @@ pub fn upsample<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: Mode, spatial: usize) -> Result
     if align && matches!(mode, Mode::Nearest | Mode::NearestExact) {
         return Err("align_corners with a nearest mode".into());
     }
+    let element = builder::element_type(x.r#type()).ok_or("upsample of a non-tensor")?;
+    if matches!(mode, Mode::Linear | Mode::Cubic) && !builder::is_float(element) {
+        // torch's uint8 kernels interpolate with 16-bit fixed-point weights in
+        // two separable passes (rounding to uint8 in between), chosen by the
+        // channel count and CPU features: a float Resize differs by 1 in
+        // places, so it is refused rather than silently different.
+        return Err(format!(
+            "linear/cubic upsampling of a {element} tensor: torch's integer kernels use fixed-point weights and \
+             round between passes, which ONNX Resize does not reproduce; interpolate a float copy \
+             (x.float()) and convert the result back"
+        ));
+    }
     let in_dims = builder::dims(x.r#type()).ok_or("upsample of an input of unknown rank")?;
     let out_dims = builder::dims(ctx.result_type(0)?).ok_or("upsample with a result of unknown rank")?;
     let rank = in_dims.len();
