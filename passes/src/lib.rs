@@ -23,6 +23,7 @@ pub mod onnx_eqsat;
 mod onnx_fold_constants;
 pub mod onnx_fuse_weights;
 pub mod onnx_widen_half;
+pub mod onnx_widen_ints;
 pub mod onnx_ir;
 pub mod onnx_shape_inference;
 mod onnx_verify;
@@ -79,6 +80,7 @@ pub static REGISTRY: &[PassInfo] = &[
     onnx_eqsat::INFO,
     onnx_fuse_weights::INFO,
     onnx_widen_half::INFO,
+    onnx_widen_ints::INFO,
 ];
 
 /// Finds a project pass by its pipeline flag.

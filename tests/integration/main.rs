@@ -34,6 +34,7 @@ mod fuzz_regressions_onnx;
 #[cfg(feature = "torch")]
 mod half;
 mod import;
+mod int_kernels;
 #[cfg(feature = "torch")]
 mod layout_meta;
 mod optimizer;

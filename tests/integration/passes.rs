@@ -699,3 +699,20 @@ func.func @forward(%x: tensor<2x3xf16>, %y: tensor<2x3xf16>) -> tensor<2x3xf16> 
         .collect();
     assert!(half_compute.is_empty(), "ops computing in float16: {half_compute:?}");
 }
+
+// ------------------------------------------------------------ onnx-widen-ints
+
+/// `onnx-widen-ints`: int16 Max and bool Where computed in int32 / uint8
+/// (more cases: lit-tests/onnx-widen-ints.mlir; numbers:
+/// tests/integration/int_kernels.rs).
+#[test]
+fn onnx_widen_ints_on_int16_and_bool() {
+    let input = r#"func.func @f(%a: tensor<4xi16>, %c: tensor<4xi1>, %t: tensor<4xi1>) -> (tensor<4xi16>, tensor<4xi1>) {
+  %m = "onnx.Max"(%a, %a) : (tensor<4xi16>, tensor<4xi16>) -> tensor<4xi16>
+  %w = "onnx.Where"(%c, %t, %c) : (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %m, %w : tensor<4xi16>, tensor<4xi1>
+}"#;
+    let output = check_output("onnx-widen-ints", "int16_bool", "builtin.module(func.func(onnx-widen-ints))", input);
+    assert!(output.contains("\"onnx.Max\"(%0, %0) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>"), "{output}");
+    assert!(output.contains("-> tensor<4xui8>"), "{output}");
+}
