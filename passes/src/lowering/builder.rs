@@ -254,6 +254,16 @@ pub fn with_element_type<'c>(ty: Type<'c>, element: Type<'c>) -> Option<Type<'c>
     }
 }
 
+/// A float attribute of `element`. MLIR has no float attribute of an integer
+/// type (building one corrupts memory), so a rule that reaches here with an
+/// integer tensor has a bug: the panic becomes a clean "internal error" at
+/// the op (convert-aten-to-onnx catches it) instead of a crash. Rules refuse
+/// integer tensors they cannot handle before building constants.
+pub fn float_attr<'c>(context: &'c melior::Context, element: Type<'c>, value: f64) -> Attribute<'c> {
+    assert!(is_float(element), "a float constant of element type {element}: the rule does not handle this dtype");
+    FloatAttribute::new(context, element, value).into()
+}
+
 pub fn is_float(ty: Type<'_>) -> bool {
     unsafe { sys::mlirTypeIsAFloat(ty.to_raw()) }
 }

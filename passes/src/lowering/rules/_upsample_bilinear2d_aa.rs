@@ -1,5 +1,5 @@
 use crate::lowering::{builder, Attr, Ctx, Rule};
-use melior::ir::{attribute::FloatAttribute, r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
+use melior::ir::{r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
     Rule::custom("aten._upsample_bilinear2d_aa.vec", |c| upsample_aa(c, false)).samples(&[
@@ -7,7 +7,8 @@ pub const RULES: &[Rule] = &[
         "input: T[1,2,5,6]; output_size: [7,10]; align_corners: false; scale_factors: none",
         "input: T[1,2,8,9]; output_size: none; align_corners: false; scale_factors: [0.4,0.5]",
         "input: T[2,1,8,9]; output_size: [3,4]; align_corners: true; scale_factors: none",
-    ]),
+    ])
+    .refuses(&[("input: u8[2,3,10,20]; output_size: [5,5]; align_corners: false; scale_factors: none", "fixed-point")]),
     Rule::custom("aten._upsample_bilinear2d_aa.default", |c| upsample_aa(c, false))
         .samples(&["self: T[1,2,8,9]; output_size: [3,4]; align_corners: false"]),
 ];
@@ -26,6 +27,13 @@ pub(super) fn upsample_aa<'c, 'a>(c: &Ctx<'c, 'a>, cubic: bool) -> Result<Vec<Va
         return Err("antialiased upsampling needs a 4-D input".into());
     }
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    if !builder::is_float(element) {
+        // (A float attribute of an integer type is not a valid MLIR attribute.)
+        return Err(format!(
+            "antialiased upsampling of a {element} tensor: torch's integer kernels use fixed-point weights and \
+             round between passes, which a float MatMul does not reproduce; interpolate a float copy (x.float())"
+        ));
+    }
     let factors: Vec<Option<f64>> = if is_vec {
         if c.args.is_none("scale_factors")? {
             vec![None, None]
@@ -41,7 +49,7 @@ pub(super) fn upsample_aa<'c, 'a>(c: &Ctx<'c, 'a>, cubic: bool) -> Result<Vec<Va
         let output = out_dims[axis].ok_or("antialiased upsampling needs static sizes")?;
         let m = weights(input, output, align, factors[axis - 2].filter(|&f| f > 0.0), cubic);
         let ty: Type = RankedTensorType::new(&[input as u64, output as u64], element, None).into();
-        let attrs: Vec<Attribute> = m.iter().map(|&v| FloatAttribute::new(c.b.context, element, v).into()).collect();
+        let attrs: Vec<Attribute> = m.iter().map(|&v| crate::lowering::builder::float_attr(c.b.context, element, v).into()).collect();
         let matrix = c.b.constant(ty, &attrs)?;
         y = if axis == 3 {
             c.b.op_like("MatMul", &[y, matrix], &[], x)?

@@ -1,7 +1,7 @@
 use super::nn_common::expand;
 use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{
-    attribute::FloatAttribute, r#type::RankedTensorType, Attribute, Type, Value, ValueLike,
+    r#type::RankedTensorType, Attribute, Type, Value, ValueLike,
 };
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.avg_pool2d_backward.default", |c| avg_pool_backward(c, 2)).samples(&[
@@ -37,7 +37,7 @@ pub(super) fn window_backward<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize, windows: 
         }
     }
     let divs: Vec<Attribute> =
-        windows.iter().map(|w| FloatAttribute::new(b.context, element, w.divisor).into()).collect();
+        windows.iter().map(|w| crate::lowering::builder::float_attr(b.context, element, w.divisor).into()).collect();
     let dty: Type = RankedTensorType::new(&[windows.len() as u64], element, None).into();
     let divs = b.constant(dty, &divs)?;
     let mut flat = vec![0i64; lead];

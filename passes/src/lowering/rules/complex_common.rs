@@ -7,7 +7,7 @@
 use super::atan2::atan2;
 use super::math_common::{bool_op, isinf};
 use crate::lowering::{builder, complex, Attr, Ctx, IntArg};
-use melior::ir::{attribute::FloatAttribute, r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
+use melior::ir::{r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
 
 type Out<'c, 'a> = Result<Vec<Value<'c, 'a>>, String>;
 
@@ -27,7 +27,7 @@ pub fn finish<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>) -> Result<Value<'c, 'a>
 pub fn const_floats<'c, 'a>(c: &Ctx<'c, 'a>, element: Type<'c>, values: &[f64]) -> Result<Value<'c, 'a>, String> {
     let ty = RankedTensorType::new(&[values.len() as u64], element, None).into();
     let elements: Vec<Attribute> =
-        values.iter().map(|v| FloatAttribute::new(c.b.context, element, *v).into()).collect();
+        values.iter().map(|v| crate::lowering::builder::float_attr(c.b.context, element, *v).into()).collect();
     c.b.constant(ty, &elements)
 }
 

@@ -209,6 +209,6 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
 fn float_range<'c, 'a>(ctx: &Ctx<'c, 'a>, element: Type<'c>, n: i64) -> Result<Value<'c, 'a>, String> {
     let ty = melior::ir::r#type::RankedTensorType::new(&[n as u64], element, None).into();
     let values: Vec<melior::ir::Attribute> =
-        (0..n).map(|i| melior::ir::attribute::FloatAttribute::new(ctx.b.context, element, i as f64).into()).collect();
+        (0..n).map(|i| crate::lowering::builder::float_attr(ctx.b.context, element, i as f64).into()).collect();
     ctx.b.constant(ty, &values)
 }

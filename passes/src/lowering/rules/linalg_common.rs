@@ -466,7 +466,7 @@ pub fn batch_filled<'c, 'a>(la: &La<'_, 'c, 'a>, like: Value<'c, 'a>, value: f64
 pub fn identity<'c, 'a>(la: &La<'_, 'c, 'a>, n: usize) -> Result<Value<'c, 'a>, String> {
     let ty = RankedTensorType::new(&[n as u64, n as u64], la.element, None).into();
     let elements: Vec<Attribute> = (0..n * n)
-        .map(|k| melior::ir::attribute::FloatAttribute::new(la.ctx.b.context, la.element, (k / n == k % n) as i64 as f64).into())
+        .map(|k| crate::lowering::builder::float_attr(la.ctx.b.context, la.element, (k / n == k % n) as i64 as f64).into())
         .collect();
     la.ctx.b.constant(ty, &elements)
 }

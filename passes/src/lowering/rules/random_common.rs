@@ -35,7 +35,6 @@
 
 use crate::lowering::{builder, Attr, Ctx};
 use melior::ir::{
-    attribute::FloatAttribute,
     r#type::{IntegerType, RankedTensorType},
     Attribute, Type, Value, ValueLike,
 };
@@ -89,7 +88,7 @@ fn float_constant<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let ty = RankedTensorType::new(dims, element, None).into();
     let elements: Vec<Attribute> =
-        values.iter().map(|v| FloatAttribute::new(ctx.b.context, element, *v).into()).collect();
+        values.iter().map(|v| crate::lowering::builder::float_attr(ctx.b.context, element, *v).into()).collect();
     ctx.b.constant(ty, &elements)
 }
 

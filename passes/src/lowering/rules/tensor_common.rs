@@ -4,7 +4,7 @@
 use crate::lowering::{builder, Attr, Ctx};
 use melior::ir::r#type::TypeLike as _;
 use melior::ir::{
-    attribute::{FloatAttribute, IntegerAttribute},
+    attribute::IntegerAttribute,
     r#type::RankedTensorType,
     Attribute, Type, Value, ValueLike,
 };
@@ -22,7 +22,7 @@ pub fn constant<'c, 'a>(
         .iter()
         .map(|&v| -> Attribute {
             if builder::is_float(element) {
-                FloatAttribute::new(ctx.b.context, element, v).into()
+                crate::lowering::builder::float_attr(ctx.b.context, element, v).into()
             } else if builder::is_bool(element) {
                 IntegerAttribute::new(element, (v != 0.0) as i64).into()
             } else {

@@ -24,7 +24,7 @@
 use super::common::shape_slice;
 use crate::lowering::{builder, Attr, Ctx, IntArg};
 use melior::ir::{
-    attribute::FloatAttribute, r#type::RankedTensorType, Attribute, Type, Value, ValueLike,
+    r#type::RankedTensorType, Attribute, Type, Value, ValueLike,
 };
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -233,7 +233,7 @@ fn resize<'c, 'a>(
 fn const_floats<'c, 'a>(ctx: &Ctx<'c, 'a>, element: Type<'c>, shape: &[i64], values: &[f64]) -> Result<Value<'c, 'a>, String> {
     let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
     let ty = RankedTensorType::new(&dims, element, None).into();
-    let elements: Vec<Attribute> = values.iter().map(|&v| FloatAttribute::new(ctx.b.context, element, v).into()).collect();
+    let elements: Vec<Attribute> = values.iter().map(|&v| crate::lowering::builder::float_attr(ctx.b.context, element, v).into()).collect();
     ctx.b.constant(ty, &elements)
 }
 

@@ -4,7 +4,6 @@
 
 use crate::lowering::Ctx;
 use melior::ir::{
-    attribute::FloatAttribute,
     r#type::{RankedTensorType, Type},
     Attribute, Value,
 };
@@ -58,7 +57,7 @@ pub fn lower<'c, 'a>(c: &Ctx<'c, 'a>, window: Window) -> Result<Vec<Value<'c, 'a
     let data = values(&window, len, periodic)?;
     let f64_type = Type::float64(c.b.context);
     let ty = RankedTensorType::new(&[data.len() as u64], f64_type, None).into();
-    let attrs: Vec<Attribute> = data.iter().map(|&v| FloatAttribute::new(c.b.context, f64_type, v).into()).collect();
+    let attrs: Vec<Attribute> = data.iter().map(|&v| crate::lowering::builder::float_attr(c.b.context, f64_type, v).into()).collect();
     let value = c.b.constant(ty, &attrs)?;
     Ok(vec![c.b.cast_like_type(value, element)?])
 }
