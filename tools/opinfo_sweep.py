@@ -43,6 +43,9 @@ Every case gets one category:
                  or was killed by a signal, or did not finish within --timeout.
   ort-error      the model fails onnx.checker, or onnxruntime refuses to load
                  or run it (or dies while doing so).
+  ort-gap        onnxruntime's CPU provider has no kernel for an op at this
+                 type ("Could not find an implementation"); the model passed
+                 onnx.checker with full shape inference first. Not a pass.
   capture-skip   torch.export (or run_decompositions, or eager PyTorch itself)
                  fails on the sample: not the converter's fault; reported.
   skip           the harness cannot judge the case: complex dtypes, sparse tensors,
@@ -96,7 +99,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 HARNESS_VERSION = "4"   # captures
 RESULT_VERSION = "3"    # conversion + comparison results (per converter binary)
-CATEGORIES = ["pass", "wrong", "convert-error", "crash", "ort-error", "capture-skip", "skip"]
+CATEGORIES = ["pass", "wrong", "convert-error", "crash", "ort-error", "ort-gap", "capture-skip", "skip"]
 TOLERANCES = {
     "float32": (1e-4, 1e-4),
     "float64": (1e-6, 1e-6),
@@ -374,6 +377,10 @@ class Worker:
             so.log_severity_level = 3
             sess = ort.InferenceSession(str(onnx_path), so, providers=["CPUExecutionProvider"])
         except Exception as e:
+            if "Could not find an implementation" in str(e):
+                # A valid model (onnx.checker with shape inference passed above)
+                # that this runtime cannot run: reported apart, never a pass.
+                return {"status": "ort-gap", "reason": f"onnxruntime has no CPU kernel: {ort_message(str(e))}"}
             return {"status": "ort-error", "reason": f"onnxruntime load: {ort_message(str(e))}"}
         ins = sess.get_inputs()
         names = [x.name for x in ins]
@@ -882,7 +889,7 @@ def summarize(ir, dtype, cases, args, binary_time, elapsed):
                     sole[m] += 1
     other = defaultdict(lambda: {"count": 0, "ops": set(), "example": ""})
     for c in cases:
-        if c["status"] in ("convert-error", "ort-error", "crash", "capture-skip", "skip") and not c.get("missing"):
+        if c["status"] in ("convert-error", "ort-error", "ort-gap", "crash", "capture-skip", "skip") and not c.get("missing"):
             k = (c["status"], normalize_reason(c["reason"]))
             other[k]["count"] += 1
             other[k]["ops"].add(c["op"])
@@ -928,7 +935,7 @@ def print_summary(s, verbose=False):
         fs = s["first_skip"].get(op)
         if fs:
             print(f"    first skipped sample #{fs['i']} [{fs['status']}] {fs['desc'][:120]}\n      -> {fs['reason'][:200]}")
-    print(f"TOTAL {s['cases']} cases: " + ", ".join(f"{k} {t[k]} ({pct(t[k], s['cases'])})" for k in CATEGORIES))
+    print(f"TOTAL {s['cases']} cases: " + ", ".join(f"{k} {t.get(k, 0)} ({pct(t.get(k, 0), s['cases'])})" for k in CATEGORIES))
     print(f"pass rate over judged cases (excluding capture-skip and skip): {pct(t['pass'], s['judged'])}; "
           f"OpInfos passing every sample: {s['opinfos_all_pass']} of {s['opinfos']}")
 
@@ -981,7 +988,9 @@ def render_md(data):
          "Categories: **pass**; **wrong** (converted and ran, an output differs: the worst bug);",
          "**convert-error** (aten-translate exit 1: missing rule or a rule refusing its arguments);",
          "**crash** (aten-translate panicked, was killed by a signal or timed out); **ort-error**",
-         "(onnx.checker or onnxruntime refuses the model); **capture-skip** (torch.export or eager",
+         "(onnx.checker or onnxruntime refuses the model); **ort-gap** (onnxruntime has no CPU kernel",
+         "for an op at that type; the model passed onnx.checker with full shape inference; not a pass);",
+         "**capture-skip** (torch.export or eager",
          "PyTorch fails on the sample: not counted against the converter); **skip** (complex, sparse,",
          "bfloat16 or non-tensor values, random outputs: the harness cannot compare them).",
          "Tolerance |onnx - eager| <= atol + rtol·|eager|: float32 1e-4 + 1e-4, float64 1e-6 + 1e-6,",
@@ -994,7 +1003,7 @@ def render_md(data):
         s = configs[k]
         t = s["totals"]
         L.append(f"| {s['ir']} | {s['dtype']}{(' (' + s['tag'] + ')') if s.get('tag') else ''} | {s['samples_per_opinfo']} | {s['cases']} | {s['opinfos']} | "
-                 f"{s['opinfos_all_pass']} | " + " | ".join(f"{t[c]} ({pct(t[c], s['cases'])})" for c in CATEGORIES) +
+                 f"{s['opinfos_all_pass']} | " + " | ".join(f"{t.get(c, 0)} ({pct(t.get(c, 0), s['cases'])})" for c in CATEGORIES) +
                  f" | {pct(t['pass'], s['judged'])} | {s['when']} ({s['binary_built']}) |")
     L.append("")
     L.append("*pass / judged* leaves out capture-skip and skip.")
@@ -1048,7 +1057,7 @@ def render_report(data, top=40):
         s = configs[k]
         t = s["totals"]
         L.append(f"| {s['ir']} | {s['dtype']}{(' (' + s['tag'] + ')') if s.get('tag') else ''} | {s['samples_per_opinfo']} | {s['cases']} | " +
-                 " | ".join(f"{t[c]} ({pct(t[c], s['cases'])})" for c in CATEGORIES) +
+                 " | ".join(f"{t.get(c, 0)} ({pct(t.get(c, 0), s['cases'])})" for c in CATEGORIES) +
                  f" | {pct(t['pass'], s['judged'])} | {s['opinfos_all_pass']}/{s['opinfos']} | {s['when']} ({s['binary_built']}) |")
     for k in order:
         s = configs[k]
@@ -1063,6 +1072,8 @@ def render_report(data, top=40):
             ops = m["opinfos"]
             L.append(f"- `{m['overload']}`: {m['cases']} cases, {m.get('sole', 0)} where it is the only missing rule ({', '.join(ops[:5])}{' …' if len(ops) > 5 else ''})")
         for title, statuses in (("ort-error (onnx.checker or onnxruntime refuses the model), grouped", ("ort-error",)),
+                                ("ort-gap (no onnxruntime CPU kernel at that type; onnx.checker passed), grouped",
+                                 ("ort-gap",)),
                                 ("convert-error other than missing rules (rules refusing, importer), grouped",
                                  ("convert-error",)),
                                 ("capture-skip (torch.export / eager fail; not counted), grouped",
