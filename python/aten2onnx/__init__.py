@@ -59,6 +59,7 @@ def export(
     return_proto: bool = False,
     target: str = "standard",
     decompose: Sequence[str] = (),
+    half_precision: str = "torch",
 ):
     """Exports a module (or an `ExportedProgram`) to ONNX.
 
@@ -101,6 +102,10 @@ def export(
         decompose: aten ops (`"aten.gelu.default"`, ...) to decompose into
             simpler aten ops before lowering although they have a rule, as
             `aten-translate --decompose` (`aten-opt --list-decompositions`).
+        half_precision: `"torch"` (float16/bfloat16 ops computed in float32
+            and rounded at each aten op's results, as PyTorch's CPU kernels
+            do) or `"native"` (ops keep their half types), as
+            `aten-translate --half-precision`.
 
     Returns:
         `bytes` of the ONNX model when `f` is None; `None` when it was
@@ -167,7 +172,7 @@ def export(
                 _find_onnxruntime()
                 inputs = _save_inputs(ep, tmp)
                 ok, text = _native.verify(pt2, output, opset, mode, debug_info, dim_names, inputs, report_path,
-                                          os.path.basename(pt2), target, list(decompose))
+                                          os.path.basename(pt2), target, list(decompose), half_precision)
                 if not ok:
                     # as `aten-translate --verify`: the model stays written
                     raise ConversionError(
@@ -177,7 +182,7 @@ def export(
                 _log.info("verify:\n%s", text)
             else:
                 _native.convert(pt2, output, opset, mode, debug_info, dim_names, report_path, os.path.basename(pt2),
-                                target, list(decompose))
+                                target, list(decompose), half_precision)
         except ConversionError as error:
             # The temporary .pt2 is gone after this call: name it as the
             # module it came from, the way the CLI names its input.

@@ -48,10 +48,20 @@ fn options(
     dim_names: Option<BTreeMap<String, String>>,
     target: &str,
     decompose: Option<Vec<String>>,
+    half_precision: &str,
 ) -> PyResult<translate::ConvertOptions> {
     let target = aten2onnx_passes::optimizer::rules::Target::parse(target).ok_or_else(|| {
         pyo3::exceptions::PyValueError::new_err(format!("target must be 'standard' or 'onnxruntime', not {target:?}"))
     })?;
+    let native_half = match half_precision {
+        "torch" => false,
+        "native" => true,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "half_precision must be 'torch' or 'native', not {other:?}"
+            )))
+        }
+    };
     let external_data = match external_data {
         "auto" => ExternalData::Auto,
         "always" => ExternalData::Always,
@@ -82,11 +92,12 @@ fn options(
         dim_names: dim_names.unwrap_or_default(),
         target,
         decompose: decompose.unwrap_or_default(),
+        native_half,
         ..defaults
     })
 }
 
-/// convert(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, report=None, input_name=None, target="standard", decompose=None)
+/// convert(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch")
 ///
 /// Converts a `.pt2` (or `.mlir`) file to an ONNX model at `output`, as
 /// `aten-translate --to-onnx input -o output` does (written atomically:
@@ -94,10 +105,11 @@ fn options(
 /// symbols (`"s77"`) to `dim_param` names (`"batch"`). `report`: a path to
 /// write the export report to (JSON, or `.xlsx`), also when the conversion
 /// fails; `input_name`: the input as the report names it (default `input`).
-/// `target` and `decompose` as `aten-translate --target` / `--decompose`.
+/// `target`, `decompose` and `half_precision` as `aten-translate --target` /
+/// `--decompose` / `--half-precision`.
 /// Returns the number of ONNX nodes written.
 #[pyfunction]
-#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, report=None, input_name=None, target="standard", decompose=None))]
+#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch"))]
 #[allow(clippy::too_many_arguments)]
 fn convert(
     py: Python<'_>,
@@ -111,8 +123,9 @@ fn convert(
     input_name: Option<String>,
     target: &str,
     decompose: Option<Vec<String>>,
+    half_precision: &str,
 ) -> PyResult<usize> {
-    let options = options(opset, external_data, debug_info, dim_names, target, decompose)?;
+    let options = options(opset, external_data, debug_info, dim_names, target, decompose, half_precision)?;
     let shown = input.clone();
     run(py, &shown, move || {
         let output = Path::new(&output);
@@ -131,7 +144,7 @@ fn convert(
     })
 }
 
-/// verify(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None)
+/// verify(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch")
 ///
 /// `aten-translate --to-onnx input -o output --verify [--inputs inputs] [--report report]`:
 /// converts, then runs the program on libtorch and the model in
@@ -141,7 +154,7 @@ fn convert(
 /// the comparison (`verify`). Only in builds with the `torch` feature (see
 /// `has_verify`).
 #[pyfunction]
-#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None))]
+#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch"))]
 #[allow(clippy::too_many_arguments)]
 #[allow(unused_variables)]
 fn verify(
@@ -157,8 +170,9 @@ fn verify(
     input_name: Option<String>,
     target: &str,
     decompose: Option<Vec<String>>,
+    half_precision: &str,
 ) -> PyResult<(bool, String)> {
-    let options = options(opset, external_data, debug_info, dim_names, target, decompose)?;
+    let options = options(opset, external_data, debug_info, dim_names, target, decompose, half_precision)?;
     #[cfg(feature = "torch")]
     {
         use aten2onnx::verify::{verify_reporting, VerifyOptions};

@@ -229,6 +229,24 @@ def test_target_and_decompose():
         aten2onnx.export(model, (x, r), decompose=["aten.relu.default"])
 
 
+def test_half_precision():
+    # a*b - c*d in float16: eager rounds each product; with the default
+    # half_precision="torch" onnxruntime gives eager's bits.
+    class Cancel(torch.nn.Module):
+        def forward(self, a, b, c, d):
+            return a * b - c * d
+    torch.manual_seed(0)
+    args = tuple((torch.randn(32, 32) * 4).half() for _ in range(4))
+    want = Cancel()(*args).numpy()
+    torch_mode = aten2onnx.export(Cancel(), args)
+    assert (run_onnx(torch_mode, list(args))[0].view("uint16") == want.view("uint16")).all()
+    native = aten2onnx.export(Cancel(), args, half_precision="native")
+    ops = lambda data: [n.op_type for n in onnx.load_from_string(data).graph.node]
+    assert "Cast" in ops(torch_mode) and "Cast" not in ops(native)
+    with pytest.raises(ValueError, match="half_precision must be"):
+        aten2onnx.export(Cancel(), args, half_precision="fp32")
+
+
 def test_unsupported_op_raises_and_leaves_nothing(tmp_path):
     out = tmp_path / "eigvals.onnx"
     with pytest.raises(aten2onnx.ConversionError) as raised:
