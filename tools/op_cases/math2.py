@@ -187,3 +187,10 @@ def _(self, g_, x, mask):
             torch.ops.aten._safe_softmax.default(xs, 1), torch.ops.aten._safe_softmax.default(x, 0),
             torch.ops.aten.native_dropout_backward.default(g_, mask, 2.0),
             torch.ops.aten.native_dropout_backward.default(g_, mask, 0.0))
+
+
+@case("math2_gcd_lcm", ["gcd.default", "lcm.default"],
+      lambda g, d: (ri(g, -60, 61, 4, 6), ri(g, -60, 61, 4, 6), ri(g, 0, 13, 6)))
+def _(self, a, b, c):
+    """gcd and lcm of int64 tensors with zeros, signs and broadcasting (Euclid in an ONNX Loop)."""
+    return torch.gcd(a, b), torch.lcm(a, b), torch.gcd(a, c), torch.lcm(c, b)
