@@ -68,9 +68,33 @@ impl<'c, 'a> Builder<'c, 'a> {
         attrs: &[(&str, Attr)],
         results: &[Type<'c>],
     ) -> Result<Vec<Value<'c, 'a>>, String> {
+        if op_type == "MatMul" && inputs.len() == 2 && results.len() == 1 {
+            if let Some(widened) = self.narrow_int_matmul(inputs, results[0])? {
+                return Ok(vec![widened]);
+            }
+        }
         let attributes: Vec<(Identifier<'c>, Attribute<'c>)> =
             attrs.iter().map(|(name, value)| (self.id(name), self.attribute(value))).collect();
         self.build_raw(op_type, inputs, attributes, results)
+    }
+
+    /// ONNX MatMul has no 8/16-bit integer types, torch's integer matmul
+    /// (mm, bmm, linear, addmm, ...) does, wrapping around in the type: the
+    /// product in int64 cast back to the type is the same value modulo 2^n.
+    fn narrow_int_matmul(&self, inputs: &[Value<'c, '_>], result: Type<'c>) -> Result<Option<Value<'c, 'a>>, String> {
+        let Some(element) = element_type(inputs[0].r#type()) else { return Ok(None) };
+        let narrow = melior::ir::r#type::IntegerType::try_from(element)
+            .is_ok_and(|t| (t.width() == 8 || t.width() == 16) && !is_bool(element));
+        if !narrow {
+            return Ok(None);
+        }
+        let i64_type = self.i64_type();
+        let a = self.cast(inputs[0], i64_type)?;
+        let b = self.cast(inputs[1], i64_type)?;
+        let wide = with_element_type(result, i64_type).unwrap_or_else(|| self.unranked(i64_type));
+        let product = self.build_raw("MatMul", &[a, b], Vec::new(), &[wide])?.remove(0);
+        let back = element_type(result).unwrap_or(element);
+        Ok(Some(self.cast(product, back)?))
     }
 
     /// Builds `onnx.<op_type>` with attributes already in MLIR form.
