@@ -148,17 +148,22 @@ fn reduction_identity(element: Type<'_>, reduce: &str) -> Option<f64> {
     } else {
         Some(unsafe { mlir_sys::mlirIntegerTypeGetWidth(element.to_raw()) })
     };
+    // The type's lowest and highest values (unsigned types start at 0: a
+    // uint8 amax seeded with -128 read 128).
+    let unsigned = width.is_some() && unsafe { mlir_sys::mlirIntegerTypeIsUnsigned(element.to_raw()) };
     Some(match reduce {
         "sum" | "mean" => 0.0,
         "prod" => 1.0,
         "amax" => match width {
             None => f64::NEG_INFINITY,
             Some(1) => 0.0,
+            Some(_) if unsigned => 0.0,
             Some(w) => -(2f64.powi(w as i32 - 1)),
         },
         "amin" => match width {
             None => f64::INFINITY,
             Some(1) => 1.0,
+            Some(w) if unsigned => 2f64.powi(w as i32) - 1.0,
             Some(w) => 2f64.powi(w as i32 - 1) - 1.0,
         },
         _ => return None,

@@ -77,6 +77,24 @@ pub(super) fn integrate<'c, 'a>(ctx: &Ctx<'c, 'a>, cumulative: bool) -> Result<V
     if builder::is_bool(elem(y)?) {
         return Err("trapezoid of a bool tensor is not supported (torch refuses it)".into());
     }
+    // torch forms x's differences, y's pair sums and their products in the
+    // inputs' integer type, wrapping around (uint8: 3 - 5 = 254) before the
+    // sum and the division: computed here in floats, 8/16-bit integers would
+    // differ, so they are refused.
+    for name in ["y", "x"] {
+        if ctx.args.schema.arg(name).is_none() || ctx.args.is_none(name)? {
+            continue;
+        }
+        let t = elem(ctx.args.tensor(name)?)?;
+        let narrow = !builder::is_float(t)
+            && melior::ir::r#type::IntegerType::try_from(t).is_ok_and(|i| i.width() > 1 && i.width() <= 16);
+        if narrow {
+            return Err(format!(
+                "trapezoid of a {t} `{name}`: torch computes its differences and products in that integer type, \
+                 wrapping around, before summing; convert it to a wider or floating-point type"
+            ));
+        }
+    }
     let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
     let element = ctx.result_element(0)?;
     let fts = b.unranked(element);
