@@ -1716,6 +1716,10 @@ def rule_targets() -> list[str]:
     return sorted(found)
 
 
+# Ops outside `aten` that the importer reads as an ATen op (src/import/mod.rs `ATEN_STAND_INS`).
+ATEN_STAND_INS = {"transformers.grouped_mm_fallback.default": "aten._grouped_mm.default"}
+
+
 def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[str]]:
     """(aten targets the compiler sees after its inplace removal, other call targets)."""
     aten: set[str] = set()
@@ -1746,6 +1750,10 @@ def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[
                 other.add(f"{getattr(t, '__module__', '?')}.{getattr(t, '__name__', str(t))}")
             continue
         name = str(t)
+        if name in ATEN_STAND_INS:
+            # A non-ATen op the importer reads as an ATen op (src/import/mod.rs ATEN_STAND_INS).
+            aten.add(ATEN_STAND_INS[name])
+            continue
         written = [i for i, a in enumerate(t._schema.arguments)
                    if a.alias_info is not None and a.alias_info.is_write]
         if not written:

@@ -14,6 +14,12 @@ and run in onnxruntime against eager PyTorch on TWO input shapes, in float32
 `--debug` (or ATEN2ONNX_DEBUG=1) uses target/debug/aten-translate;
 ATEN2ONNX_TRANSLATE=/path/to/aten-translate names any binary.
 
+A row's note starts with `[...]` when a model is captured with some dims
+static, and why (torch.export refuses them dynamic, or the model fixes
+them). GUARD: the exported program itself rejects the second input (a
+guard of torch.export's trace, e.g. DINOv2's square image), so that input
+says nothing about the conversion; pick inputs the capture accepts.
+
 When onnxruntime's CPU provider has no kernel for an op at the model's
 dtype ("Could not find an implementation for X"), the row says ORT-GAP and
 names the op, and the model is checked with onnx.checker (full_check, i.e.
@@ -107,9 +113,13 @@ def ort_gap(msg):
     return None
 
 
-def run(name, build, sets, dyn, dt, core=False):
+def run(name, build, sets, dyn, dt, core=False, note=""):
     """`sets` = two tuples of example inputs (float32; cast for f16), the first
-    one used for the capture; `dyn` = torch.export dynamic_shapes."""
+    one used for the capture; `dyn` = torch.export dynamic_shapes; `note`
+    (e.g. which dims are static and why) starts the row's note."""
+    def rep(status, shapes, errs, text="", truth=None):
+        report(name, dt, status, shapes, errs, f"[{note}] {text}" if note else text, truth)
+
     torch.manual_seed(0)
     dtype = DTYPE[dt]
     model = build().eval().to(dtype)
@@ -120,7 +130,7 @@ def run(name, build, sets, dyn, dt, core=False):
         if core:
             ep = ep.run_decompositions()
     except Exception as e:
-        report(name, dt, "EXPORT", shapes, [], f"{type(e).__name__}: {str(e)[:150]}")
+        rep("EXPORT", shapes, [], f"{type(e).__name__}: {str(e)[:150]}")
         return
     p = f"{OUT}/{name}_{dt}.pt2"
     onnx_path = f"{OUT}/{name}_{dt}.onnx"
@@ -128,7 +138,7 @@ def run(name, build, sets, dyn, dt, core=False):
     t = time.time()
     r = subprocess.run([BIN, "--to-onnx", p, "-o", onnx_path, "--quiet"], capture_output=True, text=True)
     if r.returncode:
-        report(name, dt, "CONVERT", shapes, [], r.stderr[:900])
+        rep("CONVERT", shapes, [], r.stderr[:900])
         return
     conv = time.time() - t
     try:
@@ -136,16 +146,16 @@ def run(name, build, sets, dyn, dt, core=False):
     except Exception as e:
         gap = ort_gap(str(e))
         if gap is None:
-            report(name, dt, "ORT-LOAD", shapes, [], str(e)[:300])
+            rep("ORT-LOAD", shapes, [], str(e)[:300])
             return
         try:
             m = onnx.load(onnx_path)
             onnx.checker.check_model(m, full_check=True)
-            note = f"onnxruntime CPU has no kernel: {gap}; onnx.checker + shape inference OK"
+            text = f"onnxruntime CPU has no kernel: {gap}; onnx.checker + shape inference OK"
         except Exception as ce:
-            report(name, dt, "CHECKER", shapes, [], f"{gap}; checker: {str(ce)[:200]}")
+            rep("CHECKER", shapes, [], f"{gap}; checker: {str(ce)[:200]}")
             return
-        report(name, dt, "ORT-GAP", shapes, [], note)
+        rep("ORT-GAP", shapes, [], text)
         return
     errs, ok, scale = [], True, 0.0
     # float16: also how far eager float16 and onnxruntime float16 are from the
@@ -155,13 +165,23 @@ def run(name, build, sets, dyn, dt, core=False):
     # Sums of squares and counts of the same, for the RMS drift.
     sq = [0.0, 0.0, 0]
     atol, rtol = TOL[dt]
-    for args in sets:
+    for k, args in enumerate(sets):
+        if k:
+            # torch.export guards the assumptions of its trace (e.g. that H
+            # == W): an input breaking one is outside the captured program.
+            try:
+                with torch.no_grad():
+                    ep.module()(*args)
+            except Exception as e:
+                if "Guard failed" in str(e):
+                    rep("GUARD", shapes, errs, f"the exported program rejects input set {k}: {str(e)[:200]}")
+                    return
         with torch.no_grad():
             exp = first_tensor(model(*args)).float().numpy()
         feeds = {i.name: a.numpy() for i, a in zip(s.get_inputs(), args)}
         got = s.run(None, feeds)[0]
         if got.shape != exp.shape or got.dtype != np.dtype({"f32": np.float32, "f16": np.float16}[dt]):
-            report(name, dt, "SHAPE", shapes, [], f"got {got.shape} {got.dtype}, eager {exp.shape}")
+            rep("SHAPE", shapes, [], f"got {got.shape} {got.dtype}, eager {exp.shape}")
             return
         got = got.astype(np.float32)
         if truth_model is not None:
@@ -182,16 +202,16 @@ def run(name, build, sets, dyn, dt, core=False):
     status = "OK" if ok else "MISMATCH"
     if ok and scale < 1e-2:
         status = "TRIVIAL"
-    note = f"max abs eager {scale:.2e}, convert {conv:.2f}s"
+    text = f"max abs eager {scale:.2e}, convert {conv:.2f}s"
     if truth_model is not None:
-        note += f"; vs float32 truth: eager f16 {drift[0]:.2e}, onnx f16 {drift[1]:.2e}"
+        text += f"; vs float32 truth: eager f16 {drift[0]:.2e}, onnx f16 {drift[1]:.2e}"
     truth_verdict = None
     if truth_model is not None:
         rms = [(sq[0] / max(sq[2], 1)) ** 0.5, (sq[1] / max(sq[2], 1)) ** 0.5]
         truth_verdict = truth_criterion(drift, rms)
-        note += (f"; rms drift eager {rms[0]:.2e}, onnx {rms[1]:.2e}; f32-truth criterion: "
+        text += (f"; rms drift eager {rms[0]:.2e}, onnx {rms[1]:.2e}; f32-truth criterion: "
                  f"{'OK' if truth_verdict[0] else 'FAIL'} ({truth_verdict[1]})")
-    report(name, dt, status, shapes, errs, note, truth_verdict)
+    rep(status, shapes, errs, text, truth_verdict)
 
 
 # float16: a second, separately reported verdict (the strict comparison
@@ -321,8 +341,15 @@ class Kw(torch.nn.Module):
 
 def hf_build(cls, cfg, names=None, **kw):
     def build():
+        # SDPA where the model has it, else its own ("eager") attention.
         cfg._attn_implementation = "sdpa"
-        m = cls(cfg, **kw)
+        try:
+            m = cls(cfg, **kw)
+        except ValueError as e:
+            if "does not support an attention implementation" not in str(e):
+                raise
+            cfg._attn_implementation = "eager"
+            m = cls(cfg, **kw)
         return Kw(m, names) if names else Wrap(m)
     return build
 
@@ -397,6 +424,201 @@ MODELS.update({
                     dyn=({0: B}, {0: B, 1: S2}))),
 })
 
+
+# More torchvision families. `note` says which dims stay static and why.
+class Key(torch.nn.Module):
+    """Segmentation models return a dict: its "out" entry."""
+
+    def __init__(s, m, key="out"):
+        super().__init__()
+        s.m, s.key = m, key
+
+    def forward(s, x):
+        return s.m(x)[s.key]
+
+
+seg = tv.segmentation
+MODELS.update({
+    "resnet50": cnn(lambda: tv.resnet50()),
+    "resnext50_32x4d": cnn(lambda: tv.resnext50_32x4d()),
+    "wide_resnet50_2": cnn(lambda: tv.wide_resnet50_2()),
+    "mobilenet_v2": cnn(lambda: tv.mobilenet_v2()),
+    "mnasnet0_5": cnn(lambda: tv.mnasnet0_5()),
+    "efficientnet_v2_s": cnn(lambda: tv.efficientnet_v2_s()),
+    "regnet_x_400mf": cnn(lambda: tv.regnet_x_400mf()),
+    "vgg11_bn": cnn(lambda: tv.vgg11_bn()),
+    # torch.export fails on AlexNet's dynamic H,W (sympy cannot solve its
+    # max-pool guards: NotImplementedError in solve_univariate_inequality).
+    "alexnet": dict(cnn(lambda: tv.alexnet(), hw=False, sizes=((2, 64, 64), (3, 64, 64))),
+                    note="static H,W: torch.export cannot solve alexnet's dynamic-size guards"),
+    "googlenet": cnn(lambda: tv.googlenet(aux_logits=False, init_weights=True)),
+    # Inception v3 needs at least 75x75.
+    # (init_weights=True draws std-0.1 convolutions: logits ~3e8.)
+    "inception_v3": cnn(lambda: tv.inception_v3(aux_logits=False, init_weights=False),
+                        sizes=((2, 75, 75), (3, 96, 88))),
+    # The class token and position embedding fix the image size (image_size=64).
+    "vit_b_16": dict(cnn(lambda: tv.vit_b_16(image_size=64), hw=False, sizes=((2, 64, 64), (3, 64, 64))),
+                     note="static H,W: vit's position embedding fixes the image size"),
+    "swin_t": cnn(lambda: tv.swin_t()),
+    # MaxViT's partitions (7x7 windows and grids after a /32 stem) need
+    # input_size divisible by 224.
+    "maxvit_t": dict(cnn(lambda: tv.maxvit_t(), hw=False, sizes=((2, 224, 224), (3, 224, 224))),
+                     note="static H,W: maxvit's input_size is fixed at construction"),
+    "fcn_resnet50": cnn(lambda: Key(seg.fcn_resnet50(weights=None, weights_backbone=None, aux_loss=False))),
+    "deeplabv3_mnv3": cnn(lambda: Key(seg.deeplabv3_mobilenet_v3_large(weights=None, weights_backbone=None,
+                                                                        aux_loss=False))),
+    "lraspp_mnv3": cnn(lambda: Key(seg.lraspp_mobilenet_v3_large(weights=None, weights_backbone=None))),
+    "r3d_18": dict(build=lambda: trained_like(tv.video.r3d_18()),
+                   # Frames are halved three times: torch derives their range (Dim.AUTO;
+                   # from 8 frames, 2..8).
+                   sets=[(torch.randn(2, 3, 8, 32, 32),), (torch.randn(3, 3, 6, 40, 48),)],
+                   dyn=({0: B, 2: Dim.AUTO, 3: H, 4: W},)),
+})
+
+
+# More Hugging Face families, tiny configs built from the config classes.
+def hf_attn(build, impl):
+    """`build` from hf_build with another attention implementation."""
+    def b():
+        m = build()
+        m.m.config._attn_implementation = impl
+        return m
+    return b
+
+
+def seq2seq(cls, cfg):
+    return varargs(dict(build=hf_build(cls, cfg, ["input_ids", "attention_mask", "decoder_input_ids"]),
+                        sets=[(ids(2, 8), mask(2, 8), ids(2, 5)), (ids(3, 13), mask(3, 13), ids(3, 7))],
+                        dyn=({0: B, 1: S}, {0: B, 1: S}, {0: B, 1: S2})))
+
+
+def lm_mask(cls, cfg):
+    """A causal LM called with input_ids and an attention mask (right padding)."""
+    return enc(cls, cfg)
+
+
+def image(cls, cfg, sizes, dyn, note="", **kw):
+    spec = varargs(dict(build=hf_build(cls, cfg, **kw), sets=[img(*sz) for sz in sizes], dyn=dyn))
+    if note:
+        spec["note"] = note
+    return spec
+
+
+S3 = Dim("seq", min=3, max=48)
+enc_small = dict(vocab_size=100, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+                 max_position_embeddings=64)
+s2s_small = dict(vocab_size=100, d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
+                 decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=64,
+                 use_cache=False, pad_token_id=1, bos_token_id=0, eos_token_id=2, decoder_start_token_id=2)
+MODELS.update({
+    "gpt_neox": lm_mask(tf.GPTNeoXForCausalLM, tf.GPTNeoXConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2,
+                                                                num_attention_heads=4, intermediate_size=64,
+                                                                max_position_embeddings=64, use_cache=False)),
+    "opt": lm_mask(tf.OPTForCausalLM, tf.OPTConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2, ffn_dim=64,
+                                                   num_attention_heads=4, max_position_embeddings=64,
+                                                   word_embed_proj_dim=32, use_cache=False, pad_token_id=1)),
+    "falcon": lm_mask(tf.FalconForCausalLM, tf.FalconConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2,
+                                                            num_attention_heads=4, use_cache=False)),
+    "falcon_new_arch": lm_mask(tf.FalconForCausalLM, tf.FalconConfig(vocab_size=100, hidden_size=32,
+                                                                     num_hidden_layers=2, num_attention_heads=4,
+                                                                     new_decoder_architecture=True, num_kv_heads=2,
+                                                                     use_cache=False)),
+    "falcon_alibi": lm_mask(tf.FalconForCausalLM, tf.FalconConfig(vocab_size=100, hidden_size=32,
+                                                                  num_hidden_layers=2, num_attention_heads=4,
+                                                                  alibi=True, use_cache=False)),
+    "gemma": lm(tf.GemmaForCausalLM, tf.GemmaConfig(**small, head_dim=8)),
+    "gemma2": lm_mask(tf.Gemma2ForCausalLM, tf.Gemma2Config(**small, head_dim=8, sliding_window=4)),
+    "gemma3": lm_mask(tf.Gemma3ForCausalLM, tf.Gemma3TextConfig(**small, head_dim=8, sliding_window=4)),
+    "qwen3": lm_mask(tf.Qwen3ForCausalLM, tf.Qwen3Config(**small, head_dim=8)),
+    "bloom": lm_mask(tf.BloomForCausalLM, tf.BloomConfig(vocab_size=100, hidden_size=32, n_layer=2, n_head=4,
+                                                         use_cache=False)),
+    "codegen": lm_mask(tf.CodeGenForCausalLM, tf.CodeGenConfig(vocab_size=100, n_positions=64, n_ctx=64, n_embd=32,
+                                                               n_layer=2, n_head=4, rotary_dim=4, use_cache=False)),
+    "gptj": lm_mask(tf.GPTJForCausalLM, tf.GPTJConfig(vocab_size=100, n_positions=64, n_embd=32, n_layer=2,
+                                                      n_head=4, rotary_dim=4, use_cache=False)),
+    "distilgpt2": lm_mask(tf.GPT2LMHeadModel, tf.GPT2Config(vocab_size=100, n_positions=64, n_embd=32, n_layer=6,
+                                                            n_head=4, use_cache=False)),
+    "bart": seq2seq(tf.BartModel, tf.BartConfig(**s2s_small)),
+    "mbart": seq2seq(tf.MBartForConditionalGeneration, tf.MBartConfig(**s2s_small)),
+    "marian": seq2seq(tf.MarianMTModel, tf.MarianConfig(**dict(s2s_small, pad_token_id=99,
+                                                               decoder_start_token_id=99))),
+    "albert": enc(tf.AlbertModel, tf.AlbertConfig(**enc_small, embedding_size=16), add_pooling_layer=False),
+    "deberta_v2": enc(tf.DebertaV2Model, tf.DebertaV2Config(**enc_small, relative_attention=True,
+                                                            position_buckets=16, max_relative_positions=64,
+                                                            pos_att_type=["p2c", "c2p"])),
+    "electra": enc(tf.ElectraModel, tf.ElectraConfig(**enc_small, embedding_size=16)),
+    # MobileBERT's trigram embedding guards seq != 2.
+    "mobilebert": dict(enc(tf.MobileBertModel, tf.MobileBertConfig(**dict(enc_small, hidden_size=64),
+                                                                   embedding_size=16, intra_bottleneck_size=16,
+                                                                   true_hidden_size=16, num_feedforward_networks=2),
+                           add_pooling_layer=False), dyn=(({0: B, 1: S3}, {0: B, 1: S3}),)),
+    "xlm_roberta": enc(tf.XLMRobertaModel, tf.XLMRobertaConfig(**enc_small), add_pooling_layer=False),
+    "clip_text": enc(tf.CLIPTextModel, tf.CLIPTextConfig(**enc_small, eos_token_id=2)),
+    "clip_vision": image(tf.CLIPVisionModel, tf.CLIPVisionConfig(image_size=32, patch_size=8, hidden_size=32,
+                                                                 intermediate_size=64, num_hidden_layers=2,
+                                                                 num_attention_heads=4),
+                         ((2, 3, 32, 32), (3, 3, 32, 32)), ({0: B},),
+                         note="static H,W: the position embedding fixes the image size"),
+    "hf_swin": image(tf.SwinModel, tf.SwinConfig(image_size=32, patch_size=2, embed_dim=16, depths=[1, 2],
+                                                 num_heads=[2, 4], window_size=4),
+                     # Both shapes pad their windows: torch.export guards the branch
+                     # the example takes (a 32x32 capture rejects 40x48).
+                     ((2, 3, 36, 36), (3, 3, 44, 52)), ({0: B, 2: H, 3: W},), add_pooling_layer=False),
+    "hf_convnext": image(tf.ConvNextModel, tf.ConvNextConfig(hidden_sizes=[8, 16, 32, 64], depths=[1, 1, 2, 1]),
+                         ((2, 3, 64, 64), (3, 3, 96, 80)), ({0: B, 2: H, 3: W},)),
+    "segformer": image(tf.SegformerForSemanticSegmentation,
+                       tf.SegformerConfig(num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[16, 32],
+                                          patch_sizes=[7, 3], strides=[4, 2], num_attention_heads=[1, 2],
+                                          decoder_hidden_size=32, num_labels=3,
+                                          initializer_range=0.2),  # 0.02: logits ~4e-3
+                       ((2, 3, 64, 64), (3, 3, 96, 80)), ({0: B, 2: H, 3: W},)),
+    "wav2vec2": varargs(dict(build=hf_build(tf.Wav2Vec2Model, tf.Wav2Vec2Config(
+        hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, conv_dim=(16, 16),
+        conv_stride=(5, 2), conv_kernel=(10, 3), num_conv_pos_embeddings=16, num_conv_pos_embedding_groups=4,
+        feat_extract_norm="group", do_stable_layer_norm=False)),
+        sets=[(torch.randn(2, 400),), (torch.randn(3, 560),)], dyn=({0: B, 1: Dim.AUTO},))),
+})
+
+
+# Families whose first run found converter bugs (each fixed, kept here as a
+# regression check): mixture-of-experts layers (transformers'
+# grouped_mm_fallback; DeepSeek-V3 with MLA), Llama 4's complex rotary
+# embedding on a dynamic sequence, DINOv2's bicubic position-embedding
+# resize to a dynamic grid, M2M100's and Speech2Text's `torch.no_grad()`
+# blocks, DeBERTa's in-place division through a view of dynamic shape.
+MODELS.update({
+    "mixtral": lm_mask(tf.MixtralForCausalLM, tf.MixtralConfig(**small, num_local_experts=4, num_experts_per_tok=2)),
+    "qwen2_moe": lm_mask(tf.Qwen2MoeForCausalLM, tf.Qwen2MoeConfig(**small, num_experts=4, num_experts_per_tok=2,
+                                                                   moe_intermediate_size=32,
+                                                                   shared_expert_intermediate_size=32)),
+    "deepseek_v3": lm_mask(tf.DeepseekV3ForCausalLM, tf.DeepseekV3Config(
+        **dict(small, num_key_value_heads=4), n_routed_experts=4, n_shared_experts=1, num_experts_per_tok=2,
+        moe_intermediate_size=32, kv_lora_rank=16, q_lora_rank=16, qk_rope_head_dim=8, qk_nope_head_dim=8,
+        v_head_dim=8, first_k_dense_replace=1, n_group=2, topk_group=1)),
+    "llama4_text": lm_mask(tf.Llama4ForCausalLM, tf.Llama4TextConfig(**small, head_dim=8, num_local_experts=4,
+                                                                     num_experts_per_tok=1, intermediate_size_mlp=64,
+                                                                     interleave_moe_layer_step=1)),
+    # The example size differs from image_size: DINOv2 returns its position
+    # table unresized when they agree, and torch.export guards that branch.
+    "dinov2": image(tf.Dinov2Model, tf.Dinov2Config(image_size=32, patch_size=8, hidden_size=32, num_hidden_layers=2,
+                                                    num_attention_heads=4, intermediate_size=64),
+                    ((2, 3, 48, 48), (3, 3, 40, 40)), ({0: B, 2: H, 3: W},),
+                    note="H == W: torch.export guards DINOv2's square-grid assumption"),
+    "m2m100": seq2seq(tf.M2M100Model, tf.M2M100Config(**s2s_small)),
+    "speech2text": varargs(dict(build=hf_build(tf.Speech2TextModel, tf.Speech2TextConfig(
+        **s2s_small, input_feat_per_channel=16, input_channels=1, conv_channels=32, num_conv_layers=2,
+        max_source_positions=64, max_target_positions=64), ["input_features", "attention_mask", "decoder_input_ids"]),
+        sets=[(torch.randn(2, 20, 16), mask(2, 20), ids(2, 5)), (torch.randn(3, 28, 16), mask(3, 28), ids(3, 7))],
+        dyn=({0: B, 1: Dim.AUTO}, {0: B, 1: Dim.AUTO}, {0: B, 1: S2}))),
+    "deberta": enc(tf.DebertaModel, tf.DebertaConfig(**enc_small, relative_attention=True,
+                                                     pos_att_type=["p2c", "c2p"])),
+    # use_cache=True (the default): the forward fills a DynamicCache, whose
+    # key/value tensors start as torch.tensor([]) and grow by torch.cat on
+    # dim -2 (torch skips 1-D empty tensors in cat).
+    "llama_use_cache": lm_mask(tf.LlamaForCausalLM, tf.LlamaConfig(**dict(small, use_cache=True), pad_token_id=0)),
+    "gpt2_use_cache": lm_mask(tf.GPT2LMHeadModel, tf.GPT2Config(vocab_size=100, n_positions=64, n_embd=32, n_layer=2,
+                                                                n_head=4, use_cache=True)),
+})
 
 if __name__ == "__main__":
     argv = sys.argv[1:]

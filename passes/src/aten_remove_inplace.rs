@@ -563,17 +563,30 @@ impl<'c, 'a> State<'c, 'a> {
             }
             "aten.view.default" | "aten._unsafe_view.default" => {
                 let shape = crate::lowering::builder::dims(base.r#type())
-                    .and_then(|d| d.into_iter().collect::<Option<Vec<i64>>>())
-                    .ok_or("writing through a view of a tensor with dynamic shape is not supported")?;
-                let size: Attribute = DenseI64ArrayAttribute::new(self.context, &shape).into();
-                (
-                    "view",
-                    Box::new(move |n: &str| match n {
-                        "self" => ArgValue::Operands(vec![src]),
-                        "size" => ArgValue::Attribute(size),
-                        _ => ArgValue::Absent,
-                    }),
-                )
+                    .and_then(|d| d.into_iter().collect::<Option<Vec<i64>>>());
+                match shape {
+                    Some(shape) => {
+                        let size: Attribute = DenseI64ArrayAttribute::new(self.context, &shape).into();
+                        (
+                            "view",
+                            Box::new(move |n: &str| match n {
+                                "self" => ArgValue::Operands(vec![src]),
+                                "size" => ArgValue::Attribute(size),
+                                _ => ArgValue::Absent,
+                            }),
+                        )
+                    }
+                    // A base of dynamic shape (DeBERTa's `x.view(...)`
+                    // then `div_`): back to the base's run-time shape.
+                    None => (
+                        "view_as",
+                        Box::new(move |n: &str| match n {
+                            "self" => ArgValue::Operands(vec![src]),
+                            "other" => ArgValue::Operands(vec![base]),
+                            _ => ArgValue::Absent,
+                        }),
+                    ),
+                }
             }
             other => return Err(format!("cannot write through the view '{other}' (no inverse)")),
         };

@@ -9,6 +9,7 @@
 //! | `aten.hop.while_loop(carried..., additional...)` | `onnx.Loop(none, cond0, carried...)` | `body(iteration_num, cond, carried...) -> (cond, carried...)` |
 //! | `aten.hop.scan(init..., xs..., additional...)` | `onnx.Scan(init..., xs...) {num_scan_inputs}` | `body(state..., x_slices...) -> (state..., y_slices...)` |
 //! | `aten.hop.map_impl(xs..., pos_args...)` | `onnx.Scan(xs...) {num_scan_inputs}` | `body(x_slices...) -> (y_slices...)` |
+//! | `aten.hop.wrap_with_set_grad_enabled(operands...)` | (the body, inlined) | |
 //!
 //! ONNX subgraphs see the values of enclosing graphs by name, so the block
 //! arguments torch passes explicitly (the branches' operands, the closed-over
@@ -31,7 +32,7 @@ use mlir_sys as sys;
 use std::collections::HashMap;
 
 /// Higher-order ops (`aten.hop.<name>`) this module lowers.
-pub const SUPPORTED: &[&str] = &["cond", "while_loop", "scan", "map_impl"];
+pub const SUPPORTED: &[&str] = &["cond", "while_loop", "scan", "map_impl", "wrap_with_set_grad_enabled"];
 
 /// True when `name` (an `aten.hop.*` op name) has a lowering.
 pub fn is_supported(name: &str) -> bool {
@@ -59,6 +60,7 @@ pub fn lower_higher_order_ops<'c, 'a>(root: OperationRef<'c, 'a>) -> Result<(), 
             "while_loop" => lower_while_loop(op),
             "scan" => lower_scan(op, true),
             "map_impl" => lower_scan(op, false),
+            "wrap_with_set_grad_enabled" => inline_grad_mode(op),
             other => {
                 Err(format!("higher-order op '{other}' has no ONNX lowering (supported: {})", SUPPORTED.join(", ")))
             }
@@ -321,6 +323,24 @@ fn inline_copy<'c, 'a>(
             None => unsafe { Value::from_raw(v.to_raw()) },
         })
         .collect())
+}
+
+/// `wrap_with_set_grad_enabled(operands...) { body }`: a `with
+/// torch.no_grad()` (or `enable_grad()`) block inside the forward (M2M100's
+/// sinusoidal positions). Gradient mode changes no value, so the body is
+/// inlined before the op, its block arguments standing for the operands.
+fn inline_grad_mode(op: OperationRef<'_, '_>) -> Result<(), String> {
+    let block = region_block(op, 0)?;
+    let operands: Vec<Value> = op.operands().collect();
+    let values = inline_copy(block, &operands, op)?;
+    if values.len() != op.result_count() {
+        return Err(format!("the body yields {} values for {} results", values.len(), op.result_count()));
+    }
+    for (result, value) in op.results().zip(values) {
+        let result: Value = result.into();
+        unsafe { sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), value.to_raw()) };
+    }
+    Ok(())
 }
 
 /// `cond(pred, operands)` -> `If(pred)`, the branches reading the operands

@@ -90,6 +90,16 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<()
         error_at(root.location(), &message);
         return Err(());
     }
+    // Checked before any op is lowered: the exponent's constant op is
+    // still an `aten.sym.constant` (with its int or float value).
+    for &op in &ops {
+        if ir::op_name(op) == "aten.sym.pow" {
+            if let Err(message) = sym_pow_exponent(op) {
+                op_error(op, &format!("cannot be lowered: {message}"));
+                return Err(());
+            }
+        }
+    }
     // Higher-order ops become onnx ops with regions whose bodies are still
     // aten ops (see control_flow.rs); the loop below lowers those in place.
     if ops.iter().any(|op| ir::op_name(*op).starts_with(aten_ir::HOP_PREFIX)) {
@@ -474,8 +484,24 @@ fn sym_lowering(op: &str) -> Option<&'static str> {
         "ge" => "GreaterOrEqual",
         "max" => "Max",
         "min" => "Min",
+        // Integer powers only (`(H // patch) ** 2`, DINOv2's position
+        // embedding count): see `sym_pow_exponent`.
+        "pow" => "Pow",
         _ => return None,
     })
+}
+
+/// The exponent of an `aten.sym.pow` must be a non-negative integer
+/// constant: Python's `int ** int` is an int only then (a negative or float
+/// exponent gives a float, which these int64 lowerings cannot hold).
+fn sym_pow_exponent(op: OperationRef<'_, '_>) -> Result<(), String> {
+    let exponent = op.operand(1).map_err(|e| e.to_string())?;
+    let constant = ir::defining_op(exponent).filter(|d| ir::op_name(*d) == aten_ir::SYM_CONSTANT_OP);
+    let value = constant.and_then(|c| c.attribute("value").ok()).and_then(lowering::args::number);
+    match value {
+        Some(lowering::args::Number::Int(n)) if n >= 0 => Ok(()),
+        _ => Err("a symbolic power needs a non-negative integer constant exponent".into()),
+    }
 }
 
 fn lower_op<'c, 'a>(

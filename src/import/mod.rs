@@ -109,6 +109,43 @@ fn unwrap_with_effects(node: &Node) -> Result<Option<Node>, String> {
     Ok(Some(Node { target, inputs, outputs, ..node.clone() }))
 }
 
+/// Ops outside `aten` that stand for an ATen op, with their argument names
+/// mapped to the ATen schema's: `transformers::grouped_mm_fallback(input,
+/// weight, offs)` is what Hugging Face mixture-of-experts layers call instead
+/// of `torch._grouped_mm(self, mat2, offs)` when capturing in float32 (the
+/// same product; rows past `offs[-1]` are zeros where ATen leaves them
+/// unspecified, and the lowering writes zeros).
+const ATEN_STAND_INS: &[(&str, &str, &[(&str, &str)])] = &[(
+    "torch.ops.transformers.grouped_mm_fallback.default",
+    "torch.ops.aten._grouped_mm.default",
+    &[("input", "self"), ("weight", "mat2"), ("offs", "offs")],
+)];
+
+/// `node` as the ATen op it stands for (see `ATEN_STAND_INS`), else `None`.
+fn aten_stand_in(node: &Node) -> Option<Node> {
+    let (_, target, names) = ATEN_STAND_INS.iter().find(|(from, _, _)| *from == node.target)?;
+    let inputs = node
+        .inputs
+        .iter()
+        .map(|input| {
+            let mut input = input.clone();
+            if let Some((_, to)) = names.iter().find(|(from, _)| *from == input.name) {
+                input.name = to.to_string();
+            }
+            input
+        })
+        .collect();
+    Some(Node { target: target.to_string(), inputs, ..node.clone() })
+}
+
+/// The node to import for `node`: the op a `with_effects` wraps, an ATen
+/// stand-in's ATen op, or `None` for `node` itself.
+fn substitute(node: &Node) -> Result<Option<Node>, String> {
+    let inner = unwrap_with_effects(node)?;
+    let stand_in = aten_stand_in(inner.as_ref().unwrap_or(node));
+    Ok(stand_in.or(inner))
+}
+
 /// Where a value came from, for error messages.
 fn node_label(node: &Node) -> String {
     let name = node.name.as_deref().unwrap_or("<unnamed>");
@@ -172,7 +209,7 @@ impl<'c> Importer<'c, '_> {
         let mut unknown: BTreeMap<String, (usize, Vec<String>)> = BTreeMap::new();
         fn visit(graph: &Graph, unknown: &mut BTreeMap<String, (usize, Vec<String>)>) {
             for node in &graph.nodes {
-                let inner = match unwrap_with_effects(node) {
+                let inner = match substitute(node) {
                     Ok(inner) => inner,
                     Err(reason) => {
                         let entry = unknown.entry(reason).or_default();
@@ -474,8 +511,7 @@ impl<'c> Importer<'c, '_> {
         constants: &HashMap<String, Argument>,
     ) -> Result<(), Error> {
         for node in &graph.nodes {
-            let inner =
-                unwrap_with_effects(node).map_err(|message| self.error(format!("{}: {message}", node_label(node))))?;
+            let inner = substitute(node).map_err(|message| self.error(format!("{}: {message}", node_label(node))))?;
             let node = inner.as_ref().unwrap_or(node);
             let op = self
                 .node(block, graph, node, scope, constants)

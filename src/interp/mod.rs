@@ -237,6 +237,11 @@ impl Interpreter<'_> {
                 let args = rest.iter().map(RtValue::shallow).collect();
                 self.run_block(region(if taken { 0 } else { 1 })?, args)
             }
+            // `with torch.no_grad()` inside the forward: the values are the body's.
+            Some("wrap_with_set_grad_enabled") => {
+                let args = operands.iter().map(RtValue::shallow).collect();
+                self.run_block(region(0)?, args)
+            }
             Some("while_loop") => {
                 let segments = op
                     .attribute(aten_ir::SEGMENTS_ATTR)

@@ -120,7 +120,8 @@ func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
     let error = run_pipeline(input, "builtin.module(convert-aten-to-onnx)").expect_err("must refuse");
     assert!(
         error.contains(
-            "aten.hop.flex_attention (higher-order op without an ONNX lowering; supported: cond, while_loop, scan, map_impl)"
+            "aten.hop.flex_attention (higher-order op without an ONNX lowering; supported: cond, while_loop, scan, \
+             map_impl, wrap_with_set_grad_enabled)"
         ),
         "{error}"
     );

@@ -696,7 +696,7 @@ fn sdpa_with_a_rank_0_key_is_refused() {
         meta["strides"] = serde_json::json!([]);
     });
     let message = to_onnx_fails(&dir, "input.pt2");
-    assert!(message.contains("query, key and value need the same rank, at least 2"), "{message}");
+    assert!(message.contains("query, key and value need a rank of at least 2"), "{message}");
     assert!(message.contains("[node scaled_dot_product_attention]"), "{message}");
 }
 

@@ -94,3 +94,23 @@ def _(self, x, y):
     """torch.conj_physical of a complex tensor after run_decompositions() (aten._conj_physical)."""
     z = torch.complex(x, y)
     return (torch.view_as_real(torch.conj_physical(z)),)
+
+
+@case("complex_layout_dynamic",
+      ["unsqueeze.default", "view.default", "reshape.default", "expand.default", "squeeze.dim", "mul.Tensor",
+       "polar.default", "view_as_complex.default", "view_as_real.default"],
+      lambda g, d: (rn(g, 2, d["s"], 8), pos(g, d["s"], 4), rn(g, d["s"], 4)),
+      dynamic={"x": {1: ("s", 3, 5)}, "r": {0: ("s", 3, 5)}, "t": {0: ("s", 3, 5)}})
+def _(self, x, r, t):
+    """Complex layout ops on a dynamic sequence (Llama 4's rotary embedding: freqs_cis = polar(r, t)
+    [S, 4] unsqueezed to [1, S, 1, 4] against queries viewed as complex [B, S, 1, 4]): unsqueeze,
+    view and reshape with a dynamic size, expand to a dynamic size, squeeze of a static 1 next to a
+    dynamic dim."""
+    f = torch.polar(r, t)
+    q = torch.view_as_complex(x.reshape(2, x.shape[1], 1, 4, 2))
+    rot = q * f[None, :, None, :]
+    flat = torch.view_as_real(rot.view(2, -1))
+    re = torch.view_as_real(rot.reshape(x.shape[1] * 2, 4))
+    ex = torch.view_as_real(f.unsqueeze(0).expand(3, -1, -1))
+    sq = torch.view_as_real(rot.squeeze(2))
+    return flat, re, ex, sq

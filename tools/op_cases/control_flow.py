@@ -234,3 +234,16 @@ def _(self, i, x):
 
     j, y = _while_loop(cond_fn, body_fn, (i, x.sum(0)))
     return j, y, i < n
+
+
+@case("cf_no_grad_block", [], lambda g, d: (rn(g, 2, d["n"]), ri(g, 0, 8, 2, d["n"])),
+      dynamic={"x": {1: N}, "i": {1: N}})
+def _(self, x, i):
+    """A `with torch.no_grad()` block inside the forward (M2M100's sinusoidal positions), captured
+    as the higher-order op wrap_with_set_grad_enabled: positions from a cumsum of a mask, a table
+    lookup, then used outside the block."""
+    with torch.no_grad():
+        pos = (i != 0).long().cumsum(1) * (i != 0).long()
+        table = torch.arange(16.0).reshape(8, 2)
+        emb = table[pos.clamp(max=7)].sum(-1)
+    return x + emb

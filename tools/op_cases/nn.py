@@ -85,6 +85,22 @@ def _(self, x):
     return tuple(out)
 
 
+def _init_pos_table(m):
+    m.table = nn.Parameter(torch.randn(1, 3, 4, 4, generator=torch.Generator().manual_seed(5)))
+
+
+@case("interp_bicubic_dynamic_size", ["upsample_bicubic2d.vec"], lambda g, d: (rn(g, 1, 2, d["h"], d["w"]),),
+      dynamic={"x": {2: ("h", 16, 24), 3: ("w", 40, 20)}}, dim_min={"h": 16, "w": 16}, init=_init_pos_table)
+def _(self, x):
+    """bicubic to an output size computed from dynamic sizes (DINOv2 resizes its 4x4 position table to
+    the image's patch grid (H // 8, W // 8)): the static table up and down (W // 8 = 2 < 4 in
+    set_1), align_corners both ways; the dynamic input itself to (H // 2 + 1, W + 3)."""
+    h, w = x.shape[2], x.shape[3]
+    return (F.interpolate(self.table, size=(h // 8, w // 8), mode="bicubic", align_corners=False),
+            F.interpolate(self.table, size=(h // 8, w // 8), mode="bicubic", align_corners=True),
+            F.interpolate(x, size=(h // 2 + 1, w + 3), mode="bicubic", align_corners=False))
+
+
 @case("upsample_default_overloads",
       ["upsample_nearest1d.default", "upsample_nearest3d.default", "_upsample_nearest_exact1d.default",
        "_upsample_nearest_exact2d.default", "_upsample_nearest_exact3d.default", "upsample_linear1d.default",
@@ -133,6 +149,53 @@ def _(self, x3, x4, x5, u):
     """F.pad reflect / replicate 1-D/2-D/3-D with negative pads (crop), unbatched 2-D; circular with
     negative pads (TRAINING IR keeps aten.pad)."""
     return _pad_modes(x3, x4, x5, u)
+
+
+SEQ57 = ("seq", 5, 7)
+
+
+def _pad_dynamic(x, a):
+    s = x.shape[1]
+    return (F.pad(x, (0, 0, 0, (4 - s % 4) % 4)), F.pad(x, (1, 2, s // 2, 0), value=0.5),
+            F.pad(x, (0, 0, 1, 4 - s), value=-1.0), F.pad(a, (0, (4 - s % 4) % 4), value=7))
+
+
+@case("pad_dynamic", ["pad.default", "sym_size.int"],
+      lambda g, d: (rn(g, 2, d["seq"], 3), ri(g, -5, 6, 2, d["seq"])), dynamic={"x": {1: SEQ57}, "a": {1: SEQ57}},
+      dim_min={"seq": 5})
+def _(self, x, a):
+    """F.pad (constant) by amounts computed from a dynamic dim: Swin's pad to a multiple of the window
+    (4 - S % 4) % 4, S // 2 before with value 0.5, 1 before and a crop by 4 - S after (S >= 5;
+    value -1), an int64 tensor."""
+    return _pad_dynamic(x, a)
+
+
+@case("constant_pad_nd_dynamic", ["constant_pad_nd.default", "sym_size.int"],
+      lambda g, d: (rn(g, 2, d["seq"], 3), ri(g, -5, 6, 2, d["seq"])), dynamic={"x": {1: SEQ57}, "a": {1: SEQ57}},
+      dim_min={"seq": 5}, ir="ATEN")
+def _(self, x, a):
+    """Core ATen of pad_dynamic (constant_pad_nd with pad amounts computed in the graph)."""
+    return _pad_dynamic(x, a)
+
+
+def _init_weight_norm(m):
+    g = torch.Generator().manual_seed(11)
+    wn = torch.nn.utils.parametrizations.weight_norm
+    m.conv = wn(nn.Conv1d(4, 6, 3, padding=1), dim=2)
+    m.lin = wn(nn.Linear(5, 3))
+    m.whole = wn(nn.Linear(5, 3), dim=None)
+    with torch.no_grad():
+        for p in m.parameters():
+            p.copy_(torch.randn(p.shape, generator=g))
+
+
+@case("weight_norm", ["_weight_norm.default"],
+      lambda g, d: (rn(g, 2, 4, 7), rn(g, 3, 5), rn(g, 3, 4, 2), rn(g, 1, 4, 1)), init=_init_weight_norm)
+def _(self, x, y, v, s):
+    """nn.utils.parametrizations.weight_norm in eval: a Conv1d normalized along its kernel dim (dim=2,
+    Wav2Vec2's positional convolution), a Linear (dim=0), a Linear over the whole weight (dim=None,
+    torch's -1); torch._weight_norm of inputs along a middle dim (1)."""
+    return self.conv(x), self.lin(y), self.whole(y), torch._weight_norm(v, s, 1)
 
 
 @case("pad_modes_explicit", ["reflection_pad1d.default", "reflection_pad2d.default", "reflection_pad3d.default",
@@ -277,6 +340,33 @@ def _(self, x1, x2, x3):
 def _(self, x1, x2, x3):
     """Core ATen adaptive average pools with non-divisible sizes."""
     return (F.adaptive_avg_pool1d(x1, 3), F.adaptive_avg_pool2d(x2, (3, 4)), F.adaptive_avg_pool3d(x3, (3, 2, 4)))
+
+
+AH, AW = ("h", 5, 7), ("w", 9, 4)
+
+
+def _adaptive_avg_dynamic(x1, x2, x3):
+    return (F.adaptive_avg_pool1d(x1, 3), F.adaptive_avg_pool2d(x2, (7, 7)), F.adaptive_avg_pool2d(x2, (2, 3)),
+            F.adaptive_avg_pool2d(x2, (1, 4)), F.adaptive_avg_pool3d(x3, (2, 3, 4)))
+
+
+@case("adaptive_avg_pool_dynamic", ["adaptive_avg_pool1d.default", "adaptive_avg_pool2d.default",
+                                    "adaptive_avg_pool3d.default"],
+      lambda g, d: (rn(g, 2, 3, d["w"]), rn(g, 2, 3, d["h"], d["w"]), rn(g, 1, 2, d["h"], 6, d["w"])),
+      dynamic={"x1": {2: AW}, "x2": {2: AH, 3: AW}, "x3": {2: AH, 4: AW}})
+def _(self, x1, x2, x3):
+    """Adaptive average pools of dynamic spatial sizes (VGG's / AlexNet's 7x7 / 6x6 pooling exported
+    with dynamic image sizes): overlapping bins, upsampling bins (W = 4 < 7 in set_1), a dynamic dim
+    pooled to 1 next to another, 3-D with a static middle dim."""
+    return _adaptive_avg_dynamic(x1, x2, x3)
+
+
+@case("adaptive_avg_pool_dynamic_core", ["_adaptive_avg_pool2d.default", "_adaptive_avg_pool3d.default"],
+      lambda g, d: (rn(g, 2, 3, d["w"]), rn(g, 2, 3, d["h"], d["w"]), rn(g, 1, 2, d["h"], 6, d["w"])),
+      dynamic={"x1": {2: AW}, "x2": {2: AH, 3: AW}, "x3": {2: AH, 4: AW}}, ir="ATEN")
+def _(self, x1, x2, x3):
+    """Core ATen of adaptive_avg_pool_dynamic."""
+    return _adaptive_avg_dynamic(x1, x2, x3)
 
 
 # ==========================================================================
@@ -671,3 +761,46 @@ def _(self, x, y):
     """F.lp_pool1d / lp_pool2d (no distinct ATen op: sign * relu(|x|^p) pooled by avg_pool, times the
     window size, ^(1/p)): p = 2 and 3, strides."""
     return F.lp_pool1d(x, 2, 3, stride=2), F.lp_pool2d(y, 3.0, 2), F.lp_pool2d(y, 2, (3, 2), stride=(2, 1))
+
+
+# ==========================================================================
+# Grouped matmul (mixture-of-experts layers)
+# ==========================================================================
+
+
+@case("grouped_mm", ["_grouped_mm.default"],
+      lambda g, d: (rn(g, d["s"], 8), rn(g, 3, 8, 8), ri(g, 0, 3, d["s"]), rn(g, 2, 6, 8)),
+      dynamic={"x": {0: ("s", 6, 9)}, "ids": {0: ("s", 6, 9)}})
+def _(self, x, w, ids, b):
+    """torch._grouped_mm (bfloat16: torch.export's meta kernel takes no other dtype) as Hugging Face MoE
+    experts call it: rows sorted by expert id, offsets from histc + cumsum (data-dependent, groups may
+    be empty); fixed offsets [2, 2, S] (an empty group); 3-D x 3-D (a batched matmul); results
+    in float32."""
+    x, w, b = x.bfloat16(), w.bfloat16(), b.bfloat16()
+    ids_sorted, perm = torch.sort(ids)
+    rows = x[perm]
+    counts = torch.histc(ids_sorted.float(), bins=3, min=0, max=2)
+    offs = torch.cumsum(counts, dim=0, dtype=torch.int32)
+    fixed = torch.stack([torch.tensor(2), torch.tensor(2), torch.tensor(x.shape[0])]).to(torch.int32)
+    return (torch._grouped_mm(rows, w, offs=offs).float(), torch._grouped_mm(x, w, offs=fixed).float(),
+            torch._grouped_mm(b, w[:2]).float())
+
+
+def _moe_fallback(x, w, ids, n_groups):
+    import transformers.integrations.moe  # noqa: F401  (registers torch.ops.transformers)
+
+    ids_sorted, perm = torch.sort(ids)
+    counts = torch.histc(ids_sorted.float(), bins=n_groups, min=0, max=n_groups - 1)
+    offs = torch.cumsum(counts, dim=0, dtype=torch.int32)
+    return torch.ops.transformers.grouped_mm_fallback(x[perm], w, offs)
+
+
+@case("grouped_mm_transformers", ["_grouped_mm.default"],
+      lambda g, d: (rn(g, d["s"], 8), rn(g, 4, 8, 5), ri(g, 0, 5, d["s"])),
+      dynamic={"x": {0: ("s", 6, 9)}, "ids": {0: ("s", 6, 9)}})
+def _(self, x, w, ids):
+    """transformers' float32 stand-in for torch._grouped_mm (torch.ops.transformers.grouped_mm_fallback,
+    what Mixtral / Qwen-MoE experts capture in float32; the importer reads it as aten._grouped_mm):
+    4 experts, ids in [0, 5) so that rows of id 4 fall past the last offset (zeros), groups may be
+    empty."""
+    return _moe_fallback(x, w, ids, 4)

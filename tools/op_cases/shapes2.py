@@ -216,3 +216,78 @@ def _(self, v, x):
     """tensor_split by a 0-d tensor of sections (a constant: static piece sizes), on dim 0 and dim -1.
     (A 1-D tensor of indices gives data-dependent sizes at export: the rule refuses it.)"""
     return (*torch.tensor_split(v, torch.tensor(3)), *torch.tensor_split(x, torch.tensor(2), dim=-1))
+
+
+# ==========================================================================
+# roll of dynamic sizes (Swin's shifted windows on a dynamic image)
+# ==========================================================================
+
+
+@case("shapes2_roll_dynamic", ["roll.default", "sym_size.int"],
+      lambda g, d: (rn(g, 2, d["h"], d["w"], 3), ri(g, -5, 6, d["h"], 4)),
+      dynamic={"x": {1: ("h", 5, 7), 2: ("w", 6, 4)}, "a": {0: ("h", 5, 7)}})
+def _(self, x, a):
+    """roll along dynamic dims: Swin's (-3, -3) on (H, W) and back (3, 3); -9 on W (|shift| > size);
+    a shift computed from a dynamic size (H // 2); the flattened tensor (no dims); an int64 tensor."""
+    return (x.roll((-3, -3), (1, 2)), x.roll((3, 3), (1, 2)), x.roll(-9, 2), x.roll(x.shape[1] // 2, 1),
+            x.roll(5), a.roll(2, 0))
+
+
+@case("shapes2_slice_scatter_dynamic", ["slice_scatter.default"],
+      lambda g, d: (rn(g, 2, d["h"], d["w"]), rn(g, 2, d["h"], 2)),
+      dynamic={"x": {1: ("h", 5, 7), 2: ("w", 6, 5)}, "y": {1: ("h", 5, 7)}}, dim_min={"h": 5, "w": 5})
+def _(self, x, y):
+    """Slice assignments with negative starts on dynamic dims: Swin's shifted-window mask (regions
+    [0:-3], [-3:-1], [-1:] of H and W numbered 0..8 in a zeros tensor of x's size), z[:, :, -2:] = y,
+    z[:, -4:] = 1."""
+    m = torch.zeros_like(x)
+    cnt = 0
+    for h in (slice(0, -3), slice(-3, -1), slice(-1, None)):
+        for w in (slice(0, -3), slice(-3, -1), slice(-1, None)):
+            m[:, h, w] = cnt
+            cnt += 1
+    z = x.clone()
+    z[:, :, -2:] = y
+    z[:, -4:] = 1.0
+    return m, z
+
+
+@case("shapes2_squeeze_dynamic", ["squeeze.default", "squeeze.dim", "squeeze.dims"],
+      lambda g, d: (rn(g, d["batch"], 1, 3), rn(g, 1, d["batch"], 1)),
+      dynamic={"x": {0: ("batch", 2, 3)}, "y": {1: ("batch", 2, 3)}})
+def _(self, x, y):
+    """squeeze next to a dynamic dim (torch.export keeps a dynamic dim, taken not to be 1; the
+    capture's result type says so): x.squeeze() [B,1,3] -> [B,3], x.squeeze(0) (nothing),
+    y.squeeze() [1,B,1] -> [B], y.squeeze((0, 1))."""
+    return x.squeeze(), x.squeeze(0), y.squeeze(), y.squeeze((0, 1))
+
+
+@case("shapes2_view_write_dynamic", ["view.default", "div.Tensor", "mul.Tensor"],
+      lambda g, d: (rn(g, d["batch"], 8), rn(g, 4)), dynamic={"x": {0: ("batch", 2, 3)}})
+def _(self, x, s):
+    """In-place ops through a view of a tensor of dynamic shape (DeBERTa divides a viewed score
+    tensor in place): y.view(-1, 4).div_(s); y.view(B, 2, 4)[:, 1].mul_(3); y is returned."""
+    y = x * 1.5
+    y.view(-1, 4).div_(s)
+    y.view(x.shape[0], 2, 4)[:, 1].mul_(3.0)
+    return y
+
+
+@case("shapes2_sym_pow", ["new_zeros.default", "new_full.default", "sym_size.int"],
+      lambda g, d: (rn(g, d["batch"], 3),), dynamic={"x": {0: ("batch", 4, 6)}}, dim_min={"batch": 4})
+def _(self, x):
+    """Integer powers of a dynamic size (DINOv2 counts its patches as (H // p) ** 2): a zeros
+    tensor of (B // 2) ** 2 + 1 elements; a (B // 2) ** 3 x 2 tensor of 1.5."""
+    n = x.shape[0] // 2
+    return x.new_zeros(n ** 2 + 1), x.new_full((n ** 3, 2), 1.5)
+
+
+@case("shapes2_cat_legacy_empty", ["cat.default"], lambda g, d: (rn(g, 2, 2, d["seq"], 4), ri(g, -5, 6, 3)),
+      dynamic={"k": {2: ("seq", 3, 5)}})
+def _(self, k, a):
+    """torch.cat skips 1-D tensors of size 0 (legacy): Hugging Face's DynamicLayer starts its key cache
+    as torch.tensor([]) and concatenates 4-D states on dim -2; the empty tensor last; an int64 tensor
+    with an empty float tensor (the result dtype promotes)."""
+    empty = k.new_zeros(0)
+    return (torch.cat([empty, k], dim=-2), torch.cat([k, empty, k], dim=2),
+            torch.cat([a, torch.tensor([])], dim=0))

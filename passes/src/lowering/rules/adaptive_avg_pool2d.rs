@@ -1,6 +1,6 @@
 use super::nn_common::with_batch;
 use crate::lowering::{builder, Attr, Ctx, Rule};
-use melior::ir::{attribute::FloatAttribute, r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
+use melior::ir::{r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.adaptive_avg_pool2d.default", |c| adaptive_avg_pool(c, 2)).samples(&[
@@ -25,7 +25,9 @@ pub(super) fn bins(input: i64, output: i64) -> Vec<(i64, i64)> {
 /// Output 1 everywhere: GlobalAveragePool; static sizes that are multiples of
 /// the output: AveragePool; otherwise, axis by axis, a MatMul with the
 /// [in, out] averaging matrix of torch's bins (the mean over a box is the
-/// mean over each axis in turn).
+/// mean over each axis in turn): a constant for a static size, computed in
+/// the graph from the run-time size for a dynamic one (VGG's and AlexNet's
+/// pooling to 7x7 / 6x6 exported with dynamic image sizes).
 pub(super) fn adaptive_avg_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
     let out = c.args.ints("output_size")?;
@@ -37,12 +39,9 @@ pub(super) fn adaptive_avg_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
             return Ok(vec![c.b.op_like("GlobalAveragePool", &[xb], &[], xb)?]);
         }
         let dims = builder::dims(xb.r#type()).ok_or("unknown rank")?;
-        let inputs: Vec<i64> = dims[2..]
-            .iter()
-            .map(|d| d.ok_or("adaptive pooling to a size other than 1 needs static spatial sizes"))
-            .collect::<Result<_, _>>()?;
-        if inputs.iter().zip(&out).all(|(i, o)| *o > 0 && i % o == 0) {
-            let kernel: Vec<i64> = inputs.iter().zip(&out).map(|(i, o)| i / o).collect();
+        let inputs: Vec<Option<i64>> = dims[2..].to_vec();
+        if inputs.iter().zip(&out).all(|(i, o)| *o > 0 && i.is_some_and(|i| i % o == 0)) {
+            let kernel: Vec<i64> = inputs.iter().zip(&out).map(|(i, o)| i.unwrap_or(0) / o).collect();
             let attrs = [("kernel_shape", Attr::Ints(kernel.clone())), ("strides", Attr::Ints(kernel))];
             return Ok(vec![c.b.op_like("AveragePool", &[xb], &attrs, xb)?]);
         }
@@ -53,20 +52,30 @@ pub(super) fn adaptive_avg_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
         let rank = spatial + 2;
         let mut y = xb;
         for (i, (&input, &output)) in inputs.iter().zip(&out).enumerate() {
-            if input == output {
-                continue;
-            }
-            // [in, out] matrix: column j averages torch's bin j.
-            let mut m = vec![0.0f64; (input * output) as usize];
-            for (j, (s, e)) in bins(input, output).into_iter().enumerate() {
-                for k in s..e {
-                    m[(k * output) as usize + j] = 1.0 / (e - s) as f64;
-                }
-            }
-            let ty: Type = RankedTensorType::new(&[input as u64, output as u64], element, None).into();
-            let attrs: Vec<Attribute> = m.iter().map(|&v| FloatAttribute::new(c.b.context, element, v).into()).collect();
-            let matrix = c.b.constant(ty, &attrs)?;
             let axis = 2 + i;
+            let matrix = match input {
+                Some(input) if input == output => continue,
+                Some(input) => {
+                    // [in, out] matrix: column j averages torch's bin j.
+                    let mut m = vec![0.0f64; (input * output) as usize];
+                    for (j, (s, e)) in bins(input, output).into_iter().enumerate() {
+                        for k in s..e {
+                            m[(k * output) as usize + j] = 1.0 / (e - s) as f64;
+                        }
+                    }
+                    let ty: Type = RankedTensorType::new(&[input as u64, output as u64], element, None).into();
+                    let attrs: Vec<Attribute> =
+                        m.iter().map(|&v| crate::lowering::builder::float_attr(c.b.context, element, v).into()).collect();
+                    c.b.constant(ty, &attrs)?
+                }
+                None => {
+                    let i64_t = c.b.i64_type();
+                    let shape = c.b.shape(xb)?;
+                    let bounds = [c.b.const_i64s(&[axis as i64])?, c.b.const_i64s(&[axis as i64 + 1])?];
+                    let n = c.b.op("Slice", &[shape, bounds[0], bounds[1]], &[], c.b.unranked(i64_t))?;
+                    dynamic_bins_matrix(c, n, output, element)?
+                }
+            };
             if axis == rank - 1 {
                 y = c.b.op_like("MatMul", &[y, matrix], &[], xb)?;
             } else {
@@ -79,4 +88,33 @@ pub(super) fn adaptive_avg_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
         }
         Ok(vec![c.b.op_like("Identity", &[y], &[], xb)?])
     })
+}
+
+/// The [in, out] averaging matrix of `bins` for an input size `n` known only
+/// at run time (a 1-element int64 tensor): with j = 0..out, start_j =
+/// floor(j * n / out), end_j = ceil((j + 1) * n / out) (integer divisions of
+/// non-negative values), entry [k, j] = (start_j <= k < end_j) / (end_j - start_j).
+fn dynamic_bins_matrix<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    n: Value<'c, 'a>,
+    output: i64,
+    element: Type<'c>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &c.b;
+    let i64_t = b.i64_type();
+    let bool_t = super::math_common::bool_type(c);
+    let int = |op: &str, l: Value<'c, 'a>, r: Value<'c, 'a>| b.op(op, &[l, r], &[], b.unranked(i64_t));
+    let j = b.const_i64s(&(0..output).collect::<Vec<_>>())?;
+    let j1 = b.const_i64s(&(1..=output).collect::<Vec<_>>())?;
+    let out = b.const_i64s(&[output])?;
+    let start = int("Div", int("Mul", j, n)?, out)?;
+    let end = int("Div", int("Add", int("Mul", j1, n)?, b.const_i64s(&[output - 1])?)?, out)?;
+    let limit = c.squeeze(n, &[0])?;
+    let k = b.op("Range", &[b.const_i64_scalar(0)?, limit, b.const_i64_scalar(1)?], &[], b.unranked(i64_t))?;
+    let k = c.unsqueeze(k, &[1])?;
+    let ge = b.op("GreaterOrEqual", &[k, start], &[], b.unranked(bool_t))?;
+    let lt = b.op("Less", &[k, end], &[], b.unranked(bool_t))?;
+    let inside = b.op("And", &[ge, lt], &[], b.unranked(bool_t))?;
+    let count = b.cast(int("Sub", end, start)?, element)?;
+    b.op("Div", &[b.cast(inside, element)?, count], &[], b.unranked(element))
 }

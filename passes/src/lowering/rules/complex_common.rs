@@ -241,23 +241,88 @@ pub fn to_copy<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     Ok(vec![finish(c, c.complex_part(z, 0)?)?])
 }
 
-/// View ops whose result shape is static in the aten type (view, reshape,
-/// squeeze, unsqueeze, flatten): `Reshape` to the result dims + [2]
-/// (`allowzero`: a 0 in the dims is an empty dim, not "copy").
+/// View ops (view, _unsafe_view, reshape, squeeze, unsqueeze): with a
+/// static result shape, `Reshape` to the result dims + [2] (`allowzero`: a 0
+/// in the dims is an empty dim, not "copy"); with dynamic sizes (Llama 4's
+/// rotary `freqs_cis[:, :, None, :]` over a dynamic sequence), each op from
+/// its own arguments (`reshape_dynamic`).
 pub fn reshape<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let z = c.args.tensor("self")?;
-    let mut dims = c.result_dims(0)?;
+    let dims = builder::dims(c.result_type(0)?).ok_or("the result has an unknown rank")?;
+    let Some(mut dims) = dims.into_iter().collect::<Option<Vec<i64>>>() else {
+        return Ok(vec![finish(c, reshape_dynamic(c, z)?)?]);
+    };
     dims.push(2);
     let shape = c.b.const_i64s(&dims)?;
     Ok(vec![finish(c, c.b.op_like("Reshape", &[z, shape], &[("allowzero", Attr::Int(1))], z)?)?])
 }
 
-/// `expand`: `Expand` to the result dims + [2].
+/// The view ops of `reshape` on a result of dynamic shape: `unsqueeze` /
+/// `squeeze` at dims normalized against the complex ranks; `view` /
+/// `reshape` to the requested sizes (computed in the graph) + [2].
+fn reshape_dynamic<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let name = crate::ir::op_name(c.args.op);
+    let out_rank = builder::rank(c.result_type(0)?).ok_or("the result has an unknown rank")?;
+    match name.as_str() {
+        "aten.unsqueeze.default" => {
+            let d = c.dim(c.args.int("dim")?, out_rank)? as i64;
+            c.unsqueeze(z, &[d])
+        }
+        "aten.squeeze.default" | "aten.squeeze.dim" | "aten.squeeze.dims" => {
+            let dims = builder::dims(c.aten_type("self")?).ok_or("unknown rank")?;
+            let rank = dims.len();
+            let candidates: Vec<usize> = match name.as_str() {
+                "aten.squeeze.default" => (0..rank).collect(),
+                "aten.squeeze.dim" => vec![c.dim(c.args.int("dim")?, rank)?],
+                _ => c.args.ints("dim")?.into_iter().map(|d| c.dim(d, rank)).collect::<Result<_, _>>()?,
+            };
+            // Static 1s go; dynamic dims stay when the capture's result
+            // type says so (torch.export takes a dynamic size not to be 1).
+            let axes: Vec<i64> = candidates.iter().filter(|&&d| dims[d] == Some(1)).map(|&d| d as i64).collect();
+            if out_rank != rank - axes.len() {
+                return Err("cannot tell whether a dynamic dim of a complex tensor is 1".into());
+            }
+            if axes.is_empty() {
+                return c.b.op_like("Identity", &[z], &[], z);
+            }
+            c.squeeze(z, &axes)
+        }
+        "aten.view.default" | "aten._unsafe_view.default" | "aten.reshape.default" => {
+            let arg = if name == "aten.reshape.default" { "shape" } else { "size" };
+            let mut sizes = c.args.sym_ints(arg)?;
+            // A -1 is inferred (then 0 cannot be literal in ONNX); otherwise
+            // a 0 is an empty dim.
+            let infer = sizes.iter().any(|s| matches!(s, IntArg::Static(-1)));
+            sizes.push(IntArg::Static(2));
+            let shape = c.int_list_tensor(&sizes)?;
+            c.b.op_like("Reshape", &[z, shape], &[("allowzero", Attr::Int(if infer { 0 } else { 1 }))], z)
+        }
+        other => Err(format!("{other} of a complex tensor with dynamic sizes is not supported")),
+    }
+}
+
+/// `expand`: `Expand` to the result dims + [2]; with dynamic sizes, to the
+/// requested sizes (a -1, keep the size, is a 1 for ONNX's broadcasting) +
+/// [2].
 pub fn expand<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let z = c.args.tensor("self")?;
-    let mut dims = c.result_dims(0)?;
-    dims.push(2);
-    let shape = c.b.const_i64s(&dims)?;
+    let dims = builder::dims(c.result_type(0)?).ok_or("the result has an unknown rank")?;
+    let shape = match dims.into_iter().collect::<Option<Vec<i64>>>() {
+        Some(mut dims) => {
+            dims.push(2);
+            c.b.const_i64s(&dims)?
+        }
+        None => {
+            let mut sizes: Vec<IntArg> = c
+                .args
+                .sym_ints("size")?
+                .into_iter()
+                .map(|s| if matches!(s, IntArg::Static(-1)) { IntArg::Static(1) } else { s })
+                .collect();
+            sizes.push(IntArg::Static(2));
+            c.int_list_tensor(&sizes)?
+        }
+    };
     Ok(vec![finish(c, c.b.op_like("Expand", &[z, shape], &[], z)?)?])
 }
 

@@ -10,7 +10,13 @@ pub const RULES: &[Rule] = &[
         "input: T[2,3,9]; weight: T[4,3,3]; bias: T[4]; stride: [2]; padding: [1]; dilation: [2]; transposed: false; output_padding: [0]; groups: 1",
         "input: T[1,4,3,4,4]; weight: T[4,1,2,3,3]; bias: none; stride: [1,2,1]; padding: [1,0,1]; dilation: [1,1,2]; transposed: true; output_padding: [0,1,0]; groups: 2",
         "input: T[0,2,5,5]; weight: T[3,2,3,3]; bias: T[3]; stride: [1,1]; padding: [1,1]; dilation: [1,1]; transposed: false; output_padding: [0,0]; groups: 1",
-    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
+    ])
+    // Not f16/bf16: torch's CPU transposed convolution accumulates in the half
+    // type; computed in float32 here (onnx-widen-half) the result is closer
+    // to the float32 computation (measured: 0.06 vs eager's 0.19 on an OpInfo
+    // sample) and differs from eager by half-precision ulps. The plain
+    // convolutions below keep f16/bf16.
+    .dtypes(&["f32", "f64"]),
     Rule::custom("aten.conv2d.default", |c| conv(c, false)).samples(&[
         "input: T[1,2,5,5]; weight: T[3,2,3,3]; bias: T[3]; padding: [1,1]",
         "input: T[2,4,9,9]; weight: T[4,2,3,3]; stride: [2,2]; dilation: [2,2]; groups: 2",
@@ -33,7 +39,7 @@ pub const RULES: &[Rule] = &[
         "input: T[2,4,4]; weight: T[2,3,3,3]; bias: T[3]; stride: [2,2]; dilation: [2,1]",
         "input: T[2,2,4,4]; weight: T[2,2,4,5]; bias: T[4]; stride: [3,2]; padding: [1,2]; output_padding: [2,3]; groups: 2; dilation: [3,4]",
         "input: T[1,2,3,3]; weight: T[2,3,3,3]; bias: T[3]; stride: [1,1]; padding: [0,1]; output_padding: [1,1]; dilation: [2,3]",
-    ]).dtypes(&["f32", "bf16", "f64"]),
+    ]).dtypes(&["f32", "f64"]), // not f16/bf16: see aten.convolution.default
     Rule::custom("aten.conv_transpose1d.default", |c| conv(c, true)).samples(&[
         "input: T[1,2,5]; weight: T[2,3,3]; bias: T[3]; stride: [2]; padding: [1]; output_padding: [1]",
         "input: T[4,5]; weight: T[4,1,3]; groups: 2; dilation: [2]",
@@ -42,7 +48,7 @@ pub const RULES: &[Rule] = &[
         "input: T[1,2,3,3,3]; weight: T[2,3,2,2,2]; bias: T[3]; stride: [2,2,2]",
         "input: T[2,3,3,4]; weight: T[2,2,3,3,3]; stride: [2,1,2]; padding: [1,1,1]; output_padding: [1,0,1]",
         "input: T[2,2,4,4,4]; weight: T[2,2,4,5,6]; bias: T[4]; stride: [3,2,1]; padding: [1,2,3]; output_padding: [2,3,5]; groups: 2; dilation: [3,4,6]",
-    ]).dtypes(&["f32", "bf16", "f64"]),
+    ]).dtypes(&["f32", "f64"]), // not f16/bf16: see aten.convolution.default
     Rule::custom("aten.conv2d.padding", conv_padding_string).samples(&[
         "input: T[1,2,6,6]; weight: T[3,2,3,3]; bias: T[3]; padding: \"same\"; dilation: [2,2]",
         "input: T[1,2,6,6]; weight: T[3,2,2,2]; padding: \"same\"",

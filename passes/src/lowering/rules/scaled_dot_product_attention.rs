@@ -8,6 +8,11 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.scaled_dot_product_attention.def
         "query: T[1,2,4,8]; key: T[1,2,5,8]; value: T[1,2,5,8]; attn_mask: T[1,1,4,5]",
         "query: T[2,2,4,8]; key: T[2,2,4,8]; value: T[2,2,4,8]; is_causal: true",
         "query: T[1,4,3,8]; key: T[1,2,3,8]; value: T[1,2,3,8]; enable_gqa: true",
+        "query: T[2,4,3,8]; key: T[2,1,5,8]; value: T[2,1,5,8]",
+        "query: T[2,4,3,8]; key: T[2,1,3,8]; value: T[2,1,3,8]; is_causal: true",
+        "query: T[2,1,3,8]; key: T[2,4,5,8]; value: T[2,4,5,8]; attn_mask: bool[2,1,3,5]",
+        "query: T[4,3,8]; key: T[2,4,6,8]; value: T[2,4,6,8]; is_causal: true",
+        "query: T[2,4,3,8]; key: T[6,8]; value: T[6,8]",
         "query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; scale: 0.5",
         "query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; dropout_p: 1.0",
     ])
@@ -29,18 +34,29 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let q_dims = builder::dims(q.r#type()).ok_or("unknown rank")?;
     let k_dims = builder::dims(k.r#type()).ok_or("unknown rank")?;
     let v_rank = ctx.rank(v)?;
-    if rank < 2 || k_dims.len() != rank || v_rank != rank {
-        return Err(format!(
-            "query, key and value need the same rank, at least 2 (got {rank}, {}, {v_rank})",
-            k_dims.len()
-        ));
+    let k_rank = k_dims.len();
+    if rank < 2 || k_rank < 2 || v_rank < 2 {
+        return Err(format!("query, key and value need a rank of at least 2 (got {rank}, {k_rank}, {v_rank})"));
     }
     // Grouped-query attention: repeat each K/V head for its group of Q heads.
-    if rank == 4 && q_dims[1] != k_dims[1] {
+    // Without enable_gqa torch's math path broadcasts the batch dims of its
+    // matmuls: a single K/V head (multi-query attention, e.g. Falcon) or a
+    // single Q head broadcasts against the other's heads, as ONNX MatMul does.
+    let enable_gqa = ctx.args.bool("enable_gqa")?;
+    // Different ranks broadcast their batch dims in the matmuls, like torch's.
+    if enable_gqa && (k_rank != rank || v_rank != rank) {
+        return Err(format!("enable_gqa with query, key and value of different ranks ({rank}, {k_rank}, {v_rank})"));
+    }
+    let broadcast = |d: Option<i64>| d == Some(1);
+    if rank == 4
+        && k_rank == 4
+        && q_dims[1] != k_dims[1]
+        && !(!enable_gqa && (broadcast(q_dims[1]) || broadcast(k_dims[1])))
+    {
         let (Some(hq), Some(hkv)) = (q_dims[1], k_dims[1]) else {
             return Err("GQA with a dynamic number of heads is not supported".into());
         };
-        if !ctx.args.bool("enable_gqa")? || hq % hkv != 0 {
+        if !enable_gqa || hq % hkv != 0 {
             return Err(format!("query has {hq} heads and key {hkv}; need enable_gqa and a multiple"));
         }
         let rep = hq / hkv;
@@ -71,8 +87,8 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             1.0 / (e as f64).sqrt()
         }
     };
-    let mut perm: Vec<i64> = (0..rank as i64).collect();
-    perm.swap(rank - 2, rank - 1);
+    let mut perm: Vec<i64> = (0..k_rank as i64).collect();
+    perm.swap(k_rank - 2, k_rank - 1);
     let kt = b.op_like("Transpose", &[k], &[("perm", Attr::Ints(perm))], k)?;
     let scores = b.op_like("MatMul", &[q, kt], &[], q)?;
     let scale = b.const_like(q, scale)?;
@@ -105,7 +121,7 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let weights = super::random_common::torch_dropout(
         ctx,
         weights,
-        Some(rank),
+        Some(rank.max(k_rank)),
         dropout_p,
         true,
         super::random_common::DropoutKind::Plain,

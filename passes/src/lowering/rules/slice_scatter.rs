@@ -1,10 +1,12 @@
 use crate::lowering::{builder, Attr, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.slice_scatter.default", slice_scatter).samples(&[
-    "self: T[6,4]; src: T[2,4]; dim: 0; start: 1; end: 5; step: 2",
-    "self: T[6,4]; src: T[6,2]; dim: 1; start: -2",
-]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];
+pub const RULES: &[Rule] = &[Rule::custom("aten.slice_scatter.default", slice_scatter)
+    .samples(&[
+        "self: T[6,4]; src: T[2,4]; dim: 0; start: 1; end: 5; step: 2",
+        "self: T[6,4]; src: T[6,2]; dim: 1; start: -2",
+    ])
+    .dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];
 
 /// Writes `src` into `self[start:end:step]` along `dim` with
 /// `ScatterElements`: the indices are `start + step * i`, broadcast to src's
@@ -20,13 +22,25 @@ fn slice_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
         IntArg::Dynamic(_) => return Err("a dynamic step is not supported".into()),
     };
     let x_dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
-    let start = match ctx.args.opt_sym_int("start")? {
-        None => IntArg::Static(0),
+    let start_v = match ctx.args.opt_sym_int("start")? {
+        None => b.const_i64_scalar(0)?,
         Some(IntArg::Static(s)) if s < 0 => match x_dims[dim as usize] {
-            Some(d) => IntArg::Static((s + d).max(0)),
-            None => return Err("a negative start on a dynamic dim is not supported".into()),
+            Some(d) => b.const_i64_scalar((s + d).max(0))?,
+            // Counted from the end of a dynamic dim (Swin's attention-mask
+            // slices `[-window:-shift]`): max(s + size, 0) in the graph.
+            None => {
+                let i64_t = b.i64_type();
+                let size = b.op(
+                    "Gather",
+                    &[b.shape(x)?, b.const_i64_scalar(dim)?],
+                    &[("axis", Attr::Int(0))],
+                    b.unranked(i64_t),
+                )?;
+                let from_end = b.op("Add", &[size, b.const_i64_scalar(s)?], &[], b.unranked(i64_t))?;
+                b.op("Max", &[from_end, b.const_i64_scalar(0)?], &[], b.unranked(i64_t))?
+            }
         },
-        Some(other) => other,
+        Some(other) => ctx.int_scalar(other, b.i64_type())?,
     };
     // i = 0 .. src.shape[dim]
     let src_shape = b.shape(src)?;
@@ -37,7 +51,6 @@ fn slice_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     let i = b.op("Range", &[zero, n, one], &[], b.unranked(b.i64_type()))?;
     let step_c = b.const_i64_scalar(step)?;
     let scaled = b.op("Mul", &[i, step_c], &[], b.unranked(b.i64_type()))?;
-    let start_v = ctx.int_scalar(start, b.i64_type())?;
     let idx = b.op("Add", &[scaled, start_v], &[], b.unranked(b.i64_type()))?;
     // Shape [1, .., n, .., 1] then broadcast to src's shape.
     let mut shape = vec![1i64; rank];

@@ -39,12 +39,23 @@ fn squeeze<'c, 'a>(ctx: &Ctx<'c, 'a>, dims: Option<Vec<i64>>) -> Result<Vec<Valu
         None => (0..rank as i64).collect(),
     };
     let mut axes = Vec::new();
+    let mut dynamic = Vec::new();
     for d in candidates {
         match shape.get(d as usize) {
             Some(Some(1)) => axes.push(d),
             Some(Some(_)) => {}
-            Some(None) => return Err(format!("cannot tell whether dynamic dim {d} is 1")),
+            Some(None) => dynamic.push(d),
             None => return Err(format!("dim {d} out of range")),
+        }
+    }
+    // A dynamic dim is squeezed only when it is 1 at run time. torch.export
+    // decides at capture time (size-oblivious: a dynamic size is taken not
+    // to be 1) and records it in the result type: the capture's rank shows
+    // whether the dynamic dims stay.
+    if let Some(&d) = dynamic.first() {
+        let result_rank = builder::rank(ctx.result_type(0)?);
+        if result_rank != Some(rank - axes.len()) {
+            return Err(format!("cannot tell whether dynamic dim {d} is 1"));
         }
     }
     if axes.is_empty() {

@@ -8,7 +8,11 @@
 //! (or takes the scales, but then computes the output size in float32), so it
 //! is only used where both conventions give the same source indices:
 //!
-//! - cubic: integer upsampling (`out = s * in`);
+//! - cubic: integer upsampling (`out = s * in`), and dynamic sizes with no
+//!   scale given (torch's `in / out` is Resize's half_pixel mapping of the
+//!   output size; cubic interpolation is continuous, so float rounding of the
+//!   coordinate does not change the result beyond rounding; DINOv2 resizes
+//!   its position embeddings to the image's patch grid this way);
 //! - nearest / nearest-exact: integer upsampling (`out = s * in`), where the
 //!   index maps are provably equal;
 //! - linear: `align_corners`, no scale given, `out == in`, or
@@ -129,7 +133,9 @@ pub fn upsample<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: Mode, spatial: usize) -> Result
         }),
         // Integer upsampling: Resize's cubic (A = -0.75, border taps clamped)
         // is torch's, checked by the differential samples.
-        Mode::Cubic => axes.iter().all(|a| integer_factor(a).is_some()),
+        Mode::Cubic => {
+            axes.iter().all(|a| integer_factor(a).is_some()) || (!statics && axes.iter().all(|a| a.factor.is_none()))
+        }
     };
     if resize_ok {
         return resize(ctx, x, mode, align, &axes, is_vec);
@@ -219,7 +225,7 @@ fn resize<'c, 'a>(
         let scales = const_floats(ctx, ctx.b.f32_type(), &[scales.len() as i64], &scales.iter().map(|&s| s as f64).collect::<Vec<_>>())?;
         return Ok(vec![ctx.op("Resize", &[x, none, scales, none], &attrs)?]);
     }
-    if given_sizes && axes.iter().all(|a| a.factor.is_none()) && mode == Mode::Linear {
+    if given_sizes && axes.iter().all(|a| a.factor.is_none()) && matches!(mode, Mode::Linear | Mode::Cubic) {
         let size: Vec<IntArg> = ctx.args.sym_ints("output_size")?;
         let size = ctx.int_list_tensor(&size)?;
         let batch_channels = shape_slice(ctx, x, 0, Some(2))?;
