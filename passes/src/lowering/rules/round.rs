@@ -12,7 +12,10 @@ pub const RULES: &[Rule] = &[
         "self: T[2,3]; decimals: -1",
         "self: T[]; decimals: 3",
         "self: T[0]; decimals: 1",
-    ]).dtypes(&["f32", "f16", "bf16", "f64"]),
+    ])
+    // Not f16/bf16: torch rounds x * 10^d to the half type before rounding to an
+    // integer; computed in float32 (onnx-widen-half) the scaling does not round.
+    .dtypes(&["f32", "f64"]),
 ];
 
 /// torch's formula: `round(x * 10^d) / 10^d` for d >= 0,
