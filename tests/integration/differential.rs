@@ -777,6 +777,10 @@ fn every_rule_matches_libtorch() {
                 }
             }
         }
+        // Seeds follow a running index: a rule that stopped claiming dtypes
+        // keeps its slots, so every later rule keeps the inputs it was
+        // checked with.
+        index += retired_dtypes(rule.target) * samples.len();
         for (sample, message) in rule.refuses {
             index += 1;
             let refused = match check(rule, rule.dtypes[0], sample, &dir, index) {
@@ -817,4 +821,14 @@ fn every_rule_matches_libtorch() {
         without_samples.join("\n  ")
     );
     assert!(failures.is_empty(), "{} differential failures:\n{}", failures.len(), failures.join("\n---\n"));
+}
+
+/// Dtypes a rule claimed before (and no longer does, see its file): the
+/// number of seed slots to keep for them.
+fn retired_dtypes(target: &str) -> usize {
+    match target {
+        // f16 and bf16: torch rounds their intermediate results to the half type.
+        "aten.cumprod.default" | "aten.round.decimals" => 2,
+        _ => 0,
+    }
 }
