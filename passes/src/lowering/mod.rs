@@ -34,6 +34,13 @@ pub struct Ctx<'c, 'a> {
 }
 
 impl<'c, 'a> Ctx<'c, 'a> {
+    /// True when result `index` of the aten op has uses (a rule may skip or
+    /// refuse a result nobody reads).
+    pub fn result_used(&self, index: usize) -> Result<bool, String> {
+        let r = self.args.op.result(index).map_err(|e| e.to_string())?;
+        Ok(crate::ir::has_uses(r.into()))
+    }
+
     /// The type of result `index` of the aten op (shape and dtype torch inferred).
     pub fn result_type(&self, index: usize) -> Result<Type<'c>, String> {
         self.args.result_type(index)

@@ -36,7 +36,7 @@ fn kthvalue<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // their index output is refused rather than silently different; float
     // inputs (ties are rare) keep it.
     let element = crate::lowering::builder::element_type(x.r#type()).ok_or("not a tensor")?;
-    if !crate::lowering::builder::is_float(element) && super::linalg_jacobi_common::result_used(ctx, 1)? {
+    if !crate::lowering::builder::is_float(element) && ctx.result_used(1)? {
         return Err(format!(
             "kthvalue of a {element} tensor with its indices used: among equal values torch returns the index its \
              quickselect happens to leave at position k (implementation-defined), which an ONNX sort cannot \

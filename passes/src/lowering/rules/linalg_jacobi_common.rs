@@ -622,12 +622,6 @@ pub fn last_max<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, k: usize) -> Result<V
     o.reduce("ReduceMax", x, Some(&[-1]), true)
 }
 
-/// True when result `index` of the aten op has uses.
-pub fn result_used(c: &Ctx<'_, '_>, index: usize) -> Result<bool, String> {
-    let r = c.args.op.result(index).map_err(|e| e.to_string())?;
-    Ok(crate::ir::has_uses(r.into()))
-}
-
 /// A zero tensor typed like result `index`: its shape is the result type's
 /// when static, else `shape_of_batch(a)[:-2] ++ tail`. Used for the zero
 /// U/V torch.svd returns with `compute_uv=False`, the empty tensors of
@@ -693,7 +687,7 @@ pub fn svd_values_op<'c, 'a>(
     real_float(c, a_name)?;
     let a = c.args.tensor(a_name)?;
     let (m, n, batch) = operand_dims(c, a_name, a_name)?;
-    if vectors && (result_used(c, 0)? || result_used(c, 2)?) {
+    if vectors && (c.result_used(0)? || c.result_used(2)?) {
         return Err(format!("the singular vectors U and V of an SVD {VECTORS_REFUSED}"));
     }
     let s = singular_values(c, a, m, n, batch)?;
@@ -712,7 +706,7 @@ pub fn eigh_values_op<'c, 'a>(c: &Ctx<'c, 'a>, a_name: &str, vectors: bool) -> R
     if m != n {
         return Err(format!("eigh needs square matrices, got {m}x{n}"));
     }
-    if vectors && c.args.op.result_count() > 1 && result_used(c, 1)? {
+    if vectors && c.args.op.result_count() > 1 && c.result_used(1)? {
         return Err(format!("the eigenvectors of a symmetric eigendecomposition {VECTORS_REFUSED}"));
     }
     let uplo = c.args.string("UPLO")?;
