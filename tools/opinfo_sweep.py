@@ -48,13 +48,23 @@ Every case gets one category:
                  onnx.checker with full shape inference first. Not a pass.
   capture-skip   torch.export (or run_decompositions, or eager PyTorch itself)
                  fails on the sample: not the converter's fault; reported.
-  skip           the harness cannot judge the case: complex dtypes, sparse tensors,
-                 non-tensor outputs, ops with random outputs (shape and dtype
-                 are checked; a mismatch there is `wrong`), dtypes numpy
-                 cannot hold (bfloat16).
+  skip           the harness cannot judge the case: sparse tensors,
+                 non-tensor outputs, dtypes numpy cannot hold (bfloat16).
 
 Ops returning uninitialized memory (empty, empty_like, new_empty, ...) pass
 when shape and dtype match (their values are unspecified).
+
+Random outputs (a sample whose exported program gives different outputs
+under different seeds) are judged as distributions: the exported program is
+run 2 x 64 times (seeds 1000...) at capture, onnxruntime 64 times in one
+session, and the draws must agree (distribution_verdict): positions that never
+vary in the reference must match it; no position may be stuck in
+onnxruntime's draws where the reference varies; and three statistics (KS on
+the pooled values, KS on per-position standardized values, the largest
+per-position mean-rank gap) must stay within 6 standard deviations of their
+null distributions from 200 permutations of whole draws (exact whatever the
+correlation between positions of one draw).  This found that onnxruntime's
+`Dropout` mask repeats its first element in every run (fixed in the lowering).
 
 Tolerances (|onnx - eager| <= atol + rtol * |eager|, or exactly equal; NaN
 positions must match; +-inf must match exactly):
@@ -83,6 +93,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import os
 import re
 import selectors
@@ -98,7 +109,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 HARNESS_VERSION = "4"   # captures
-RESULT_VERSION = "3"    # conversion + comparison results (per converter binary)
+RESULT_VERSION = "8"    # conversion + comparison results (per converter binary)
+# Random outputs: onnxruntime runs the model RANDOM_DRAWS times and the
+# exported program 2 * RANDOM_DRAWS times (different seeds); the draws are
+# compared as distributions (distribution_verdict).
+RANDOM_DRAWS = 64
+RANDOM_Z_MAX = 6.0   # a KS statistic this many null std devs above its permutations fails
 CATEGORIES = ["pass", "wrong", "convert-error", "crash", "ort-error", "ort-gap", "capture-skip", "skip"]
 TOLERANCES = {
     "float32": (1e-4, 1e-4),
@@ -306,6 +322,22 @@ class Worker:
             arrays[f"input_{k}"] = real_view(t)
         for k, o in enumerate(outs):
             arrays[f"output_{k}"] = real_view(o)
+        if meta.get("random"):
+            # Reference draws from the exported program (OpInfo's eager
+            # wrappers fix the seed inside the call; the graph has none).
+            try:
+                gm = ep.module()
+                draws = [[] for _ in outs]
+                for s in range(2 * RANDOM_DRAWS):
+                    torch.manual_seed(1000 + s)
+                    r = pytree.tree_leaves(gm(*fresh()))
+                    for k in range(len(outs)):
+                        draws[k].append(real_view(r[k]))
+                for k in range(len(outs)):
+                    arrays[f"draws_{k}"] = np.stack(draws[k])
+                meta["draws"] = 2 * RANDOM_DRAWS
+            except Exception as e:
+                meta["draws_error"] = f"{type(e).__name__}: {first_line(str(e))}"
         np.savez(case_dir / "io.npz", **arrays)
         meta.update(status="ok", n_inputs=len(tensors), n_outputs=len(outs),
                     input_names=[str(n) for n in sig.user_inputs],
@@ -322,6 +354,9 @@ class Worker:
         meta = json.loads(meta_path.read_text()) if meta_path.exists() and not self.args.fresh else None
         # Captures from before complex tensors were judged (skipped then).
         if meta and meta.get("status") == "skip" and meta.get("reason") in ("complex input", "complex output"):
+            meta = None
+        # Random captures from before the distribution check kept no draws.
+        if meta and meta.get("random") and meta.get("draws", 0) < 2 * RANDOM_DRAWS and "draws_error" not in meta:
             meta = None
         if meta is None:
             self.send(event="stage", i=i, stage="capture")
@@ -416,7 +451,23 @@ class Worker:
                 if fin.any():
                     worst = max(worst, float(np.abs(g[fin].astype(np.float64) - e[fin]).max()))
         if meta.get("random"):
-            return {"status": "skip", "reason": "random output: shape and dtype match, values not compared"}
+            if "draws" not in meta:
+                return {"status": "skip", "reason": "random output: shape and dtype match, no reference draws "
+                        f"({meta.get('draws_error', 'none recorded')})"}
+            draws = [[] for _ in want]
+            try:
+                for _ in range(RANDOM_DRAWS):
+                    for k, g in enumerate(sess.run(want, feeds)):
+                        draws[k].append(np.asarray(g))
+            except Exception as e:
+                return {"status": "ort-error", "reason": f"onnxruntime run: {ort_message(str(e))}"}
+            notes = []
+            for k in range(len(expected)):
+                verdict, note = distribution_verdict(np, data[f"draws_{k}"], np.stack(draws[k]), dtype)
+                if verdict is not None:
+                    return {"status": "wrong", "reason": f"output {k}: {verdict}"}
+                notes.append(note)
+            return {"status": "pass", "reason": "random output: " + "; ".join(notes)}
         r = {"status": "pass", "max_err": worst}
         if tie_note:
             r["reason"] = tie_note
@@ -567,6 +618,138 @@ def compare(np, g, e, dtype, shape_only=False):
         idx = np.unravel_index(int(np.argmax(g != e)), e.shape) if e.ndim else ()
         return f"{bad} of {e.size} elements differ (at {list(map(int, idx))}: got {g[idx]!r}, expected {e[idx]!r})"
     return None
+
+
+def permutation_ks(np, values, n_draws, k, permutations=200):
+    """Two-sample KS statistic between the first `k` rows (draws) of
+    `values` [n_draws, positions] and the rest, with its null distribution
+    from relabelling whole draws.  Positions of one draw may be correlated
+    (dropout2d drops whole channels, attention dropout mixes rows), so the
+    draw is the independent unit: permuting draws is exact under the null
+    whatever the correlation, where a KS p-value over pooled values would
+    be overconfident.  Returns (D, z, exceed): z of D against the
+    permutations, exceed = how many permutations reached D."""
+    vals = values.ravel()
+    draw_of = np.repeat(np.arange(n_draws), values.shape[1])
+    order = np.argsort(vals, kind="stable")
+    v, d = vals[order], draw_of[order]
+    ends = np.r_[v[1:] != v[:-1], True]     # last value of each tie group
+
+    def stat(in_a):
+        a = in_a[d]
+        na = int(a.sum())
+        return float(np.abs(np.cumsum(np.where(a, 1.0 / na, -1.0 / (a.size - na)))[ends]).max())
+
+    obs = stat(np.arange(n_draws) < k)
+    rng = np.random.default_rng(0)
+    null = np.array([stat(rng.permutation(n_draws) < k) for _ in range(permutations)])
+    z = (obs - null.mean()) / max(float(null.std()), 1e-12)
+    return obs, float(z), int((null >= obs).sum())
+
+
+def permutation_rank_max(np, values, n_draws, k, permutations=200):
+    """The largest per-position difference of mean mid-ranks between the
+    first `k` draws (rows of `values` [n_draws, positions]) and the rest, with
+    its null from relabelling whole draws (as permutation_ks): finds one bad
+    position among many (a mask element that never changes) that pooled
+    statistics dilute.  Returns (statistic, z, exceed)."""
+    ranks = np.empty_like(values, dtype=np.float64)
+    for j in range(values.shape[1]):
+        col = np.sort(values[:, j])
+        ranks[:, j] = (np.searchsorted(col, values[:, j], side="left")
+                       + np.searchsorted(col, values[:, j], side="right") - 1) / 2.0
+
+    def stat(in_a):
+        a = in_a.astype(np.float64)
+        return float(np.abs(a @ ranks / k - (1.0 - a) @ ranks / (n_draws - k)).max())
+
+    obs = stat(np.arange(n_draws) < k)
+    rng = np.random.default_rng(1)
+    null = np.array([stat(rng.permutation(n_draws) < k) for _ in range(permutations)])
+    z = (obs - null.mean()) / max(float(null.std()), 1e-12)
+    return obs, float(z), int((null >= obs).sum())
+
+
+def distribution_verdict(np, ref_draws, got_draws, dtype):
+    """(None, note) when onnxruntime's draws `got_draws` [K, ...] look drawn
+    from the same distribution as the exported program's `ref_draws`
+    [2K, ...], else (reason, None).  Positions that never vary in the
+    reference (p = 0 or 1, dropout's zeros when p = 1, ...) must match it
+    exactly (within the dtype's tolerance); the varying ones are compared
+    pooled (KS on the raw values) and per position (KS on values
+    standardized by each position's median and IQR, taken from the first
+    half of the reference draws so that both compared samples are out of
+    sample), each against its permutation null (permutation_ks).  NaN
+    counts as +inf: its frequency is part of the distribution."""
+    k = got_draws.shape[0]
+    if ref_draws.shape[1:] != got_draws.shape[1:]:
+        return f"draw shape {list(got_draws.shape[1:])}, expected {list(ref_draws.shape[1:])}", None
+    if ref_draws.shape[0] < 2 * k:
+        return f"internal: {ref_draws.shape[0]} reference draws for {k} onnxruntime draws (need {2 * k})", None
+    ref = ref_draws.reshape(ref_draws.shape[0], -1).astype(np.float64)
+    got = got_draws.reshape(k, -1).astype(np.float64)
+    if ref.shape[1] == 0:
+        return None, "empty"
+    ref = np.where(np.isnan(ref), np.inf, ref)
+    got = np.where(np.isnan(got), np.inf, got)
+    fixed = (ref == ref[0]).all(axis=0)
+    if fixed.any():
+        atol, rtol = TOLERANCES.get(str(ref_draws.dtype), (0.0, 0.0)) if ref_draws.dtype.kind == "f" else (0.0, 0.0)
+        want, have = ref[0, fixed], got[:, fixed]
+        with np.errstate(invalid="ignore"):
+            ok = (have == want) | (np.isfinite(want) & (np.abs(have - want) <= atol + rtol * np.abs(want)))
+        if not ok.all():
+            j = int(np.argmax(~ok.all(axis=0)))
+            return (f"{int((~ok.all(axis=0)).sum())} of {int(fixed.sum())} positions that never vary in the "
+                    f"reference draws differ (e.g. got {have[:, j][~ok[:, j]][0]!r}, always {want[j]!r} there)"), None
+    var = np.flatnonzero(~fixed)
+    if var.size == 0:
+        return None, f"deterministic at every position over {ref.shape[0]} reference draws"
+    if var.size > 1024:
+        var = np.sort(np.random.default_rng(0).choice(var, 1024, replace=False))
+    half, sample, mine = ref[:k][:, var], ref[k:2 * k][:, var], got[:, var].copy()
+    if ref_draws.dtype.kind == "f":
+        # Atoms (dropout's kept and dropped values, ...) computed by two
+        # runtimes differ in the last bits: a value within the dtype's
+        # tolerance of a reference value at its position counts as that
+        # value, or KS would see two distributions of disjoint atoms.
+        atol, rtol = TOLERANCES.get(str(ref_draws.dtype), TOLERANCES["float32"])
+        for j in range(var.size):
+            atoms = np.unique(ref[:, var[j]])
+            pos = np.clip(np.searchsorted(atoms, mine[:, j]), 1, max(atoms.size - 1, 1))
+            for cand in (atoms[pos - 1], atoms[np.minimum(pos, atoms.size - 1)]):
+                with np.errstate(invalid="ignore", over="ignore"):
+                    near = np.isfinite(cand) & (np.abs(mine[:, j] - cand) <= atol + rtol * np.abs(cand))
+                mine[near, j] = cand[near]
+    # A position onnxruntime never varies although the reference does:
+    # flagged when even a generous bound on the reference's most frequent
+    # value, q, makes K equal draws unlikely (q^K < 1e-9).
+    stuck = (mine == mine[0]).all(axis=0)
+    if stuck.any():
+        n_ref = ref.shape[0]
+        for j in np.flatnonzero(stuck):
+            _, counts = np.unique(ref[:, var[j]], return_counts=True)
+            q = counts.max() / n_ref
+            bound = min(1.0, q + 3 * math.sqrt(q * (1 - q) / n_ref) + 1 / n_ref)
+            if bound ** k < 1e-9:
+                return (f"position {int(var[j])} never varies over {k} onnxruntime draws (always {mine[0, j]!r}); "
+                        f"its most frequent reference value has frequency {q:.2f}"), None
+    d1, z1, e1 = permutation_ks(np, np.concatenate([sample, mine]), 2 * k, k)
+    med = np.median(half, axis=0)
+    iqr = np.percentile(half, 75, axis=0) - np.percentile(half, 25, axis=0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        spread = np.where(np.isfinite(iqr) & (iqr > 0), iqr, 1.0)
+        centre = np.where(np.isfinite(med), med, 0.0)
+        zs = np.nan_to_num((sample - centre) / spread, nan=0.0)
+        zm = np.nan_to_num((mine - centre) / spread, nan=0.0)
+    d2, z2, e2 = permutation_ks(np, np.concatenate([zs, zm]), 2 * k, k)
+    r3, z3, e3 = permutation_rank_max(np, np.concatenate([sample, mine]), 2 * k, k)
+    what = (f"{k} draws x {var.size} varying positions against 200 draw permutations: "
+            f"KS pooled D={d1:.3f} (z={z1:.1f}), KS standardized D={d2:.3f} (z={z2:.1f}), "
+            f"worst position's mean-rank gap {r3:.1f} (z={z3:.1f})")
+    if any(z > RANDOM_Z_MAX and e == 0 for z, e in ((z1, e1), (z2, e2), (z3, e3))):
+        return f"random output: its distribution differs from the exported program's ({what})", None
+    return None, f"distribution matches ({what})"
 
 
 def describe(torch, sample) -> str:
@@ -991,8 +1174,10 @@ def render_md(data):
          "(onnx.checker or onnxruntime refuses the model); **ort-gap** (onnxruntime has no CPU kernel",
          "for an op at that type; the model passed onnx.checker with full shape inference; not a pass);",
          "**capture-skip** (torch.export or eager",
-         "PyTorch fails on the sample: not counted against the converter); **skip** (complex, sparse,",
-         "bfloat16 or non-tensor values, random outputs: the harness cannot compare them).",
+         "PyTorch fails on the sample: not counted against the converter); **skip** (sparse,",
+         "bfloat16 or non-tensor values: the harness cannot compare them). Random outputs are",
+         "compared as distributions: 64 onnxruntime draws against 128 draws of the exported program",
+         "(permutation tests over whole draws, see `distribution_verdict` in the script).",
          "Tolerance |onnx - eager| <= atol + rtol·|eager|: float32 1e-4 + 1e-4, float64 1e-6 + 1e-6,",
          "float16 1e-3 + 2e-3; NaN positions and infinities must match; integers and bools exactly.",
          "", "## Totals", "",

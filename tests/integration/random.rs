@@ -114,6 +114,12 @@ for t in ["aten.dropout.default", "aten.feature_dropout.default", "aten.alpha_dr
     assert t in targets, (t, targets)
 torch.export.save(ep, f"{out}/train.pt2")
 
+class SmallDropout(torch.nn.Module):
+    def forward(self, x):
+        return (F.dropout(x, 0.5, training=True), F.dropout2d(x.reshape(1, 64, 1), 0.3, training=True))
+
+torch.export.save(torch.export.export(SmallDropout(), (torch.ones(64),), strict=False), f"{out}/small_dropout.pt2")
+
 class Dynamic(torch.nn.Module):
     def forward(self, x, p):
         n = x.shape[0]
@@ -464,5 +470,62 @@ fn random_ops_have_the_right_distributions() {
                 }
             }
         }
+    }
+}
+
+/// Dropout masks of successive runs are independent draws: every position
+/// varies, and a position's keep bit in one run says nothing about the
+/// next. Bare onnxruntime `Dropout` masks fail both: the first element is
+/// the same in every run, and consecutive masks are shifted copies (lag-1
+/// correlation of a position: mean |corr| 0.5); see random_common.rs.
+#[test]
+fn dropout_masks_are_independent_across_runs() {
+    if crate::parity::ort_missing() {
+        return;
+    }
+    let Some(python) = crate::export::python() else { return };
+    let dir = crate::scratch_dir("random_independent");
+    let capture = std::process::Command::new(&python)
+        .arg("-c")
+        .arg(CAPTURE)
+        .arg(&dir)
+        .output()
+        .unwrap_or_else(|e| panic!("running {}: {e}", python.display()));
+    assert!(capture.status.success(), "capture failed:\n{}", String::from_utf8_lossy(&capture.stderr));
+    let onnx = dir.join("small_dropout.onnx");
+    convert(dir.join("small_dropout.pt2").to_str().unwrap(), &onnx, &ConvertOptions::default())
+        .unwrap_or_else(|e| panic!("converting small_dropout: {e}"));
+    let ones = tch::Tensor::ones([64], (tch::Kind::Float, tch::Device::Cpu));
+    let runs = 400;
+    let all = run_many(&onnx, &[ones], runs).unwrap_or_else(|e| panic!("small_dropout: {e}"));
+    for (output, keep) in [(0usize, 0.5f64), (1, 0.7)] {
+        // kept[run][position] in {0, 1}
+        let kept: Vec<Vec<f64>> = all
+            .iter()
+            .map(|o| {
+                let t = o[output].reshape([-1]).ne(0.0).to_kind(tch::Kind::Double);
+                (0..64).map(|i| t.double_value(&[i])).collect()
+            })
+            .collect();
+        let sd = (keep * (1.0 - keep) / runs as f64).sqrt();
+        let mut corr_sum = 0.0;
+        for pos in 0..64 {
+            let col: Vec<f64> = kept.iter().map(|r| r[pos]).collect();
+            let rate = col.iter().sum::<f64>() / runs as f64;
+            assert!(
+                (rate - keep).abs() <= 6.0 * sd,
+                "output {output}, position {pos}: kept in {rate:.3} of {runs} runs, expected {keep} (sd {sd:.3})"
+            );
+            let (a, b) = (&col[..runs - 1], &col[1..]);
+            let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+            let (ma, mb) = (mean(a), mean(b));
+            let cov: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+            let va: f64 = a.iter().map(|x| (x - ma).powi(2)).sum();
+            let vb: f64 = b.iter().map(|y| (y - mb).powi(2)).sum();
+            corr_sum += (cov / (va * vb).sqrt().max(1e-12)).abs();
+        }
+        // Independent runs: mean |corr| about sqrt(2 / pi) / sqrt(399) = 0.04.
+        let mean_corr = corr_sum / 64.0;
+        assert!(mean_corr < 0.12, "output {output}: mean |lag-1 correlation| of a position's keep bit is {mean_corr:.3}");
     }
 }

@@ -24,10 +24,10 @@
 //! every value is exactly representable and `U < 1` holds: torch's own
 //! lattice for `rand`. Cost: `2K` mask elements per value.
 //!
-//! The dropout ops themselves (`dropout`, `native_dropout`, ...) use one
-//! `Dropout` mask element per value ([`keep_mask`]): that is the standard
-//! lowering and what onnxruntime's training path runs; its correlation
-//! between calls is onnxruntime's.
+//! The dropout ops themselves (`dropout`, `native_dropout`, ...) draw their
+//! keep masks as `U < 1 - p` from such uniforms too ([`keep_mask`]), not as
+//! one bare `Dropout` mask element per value: those repeat from run to run
+//! (see above), which an MC-dropout loop would average into a wrong answer.
 //!
 //! No seed attribute: every run draws new values; torch's generator state
 //! cannot be reproduced. Tested on shape, dtype, range and moments
@@ -65,18 +65,52 @@ fn bool_type<'c>(ctx: &Ctx<'c, '_>) -> Type<'c> {
 }
 
 /// A bool mask of `shape` (1-D int64), true with probability `keep`
-/// (`0 < keep <= 1`): the mask of `Dropout(ones, 1 - keep, training_mode = true)`.
+/// (`0 < keep <= 1`), independent from run to run: `U < keep` with `U` a
+/// decorrelated 24-bit uniform ([`uniform_bits`]). A bare `Dropout` mask
+/// (one element per value) is what the dropout ops would naturally lower
+/// to, but onnxruntime's masks of consecutive runs are shifted copies of
+/// each other (lag-1 correlation of a position's keep bit: mean |corr| 0.5,
+/// up to 0.98; seen): an MC-dropout loop would average nearly the same mask.
+/// Cost: 48 mask bits and two small MatMuls per value, in training graphs only.
 pub fn keep_mask<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, keep: f64) -> Result<Value<'c, 'a>, String> {
     if !(keep > 0.0 && keep <= 1.0) {
         return Err(format!("internal: keep probability {keep} outside (0, 1]"));
     }
     let b = &ctx.b;
     let f32_type = b.f32_type();
-    let ones = super::tensor_common::full(ctx, shape, f32_type, 1.0)?;
+    let u = uniform_bits(ctx, shape, 24, false, f32_type)?;
+    // U is on the lattice j 2^-24 and below 1: P(U < keep) = ceil(keep 2^24) 2^-24.
+    let threshold = b.const_scalar(f32_type, keep)?;
+    b.op("Less", &[u, threshold], &[], b.unranked(bool_type(ctx)))
+}
+
+/// Raw random bits: a bool mask of `shape` (1-D int64), true with
+/// probability `keep`: the mask of `Dropout(ones, 1 - keep, training_mode = true)`.
+///
+/// The mask is drawn flat with one extra leading element, which is dropped:
+/// onnxruntime seeds a fresh `minstd_rand0` per call with consecutive seeds,
+/// so the first element of every mask is the same from run to run (its
+/// uniform moves by about 1e-5 per call: a fixed keep or drop, seen with the
+/// OpInfo sweep's distribution check on dropout inside attention).
+fn raw_mask<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, keep: f64) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let f32_type = b.f32_type();
+    let i64_type = b.i64_type();
+    // 1 + prod(shape), as a 1-D shape; the leading 1 keeps ReduceProd off an
+    // empty input for 0-d shapes.
+    let one = b.const_i64s(&[1])?;
+    let dims = b.op("Concat", &[one, shape], &[("axis", Attr::Int(0))], b.unranked(i64_type))?;
+    let count = b.op("ReduceProd", &[dims], &[("keepdims", Attr::Int(1))], b.unranked(i64_type))?;
+    let count = b.op("Add", &[count, one], &[], b.unranked(i64_type))?;
+    let ones = super::tensor_common::full(ctx, count, f32_type, 1.0)?;
     let ratio = b.const_scalar(f32_type, 1.0 - keep)?;
     let training = b.const_scalar(bool_type(ctx), 1.0)?;
     let out = b.build("Dropout", &[ones, ratio, training], &[], &[b.unranked(f32_type), b.unranked(bool_type(ctx))])?;
-    Ok(out[1])
+    let end = b.const_i64s(&[i64::MAX])?;
+    let zero = b.const_i64s(&[0])?;
+    let rest = b.op("Slice", &[out[1], one, end, zero], &[], b.unranked(bool_type(ctx)))?;
+    // allowzero: a 0 in `shape` is a zero-size dimension, not "copy".
+    b.op("Reshape", &[rest, shape], &[("allowzero", Attr::Int(1))], b.unranked(bool_type(ctx)))
 }
 
 /// `values` (row-major) as a constant of `dims` and float type `element`.
@@ -131,7 +165,7 @@ fn uniform_bits<'c, 'a>(
     let m = 2 * bits;
     let extra = b.const_i64s(&[m as i64])?;
     let full_shape = b.op("Concat", &[shape, extra], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
-    let mask = keep_mask(ctx, full_shape, 0.5)?;
+    let mask = raw_mask(ctx, full_shape, 0.5)?;
     let mask = b.cast(mask, f32_type)?;
     // counts[..., o] = sum of the input bits output bit o mixes; parity = XOR.
     let at = float_constant(ctx, f32_type, &[m as u64, bits as u64], &mixing_matrix(bits))?;
