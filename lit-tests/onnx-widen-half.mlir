@@ -55,3 +55,19 @@ func.func @bf16(%x: tensor<2x3xbf16>, %z: tensor<4xf32>) -> (tensor<3x2xbf16>, t
   %f = "onnx.Relu"(%z) : (tensor<4xf32>) -> tensor<4xf32>
   return %n, %f : tensor<3x2xbf16>, tensor<4xf32>
 }
+
+// A module without node names (a hand-written or generated .mlir): the ops
+// lowered from one aten op inherit its file position and form one group, so
+// the Mul's result reaches the Sub unrounded.
+// CHECK-LABEL: func.func @file_positions
+// CHECK: %[[XF:.*]] = "onnx.Cast"(%arg0) {to = 1 : i64} : (tensor<4xf16>) -> tensor<4xf32>
+// CHECK: %[[A:.*]] = "onnx.Mul"(%[[XF]], %[[XF]]) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NOT: "onnx.Cast"(%[[A]])
+// CHECK: %[[B:.*]] = "onnx.Sub"(%[[A]], %[[XF]]) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[BH:.*]] = "onnx.Cast"(%[[B]]) {to = 10 : i64}
+// CHECK: return %[[BH]]
+func.func @file_positions(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %a = "onnx.Mul"(%x, %x) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16> loc("gn.mlir":3:10)
+  %b = "onnx.Sub"(%a, %x) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16> loc("gn.mlir":3:10)
+  return %b : tensor<4xf16>
+}

@@ -665,7 +665,8 @@ pub fn run_onnx(model: &Path, inputs: &[tch::Tensor]) -> Result<Vec<(String, tch
     let mut feeds: Vec<(String, DynValue)> = Vec::new();
     for (name, t) in names.iter().zip(inputs) {
         // A complex input is fed as its real view (passes/src/lowering/complex.rs).
-        let t = if t.is_complex() { t.resolve_conj().resolve_neg().view_as_real().contiguous() } else { t.contiguous() };
+        let t =
+            if t.is_complex() { t.resolve_conj().resolve_neg().view_as_real().contiguous() } else { t.contiguous() };
         let shape: Vec<i64> = t.size();
         let n = t.numel();
         // Every element type onnxruntime takes as a graph input.
@@ -791,7 +792,8 @@ mod bisect_tests {
         assert!(eqsat_only.ends_with("onnx-eqsat, onnx-widen-half, onnx-widen-ints))"), "{eqsat_only}");
         let none = drop_pass(&eqsat_only, "onnx-eqsat");
         assert!(none.ends_with("onnx-shape-inference, onnx-widen-half, onnx-widen-ints))"), "{none}");
-        assert!(eqsat_with(&eqsat_only, "rules=a/b,c/d").ends_with("onnx-eqsat{rules=a/b,c/d}, onnx-widen-half, onnx-widen-ints))"));
+        assert!(eqsat_with(&eqsat_only, "rules=a/b,c/d")
+            .ends_with("onnx-eqsat{rules=a/b,c/d}, onnx-widen-half, onnx-widen-ints))"));
         let t = "builtin.module(func.func(onnx-eqsat{target=onnxruntime}, onnx-fuse-weights))";
         assert_eq!(
             eqsat_with(t, "iterations=0"),

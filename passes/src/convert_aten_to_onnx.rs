@@ -135,17 +135,18 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<()
     for (&op, aten_types) in ops.iter().zip(aten_types) {
         // A panicking rule is a bug: report it at the op (its node and source
         // line) instead of aborting the whole process.
-        let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            lower_op(context, op, opset, trace, aten_types)
-        }))
-            .unwrap_or_else(|payload| {
-                let text = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".to_string());
-                Err(format!("internal error in its lowering rule (a bug, please report it with this input): {text}"))
-            });
+        let lowered =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lower_op(context, op, opset, trace, aten_types)))
+                .unwrap_or_else(|payload| {
+                    let text = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".to_string());
+                    Err(format!(
+                        "internal error in its lowering rule (a bug, please report it with this input): {text}"
+                    ))
+                });
         if let Err(message) = lowered {
             op_error(op, &format!("cannot be lowered: {message}"));
             ok = false;
@@ -252,7 +253,9 @@ fn retype_complex_arguments(root: OperationRef<'_, '_>) -> Result<bool, String> 
         }
     });
     if let Some(op) = nested {
-        return Err(format!("a complex block argument of {op} (a complex value carried through control flow) is not supported"));
+        return Err(format!(
+            "a complex block argument of {op} (a complex value carried through control flow) is not supported"
+        ));
     }
     Ok(found)
 }
@@ -275,7 +278,8 @@ fn sync_function_types(root: OperationRef<'_, '_>) {
         if ir::op_name(ret) != "func.return" {
             continue;
         }
-        let inputs: Vec<Type> = (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(|a| a.r#type()).collect();
+        let inputs: Vec<Type> =
+            (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(|a| a.r#type()).collect();
         let results: Vec<Type> = ret.operands().map(|v| v.r#type()).collect();
         let context_ref = func.context();
         let context = unsafe { context_ref.to_ref() };
@@ -386,7 +390,10 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
             real_only.len()
         );
         for (name, (count, places)) in &real_only {
-            text.push_str(&format!("\n  {name}: {count}x, e.g. {} -- {name} on complex tensors is not supported", places.join("; ")));
+            text.push_str(&format!(
+                "\n  {name}: {count}x, e.g. {} -- {name} on complex tensors is not supported",
+                places.join("; ")
+            ));
         }
         sections.push(text);
     }
@@ -531,7 +538,9 @@ fn lower_op<'c, 'a>(
             let name = aten_ir::weight_name(op).ok_or("weight without a name")?;
             let ty = ir::result_at(op, 0).ok_or("weight without a result")?.r#type();
             if lowering::complex::is_complex_type(ty) {
-                return Err(format!("the complex weight '{name}' is not supported (complex constants have no ONNX initializer here)"));
+                return Err(format!(
+                    "the complex weight '{name}' is not supported (complex constants have no ONNX initializer here)"
+                ));
             }
             let mut attrs = vec![(Identifier::new(context, "name"), StringAttribute::new(context, &name).into())];
             // A known constant's values (aten_ir::WEIGHT_VALUE_ATTR), for the optimizer.

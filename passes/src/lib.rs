@@ -22,11 +22,11 @@ mod onnx_cse;
 pub mod onnx_eqsat;
 mod onnx_fold_constants;
 pub mod onnx_fuse_weights;
-pub mod onnx_widen_half;
-pub mod onnx_widen_ints;
 pub mod onnx_ir;
 pub mod onnx_shape_inference;
 mod onnx_verify;
+pub mod onnx_widen_half;
+pub mod onnx_widen_ints;
 pub mod optimizer;
 
 use melior::{

@@ -55,7 +55,8 @@ pub const TARGET_ATTR: &str = "onnx.target";
 
 pub const INFO: PassInfo = PassInfo {
     name: "onnx-eqsat",
-    summary: "Equality saturation (egg) with the optimizer's rules, then greedy (or ILP: extract=ilp) extraction by cost",
+    summary:
+        "Equality saturation (egg) with the optimizer's rules, then greedy (or ILP: extract=ilp) extraction by cost",
     options: &[
         PassOption { name: "rules", help: "rule families or family/rule names, separated by ',' (default: all)" },
         PassOption { name: "iterations", help: "saturation rounds at most (default 32)" },

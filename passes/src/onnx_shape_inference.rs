@@ -352,9 +352,9 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             // -1: what is left of a fully static input.
             if let (Some(pos), Some(data)) = (target.iter().position(|d| *d == Dim::Static(-1)), data) {
                 // None when a dim is not static or the product overflows.
-                let total: Option<i64> = data
-                    .iter()
-                    .try_fold(1i64, |acc, d| if let Dim::Static(n) = d { acc.checked_mul(*n) } else { None });
+                let total: Option<i64> =
+                    data.iter()
+                        .try_fold(1i64, |acc, d| if let Dim::Static(n) = d { acc.checked_mul(*n) } else { None });
                 let rest: Option<i64> = out
                     .iter()
                     .enumerate()

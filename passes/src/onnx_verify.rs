@@ -201,7 +201,9 @@ fn check_counts(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
             let inputs = op.operand_count() as i64;
             let scans = ints("num_scan_inputs").and_then(|v| v.first().copied()).ok_or("needs 'num_scan_inputs'")?;
             if scans < 1 || scans > inputs {
-                return Err(format!("attribute 'num_scan_inputs' is {scans}; it must be in [1, {inputs}] (its inputs)"));
+                return Err(format!(
+                    "attribute 'num_scan_inputs' is {scans}; it must be in [1, {inputs}] (its inputs)"
+                ));
             }
             let states = inputs - scans;
             let scan_outputs = op.result_count() as i64 - states;

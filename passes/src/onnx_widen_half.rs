@@ -14,8 +14,9 @@
 //! supports bfloat16.
 //!
 //! Which ops belong to one aten op comes from their locations
-//! (`convert-aten-to-onnx` names the aten node; ops without one are each
-//! their own group). A value passed between two ops of the same aten op
+//! (`convert-aten-to-onnx` names the aten node, or in a `.mlir` module
+//! without node names, its ops inherit the aten op's file position; ops
+//! with neither are each their own group). A value passed between two ops of the same aten op
 //! stays float32; a value crossing to another aten op, a graph output, a
 //! region or a non-compute op (Cast, Shape, random ops, ...) is rounded to
 //! its half type. Pure data movement (Reshape, Transpose, Gather, ...) never
@@ -128,7 +129,8 @@ fn is_data_movement(op_type: &str) -> bool {
 
 /// float16 or bfloat16 element type.
 fn is_half(ty: Type<'_>) -> bool {
-    builder::element_type(ty).is_some_and(|e| unsafe { sys::mlirTypeIsAF16(e.to_raw()) || sys::mlirTypeIsABF16(e.to_raw()) })
+    builder::element_type(ty)
+        .is_some_and(|e| unsafe { sys::mlirTypeIsAF16(e.to_raw()) || sys::mlirTypeIsABF16(e.to_raw()) })
 }
 
 type Key = usize;
@@ -136,9 +138,14 @@ fn key(v: Value<'_, '_>) -> Key {
     v.to_raw().ptr as usize
 }
 
-/// The aten node an op was lowered from (None: its own group).
+/// The aten node an op was lowered from (None: its own group): the node
+/// name of its location, or for modules without node names (hand-written
+/// or generated `.mlir`) the file position of the aten op, which every op
+/// lowered from it inherits.
 fn group_of(op: OperationRef<'_, '_>) -> Option<String> {
-    SourcePosition::of(op.location()).node
+    let pos = SourcePosition::of(op.location());
+    let file = pos.file.is_some().then(|| pos.file_line());
+    pos.node.or(file)
 }
 
 struct Widened<'c, 'a> {
@@ -191,7 +198,9 @@ impl<'c, 'a> State<'c, 'a> {
         let group = group_of(op);
         let same_group = |w: &Widened| w.group.is_some() && w.group == group;
         let half_operands: Vec<usize> = (0..op.operand_count())
-            .filter(|&i| ir::operand_at(op, i).is_some_and(|v| is_half(v.r#type()) || self.widened.contains_key(&key(v))))
+            .filter(|&i| {
+                ir::operand_at(op, i).is_some_and(|v| is_half(v.r#type()) || self.widened.contains_key(&key(v)))
+            })
             .collect();
         let half_results = op.results().any(|r| is_half(r.r#type()));
         let compute = !op_type.is_empty()
@@ -261,7 +270,8 @@ impl<'c, 'a> State<'c, 'a> {
                     return Err("a value neither an op result nor a block argument".into());
                 }
                 // SAFETY: a block argument's owner block outlives this pass's edits.
-                let block: BlockRef<'c, 'a> = unsafe { BlockRef::from_raw(sys::mlirBlockArgumentGetOwner(value.to_raw())) };
+                let block: BlockRef<'c, 'a> =
+                    unsafe { BlockRef::from_raw(sys::mlirBlockArgumentGetOwner(value.to_raw())) };
                 let first = block.first_operation().ok_or("an empty block")?;
                 (first, first.location())
             }

@@ -61,9 +61,9 @@ fn int_kind(ty: Type<'_>) -> Option<(bool, u32)> {
 /// operands and the results that carry the data type.
 fn plan(op_type: &str, kind: (bool, u32)) -> Option<((bool, u32), &'static [usize], &'static [usize])> {
     const WIDER: fn((bool, u32)) -> Option<(bool, u32)> = |k| match k {
-        (false, 1) => Some((false, 8)),   // bool -> uint8
-        (_, 16) => Some((true, 32)),      // int16 / uint16 -> int32
-        (false, 32) => Some((true, 64)),  // uint32 -> int64
+        (false, 1) => Some((false, 8)),  // bool -> uint8
+        (_, 16) => Some((true, 32)),     // int16 / uint16 -> int32
+        (false, 32) => Some((true, 64)), // uint32 -> int64
         _ => None,
     };
     let missing = |kinds: &[(bool, u32)]| kinds.contains(&kind);
@@ -91,7 +91,8 @@ fn widen(op: OperationRef<'_, '_>, opset: u32) -> Result<(), String> {
     let Some(((signed, bits), operands, results)) = plan(op_type, kind) else { return Ok(()) };
     let context_ref = op.context();
     let context = unsafe { context_ref.to_ref() };
-    let wide: Type = if signed { IntegerType::new(context, bits).into() } else { IntegerType::unsigned(context, bits).into() };
+    let wide: Type =
+        if signed { IntegerType::new(context, bits).into() } else { IntegerType::unsigned(context, bits).into() };
     let before = Builder::new(context, op, opset)?;
     let mut casts: Vec<(sys::MlirValue, sys::MlirValue)> = Vec::new(); // one Cast per operand value
     for &i in operands {

@@ -47,8 +47,8 @@ mod stream;
 mod transform;
 mod weights;
 
-pub use graph::complex_view_note;
 use crate::{output::OutputFile, Error};
+pub use graph::complex_view_note;
 use melior::ir::operation::OperationLike;
 use melior::ir::Module;
 use onnx_protobuf::{GraphProto, ModelProto, OperatorSetIdProto, TensorProto};

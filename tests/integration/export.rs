@@ -217,7 +217,16 @@ module attributes {onnx.opset = 23 : i64} {
 #[test]
 fn graph_names_types_and_identities() {
     let (path, report, model) = export_ok("names", NAMES, ExternalData::Auto);
-    assert_eq!(report, ExportReport { nodes: 9, initializers: 0, initializer_bytes: 0, external_data_file: None, complex_views: vec![] });
+    assert_eq!(
+        report,
+        ExportReport {
+            nodes: 9,
+            initializers: 0,
+            initializer_bytes: 0,
+            external_data_file: None,
+            complex_views: vec![]
+        }
+    );
     assert_eq!(model.ir_version, 11);
     assert_eq!(model.producer_name, "aten2onnx");
     assert_eq!(model.producer_version, env!("CARGO_PKG_VERSION"));

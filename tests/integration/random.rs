@@ -526,6 +526,9 @@ fn dropout_masks_are_independent_across_runs() {
         }
         // Independent runs: mean |corr| about sqrt(2 / pi) / sqrt(399) = 0.04.
         let mean_corr = corr_sum / 64.0;
-        assert!(mean_corr < 0.12, "output {output}: mean |lag-1 correlation| of a position's keep bit is {mean_corr:.3}");
+        assert!(
+            mean_corr < 0.12,
+            "output {output}: mean |lag-1 correlation| of a position's keep bit is {mean_corr:.3}"
+        );
     }
 }

@@ -71,8 +71,8 @@ fn complex_inputs_and_outputs_say_they_are_real_views() {
     )
     .unwrap();
     let out = dir.join("complex.onnx");
-    let written = translate::convert(input.to_str().unwrap(), &out, &ConvertOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let written =
+        translate::convert(input.to_str().unwrap(), &out, &ConvertOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let names: Vec<(&str, &str)> = written.complex_views.iter().map(|(n, d)| (n.as_str(), d.as_str())).collect();
     assert_eq!(names, [("input_1", "complex128"), ("output_0", "complex64")]);
     let model = ModelProto::parse_from_bytes(&std::fs::read(&out).unwrap()).unwrap();

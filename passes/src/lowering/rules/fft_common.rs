@@ -136,9 +136,8 @@ pub fn real_c2r<'c, 'a>(
     let b = &ctx.b;
     let x = ctx.args.tensor("self")?;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
-    if !builder::is_float(element) {
-        return Err("FFT of a non-float tensor (torch promotes it; cast the input first) is not supported".into());
-    }
+    // Integer and bool inputs: torch promotes them to the default float
+    // type (the capture's result type); the DFT below runs in float64.
     let sizes = builder::dims(x.r#type()).ok_or("the FFT needs an input of known rank")?;
     let rank = sizes.len();
     if ctx.b.opset < 20 {
@@ -191,7 +190,10 @@ pub fn real_c2r<'c, 'a>(
         _ => total.sqrt(),
     };
     let y = if factor == 1.0 { y } else { b.op_like("Mul", &[y, b.const_like(x, factor)?], &[], x)? };
-    let y = if element == f64_type { y } else { b.cast(y, element)? };
+    // The result's type: the input's float type, or torch's default float
+    // type for integer and bool inputs.
+    let out = ctx.result_element(0)?;
+    let y = if out == f64_type { y } else { b.cast(y, out)? };
     ctx.op("Identity", &[y], &[])
 }
 

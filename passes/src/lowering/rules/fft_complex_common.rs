@@ -197,10 +197,8 @@ fn input<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<(Value<'c, 'a>, Vec<Option<i64>>), S
         return Err("the FFT needs ONNX opset 20 or later (DFT with axis and length inputs)".into());
     }
     let ty = c.aten_type("self")?;
-    let element = builder::element_type(ty).ok_or("not a tensor")?;
-    if !crate::lowering::complex::is_complex_type(ty) && !builder::is_float(element) {
-        return Err("FFT of a non-float tensor (torch promotes it; cast the input first) is not supported".into());
-    }
+    // Integer and bool inputs: torch promotes them to the default float
+    // type (the capture's result type); the DFT runs in float64 either way.
     let sizes = builder::dims(ty).ok_or("the FFT needs an input of known rank")?;
     if sizes.is_empty() {
         return Err("the FFT of a 0-d tensor is not defined (torch refuses it too)".into());

@@ -11,7 +11,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.fft_fft.default", |c| fft(c, Kin
         "self: T[5,6]; n: 4; norm: \"forward\"",
         "self: T[9]; dim: -1; norm: \"backward\"",
     ])
-    .dtypes(&["f32", "f64"])
+    .dtypes(&["f32", "f64", "i64", "bool"])
     .complex_samples(&[
         "self: C[3,8]",
         "self: C[3,7]; n: 10; dim: 0; norm: \"ortho\"",

@@ -19,4 +19,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.fft_hfft.default", |c| rule(c, K
         "self: T[5,6,7]; dim: -2",
         "self: T[2]",
     ])
-    .dtypes(&["f32", "f64"])];
+    .dtypes(&["f32", "f64", "i64", "bool"])];

@@ -19,4 +19,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.fft_hfft2.default", |c| rule(c, 
         "self: T[5,6,7]; dim: [0, -1]",
         "self: T[2,2]",
     ])
-    .dtypes(&["f32", "f64"])];
+    .dtypes(&["f32", "f64", "i64", "bool"])];

@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.fft_ifft2.default", |c| fft(c, K
         "self: T[3,4,5]; s: [6,3]; norm: \"ortho\"",
         "self: T[3,4,5]; dim: [0,-1]; norm: \"forward\"",
     ])
-    .dtypes(&["f32", "f64"])
+    .dtypes(&["f32", "f64", "i64", "bool"])
     .complex_samples(&[
         "self: C[3,4,5]",
         "self: C[3,4,5]; s: [6,3]; norm: \"ortho\"",

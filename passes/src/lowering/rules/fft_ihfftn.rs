@@ -11,5 +11,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.fft_ihfftn.default", |c| fft(c, 
         "self: T[3,4,5]; dim: [0,-1]; norm: \"forward\"",
         "self: T[3,4,5]; s: [2,-1]; dim: [2,0]",
     ])
-    .dtypes(&["f32", "f64"])
+    .dtypes(&["f32", "f64", "i64", "bool"])
     .complex_samples(&[])];

@@ -20,4 +20,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.fft_irfft.default", |c| rule(c, 
         "self: T[1,2]",
         "self: T[4,3]; n: 1",
     ])
-    .dtypes(&["f32", "f64"])];
+    .dtypes(&["f32", "f64", "i64", "bool"])];

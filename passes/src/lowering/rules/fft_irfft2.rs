@@ -20,4 +20,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.fft_irfft2.default", |c| rule(c,
         "self: T[5,6,7]; dim: [-3, -2, -1]",
         "self: T[1,2]",
     ])
-    .dtypes(&["f32", "f64"])];
+    .dtypes(&["f32", "f64", "i64", "bool"])];

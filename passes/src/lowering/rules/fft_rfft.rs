@@ -11,5 +11,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.fft_rfft.default", |c| fft(c, Ki
         "self: T[5,6]; n: 4; norm: \"forward\"",
         "self: T[9]; dim: -1; norm: \"backward\"",
     ])
-    .dtypes(&["f32", "f64"])
+    .dtypes(&["f32", "f64", "i64", "bool"])
     .complex_samples(&[])];

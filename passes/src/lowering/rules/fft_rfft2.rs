@@ -10,5 +10,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.fft_rfft2.default", |c| fft(c, K
         "self: T[3,4,5]; s: [6,3]; norm: \"ortho\"",
         "self: T[3,4,5]; dim: [0,-1]; norm: \"forward\"",
     ])
-    .dtypes(&["f32", "f64"])
+    .dtypes(&["f32", "f64", "i64", "bool"])
     .complex_samples(&[])];

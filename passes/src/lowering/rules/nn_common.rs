@@ -315,7 +315,30 @@ pub fn max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize, with_indices: bool) -
     let w = Window::read(ctx, spatial)?;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     if !builder::is_float(element) {
-        return Err("max pooling of a non-float tensor (ONNX MaxPool is float-only before opset 12 kernels)".into());
+        // Integers up to 32 bits: max-pooled in float64, which holds them
+        // exactly (onnxruntime's MaxPool has no 16/32-bit integer kernels);
+        // 64-bit values past 2^53 would round.
+        if !matches!(crate::onnx_ir::data_type_code(element), Some(2 | 3 | 4 | 5 | 6 | 12)) {
+            return Err(format!(
+                "max pooling of a {element} tensor (integers up to 32 bits are pooled exactly in float64; \
+                 64-bit integers and bool are not supported)"
+            ));
+        }
+        let b = &ctx.b;
+        let f64_type = melior::ir::Type::float64(b.context);
+        return with_batch(ctx, x, spatial + 2, |xb| {
+            let xf = b.cast(xb, f64_type)?;
+            let attrs = w.attrs(true);
+            let mut out = if with_indices {
+                let r = b.build("MaxPool", &[xf], &attrs, &[b.unranked(f64_type), b.unranked(b.i64_type())])?;
+                let plane = plane_size(ctx, xf, spatial)?;
+                vec![r[0], b.op("Mod", &[r[1], plane], &[], b.unranked(b.i64_type()))?]
+            } else {
+                vec![b.op("MaxPool", &[xf], &attrs, b.unranked(f64_type))?]
+            };
+            out[0] = b.cast(out[0], element)?;
+            Ok(out)
+        });
     }
     with_batch(ctx, x, spatial + 2, |xb| nan_max_pool(ctx, xb, spatial, &w.attrs(true), with_indices))
 }

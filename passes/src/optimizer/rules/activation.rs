@@ -145,7 +145,13 @@ pub fn spelled_out_gelu(rw: &Rw<'_>, class: Id, children: &[Id], tanh: bool) -> 
     }
 }
 
-fn spelled_gelu(rw: &Rw<'_>, class: Id, children: &[Id], kind: &str, argument: fn(&Rw<'_>, Id) -> Vec<Id>) -> Option<Id> {
+fn spelled_gelu(
+    rw: &Rw<'_>,
+    class: Id,
+    children: &[Id],
+    kind: &str,
+    argument: fn(&Rw<'_>, Id) -> Vec<Id>,
+) -> Option<Id> {
     for [half, x, a] in three_factors(rw, children) {
         if !is_const(rw, half, 0.5) || !rw.same_type(class, x) || !rw.elem(x).is_some_and(dtype::is_float) {
             continue;

@@ -693,6 +693,7 @@ fn gather_elements_of_uniform(rw: &mut Rw<'_>, class: Id, head: &Head, children:
         _ => return None,
     };
     let v = rw.constant(Tensor::scalar_like(elem, vec![], first));
-    let shape = rw.add(Head::new("Shape", vec![]), vec![idx], TyInfo::tensor(dtype::INT64, vec![Dim::Static(rank as i64)]));
+    let shape =
+        rw.add(Head::new("Shape", vec![]), vec![idx], TyInfo::tensor(dtype::INT64, vec![Dim::Static(rank as i64)]));
     rw.add_like(Head::new("Expand", vec![]), vec![v, shape], class)
 }
