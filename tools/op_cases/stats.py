@@ -107,6 +107,17 @@ def _(self, x, w, edges):
             *torch.histogram(x, edges), *torch.histogram(x, edges, weight=w, density=True))
 
 
+@case("stats_bincount", ["bincount.default"],
+      lambda g, d: (ri(g, 0, 6, 25), ri(g, 0, 4, 10), pos(g, 25), ri(g, -3, 4, 25)))
+def _(self, a, b, w, iw):
+    """bincount: counts (length max + 1, or minlength when longer), of a uint8 input, with float
+    weights (summed in float32; negative ones too), and of an empty input (minlength bins, or
+    none). Integer weights (a float64 result) are in the rule's differential samples."""
+    return (torch.bincount(a), torch.bincount(a, minlength=9), torch.bincount(b.to(torch.uint8)),
+            torch.bincount(a, w), torch.bincount(a, iw.float(), minlength=2),
+            torch.bincount(a[:0], minlength=3), torch.bincount(a[:0]))
+
+
 def _histogramdd_cases(x, y, w, v, e0, e1):
     t = torch.histogramdd
     c = torch.full((6, 2), 0.25)
