@@ -703,6 +703,17 @@ def compare(np, g, e, dtype, shape_only=False):
     return None
 
 
+def against_permutations(np, stat, n_draws, k, permutations, seed):
+    """`stat` (of a bool mask of the draws in group A) for the first `k` draws
+    against its values over `permutations` random relabellings of whole
+    draws: (statistic, z of it against them, how many reached it)."""
+    obs = stat(np.arange(n_draws) < k)
+    rng = np.random.default_rng(seed)
+    null = np.array([stat(rng.permutation(n_draws) < k) for _ in range(permutations)])
+    z = (obs - null.mean()) / max(float(null.std()), 1e-12)
+    return obs, float(z), int((null >= obs).sum())
+
+
 def permutation_ks(np, values, n_draws, k, permutations=200):
     """Two-sample KS statistic between the first `k` rows (draws) of
     `values` [n_draws, positions] and the rest, with its null distribution
@@ -723,11 +734,7 @@ def permutation_ks(np, values, n_draws, k, permutations=200):
         na = int(a.sum())
         return float(np.abs(np.cumsum(np.where(a, 1.0 / na, -1.0 / (a.size - na)))[ends]).max())
 
-    obs = stat(np.arange(n_draws) < k)
-    rng = np.random.default_rng(0)
-    null = np.array([stat(rng.permutation(n_draws) < k) for _ in range(permutations)])
-    z = (obs - null.mean()) / max(float(null.std()), 1e-12)
-    return obs, float(z), int((null >= obs).sum())
+    return against_permutations(np, stat, n_draws, k, permutations, seed=0)
 
 
 def permutation_rank_max(np, values, n_draws, k, permutations=200):
@@ -746,11 +753,7 @@ def permutation_rank_max(np, values, n_draws, k, permutations=200):
         a = in_a.astype(np.float64)
         return float(np.abs(a @ ranks / k - (1.0 - a) @ ranks / (n_draws - k)).max())
 
-    obs = stat(np.arange(n_draws) < k)
-    rng = np.random.default_rng(1)
-    null = np.array([stat(rng.permutation(n_draws) < k) for _ in range(permutations)])
-    z = (obs - null.mean()) / max(float(null.std()), 1e-12)
-    return obs, float(z), int((null >= obs).sum())
+    return against_permutations(np, stat, n_draws, k, permutations, seed=1)
 
 
 def distribution_verdict(np, ref_draws, got_draws, dtype):

@@ -419,13 +419,10 @@ fn check_dynamic(o: &[tch::Tensor], n: i64) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn random_ops_have_the_right_distributions() {
-    if crate::parity::ort_missing() {
-        return;
-    }
-    let Some(python) = crate::export::python() else { return };
-    let dir = crate::scratch_dir("random");
+/// Runs CAPTURE into a fresh scratch dir `name`; None without Python.
+fn capture_programs(name: &str) -> Option<std::path::PathBuf> {
+    let python = crate::export::python()?;
+    let dir = crate::scratch_dir(name);
     let capture = std::process::Command::new(&python)
         .arg("-c")
         .arg(CAPTURE)
@@ -433,6 +430,15 @@ fn random_ops_have_the_right_distributions() {
         .output()
         .unwrap_or_else(|e| panic!("running {}: {e}", python.display()));
     assert!(capture.status.success(), "capture failed:\n{}", String::from_utf8_lossy(&capture.stderr));
+    Some(dir)
+}
+
+#[test]
+fn random_ops_have_the_right_distributions() {
+    if crate::parity::ort_missing() {
+        return;
+    }
+    let Some(dir) = capture_programs("random") else { return };
     let f = |shape: &[i64], v: f64| tch::Tensor::full(shape, v, (tch::Kind::Float, tch::Device::Cpu));
     let dynamic_small = |o: &[tch::Tensor]| check_dynamic(o, 37);
     let dynamic_large = |o: &[tch::Tensor]| check_dynamic(o, 20000);
@@ -483,15 +489,7 @@ fn dropout_masks_are_independent_across_runs() {
     if crate::parity::ort_missing() {
         return;
     }
-    let Some(python) = crate::export::python() else { return };
-    let dir = crate::scratch_dir("random_independent");
-    let capture = std::process::Command::new(&python)
-        .arg("-c")
-        .arg(CAPTURE)
-        .arg(&dir)
-        .output()
-        .unwrap_or_else(|e| panic!("running {}: {e}", python.display()));
-    assert!(capture.status.success(), "capture failed:\n{}", String::from_utf8_lossy(&capture.stderr));
+    let Some(dir) = capture_programs("random_independent") else { return };
     let onnx = dir.join("small_dropout.onnx");
     convert(dir.join("small_dropout.pt2").to_str().unwrap(), &onnx, &ConvertOptions::default())
         .unwrap_or_else(|e| panic!("converting small_dropout: {e}"));

@@ -1,3 +1,4 @@
+use super::histogram::accumulate;
 use super::math_common::{bool_type, elem};
 use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
@@ -38,7 +39,6 @@ fn bincount<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let out = ctx.result_element(0)?;
     let i64_type = b.i64_type();
     let i64s = b.unranked(i64_type);
-    let outs = b.unranked(out);
     let pos = b.cast(x, i64_type)?;
     // max(self) + 1, with -1 appended so that an empty input gives 0.
     let minus_one = b.const_i64s(&[-1])?;
@@ -47,22 +47,11 @@ fn bincount<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let len = b.op("Add", &[top, b.const_i64s(&[1])?], &[], i64s)?;
     let len = b.op("Max", &[len, b.const_i64s(&[minlength])?], &[], i64s)?;
     let valid = b.op("GreaterOrEqual", &[pos, b.const_i64_scalar(0)?], &[], b.unranked(bool_type(ctx)))?;
-    let pos = b.op("Where", &[valid, pos, b.const_i64_scalar(0)?], &[], i64s)?;
     let weights = if ctx.args.is_none("weights")? {
-        let one = b.const_scalar(out, 1.0)?;
-        b.op("Expand", &[one, b.shape(pos)?], &[], outs)?
+        None
     } else {
-        let w = ctx.args.tensor("weights")?;
-        b.cast_like_type(w, out)?
+        Some(b.cast_like_type(ctx.args.tensor("weights")?, out)?)
     };
-    let zero = b.const_scalar(out, 0.0)?;
-    let updates = b.op("Where", &[valid, weights, zero], &[], outs)?;
-    let zeros = b.op("Expand", &[zero, len], &[], outs)?;
-    let hist = b.op(
-        "ScatterElements",
-        &[zeros, pos, updates],
-        &[("axis", Attr::Int(0)), ("reduction", Attr::String("add".into()))],
-        outs,
-    )?;
+    let hist = accumulate(ctx, pos, valid, weights, len, out)?;
     Ok(vec![ctx.op("Identity", &[hist], &[])?])
 }
