@@ -108,3 +108,23 @@ func.func @histogramdd(%x: tensor<5x2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, 
   %h, %e0, %e1 = "aten.histogramdd.default"(%x) {bins = array<i64: 2, 3>, density = false} : (tensor<5x2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<4xf32>)
   return %h, %e0, %e1 : tensor<2x3xf32>, tensor<3xf32>, tensor<4xf32>
 }
+
+// -----
+
+// bincount: a data-dependent length max(max(x) + 1, minlength), from the
+// input with -1 appended (an empty input gives minlength); float weights
+// summed in the result type with ScatterElements(add).
+// CHECK-LABEL: func.func @bincount
+// CHECK: "onnx.Concat"
+// CHECK: "onnx.ReduceMax"
+// CHECK: "onnx.Max"
+// CHECK: "onnx.ScatterElements"
+// CHECK-SAME: reduction = "add"
+// CHECK: %[[B:.*]] = "onnx.Identity"(%{{.*}}) : (tensor<*xf32>) -> tensor<?xf32>
+// CHECK: return %[[B]]
+// OPSET17-LABEL: func.func @bincount
+// OPSET17: "onnx.ReduceMax"(%{{.*}}) {keepdims = 1 : i64}
+func.func @bincount(%x: tensor<6xi64>, %w: tensor<6xf32>) -> tensor<?xf32> {
+  %0 = "aten.bincount.default"(%x, %w) {minlength = 3 : i64} : (tensor<6xi64>, tensor<6xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
