@@ -800,13 +800,17 @@ def distribution_verdict(np, ref_draws, got_draws, dtype):
         # tolerance of a reference value at its position counts as that
         # value, or KS would see two distributions of disjoint atoms.
         atol, rtol = TOLERANCES.get(str(ref_draws.dtype), TOLERANCES["float32"])
+        # The nearest atom wins: two atoms can both be within tolerance
+        # (dropout's 0 and 2w when w is below atol), and snapping to either
+        # regardless of distance would make a varying position look stuck.
         for j in range(var.size):
             atoms = np.unique(ref[:, var[j]])
             pos = np.clip(np.searchsorted(atoms, mine[:, j]), 1, max(atoms.size - 1, 1))
-            for cand in (atoms[pos - 1], atoms[np.minimum(pos, atoms.size - 1)]):
-                with np.errstate(invalid="ignore", over="ignore"):
-                    near = np.isfinite(cand) & (np.abs(mine[:, j] - cand) <= atol + rtol * np.abs(cand))
-                mine[near, j] = cand[near]
+            lo, hi = atoms[pos - 1], atoms[np.minimum(pos, atoms.size - 1)]
+            with np.errstate(invalid="ignore", over="ignore"):
+                cand = np.where(np.abs(mine[:, j] - lo) <= np.abs(mine[:, j] - hi), lo, hi)
+                near = np.isfinite(cand) & (np.abs(mine[:, j] - cand) <= atol + rtol * np.abs(cand))
+            mine[near, j] = cand[near]
     # A position onnxruntime never varies although the reference does:
     # flagged when even a generous bound on the reference's most frequent
     # value, q, makes K equal draws unlikely (q^K < 1e-9).
