@@ -369,6 +369,19 @@ def _(self, x1, x2, x3):
     return _adaptive_avg_dynamic(x1, x2, x3)
 
 
+@case("adaptive_max_pool_dynamic", ["adaptive_max_pool1d.default", "adaptive_max_pool2d.default",
+                                    "adaptive_max_pool3d.default"],
+      lambda g, d: (rn(g, 2, 3, d["w"]), rn(g, 2, 3, d["h"], d["w"]), rn(g, 1, 2, d["h"], 6, d["w"])),
+      dynamic={"x1": {2: AW}, "x2": {2: AH, 3: AW}, "x3": {2: AH, 4: AW}})
+def _(self, x1, x2, x3):
+    """Adaptive max pools (values and indices) of dynamic spatial sizes: global (CBAM's channel
+    attention, timm's max / avgmax pooling), overlapping bins, upsampling bins (W = 4 < 7 in set_1),
+    3-D with a static middle dim."""
+    return (F.adaptive_max_pool1d(x1, 3, return_indices=True), F.adaptive_max_pool2d(x2, 1, return_indices=True),
+            F.adaptive_max_pool2d(x2, (7, 7), return_indices=True), F.adaptive_max_pool2d(x2, (2, 3)),
+            F.adaptive_max_pool3d(x3, (2, 3, 4), return_indices=True))
+
+
 # ==========================================================================
 # Normalization and channel rearrangements
 # ==========================================================================
@@ -447,6 +460,19 @@ def _(self, w, idx, idx2, psw):
                 F.embedding_bag(idx, w, off, mode=mode, padding_idx=idx[0].item() if False else 4),
                 F.embedding_bag(idx, w, torch.tensor([0, 2, 5, 8]), mode=mode, include_last_offset=True)]
     out.append(F.embedding_bag(idx, w, off, mode="sum", per_sample_weights=psw))
+    return tuple(out)
+
+
+@case("embedding_max_norm", ["embedding_renorm.default"],
+      lambda g, d: (rn(g, 10, 3), ri(g, 0, 10, 8), ri(g, 0, 10, 3, 4)))
+def _(self, w, idx, idx2):
+    """nn.Embedding(max_norm=...) through F.embedding: rows the indices name (repeated ones once)
+    renormalised in place on a clone of the table (p = 2, 1, inf), then gathered; the renormalised
+    table itself is an output too."""
+    out = []
+    for p in (2.0, 1.0, float("inf")):
+        t = w.clone() * 2.0
+        out += [F.embedding(idx2 if p == 1.0 else idx, t, max_norm=0.8, norm_type=p), t]
     return tuple(out)
 
 

@@ -1,4 +1,3 @@
-use super::adaptive_avg_pool2d::bins;
 use super::nn_common::{nan_max_pool, unranked_like, with_batch};
 use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
@@ -15,7 +14,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.adaptive_max_pool2d.default", |c
 /// Values and torch's per-plane indices. Output sizes dividing the static
 /// input: MaxPool (its indices modulo the plane size); otherwise one
 /// ReduceMax / ArgMax per output cell over torch's bins (the first maximum
-/// in row-major order, like torch), its window index mapped to the plane.
+/// in row-major order, like torch), its window index mapped to the plane;
+/// bins of a dynamic spatial size are computed from its run-time size.
 pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
     let out = c.args.ints("output_size")?;
@@ -29,16 +29,29 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
     let i64_type = c.b.i64_type();
     with_batch(c, x, spatial + 2, |xb| {
         let dims = builder::dims(xb.r#type()).ok_or("unknown rank")?;
-        let inputs: Vec<i64> = dims[2..]
-            .iter()
-            .map(|d| d.ok_or("adaptive max pooling needs static spatial sizes"))
-            .collect::<Result<_, _>>()?;
-        if inputs.iter().zip(&out).all(|(i, o)| i % o == 0) {
-            let kernel: Vec<i64> = inputs.iter().zip(&out).map(|(i, o)| i / o).collect();
+        let inputs: Vec<Option<i64>> = dims[2..].to_vec();
+        if inputs.iter().zip(&out).all(|(i, o)| i.is_some_and(|i| i % o == 0)) {
+            let kernel: Vec<i64> = inputs.iter().zip(&out).map(|(i, o)| i.unwrap_or(0) / o).collect();
             let attrs = [("kernel_shape", Attr::Ints(kernel.clone())), ("strides", Attr::Ints(kernel))];
             return nan_max_pool(c, xb, spatial, &attrs, true);
         }
-        let per_axis: Vec<Vec<(i64, i64)>> = inputs.iter().zip(&out).map(|(&i, &o)| bins(i, o)).collect();
+        // A spatial size known only at run time (an image size exported as
+        // dynamic) gets its bins, window sizes and plane strides computed in
+        // the graph from Shape; static ones stay constants.
+        let b = &c.b;
+        let shape = if inputs.iter().any(Option::is_none) { Some(b.shape(xb)?) } else { None };
+        let sizes: Vec<I> = inputs
+            .iter()
+            .enumerate()
+            .map(|(a, d)| match d {
+                Some(d) => Ok(I::S(*d)),
+                None => {
+                    let axis = 2 + a as i64;
+                    let (from, to) = (b.const_i64s(&[axis])?, b.const_i64s(&[axis + 1])?);
+                    Ok(I::D(b.op("Slice", &[shape.unwrap(), from, to], &[], b.unranked(i64_type))?))
+                }
+            })
+            .collect::<Result<_, String>>()?;
         let cells: i64 = out.iter().product();
         let flat_shape = c.b.const_i64s(&[0, 0, -1])?;
         let axes: Vec<i64> = (2..2 + spatial as i64).collect();
@@ -51,9 +64,17 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
                 coord[a] = rest % out[a];
                 rest /= out[a];
             }
-            let windows: Vec<(i64, i64)> = (0..spatial).map(|a| per_axis[a][coord[a] as usize]).collect();
-            let starts = c.b.const_i64s(&windows.iter().map(|w| w.0).collect::<Vec<_>>())?;
-            let ends = c.b.const_i64s(&windows.iter().map(|w| w.1).collect::<Vec<_>>())?;
+            // torch's bin of cell j on an axis of size n: [floor(j n / o), ceil((j + 1) n / o)).
+            let windows: Vec<(I, I)> = (0..spatial)
+                .map(|a| {
+                    let (j, o, n) = (coord[a], out[a], &sizes[a]);
+                    let start = n.mul(c, j)?.div(c, o)?;
+                    let end = n.mul(c, j + 1)?.add(c, o - 1)?.div(c, o)?;
+                    Ok((start, end))
+                })
+                .collect::<Result<_, String>>()?;
+            let starts = I::concat(c, &windows.iter().map(|w| w.0.clone()).collect::<Vec<_>>())?;
+            let ends = I::concat(c, &windows.iter().map(|w| w.1.clone()).collect::<Vec<_>>())?;
             let ax = c.b.const_i64s(&axes)?;
             let win = c.b.op_like("Slice", &[xb, starts, ends, ax], &[], xb)?;
             let flat = c.b.op_like("Reshape", &[win, flat_shape], &[], xb)?;
@@ -79,28 +100,29 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
             let local = c.b.op("Where", &[has_nan, last_nan, arg], &[], c.b.unranked(i64_type))?;
             // Window-local flat index -> plane index.
             let mut global: Option<Value> = None;
-            let mut divisor = 1i64;
-            let mut stride = 1i64;
+            let mut divisor = I::S(1);
+            let mut stride = I::S(1);
             for a in (0..spatial).rev() {
-                let size = windows[a].1 - windows[a].0;
+                let size = windows[a].1.sub(c, &windows[a].0)?;
                 let mut part = local;
-                if divisor > 1 {
-                    part = c.b.op("Div", &[part, c.b.const_i64_scalar(divisor)?], &[], c.b.unranked(i64_type))?;
+                if !matches!(divisor, I::S(1)) {
+                    part = c.b.op("Div", &[part, divisor.value(c)?], &[], c.b.unranked(i64_type))?;
                 }
                 if a > 0 {
-                    part = c.b.op("Mod", &[part, c.b.const_i64_scalar(size)?], &[], c.b.unranked(i64_type))?;
+                    part = c.b.op("Mod", &[part, size.value(c)?], &[], c.b.unranked(i64_type))?;
                 }
-                let offset = c.b.const_i64_scalar(windows[a].0)?;
-                part = c.b.op("Add", &[part, offset], &[], c.b.unranked(i64_type))?;
-                if stride > 1 {
-                    part = c.b.op("Mul", &[part, c.b.const_i64_scalar(stride)?], &[], c.b.unranked(i64_type))?;
+                if !matches!(windows[a].0, I::S(0)) {
+                    part = c.b.op("Add", &[part, windows[a].0.value(c)?], &[], c.b.unranked(i64_type))?;
+                }
+                if !matches!(stride, I::S(1)) {
+                    part = c.b.op("Mul", &[part, stride.value(c)?], &[], c.b.unranked(i64_type))?;
                 }
                 global = Some(match global {
                     None => part,
                     Some(g) => c.b.op("Add", &[g, part], &[], c.b.unranked(i64_type))?,
                 });
-                divisor *= size;
-                stride *= inputs[a];
+                divisor = divisor.mul_i(c, &size)?;
+                stride = stride.mul_i(c, &sizes[a])?;
             }
             indices.push(global.unwrap());
         }
@@ -113,4 +135,73 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
         let i = c.b.op("Reshape", &[i, shape], &[], c.b.unranked(i64_type))?;
         Ok(vec![v, i])
     })
+}
+
+/// A non-negative index quantity: a constant, or a 1-element int64 tensor
+/// computed at run time. Arithmetic folds constants.
+#[derive(Clone)]
+enum I<'c, 'a> {
+    S(i64),
+    D(Value<'c, 'a>),
+}
+
+impl<'c, 'a> I<'c, 'a> {
+    fn value(&self, c: &Ctx<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        match self {
+            I::S(v) => c.b.const_i64s(&[*v]),
+            I::D(v) => Ok(*v),
+        }
+    }
+
+    fn binary(&self, c: &Ctx<'c, 'a>, op: &str, other: &I<'c, 'a>, fold: fn(i64, i64) -> i64) -> Result<Self, String> {
+        if let (I::S(l), I::S(r)) = (self, other) {
+            return Ok(I::S(fold(*l, *r)));
+        }
+        let ty = c.b.unranked(c.b.i64_type());
+        Ok(I::D(c.b.op(op, &[self.value(c)?, other.value(c)?], &[], ty)?))
+    }
+
+    fn mul(&self, c: &Ctx<'c, 'a>, k: i64) -> Result<Self, String> {
+        match k {
+            1 => Ok(self.clone()),
+            0 => Ok(I::S(0)),
+            _ => self.binary(c, "Mul", &I::S(k), |l, r| l * r),
+        }
+    }
+
+    fn mul_i(&self, c: &Ctx<'c, 'a>, other: &I<'c, 'a>) -> Result<Self, String> {
+        match (self, other) {
+            (I::S(1), _) => Ok(other.clone()),
+            (_, I::S(1)) => Ok(self.clone()),
+            _ => self.binary(c, "Mul", other, |l, r| l * r),
+        }
+    }
+
+    fn add(&self, c: &Ctx<'c, 'a>, k: i64) -> Result<Self, String> {
+        if k == 0 {
+            return Ok(self.clone());
+        }
+        self.binary(c, "Add", &I::S(k), |l, r| l + r)
+    }
+
+    fn sub(&self, c: &Ctx<'c, 'a>, other: &I<'c, 'a>) -> Result<Self, String> {
+        self.binary(c, "Sub", other, |l, r| l - r)
+    }
+
+    /// Integer division of a non-negative value.
+    fn div(&self, c: &Ctx<'c, 'a>, k: i64) -> Result<Self, String> {
+        if k == 1 {
+            return Ok(self.clone());
+        }
+        self.binary(c, "Div", &I::S(k), |l, r| l / r)
+    }
+
+    /// The 1-D int64 tensor of `items`.
+    fn concat(c: &Ctx<'c, 'a>, items: &[I<'c, 'a>]) -> Result<Value<'c, 'a>, String> {
+        if let Some(statics) = items.iter().map(|i| if let I::S(v) = i { Some(*v) } else { None }).collect::<Option<Vec<_>>>() {
+            return c.b.const_i64s(&statics);
+        }
+        let parts: Vec<Value> = items.iter().map(|i| i.value(c)).collect::<Result<_, _>>()?;
+        c.b.op("Concat", &parts, &[("axis", Attr::Int(0))], c.b.unranked(c.b.i64_type()))
+    }
 }
