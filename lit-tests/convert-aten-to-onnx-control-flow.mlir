@@ -133,3 +133,29 @@ func.func @scan(%init: tensor<3xf32>, %xs: tensor<4x3xf32>, %w: tensor<3xf32>) -
   }) {arg_names = ["xs", "pos_args"], operandSegmentSizes = array<i32: 1, 1>} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   return %r#0, %r#1, %m : tensor<3xf32>, tensor<4x3xf32>, tensor<4x3xf32>
 }
+
+// -----
+
+// wrap_with_autocast: the body is inlined; each floating operand is cast to
+// its op's recorded floating result type (matmul of float32 operands recorded
+// as bfloat16: autocast's lower-precision cast); a normalization's float32
+// weight next to its bfloat16 input is no autocast cast: torch's mixed
+// layer_norm, computed in float32 and rounded to the input's type.
+// CHECK-LABEL: func.func @autocast
+// CHECK-NOT: aten.hop
+// CHECK-DAG: %[[A:.*]] = "onnx.Cast"(%arg0) {to = 16 : i64} : (tensor<3x4xf32>) -> tensor<3x4xbf16>
+// CHECK-DAG: %[[B:.*]] = "onnx.Cast"(%arg1) {to = 16 : i64} : (tensor<4x4xf32>) -> tensor<4x4xbf16>
+// CHECK: %[[M:.*]] = "onnx.MatMul"(%[[A]], %[[B]]) : (tensor<3x4xbf16>, tensor<4x4xbf16>) -> tensor<3x4xbf16>
+// CHECK: %[[MF:.*]] = "onnx.Cast"(%[[M]]) {to = 1 : i64} : (tensor<3x4xbf16>) -> tensor<3x4xf32>
+// CHECK: %[[N:.*]] = "onnx.LayerNormalization"(%[[MF]], %arg2) {{.*}} : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+// CHECK: %[[R:.*]] = "onnx.Cast"(%[[N]]) {to = 16 : i64} : (tensor<3x4xf32>) -> tensor<3x4xbf16>
+// CHECK: return %[[R]]
+func.func @autocast(%x: tensor<3x4xf32>, %w: tensor<4x4xf32>, %g: tensor<4xf32>) -> tensor<3x4xbf16> {
+  %r = "aten.hop.wrap_with_autocast"(%x, %w, %g) ({
+  ^bb0(%a: tensor<3x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4xf32>):
+    %0 = "aten.matmul.default"(%a, %b) : (tensor<3x4xf32>, tensor<4x4xf32>) -> tensor<3x4xbf16>
+    %1 = "aten.layer_norm.default"(%0, %c) {cudnn_enable = false, eps = 1.000000e-05 : f64, normalized_shape = array<i64: 4>, operandSegmentSizes = array<i32: 1, 0, 1, 0, 0, 0>} : (tensor<3x4xbf16>, tensor<4xf32>) -> tensor<3x4xbf16>
+    "aten.yield"(%1) : (tensor<3x4xbf16>) -> ()
+  }) {arg0 = "cpu", arg1 = bf16, arg2 = true, arg3 = false, arg_names = ["arg5", "arg6", "arg7"], operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<3x4xf32>, tensor<4x4xf32>, tensor<4xf32>) -> tensor<3x4xbf16>
+  return %r : tensor<3x4xbf16>
+}

@@ -71,3 +71,18 @@ func.func @file_positions(%x: tensor<4xf16>) -> tensor<4xf16> {
   %b = "onnx.Sub"(%a, %x) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16> loc("gn.mlir":3:10)
   return %b : tensor<4xf16>
 }
+
+// bfloat16 data movement onnxruntime's CPU provider has no kernel for
+// (Expand, Tile, DepthToSpace, SpaceToDepth) moves float32 values (exact:
+// the rounding back to bfloat16 restores them); the others keep bfloat16.
+// CHECK-LABEL: func.func @bf16_expand
+// CHECK: %[[XF:.*]] = "onnx.Cast"(%arg0) {to = 1 : i64} : (tensor<4xbf16>) -> tensor<4xf32>
+// CHECK: %[[E:.*]] = "onnx.Expand"(%[[XF]], %arg1) : (tensor<4xf32>, tensor<2xi64>) -> tensor<3x4xf32>
+// CHECK: %[[EH:.*]] = "onnx.Cast"(%[[E]]) {to = 16 : i64}
+// CHECK: %[[R:.*]] = "onnx.Reshape"(%arg0, %arg2) : (tensor<4xbf16>, tensor<2xi64>) -> tensor<2x2xbf16>
+// CHECK: return %[[EH]], %[[R]]
+func.func @bf16_expand(%x: tensor<4xbf16>, %s: tensor<2xi64>, %t: tensor<2xi64>) -> (tensor<3x4xbf16>, tensor<2x2xbf16>) {
+  %e = "onnx.Expand"(%x, %s) : (tensor<4xbf16>, tensor<2xi64>) -> tensor<3x4xbf16> loc(#t)
+  %r = "onnx.Reshape"(%x, %t) : (tensor<4xbf16>, tensor<2xi64>) -> tensor<2x2xbf16> loc(#t)
+  return %e, %r : tensor<3x4xbf16>, tensor<2x2xbf16>
+}

@@ -10,6 +10,7 @@
 //! | `aten.hop.scan(init..., xs..., additional...)` | `onnx.Scan(init..., xs...) {num_scan_inputs}` | `body(state..., x_slices...) -> (state..., y_slices...)` |
 //! | `aten.hop.map_impl(xs..., pos_args...)` | `onnx.Scan(xs...) {num_scan_inputs}` | `body(x_slices...) -> (y_slices...)` |
 //! | `aten.hop.wrap_with_set_grad_enabled(operands...)` | (the body, inlined) | |
+//! | `aten.hop.wrap_with_autocast(operands...)` | (the body, inlined, with autocast's casts) | |
 //!
 //! ONNX subgraphs see the values of enclosing graphs by name, so the block
 //! arguments torch passes explicitly (the branches' operands, the closed-over
@@ -32,7 +33,8 @@ use mlir_sys as sys;
 use std::collections::HashMap;
 
 /// Higher-order ops (`aten.hop.<name>`) this module lowers.
-pub const SUPPORTED: &[&str] = &["cond", "while_loop", "scan", "map_impl", "wrap_with_set_grad_enabled"];
+pub const SUPPORTED: &[&str] =
+    &["cond", "while_loop", "scan", "map_impl", "wrap_with_set_grad_enabled", "wrap_with_autocast"];
 
 /// True when `name` (an `aten.hop.*` op name) has a lowering.
 pub fn is_supported(name: &str) -> bool {
@@ -61,6 +63,7 @@ pub fn lower_higher_order_ops<'c, 'a>(root: OperationRef<'c, 'a>) -> Result<(), 
             "scan" => lower_scan(op, true),
             "map_impl" => lower_scan(op, false),
             "wrap_with_set_grad_enabled" => inline_grad_mode(op),
+            "wrap_with_autocast" => inline_autocast(op),
             other => {
                 Err(format!("higher-order op '{other}' has no ONNX lowering (supported: {})", SUPPORTED.join(", ")))
             }
@@ -339,6 +342,110 @@ fn inline_grad_mode(op: OperationRef<'_, '_>) -> Result<(), String> {
     for (result, value) in op.results().zip(values) {
         let result: Value = result.into();
         unsafe { sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), value.to_raw()) };
+    }
+    Ok(())
+}
+
+/// `wrap_with_autocast(operands...) { body }`: a `with torch.autocast(...)`
+/// block inside the forward. torch.export records the body's ops as written
+/// (`matmul(x, w)` of float32 operands) with the result types autocast gave
+/// them (bfloat16), so the casts autocast inserts are implied by those types:
+/// each floating operand of a body op is cast to the op's floating result
+/// type (autocast's lower-precision ops, its float32 ops, and its `promote`
+/// ops alike; where ordinary promotion already explains the result, the
+/// cast is that promotion). Ops that legitimately take parameters of another
+/// floating type than their input (the normalizations: bfloat16 input,
+/// float32 weight) are left alone unless their input differs from the
+/// result. The recorded types are the authority, so this follows whatever
+/// policy the capturing torch applied; a body with autocast disabled
+/// (`enabled=False`) has types ordinary promotion explains.
+fn inline_autocast(op: OperationRef<'_, '_>) -> Result<(), String> {
+    let block = region_block(op, 0)?;
+    let opset = onnx_ir::opset_of(op);
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let term = terminator(block)?;
+    let mut next = block.first_operation();
+    while let Some(inner) = next {
+        next = inner.next_in_block();
+        if inner == term || !ir::op_name(inner).starts_with(aten_ir::DIALECT_PREFIX) {
+            continue;
+        }
+        apply_autocast_casts(context, inner, opset)?;
+    }
+    inline_grad_mode(op)
+}
+
+/// Normalizations whose weight/bias/statistics may be float32 next to a
+/// half input without autocast (their result follows the input).
+const MIXED_PARAMETER_OPS: &[&str] = &[
+    "aten.layer_norm.default",
+    "aten.native_layer_norm.default",
+    "aten.group_norm.default",
+    "aten.native_group_norm.default",
+    "aten.batch_norm.default",
+    "aten.native_batch_norm.default",
+    "aten._native_batch_norm_legit.default",
+    "aten._native_batch_norm_legit.no_stats",
+    "aten._native_batch_norm_legit_no_training.default",
+    "aten._native_batch_norm_legit_functional.default",
+    "aten.instance_norm.default",
+    "aten.rms_norm.default",
+    "aten._fused_rms_norm.default",
+];
+
+/// Rank of a floating element type (`Some` for the real floating types).
+fn float_rank(ty: Type<'_>) -> Option<u8> {
+    if ty.is_f16() || ty.is_bf16() {
+        Some(1)
+    } else if ty.is_f32() {
+        Some(2)
+    } else if ty.is_f64() {
+        Some(3)
+    } else {
+        None
+    }
+}
+
+fn apply_autocast_casts<'c, 'a>(
+    context: &'c melior::Context,
+    op: OperationRef<'c, 'a>,
+    opset: u32,
+) -> Result<(), String> {
+    use crate::lowering::builder;
+    let name = ir::op_name(op);
+    if name.starts_with("aten._to_copy") || name.starts_with("aten.to.") || name.starts_with("aten._assert") {
+        return Ok(());
+    }
+    // One floating result type (ops whose results keep their operands'
+    // types, like broadcast_tensors of mixed types, are left alone).
+    let results: Vec<Type> =
+        op.results().filter_map(|r| builder::element_type(r.r#type())).filter(|t| float_rank(*t).is_some()).collect();
+    let Some(&result) = results.first() else { return Ok(()) };
+    if results.iter().any(|t| *t != result) {
+        return Ok(());
+    }
+    let floats: Vec<(usize, Type)> = (0..op.operand_count())
+        .filter_map(|i| {
+            let v = ir::operand_at(op, i)?;
+            let t = builder::element_type(v.r#type())?;
+            float_rank(t).map(|_| (i, t))
+        })
+        .collect();
+    if MIXED_PARAMETER_OPS.contains(&name.as_str()) && floats.first().is_none_or(|(_, t)| *t == result) {
+        return Ok(());
+    }
+    // Every floating operand to the result type: autocast's own cast where
+    // promotion does not explain the result, the promotion itself (which
+    // rules then need not repeat) where it does.
+    let mut b = crate::lowering::builder::Builder::new(context, op, opset)?;
+    b.location = op.location();
+    for (i, t) in floats {
+        if t != result {
+            let v = ir::operand_at(op, i).ok_or("operand out of range")?;
+            let cast = b.cast(v, result)?;
+            unsafe { sys::mlirOperationSetOperand(op.to_raw(), i as isize, cast.to_raw()) };
+        }
     }
     Ok(())
 }

@@ -71,6 +71,15 @@ unsafe extern "C" {
     ) -> *mut c_char;
     fn a2o_free_outs(outs: *mut Out, n: usize);
     fn a2o_free_string(s: *mut c_char);
+    fn a2o_set_autocast_cpu(enabled: bool, dtype: i64, prev_enabled: *mut bool, prev_dtype: *mut i64);
+}
+
+/// Turns CPU autocast on or off for later calls, with `dtype` (a
+/// c10::ScalarType code); returns the previous (enabled, dtype).
+pub fn set_autocast_cpu(enabled: bool, dtype: i64) -> (bool, i64) {
+    let (mut prev_enabled, mut prev_dtype) = (false, 0i64);
+    unsafe { a2o_set_autocast_cpu(enabled, dtype, &mut prev_enabled, &mut prev_dtype) };
+    (prev_enabled, prev_dtype)
 }
 
 /// A result of a call, with tensors owned by the caller.

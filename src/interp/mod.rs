@@ -237,6 +237,29 @@ impl Interpreter<'_> {
                 let args = rest.iter().map(RtValue::shallow).collect();
                 self.run_block(region(if taken { 0 } else { 1 })?, args)
             }
+            // `with torch.autocast(device, dtype, enabled)` inside the forward:
+            // the body under libtorch's own CPU autocast (the reference for
+            // the casts the lowering infers from the recorded types).
+            Some("wrap_with_autocast") => {
+                let device = op.attribute("arg0").ok().and_then(string_value).unwrap_or_default();
+                let enabled = op.attribute("arg2").ok().and_then(|a| number(a)).map(|n| matches!(n, Number::Bool(true)));
+                let dtype = op
+                    .attribute("arg1")
+                    .ok()
+                    .filter(|a| unsafe { sys::mlirAttributeIsAType(a.to_raw()) })
+                    .and_then(|a| c10_scalar_type(unsafe { Type::from_raw(sys::mlirTypeAttrGetValue(a.to_raw())) }));
+                let args = operands.iter().map(RtValue::shallow).collect();
+                if device != "cpu" {
+                    // Another device's autocast does not touch CPU tensors.
+                    return self.run_block(region(0)?, args);
+                }
+                let enabled = enabled.ok_or("wrap_with_autocast without its `enabled` flag")?;
+                let dtype = dtype.ok_or("wrap_with_autocast without a dtype")?;
+                let previous = ffi::set_autocast_cpu(enabled, dtype);
+                let result = self.run_block(region(0)?, args);
+                ffi::set_autocast_cpu(previous.0, previous.1);
+                result
+            }
             // `with torch.no_grad()` inside the forward: the values are the body's.
             Some("wrap_with_set_grad_enabled") => {
                 let args = operands.iter().map(RtValue::shallow).collect();

@@ -9,6 +9,7 @@
 #include <ATen/core/ivalue.h>
 #include <ATen/core/stack.h>
 #include <ATen/ScalarOps.h>
+#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 
 #include <cstdlib>
@@ -179,5 +180,17 @@ int64_t a2o_num_arguments(const char* name, const char* overload) {
   } catch (...) {
     return -1;
   }
+}
+
+// CPU autocast (`with torch.autocast("cpu", dtype)` in a captured forward):
+// sets whether calls through the dispatcher run under it and its dtype (a
+// c10::ScalarType code), with the cast cache off; returns the previous
+// state in *prev_enabled / *prev_dtype for the caller to restore.
+void a2o_set_autocast_cpu(bool enabled, int64_t dtype, bool* prev_enabled, int64_t* prev_dtype) {
+  *prev_enabled = at::autocast::is_autocast_enabled(at::kCPU);
+  *prev_dtype = static_cast<int64_t>(at::autocast::get_autocast_dtype(at::kCPU));
+  at::autocast::set_autocast_enabled(at::kCPU, enabled);
+  at::autocast::set_autocast_dtype(at::kCPU, static_cast<at::ScalarType>(dtype));
+  at::autocast::set_autocast_cache_enabled(false);
 }
 }

@@ -121,7 +121,7 @@ func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
     assert!(
         error.contains(
             "aten.hop.flex_attention (higher-order op without an ONNX lowering; supported: cond, while_loop, scan, \
-             map_impl, wrap_with_set_grad_enabled)"
+             map_impl, wrap_with_set_grad_enabled, wrap_with_autocast)"
         ),
         "{error}"
     );

@@ -247,3 +247,28 @@ def _(self, x, i):
         table = torch.arange(16.0).reshape(8, 2)
         emb = table[pos.clamp(max=7)].sum(-1)
     return x + emb
+
+
+@case("cf_autocast_block", [], lambda g, d: (rn(g, 2, 3, 8, 8), rn(g, 2, d["n"], 16), rn(g, 2, d["n"], 16)),
+      dynamic={"x": {}, "y": {1: N}, "t": {1: N}})
+def _(self, x, y, t):
+    """`with torch.autocast("cpu", ...)` blocks inside the forward, captured as the higher-order op
+    wrap_with_autocast whose body keeps the ops as written with the types autocast gave them:
+    bfloat16 conv2d / linear / bmm / matmul (lower-precision ops) from float32 inputs, a float32 op
+    (mse_loss) on bfloat16 values, cat promoting mixed types, layer_norm and softmax in between, a
+    nested `enabled=False` region, and a float16 autocast block."""
+    w = torch.linspace(-1.0, 1.0, 6 * 3 * 9).reshape(6, 3, 3, 3)
+    lw = torch.linspace(-0.5, 0.5, 16 * 16).reshape(16, 16)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        c = F.conv2d(x, w, padding=1)
+        h = F.linear(y, lw)
+        a = torch.softmax(h @ h.transpose(1, 2), -1)
+        o = torch.bmm(a, h)
+        n = F.layer_norm(o, (16,))
+        loss = F.mse_loss(n, t)
+        both = torch.cat([n, t], -1)
+        with torch.autocast("cpu", enabled=False):
+            exact = (y.float() * 3.0).sum(-1)
+    with torch.autocast("cpu", dtype=torch.float16):
+        half = F.linear(t, lw).relu()
+    return (c.float(), n.float(), loss.float(), both.float(), exact, half.float())

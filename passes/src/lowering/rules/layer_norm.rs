@@ -8,7 +8,12 @@ pub const RULES: &[Rule] = &[
         "input: T[2,4]; normalized_shape: [4]; weight: T[4]",
     ]).dtypes(&["f32", "f16", "bf16", "f64"]),
     Rule::custom("aten.native_layer_norm.default", |c| layer_norm(c, 3))
-        .samples(&["input: T[2,3,4]; normalized_shape: [4]; weight: T[4]; bias: T[4]; eps: 0.00001"]).dtypes(&["f32", "f16", "bf16"]),
+        .samples(&[
+            "input: T[2,3,4]; normalized_shape: [4]; weight: T[4]; bias: T[4]; eps: 0.00001",
+            // torch's mixed form for half inputs: float32 weight and bias.
+            "input: T[2,3,4]; normalized_shape: [4]; weight: f32[4]; bias: f32[4]; eps: 0.00001",
+        ])
+        .dtypes(&["f32", "f16", "bf16"]),
 ];
 
 /// `LayerNormalization` over the last `len(normalized_shape)` dims (opset
@@ -33,6 +38,38 @@ fn layer_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, results: usize) -> Result<Vec<Value<'c,
     let eps = ctx.args.float("eps")?;
     let types: Vec<Type> = (0..results).map(|i| ctx.result_type(i)).collect::<Result<_, _>>()?;
     let attrs = [("axis", Attr::Int(axis)), ("epsilon", Attr::Float(eps as f32))];
+    // torch's mixed form (a half input with float32 weight/bias, as in
+    // models keeping their norms in float32 or under autocast) computes in
+    // float32 and returns the input's type; ONNX wants one type: computed in
+    // the parameters' type and cast back.
+    let x_element = builder::element_type(melior::ir::ValueLike::r#type(&x)).ok_or("input is not a tensor")?;
+    let params: Vec<Type> =
+        inputs[1..].iter().filter_map(|v| builder::element_type(melior::ir::ValueLike::r#type(v))).collect();
+    if let Some(&wide) = params.iter().find(|t| **t != x_element) {
+        if !builder::is_float(wide) || params.iter().any(|t| *t != wide) {
+            return Err(format!("layer_norm of a {x_element} input with parameters of types {params:?}"));
+        }
+        let widen = |v: &Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+            match builder::element_type(melior::ir::ValueLike::r#type(v)) {
+                Some(t) if t == wide => Ok(*v),
+                _ => ctx.b.cast(*v, wide),
+            }
+        };
+        let inputs: Vec<Value> = inputs.iter().map(widen).collect::<Result<_, _>>()?;
+        let wide_types: Vec<Type> = types
+            .iter()
+            .map(|t| builder::with_element_type(*t, wide).ok_or("layer_norm: result is not a tensor"))
+            .collect::<Result<_, _>>()?;
+        let out = ctx.b.build("LayerNormalization", &inputs, &attrs, &wide_types)?;
+        return out
+            .iter()
+            .zip(&types)
+            .map(|(v, t)| {
+                let element = builder::element_type(*t).ok_or("layer_norm: result is not a tensor")?;
+                ctx.b.cast(*v, element)
+            })
+            .collect();
+    }
     // Mean / InvStdDev are of the stash type (float32: ONNX allows float and
     // bfloat16 only); torch gives them in the input's dtype, computed in
     // float32 for half inputs: computed in float32 and cast. A double input
