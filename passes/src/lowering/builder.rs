@@ -292,6 +292,16 @@ pub fn is_float(ty: Type<'_>) -> bool {
     unsafe { sys::mlirTypeIsAFloat(ty.to_raw()) }
 }
 
+/// float16 or bfloat16.
+pub fn is_half_float(ty: Type<'_>) -> bool {
+    unsafe { sys::mlirTypeIsAF16(ty.to_raw()) || sys::mlirTypeIsABF16(ty.to_raw()) }
+}
+
+/// A float, or an integer type other than bool.
+pub fn is_float_or_int(ty: Type<'_>) -> bool {
+    is_float(ty) || (unsafe { sys::mlirTypeIsAInteger(ty.to_raw()) } && !is_bool(ty))
+}
+
 pub fn is_bool(ty: Type<'_>) -> bool {
     unsafe { sys::mlirTypeIsAInteger(ty.to_raw()) && sys::mlirIntegerTypeGetWidth(ty.to_raw()) == 1 }
 }

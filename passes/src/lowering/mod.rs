@@ -337,6 +337,21 @@ impl<'c, 'a> Ctx<'c, 'a> {
         }
     }
 
+    /// The element type a rule computes in: float32 for a float16/bfloat16
+    /// result, the result's otherwise. torch's CPU kernels compute half ops
+    /// in float32 ("opmath") with their Python-number arguments in float32
+    /// (lerp's weight, addcmul's value, softplus' beta, ...), so rules using
+    /// such numbers compute in this type and finish with `opmath_result`.
+    pub fn opmath_element(&self) -> Result<Type<'c>, String> {
+        let element = self.result_element(0)?;
+        Ok(if builder::is_half_float(element) { self.b.f32_type() } else { element })
+    }
+
+    /// `value`, computed in `opmath_element`, as the result's element type.
+    pub fn opmath_result(&self, value: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.b.cast_like_type(value, self.result_element(0)?)
+    }
+
     /// `onnx.none`, for an optional input left out.
     pub fn none(&self) -> Result<Value<'c, 'a>, String> {
         let op = melior::ir::operation::OperationBuilder::new(crate::onnx_ir::NONE_OP, self.b.location)

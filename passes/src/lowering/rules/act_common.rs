@@ -15,13 +15,15 @@ pub fn elu<'c, 'a>(
     input_scale: f64,
 ) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
+    // Half inputs: computed in float32 with float32 constants, as torch does.
+    let x = b.cast_like_type(x, ctx.opmath_element()?)?;
     let k = |v: f64| b.const_like(x, v);
     let xs = if input_scale == 1.0 { x } else { b.op_like("Mul", &[x, k(input_scale)?], &[], x)? };
     let e = b.op_like("Sub", &[b.op_like("Exp", &[xs], &[], x)?, k(1.0)?], &[], x)?;
     let neg = b.op_like("Mul", &[e, k(alpha * scale)?], &[], x)?;
     let pos = if scale == 1.0 { x } else { b.op_like("Mul", &[x, k(scale)?], &[], x)? };
     let gt = b.op("Greater", &[x, k(0.0)?], &[], b.unranked(bool_type(ctx)))?;
-    ctx.op("Where", &[gt, pos, neg], &[])
+    ctx.opmath_result(b.op_like("Where", &[gt, pos, neg], &[], x)?)
 }
 
 /// `x > 0 ? x : x * slope` with `slope` a value broadcasting against `x`

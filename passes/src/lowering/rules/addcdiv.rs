@@ -2,14 +2,14 @@ use crate::lowering::Rule;
 
 /// `self + value * tensor1 / tensor2`.
 pub const RULES: &[Rule] = &[Rule::custom("aten.addcdiv.default", |c| {
-    let e = c.result_element(0)?;
+    // Half inputs: computed in float32 with a float32 `value`, as torch does,
+    // in torch's order: `self + value * tensor1 / tensor2`.
+    let e = c.opmath_element()?;
     let (x, t1, t2) = (c.tensor_as("self", e)?, c.tensor_as("tensor1", e)?, c.tensor_as("tensor2", e)?);
-    let mut p = c.b.op_like("Div", &[t1, t2], &[], x)?;
     let v = c.args.number("value")?.as_f64();
-    if v != 1.0 {
-        p = c.b.op_like("Mul", &[p, c.b.const_scalar(e, v)?], &[], x)?;
-    }
-    Ok(vec![c.op("Add", &[x, p], &[])?])
+    let scaled = if v != 1.0 { c.b.op_like("Mul", &[c.b.const_scalar(e, v)?, t1], &[], t1)? } else { t1 };
+    let p = c.b.op_like("Div", &[scaled, t2], &[], x)?;
+    Ok(vec![c.opmath_result(c.b.op_like("Add", &[x, p], &[], x)?)?])
 })
 .samples(&[
     "self: T[2,3]; tensor1: T[2,3]; tensor2: T[3]{pos}",

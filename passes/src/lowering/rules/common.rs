@@ -137,6 +137,11 @@ pub fn split_like_results<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64)
 /// Logical op on bools, bitwise op on integers.
 pub fn bitwise<'c, 'a>(ctx: &Ctx<'c, 'a>, logical: &str, bitwise: &str) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = ctx.result_element(0)?;
+    if bitwise == "Mul" {
+        if let Some(done) = half_opmath_scalar(ctx, "Mul")? {
+            return Ok(done);
+        }
+    }
     let (a, b) = (ctx.tensor_as("self", element)?, ctx.tensor_as("other", element)?);
     Ok(vec![ctx.op(if builder::is_bool(element) { logical } else { bitwise }, &[a, b], &[])?])
 }
@@ -149,4 +154,41 @@ pub fn rounding<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 'a>
         return Ok(vec![x]);
     }
     Ok(vec![ctx.op(op, &[x], &[])?])
+}
+
+/// torch's CPU `mul` / true `div` of a float16 or bfloat16 tensor by a
+/// Python number or a 0-d tensor in `other` keep that number in float32
+/// ("opmath": `original_scalar_value<float>`), where other binary ops
+/// (add, sub) round it to the half type first: `x * 0.044715` differs from
+/// `x * half(0.044715)` in 1 of 4 float16 elements. Such products are
+/// written in float32 explicitly (Cast up, the op on a float32 constant,
+/// Cast down), which every runtime computes the same way; `None` when the
+/// case does not apply (not half, or `other` a tensor of the half type or
+/// of rank > 0).
+pub fn half_opmath_scalar<'c, 'a>(ctx: &Ctx<'c, 'a>, onnx_op: &str) -> Result<Option<Vec<Value<'c, 'a>>>, String> {
+    let element = ctx.result_element(0)?;
+    if !builder::is_half_float(element) {
+        return Ok(None);
+    }
+    let f32_t = ctx.b.f32_type();
+    let other = match ctx.args.tensor_or_number("other")? {
+        Err(number) => ctx.b.const_scalar(f32_t, number.as_f64())?,
+        Ok(v) => {
+            let ty = v.r#type();
+            let one_element_scalar = ctx.args.schema.arguments.iter().any(|a| a.name == "other" && a.ty == "Scalar");
+            match (builder::rank(ty), builder::element_type(ty)) {
+                (Some(0), Some(t)) if t != element && builder::is_float_or_int(t) => ctx.b.cast(v, f32_t)?,
+                // A symbolic number (1-element int64) for a Scalar argument.
+                (Some(1), Some(t)) if one_element_scalar && !builder::is_float(t) => {
+                    ctx.b.cast(ctx.squeeze(v, &[0])?, f32_t)?
+                }
+                _ => return Ok(None),
+            }
+        }
+    };
+    let x = ctx.tensor_as("self", element)?;
+    let xf = ctx.b.cast(x, f32_t)?;
+    let ty = builder::with_element_type(ctx.result_type(0)?, f32_t).unwrap_or_else(|| ctx.b.unranked(f32_t));
+    let r = ctx.b.op(onnx_op, &[xf, other], &[], ty)?;
+    Ok(Some(vec![ctx.b.cast(r, element)?]))
 }

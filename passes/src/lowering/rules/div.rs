@@ -3,7 +3,17 @@ use crate::lowering::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
-    Rule::binary("aten.div.Tensor", "Div")
+    Rule::custom("aten.div.Tensor", true_div)
+        .samples(&[
+            "self: T[2,3]; other: T[2,3]",
+            "self: T[2,3]; other: T[3]",
+            "self: T[2,1]; other: T[1,4]",
+            "self: T[0,3]; other: T[3]",
+            "self: T[2,3]; other: 2.5",
+            "self: T[64]; other: 3.3",
+            "self: T[64]; other: f32[]",
+            "self: T[64]; other: i64[]{1..9}",
+        ])
         .complex(super::complex_common::div)
         .complex_samples(&[
             "self: C[2,3]; other: C[2,3]",
@@ -12,7 +22,8 @@ pub const RULES: &[Rule] = &[
             "self: C[2,3]; other: 2.5",
         ])
         .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
-    Rule::binary("aten.div.Scalar", "Div")
+    Rule::custom("aten.div.Scalar", true_div)
+        .samples(&["self: T[2,3]; other: 2.5", "self: T[0,3]; other: 2", "self: T[]; other: -1.5", "self: T[64]; other: 3.3"])
         .complex(super::complex_common::div)
         .complex_samples(&["self: C[2,3]; other: 2.5"])
         .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
@@ -48,6 +59,18 @@ pub const RULES: &[Rule] = &[
         .samples(&["self: T[2,3]; other: 3", "self: T[2,3]; other: -2", "self: T[2,3]; other: 1.5"])
         .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
 ];
+
+/// `Div`; a float16/bfloat16 tensor divided by a number divides by it in
+/// float32, as torch does (common::half_opmath_scalar).
+fn true_div<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    if let Some(done) = super::common::half_opmath_scalar(ctx, "Div")? {
+        return Ok(done);
+    }
+    let element = ctx.result_element(0)?;
+    let lhs = ctx.tensor_as("self", element)?;
+    let rhs = ctx.tensor_as("other", element)?;
+    Ok(vec![ctx.op("Div", &[lhs, rhs], &[])?])
+}
 
 fn div_mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let mode = if ctx.args.is_none("rounding_mode")? { None } else { Some(ctx.args.string("rounding_mode")?) };

@@ -18,7 +18,8 @@ pub const RULES: &[Rule] = &[
 /// torch's formula: `self + w * (end - self)` where |w| < 0.5, else
 /// `end - (end - self) * (1 - w)` (exact at w = 0 and w = 1).
 fn lerp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
-    let element = c.result_element(0)?;
+    // Half inputs: computed in float32 with a float32 weight, as torch does.
+    let element = c.opmath_element()?;
     let s = c.tensor_as("self", element)?;
     let e = c.tensor_as("end", element)?;
     let w = c.tensor_as("weight", element)?;
@@ -33,5 +34,5 @@ fn lerp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let high = b.op_like("Sub", &[e, t], &[], s)?;
     let aw = b.op_like("Abs", &[w], &[], w)?;
     let small = bool_op(c, "Less", &[aw, half])?;
-    Ok(vec![c.op("Where", &[small, low, high], &[])?])
+    Ok(vec![c.opmath_result(b.op_like("Where", &[small, low, high], &[], s)?)?])
 }

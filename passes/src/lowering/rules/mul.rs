@@ -20,6 +20,9 @@ pub const RULES: &[Rule] = &[
             "self: T[0,3]; other: T[3]",
             "self: T[2,3]; other: 2.5",
             "self: T[]; other: T[2]",
+            // float16/bfloat16 by a number: torch multiplies in float32.
+            "self: T[64]; other: 0.044715",
+            "self: T[64]; other: f32[]",
         ])
         .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::custom("aten.mul.Scalar", |c| bitwise(c, "And", "Mul"))
