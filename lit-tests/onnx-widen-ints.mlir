@@ -29,3 +29,23 @@ func.func @widen(%a: tensor<4xi16>, %b: tensor<4xi16>, %c: tensor<4xi1>, %t: ten
   %v = "onnx.Where"(%c, %l, %l) : (tensor<4xi1>, tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
   return %m, %k, %w, %g, %n, %v : tensor<4xi16>, tensor<4xi16>, tensor<4xi1>, tensor<i64>, tensor<4xi32>, tensor<4xi64>
 }
+
+// int8 Trilu, int32 Unique (to int64: its kernels are int8, int64 and
+// floats) and a bool ScatterElements with a max reduction are widened too;
+// a bool ScatterElements without reduction is untouched.
+// CHECK-LABEL: func.func @more
+// CHECK: %[[T8:.*]] = "onnx.Cast"(%arg0) {to = 6 : i64} : (tensor<3x3xi8>) -> tensor<3x3xi32>
+// CHECK: %[[TR:.*]] = "onnx.Trilu"(%[[T8]]) {{.*}} -> tensor<3x3xi32>
+// CHECK: "onnx.Cast"(%[[TR]]) {to = 3 : i64} : (tensor<3x3xi32>) -> tensor<3x3xi8>
+// CHECK: %[[U:.*]] = "onnx.Cast"(%arg1) {to = 7 : i64} : (tensor<4xi32>) -> tensor<4xi64>
+// CHECK: "onnx.Unique"(%[[U]])
+// CHECK: "onnx.Cast"(%arg2) {to = 2 : i64} : (tensor<4xi1>) -> tensor<4xui8>
+// CHECK: "onnx.ScatterElements"({{.*}}) {axis = 0 : i64, reduction = "max"} : (tensor<4xui8>, tensor<2xi64>, tensor<2xui8>) -> tensor<4xui8>
+// CHECK: "onnx.ScatterElements"(%arg2, %arg3, %arg4) {axis = 0 : i64} : (tensor<4xi1>, tensor<2xi64>, tensor<2xi1>) -> tensor<4xi1>
+func.func @more(%t: tensor<3x3xi8>, %u: tensor<4xi32>, %d: tensor<4xi1>, %i: tensor<2xi64>, %s: tensor<2xi1>) -> (tensor<3x3xi8>, tensor<?xi32>, tensor<4xi1>, tensor<4xi1>) {
+  %tr = "onnx.Trilu"(%t) {upper = 0 : i64} : (tensor<3x3xi8>) -> tensor<3x3xi8>
+  %y, %idx, %inv, %cnt = "onnx.Unique"(%u) {sorted = 1 : i64} : (tensor<4xi32>) -> (tensor<?xi32>, tensor<?xi64>, tensor<4xi64>, tensor<?xi64>)
+  %mx = "onnx.ScatterElements"(%d, %i, %s) {axis = 0 : i64, reduction = "max"} : (tensor<4xi1>, tensor<2xi64>, tensor<2xi1>) -> tensor<4xi1>
+  %pl = "onnx.ScatterElements"(%d, %i, %s) {axis = 0 : i64} : (tensor<4xi1>, tensor<2xi64>, tensor<2xi1>) -> tensor<4xi1>
+  return %tr, %y, %mx, %pl : tensor<3x3xi8>, tensor<?xi32>, tensor<4xi1>, tensor<4xi1>
+}

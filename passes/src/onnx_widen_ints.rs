@@ -7,7 +7,8 @@
 //! int16/uint16/bool tensors produce them (clamp, cartesian_prod, shifts).
 //! Casting the operands to the next type with a kernel and the result back
 //! gives the same values (selection, comparison and sums modulo 2^n do not
-//! depend on the width), so the model loads everywhere at the cost of a few
+//! depend on the width; int8 Trilu/Einsum, int32 Unique and bool
+//! ScatterElements max/min are in the table too), so the model loads everywhere at the cost of a few
 //! Casts. The table below is what onnxruntime 1.32 lacks (checked by loading
 //! one-op models for each type); the rest of the graph is untouched.
 
@@ -62,12 +63,24 @@ fn int_kind(ty: Type<'_>) -> Option<(bool, u32)> {
 fn plan(op_type: &str, kind: (bool, u32)) -> Option<((bool, u32), &'static [usize], &'static [usize])> {
     const WIDER: fn((bool, u32)) -> Option<(bool, u32)> = |k| match k {
         (false, 1) => Some((false, 8)),  // bool -> uint8
+        (_, 8) => Some((true, 32)),      // int8 / uint8 -> int32
         (_, 16) => Some((true, 32)),     // int16 / uint16 -> int32
         (false, 32) => Some((true, 64)), // uint32 -> int64
         _ => None,
     };
     let missing = |kinds: &[(bool, u32)]| kinds.contains(&kind);
+    const NARROW: &[(bool, u32)] = &[(true, 8), (false, 8), (true, 16), (false, 16)];
+    // Unique's kernels: int8, int64 (and floats): the rest in int64, whose
+    // order is the same for these non-negative or sign-extended values.
+    if op_type == "Unique" && missing(&[(false, 1), (false, 8), (true, 16), (false, 16), (true, 32), (false, 32)]) {
+        return Some(((true, 64), &[0], &[0]));
+    }
     let (data, results): (&'static [usize], &'static [usize]) = match op_type {
+        "Trilu" if missing(NARROW) => (&[0], &[0]),
+        // Sums of products modulo 2^n: the same in a wider type.
+        "Einsum" if missing(NARROW) => (&[0, 1, 2, 3, 4, 5, 6, 7], &[0]),
+        // Runs for bool only without a max/min reduction (`ScatterElements:max`).
+        "ScatterElements:max" | "ScatterElements:min" if missing(&[(false, 1)]) => (&[0, 2], &[0]),
         "Where" if missing(&[(false, 1), (true, 16), (false, 16)]) => (&[1, 2], &[0]),
         "Max" | "Min" if missing(&[(true, 16), (false, 16)]) => (&[0, 1], &[0]),
         "Pad" if missing(&[(true, 16), (false, 16)]) => (&[0, 2], &[0]),
@@ -88,7 +101,9 @@ fn widen(op: OperationRef<'_, '_>, opset: u32) -> Result<(), String> {
     let first_data = if op_type == "Where" { 1 } else { 0 };
     let Some(data) = ir::operand_at(op, first_data) else { return Ok(()) };
     let Some(kind) = int_kind(data.r#type()) else { return Ok(()) };
-    let Some(((signed, bits), operands, results)) = plan(op_type, kind) else { return Ok(()) };
+    let reduction = op.attribute("reduction").ok().and_then(ir::string_value).unwrap_or_default();
+    let keyed = if op_type == "ScatterElements" { format!("ScatterElements:{reduction}") } else { op_type.to_string() };
+    let Some(((signed, bits), operands, results)) = plan(&keyed, kind) else { return Ok(()) };
     let context_ref = op.context();
     let context = unsafe { context_ref.to_ref() };
     let wide: Type =

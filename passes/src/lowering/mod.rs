@@ -322,6 +322,21 @@ impl<'c, 'a> Ctx<'c, 'a> {
         keepdims: bool,
         result: Type<'c>,
     ) -> Result<Value<'c, 'a>, String> {
+        // ONNX ReduceMin/ReduceMax have no 16-bit integer types: computed in
+        // int32 (exact for a minimum or maximum) and cast back.
+        let element = builder::element_type(x.r#type());
+        let narrow = matches!(op_type, "ReduceMin" | "ReduceMax")
+            && element.is_some_and(|e| {
+                melior::ir::r#type::IntegerType::try_from(e).is_ok_and(|t| t.width() == 16)
+            });
+        if narrow {
+            let i32_t: Type<'c> = melior::ir::r#type::IntegerType::new(self.b.context, 32).into();
+            let wide = self.b.cast(x, i32_t)?;
+            let wide_result = builder::with_element_type(result, i32_t).unwrap_or_else(|| self.b.unranked(i32_t));
+            let reduced = self.reduce(op_type, wide, axes, keepdims, wide_result)?;
+            let back = builder::element_type(result).or(element).ok_or("reduction of a non-tensor")?;
+            return self.b.cast(reduced, back);
+        }
         let axes_as_input = op_type == "ReduceSum" || self.b.opset >= 18;
         let mut attrs = vec![("keepdims", Attr::Int(keepdims as i64))];
         match axes {

@@ -5,7 +5,7 @@ use melior::ir::Value;
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.any.default", |c| any_all(c, Dims::All, true))
         .samples(&["self: T[3,4]", "self: T[0]", "self: T[]"])
-        .dtypes(&["bool", "f32", "i64", "f16", "bf16", "f64", "i32", "i8"]),
+        .dtypes(&["bool", "f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::custom("aten.any.dim", |c| any_all(c, Dims::List(vec![c.args.int("dim")?]), true))
         .samples(&[
             "self: T[3,4]; dim: 1",
@@ -15,7 +15,7 @@ pub const RULES: &[Rule] = &[
             "self: T[]; dim: -1; keepdim: true",
             "self: T[0,3]; dim: 0",
         ])
-        .dtypes(&["bool", "f32", "i64", "f16", "bf16", "f64", "i32", "i8"]),
+        .dtypes(&["bool", "f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
     Rule::custom("aten.any.dims", |c| any_all(c, dims_arg(c)?, true))
         .samples(&[
             "self: T[3,4,2]; dim: [0,2]",
@@ -24,7 +24,7 @@ pub const RULES: &[Rule] = &[
             "self: T[3,4]; dim: []",
             "self: T[]; dim: [0]",
         ])
-        .dtypes(&["bool", "f32", "i64", "f16", "bf16", "f64", "i32", "i8"]),
+        .dtypes(&["bool", "f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
 ];
 
 /// The dims a reduction runs over.
@@ -62,7 +62,7 @@ pub(super) fn any_all<'c, 'a>(ctx: &Ctx<'c, 'a>, dims: Dims, any: bool) -> Resul
             // Nothing reduced: `x != 0` for both.
             let nonzero = bool_op(ctx, "Not", &[is_zero])?;
             let nonzero = if lifted { ctx.squeeze(nonzero, &[0])? } else { nonzero };
-            return Ok(vec![ctx.b.op("Identity", &[nonzero], &[], ctx.result_type(0)?)?]);
+            return Ok(vec![as_result(ctx, nonzero)?]);
         }
         Dims::List(d) => {
             let mut axes = Vec::new();
@@ -78,5 +78,17 @@ pub(super) fn any_all<'c, 'a>(ctx: &Ctx<'c, 'a>, dims: Dims, any: bool) -> Resul
     let count = ctx.reduce("ReduceSum", hits, axes.as_deref(), keepdim, b.unranked(b.i64_type()))?;
     let zero = b.const_i64_scalar(0)?;
     let op = if any { "Greater" } else { "Equal" };
-    Ok(vec![ctx.op(op, &[count, zero], &[])?])
+    let verdict = bool_op(ctx, op, &[count, zero])?;
+    Ok(vec![as_result(ctx, verdict)?])
+}
+
+/// A bool verdict as the result: bool, or uint8 for a uint8 input (torch's
+/// all/any keep uint8).
+fn as_result<'c, 'a>(ctx: &Ctx<'c, 'a>, verdict: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let element = ctx.result_element(0)?;
+    if crate::lowering::builder::is_bool(element) {
+        return ctx.b.op("Identity", &[verdict], &[], ctx.result_type(0)?);
+    }
+    let code = crate::onnx_ir::data_type_code(element).ok_or("no ONNX data type")?;
+    ctx.op("Cast", &[verdict], &[("to", crate::lowering::Attr::Int(code))])
 }

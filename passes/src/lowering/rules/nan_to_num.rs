@@ -1,6 +1,6 @@
 use super::math_common::{is_float_value, isinf, isnan};
 use crate::lowering::{builder, Rule};
-use melior::ir::ValueLike;
+use melior::ir::{r#type::TypeLike as _, ValueLike};
 
 /// NaN -> `nan` (default 0), +inf -> `posinf`, -inf -> `neginf` (default the
 /// largest / lowest finite value of the dtype); identity on integers and
@@ -15,8 +15,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.nan_to_num.default", |c| {
         f64::MAX
     } else if element == c.b.f32_type() {
         f32::MAX as f64
+    } else if element.is_f16() {
+        65504.0
+    } else if element.is_bf16() {
+        3.389_531_389_251_535_5e38 // (2 - 2^-7) * 2^127
     } else {
-        return Err(format!("nan_to_num of {element}: only f32 and f64 are supported"));
+        return Err(format!("nan_to_num of {element}: only floating types and integers are supported"));
     };
     let b = &c.b;
     let nan = b.const_like(x, c.args.opt_float("nan")?.unwrap_or(0.0))?;
@@ -30,4 +34,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.nan_to_num.default", |c| {
     Ok(vec![c.op("Where", &[is_neg, neginf, y], &[])?])
 })
 .samples(&["self: T[2,3]", "self: T[2,3]; nan: 1.5; posinf: 100.0; neginf: -100.0", "self: T[]", "self: T[0]"])
-.dtypes(&["f32", "i64", "bool", "f64", "i32", "i8", "u8"])];
+.dtypes(&["f32", "i64", "bool", "f64", "i32", "i8", "u8", "f16", "bf16"])];
