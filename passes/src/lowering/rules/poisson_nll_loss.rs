@@ -6,16 +6,31 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.poisson_nll_loss.default", loss)
     "input: T[3,4]; target: T[3,4]{pos}; log_input: true; full: false; eps: 0.00000001; reduction: 1",
     "input: T[3,4]{pos}; target: T[3,4]{pos}; log_input: false; full: true; eps: 0.00000001; reduction: 0",
     "input: T[3,4]; target: T[3,4]{pos}; log_input: true; full: true; eps: 0.00000001; reduction: 2",
-])];
+    "input: T[3,4]{0..4}; target: T[3,4]{0..5}; log_input: true; full: false; eps: 0.00000001; reduction: 1",
+])
+.dtypes(&["f32", "f64", "i64", "i32"])];
 
 /// `log_input ? exp(x) - t x : x - t log(x + eps)`, plus the Stirling term
 /// `t log t - t + 0.5 log(2 pi t)` where `t > 1` when `full`.
+/// Integer inputs: torch's `exp(x)` and `x + eps` promote to the float
+/// result, `t * x` of two integer tensors stays in their type (wrapping).
 fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
-    let x = c.args.tensor("input")?;
+    let raw = c.args.tensor("input")?;
+    let raw_t = c.args.tensor("target")?;
+    let result = c.result_element(0)?;
+    let x = c.b.cast_like_type(raw, result)?;
     let e = Ew { ctx: c, like: x };
-    let t = c.tensor_as("target", c.result_element(0)?)?;
+    let t = c.tensor_as("target", result)?;
+    let int_product = !crate::lowering::builder::is_float(
+        crate::lowering::builder::element_type(melior::ir::ValueLike::r#type(&raw)).ok_or("input is not a tensor")?,
+    ) && melior::ir::ValueLike::r#type(&raw) == melior::ir::ValueLike::r#type(&raw_t);
     let mut l = if c.args.bool("log_input")? {
-        e.op("Sub", &[e.op("Exp", &[x])?, e.op("Mul", &[t, x])?])?
+        let tx = if int_product {
+            c.b.cast_like_type(c.b.op_like("Mul", &[raw_t, raw], &[], raw)?, result)?
+        } else {
+            e.op("Mul", &[t, x])?
+        };
+        e.op("Sub", &[e.op("Exp", &[x])?, tx])?
     } else {
         let lg = e.op("Log", &[e.op("Add", &[x, e.k(c.args.float("eps")?)?])?])?;
         e.op("Sub", &[x, e.op("Mul", &[t, lg])?])?
