@@ -406,3 +406,12 @@ def _(self, x):
     """diagonal over two dynamic dims (offset 0, dims (1, 2) and (-1, -2)); torch.export cannot keep
     other offsets dynamic (its guard on min(n, n - offset) fails)."""
     return torch.diagonal(x, 0, 1, 2), torch.diagonal(x, 0, -1, -2) * 2
+
+
+@case("tril_triu_indices", ["tril_indices.default", "triu_indices.default"], lambda g, d: (rn(g, 4, 4),))
+def _(self, x):
+    """torch.tril_indices / triu_indices (constants of the row and column indices of a triangle, as
+    DLRM-style pairwise interactions gather them), with offsets, a non-square matrix and int32."""
+    i = torch.tril_indices(4, 4, -1)
+    return (x[i[0], i[1]], torch.triu_indices(3, 5, 1), torch.tril_indices(3, 2, 1),
+            torch.triu_indices(4, 4, dtype=torch.int32).long(), torch.tril_indices(0, 3))
