@@ -137,11 +137,6 @@ pub fn split_like_results<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64)
 /// Logical op on bools, bitwise op on integers.
 pub fn bitwise<'c, 'a>(ctx: &Ctx<'c, 'a>, logical: &str, bitwise: &str) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = ctx.result_element(0)?;
-    if bitwise == "Mul" {
-        if let Some(done) = half_opmath_scalar(ctx, "Mul")? {
-            return Ok(done);
-        }
-    }
     let (a, b) = (ctx.tensor_as("self", element)?, ctx.tensor_as("other", element)?);
     Ok(vec![ctx.op(if builder::is_bool(element) { logical } else { bitwise }, &[a, b], &[])?])
 }

@@ -1,6 +1,8 @@
 use super::common::shape_slice;
+use super::histogram::accumulate;
+use super::renorm::renorm_factor;
 use super::prod_common::vector_norm;
-use crate::lowering::{builder, Attr, Ctx, Rule};
+use crate::lowering::{builder, Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.embedding_renorm.default", embedding_renorm)
@@ -37,31 +39,16 @@ fn embedding_renorm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let f64_t = melior::ir::Type::float64(b.context);
     let wd = b.cast_like_type(w, f64_t)?;
     let norm = vector_norm(c, wd, Some(&[1]), true, p)?; // [V, 1]
-    // Rows named by `indices`: a count per row (ScatterElements add into
-    // zeros), so repeated indices scale a row once.
+    // Rows named by `indices`: a count per row (histogram's accumulation),
+    // so repeated indices scale a row once.
     let i64_t = b.i64_type();
     let flat = b.op("Reshape", &[indices, b.const_i64s(&[-1])?], &[], b.unranked(i64_t))?;
     let flat = b.cast_like_type(flat, i64_t)?;
-    let rows = shape_slice(c, w, 0, Some(1))?;
-    let zeros = b.op("Expand", &[b.const_scalar(f64_t, 0.0)?, rows], &[], b.unranked(f64_t))?;
-    let ones = b.op("Expand", &[b.const_scalar(f64_t, 1.0)?, shape_slice(c, flat, 0, None)?], &[], b.unranked(f64_t))?;
-    let counts = b.op(
-        "ScatterElements",
-        &[zeros, flat, ones],
-        &[("axis", Attr::Int(0)), ("reduction", Attr::String("add".into()))],
-        b.unranked(f64_t),
-    )?;
-    let named = b.op("Greater", &[counts, b.const_scalar(f64_t, 0.0)?], &[], b.unranked(super::math_common::bool_type(c)))?;
-    let named = c.unsqueeze(named, &[1])?; // [V, 1]
-    let big = b.op("Greater", &[norm, b.const_like(wd, max_norm)?], &[], b.unranked(super::math_common::bool_type(c)))?;
-    let hit = b.op("And", &[named, big], &[], b.unranked(super::math_common::bool_type(c)))?;
-    let scale = b.op_like(
-        "Div",
-        &[b.const_like(wd, max_norm)?, b.op_like("Add", &[norm, b.const_like(wd, 1e-7)?], &[], wd)?],
-        &[],
-        wd,
-    )?;
-    let factor = b.op_like("Where", &[hit, scale, b.const_like(wd, 1.0)?], &[], wd)?;
+    let bool_t = super::math_common::bool_type(c);
+    let in_range = b.op("GreaterOrEqual", &[flat, b.const_i64_scalar(0)?], &[], b.unranked(bool_t))?;
+    let counts = accumulate(c, flat, in_range, None, shape_slice(c, w, 0, Some(1))?, f64_t)?;
+    let named = b.op("Greater", &[counts, b.const_scalar(f64_t, 0.0)?], &[], b.unranked(bool_t))?;
+    let factor = renorm_factor(c, norm, max_norm, Some(c.unsqueeze(named, &[1])?))?;
     let factor = b.cast_like_type(factor, el)?;
     Ok(vec![c.op("Mul", &[w, factor], &[])?])
 }

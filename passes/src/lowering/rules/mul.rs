@@ -1,10 +1,11 @@
-use super::common::bitwise;
-use crate::lowering::Rule;
+use super::common::{bitwise, half_opmath_scalar};
+use crate::lowering::{Ctx, Rule};
+use melior::ir::Value;
 
 /// `Mul`; on bools (`a * b` of two masks, as core ATen writes `isfinite`)
 /// `And`, ONNX `Mul` having no bool kernel.
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.mul.Tensor", |c| bitwise(c, "And", "Mul"))
+    Rule::custom("aten.mul.Tensor", mul)
         .complex(super::complex_common::mul)
         .complex_samples(&[
             "self: C[2,3]; other: C[2,3]",
@@ -25,7 +26,7 @@ pub const RULES: &[Rule] = &[
             "self: T[64]; other: f32[]",
         ])
         .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
-    Rule::custom("aten.mul.Scalar", |c| bitwise(c, "And", "Mul"))
+    Rule::custom("aten.mul.Scalar", mul)
         .complex(super::complex_common::mul)
         .complex_samples(&["self: C[2,3]; other: 2.5"])
         .samples(&[
@@ -36,3 +37,12 @@ pub const RULES: &[Rule] = &[
         ])
         .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
 ];
+
+/// A float16/bfloat16 tensor times a number multiplies in float32, as torch
+/// does (common::half_opmath_scalar); otherwise `bitwise`.
+fn mul<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    match half_opmath_scalar(c, "Mul")? {
+        Some(done) => Ok(done),
+        None => bitwise(c, "And", "Mul"),
+    }
+}

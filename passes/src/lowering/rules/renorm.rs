@@ -40,9 +40,25 @@ fn renorm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let xd = b.cast_like_type(x, f64_t)?;
     let axes: Vec<i64> = (0..rank as i64).filter(|&d| d != dim).collect();
     let norm = if axes.is_empty() { b.op_like("Abs", &[xd], &[], xd)? } else { vector_norm(c, xd, Some(&axes), true, p)? };
-    let big = b.op("Greater", &[norm, b.const_like(xd, maxnorm)?], &[], b.unranked(super::math_common::bool_type(c)))?;
-    let scale = b.op_like("Div", &[b.const_like(xd, maxnorm)?, b.op_like("Add", &[norm, b.const_like(xd, 1e-7)?], &[], xd)?], &[], xd)?;
-    let factor = b.op_like("Where", &[big, scale, b.const_like(xd, 1.0)?], &[], xd)?;
-    let factor = b.cast_like_type(factor, el)?;
+    let factor = b.cast_like_type(renorm_factor(c, norm, maxnorm, None)?, el)?;
     Ok(vec![c.op("Mul", &[x, factor], &[])?])
+}
+
+/// torch's renormalisation factor of a (float64) `norm`: `maxnorm / (norm +
+/// 1e-7)` where `norm > maxnorm` (and `only`, when given, holds), else 1.
+/// Shared with embedding_renorm.
+pub(super) fn renorm_factor<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    norm: Value<'c, 'a>,
+    maxnorm: f64,
+    only: Option<Value<'c, 'a>>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &c.b;
+    let bool_t = b.unranked(super::math_common::bool_type(c));
+    let mut big = b.op("Greater", &[norm, b.const_like(norm, maxnorm)?], &[], bool_t)?;
+    if let Some(only) = only {
+        big = b.op("And", &[only, big], &[], bool_t)?;
+    }
+    let scale = b.op_like("Div", &[b.const_like(norm, maxnorm)?, b.op_like("Add", &[norm, b.const_like(norm, 1e-7)?], &[], norm)?], &[], norm)?;
+    b.op_like("Where", &[big, scale, b.const_like(norm, 1.0)?], &[], norm)
 }
