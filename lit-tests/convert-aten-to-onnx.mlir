@@ -128,3 +128,36 @@ func.func @bincount(%x: tensor<6xi64>, %w: tensor<6xf32>) -> tensor<?xf32> {
   %0 = "aten.bincount.default"(%x, %w) {minlength = 3 : i64} : (tensor<6xi64>, tensor<6xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// tril_indices / triu_indices: plain int arguments, so the [2, N] index
+// table is a constant (row-major; tril_indices(3, 3): rows 0 1 1 2 2 2, columns 0 0 1 0 1 2; triu_indices(2, 3, 1): rows 0 0 1, columns 1 2 2).
+// CHECK-LABEL: func.func @tri_indices
+// CHECK: "onnx.Constant"() {value = dense<[0, 1, 1, 2, 2, 2, 0, 0, 1, 0, 1, 2]> : tensor<12xi64>}
+// CHECK: "onnx.Reshape"
+// CHECK-SAME: allowzero = 1
+// CHECK: "onnx.Constant"() {value = dense<[0, 0, 1, 1, 2, 2]> : tensor<6xi64>}
+func.func @tri_indices() -> (tensor<2x6xi64>, tensor<2x3xi64>) {
+  %0 = "aten.tril_indices.default"() {col = 3 : i64, device = "cpu", dtype = i64, offset = 0 : i64, pin_memory = false, row = 3 : i64} : () -> tensor<2x6xi64>
+  %1 = "aten.triu_indices.default"() {col = 3 : i64, device = "cpu", dtype = i64, offset = 1 : i64, pin_memory = false, row = 2 : i64} : () -> tensor<2x3xi64>
+  return %0, %1 : tensor<2x6xi64>, tensor<2x3xi64>
+}
+
+// -----
+
+// embedding_renorm: row norms in float64, the rows the indices name counted
+// with ScatterElements(add), the factor max_norm / (norm + 1e-7) where both
+// hold, the table scaled.
+// CHECK-LABEL: func.func @embedding_renorm
+// CHECK: "onnx.Cast"(%arg0) {to = 11 : i64}
+// CHECK: "onnx.ScatterElements"
+// CHECK-SAME: reduction = "add"
+// CHECK: "onnx.And"
+// CHECK: "onnx.Where"
+// CHECK: %[[R:.*]] = "onnx.Mul"(%arg0, %{{.*}}) : (tensor<5x3xf32>, tensor<*xf32>) -> tensor<5x3xf32>
+// CHECK: return %[[R]]
+func.func @embedding_renorm(%w: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<5x3xf32> {
+  %0 = "aten.embedding_renorm.default"(%w, %i) {max_norm = 1.000000e+00 : f64, norm_type = 2.000000e+00 : f64} : (tensor<5x3xf32>, tensor<4xi64>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
