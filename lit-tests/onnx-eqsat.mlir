@@ -496,6 +496,42 @@ func.func @sdpa_bool_mask(%q: tensor<1x2x3x16xf32>, %k: tensor<1x2x4x16xf32>, %v
 
 // -----
 
+// The SDPA lowering's softmax with rows of all -inf set to 0 (a query that
+// sees no key; torch and Attention give 0) is fused like a bare Softmax;
+// a guard testing another axis's maximum is not that form and stays.
+// CHECK-LABEL: func.func @sdpa_masked_rows
+// CHECK-SAME: "attention/sdpa" = 1
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2, %arg3) {scale = 2.500000e-01 : f32}
+// CHECK-DAG: "onnx.ReduceMax"
+// CHECK-DAG: "onnx.Softmax"
+// CHECK: %[[B:.*]] = "onnx.MatMul"
+// CHECK: return %[[A]], %[[B]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @sdpa_masked_rows(%q: tensor<1x2x3x16xf32>, %k: tensor<1x2x4x16xf32>, %v: tensor<1x2x4x8xf32>, %m: tensor<3x4xi1>) -> (tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>) {
+  %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x2x4x16xf32>) -> tensor<1x2x16x4xf32>
+  %s = "onnx.MatMul"(%q, %kt) : (tensor<1x2x3x16xf32>, tensor<1x2x16x4xf32>) -> tensor<1x2x3x4xf32>
+  %d = "onnx.Constant"() {value = dense<4.0> : tensor<f32>} : () -> tensor<f32>
+  %ss = "onnx.Div"(%s, %d) : (tensor<1x2x3x4xf32>, tensor<f32>) -> tensor<1x2x3x4xf32>
+  %ninf = "onnx.Constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %l = "onnx.Where"(%m, %ss, %ninf) : (tensor<3x4xi1>, tensor<1x2x3x4xf32>, tensor<f32>) -> tensor<1x2x3x4xf32>
+  %p = "onnx.Softmax"(%l) {axis = -1 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %ax = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %mx = "onnx.ReduceMax"(%l, %ax) {keepdims = 1 : i64} : (tensor<1x2x3x4xf32>, tensor<1xi64>) -> tensor<1x2x3x1xf32>
+  %none = "onnx.IsInf"(%mx) {detect_negative = 1 : i64, detect_positive = 0 : i64} : (tensor<1x2x3x1xf32>) -> tensor<1x2x3x1xi1>
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %w = "onnx.Where"(%none, %zero, %p) : (tensor<1x2x3x1xi1>, tensor<f32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o = "onnx.MatMul"(%w, %v) : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  %ax2 = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %mx2 = "onnx.ReduceMax"(%l, %ax2) {keepdims = 1 : i64} : (tensor<1x2x3x4xf32>, tensor<1xi64>) -> tensor<1x2x1x4xf32>
+  %none2 = "onnx.IsInf"(%mx2) {detect_negative = 1 : i64, detect_positive = 0 : i64} : (tensor<1x2x1x4xf32>) -> tensor<1x2x1x4xi1>
+  %w2 = "onnx.Where"(%none2, %zero, %p) : (tensor<1x2x1x4xi1>, tensor<f32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o2 = "onnx.MatMul"(%w2, %v) : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  return %o, %o2 : tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>
+}
+}
+
+// -----
+
 // Not attention: the softmax is over another axis; or the opset is 22.
 // CHECK-LABEL: func.func @sdpa_wrong_axis
 // CHECK-NOT: Attention

@@ -414,6 +414,21 @@ def mask(n, t):
     return m
 
 
+def left_mask(n, t):
+    """Left padding, as batched generation pads: the padded query rows of a
+    causal model see no key at all (torch's SDPA gives 0 there)."""
+    m = torch.ones(n, t, dtype=torch.int64)
+    m[0, :3] = 0
+    return m
+
+
+def lm_left(cls, cfg):
+    """A causal LM called with input_ids and a left-padded attention mask."""
+    return varargs(dict(build=hf_build(cls, cfg, ["input_ids", "attention_mask"]),
+                        sets=[(ids(2, 8), left_mask(2, 8)), (ids(3, 13), left_mask(3, 13))],
+                        dyn=({0: B, 1: S}, {0: B, 1: S})))
+
+
 def lm(cls, cfg):
     return varargs(dict(build=hf_build(cls, cfg), sets=[(ids(2, 8),), (ids(3, 13),)], dyn=({0: B, 1: S},)))
 
@@ -521,6 +536,16 @@ MODELS.update({
 
 
 # More Hugging Face families, tiny configs built from the config classes.
+# Left padding (batched generation): fully masked query rows.
+MODELS.update({
+    "llama_left_pad": lm_left(tf.LlamaForCausalLM, tf.LlamaConfig(**small, pad_token_id=0)),
+    "qwen2_left_pad": lm_left(tf.Qwen2ForCausalLM, tf.Qwen2Config(**small)),
+    "gpt2_left_pad": lm_left(tf.GPT2LMHeadModel, tf.GPT2Config(vocab_size=100, n_positions=64, n_embd=32,
+                                                                n_layer=2, n_head=4)),
+    "gemma2_left_pad": lm_left(tf.Gemma2ForCausalLM, tf.Gemma2Config(**small, head_dim=8, sliding_window=4)),
+})
+
+
 def hf_attn(build, impl):
     """`build` from hf_build with another attention implementation."""
     def b():

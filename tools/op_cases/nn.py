@@ -830,3 +830,27 @@ def _(self, x, w, ids):
     4 experts, ids in [0, 5) so that rows of id 4 fall past the last offset (zeros), groups may be
     empty."""
     return _moe_fallback(x, w, ids, 4)
+
+
+@case("sdpa_masked_rows", ["scaled_dot_product_attention.default", "_scaled_dot_product_flash_attention_for_cpu.default"],
+      lambda g, d: (rn(g, 2, 2, 4, 8), rn(g, 2, 2, 5, 8), rn(g, 2, 2, 5, 8), rn(g, 4, 5) > 0))
+def _(self, q, k, v, m):
+    """Attention rows whose keys are all masked give 0, as torch's kernels do (a plain softmax gives NaN, which
+    0 * NaN in the next attention spreads everywhere): a boolean mask with an all-False query row, an additive
+    float mask with an all -inf row, the same in float16 (where exactly 0, no NaN: the values are computed in
+    float32 and differ from torch's kernel, which rounds the unnormalized weights to float16 before the value
+    product, by up to 1 float16 ulp; the differential test checks them at the float16 tolerance), and torch's
+    CPU flash-attention op called directly (output and logsumexp)."""
+    F = torch.nn.functional
+    m = m.clone()
+    m[1] = False
+    m[:, 0] = m[:, 0] | (torch.arange(4) != 1)
+    f = torch.zeros(4, 5).masked_fill(~m, float("-inf"))
+    h = F.scaled_dot_product_attention(q.half(), k.half(), v.half(), attn_mask=m)
+    hf = F.scaled_dot_product_attention(q.half(), k.half(), v.half(), attn_mask=f.half(), scale=0.3)
+    o, lse = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, attn_mask=f)
+    oc, lc = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, is_causal=True)
+    # A second layer reading the first's output: NaN would spread through it.
+    x = F.scaled_dot_product_attention(q, k, v, attn_mask=m)
+    y = F.scaled_dot_product_attention(q, x.repeat(1, 1, 2, 1)[:, :, :5], x.repeat(1, 1, 2, 1)[:, :, :5])
+    return (x, F.scaled_dot_product_attention(q, k, v, attn_mask=f), h == 0, hf == 0, h.isnan(), o, lse, oc, lc, y)

@@ -16,6 +16,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.scaled_dot_product_attention.def
         "query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; scale: 0.5",
         "query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; dropout_p: 1.0",
     ])
+    .dtypes(&["f32", "f16", "bf16", "f64"])
     .refuses(&[("query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; dropout_p: 1.5", "between 0 and 1")])];
 
 /// `softmax(Q K^T * scale + mask) V`, written out so it runs on every opset
@@ -80,13 +81,97 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         k = repeat(k)?;
         v = repeat(v)?;
     }
-    let scale = match ctx.args.opt_float("scale")? {
-        Some(s) => s,
-        None => {
-            let e = q_dims[rank - 1].ok_or("the head size must be static")?;
-            1.0 / (e as f64).sqrt()
+    let scale = default_scale(ctx, &q_dims)?;
+    let (q, k, v, mask) = in_opmath(ctx, [q, k, v], ctx.args.opt_tensor("attn_mask")?)?;
+    let masked = mask.is_some();
+    let scores = attention_scores(ctx, q, k, k_rank, scale, ctx.args.bool("is_causal")?, mask)?;
+    let weights = b.op_like("Softmax", &[scores], &[("axis", Attr::Int(-1))], q)?;
+    // A query row whose keys are all masked attends to nothing: torch gives
+    // 0 there (its CPU kernels and the math path's `_safe_softmax`; ONNX
+    // `Attention` too), a plain Softmax NaN, which the next layer's
+    // `0 * NaN` in its value product would spread to every row. The causal
+    // mask alone never masks a whole row (key 0 is always visible).
+    let weights = if masked { zero_masked_rows(ctx, scores, weights)? } else { weights };
+    // torch's math SDPA: `dropout(attn, dropout_p, train=True)` on the weights.
+    let weights = super::random_common::torch_dropout(
+        ctx,
+        weights,
+        Some(rank.max(k_rank)),
+        dropout_p,
+        true,
+        super::random_common::DropoutKind::Plain,
+    )?;
+    let out = b.op_like("MatMul", &[weights, v], &[], q)?;
+    Ok(vec![ctx.opmath_result(out)?])
+}
+
+/// `Where(IsInf(ReduceMax(scores)) , 0, weights)`: the softmax `weights`
+/// of `scores` with rows of all `-inf` set to 0 (the optimizer's
+/// `sdpa-masked-rows` recognizes this form as ONNX `Attention`'s own).
+pub(super) fn zero_masked_rows<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    scores: Value<'c, 'a>,
+    weights: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let element = builder::element_type(scores.r#type()).ok_or("scores are not a tensor")?;
+    let m = ctx.reduce("ReduceMax", scores, Some(&[-1]), true, b.unranked(element))?;
+    let none = super::math_common::isinf(ctx, m, false, true)?;
+    let zero = b.const_like(scores, 0.0)?;
+    b.op_like("Where", &[none, zero, weights], &[], weights)
+}
+
+/// float16/bfloat16 attention computed in float32 from the start, as
+/// torch's CPU kernels do (flash attention accumulates in float32, the math
+/// path upcasts): the scale (`1/sqrt(8)` is not a float16 number), the
+/// scores and the softmax are never rounded to the half type; only the
+/// result is (the rule ends with `opmath_result`). A float mask comes along;
+/// a boolean one stays.
+#[allow(clippy::type_complexity)]
+pub(super) fn in_opmath<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    qkv: [Value<'c, 'a>; 3],
+    mask: Option<Value<'c, 'a>>,
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>, Option<Value<'c, 'a>>), String> {
+    let element = ctx.opmath_element()?;
+    let up = |x: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        let e = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+        if builder::is_bool(e) || e == element {
+            Ok(x)
+        } else {
+            ctx.b.cast(x, element)
         }
     };
+    let [q, k, v] = qkv;
+    Ok((up(q)?, up(k)?, up(v)?, mask.map(up).transpose()?))
+}
+
+/// `scale`, or torch's default `1 / sqrt(E)` from the query's head size.
+pub(super) fn default_scale(ctx: &Ctx<'_, '_>, q_dims: &[Option<i64>]) -> Result<f64, String> {
+    match ctx.args.opt_float("scale")? {
+        Some(s) => Ok(s),
+        None => {
+            let e = q_dims.last().copied().flatten().ok_or("the head size must be static")?;
+            Ok(1.0 / (e as f64).sqrt())
+        }
+    }
+}
+
+/// `Q K^T * scale`, with the causal (top-left aligned: key `j <= i` for
+/// query `i`) and the user's mask applied: `-inf` where a boolean mask is
+/// false, added when it is a float mask. The scores before the softmax,
+/// shared by every SDPA form. `k_rank`: the key's rank (a repeated or
+/// cast key may have lost it in its type).
+pub(super) fn attention_scores<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    q: Value<'c, 'a>,
+    k: Value<'c, 'a>,
+    k_rank: usize,
+    scale: f64,
+    is_causal: bool,
+    mask: Option<Value<'c, 'a>>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
     let mut perm: Vec<i64> = (0..k_rank as i64).collect();
     perm.swap(k_rank - 2, k_rank - 1);
     let kt = b.op_like("Transpose", &[k], &[("perm", Attr::Ints(perm))], k)?;
@@ -94,7 +179,7 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let scale = b.const_like(q, scale)?;
     let mut scores = b.op_like("Mul", &[scores, scale], &[], q)?;
     let neg_inf = b.const_like(q, f64::NEG_INFINITY)?;
-    if ctx.args.bool("is_causal")? {
+    if is_causal {
         // Keep j <= i: a lower-triangular boolean mask of shape [L, S].
         let sq = b.shape(q)?;
         let sk = b.shape(k)?;
@@ -107,7 +192,7 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let causal = b.op_like("Trilu", &[full, zero], &[("upper", Attr::Int(0))], t)?;
         scores = b.op_like("Where", &[causal, scores, neg_inf], &[], q)?;
     }
-    if let Some(mask) = ctx.args.opt_tensor("attn_mask")? {
+    if let Some(mask) = mask {
         let element = builder::element_type(mask.r#type()).ok_or("mask is not a tensor")?;
         scores = if builder::is_bool(element) {
             b.op_like("Where", &[mask, scores, neg_inf], &[], q)?
@@ -116,15 +201,5 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             b.op_like("Add", &[scores, mask], &[], q)?
         };
     }
-    let weights = b.op_like("Softmax", &[scores], &[("axis", Attr::Int(-1))], q)?;
-    // torch's math SDPA: `dropout(attn, dropout_p, train=True)` on the weights.
-    let weights = super::random_common::torch_dropout(
-        ctx,
-        weights,
-        Some(rank.max(k_rank)),
-        dropout_p,
-        true,
-        super::random_common::DropoutKind::Plain,
-    )?;
-    Ok(vec![ctx.op("MatMul", &[weights, v], &[])?])
+    Ok(scores)
 }

@@ -13,10 +13,11 @@
 //! `[B, 1, Sq, Skv]` first (`sdpa-padding-mask`), and a padding mask built
 //! by GatherND (Hugging Face) is proven and rebuilt that way (`padding-mask`).
 //!
-//! Rows whose every position is masked give NaN spelled out; the fused op
-//! may give another value there (the input of such a row carries no
-//! information either way). Causal and padding masks built by the common
-//! model code never mask a whole row of a real token.
+//! A query row whose every key is masked: `Attention` gives 0 there, as
+//! torch does; the lowering of SDPA with a mask spells that out as
+//! `Where(IsInf(ReduceMax(l)), 0, Softmax(l))`, matched here too. A bare
+//! `Softmax` (an imported ONNX model) gives NaN there: fusing it changes
+//! that NaN to 0.
 
 use super::{both_orders, norm_axis, Rule, Rw};
 use crate::optimizer::{
@@ -50,7 +51,7 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x
         family: "attention",
         roots: &["MatMul"],
         min_opset: 23,
-        summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) with a mask [B, 1, 1, Skv] broadcast along the queries -> Attention(Q, K, V, Expand(mask, [Sq, 1])) {scale}",
+        summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) with a mask [B, 1, 1, Skv] broadcast along the queries (and rows of all -inf set to 0, or not) -> Attention(Q, K, V, Expand(mask, [Sq, 1])) {scale}",
         apply: sdpa_padding_mask,
         example: r#"
 func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x8x5xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>, %m: tensor<?x1x1x5xi1, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]> {
@@ -59,7 +60,12 @@ func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x8x5xf32, ["s0"]>, %
   %ss = "onnx.Mul"(%s, %c) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<f32>) -> tensor<?x2x5x5xf32, ["s0"]>
   %ninf = "onnx.Constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
   %l = "onnx.Where"(%m, %ss, %ninf) : (tensor<?x1x1x5xi1, ["s0"]>, tensor<?x2x5x5xf32, ["s0"]>, tensor<f32>) -> tensor<?x2x5x5xf32, ["s0"]>
-  %p = "onnx.Softmax"(%l) {axis = -1 : i64} : (tensor<?x2x5x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %sm = "onnx.Softmax"(%l) {axis = -1 : i64} : (tensor<?x2x5x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
+  %ax = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %mx = "onnx.ReduceMax"(%l, %ax) {keepdims = 1 : i64} : (tensor<?x2x5x5xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x2x5x1xf32, ["s0"]>
+  %none = "onnx.IsInf"(%mx) {detect_negative = 1 : i64, detect_positive = 0 : i64} : (tensor<?x2x5x1xf32, ["s0"]>) -> tensor<?x2x5x1xi1, ["s0"]>
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %p = "onnx.Where"(%none, %zero, %sm) : (tensor<?x2x5x1xi1, ["s0"]>, tensor<f32>, tensor<?x2x5x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
   %o = "onnx.MatMul"(%p, %v) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
   return %o : tensor<?x2x5x8xf32, ["s0"]>
 }"#,
@@ -247,7 +253,7 @@ fn sdpa_with(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id], expand_q:
         return None;
     }
     let vd = rank4_f32(rw, *v)?;
-    for (sm, l) in rw.producers(*p, "Softmax") {
+    for (sm, l) in softmaxes(rw, *p) {
         let axis = sm.int("axis").unwrap_or(-1);
         if !(axis == -1 || axis == 3) || sm.attrs.iter().any(|(k, _)| k.as_str() != "axis") {
             continue;
@@ -316,6 +322,43 @@ fn sdpa_with(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id], expand_q:
         }
     }
     None
+}
+
+/// The Softmax producers of the attention weights `p`: `p = Softmax(l)`,
+/// or `p = Where(IsInf(ReduceMax(l)), 0, Softmax(l))`, the softmax with rows
+/// of all `-inf` set to 0, as the SDPA lowering writes it when there is a
+/// mask (torch's semantics for a query that sees no key, and `Attention`'s).
+fn softmaxes(rw: &Rw<'_>, p: Id) -> Vec<(std::sync::Arc<Head>, Vec<Id>)> {
+    let mut out = rw.producers(p, "Softmax");
+    for (_, c) in rw.producers(p, "Where") {
+        let [none, zero, w] = c[..] else { continue };
+        if rw.scalar(zero) != Some(0.0) {
+            continue;
+        }
+        for (sm, l) in rw.producers(w, "Softmax") {
+            if row_max_is_neg_inf(rw, none, l[0]) {
+                out.push((sm, l));
+            }
+        }
+    }
+    out
+}
+
+/// True when `none` is `IsInf(ReduceMax(l, last axis, keepdims)) {negative only}`.
+fn row_max_is_neg_inf(rw: &Rw<'_>, none: Id, l: Id) -> bool {
+    let rank = rw.ty(l).and_then(|t| t.rank());
+    rw.producers(none, "IsInf").iter().any(|(h, c)| {
+        h.int("detect_positive") == Some(0)
+            && h.int("detect_negative").unwrap_or(1) == 1
+            && rw.producers(c[0], "ReduceMax").iter().any(|(r, rc)| {
+                let axes = match rc.get(1) {
+                    Some(a) => rw.ints(*a),
+                    None => r.ints("axes").map(|a| a.to_vec()),
+                };
+                let last = matches!(axes.as_deref(), Some([a]) if *a == -1 || rank.is_some_and(|n| *a == n as i64 - 1));
+                rw.find(rc[0]) == rw.find(l) && r.int("keepdims").unwrap_or(1) == 1 && last
+            })
+    })
 }
 
 /// True when onnxruntime takes `mask` for scores `sc`: rank 2 to 4, the last
