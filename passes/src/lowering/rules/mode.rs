@@ -12,8 +12,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.mode.default", mode)
         "self: T[]",
         "self: T[]; dim: -1; keepdim: true",
         "self: T[0,3]; dim: 1",
+        "self: u8[3,6]{126..130}; dim: 1",
+        "self: u8[2,7]{200..203}",
+        "self: bool[3,5]",
+        "self: bool[4,3]; dim: 0; keepdim: true",
     ])
-    .dtypes(&["f32", "i64", "i32", "f64"])];
+    .dtypes(&["f32", "i64", "i32", "f64", "f16", "i8", "i16"])];
 
 /// The most frequent value along `dim` (ties: the smallest such value) and
 /// an index of it. torch's CPU kernel sorts each row (std::sort, insertion
@@ -36,10 +40,14 @@ fn mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     if dims[dim] == Some(0) {
         return Err("mode along an empty dim is undefined (torch refuses it)".into());
     }
+    // bool: counted as uint8 (false < true as 0 < 1), the value cast back.
+    let is_bool = builder::is_bool(elem(x)?);
+    let x = if is_bool {
+        b.cast(x, melior::ir::r#type::IntegerType::unsigned(b.context, 8).into())?
+    } else {
+        x
+    };
     let element = elem(x)?;
-    if builder::is_bool(element) {
-        return Err("mode of a bool tensor is not supported".into());
-    }
     let d = dim as i64;
     let i64s = b.unranked(b.i64_type());
     let bools = b.unranked(bool_type(ctx));
@@ -52,11 +60,18 @@ fn mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let top = ctx.reduce("ReduceMax", counts, Some(&[d]), true, i64s)?;
     let is_top = b.op("Equal", &[counts, top], &[], bools)?;
     // smallest value among the most frequent
+    // The type's largest value (an unsigned type's is 2^w - 1: with the
+    // signed 127 a uint8 mode of 200 read 127).
     let big = if builder::is_float(element) {
         f64::INFINITY
     } else {
-        let width = unsafe { mlir_sys::mlirIntegerTypeGetWidth(melior::ir::r#type::TypeLike::to_raw(&element)) };
-        2f64.powi(width as i32 - 1) - 1.0
+        let raw = melior::ir::r#type::TypeLike::to_raw(&element);
+        let width = unsafe { mlir_sys::mlirIntegerTypeGetWidth(raw) } as i32;
+        if unsafe { mlir_sys::mlirIntegerTypeIsUnsigned(raw) } {
+            2f64.powi(width) - 1.0
+        } else {
+            2f64.powi(width - 1) - 1.0
+        }
     };
     let big = b.const_scalar(element, big)?;
     let cand = b.op_like("Where", &[is_top, x, big], &[], x)?;
@@ -73,5 +88,6 @@ fn mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let at = b.op("Where", &[hit, range, minus], &[], i64s)?;
     let index = ctx.reduce("ReduceMax", at, Some(&[d]), keepdim, i64s)?;
     let value = if keepdim { value } else { ctx.squeeze(value, &[d])? };
+    let value = if is_bool { b.cast(value, ctx.result_element(0)?)? } else { value };
     Ok(vec![ctx.op("Identity", &[value], &[])?, b.op("Identity", &[index], &[], ctx.result_type(1)?)?])
 }
