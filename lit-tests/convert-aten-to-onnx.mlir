@@ -161,3 +161,27 @@ func.func @embedding_renorm(%w: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<5x
   %0 = "aten.embedding_renorm.default"(%w, %i) {max_norm = 1.000000e+00 : f64, norm_type = 2.000000e+00 : f64} : (tensor<5x3xf32>, tensor<4xi64>) -> tensor<5x3xf32>
   return %0 : tensor<5x3xf32>
 }
+
+// -----
+
+// _scaled_dot_product_flash_attention_for_cpu on float16: q/k/v and the
+// float mask computed in float32 (the scale is not a float16 number); a row
+// whose keys are all masked gives 0 (weights and logsumexp), as the kernel
+// does; only the output is rounded back to float16, the logsumexp stays f32.
+// CHECK-LABEL: func.func @flash
+// CHECK: "onnx.Cast"(%arg0) {to = 1 : i64}
+// CHECK: "onnx.ReduceMax"
+// CHECK: %[[NONE:.*]] = "onnx.IsInf"
+// CHECK-SAME: detect_positive = 0
+// CHECK: "onnx.Exp"
+// CHECK: "onnx.Div"
+// CHECK: %[[W:.*]] = "onnx.Where"(%[[NONE]]
+// CHECK: "onnx.MatMul"(%[[W]]
+// CHECK: %[[O:.*]] = "onnx.Cast"({{.*}}) {to = 10 : i64}
+// CHECK: "onnx.Log"
+// CHECK: %[[L:.*]] = "onnx.Squeeze"
+// CHECK: return %[[O]], %[[L]]
+func.func @flash(%q: tensor<1x2x4x8xf16>, %k: tensor<1x2x5x8xf16>, %v: tensor<1x2x5x8xf16>, %m: tensor<4x5xf16>) -> (tensor<1x2x4x8xf16>, tensor<1x2x4xf32>) {
+  %0:2 = "aten._scaled_dot_product_flash_attention_for_cpu.default"(%q, %k, %v, %m) {dropout_p = 0.000000e+00 : f64, is_causal = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0>} : (tensor<1x2x4x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16>, tensor<4x5xf16>) -> (tensor<1x2x4x8xf16>, tensor<1x2x4xf32>)
+  return %0#0, %0#1 : tensor<1x2x4x8xf16>, tensor<1x2x4xf32>
+}
