@@ -17,8 +17,8 @@ use crate::Error;
 use aten2onnx_passes::aten_ir;
 use aten2onnx_pt2::{
     schema::{
-        Argument, ExportedProgram, Graph, InputSpec, Node, OutputSpec, SymBoolArgument, SymFloatArgument,
-        SymIntArgument,
+        Argument, ArgumentKind, ExportedProgram, Graph, InputSpec, NamedArgument, Node, OutputSpec, SymBoolArgument,
+        SymFloatArgument, SymIntArgument,
     },
     Archive,
 };
@@ -143,7 +143,38 @@ fn aten_stand_in(node: &Node) -> Option<Node> {
 fn substitute(node: &Node) -> Result<Option<Node>, String> {
     let inner = unwrap_with_effects(node)?;
     let stand_in = aten_stand_in(inner.as_ref().unwrap_or(node));
-    Ok(stand_in.or(inner))
+    let substituted = stand_in.or(inner);
+    let renamed = positional_names_from_schema(substituted.as_ref().unwrap_or(node));
+    Ok(renamed.or(substituted))
+}
+
+/// `node` with its positional arguments named as the pinned registry's schema
+/// names them, when a newer torch renamed them: torch 2.15 calls
+/// `_cdist_backward`'s first argument `grad_output`, 2.13 `grad`. torch
+/// writes positional arguments first, in schema order, so the k-th positional
+/// input is the schema's k-th argument whatever it is called. Keyword
+/// arguments keep their names (a renamed keyword argument is reported as
+/// not in the schema). `None` when nothing needs renaming.
+fn positional_names_from_schema(node: &Node) -> Option<Node> {
+    let Ok(Target::Aten(schema)) = classify_target(&node.target) else {
+        return None;
+    };
+    let positional: Vec<&str> = schema.arguments.iter().filter(|a| !a.kwarg_only).map(|a| a.name).collect();
+    let renames = |(k, input): (usize, &NamedArgument)| {
+        matches!(input.kind, Some(ArgumentKind::Positional))
+            && !schema.arguments.iter().any(|a| a.name == input.name)
+            && k < positional.len()
+    };
+    if !node.inputs.iter().enumerate().any(renames) {
+        return None;
+    }
+    let mut renamed = node.clone();
+    for (k, input) in renamed.inputs.iter_mut().enumerate() {
+        if renames((k, &node.inputs[k])) {
+            input.name = positional[k].to_string();
+        }
+    }
+    Some(renamed)
 }
 
 /// Where a value came from, for error messages.
@@ -876,3 +907,55 @@ impl<'c> Importer<'c, '_> {
 }
 
 use melior::ir::ValueLike;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(json: &str) -> Node {
+        serde_json::from_str(json).expect("a node")
+    }
+
+    #[test]
+    fn positional_arguments_renamed_by_a_newer_torch_take_the_pinned_names() {
+        // torch 2.15 writes `_cdist_backward(grad_output, ...)`; the 2.13
+        // schema calls the first argument `grad`.
+        let renamed = substitute(&node(
+            r#"{"target": "torch.ops.aten._cdist_backward.default", "outputs": [],
+                "inputs": [
+                  {"name": "grad_output", "arg": {"as_tensor": {"name": "g"}}, "kind": 1},
+                  {"name": "x1", "arg": {"as_tensor": {"name": "a"}}, "kind": 1},
+                  {"name": "x2", "arg": {"as_tensor": {"name": "b"}}, "kind": 1},
+                  {"name": "p", "arg": {"as_float": 2.0}, "kind": 1},
+                  {"name": "cdist", "arg": {"as_tensor": {"name": "c"}}, "kind": 1}]}"#,
+        ))
+        .unwrap()
+        .expect("renamed");
+        let names: Vec<&str> = renamed.inputs.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["grad", "x1", "x2", "p", "cdist"]);
+    }
+
+    #[test]
+    fn keyword_and_unknown_arguments_keep_their_names() {
+        // A keyword argument cannot be placed by position: it stays, and the
+        // importer reports it as not in the schema.
+        let keyword = node(
+            r#"{"target": "torch.ops.aten._cdist_backward.default", "outputs": [],
+                "inputs": [{"name": "grad_output", "arg": {"as_tensor": {"name": "g"}}, "kind": 2}]}"#,
+        );
+        assert!(substitute(&keyword).unwrap().is_none());
+        // Serializations without `kind` (older torch) are matched by name only.
+        let no_kind = node(
+            r#"{"target": "torch.ops.aten._cdist_backward.default", "outputs": [],
+                "inputs": [{"name": "grad_output", "arg": {"as_tensor": {"name": "g"}}}]}"#,
+        );
+        assert!(substitute(&no_kind).unwrap().is_none());
+        // Names the schema knows are never touched.
+        let known = node(
+            r#"{"target": "torch.ops.aten.add.Tensor", "outputs": [],
+                "inputs": [{"name": "self", "arg": {"as_tensor": {"name": "x"}}, "kind": 1},
+                           {"name": "other", "arg": {"as_tensor": {"name": "y"}}, "kind": 1}]}"#,
+        );
+        assert!(substitute(&known).unwrap().is_none());
+    }
+}

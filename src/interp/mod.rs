@@ -242,12 +242,12 @@ impl Interpreter<'_> {
             // the casts the lowering infers from the recorded types).
             Some("wrap_with_autocast") => {
                 let device = op.attribute("arg0").ok().and_then(string_value).unwrap_or_default();
-                let enabled = op.attribute("arg2").ok().and_then(|a| number(a)).map(|n| matches!(n, Number::Bool(true)));
-                let dtype = op
-                    .attribute("arg1")
-                    .ok()
-                    .filter(|a| unsafe { sys::mlirAttributeIsAType(a.to_raw()) })
-                    .and_then(|a| c10_scalar_type(unsafe { Type::from_raw(sys::mlirTypeAttrGetValue(a.to_raw())) }));
+                let enabled =
+                    op.attribute("arg2").ok().and_then(|a| number(a)).map(|n| matches!(n, Number::Bool(true)));
+                let dtype =
+                    op.attribute("arg1").ok().filter(|a| unsafe { sys::mlirAttributeIsAType(a.to_raw()) }).and_then(
+                        |a| c10_scalar_type(unsafe { Type::from_raw(sys::mlirTypeAttrGetValue(a.to_raw())) }),
+                    );
                 let args = operands.iter().map(RtValue::shallow).collect();
                 if device != "cpu" {
                     // Another device's autocast does not touch CPU tensors.

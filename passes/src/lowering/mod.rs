@@ -326,9 +326,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
         // int32 (exact for a minimum or maximum) and cast back.
         let element = builder::element_type(x.r#type());
         let narrow = matches!(op_type, "ReduceMin" | "ReduceMax")
-            && element.is_some_and(|e| {
-                melior::ir::r#type::IntegerType::try_from(e).is_ok_and(|t| t.width() == 16)
-            });
+            && element.is_some_and(|e| melior::ir::r#type::IntegerType::try_from(e).is_ok_and(|t| t.width() == 16));
         if narrow {
             let i32_t: Type<'c> = melior::ir::r#type::IntegerType::new(self.b.context, 32).into();
             let wide = self.b.cast(x, i32_t)?;
