@@ -1270,3 +1270,39 @@ func.func @constant_buffers_kept(%ids: tensor<2x?xi64, ["s0"]>, %y: tensor<4x2x?
   return %p, %k, %q, %r, %m, %w : tensor<1x?x4xf32, ["s0"]>, tensor<1x?xi64, ["s0"]>, tensor<1x?x4xf32, ["s0"]>, tensor<1x?x4xf32, ["s0"]>, tensor<1x?xi64, ["s0"]>, tensor<4x2x?xf32, ["s0"]>
 }
 }
+
+// -----
+
+// A cast moves under data movement: the float32 cast of a float16
+// repeat_kv (Unsqueeze/Expand/Reshape) casts before the Expand (fewer
+// elements). A cast of a Gather (it picks elements, not a data-movement op
+// here) and a cast with `saturate` (float8) stay where they are.
+// CHECK-LABEL: func.func @cast_of_data_movement
+// CHECK-SAME: "layout/cast-of-data-movement"
+// CHECK: %[[U:.*]] = "onnx.Unsqueeze"(%arg0, %{{.*}}) : (tensor<2x2x5x8xf16>, tensor<1xi64>) -> tensor<2x2x1x5x8xf16>
+// CHECK: %[[C:.*]] = "onnx.Cast"(%[[U]]) {to = 1 : i64} : (tensor<2x2x1x5x8xf16>) -> tensor<2x2x1x5x8xf32>
+// CHECK: %[[E:.*]] = "onnx.Expand"(%[[C]], %{{.*}}) : (tensor<2x2x1x5x8xf32>, tensor<5xi64>) -> tensor<2x2x2x5x8xf32>
+// CHECK: "onnx.Reshape"(%[[E]], %{{.*}}) : (tensor<2x2x2x5x8xf32>, tensor<4xi64>) -> tensor<2x4x5x8xf32>
+// CHECK: %[[G:.*]] = "onnx.Gather"(%arg1, %{{.*}})
+// CHECK: "onnx.Cast"(%[[G]]) {to = 1 : i64} : (tensor<2xf16>) -> tensor<2xf32>
+// CHECK: %[[T:.*]] = "onnx.Transpose"(%arg2)
+// CHECK: "onnx.Cast"(%[[T]]) {saturate = 0 : i64, to = 17 : i64}
+module attributes {onnx.opset = 23 : i64} {
+func.func @cast_of_data_movement(%k: tensor<2x2x5x8xf16>, %g: tensor<6xf16>, %f: tensor<2x3xf32>) -> (tensor<2x4x8x5xf32>, tensor<2xf32>, tensor<3x2xf8E4M3FN>) {
+  %two = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ones = "onnx.Constant"() {value = dense<[1, 1, 2, 1, 1]> : tensor<5xi64>} : () -> tensor<5xi64>
+  %shape = "onnx.Constant"() {value = dense<[2, 4, 5, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %k5 = "onnx.Unsqueeze"(%k, %two) : (tensor<2x2x5x8xf16>, tensor<1xi64>) -> tensor<2x2x1x5x8xf16>
+  %ke = "onnx.Expand"(%k5, %ones) : (tensor<2x2x1x5x8xf16>, tensor<5xi64>) -> tensor<2x2x2x5x8xf16>
+  %kr = "onnx.Reshape"(%ke, %shape) : (tensor<2x2x2x5x8xf16>, tensor<4xi64>) -> tensor<2x4x5x8xf16>
+  %kf = "onnx.Cast"(%kr) {to = 1 : i64} : (tensor<2x4x5x8xf16>) -> tensor<2x4x5x8xf32>
+  %kt = "onnx.Transpose"(%kf) {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x4x5x8xf32>) -> tensor<2x4x8x5xf32>
+  %r = "onnx.Relu"(%kt) : (tensor<2x4x8x5xf32>) -> tensor<2x4x8x5xf32>
+  %idx = "onnx.Constant"() {value = dense<[0, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %gg = "onnx.Gather"(%g, %idx) {axis = 0 : i64} : (tensor<6xf16>, tensor<2xi64>) -> tensor<2xf16>
+  %gf = "onnx.Cast"(%gg) {to = 1 : i64} : (tensor<2xf16>) -> tensor<2xf32>
+  %ft = "onnx.Transpose"(%f) {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %f8 = "onnx.Cast"(%ft) {saturate = 0 : i64, to = 17 : i64} : (tensor<3x2xf32>) -> tensor<3x2xf8E4M3FN>
+  return %r, %gf, %f8 : tensor<2x4x8x5xf32>, tensor<2xf32>, tensor<3x2xf8E4M3FN>
+}
+}

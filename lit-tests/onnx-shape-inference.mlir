@@ -24,3 +24,26 @@ func.func @infer(%arg0: tensor<?x8xf32, ["s0"]>, %w: tensor<4x8xf32>, %b: tensor
   %neg = "onnx.Neg"(%mean) : (tensor<*xf32>) -> tensor<*xf32>
   return %neg : tensor<*xf32>
 }
+
+// Elementwise ops beyond the arithmetic ones: IsInf/IsNaN give booleans of
+// their input's shape; the guarded softmax of attention keeps its 4-D type
+// through Where (the `sdpa` fusion needs it); PRelu and Mean broadcast.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: "onnx.IsInf"(%{{.*}}) {{.*}} : (tensor<?x4x5x1xf32, ["s0"]>) -> tensor<?x4x5x1xi1, ["s0"]>
+// CHECK: "onnx.Where"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<?x4x5x1xi1, ["s0"]>, tensor<f32>, tensor<?x4x5x5xf32, ["s0"]>) -> tensor<?x4x5x5xf32, ["s0"]>
+// CHECK: "onnx.IsNaN"(%{{.*}}) : (tensor<?x4x5x5xf32, ["s0"]>) -> tensor<?x4x5x5xi1, ["s0"]>
+// CHECK: "onnx.PRelu"(%{{.*}}, %{{.*}}) : (tensor<?x4x5x5xf32, ["s0"]>, tensor<5xf32>) -> tensor<?x4x5x5xf32, ["s0"]>
+// CHECK: "onnx.Mean"(%{{.*}}, %{{.*}}) : (tensor<?x4x5x5xf32, ["s0"]>, tensor<5x1xf32>) -> tensor<?x4x5x5xf32, ["s0"]>
+func.func @elementwise(%l: tensor<?x4x5x5xf32, ["s0"]>, %m: tensor<?x4x5x1xf32, ["s0"]>, %s: tensor<5xf32>, %t: tensor<5x1xf32>) -> (tensor<*xf32>, tensor<*xi1>, tensor<*xf32>, tensor<*xf32>) {
+  %inf = "onnx.IsInf"(%m) {detect_negative = 1 : i64, detect_positive = 0 : i64} : (tensor<?x4x5x1xf32, ["s0"]>) -> tensor<*xi1>
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %w = "onnx.Where"(%inf, %zero, %l) : (tensor<*xi1>, tensor<f32>, tensor<?x4x5x5xf32, ["s0"]>) -> tensor<*xf32>
+  %nan = "onnx.IsNaN"(%l) : (tensor<?x4x5x5xf32, ["s0"]>) -> tensor<*xi1>
+  %p = "onnx.PRelu"(%l, %s) : (tensor<?x4x5x5xf32, ["s0"]>, tensor<5xf32>) -> tensor<*xf32>
+  %mean = "onnx.Mean"(%l, %t) : (tensor<?x4x5x5xf32, ["s0"]>, tensor<5x1xf32>) -> tensor<*xf32>
+  %0 = "onnx.Neg"(%w) : (tensor<*xf32>) -> tensor<*xf32>
+  %1 = "onnx.Not"(%nan) : (tensor<*xi1>) -> tensor<*xi1>
+  %2 = "onnx.Neg"(%p) : (tensor<*xf32>) -> tensor<*xf32>
+  %3 = "onnx.Neg"(%mean) : (tensor<*xf32>) -> tensor<*xf32>
+  return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xi1>, tensor<*xf32>, tensor<*xf32>
+}

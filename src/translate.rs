@@ -125,7 +125,7 @@ pub fn default_pipeline(opset: u32) -> String {
     format!(
         "builtin.module(aten-remove-inplace, aten-decompose{{opset={opset}}}, convert-aten-to-onnx{{opset={opset}}}, \
          func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat, \
-         onnx-fuse-weights, onnx-widen-half, onnx-widen-ints))"
+         onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-cse))"
     )
 }
 

@@ -789,11 +789,11 @@ mod bisect_tests {
         let p = translate::default_pipeline(23);
         // The widening passes (type legalization, no rewrite rules) stay.
         let eqsat_only = drop_pass(&p, "onnx-fuse-weights");
-        assert!(eqsat_only.ends_with("onnx-eqsat, onnx-widen-half, onnx-widen-ints))"), "{eqsat_only}");
+        assert!(eqsat_only.ends_with("onnx-eqsat, onnx-widen-half, onnx-widen-ints, onnx-cse))"), "{eqsat_only}");
         let none = drop_pass(&eqsat_only, "onnx-eqsat");
-        assert!(none.ends_with("onnx-shape-inference, onnx-widen-half, onnx-widen-ints))"), "{none}");
+        assert!(none.ends_with("onnx-shape-inference, onnx-widen-half, onnx-widen-ints, onnx-cse))"), "{none}");
         assert!(eqsat_with(&eqsat_only, "rules=a/b,c/d")
-            .ends_with("onnx-eqsat{rules=a/b,c/d}, onnx-widen-half, onnx-widen-ints))"));
+            .ends_with("onnx-eqsat{rules=a/b,c/d}, onnx-widen-half, onnx-widen-ints, onnx-cse))"));
         let t = "builtin.module(func.func(onnx-eqsat{target=onnxruntime}, onnx-fuse-weights))";
         assert_eq!(
             eqsat_with(t, "iterations=0"),

@@ -295,15 +295,17 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
     let one = |s: Option<Shape>| vec![s];
     match op_type {
         "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Max" | "Min" | "Equal" | "Less" | "LessOrEqual" | "Greater"
-        | "GreaterOrEqual" | "And" | "Or" | "Xor" | "Where" | "BitwiseAnd" | "BitwiseOr" | "Mod" | "Sum" => {
+        | "GreaterOrEqual" | "And" | "Or" | "Xor" | "Where" | "BitwiseAnd" | "BitwiseOr" | "BitwiseXor" | "Mod"
+        | "Sum" | "Mean" | "PRelu" => {
             let shapes: Option<Vec<Shape>> = (0..op.operand_count()).map(input).collect();
             one(shapes.map(|s| broadcast(&s)))
         }
         "Relu" | "Neg" | "Exp" | "Log" | "Sqrt" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Erf" | "Abs" | "Reciprocal"
         | "Floor" | "Ceil" | "Sign" | "Not" | "Softplus" | "Gelu" | "Identity" | "LeakyRelu" | "Clip" | "Softmax"
-        | "LogSoftmax" | "CumSum" | "Trilu" | "Cast" | "ScatterND" | "ScatterElements" | "BatchNormalization" => {
-            one(input(0))
-        }
+        | "LogSoftmax" | "CumSum" | "Trilu" | "Cast" | "ScatterND" | "ScatterElements" | "BatchNormalization"
+        | "IsInf" | "IsNaN" | "Round" | "Tan" | "Asin" | "Acos" | "Atan" | "Sinh" | "Cosh" | "Asinh" | "Acosh"
+        | "Atanh" | "Elu" | "Selu" | "Celu" | "HardSigmoid" | "HardSwish" | "Mish" | "Softsign" | "ThresholdedRelu"
+        | "BitwiseNot" | "Shrink" | "CastLike" => one(input(0)),
         "Transpose" => one(input(0).map(|s| {
             let perm = op
                 .attribute("perm")

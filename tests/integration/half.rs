@@ -35,12 +35,34 @@ class Block(nn.Module):
         h = self.up(self.norm2(x))
         return x + self.down(nn.functional.gelu(h) * torch.sigmoid(h)), x.softmax(-1)
 
+class Gqa(nn.Module):
+    """Grouped-query attention with a padding mask, heads repeated as
+    Hugging Face's repeat_kv does (Unsqueeze/Expand/Reshape in float16)."""
+    def __init__(self, d=32, heads=4, kv_heads=2):
+        super().__init__()
+        self.h, self.kv, self.dh = heads, kv_heads, d // heads
+        self.q = nn.Linear(d, d)
+        self.k = nn.Linear(d, kv_heads * self.dh)
+        self.v = nn.Linear(d, kv_heads * self.dh)
+
+    def forward(self, x, keep):
+        b, t, _ = x.shape
+        split = lambda y, n: y.view(b, t, n, self.dh).transpose(1, 2)
+        rep = lambda y: y[:, :, None].expand(b, self.kv, self.h // self.kv, t, self.dh).reshape(b, self.h, t, self.dh)
+        q, k, v = split(self.q(x), self.h), rep(split(self.k(x), self.kv)), rep(split(self.v(x), self.kv))
+        return nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=keep[:, None, None, :])
+
 out = sys.argv[1]
 for name, dtype in [("f16", torch.float16), ("bf16", torch.bfloat16)]:
     m = Block().eval().to(dtype)
     x = torch.randn(2, 5, 32).to(dtype)
     ep = torch.export.export(m, (x,), dynamic_shapes={"x": {0: Dim("batch"), 1: Dim("seq")}})
     torch.export.save(ep, f"{out}/block_{name}.pt2")
+g = Gqa().eval().half()
+x, keep = torch.randn(2, 5, 32).half(), torch.rand(2, 5) > 0.3
+dims = {0: Dim("batch"), 1: Dim("seq")}
+ep = torch.export.export(g, (x, keep), dynamic_shapes={"x": dims, "keep": dims})
+torch.export.save(ep, f"{out}/gqa_f16.pt2")
 "#;
 
 #[test]
@@ -54,6 +76,29 @@ fn half_precision_models_convert_and_match() {
     let report = verify(f16.to_str().unwrap(), &dir.join("block_f16.onnx"), &VerifyOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.ok(), "float16 block differs from libtorch:\n{}", report.render());
+
+    // Float16 attention is computed in float32 (as torch does) and still
+    // fused: the float32 casts of the repeated kv heads move under the
+    // repetition (`layout/cast-of-data-movement`), leaving grouped-query
+    // heads; the padding mask's guarded softmax is typed (`IsInf` shapes).
+    let gqa = dir.join("gqa_f16.pt2");
+    let onnx = dir.join("gqa_f16.onnx");
+    let report = verify(gqa.to_str().unwrap(), &onnx, &VerifyOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.ok(), "float16 grouped-query attention differs from libtorch:\n{}", report.render());
+    // repeat_kv's values are 5-D; none may be left.
+    let ops = Command::new(&python)
+        .arg("-c")
+        .arg(
+            "import sys, onnx; m = onnx.shape_inference.infer_shapes(onnx.load(sys.argv[1])); \
+             ranks = [len(v.type.tensor_type.shape.dim) for v in m.graph.value_info]; \
+             print(' '.join(n.op_type for n in m.graph.node), 'rank5' * (5 in ranks))",
+        )
+        .arg(&onnx)
+        .output()
+        .expect("run python");
+    let ops = String::from_utf8_lossy(&ops.stdout).to_string();
+    let count = |op: &str| ops.split_whitespace().filter(|o| *o == op).count();
+    assert_eq!((count("Attention"), count("Softmax"), count("rank5")), (1, 0, 0), "not fused as GQA: {ops}");
 
     let bf16 = dir.join("block_bf16.pt2");
     let report = verify(bf16.to_str().unwrap(), &dir.join("block_bf16_verified.onnx"), &VerifyOptions::default())

@@ -134,6 +134,7 @@ impl Rng {
 
 pub(crate) enum Input {
     F32(Vec<i64>, Vec<f32>),
+    F16(Vec<i64>, Vec<half::f16>),
     I64(Vec<i64>, Vec<i64>),
     I32(Vec<i64>, Vec<i32>),
     Bool(Vec<i64>, Vec<bool>),
@@ -143,6 +144,7 @@ impl Input {
     fn value(&self) -> DynValue {
         match self {
             Input::F32(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
+            Input::F16(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
             Input::I64(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
             Input::I32(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
             Input::Bool(s, v) => Tensor::from_array((s.clone(), v.clone())).unwrap().into_dyn(),
@@ -173,6 +175,15 @@ pub(crate) fn inputs_for(text: &str, seed: u64, specials: bool) -> Vec<Input> {
                         }
                     }
                     Input::F32(shape, v)
+                }
+                Some(dtype::FLOAT16) => {
+                    let mut v: Vec<f32> = (0..n).map(|_| (rng.uniform() * 4.0 - 2.0) as f32).collect();
+                    if specials {
+                        for (slot, s) in v.iter_mut().zip([-0.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0]) {
+                            *slot = s;
+                        }
+                    }
+                    Input::F16(shape, v.into_iter().map(half::f16::from_f32).collect())
                 }
                 Some(dtype::INT64) => Input::I64(shape, (0..n).map(|_| (rng.next() % 11) as i64 - 5).collect()),
                 Some(dtype::INT32) => Input::I32(shape, (0..n).map(|_| (rng.next() % 11) as i32 - 5).collect()),
@@ -209,6 +220,8 @@ pub(crate) fn outputs(
         .map(|(_, v)| {
             if let Ok((s, d)) = v.try_extract_tensor::<f32>() {
                 (s.to_vec(), d.iter().map(|&x| x as f64).collect())
+            } else if let Ok((s, d)) = v.try_extract_tensor::<half::f16>() {
+                (s.to_vec(), d.iter().map(|&x| x.to_f64()).collect())
             } else if let Ok((s, d)) = v.try_extract_tensor::<i64>() {
                 (s.to_vec(), d.iter().map(|&x| x as f64).collect())
             } else if let Ok((s, d)) = v.try_extract_tensor::<i32>() {

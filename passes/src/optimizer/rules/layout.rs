@@ -170,6 +170,27 @@ func.func @f(%x: tensor<2x3xi32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tens
 }"#,
     },
     Rule {
+        name: "cast-of-data-movement",
+        family: "layout",
+        roots: &["Cast"],
+        min_opset: 13,
+        summary: "Cast(Reshape/Expand/Unsqueeze/Squeeze/Transpose/Flatten(x, ..)) -> the same op of Cast(x): a cast changes elements one by one and these ops only move or repeat them (casting before an Expand casts fewer elements; a float16 repeat_kv under its float32 cast becomes grouped-query heads)",
+        apply: cast_of_data_movement,
+        example: r#"
+func.func @f(%k: tensor<2x2x5x8xf16>) -> tensor<2x4x8x5xf32> {
+  %two = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ones = "onnx.Constant"() {value = dense<[1, 1, 2, 1, 1]> : tensor<5xi64>} : () -> tensor<5xi64>
+  %shape = "onnx.Constant"() {value = dense<[2, 4, 5, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %k5 = "onnx.Unsqueeze"(%k, %two) : (tensor<2x2x5x8xf16>, tensor<1xi64>) -> tensor<2x2x1x5x8xf16>
+  %ke = "onnx.Expand"(%k5, %ones) : (tensor<2x2x1x5x8xf16>, tensor<5xi64>) -> tensor<2x2x2x5x8xf16>
+  %kr = "onnx.Reshape"(%ke, %shape) : (tensor<2x2x2x5x8xf16>, tensor<4xi64>) -> tensor<2x4x5x8xf16>
+  %kf = "onnx.Cast"(%kr) {to = 1 : i64} : (tensor<2x4x5x8xf16>) -> tensor<2x4x5x8xf32>
+  %kt = "onnx.Transpose"(%kf) {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x4x5x8xf32>) -> tensor<2x4x8x5xf32>
+  %r = "onnx.Relu"(%kt) : (tensor<2x4x8x5xf32>) -> tensor<2x4x8x5xf32>
+  return %r : tensor<2x4x8x5xf32>
+}"#,
+    },
+    Rule {
         name: "round-of-integer",
         family: "layout",
         roots: &["Ceil", "Floor", "Round"],
@@ -488,6 +509,27 @@ fn cast_cast(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option
                 return Some(x);
             }
             return rw.add_like(head.clone(), vec![x], class);
+        }
+    }
+    None
+}
+
+/// Ops that only move or repeat their first operand's elements (their other
+/// operands are shapes, axes or nothing).
+const DATA_MOVEMENT: &[&str] = &["Reshape", "Expand", "Unsqueeze", "Squeeze", "Transpose", "Flatten"];
+
+fn cast_of_data_movement(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [y] = children else { return None };
+    // `saturate` (float8 targets) makes the cast depend on more than `to`.
+    let to = head.int("to").filter(|_| head.attrs.len() == 1)?;
+    for op in DATA_MOVEMENT {
+        for (mover, c) in rw.producers(*y, op) {
+            let Some((&x, rest)) = c.split_first() else { continue };
+            let Some(dims) = rw.ty(x).and_then(|t| t.dims.clone()) else { continue };
+            let cast = rw.add(head.clone(), vec![x], TyInfo::tensor(to as i32, dims));
+            let mut moved = vec![cast];
+            moved.extend_from_slice(rest);
+            return rw.add_like((*mover).clone(), moved, class);
         }
     }
     None
