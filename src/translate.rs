@@ -196,11 +196,17 @@ pub fn with_extract(pipeline: &str, extract: aten2onnx_passes::optimizer::extrac
 /// (a relative path against the `.mlir`'s directory, else the working
 /// directory), opened to check it, and replaced by the resolved path.
 pub fn load<'c>(context: &'c Context, path: &str) -> Result<Module<'c>, Error> {
+    load_at_opset(context, path, None)
+}
+
+/// [`load`]; an ONNX model is first upgraded to opset `onnx_opset` when
+/// given (`--to-onnx m.onnx --opset N`, see `onnx_import::upgrade`).
+pub fn load_at_opset<'c>(context: &'c Context, path: &str, onnx_opset: Option<u32>) -> Result<Module<'c>, Error> {
     let module = if path.ends_with(".pt2") {
         let archive = aten2onnx_pt2::Archive::open(path)?;
         import::import_program(context, &archive, path)?
     } else if is_onnx_input(path) {
-        crate::onnx_import::import(context, path)?
+        crate::onnx_import::import_at_opset(context, path, onnx_opset)?
     } else if path.ends_with(".mlir") {
         let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.into(), source })?;
         let module = module::parse(context, &text, path)?;
@@ -309,7 +315,8 @@ fn convert_steps(
     let context = create_context();
     let mut load_ms = 0.0;
     crate::progress::stage(format!("loading {input}"));
-    let mut module = report::timed(&mut load_ms, || load(&context, input))?;
+    let upgrade_to = options.opset_given.then_some(options.opset);
+    let mut module = report::timed(&mut load_ms, || load_at_opset(&context, input, upgrade_to))?;
     crate::progress::stage("lowering and optimizing");
     if let Some(r) = report.as_deref_mut() {
         r.timings_ms.load = load_ms;

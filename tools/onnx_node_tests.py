@@ -18,6 +18,10 @@ round-trip fail (with reasons) and convert errors (with reasons). Exit code 1
 when a case that passes as shipped fails after the round trip.
 
     .venv/bin/python tools/onnx_node_tests.py [--only abs,conv] [--jobs 2] [--json out.json]
+
+With `--opset 23`, models importing an older opset are converted with
+`--opset 23` (upgraded on import, `src/onnx_import/upgrade.rs`): the same
+counts then check the upgrade on every node test.
 """
 
 from __future__ import annotations
@@ -188,7 +192,7 @@ def reason_key(message: str) -> str:
     return m[:200]
 
 
-def run_case(case_dir: str, work: str, binary: str) -> dict:
+def run_case(case_dir: str, work: str, binary: str, opset: int | None = None) -> dict:
     name = os.path.basename(case_dir)
     result = {"name": name}
     model_path = os.path.join(case_dir, "model.onnx")
@@ -209,8 +213,14 @@ def run_case(case_dir: str, work: str, binary: str) -> dict:
         if os.path.exists(stale):
             os.remove(stale)
     start = time.time()
+    argv = [binary, "--to-onnx", model_path, "-o", ours, "-q"]
+    if opset is not None:
+        declared = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
+        if declared is not None and declared < opset:
+            argv += ["--opset", str(opset)]
+            result["upgraded_from"] = declared
     try:
-        proc = subprocess.run([binary, "--to-onnx", model_path, "-o", ours, "-q"], capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:
         result["convert"] = "timeout (120 s)"
         return result
@@ -235,6 +245,7 @@ def main() -> int:
     ap.add_argument("--only", help="comma-separated substrings of case names")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", help="write every case's result here")
+    ap.add_argument("--opset", type=int, help="upgrade models below this opset with `--opset N` (onnx_import::upgrade)")
     ap.add_argument("--progress", action="store_true", help="print each case as it finishes")
     ap.add_argument("--verbose", "-v", action="store_true", help="print every failing case")
     args = ap.parse_args()
@@ -249,7 +260,7 @@ def main() -> int:
         cases = [c for c in cases if any(k in c for k in keys)]
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_case, os.path.join(args.data, c), args.work, args.bin) for c in cases]
+        futures = [pool.submit(run_case, os.path.join(args.data, c), args.work, args.bin, args.opset) for c in cases]
         for f in futures:
             r = f.result()
             results.append(r)
@@ -264,7 +275,7 @@ def main() -> int:
     crashes = [r for r in results if r.get("exit") not in (None, 1)]
     other_pass = [r for r in results if r["shipped"] != "pass" and r.get("roundtrip") == "pass"]
 
-    print(f"node tests: {len(results)}")
+    print(f"node tests: {len(results)}" + (f" (models below opset {args.opset} upgraded to it)" if args.opset else ""))
     print(f"shipped-pass (onnxruntime passes the original): {len(shipped_pass)}")
     print(f"  round-trip pass:  {len(rt_pass)}")
     print(f"  round-trip fail:  {len(rt_fail)}")

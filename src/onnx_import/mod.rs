@@ -25,6 +25,7 @@
 //!
 //! Every error names the file, and the node or tensor.
 
+pub mod upgrade;
 pub mod wire;
 
 use crate::{module, Error};
@@ -48,12 +49,19 @@ pub const IR_VERSION_ATTR: &str = "onnx.ir_version";
 
 /// Imports `path` (an ONNX model) into `context`.
 pub fn import<'c>(context: &'c Context, path: &str) -> Result<Module<'c>, Error> {
-    let text = to_mlir_text(path)?;
+    import_at_opset(context, path, None)
+}
+
+/// [`import`], first upgrading the model to opset `to` of the default
+/// domain when given ([`upgrade`]).
+pub fn import_at_opset<'c>(context: &'c Context, path: &str, to: Option<u32>) -> Result<Module<'c>, Error> {
+    let text = to_mlir_text(path, to)?;
     module::parse(context, &text, path)
 }
 
-/// The onnx-dialect module of `path` as MLIR text.
-pub fn to_mlir_text(path: &str) -> Result<String, Error> {
+/// The onnx-dialect module of `path` as MLIR text, upgraded to opset `to`
+/// when given.
+pub fn to_mlir_text(path: &str, to: Option<u32>) -> Result<String, Error> {
     let fail = |message: String| Error::Import { path: path.to_string(), message };
     let file = std::fs::File::open(path).map_err(|source| Error::Io { path: path.into(), source })?;
     let len = file.metadata().map_err(|source| Error::Io { path: path.into(), source })?.len();
@@ -63,13 +71,16 @@ pub fn to_mlir_text(path: &str) -> Result<String, Error> {
     // SAFETY: a read-only map; the file must not change while it is open.
     let map = unsafe { Mmap::map(&file) }.map_err(|source| Error::Io { path: path.into(), source })?;
     let stripped = wire::strip(&map).map_err(|e| fail(format!("not an ONNX model (protobuf): {e}")))?;
-    let model =
+    let mut model =
         ModelProto::parse_from_bytes(&stripped).map_err(|e| fail(format!("not an ONNX model (protobuf): {e}")))?;
     if model.ir_version <= 0 || model.graph.is_none() {
         return Err(fail(format!(
             "not an ONNX model: {}",
             if model.ir_version <= 0 { "no ir_version" } else { "no graph" }
         )));
+    }
+    if let Some(to) = to {
+        upgrade::upgrade(&mut model, to).map_err(fail)?;
     }
     let absolute = std::fs::canonicalize(path).map_err(|source| Error::Io { path: path.into(), source })?;
     let mut importer = Importer::new(&model, absolute, len).map_err(fail)?;

@@ -475,3 +475,110 @@ fn import_errors_name_the_file_and_the_node() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(std::fs::read(&input).unwrap(), before, "the input is unchanged");
 }
+
+// ----------------------------------------------------------------------------
+// Opset upgrade (`--to-onnx m.onnx --opset N` above the model's opset)
+
+/// Models at opsets 13..18 with every op version whose meaning changed up
+/// to 23 (Reduce* axes, Split, GridSample modes, DFT axis, RoiAlign's
+/// default, BatchNormalization, a Reduce inside an If branch) and ops whose
+/// new versions only add types; each is converted with `--opset 23` and
+/// must give onnxruntime's outputs of the original (RoiAlign with `--opset
+/// 21`: onnxruntime 1.32 has no kernel for RoiAlign-22, the version opset 23
+/// selects, although it only adds types).
+const UPGRADE_MODELS: &str = r#"
+import sys, subprocess, numpy as np, onnx, onnxruntime as ort
+from onnx import helper as h, TensorProto as T
+out, binary = sys.argv[1], sys.argv[2]
+F = T.FLOAT
+def vi(name, dims, t=F): return h.make_tensor_value_info(name, t, dims)
+def model(name, opset, nodes, inputs, outputs, inits=(), check=True):
+    g = h.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 8
+    if check:
+        onnx.checker.check_model(m, full_check=True)
+    return m
+rng = np.random.default_rng(0)
+cases = []
+cases.append((model("reduce_split", 17, [
+    h.make_node("ReduceMean", ["x"], ["m"], axes=[1], keepdims=1),
+    h.make_node("ReduceMax", ["m"], ["mx"], axes=[-1], keepdims=0),
+    h.make_node("ReduceL2", ["x"], ["l2"], keepdims=0),
+    h.make_node("ReduceSumSquare", ["x"], ["ss"], axes=[0, 2]),
+    h.make_node("ReduceLogSumExp", ["x"], ["lse"], axes=[2], keepdims=1),
+    h.make_node("Split", ["x"], ["s0", "s1"], axis=2),
+    h.make_node("Relu", ["s1"], ["r"]),
+], [vi("x", [2, 3, 4])], [vi("mx", [2, 1]), vi("l2", []), vi("ss", [1, 3, 1]), vi("lse", [2, 3, 1]), vi("s0", [2, 3, 2]), vi("r", [2, 3, 2])]),
+    {"x": rng.standard_normal((2, 3, 4)).astype(np.float32)}))
+cases.append((model("grid_sample", 16, [
+    h.make_node("GridSample", ["x", "g"], ["lin"], mode="bilinear", align_corners=0),
+    h.make_node("GridSample", ["x", "g"], ["cub"], mode="bicubic", align_corners=1),
+    h.make_node("GridSample", ["x", "g"], ["near"], mode="nearest", padding_mode="border"),
+], [vi("x", [1, 2, 4, 5]), vi("g", [1, 3, 3, 2])], [vi("lin", [1, 2, 3, 3]), vi("cub", [1, 2, 3, 3]), vi("near", [1, 2, 3, 3])]),
+    {"x": rng.standard_normal((1, 2, 4, 5)).astype(np.float32), "g": rng.uniform(-1.1, 1.1, (1, 3, 3, 2)).astype(np.float32)}))
+cases.append((model("dft", 17, [
+    h.make_node("DFT", ["x"], ["y"], axis=1, onesided=0),
+    h.make_node("DFT", ["x", "n"], ["z"], axis=1, onesided=1),
+], [vi("x", [2, 8, 1])], [vi("y", [2, 8, 2]), vi("z", [2, 4, 2])], [h.make_tensor("n", T.INT64, [], [6])]),
+    {"x": rng.standard_normal((2, 8, 1)).astype(np.float32)}))
+cases.append((model("roi_align_bn_21", 13, [
+    h.make_node("RoiAlign", ["x", "rois", "idx"], ["r"], output_height=2, output_width=3, sampling_ratio=2, spatial_scale=0.5),
+    h.make_node("BatchNormalization", ["x", "s", "b", "mu", "var"], ["bn"], epsilon=1e-3),
+], [vi("x", [1, 2, 8, 8]), vi("rois", [2, 4]), vi("idx", [2], T.INT64)], [vi("r", [2, 2, 2, 3]), vi("bn", [1, 2, 8, 8])],
+    [h.make_tensor("s", F, [2], [1.5, 0.5]), h.make_tensor("b", F, [2], [0.1, -0.2]),
+     h.make_tensor("mu", F, [2], [0.3, -0.1]), h.make_tensor("var", F, [2], [2.0, 0.7])]),
+    {"x": rng.standard_normal((1, 2, 8, 8)).astype(np.float32),
+     "rois": np.array([[1, 1, 9, 7], [0, 2, 14, 12]], np.float32), "idx": np.array([0, 0], np.int64)}))
+branch = lambda name, axes: h.make_graph([h.make_node("ReduceMean", ["x"], [name], axes=axes, keepdims=0)], name, [], [vi(name, None)])
+cases.append((model("if_reduce", 17, [
+    h.make_node("If", ["c"], ["y"], then_branch=branch("t", [0]), else_branch=branch("e", [1])),
+], [vi("c", [], T.BOOL), vi("x", [3, 3])], [vi("y", [3])]),
+    {"c": np.array(False), "x": rng.standard_normal((3, 3)).astype(np.float32)}))
+failures = []
+for m, feeds in cases:
+    name = m.graph.name
+    to = 21 if name.endswith("_21") else 23
+    src, dst = f"{out}/{name}.onnx", f"{out}/{name}_up.onnx"
+    onnx.save(m, src)
+    r = subprocess.run([binary, "--to-onnx", src, "--opset", str(to), "-o", dst], capture_output=True, text=True)
+    if r.returncode != 0:
+        failures.append(f"{name}: exit {r.returncode}: {r.stderr}")
+        continue
+    up = onnx.load(dst)
+    if [o.version for o in up.opset_import if o.domain in ("", "ai.onnx")] != [to]:
+        failures.append(f"{name}: the output imports {up.opset_import}")
+    run = lambda p: ort.InferenceSession(p, providers=["CPUExecutionProvider"]).run(None, feeds)
+    for k, (a, b) in enumerate(zip(run(src), run(dst))):
+        if a.shape != b.shape or not np.allclose(a, b, rtol=1e-5, atol=1e-5):
+            failures.append(f"{name}: output {k} differs: {a} vs {b}")
+# Refused: GroupNormalization's scale changed from per group to per channel
+# (onnx.checker calls version 18 deprecated; exporters wrote it).
+g = model("group_norm", 18, [h.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2, name="gn")],
+          [vi("x", [1, 4, 3]), vi("s", [2]), vi("b", [2])], [vi("y", [1, 4, 3])], check=False)
+onnx.save(g, f"{out}/group_norm.onnx")
+r = subprocess.run([binary, "--to-onnx", f"{out}/group_norm.onnx", "--opset", "23", "-o", f"{out}/gn_23.onnx"], capture_output=True, text=True)
+if r.returncode != 1 or "node `gn` (GroupNormalization)" not in r.stderr or "per channel" not in r.stderr:
+    failures.append(f"group_norm: exit {r.returncode}: {r.stderr}")
+print("\n".join(failures) if failures else f"{len(cases)} models upgraded, outputs equal")
+sys.exit(1 if failures else 0)
+"#;
+
+#[test]
+fn older_opsets_upgrade_with_the_same_outputs() {
+    let Some(python) = crate::export::python() else { return };
+    let dir = crate::scratch_dir("onnx_upgrade");
+    let run =
+        Command::new(&python).arg("-c").arg(UPGRADE_MODELS).arg(&dir).arg(ATEN_TRANSLATE).output().expect("run python");
+    let report = format!("{}{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "{report}");
+
+    // A downgrade and an upgrade past the vetted opsets are refused.
+    for (model, opset, expected) in [("group_norm", "17", "downgrade"), ("reduce_split", "24", "go up to 23")] {
+        let model = dir.join(format!("{model}.onnx"));
+        let out = dir.join(format!("refused_{opset}.onnx"));
+        let output = translate(&["--to-onnx", model.to_str().unwrap(), "--opset", opset, "-o", out.to_str().unwrap()]);
+        let message = assert_fails(&output, &out);
+        assert!(message.contains(expected), "{message}");
+    }
+}

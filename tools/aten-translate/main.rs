@@ -33,7 +33,8 @@ struct Args {
     #[arg(short = 'o')]
     output: Option<String>,
     /// Target ONNX opset for --to-onnx (17..28; default 23, or the
-    /// `onnx.opset` of a .mlir input).
+    /// `onnx.opset` of a .mlir input). An .onnx input keeps its opset, or is
+    /// upgraded to this one (13.. -> ..23; docs/from-onnx.md).
     #[arg(long)]
     opset: Option<u32>,
     /// With --to-onnx: `onnxruntime` lets the optimizer use onnxruntime's
