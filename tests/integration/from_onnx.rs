@@ -546,6 +546,7 @@ for m, feeds in cases:
         failures.append(f"{name}: exit {r.returncode}: {r.stderr}")
         continue
     up = onnx.load(dst)
+    onnx.checker.check_model(up, full_check=True)
     if [o.version for o in up.opset_import if o.domain in ("", "ai.onnx")] != [to]:
         failures.append(f"{name}: the output imports {up.opset_import}")
     run = lambda p: ort.InferenceSession(p, providers=["CPUExecutionProvider"]).run(None, feeds)
