@@ -906,6 +906,30 @@ pub fn lowering_records(
     (records, decomposed)
 }
 
+/// A main-graph `onnx.Constant` with only a `value` attribute that is not
+/// returned: the writer makes it an initializer
+/// (`export::constants_to_initializers`).
+fn written_as_initializer(op: melior::ir::OperationRef<'_, '_>) -> bool {
+    use melior::ir::{operation::OperationLike, ValueLike};
+    if ir::op_name(op) != "onnx.Constant"
+        || op.attribute_count() != 1
+        || op.attribute("value").is_err()
+        || !op.parent_operation().is_some_and(|p| ir::op_name(p) == "func.func")
+    {
+        return false;
+    }
+    let Some(result) = ir::result_at(op, 0) else { return false };
+    let mut use_ = unsafe { mlir_sys::mlirValueGetFirstUse(result.to_raw()) };
+    while !use_.ptr.is_null() {
+        let owner = unsafe { melior::ir::OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(use_)) };
+        if ir::op_name(owner) == "func.return" {
+            return false;
+        }
+        use_ = unsafe { mlir_sys::mlirOpOperandGetNextUse(use_) };
+    }
+    true
+}
+
 /// Node counts, FLOPs and bytes of an onnx-dialect module.
 pub fn onnx_stats(module: &Module) -> OnnxStats {
     let mut by_type: BTreeMap<String, (usize, Poly, Poly)> = BTreeMap::new();
@@ -926,6 +950,13 @@ pub fn onnx_stats(module: &Module) -> OnnxStats {
         }
         // (The terminator of a subgraph region is no ONNX node.)
         if name == onnx_ir::NONE_OP || name == onnx_ir::YIELD_OP {
+            return;
+        }
+        if written_as_initializer(op) {
+            stats.initializers += 1;
+            if let Some(b) = ir::result_at(op, 0).and_then(|r| tensor_bytes(r.r#type()).constant()) {
+                stats.initializer_bytes += b.max(0) as u64;
+            }
             return;
         }
         let Some((domain, op_type)) = onnx_ir::split_name(&name) else { return };

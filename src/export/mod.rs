@@ -269,9 +269,7 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
             ..Default::default()
         });
     }
-    let nodes = graph.proto.node.len();
     let complex_views = graph.complex_views.clone();
-    let initializers = graph.initializers.len();
     let mut proto = graph.proto;
     let mut doc_string = String::new();
     if options.debug_info {
@@ -289,6 +287,12 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
             node.metadata_props.clear();
         }
     }
+    for constant in constants_to_initializers(&mut proto) {
+        initializer_bytes += constant.raw_data.len() as u64;
+        tensors.push(Tensor { header: constant, data: stream::Data::Contiguous(&[]) });
+    }
+    let nodes = proto.node.len();
+    let initializers = tensors.len();
     let model = ModelProto {
         ir_version,
         opset_import,
@@ -322,6 +326,34 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
     };
     write_files(output, &plan, external.as_deref(), &mut release)?;
     Ok(ExportReport { nodes, initializers, initializer_bytes, external_data_file: external, complex_views })
+}
+
+/// The main graph's `Constant` nodes (a `value` tensor; not graph outputs)
+/// as initializers named after their outputs, removed from `graph`: a node
+/// fewer each, and runtimes treat both alike. The tensor keeps the node's
+/// doc_string (where it came from). Subgraphs keep their Constant nodes.
+fn constants_to_initializers(graph: &mut GraphProto) -> Vec<TensorProto> {
+    let outputs: std::collections::HashSet<String> = graph.output.iter().map(|o| o.name.clone()).collect();
+    let mut tensors = Vec::new();
+    graph.node.retain(|node| {
+        let plain = node.op_type == "Constant"
+            && node.domain.is_empty()
+            && node.output.len() == 1
+            && !outputs.contains(&node.output[0])
+            && node.attribute.len() == 1
+            && node.attribute[0].name == "value";
+        match node.attribute.first().and_then(|a| a.t.as_ref()).filter(|_| plain) {
+            Some(t) => {
+                let mut t = t.clone();
+                t.name = node.output[0].clone();
+                t.doc_string = node.doc_string.clone();
+                tensors.push(t);
+                false
+            }
+            None => true,
+        }
+    });
+    tensors
 }
 
 /// Where the initializers go, given the size of the model with them inline.

@@ -220,9 +220,9 @@ fn graph_names_types_and_identities() {
     assert_eq!(
         report,
         ExportReport {
-            nodes: 9,
-            initializers: 0,
-            initializer_bytes: 0,
+            nodes: 8,
+            initializers: 1,
+            initializer_bytes: 8,
             external_data_file: None,
             complex_views: vec![]
         }
@@ -268,7 +268,7 @@ fn graph_names_types_and_identities() {
             ("Cast", "Cast", vec!["ids"], vec!["counter"]),
             // node names are unique too
             ("Shape", "relu_1", vec!["ids"], vec!["relu"]),
-            ("Constant", "Constant", vec![], vec!["Constant"]),
+            // the constant is an initializer
             ("Add", "Add", vec!["relu", "Constant"], vec!["n"]),
             // an output that is a graph input, and one returned twice
             ("Identity", "x_again_identity", vec!["x"], vec!["x_again"]),
@@ -325,7 +325,7 @@ module {
 #[test]
 fn constants_attributes_and_optional_inputs() {
     let (path, report, model) = export_ok("attributes", ATTRIBUTES, ExternalData::Auto);
-    assert_eq!(report.nodes, 12);
+    assert_eq!(report.nodes, 8);
     let node = |op: &str| model.graph.node.iter().find(|n| n.op_type == op).unwrap_or_else(|| panic!("no {op}"));
     let attr = |op: &str, name: &str| {
         node(op).attribute.iter().find(|a| a.name == name).unwrap_or_else(|| panic!("{op} has no {name}")).clone()
@@ -341,23 +341,27 @@ fn constants_attributes_and_optional_inputs() {
     let mode = attr("Pad", "mode");
     assert_eq!((mode.type_.enum_value(), mode.s.clone()), (Ok(AttributeType::STRING), b"reflect".to_vec()));
     assert_eq!(node("Clip").input, vec!["Transpose".to_string(), String::new(), "Constant_2".to_string()]);
+    // Constants with a `value` tensor become initializers named after
+    // their outputs (Clip reads `Constant_2`); the other forms stay nodes.
+    let inits = &model.graph.initializer;
+    assert_eq!(
+        inits.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+        ["Constant", "Constant_1", "Constant_2", "Constant_3"]
+    );
+    assert_eq!((inits[0].dims.clone(), inits[0].data_type), (vec![4, 3], 1));
+    assert_eq!(
+        inits[1].raw_data,
+        [0.5f32; 4].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(),
+        "splat expanded"
+    );
+    assert_eq!(inits[3].raw_data, [0i64, 1, 0, 1].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>());
+    assert_eq!((report.initializers, report.initializer_bytes), (4, 48 + 16 + 4 + 32));
     let constants: Vec<_> =
         model.graph.node.iter().filter(|n| n.op_type == "Constant").map(|n| n.attribute[0].clone()).collect();
-    assert_eq!(constants.len(), 6);
-    let weight: &TensorProto = constants[0].t.as_ref().unwrap();
+    assert_eq!(constants.len(), 2);
+    assert_eq!((constants[0].type_.enum_value(), constants[0].strings.len()), (Ok(AttributeType::STRINGS), 3));
     assert_eq!(
-        (constants[0].type_.enum_value(), weight.dims.clone(), weight.data_type),
-        (Ok(AttributeType::TENSOR), vec![4, 3], 1)
-    );
-    let splat: &TensorProto = constants[1].t.as_ref().unwrap();
-    assert_eq!(splat.raw_data, [0.5f32; 4].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(), "splat expanded");
-    assert_eq!(
-        constants[3].t.as_ref().unwrap().raw_data,
-        [0i64, 1, 0, 1].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()
-    );
-    assert_eq!((constants[4].type_.enum_value(), constants[4].strings.len()), (Ok(AttributeType::STRINGS), 3));
-    assert_eq!(
-        (constants[5].type_.enum_value(), constants[5].floats.clone()),
+        (constants[1].type_.enum_value(), constants[1].floats.clone()),
         (Ok(AttributeType::FLOATS), vec![1.5, -2.0, 0.25])
     );
 
@@ -521,7 +525,7 @@ fn lowered_mlp_matches_torch() {
     let lowered = aten2onnx::opt::run(&import("mlp", true), crate::INPUT, &options)
         .unwrap_or_else(|e| panic!("lowering mlp: {e}"));
     let (path, report, model) = export_ok("lowered_mlp", &lowered, ExternalData::Auto);
-    assert_eq!(report.initializers, 4);
+    assert_eq!(report.initializers, 5, "4 weights and a shape constant");
     assert_eq!(signature(&model.graph.input), sig(&[("x", json!(["batch", 8]))]));
     assert_eq!(signature(&model.graph.output), sig(&[("linear_1", json!(["batch", 4]))]));
     let relu = model.graph.node.iter().find(|n| n.op_type == "Relu").unwrap();
