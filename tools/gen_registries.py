@@ -14,6 +14,19 @@ Usage:
   .venv/bin/python tools/gen_registries.py            # (re)write both files
   .venv/bin/python tools/gen_registries.py --check    # write nothing; exit 1 and
                                                       # name the stale file(s)
+  /path/to/newer/python tools/gen_registries.py --capture-newer
+      # with a NEWER torch: write tools/newer_torch_schemas.json, the overloads
+      # of that torch the pinned registry lacks (then regenerate with the pin)
+
+Newer torch releases add overloads (torch 2.15: `linalg_polar`,
+`linalg_matrix_sqrth`) that captures made with them contain. They come from
+`tools/newer_torch_schemas.json`, written by `--capture-newer` under that
+torch (its schemas go through the same parser and cross-checks there, and
+their normalized defaults and tags are recorded): the pinned generation
+merges the entries its own torch lacks into the same table, lists them in
+`NEWER_OVERLOADS` with `NEWER_TORCH_VERSION`, and never lets them replace a
+pinned schema. The JSON is an input like torch itself, so `--check` stays
+exact under the pin.
 
 How the ATen schemas are read. Each schema is parsed from its canonical text
 `str(schema)` by the small schema-language parser below (it covers the whole
@@ -44,6 +57,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ATEN_OUT = ROOT / "dialects" / "src" / "aten" / "generated.rs"
+NEWER_JSON = ROOT / "tools" / "newer_torch_schemas.json"
 ONNX_OUT = ROOT / "dialects" / "src" / "onnx" / "generated.rs"
 
 # c10::Layout and c10::MemoryFormat enumerators (c10/core/Layout.h,
@@ -656,6 +670,70 @@ def collect_aten():
     return out, torchgen_failures, sorted(scalar_types.items())
 
 
+def pinned_keys() -> set:
+    """(name, overload) of every overload in the checked-in pinned registry."""
+    import re
+
+    text = ATEN_OUT.read_text()
+    body = text[text.index("pub static OPS"):]
+    return {(m.group(1), m.group(2)) for m in re.finditer(r'^    op!\("([^"]*)", "([^"]*)"', body, re.M)}
+
+
+def capture_newer() -> int:
+    """Under a newer torch: the overloads the pinned registry lacks, as JSON."""
+    import json
+
+    import torch
+
+    pinned_text = ATEN_OUT.read_text()
+    pinned_version = pinned_text.split("from torch==", 1)[1].split(" ", 1)[0]
+    version = torch.__version__.split("+")[0]
+    if version == pinned_version:
+        raise GenError(f"--capture-newer needs a torch newer than the pinned {pinned_version}")
+    aten, _, _ = collect_aten()
+    keys = pinned_keys()
+    entries = []
+    for sch in aten:
+        if (sch.name, sch.overload) in keys:
+            continue
+        entries.append({
+            "schema": print_schema(sch),
+            "defaults": {a.name: list(a.default) for a in sch.args if a.default is not None},
+            "tags": sch.tags,
+        })
+    doc = {"torch": version, "pinned": pinned_version, "overloads": entries}
+    NEWER_JSON.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {NEWER_JSON.relative_to(ROOT)}: {len(entries)} overloads of torch {version} absent from {pinned_version}")
+    return 0
+
+
+def load_newer(pinned: list) -> tuple:
+    """(version, schemas) of tools/newer_torch_schemas.json absent from `pinned`."""
+    import json
+
+    if not NEWER_JSON.exists():
+        return None, []
+    doc = json.loads(NEWER_JSON.read_text())
+    have = {(x.name, x.overload) for x in pinned}
+    out = []
+    for e in doc["overloads"]:
+        sch = Parser(e["schema"]).schema()
+        if (sch.name, sch.overload) in have:
+            continue  # the pin has it (a newer pin): its own schema wins
+        for a in sch.args:
+            if (a.default_text is None) != (a.name not in e["defaults"]):
+                raise GenError(f"default of {a.name} missing or extra in {e['schema']}")
+            if a.default_text is not None:
+                a.default = tuple(e["defaults"][a.name])
+                if print_default(a.ty, a.default) != a.default_text:
+                    raise GenError(f"recorded default of {a.name} prints differently in {e['schema']}")
+        if print_schema(sch) != e["schema"]:
+            raise GenError(f"newer schema does not round-trip: {e['schema']}")
+        sch.tags = list(e["tags"])
+        out.append(sch)
+    return doc["torch"], out
+
+
 # --------------------------------------------------------------------------
 # ATen: Rust emission
 
@@ -719,7 +797,10 @@ def header(versions) -> str:
     )
 
 
-def emit_aten(schemas, scalar_types, versions) -> str:
+def emit_aten(schemas, scalar_types, versions, newer=(None, [])) -> str:
+    newer_version, newer_schemas = newer
+    newer_keys = sorted((x.name, x.overload) for x in newer_schemas)
+    schemas = sorted(list(schemas) + list(newer_schemas), key=lambda x: (x.name, x.overload))
     L = [header(versions)]
     L.append(
         """//! Every `aten::` overload of `torch._C._jit_get_all_schemas()`, sorted by
@@ -729,6 +810,13 @@ use super::{AliasInfo, Argument, DefaultValue as D, OpSchema, Return};
 
 /// Version of the `torch` package this registry was generated from.
 pub const TORCH_VERSION: &str = "%(torch)s";
+
+/// The newer torch whose overloads absent from the pinned one are merged in
+/// (tools/newer_torch_schemas.json); "" when none.
+pub const NEWER_TORCH_VERSION: &str = "%(newer)s";
+
+/// Those overloads, (name, overload), sorted.
+pub static NEWER_OVERLOADS: &[(&str, &str)] = &[%(newer_keys)s];
 
 /// `c10::ScalarType` code -> torch dtype name, for the dtypes of this torch build
 /// that can back a tensor (probed with `prim::dtype`).
@@ -809,6 +897,8 @@ pub static OPS: &[OpSchema] = &[
         % {
             "torch": versions["torch"],
             "onnx": versions["onnx"],
+            "newer": newer_version or "",
+            "newer_keys": ", ".join(f"({rs_str(n)}, {rs_str(o)})" for n, o in newer_keys),
             "st": ", ".join(f"({c}, {rs_str(n)})" for c, n in scalar_types),
             "lay": ", ".join(f"({c}, {rs_str(n)})" for c, n in LAYOUTS),
             "mf": ", ".join(f"({c}, {rs_str(n)})" for c, n in MEMORY_FORMATS),
@@ -995,7 +1085,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if an output is stale")
     ap.add_argument("-v", "--verbose", action="store_true", help="list the schemas torchgen cannot parse")
+    ap.add_argument(
+        "--capture-newer", action="store_true", help="with a newer torch: write tools/newer_torch_schemas.json"
+    )
     opts = ap.parse_args()
+    if opts.capture_newer:
+        return capture_newer()
 
     import onnx
     import torch
@@ -1003,12 +1098,14 @@ def main() -> int:
     versions = {"torch": torch.__version__.split("+")[0], "onnx": onnx.__version__}
     aten, tg_failures, scalar_types = collect_aten()
     onnx_schemas = collect_onnx()
+    newer = load_newer(aten)
     outputs = {
-        ATEN_OUT: emit_aten(aten, scalar_types, versions),
+        ATEN_OUT: emit_aten(aten, scalar_types, versions, newer),
         ONNX_OUT: emit_onnx(onnx_schemas, versions),
     }
     summary = (
         f"aten: {len(aten)} overloads over {len(set(s.name for s in aten))} names "
+        f"(+{len(newer[1])} of torch {newer[0]}) "
         f"({len(tg_failures)} TorchScript builtins not parseable by torchgen); "
         f"onnx: {len(onnx_schemas)} schemas"
     )

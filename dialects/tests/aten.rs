@@ -11,9 +11,14 @@ fn op(name: &str, overload: &str) -> &'static OpSchema {
 #[test]
 fn counts_match_torch_2_13() {
     assert_eq!(aten::TORCH_VERSION, "2.13.0");
-    assert_eq!(aten::all().len(), 3754);
-    let names: BTreeSet<&str> = aten::all().iter().map(|o| o.name).collect();
-    assert_eq!(names.len(), 1730);
+    // The pin's 3,754 overloads (1,730 names) and the 15 torch 2.15 added.
+    assert_eq!(aten::all().len(), 3754 + 15);
+    assert_eq!((aten::NEWER_TORCH_VERSION, aten::NEWER_OVERLOADS.len()), ("2.15.0", 15));
+    let pinned: BTreeSet<&str> =
+        aten::all().iter().filter(|o| !aten::is_newer(o.name, o.overload)).map(|o| o.name).collect();
+    assert_eq!(pinned.len(), 1730);
+    assert!(aten::is_newer("linalg_polar", "default") && aten::lookup("linalg_polar", "default").is_some());
+    assert!(!aten::is_newer("add", "Tensor"));
     // Sorted by (name, overload), unique.
     assert!(aten::all().windows(2).all(|w| (w[0].name, w[0].overload) < (w[1].name, w[1].overload)));
     let core = aten::all().iter().filter(|o| o.has_tag("core")).count();

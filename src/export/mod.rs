@@ -19,7 +19,9 @@
 //!   input, an initializer or another output gets an `Identity`.
 //! - **Nodes**: every `onnx.*` op in order (`onnx.ms.X` in domain
 //!   com.microsoft, ...); `onnx.none` operands are empty input names;
-//!   attributes per [`attrs`]; `onnx.initializer` ops become initializers.
+//!   attributes per [`attrs`]; `onnx.initializer` ops become initializers,
+//!   and so do the main graph's `onnx.Constant` ops with a `value` tensor
+//!   (unless returned): a node fewer each, as other exporters write them.
 //! - **Types**: inputs and outputs in full, ranked intermediates as
 //!   `value_info`; dynamic dims as `dim_param` with readable names ([`dims`]).
 //! - **Initializers** are streamed from the memory-mapped `.pt2` named by the

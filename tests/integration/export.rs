@@ -17,7 +17,7 @@ use aten2onnx::{
     export::{write_model, ExportOptions, ExportReport, ExternalData},
     module,
 };
-use onnx_protobuf::{attribute_proto::AttributeType, tensor_shape_proto::dimension, Message, ModelProto, TensorProto};
+use onnx_protobuf::{attribute_proto::AttributeType, tensor_shape_proto::dimension, Message, ModelProto};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 

@@ -466,15 +466,32 @@ pub fn symmetric_eigenvalues<'c, 'a>(
     n: usize,
     batch: usize,
 ) -> Result<Value<'c, 'a>, String> {
+    let (d, _) = symmetric_eigen(c, s, n, batch, false)?;
+    Ops { b: &c.b }.sort_last(d, n, false)
+}
+
+/// `s = V diag(d) V^T` for the symmetric `s` (`[*, n, n]`, f64, `n > 0`):
+/// the eigenvalues `d` (`[*, n]`, unsorted) and, with `vectors`, the
+/// orthogonal `V` (`[*, n, n]`, column `i` for `d[i]`), by cyclic two-sided
+/// Jacobi (`V` accumulates the column rotations). `V` itself is not unique;
+/// what the rules compute from it (`V f(d) V^T`) is.
+pub fn symmetric_eigen<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    s: Value<'c, 'a>,
+    n: usize,
+    batch: usize,
+    vectors: bool,
+) -> Result<(Value<'c, 'a>, Option<Value<'c, 'a>>), String> {
     let o = Ops { b: &c.b };
     let rank = batch + 2;
     let mut flat_shape = vec![0i64; batch];
     if n == 0 {
-        return o.reduce("ReduceSum", s, Some(&[-1]), false);
+        return Ok((o.reduce("ReduceSum", s, Some(&[-1]), false)?, vectors.then_some(s)));
     }
     if n == 1 {
         flat_shape.push(1);
-        return o.f("Reshape", &[s, o.b.const_i64s(&flat_shape)?]);
+        let v = if vectors { Some(o.f("Expand", &[o.k(1.0)?, o.batch_shape_with(s, &[1, 1])?])?) } else { None };
+        return Ok((o.f("Reshape", &[s, o.b.const_i64s(&flat_shape)?])?, v));
     }
     let scale = o.matrix_scale(s)?;
     let s0 = o.f("Div", &[s, scale])?;
@@ -501,8 +518,13 @@ pub fn symmetric_eigenvalues<'c, 'a>(
     // change no eigenvalue by more than ~1e-18.
     let floor = 1e-18;
     let trips = o.b.const_i64_scalar(MAX_SWEEPS * rounds as i64)?;
-    let types = vec![o.f64t(); 2];
-    let out = build_loop_while(c, &types, trips, &[padded, o.k(0.0)?], |b, iter, _cond, carried| {
+    let mut init = vec![padded];
+    if vectors {
+        init.push(o.f("Expand", &[o.eye(np)?, o.batch_shape_with(s0, &[np as i64, np as i64])?])?);
+    }
+    init.push(o.k(0.0)?);
+    let types = vec![o.f64t(); init.len()];
+    let out = build_loop_while(c, &types, trips, &init, |b, iter, _cond, carried| {
         let o = Ops { b };
         let r = o.i("Mod", &[iter, b.const_i64_scalar(rounds as i64)?])?;
         let p = o.gather(ptab, r, 0)?;
@@ -531,8 +553,13 @@ pub fn symmetric_eigenvalues<'c, 'a>(
         );
         let x = rotate_pairs(o, a, p, q, inv, -1, cc, sc)?;
         let x = rotate_pairs(o, x, p, q, inv, -2, cr, sr)?;
-        let (cond, off) = sweep_end(o, r, rounds, carried[1], measure, tol)?;
-        Ok((cond, vec![x, off]))
+        let mut next = vec![x];
+        if vectors {
+            next.push(rotate_pairs(o, carried[1], p, q, inv, -1, cc, sc)?);
+        }
+        let (cond, off) = sweep_end(o, r, rounds, carried[carried.len() - 1], measure, tol)?;
+        next.push(off);
+        Ok((cond, next))
     })?;
     let af = o.f("Reshape", &[out[0], flat])?;
     let diag: Vec<i64> = (0..n as i64).map(|k| at(k, k)).collect();
@@ -549,7 +576,15 @@ pub fn symmetric_eigenvalues<'c, 'a>(
         ],
     )?;
     let d = o.f("Mul", &[d, scale])?;
-    o.sort_last(d, n, false)
+    let v = if vectors {
+        let s0 = o.b.const_i64s(&[0, 0])?;
+        let s1 = o.b.const_i64s(&[n as i64, n as i64])?;
+        let ax = o.b.const_i64s(&[-2, -1])?;
+        Some(o.f("Slice", &[out[1], s0, s1, ax])?)
+    } else {
+        None
+    };
+    Ok((d, v))
 }
 
 /// The tolerance tensors `(atol, rtol)` of pinv / matrix_rank, f64,

@@ -1,0 +1,1 @@
+Blinalg_matrix_sqrth_3Jm†z?

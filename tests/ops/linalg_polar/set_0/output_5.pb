@@ -1,0 +1,1 @@
+B	getitem_5JLHü?n}§=n}§=dh>
