@@ -6,6 +6,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.native_group_norm.default", nati
     "input: T[2,6,5]; weight: none; bias: none; N: 2; C: 6; HxW: 5; group: 3; eps: 0.001",
     "input: T[3,4]; weight: T[4]; bias: none; N: 3; C: 4; HxW: 1; group: 4; eps: 0.00001",
     "input: T[1,6,2,2,3]; weight: T[6]; bias: T[6]; N: 1; C: 6; HxW: 12; group: 1; eps: 0.00001",
+    "input: T[0,4,3]; weight: T[4]; bias: T[4]; N: 0; C: 4; HxW: 3; group: 2; eps: 0.00001",
 ]).dtypes(&["f32", "f16", "f64"])]; // not bf16: torch's bfloat16 group norm differs by a bf16 ulp from the float32-computed result
 
 /// Normalizes over [C/G, spatial] per group: `[y, mean [N, G], rstd [N, G]]`
@@ -21,7 +22,7 @@ fn native_group_norm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Stri
         IntArg::Static(n) => b.const_i64s(&[n])?,
         IntArg::Dynamic(v) => v,
     };
-    let shape = b.op("Concat", &[n, b.const_i64s(&[groups, -1])?], &[("axis", crate::lowering::Attr::Int(0))], b.unranked(b.i64_type()))?;
+    let shape = super::group_norm::grouped_shape(c, x, Some(n), groups)?;
     let grouped = b.op_like("Reshape", &[x, shape], &[], x)?;
     let mean = c.reduce("ReduceMean", grouped, Some(&[-1]), true, unranked)?;
     let d = b.op_like("Sub", &[grouped, mean], &[], x)?;

@@ -24,12 +24,7 @@ fn group_norm_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
         IntArg::Static(n) => b.const_i64s(&[n])?,
         IntArg::Dynamic(v) => v,
     };
-    let gshape = b.op(
-        "Concat",
-        &[n, b.const_i64s(&[groups, -1])?],
-        &[("axis", crate::lowering::Attr::Int(0))],
-        b.unranked(b.i64_type()),
-    )?;
+    let gshape = super::group_norm::grouped_shape(c, x, Some(n), groups)?;
     let xshape = b.shape(x)?;
     let trailing: Vec<i64> = (1..rank as i64 - 1).collect();
     let per_channel = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
