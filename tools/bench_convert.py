@@ -7,12 +7,13 @@ side in one run, on the same torch.export programs.
                                      # and loading it costs ~0.4 s at start-up
     YOBX_SRC=/path/to/yet-another-onnx-builder .venv/bin/python tools/bench_convert.py [--doc]
         [--models llama32,bert,mobilenet,vit] [--depths 4,8,16,32] [--peers-depth]
-        [--runs 30] [--exporters aten2onnx,aten2onnx-ort,dynamo,yobx] [--timeout 900]
+        [--runs 90] [--exporters aten2onnx,aten2onnx-ort,dynamo,yobx] [--timeout 900]
 
 Per model and exporter: conversion wall time and peak RSS (each conversion
 runs in its own process; RSS is that process's ru_maxrss), ONNX node count
 (subgraphs included), onnxruntime latency with 1 intra-op thread (median of
---runs after warm-up) with ORT_ENABLE_ALL and with ORT_DISABLE_ALL, and the
+--runs after warm-up, the exporters' sessions of a model interleaved in
+random order) with ORT_ENABLE_ALL and with ORT_DISABLE_ALL, and the
 largest error against eager PyTorch on two input shapes (a model is "wrong"
 when any output differs by more than 1e-4 + 1e-4 |expected|). Then convert
 time versus depth for tiny Llamas of 4..32 layers (aten2onnx; the peers too
@@ -316,17 +317,6 @@ def feeds_of(sess, io, k: int) -> dict:
     return {i.name: a for i, a in zip(sess.get_inputs(), ins)}
 
 
-def latency_ms(sess, feeds: dict, runs: int) -> float:
-    for _ in range(5):
-        sess.run(None, feeds)
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        sess.run(None, feeds)
-        times.append((time.perf_counter() - t) * 1000)
-    return statistics.median(times)
-
-
 def max_error(sess, io) -> tuple[float, bool]:
     import numpy as np
 
@@ -344,7 +334,8 @@ def max_error(sess, io) -> tuple[float, bool]:
     return worst, ok
 
 
-def measure(result: dict, name: str, runs: int) -> dict:
+def measure(result: dict, name: str) -> dict:
+    """Node counts and errors of one exporter's model (latency: `interleaved_latency`)."""
     import numpy as np
 
     if "onnx" not in result:
@@ -354,13 +345,47 @@ def measure(result: dict, name: str, runs: int) -> dict:
     result["nodes"] = node_count(path)
     result["ops"] = op_histogram(path)
     try:
-        fast, plain = session(path, True), session(path, False)
-        result["err"], result["ok"] = max_error(plain, io)
-        result["ms_opt"] = latency_ms(fast, feeds_of(fast, io, 0), runs)
-        result["ms_noopt"] = latency_ms(plain, feeds_of(plain, io, 0), runs)
+        result["err"], result["ok"] = max_error(session(path, False), io)
     except Exception as e:  # a model ORT refuses is a result, not a crash
         result["error"] = f"onnxruntime: {type(e).__name__}: {str(e).splitlines()[0][:160]}"
     return result
+
+
+def interleaved_latency(per_exporter: dict, name: str, runs: int) -> None:
+    """ORT latency of every exporter's model of one bench model, interleaved:
+    each round runs every session (all opts and no opts) 3 times in a random
+    order, so that the load of a shared machine hits them alike; the median
+    of `runs` timings per session goes to `ms_opt` / `ms_noopt`."""
+    import random
+
+    import numpy as np
+
+    io = np.load(OUT / f"{name}.io.npz")
+    sessions = []
+    for exporter, result in per_exporter.items():
+        if "onnx" not in result or "error" in result:
+            continue
+        for key, optimize in (("ms_opt", True), ("ms_noopt", False)):
+            try:
+                s = session(result["onnx"], optimize)
+                feeds = feeds_of(s, io, 0)
+                for _ in range(5):
+                    s.run(None, feeds)
+            except Exception as e:  # a model ORT refuses is a result, not a crash
+                result["error"] = f"onnxruntime: {type(e).__name__}: {str(e).splitlines()[0][:160]}"
+                break
+            sessions.append((result, key, s, feeds, []))
+    rng = random.Random(0)
+    for _ in range(max(1, (runs + 2) // 3)):
+        rng.shuffle(sessions)
+        for _result, _key, s, feeds, times in sessions:
+            for _ in range(3):
+                t = time.perf_counter()
+                s.run(None, feeds)
+                times.append((time.perf_counter() - t) * 1000)
+    for result, key, _s, _feeds, times in sessions:
+        if "error" not in result:
+            result[key] = statistics.median(times)
 
 
 # --------------------------------------------------------------------------
@@ -446,7 +471,7 @@ def main() -> int:
                     help="aten2onnx-ort: aten2onnx with --target onnxruntime")
     ap.add_argument("--depths", default="4,8,16,32", help="Llama depths for the convert-time sweep ('' = none)")
     ap.add_argument("--peers-depth", action="store_true", help="also time the peers in the depth sweep")
-    ap.add_argument("--runs", type=int, default=30, help="timed ORT runs per model (median)")
+    ap.add_argument("--runs", type=int, default=90, help="timed ORT runs per model and exporter (median; interleaved)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per conversion")
     ap.add_argument("--doc", action="store_true", help="write docs/benchmarks.md")
     args = ap.parse_args()
@@ -462,7 +487,9 @@ def main() -> int:
         results[name] = {}
         for exporter in exporters:
             print(f"[{name}] {exporter} ...", file=sys.stderr, flush=True)
-            results[name][exporter] = measure(convert(exporter, name, pt2, args.timeout), name, args.runs)
+            results[name][exporter] = measure(convert(exporter, name, pt2, args.timeout), name)
+        print(f"[{name}] latency, interleaved ...", file=sys.stderr, flush=True)
+        interleaved_latency(results[name], name, args.runs)
     depths: dict = {}
     for layers in [int(d) for d in args.depths.split(",") if d]:
         name = f"llama{layers}"
@@ -487,17 +514,23 @@ def main() -> int:
                                                   "ops": hist}, indent=1, default=str))
     if args.doc:
         models = "\n".join(f"- `{n}`: {MODELS[n][0]}" for n in results)
-        (REPO / "docs" / "benchmarks.md").write_text(
+        doc = REPO / "docs" / "benchmarks.md"
+        # Sections written by hand after the generated part (`## ...`) stay.
+        old_doc = doc.read_text() if doc.exists() else ""
+        kept = old_doc[old_doc.index("\n## ") :] if "\n## " in old_doc else ""
+        doc.write_text(
             "# Benchmarks\n\n"
             "Conversion and runtime of the same `torch.export` programs by aten2onnx (`aten2onnx-ort`: with "
             "`--target onnxruntime`, onnxruntime's contrib ops), "
             "`torch.onnx.export(ep, dynamo=True, optimize=True)` and yobx's `to_onnx`, measured side by side in one run "
             "by `tools/bench_convert.py` (see its docstring). Convert time is the export call (aten2onnx: the whole "
             "`aten-translate --to-onnx` process, start-up included, median of 5 runs; the peers: one run); peak RSS is the converting process's; ORT latency is "
-            f"the median of {args.runs} runs after warm-up with one intra-op thread; the error is the largest absolute "
+            f"the median of {args.runs} runs after warm-up with one intra-op thread, the exporters' sessions of a model "
+            "interleaved in random order (3 runs each per round) so that a shared machine's load hits them alike; "
+            "the error is the largest absolute "
             "difference from eager PyTorch over two input shapes (**WRONG** past 1e-4 + 1e-4 |expected|). One run on a "
             "shared machine: read ratios, not absolute times.\n\n"
-            f"Command:\n\n```sh\n{command}\n```\n\nModels:\n\n{models}\n\n{text}\n"
+            f"Command:\n\n```sh\n{command}\n```\n\nModels:\n\n{models}\n\n{text}\n{kept}"
         )
         print(f"wrote {REPO / 'docs' / 'benchmarks.md'}", file=sys.stderr)
     return 0
