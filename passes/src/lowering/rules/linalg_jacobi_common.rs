@@ -179,6 +179,20 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
         let attrs = [("axis", Attr::Int(-1)), ("largest", Attr::Int(descending as i64)), ("sorted", Attr::Int(1))];
         Ok(self.b.build("TopK", &[x, kk], &attrs, &[ty, ity])?.remove(0))
     }
+    /// The `n x n` identity for every matrix of the batch of `like` (the
+    /// start of an accumulated rotation).
+    pub fn batch_eye(&self, like: Value<'c, '_>, n: usize) -> Result<Value<'c, 'a>, String> {
+        let eye = if n == 1 { self.k(1.0)? } else { self.eye(n)? };
+        self.f("Expand", &[eye, self.batch_shape_with(like, &[n as i64, n as i64])?])
+    }
+    /// The leading `k x k` block of the last two dims (an accumulated
+    /// rotation of the padded matrix, without the padding).
+    pub fn leading_square(&self, x: Value<'c, '_>, k: usize) -> Result<Value<'c, 'a>, String> {
+        let s0 = self.b.const_i64s(&[0, 0])?;
+        let s1 = self.b.const_i64s(&[k as i64, k as i64])?;
+        let ax = self.b.const_i64s(&[-2, -1])?;
+        self.f("Slice", &[x, s0, s1, ax])
+    }
     /// Per-matrix largest magnitude `[*, 1, 1]`, 1 where it is 0.
     pub fn matrix_scale(&self, a: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
         let abs = self.f("Abs", &[a])?;
@@ -345,7 +359,7 @@ pub fn one_sided<'c, 'a>(
     let w0 = o.f("Div", &[w0, scale])?;
     let np = k + k % 2;
     let (w, v) = if k == 1 {
-        let v = if vectors { Some(o.f("Expand", &[o.k(1.0)?, o.batch_shape_with(w0, &[1, 1])?])?) } else { None };
+        let v = if vectors { Some(o.batch_eye(w0, 1)?) } else { None };
         (w0, v)
     } else {
         let rounds = np - 1;
@@ -357,7 +371,7 @@ pub fn one_sided<'c, 'a>(
         let wp = o.pad_end(w0, rank, 1, np - k)?;
         let mut init = vec![wp];
         if vectors {
-            init.push(o.f("Expand", &[o.eye(np)?, o.batch_shape_with(w0, &[np as i64, np as i64])?])?);
+            init.push(o.batch_eye(w0, np)?);
         }
         init.push(o.k(0.0)?);
         let trips = o.b.const_i64_scalar(MAX_SWEEPS * rounds as i64)?;
@@ -398,14 +412,7 @@ pub fn one_sided<'c, 'a>(
             &[],
             o.b.unranked(o.f64t()),
         )?;
-        let v = if vectors {
-            let s0 = o.b.const_i64s(&[0, 0])?;
-            let s1 = o.b.const_i64s(&[k as i64, k as i64])?;
-            let ax = o.b.const_i64s(&[-2, -1])?;
-            Some(o.f("Slice", &[out[1], s0, s1, ax])?)
-        } else {
-            None
-        };
+        let v = if vectors { Some(o.leading_square(out[1], k)?) } else { None };
         (w, v)
     };
     let norms = o.f("Sqrt", &[o.reduce("ReduceSum", o.f("Mul", &[w, w])?, Some(&[-2]), true)?])?;
@@ -490,7 +497,7 @@ pub fn symmetric_eigen<'c, 'a>(
     }
     if n == 1 {
         flat_shape.push(1);
-        let v = if vectors { Some(o.f("Expand", &[o.k(1.0)?, o.batch_shape_with(s, &[1, 1])?])?) } else { None };
+        let v = if vectors { Some(o.batch_eye(s, 1)?) } else { None };
         return Ok((o.f("Reshape", &[s, o.b.const_i64s(&flat_shape)?])?, v));
     }
     let scale = o.matrix_scale(s)?;
@@ -520,7 +527,7 @@ pub fn symmetric_eigen<'c, 'a>(
     let trips = o.b.const_i64_scalar(MAX_SWEEPS * rounds as i64)?;
     let mut init = vec![padded];
     if vectors {
-        init.push(o.f("Expand", &[o.eye(np)?, o.batch_shape_with(s0, &[np as i64, np as i64])?])?);
+        init.push(o.batch_eye(s0, np)?);
     }
     init.push(o.k(0.0)?);
     let types = vec![o.f64t(); init.len()];
@@ -576,14 +583,7 @@ pub fn symmetric_eigen<'c, 'a>(
         ],
     )?;
     let d = o.f("Mul", &[d, scale])?;
-    let v = if vectors {
-        let s0 = o.b.const_i64s(&[0, 0])?;
-        let s1 = o.b.const_i64s(&[n as i64, n as i64])?;
-        let ax = o.b.const_i64s(&[-2, -1])?;
-        Some(o.f("Slice", &[out[1], s0, s1, ax])?)
-    } else {
-        None
-    };
+    let v = if vectors { Some(o.leading_square(out[1], n)?) } else { None };
     Ok((d, v))
 }
 
