@@ -236,20 +236,8 @@ fn rewrite(
                 None => 1,
             };
             let name = names.fresh(&format!("{}_axis", node.output.first().cloned().unwrap_or_default()));
-            let mut constant = ints_constant(&name, &[axis], names);
             // DFT's axis is a scalar.
-            constant.attribute = vec![AttributeProto {
-                name: "value".into(),
-                type_: AttributeType::TENSOR.into(),
-                t: Some(onnx_protobuf::TensorProto {
-                    data_type: onnx_protobuf::tensor_proto::DataType::INT64 as i32,
-                    int64_data: vec![axis],
-                    ..Default::default()
-                })
-                .into(),
-                ..Default::default()
-            }];
-            before.push(constant);
+            before.push(scalar_i64_constant(&name, axis, names));
             node.input.resize(2, String::new());
             node.input.push(name);
         }
@@ -277,6 +265,27 @@ fn rewrite(
 
 fn int_attribute(name: &str, value: i64) -> AttributeProto {
     AttributeProto { name: name.into(), type_: AttributeType::INT.into(), i: value, ..Default::default() }
+}
+
+/// A `Constant` node with a 0-d int64 tensor.
+fn scalar_i64_constant(output: &str, value: i64, names: &mut Names) -> NodeProto {
+    NodeProto {
+        name: names.fresh(output),
+        op_type: "Constant".into(),
+        output: vec![output.to_string()],
+        attribute: vec![AttributeProto {
+            name: "value".into(),
+            type_: AttributeType::TENSOR.into(),
+            t: Some(onnx_protobuf::TensorProto {
+                data_type: onnx_protobuf::tensor_proto::DataType::INT64 as i32,
+                int64_data: vec![value],
+                ..Default::default()
+            })
+            .into(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
 }
 
 /// A `Constant` node with a 1-D int64 `value_ints`.
