@@ -31,3 +31,12 @@ func.func @batch_norm_channels(%x: tensor<2x3x4xf32>, %w: tensor<4xf32>, %b: ten
   %0:3 = "aten._native_batch_norm_legit.no_stats"(%x, %w, %b) {eps = 1.000000e-05 : f64, momentum = 1.000000e-01 : f64, training = true} : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
   return %0#0 : tensor<2x3x4xf32>
 }
+
+// -----
+
+// linalg_polar needs m >= n, as torch does.
+func.func @linalg_polar_wide(%a: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<5x5xf32>) {
+  // expected-error @+1 {{linalg.polar needs m >= n (a tall or square matrix), got 3x5}}
+  %0:2 = "aten.linalg_polar.default"(%a) : (tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<5x5xf32>)
+  return %0#0, %0#1 : tensor<3x5xf32>, tensor<5x5xf32>
+}

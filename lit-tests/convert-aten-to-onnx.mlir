@@ -185,3 +185,40 @@ func.func @flash(%q: tensor<1x2x4x8xf16>, %k: tensor<1x2x5x8xf16>, %v: tensor<1x
   %0:2 = "aten._scaled_dot_product_flash_attention_for_cpu.default"(%q, %k, %v, %m) {dropout_p = 0.000000e+00 : f64, is_causal = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0>} : (tensor<1x2x4x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16>, tensor<4x5xf16>) -> (tensor<1x2x4x8xf16>, tensor<1x2x4xf32>)
   return %0#0, %0#1 : tensor<1x2x4x8xf16>, tensor<1x2x4xf32>
 }
+
+// -----
+
+// linalg_polar (torch 2.15, tools/newer_torch_schemas.json): one-sided
+// Jacobi in float64 in an ONNX Loop, then U = W V^T and H = V diag(s) V^T,
+// cast back to float32.
+// CHECK-LABEL: func.func @linalg_polar
+// CHECK: "onnx.Cast"(%arg0) {to = 11 : i64}
+// CHECK: "onnx.Loop"
+// CHECK: %[[U:.*]] = "onnx.MatMul"
+// CHECK: %[[H:.*]] = "onnx.MatMul"
+// CHECK: %[[UC:.*]] = "onnx.Cast"(%[[U]]) {to = 1 : i64} {{.*}} -> tensor<5x3xf32>
+// CHECK: %[[HC:.*]] = "onnx.Cast"(%[[H]]) {to = 1 : i64} {{.*}} -> tensor<3x3xf32>
+// CHECK: return %[[UC]], %[[HC]]
+func.func @linalg_polar(%a: tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<3x3xf32>) {
+  %0:2 = "aten.linalg_polar.default"(%a) : (tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<3x3xf32>)
+  return %0#0, %0#1 : tensor<5x3xf32>, tensor<3x3xf32>
+}
+
+// -----
+
+// linalg_matrix_sqrth (torch 2.15): the lower triangle mirrored, cyclic
+// Jacobi with eigenvectors, negative eigenvalues clamped to 0 before the
+// square root, V diag(sqrt(d)) V^T.
+// CHECK-LABEL: func.func @linalg_matrix_sqrth
+// CHECK: "onnx.Cast"(%arg0) {to = 11 : i64}
+// CHECK: "onnx.Loop"
+// CHECK: %[[NEG:.*]] = "onnx.Less"
+// CHECK: %[[CL:.*]] = "onnx.Where"(%[[NEG]]
+// CHECK: "onnx.Sqrt"(%[[CL]])
+// CHECK: %[[X:.*]] = "onnx.MatMul"
+// CHECK: %[[R:.*]] = "onnx.Cast"(%[[X]]) {to = 1 : i64} {{.*}} -> tensor<2x4x4xf32>
+// CHECK: return %[[R]]
+func.func @linalg_matrix_sqrth(%a: tensor<2x4x4xf32>) -> tensor<2x4x4xf32> {
+  %0 = "aten.linalg_matrix_sqrth.default"(%a) : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %0 : tensor<2x4x4xf32>
+}
