@@ -190,3 +190,46 @@ fn verify_diagnostics_rejects_a_wrong_expectation() {
     let error = verify_diagnostics(&source).expect_err("no error produced");
     assert!(error.contains("was not produced: nothing wrong"), "{error}");
 }
+
+/// `aten-translate` verifies the pipeline's result only
+/// (`Verification::Result`); on a failure it re-runs the pipeline on a copy
+/// of its input with the verifiers after every pass. Both modes must give
+/// the same module on success and the same diagnostics on failure.
+#[test]
+fn verifying_the_result_only_matches_verifying_each_pass() {
+    use aten2onnx::translate::{run_pipeline_with, Verification};
+    let run = |source: &str, pipeline: &str, mode: Verification| -> Result<String, String> {
+        let context = aten2onnx::create_context();
+        let mut module = aten2onnx::module::parse(&context, source, INPUT).map_err(|e| e.to_string())?;
+        run_pipeline_with(&context, &mut module, INPUT, pipeline, mode).map_err(|e| e.to_string())?;
+        Ok(module.as_operation().to_string())
+    };
+    let lowering = aten2onnx::translate::default_pipeline(23);
+    let each = run(MIXED, "builtin.module(func.func(dce, canonicalize), cse)", Verification::EachPass);
+    let result = run(MIXED, "builtin.module(func.func(dce, canonicalize), cse)", Verification::Result);
+    assert!(each.is_ok(), "{each:?}");
+    assert_eq!(each, result);
+    // A pass that fails (an op without a lowering): the re-run's error, as
+    // with EachPass.
+    let no_rule = r#"
+func.func @forward(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "aten.relu.default"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "aten.fbgemm_pack_gemm_matrix_fp16.default"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+"#;
+    let each = run(no_rule, &lowering, Verification::EachPass).unwrap_err();
+    assert!(each.contains("have no lowering to ONNX opset 23"), "{each}");
+    let result = run(no_rule, &lowering, Verification::Result).unwrap_err();
+    assert_eq!(each, result);
+    // A result the verifiers refuse (here the input already was: this
+    // function does not verify its input, `translate::load` does): the
+    // first run ends invalid, the re-run names the first pass after which
+    // the verifiers fail.
+    let invalid = MIXED.replace("aten.neg.default", "aten.frobnicate.default");
+    let invalid = invalid.replace("return %0, %a, %b", "return %1, %a, %b");
+    let each = run(&invalid, "builtin.module(func.func(dce))", Verification::EachPass).unwrap_err();
+    let result = run(&invalid, "builtin.module(func.func(dce))", Verification::Result).unwrap_err();
+    assert!(each.contains("'aten.frobnicate.default' op is not in the aten registry"), "{each}");
+    assert_eq!(each, result);
+}

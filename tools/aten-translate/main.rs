@@ -77,6 +77,12 @@ struct Args {
     /// random inputs of the capture's sample shapes).
     #[arg(long)]
     inputs: Option<String>,
+    /// With --to-onnx: run the registry verifiers after every pass, as
+    /// aten-opt does (default: on the input and the result; when the result
+    /// is invalid or a pass fails, the pipeline is re-run this way so the
+    /// error names the pass).
+    #[arg(long = "verify-each")]
+    verify_each: bool,
     /// Print locations (node names and Python source lines).
     #[arg(long = "mlir-print-debuginfo")]
     print_debuginfo: bool,
@@ -153,6 +159,11 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
             extract: aten2onnx_passes::optimizer::extract_ilp::Extractor::parse(&args.extract).unwrap_or_default(),
             decompose: args.decompose.clone(),
             native_half: args.half_precision == "native",
+            verification: if args.verify_each {
+                translate::Verification::EachPass
+            } else {
+                translate::Verification::Result
+            },
             ..Default::default()
         };
         if args.report.is_none() && !args.stats {
