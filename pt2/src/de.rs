@@ -109,3 +109,31 @@ where
     }
     d.deserialize_map(MapVisitor(std::marker::PhantomData))
 }
+
+/// The node metadata the importer reads, by key; the others (`nn_module_stack`,
+/// `source_fn_stack`, `torch_fn`, `from_node`, ...: half of a transformer's
+/// `model.json`) are skipped without being copied.
+pub(crate) const KEPT_NODE_METADATA: &[&str] = &["stack_trace"];
+
+/// A node's `metadata` object, keeping only [`KEPT_NODE_METADATA`].
+pub(crate) fn kept_node_metadata<'de, D: Deserializer<'de>>(d: D) -> Result<crate::schema::Map<String>, D::Error> {
+    struct KeptVisitor;
+    impl<'de> Visitor<'de> for KeptVisitor {
+        type Value = crate::schema::Map<String>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object of strings")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = crate::schema::Map::new();
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if KEPT_NODE_METADATA.contains(&key.as_ref()) {
+                    out.insert(key.into_owned(), map.next_value::<String>()?);
+                } else {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_map(KeptVisitor)
+}

@@ -479,9 +479,10 @@ pub struct Node {
     pub target: String,
     pub inputs: Vec<NamedArgument>,
     pub outputs: Vec<Argument>,
-    /// String metadata: `stack_trace`, `nn_module_stack`, `source_fn_stack`,
-    /// `torch_fn`, `custom` (JSON), `from_node` (JSON)...
-    #[serde(default)]
+    /// String metadata, only the keys the importer reads (`stack_trace`,
+    /// see `de::KEPT_NODE_METADATA`); torch also writes `nn_module_stack`,
+    /// `source_fn_stack`, `torch_fn`, `custom`, `from_node`...
+    #[serde(default, deserialize_with = "crate::de::kept_node_metadata")]
     pub metadata: Map<String>,
     #[serde(default)]
     pub is_hop_single_tensor_return: Option<bool>,
