@@ -1722,6 +1722,13 @@ def rule_targets() -> list[str]:
 
 # Ops outside `aten` that the importer reads as an ATen op (src/import/mod.rs `ATEN_STAND_INS`).
 ATEN_STAND_INS = {"transformers.grouped_mm_fallback.default": "aten._grouped_mm.default"}
+# Non-ATen ops the importer rewrites into ATen programs (src/import/composite.rs COMPOSITE_OPS).
+COMPOSITE_OPS = {
+    "torch_nn._linear_cross_entropy_batch_chunked.default":
+        ["aten.linear.default", "aten.cross_entropy_loss.default", "aten.zeros.default"],
+    "torch_nn._linear_cross_entropy_batch_chunked_no_reduction.default":
+        ["aten.linear.default", "aten.cross_entropy_loss.default"],
+}
 
 
 def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[str]]:
@@ -1754,6 +1761,9 @@ def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[
                 other.add(f"{getattr(t, '__module__', '?')}.{getattr(t, '__name__', str(t))}")
             continue
         name = str(t)
+        if name in COMPOSITE_OPS:
+            aten.update(COMPOSITE_OPS[name])
+            continue
         if name in ATEN_STAND_INS:
             # A non-ATen op the importer reads as an ATen op (src/import/mod.rs ATEN_STAND_INS).
             aten.add(ATEN_STAND_INS[name])

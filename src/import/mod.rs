@@ -10,6 +10,7 @@
 //! Higher-order ops (cond, while_loop) carry their subgraphs as regions.
 
 pub mod args;
+pub mod composite;
 pub mod location;
 pub mod types;
 
@@ -40,7 +41,9 @@ pub const ENTRY_FUNCTION: &str = "forward";
 /// Imports `archive`'s program. `path` is recorded as the module's
 /// `aten.archive` (weights are read from it later) and used in errors.
 pub fn import_program<'c>(context: &'c Context, archive: &Archive, path: &str) -> Result<Module<'c>, Error> {
-    let program = archive.program();
+    let expanded = composite::expand(archive.program())
+        .map_err(|message| Error::Import { path: path.to_string(), message })?;
+    let program = expanded.as_ref().unwrap_or_else(|| archive.program());
     let importer = Importer { context, path, archive };
     importer.check_supported(program.graph())?;
     importer.module(program)

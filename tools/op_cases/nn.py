@@ -588,6 +588,23 @@ def _(self, x, t, x4, t4, w, prob):
     return tuple(out)
 
 
+@case("linear_cross_entropy_chunked", ["linear.default", "cross_entropy_loss.default", "zeros.default"],
+      lambda g, d: (rn(g, 5, 4), rn(g, 7, 4), ri(g, 0, 7, 5), rn(g, 7), pos(g, 7), rn(g, 4), ri(g, 0, 7)))
+def _(self, x, w, t, b, cw, x1, t1):
+    """F.linear_cross_entropy with LinearCrossEntropyOptions (torch 2.13's batch-chunked path, exported as
+    the custom ops torch_nn._linear_cross_entropy_batch_chunked[_no_reduction], which the importer rewrites
+    into linear + cross_entropy_loss + zeros for the empty gradient slots): mean with a bias, sum with a
+    class weight and ignore_index, none with both, an unbatched input, a chunk size past the batch."""
+    o = torch.nn.LinearCrossEntropyOptions(batch_chunk_size=2)
+    return (F.linear_cross_entropy(x, w, t, linear_bias=b, reduction="mean", options=o),
+            F.linear_cross_entropy(x, w, t, weight=cw, reduction="sum", ignore_index=3, options=o),
+            F.linear_cross_entropy(x, w, t, linear_bias=b, weight=cw, reduction="none", ignore_index=2,
+                                   options=o),
+            F.linear_cross_entropy(x1, w, t1, reduction="mean", options=o),
+            F.linear_cross_entropy(x, w, t, reduction="mean",
+                                   options=torch.nn.LinearCrossEntropyOptions(batch_chunk_size=16)))
+
+
 @case("nll_loss_explicit", ["nll_loss.default", "nll_loss2d.default", "nll_loss_forward.default",
                             "nll_loss2d_forward.default"],
       lambda g, d: (rn(g, 4, 3), ri(g, 0, 3, 4), rn(g, 2, 3, 4, 5), ri(g, 0, 3, 2, 4, 5), pos(g, 3)))

@@ -1,0 +1,1 @@
+B	getitem_4J2ʸA
