@@ -22,6 +22,9 @@
 // CHECK: %[[I:.*]] = "onnx.Cast"(%[[S]]) {to = 7 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
 // CHECK: return %[[GH]], %[[TH]], %[[I]] : tensor<2x3xf16>, tensor<3x2xf16>, tensor<2x3xi64>
 #t = loc("t"("aten.t.default"("m.py":7:0)))
+#r2 = loc("relu"("aten.relu.default"("m.py":10:0)))
+#t2 = loc("transpose"("aten.transpose.int"("m.py":11:0)))
+#mm = loc("mm"("aten.mm.default"("m.py":12:0)))
 #a = loc("mul_1"("aten.mul.Tensor"("m.py":3:0)))
 #b = loc("sub_1"("aten.sub.Tensor"("m.py":4:0)))
 #c = loc("gelu"("aten.gelu.default"("m.py":5:0)))
@@ -85,4 +88,22 @@ func.func @bf16_expand(%x: tensor<4xbf16>, %s: tensor<2xi64>, %t: tensor<2xi64>)
   %e = "onnx.Expand"(%x, %s) : (tensor<4xbf16>, tensor<2xi64>) -> tensor<3x4xbf16> loc(#t)
   %r = "onnx.Reshape"(%x, %t) : (tensor<4xbf16>, tensor<2xi64>) -> tensor<2x2xbf16> loc(#t)
   return %e, %r : tensor<3x4xbf16>, tensor<2x2xbf16>
+}
+
+// A Transpose of another aten op's result joins the producer's group: it
+// moves the float32 value and rounds at its own result (exact), so the next
+// op reads Cast(to half) -> Cast(to float) after the Transpose, never
+// Cast -> Transpose -> Cast (which crashes onnxruntime 1.32's
+// MatmulTransposeFusion in front of a MatMul).
+// CHECK-LABEL: func.func @transpose_of_another_aten_op
+// CHECK: %[[L:.*]] = "onnx.Relu"(%{{.*}}) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[T:.*]] = "onnx.Transpose"(%[[L]]) {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK: %[[TH:.*]] = "onnx.Cast"(%[[T]]) {to = 10 : i64} : (tensor<3x2xf32>) -> tensor<3x2xf16>
+// CHECK: %[[TF:.*]] = "onnx.Cast"(%[[TH]]) {to = 1 : i64} : (tensor<3x2xf16>) -> tensor<3x2xf32>
+// CHECK: "onnx.MatMul"(%[[TF]], %{{.*}}) : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+func.func @transpose_of_another_aten_op(%x: tensor<2x3xf16>, %w: tensor<2x4xf16>) -> tensor<3x4xf16> {
+  %r = "onnx.Relu"(%x) : (tensor<2x3xf16>) -> tensor<2x3xf16> loc(#r2)
+  %t = "onnx.Transpose"(%r) {perm = array<i64: 1, 0>} : (tensor<2x3xf16>) -> tensor<3x2xf16> loc(#t2)
+  %m = "onnx.MatMul"(%t, %w) : (tensor<3x2xf16>, tensor<2x4xf16>) -> tensor<3x4xf16> loc(#mm)
+  return %m : tensor<3x4xf16>
 }

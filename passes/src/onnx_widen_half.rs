@@ -205,7 +205,20 @@ impl<'c, 'a> State<'c, 'a> {
             Some(("", op_type)) => op_type.to_string(),
             _ => String::new(), // func.return, other dialects and domains
         };
-        let group = group_of(op);
+        let mut group = group_of(op);
+        // A Transpose of a widened value joins its producer's group: it moves
+        // the float32 value and the rounding happens at its result (exact:
+        // rounding commutes with moving elements). Written the other way,
+        // `Cast(to half) -> Transpose -> Cast(to float) -> MatMul` crashes
+        // onnxruntime 1.32's MatmulTransposeFusion (a segfault at session
+        // creation with default optimizations; torchvision's ViT in float16).
+        if op_type == "Transpose" && op.operand_count() == 1 {
+            if let Some(w) = ir::operand_at(op, 0).and_then(|v| self.widened.get(&key(v))) {
+                if w.group.is_some() {
+                    group = w.group.clone();
+                }
+            }
+        }
         let same_group = |w: &Widened| w.group.is_some() && w.group == group;
         let half_operands: Vec<usize> = (0..op.operand_count())
             .filter(|&i| {
