@@ -183,7 +183,7 @@ fn positional_names_from_schema(node: &Node) -> Option<Node> {
 /// Where a value came from, for error messages.
 fn node_label(node: &Node) -> String {
     let name = node.name.as_deref().unwrap_or("<unnamed>");
-    match location::source_line(node.metadata.get("stack_trace").map(String::as_str)) {
+    match location::source_line(node.stack_trace()) {
         Some(line) => format!("node '{name}' ({}) at {line}", node.target),
         None => format!("node '{name}' ({})", node.target),
     }
@@ -565,7 +565,7 @@ impl<'c> Importer<'c, '_> {
     ) -> Result<OperationRef<'c, 'b>, String> {
         let name = node.name.as_deref().unwrap_or("");
         let location =
-            location::node_location(self.context, name, node.metadata.get("stack_trace").map(String::as_str));
+            location::node_location(self.context, name, node.stack_trace());
         let result_types = self.result_types(graph, node).map_err(|e| e.to_string())?;
         let built = match classify_target(&node.target)? {
             Target::Aten(schema) => {
