@@ -93,6 +93,9 @@ fn options(
         target,
         decompose: decompose.unwrap_or_default(),
         native_half,
+        // As `aten-translate`: verifiers on the input and the result (a
+        // failure re-runs verifying each pass, so errors are the same).
+        verification: translate::Verification::Result,
         ..defaults
     })
 }
