@@ -465,8 +465,7 @@ pub fn run_pipeline_with(
     // The copy costs a few milliseconds; the per-pass verifiers it replaces,
     // tens (a 32-layer Llama: ~40 of ~130 ms).
     // SAFETY: a clone is a new top-level op, owned by `Operation`.
-    let copy =
-        unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(module.as_operation().to_raw())) };
+    let copy = unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(module.as_operation().to_raw())) };
     let Err(failed) = run(module, false) else { return Ok(()) };
     let Some(mut again) = Module::from_operation(copy) else { return Err(failed) };
     match run(&mut again, true) {

@@ -257,7 +257,11 @@ mod tests {
         let targets: Vec<&str> = g.nodes.iter().map(|n| n.target.as_str()).collect();
         assert_eq!(
             targets,
-            ["torch.ops.aten.linear.default", "torch.ops.aten.cross_entropy_loss.default", "torch.ops.aten.zeros.default"]
+            [
+                "torch.ops.aten.linear.default",
+                "torch.ops.aten.cross_entropy_loss.default",
+                "torch.ops.aten.zeros.default"
+            ]
         );
         let logits = &g.tensor_values["loss__logits"];
         assert_eq!(logits.static_sizes(), Some(vec![5, 7]));

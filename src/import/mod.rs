@@ -41,8 +41,8 @@ pub const ENTRY_FUNCTION: &str = "forward";
 /// Imports `archive`'s program. `path` is recorded as the module's
 /// `aten.archive` (weights are read from it later) and used in errors.
 pub fn import_program<'c>(context: &'c Context, archive: &Archive, path: &str) -> Result<Module<'c>, Error> {
-    let expanded = composite::expand(archive.program())
-        .map_err(|message| Error::Import { path: path.to_string(), message })?;
+    let expanded =
+        composite::expand(archive.program()).map_err(|message| Error::Import { path: path.to_string(), message })?;
     let program = expanded.as_ref().unwrap_or_else(|| archive.program());
     let importer = Importer { context, path, archive };
     importer.check_supported(program.graph())?;
@@ -564,8 +564,7 @@ impl<'c> Importer<'c, '_> {
         constants: &HashMap<String, Argument>,
     ) -> Result<OperationRef<'c, 'b>, String> {
         let name = node.name.as_deref().unwrap_or("");
-        let location =
-            location::node_location(self.context, name, node.stack_trace());
+        let location = location::node_location(self.context, name, node.stack_trace());
         let result_types = self.result_types(graph, node).map_err(|e| e.to_string())?;
         let built = match classify_target(&node.target)? {
             Target::Aten(schema) => {

@@ -19,7 +19,7 @@ pub(super) fn grid_sampler_2d<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, '
     let x = c.args.tensor("input")?;
     let grid = c.args.tensor("grid")?;
     if c.rank(x)? != 4 {
-        return Err("grid sampling of a 5-D input (grid_sampler_3d) is not supported: onnxruntime's GridSample is 2-D".into());
+        return Err("grid_sampler_2d expects a 4-D input".into());
     }
     let new_names = c.b.opset >= 20;
     let mode = match c.args.int("interpolation_mode")? {

@@ -18,7 +18,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.grid_sampler_3d.default", grid_s
 /// opset 20 (trilinear = `linear`). Modes 0 / 1 = bilinear (trilinear) /
 /// nearest; torch has no bicubic 3-D sampling. Padding 0/1/2 = zeros /
 /// border / reflection.
-fn grid_sampler_3d<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+pub(super) fn grid_sampler_3d<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("input")?;
     let grid = c.args.tensor("grid")?;
     if crate::lowering::builder::rank(c.result_type(0)?) != Some(5) {
