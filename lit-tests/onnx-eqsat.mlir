@@ -532,6 +532,119 @@ func.func @sdpa_masked_rows(%q: tensor<1x2x3x16xf32>, %k: tensor<1x2x4x16xf32>, 
 
 // -----
 
+// The scale split over Q and Kt (torch.onnx multiplies each by sqrt(scale);
+// here 0.5 * 0.5) goes into the op's scale; one side only scaled: 0.5.
+// CHECK-LABEL: func.func @sdpa_prescaled
+// CHECK-SAME: "attention/sdpa" = 2
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {scale = 2.500000e-01 : f32}
+// CHECK: %[[B:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {scale = 5.000000e-01 : f32}
+// CHECK-NEXT: return %[[A]], %[[B]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @sdpa_prescaled(%q: tensor<1x2x3x16xf32>, %k: tensor<1x2x4x16xf32>, %v: tensor<1x2x4x8xf32>) -> (tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>) {
+  %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x2x4x16xf32>) -> tensor<1x2x16x4xf32>
+  %r = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %qr = "onnx.Mul"(%q, %r) : (tensor<1x2x3x16xf32>, tensor<f32>) -> tensor<1x2x3x16xf32>
+  %kr = "onnx.Mul"(%r, %kt) : (tensor<f32>, tensor<1x2x16x4xf32>) -> tensor<1x2x16x4xf32>
+  %s = "onnx.MatMul"(%qr, %kr) : (tensor<1x2x3x16xf32>, tensor<1x2x16x4xf32>) -> tensor<1x2x3x4xf32>
+  %p = "onnx.Softmax"(%s) {axis = -1 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o = "onnx.MatMul"(%p, %v) : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  %qv = "onnx.Mul"(%q, %r) : (tensor<1x2x3x16xf32>, tensor<f32>) -> tensor<1x2x3x16xf32>
+  %s2 = "onnx.MatMul"(%qv, %kt) : (tensor<1x2x3x16xf32>, tensor<1x2x16x4xf32>) -> tensor<1x2x3x4xf32>
+  %p2 = "onnx.Softmax"(%s2) {axis = -1 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o2 = "onnx.MatMul"(%p2, %v) : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  return %o, %o2 : tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>
+}
+}
+
+// -----
+
+// torch.onnx's SDPA: the boolean mask added as Where(m, 0, -inf) and the
+// Softmax's NaN rows set to 0. The mask goes in as the boolean m; one built
+// with the lowest float instead of -inf (a fully masked row then averages V,
+// it is not NaN) stays an additive float mask; a guard testing the scores,
+// not the Softmax, is not that form and stays.
+// CHECK-LABEL: func.func @sdpa_nan_rows
+// CHECK-SAME: "attention/sdpa-nan-rows" = 2
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2, %arg3) {scale = 2.500000e-01 : f32}
+// CHECK: %[[F:.*]] = "onnx.Where"(%arg3, %{{.*}}, %{{.*}}) : (tensor<1x1x3x4xi1>, tensor<f32>, tensor<f32>) -> tensor<1x1x3x4xf32>
+// CHECK: %[[B:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2, %[[F]]) {scale = 2.500000e-01 : f32}
+// CHECK: "onnx.IsNaN"
+// CHECK: %[[C:.*]] = "onnx.MatMul"
+// CHECK-NEXT: return %[[A]], %[[B]], %[[C]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @sdpa_nan_rows(%q: tensor<1x2x3x16xf32>, %k: tensor<1x2x4x16xf32>, %v: tensor<1x2x4x8xf32>, %m: tensor<1x1x3x4xi1>) -> (tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>) {
+  %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x2x4x16xf32>) -> tensor<1x2x16x4xf32>
+  %r = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %qr = "onnx.Mul"(%q, %r) : (tensor<1x2x3x16xf32>, tensor<f32>) -> tensor<1x2x3x16xf32>
+  %kr = "onnx.Mul"(%kt, %r) : (tensor<1x2x16x4xf32>, tensor<f32>) -> tensor<1x2x16x4xf32>
+  %s = "onnx.MatMul"(%qr, %kr) : (tensor<1x2x3x16xf32>, tensor<1x2x16x4xf32>) -> tensor<1x2x3x4xf32>
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %ninf = "onnx.Constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %lowest = "onnx.Constant"() {value = dense<-3.40282347E+38> : tensor<f32>} : () -> tensor<f32>
+  %mb = "onnx.Where"(%m, %zero, %ninf) : (tensor<1x1x3x4xi1>, tensor<f32>, tensor<f32>) -> tensor<1x1x3x4xf32>
+  %l = "onnx.Add"(%s, %mb) : (tensor<1x2x3x4xf32>, tensor<1x1x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %p = "onnx.Softmax"(%l) {axis = -1 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %nan = "onnx.IsNaN"(%p) : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xi1>
+  %p0 = "onnx.Where"(%nan, %zero, %p) : (tensor<1x2x3x4xi1>, tensor<f32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o = "onnx.MatMul"(%p0, %v) : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  %ml = "onnx.Where"(%m, %zero, %lowest) : (tensor<1x1x3x4xi1>, tensor<f32>, tensor<f32>) -> tensor<1x1x3x4xf32>
+  %l2 = "onnx.Add"(%s, %ml) : (tensor<1x2x3x4xf32>, tensor<1x1x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %p2 = "onnx.Softmax"(%l2) {axis = -1 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %nan2 = "onnx.IsNaN"(%p2) : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xi1>
+  %p3 = "onnx.Where"(%nan2, %zero, %p2) : (tensor<1x2x3x4xi1>, tensor<f32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o2 = "onnx.MatMul"(%p3, %v) : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  %nan3 = "onnx.IsNaN"(%l) : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xi1>
+  %p4 = "onnx.Where"(%nan3, %zero, %p) : (tensor<1x2x3x4xi1>, tensor<f32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o3 = "onnx.MatMul"(%p4, %v) : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  return %o, %o2, %o3 : tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>
+}
+}
+
+// -----
+
+// torch.onnx's transpose of a 4-D key through 3-D: leading dims merged (the
+// merged dim's size known as 4*s0 from shape inference), the last two
+// swapped, the leading dims split back: one Transpose. Statically too; a
+// Reshape that splits the merged dim into other leading dims stays.
+// CHECK-LABEL: func.func @reshape_transpose_reshape
+// CHECK-SAME: "layout/reshape-transpose-reshape" = 2
+// CHECK: %[[A:.*]] = "onnx.Transpose"(%arg0) {perm = array<i64: 0, 1, 3, 2>} : (tensor<?x4x?x16xf32, ["s0", "s1"]>) -> tensor<?x4x16x?xf32, ["s0", "s1"]>
+// CHECK: %[[B:.*]] = "onnx.Transpose"(%arg1) {perm = array<i64: 0, 1, 3, 2>}
+// CHECK: %[[C:.*]] = "onnx.Reshape"(%arg1, %{{.*}}) : (tensor<2x3x4x5xf32>, tensor<4xi64>) -> tensor<3x2x4x5xf32>
+// CHECK: %[[T:.*]] = "onnx.Transpose"(%{{.*}}) {perm = array<i64: 0, 2, 1>} : (tensor<6x4x5xf32>) -> tensor<6x5x4xf32>
+// CHECK: %[[D:.*]] = "onnx.Reshape"(%[[T]], %{{.*}}) : (tensor<6x5x4xf32>, tensor<4xi64>) -> tensor<3x2x5x4xf32>
+// CHECK: return %[[A]], %[[B]], %[[C]], %[[D]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @reshape_transpose_reshape(%k: tensor<?x4x?x16xf32, ["s0", "s1"]>, %x: tensor<2x3x4x5xf32>) -> (tensor<?x4x16x?xf32, ["s0", "s1"]>, tensor<2x3x5x4xf32>, tensor<3x2x4x5xf32>, tensor<3x2x5x4xf32>) {
+  %shape = "onnx.Shape"(%k) : (tensor<?x4x?x16xf32, ["s0", "s1"]>) -> tensor<4xi64>
+  %m1 = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i2 = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i3 = "onnx.Constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i4 = "onnx.Constant"() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
+  %lead = "onnx.Slice"(%shape, %i0, %i2) : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %s = "onnx.Slice"(%shape, %i2, %i3) : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %d = "onnx.Slice"(%shape, %i3, %i4) : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %t1 = "onnx.Concat"(%m1, %s, %d) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %r = "onnx.Reshape"(%k, %t1) {allowzero = 0 : i64} : (tensor<?x4x?x16xf32, ["s0", "s1"]>, tensor<3xi64>) -> tensor<?x?x16xf32, ["4*s0", "s1"]>
+  %t = "onnx.Transpose"(%r) {perm = array<i64: 0, 2, 1>} : (tensor<?x?x16xf32, ["4*s0", "s1"]>) -> tensor<?x16x?xf32, ["4*s0", "s1"]>
+  %t2 = "onnx.Concat"(%lead, %d, %s) {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4xi64>
+  %y = "onnx.Reshape"(%t, %t2) {allowzero = 0 : i64} : (tensor<?x16x?xf32, ["4*s0", "s1"]>, tensor<4xi64>) -> tensor<?x4x16x?xf32, ["s0", "s1"]>
+  %c6 = "onnx.Constant"() {value = dense<[6, 4, 5]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %x3 = "onnx.Reshape"(%x, %c6) : (tensor<2x3x4x5xf32>, tensor<3xi64>) -> tensor<6x4x5xf32>
+  %xt = "onnx.Transpose"(%x3) {perm = array<i64: 0, 2, 1>} : (tensor<6x4x5xf32>) -> tensor<6x5x4xf32>
+  %c4 = "onnx.Constant"() {value = dense<[2, 3, 5, 4]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %x4 = "onnx.Reshape"(%xt, %c4) : (tensor<6x5x4xf32>, tensor<4xi64>) -> tensor<2x3x5x4xf32>
+  %c7 = "onnx.Constant"() {value = dense<[3, 2, 4, 5]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %xs = "onnx.Reshape"(%x3, %c7) : (tensor<6x4x5xf32>, tensor<4xi64>) -> tensor<3x2x4x5xf32>
+  %c8 = "onnx.Constant"() {value = dense<[3, 2, 5, 4]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %xw = "onnx.Reshape"(%xt, %c8) : (tensor<6x5x4xf32>, tensor<4xi64>) -> tensor<3x2x5x4xf32>
+  return %y, %x4, %xs, %xw : tensor<?x4x16x?xf32, ["s0", "s1"]>, tensor<2x3x5x4xf32>, tensor<3x2x4x5xf32>, tensor<3x2x5x4xf32>
+}
+}
+
+// -----
+
 // Not attention: the softmax is over another axis; or the opset is 22.
 // CHECK-LABEL: func.func @sdpa_wrong_axis
 // CHECK-NOT: Attention

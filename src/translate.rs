@@ -42,7 +42,8 @@ pub fn onnx_pipeline() -> String {
     if let Some(p) = std::env::var("ATEN2ONNX_ONNX_PIPELINE").ok().filter(|p| !p.is_empty()) {
         return p;
     }
-    "builtin.module(func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat))"
+    "builtin.module(func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat, \
+     onnx-fuse-weights))"
         .to_string()
 }
 

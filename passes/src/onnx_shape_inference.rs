@@ -145,6 +145,40 @@ fn add_dims(a: &Dim, b: &Dim) -> Dim {
     }
 }
 
+/// The size of `total` (all dims of a tensor) divided by the size of
+/// `taken`: static factors divide, a symbolic dim of `taken` cancels one
+/// equal symbol of `total` (symbols are atoms: `2*s0` does not cancel
+/// `s0`). What is left is a static size or the product of the symbols left,
+/// named as torch prints one (`4*s0`, `s0*s1`). `None` when something does
+/// not cancel or divide, or a size is 0.
+fn remaining_dim(total: &[Dim], taken: &[Dim]) -> Option<Dim> {
+    let mut numeric: i64 = 1;
+    let mut symbols: Vec<String> = Vec::new();
+    for d in total {
+        match d {
+            Dim::Static(n) if *n > 0 => numeric = numeric.checked_mul(*n)?,
+            Dim::Sym(_) => symbols.push(text(d)),
+            _ => return None,
+        }
+    }
+    for d in taken {
+        match d {
+            Dim::Static(n) if *n > 0 && numeric % n == 0 => numeric /= n,
+            Dim::Sym(_) => {
+                let at = symbols.iter().position(|s| *s == text(d))?;
+                symbols.remove(at);
+            }
+            _ => return None,
+        }
+    }
+    if symbols.is_empty() {
+        return Some(Dim::Static(numeric));
+    }
+    symbols.sort();
+    let factors: Vec<String> = (numeric != 1).then(|| numeric.to_string()).into_iter().chain(symbols).collect();
+    Some(Dim::Sym(factors.join("*")))
+}
+
 fn text(d: &Dim) -> String {
     match d {
         Dim::Static(n) => n.to_string(),
@@ -351,21 +385,12 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                     other => other.clone(),
                 })
                 .collect();
-            // -1: what is left of a fully static input.
+            // -1: what is left of the input once the other dims are taken.
             if let (Some(pos), Some(data)) = (target.iter().position(|d| *d == Dim::Static(-1)), data) {
-                // None when a dim is not static or the product overflows.
-                let total: Option<i64> =
-                    data.iter()
-                        .try_fold(1i64, |acc, d| if let Dim::Static(n) = d { acc.checked_mul(*n) } else { None });
-                let rest: Option<i64> = out
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| *i != pos)
-                    .try_fold(1i64, |acc, (_, d)| if let Dim::Static(n) = d { acc.checked_mul(*n) } else { None });
-                if let (Some(t), Some(r)) = (total, rest) {
-                    if r > 0 {
-                        out[pos] = Dim::Static(t / r);
-                    }
+                let others: Vec<Dim> =
+                    out.iter().enumerate().filter(|(i, _)| *i != pos).map(|(_, d)| d.clone()).collect();
+                if let Some(d) = remaining_dim(&data, &others) {
+                    out[pos] = d;
                 }
             }
             out

@@ -250,6 +250,15 @@ pub(crate) fn compare(what: &str, before: &[(Vec<i64>, Vec<f64>)], after: &[(Vec
     }
 }
 
+/// Rules whose rewrite is equal on finite inputs only, with the reason
+/// (each says so in its summary): their examples skip the input set with
+/// NaN and infinities.
+const FINITE_INPUTS_ONLY: &[(&str, &str)] = &[(
+    "attention/sdpa-nan-rows",
+    "torch.onnx's SDPA zeroes a Softmax row holding a NaN (from a NaN or inf in Q or K); \
+     the fused Attention gives NaN there, as torch's own SDPA does",
+)];
+
 #[test]
 fn every_eqsat_rule_keeps_the_numbers() {
     let Some(env) = crate::parity::environment() else {
@@ -265,6 +274,9 @@ fn every_eqsat_rule_keeps_the_numbers() {
         export(&input, &before_path);
         export(&output, &after_path);
         for (set, specials) in [(0u64, false), (1, true)] {
+            if specials && FINITE_INPUTS_ONLY.iter().any(|(name, _)| *name == rule.full_name()) {
+                continue;
+            }
             let inputs = inputs_for(&input, 0x9E37_79B9_7F4A_7C15 ^ (set + 1), specials);
             let before = outputs(env, &before_path, &inputs);
             let after = outputs(env, &after_path, &inputs);

@@ -11,8 +11,9 @@
 //!   meaningful on big ones.
 //! - bytes moved: every tensor input read plus every output written, from
 //!   the static dims and element size; an unknown or symbolic dim counts as
-//!   [`SYMBOLIC_DIM`]. Ops that only relabel the shape (Reshape, Squeeze,
-//!   Unsqueeze, Flatten, Identity, Shape, Size) move nothing.
+//!   [`SYMBOLIC_DIM`] (a product such as `4*s0` as 4 times that). Ops that
+//!   only relabel the shape (Reshape, Squeeze, Unsqueeze, Flatten, Identity,
+//!   Shape, Size) move nothing.
 //! - FLOPs: `2*M*N*K` (times the batch) for MatMul/Gemm, `2 * output *
 //!   kernel * C_in / group` for Conv, about 5 per element for
 //!   normalizations, 1 per output element for everything else.
@@ -46,8 +47,19 @@ fn elem_bytes(elem: Option<i32>) -> f64 {
 fn dim_size(d: &Dim) -> f64 {
     match d {
         Dim::Static(n) => *n as f64,
-        _ => SYMBOLIC_DIM,
+        Dim::Sym(s) => symbolic_size(s.as_str()),
+        Dim::Unknown => SYMBOLIC_DIM,
     }
+}
+
+/// A product of symbols and numbers (`4*s0`, `s0*s1`) counts each symbol
+/// as [`SYMBOLIC_DIM`], so that a merged dim weighs what the dims it merged
+/// do; any other expression is one symbolic dim.
+fn symbolic_size(s: &str) -> f64 {
+    if s.contains([' ', '(', '/']) {
+        return SYMBOLIC_DIM;
+    }
+    s.split('*').map(|f| f.parse::<f64>().unwrap_or(SYMBOLIC_DIM)).product()
 }
 
 /// Elements of a value (unknown rank: [`SYMBOLIC_DIM`]^2).

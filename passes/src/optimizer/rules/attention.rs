@@ -18,6 +18,15 @@
 //! `Where(IsInf(ReduceMax(l)), 0, Softmax(l))`, matched here too. A bare
 //! `Softmax` (an imported ONNX model) gives NaN there: fusing it changes
 //! that NaN to 0.
+//!
+//! torch.onnx (onnxscript) writes SDPA differently, and models re-optimized
+//! with `--to-onnx m.onnx` come that way: Q and Kt each scaled by
+//! `sqrt(scale)`, the boolean mask added as `Where(m, 0, -inf)` (given to
+//! `Attention` as the boolean `m`), and the Softmax's NaN rows set to 0
+//! (`Where(IsNaN(p), 0, p)`: with finite scores, the rows of all `-inf`):
+//! `sdpa-nan-rows`, equal for finite Q and K only (a NaN or inf there makes
+//! torch.onnx's row 0 and the fused op's NaN, as torch's own SDPA gives).
+//! Its key transpose goes through 3-D (`layout/reshape-transpose-reshape`).
 
 use super::{both_orders, norm_axis, Rule, Rw};
 use crate::optimizer::{
@@ -32,10 +41,10 @@ pub static RULES: &[Rule] = &[
         family: "attention",
         roots: &["MatMul"],
         min_opset: 23,
-        summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) -> Attention(Q, K, V, mask) {scale}",
+        summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) -> Attention(Q, K, V, mask) {scale}; the scale may also be split over Q and Kt (MatMul(Q * a, Kt * b), torch.onnx's form)",
         apply: sdpa,
         example: r#"
-func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x8xf32>, %m: tensor<2x1x5x5xf32>) -> tensor<2x2x5x8xf32> {
+func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x8xf32>, %m: tensor<2x1x5x5xf32>) -> (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) {
   %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 2, 3, 1>} : (tensor<2x5x2x8xf32>) -> tensor<2x2x8x5xf32>
   %s = "onnx.MatMul"(%q, %kt) : (tensor<2x2x5x8xf32>, tensor<2x2x8x5xf32>) -> tensor<2x2x5x5xf32>
   %c = "onnx.Constant"() {value = dense<0.353553385> : tensor<f32>} : () -> tensor<f32>
@@ -43,7 +52,14 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x
   %l = "onnx.Add"(%ss, %m) : (tensor<2x2x5x5xf32>, tensor<2x1x5x5xf32>) -> tensor<2x2x5x5xf32>
   %p = "onnx.Softmax"(%l) {axis = -1 : i64} : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
   %o = "onnx.MatMul"(%p, %v) : (tensor<2x2x5x5xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
-  return %o : tensor<2x2x5x8xf32>
+  %r = "onnx.Constant"() {value = dense<0.594603558> : tensor<f32>} : () -> tensor<f32>
+  %qr = "onnx.Mul"(%q, %r) : (tensor<2x2x5x8xf32>, tensor<f32>) -> tensor<2x2x5x8xf32>
+  %kr = "onnx.Mul"(%kt, %r) : (tensor<2x2x8x5xf32>, tensor<f32>) -> tensor<2x2x8x5xf32>
+  %s2 = "onnx.MatMul"(%qr, %kr) : (tensor<2x2x5x8xf32>, tensor<2x2x8x5xf32>) -> tensor<2x2x5x5xf32>
+  %l2 = "onnx.Add"(%s2, %m) : (tensor<2x2x5x5xf32>, tensor<2x1x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %p2 = "onnx.Softmax"(%l2) {axis = -1 : i64} : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %o2 = "onnx.MatMul"(%p2, %v) : (tensor<2x2x5x5xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
+  return %o, %o2 : tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>
 }"#,
     },
     Rule {
@@ -68,6 +84,36 @@ func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x8x5xf32, ["s0"]>, %
   %p = "onnx.Where"(%none, %zero, %sm) : (tensor<?x2x5x1xi1, ["s0"]>, tensor<f32>, tensor<?x2x5x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
   %o = "onnx.MatMul"(%p, %v) : (tensor<?x2x5x5xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
   return %o : tensor<?x2x5x8xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "sdpa-nan-rows",
+        family: "attention",
+        roots: &["MatMul"],
+        min_opset: 23,
+        summary: "torch.onnx's SDPA: MatMul(Where(IsNaN(p), 0, p), V) with p = Softmax(MatMul(Q, Kt) * scale + mask), the boolean mask m possibly added as Where(m, 0, -inf) -> Attention(Q, K, V, m) {scale}; equal for finite Q and K (with a NaN or inf there torch.onnx zeroes the row, Attention and torch give NaN)",
+        apply: sdpa_nan_rows,
+        example: r#"
+func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x2x8x5xf32>, %v: tensor<2x2x5x8xf32>, %b: tensor<2x1x5x5xi1>, %pad: tensor<2x1x1x5xi1>) -> (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) {
+  %r = "onnx.Constant"() {value = dense<0.594603558> : tensor<f32>} : () -> tensor<f32>
+  %qr = "onnx.Mul"(%q, %r) : (tensor<2x2x5x8xf32>, tensor<f32>) -> tensor<2x2x5x8xf32>
+  %kr = "onnx.Mul"(%k, %r) : (tensor<2x2x8x5xf32>, tensor<f32>) -> tensor<2x2x8x5xf32>
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %ninf = "onnx.Constant"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>
+  %mb = "onnx.Where"(%b, %zero, %ninf) : (tensor<2x1x5x5xi1>, tensor<f32>, tensor<f32>) -> tensor<2x1x5x5xf32>
+  %s = "onnx.MatMul"(%qr, %kr) : (tensor<2x2x5x8xf32>, tensor<2x2x8x5xf32>) -> tensor<2x2x5x5xf32>
+  %l = "onnx.Add"(%s, %mb) : (tensor<2x2x5x5xf32>, tensor<2x1x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %p = "onnx.Softmax"(%l) {axis = -1 : i64} : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %nan = "onnx.IsNaN"(%p) : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xi1>
+  %p0 = "onnx.Where"(%nan, %zero, %p) : (tensor<2x2x5x5xi1>, tensor<f32>, tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %o = "onnx.MatMul"(%p0, %v) : (tensor<2x2x5x5xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
+  %mp = "onnx.Where"(%pad, %zero, %ninf) : (tensor<2x1x1x5xi1>, tensor<f32>, tensor<f32>) -> tensor<2x1x1x5xf32>
+  %l2 = "onnx.Add"(%s, %mp) : (tensor<2x2x5x5xf32>, tensor<2x1x1x5xf32>) -> tensor<2x2x5x5xf32>
+  %p2 = "onnx.Softmax"(%l2) {axis = -1 : i64} : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %nan2 = "onnx.IsNaN"(%p2) : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xi1>
+  %p3 = "onnx.Where"(%nan2, %zero, %p2) : (tensor<2x2x5x5xi1>, tensor<f32>, tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %o2 = "onnx.MatMul"(%p3, %v) : (tensor<2x2x5x5xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
+  return %o, %o2 : tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>
 }"#,
     },
     Rule {
@@ -208,16 +254,50 @@ fn scaled_scores(rw: &Rw<'_>, sc: Id) -> Vec<(f64, Id, Id)> {
             continue;
         }
         for (h, qk) in rw.producers(mm, "MatMul") {
-            if h.attrs.is_empty() {
-                out.push((scale, qk[0], qk[1]));
+            if !h.attrs.is_empty() {
+                continue;
+            }
+            // torch.onnx scales both operands by sqrt(scale) instead.
+            for (a, q) in prescaled(rw, qk[0]) {
+                for (b, kt) in prescaled(rw, qk[1]) {
+                    let s = scale * a * b;
+                    if s.is_finite() && s != 0.0 {
+                        out.push((s, q, kt));
+                    }
+                }
             }
         }
     }
     out
 }
 
+/// `(c, y)` when `x = Mul(y, c)` (either order) with a one-element float
+/// constant `c` and `y` of `x`'s type, then `(1, x)`: the first match the
+/// caller fuses takes the scaling into the op.
+fn prescaled(rw: &Rw<'_>, x: Id) -> Vec<(f64, Id)> {
+    let mut out = Vec::new();
+    for (_, c) in rw.producers(x, "Mul") {
+        for (y, k) in both_orders(&c) {
+            if let Some(s) = rw.scalar(k).filter(|_| rw.elem(k) == Some(dtype::FLOAT) && rw.same_type(y, x)) {
+                out.push((s, y));
+            }
+        }
+    }
+    out.push((1.0, x));
+    out
+}
+
 fn sdpa(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    sdpa_with(rw, class, head, children, false)
+    sdpa_with(rw, class, head, children, false, false)
+}
+
+/// `sdpa` and `sdpa-padding-mask` on torch.onnx's form (the module doc):
+/// the NaN rows of the Softmax set to 0, and `Where(m, 0, -inf)` read as
+/// the boolean `m`. Both only differ from `Attention` when a score is NaN
+/// or `+inf`, i.e. for NaN or inf in Q or K (the row becomes 0 there, NaN
+/// in `Attention` and in torch), so the rule is checked on finite inputs.
+fn sdpa_nan_rows(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    sdpa_with(rw, class, head, children, false, true).or_else(|| sdpa_with(rw, class, head, children, true, true))
 }
 
 /// `sdpa` for masks broadcast along the query axis (`[B, 1, 1, Skv]`, a
@@ -226,7 +306,7 @@ fn sdpa(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> 
 /// shape onnxruntime requires) gives the op the same values at every
 /// position.
 fn sdpa_padding_mask(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    sdpa_with(rw, class, head, children, true)
+    sdpa_with(rw, class, head, children, true, false)
 }
 
 /// True when `mask` broadcasts to the scores `sc [B, H, Sq, Skv]` along the
@@ -247,13 +327,21 @@ fn mask_broadcasts_q(rw: &Rw<'_>, mask: Id, sc: Id) -> bool {
     })
 }
 
-fn sdpa_with(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id], expand_q: bool) -> Option<Id> {
+/// `nan_rows`: torch.onnx's form only (`sdpa-nan-rows`), else never it.
+fn sdpa_with(
+    rw: &mut Rw<'_>,
+    class: Id,
+    head: &Head,
+    children: &[Id],
+    expand_q: bool,
+    nan_rows: bool,
+) -> Option<Id> {
     let [p, v] = children else { return None };
     if !head.attrs.is_empty() || rank4_f32(rw, class).is_none() {
         return None;
     }
     let vd = rank4_f32(rw, *v)?;
-    for (sm, l) in softmaxes(rw, *p) {
+    for (sm, l) in softmaxes(rw, *p, nan_rows) {
         let axis = sm.int("axis").unwrap_or(-1);
         if !(axis == -1 || axis == 3) || sm.attrs.iter().any(|(k, _)| k.as_str() != "axis") {
             continue;
@@ -264,6 +352,10 @@ fn sdpa_with(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id], expand_q:
         for (_, c) in rw.producers(l, "Add") {
             for (sc, m) in both_orders(&c) {
                 if rw.elem(m) == Some(dtype::FLOAT) && rw.same_type(sc, l) {
+                    // An additive mask Where(b, 0, -inf) is the boolean b.
+                    if nan_rows {
+                        candidates.extend(boolean_of_additive(rw, m).map(|b| (sc, Some(b))));
+                    }
                     candidates.push((sc, Some(m)));
                 }
             }
@@ -328,7 +420,19 @@ fn sdpa_with(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id], expand_q:
 /// or `p = Where(IsInf(ReduceMax(l)), 0, Softmax(l))`, the softmax with rows
 /// of all `-inf` set to 0, as the SDPA lowering writes it when there is a
 /// mask (torch's semantics for a query that sees no key, and `Attention`'s).
-fn softmaxes(rw: &Rw<'_>, p: Id) -> Vec<(std::sync::Arc<Head>, Vec<Id>)> {
+fn softmaxes(rw: &Rw<'_>, p: Id, nan_rows: bool) -> Vec<(std::sync::Arc<Head>, Vec<Id>)> {
+    if nan_rows {
+        // Only the guarded form: the plain one is `sdpa`'s.
+        return rw
+            .producers(p, "Where")
+            .into_iter()
+            .filter_map(|(_, c)| {
+                let [none, zero, w] = c[..] else { return None };
+                (rw.scalar(zero) == Some(0.0) && is_nan_of(rw, none, w)).then_some(w)
+            })
+            .flat_map(|w| rw.producers(w, "Softmax"))
+            .collect();
+    }
     let mut out = rw.producers(p, "Softmax");
     for (_, c) in rw.producers(p, "Where") {
         let [none, zero, w] = c[..] else { continue };
@@ -342,6 +446,31 @@ fn softmaxes(rw: &Rw<'_>, p: Id) -> Vec<(std::sync::Arc<Head>, Vec<Id>)> {
         }
     }
     out
+}
+
+/// True when `none` is `IsNaN(w)`: torch.onnx's SDPA sets the NaN rows of
+/// `w = Softmax(l)` to 0. With finite scores those are the rows of all
+/// `-inf`, exactly the rows `Attention` sets to 0.
+fn is_nan_of(rw: &Rw<'_>, none: Id, w: Id) -> bool {
+    rw.producers(none, "IsNaN").iter().any(|(_, c)| rw.find(c[0]) == rw.find(w))
+}
+
+/// `b` when the float mask `m` is `Where(b, 0, -inf)` of the same shape
+/// (torch.onnx's additive form of a boolean mask): `s + 0 = s` and
+/// `s + -inf = -inf`, what a boolean mask does to finite scores.
+fn boolean_of_additive(rw: &Rw<'_>, m: Id) -> Option<Id> {
+    let dims = rw.ty(m)?.dims.clone()?;
+    rw.producers(m, "Where").into_iter().find_map(|(_, c)| {
+        let [b, zero, ninf] = c[..] else { return None };
+        let same_shape = rw.ty(b).and_then(|t| t.dims.as_ref()).is_some_and(|bd| {
+            bd.len() == dims.len() && bd.iter().zip(&dims).all(|(x, y)| x.same(y))
+        });
+        (rw.elem(b) == Some(dtype::BOOL)
+            && rw.scalar(zero) == Some(0.0)
+            && rw.scalar(ninf) == Some(f64::NEG_INFINITY)
+            && same_shape)
+            .then_some(b)
+    })
 }
 
 /// True when `none` is `IsInf(ReduceMax(l, last axis, keepdims)) {negative only}`.
@@ -399,7 +528,8 @@ fn repeated_kv(rw: &Rw<'_>, kr: Id) -> Option<(Id, i64)> {
         let (Some(Dim::Static(h)), Some(Dim::Static(rep)), Dim::Static(total)) = (ed.get(1), ed.get(2), &od[1]) else {
             continue;
         };
-        let plain = rh.attrs.iter().all(|(k, v)| k.as_str() == "allowzero" && *v == AttrValue::Int(0));
+        // allowzero is moot: the dims are matched through the types.
+        let plain = rh.attrs.iter().all(|(k, _)| k.as_str() == "allowzero");
         if !plain || h * rep != *total || !od[0].same(&ed[0]) || !od[2].same(&ed[3]) || !od[3].same(&ed[4]) {
             continue;
         }
@@ -454,7 +584,9 @@ fn gqa(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
 fn attention_3d(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
     let [tr, _] = children else { return None };
     let cd = rw.ty(class).filter(|t| t.elem == Some(dtype::FLOAT)).and_then(|t| t.dims.clone())?;
-    let plain = head.attrs.iter().all(|(k, v)| k.as_str() == "allowzero" && *v == AttrValue::Int(0));
+    // allowzero is moot: the dims are matched through the types (a symbolic
+    // dim copied by a 0 is the input's own dim at that index).
+    let plain = head.attrs.iter().all(|(k, _)| k.as_str() == "allowzero");
     let td = rank4_f32(rw, *tr)?;
     let (Dim::Static(h), Dim::Static(dv), Some(Dim::Static(hdv))) = (&td[2], &td[3], cd.get(2)) else { return None };
     if !plain || cd.len() != 3 || h * dv != *hdv || !cd[0].same(&td[0]) || !cd[1].same(&td[1]) {

@@ -75,6 +75,32 @@ func.func @f(%x: tensor<2x3x4xf32>) -> tensor<4x6xf32> {
 }"#,
     },
     Rule {
+        name: "reshape-transpose-reshape",
+        family: "layout",
+        roots: &["Reshape"],
+        min_opset: 5,
+        summary: "Reshape(Transpose(Reshape(x, [N, T..]), [0, p..]), L ++ T permuted by p) with x = L ++ T -> Transpose(x): leading dims merged, the trailing ones permuted, the leading ones split back (torch.onnx's transpose of a 4-D key, through 3-D)",
+        apply: reshape_transpose_reshape,
+        example: r#"
+func.func @f(%k: tensor<?x4x?x16xf32, ["s0", "s1"]>) -> tensor<?x4x16x?xf32, ["s0", "s1"]> {
+  %shape = "onnx.Shape"(%k) : (tensor<?x4x?x16xf32, ["s0", "s1"]>) -> tensor<4xi64>
+  %m1 = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i2 = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i3 = "onnx.Constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i4 = "onnx.Constant"() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
+  %lead = "onnx.Slice"(%shape, %i0, %i2) : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %s = "onnx.Slice"(%shape, %i2, %i3) : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %d = "onnx.Slice"(%shape, %i3, %i4) : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %t1 = "onnx.Concat"(%m1, %s, %d) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %r = "onnx.Reshape"(%k, %t1) : (tensor<?x4x?x16xf32, ["s0", "s1"]>, tensor<3xi64>) -> tensor<?x?x16xf32, ["4*s0", "s1"]>
+  %t = "onnx.Transpose"(%r) {perm = array<i64: 0, 2, 1>} : (tensor<?x?x16xf32, ["4*s0", "s1"]>) -> tensor<?x16x?xf32, ["4*s0", "s1"]>
+  %t2 = "onnx.Concat"(%lead, %d, %s) {axis = 0 : i64} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4xi64>
+  %y = "onnx.Reshape"(%t, %t2) : (tensor<?x16x?xf32, ["4*s0", "s1"]>, tensor<4xi64>) -> tensor<?x4x16x?xf32, ["s0", "s1"]>
+  return %y : tensor<?x4x16x?xf32, ["s0", "s1"]>
+}"#,
+    },
+    Rule {
         name: "reshape-to-flatten",
         family: "layout",
         roots: &["Reshape"],
@@ -399,6 +425,46 @@ fn reshape_reshape(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> 
     }
     let x = view_inputs(rw, *y).into_iter().find(|&x| rw.find(x) != rw.find(*y) && rw.elem(x) == rw.elem(class))?;
     rw.add_like(head.clone(), vec![x, *shape], class)
+}
+
+/// `Reshape(Transpose(Reshape(x, [N, T..]), [0, p..]), L ++ p(T))` with
+/// `x = L ++ T` (`T` the trailing dims of the inner result, `L` the rest):
+/// the inner Reshape merges `L` into one row-major axis `N` (the trailing
+/// dims are the same, so `N` is the size of `L`), the Transpose permutes
+/// the trailing axes within each of the `N` blocks, and the outer Reshape
+/// splits `N` back into `L`. Element for element that is
+/// `Transpose(x, [0..|L|, |L| - 1 + p..])`. Every dim is compared through
+/// the types (static, or the same symbol), so the shape operands may be
+/// computed (`Shape`, `Slice`, `Concat`).
+fn reshape_transpose_reshape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [t, _] = children else { return None };
+    let out = rw.ty(class)?.dims.clone()?;
+    for (th, tc) in rw.producers(*t, "Transpose") {
+        let [r] = tc[..] else { continue };
+        let Some(rd) = rw.ty(r).and_then(|ty| ty.dims.clone()) else { continue };
+        let Some(perm) = perm_of(&th, rd.len()) else { continue };
+        if rd.len() < 2 || perm[0] != 0 {
+            continue;
+        }
+        for (_, rc) in rw.producers(r, "Reshape") {
+            let x = rc[0];
+            let Some(xd) = rw.ty(x).and_then(|ty| ty.dims.clone()) else { continue };
+            let m = rd.len() - 1; // trailing dims kept
+            if xd.len() <= m || out.len() != xd.len() || rw.elem(x) != rw.elem(class) {
+                continue;
+            }
+            let l = xd.len() - m;
+            let trailing_kept = (0..m).all(|i| rd[1 + i].same(&xd[l + i]));
+            let lead_back = (0..l).all(|i| out[i].same(&xd[i]));
+            let permuted = (0..m).all(|i| out[l + i].same(&xd[l + perm[1 + i] - 1]));
+            if !(trailing_kept && lead_back && permuted) {
+                continue;
+            }
+            let full: Vec<i64> = (0..l).chain((1..=m).map(|i| l - 1 + perm[i])).map(|a| a as i64).collect();
+            return rw.add_like(Head::new("Transpose", vec![("perm", AttrValue::Ints(full))]), vec![x], class);
+        }
+    }
+    None
 }
 
 /// The size of `dims` as one dim: their static product, or the one dim

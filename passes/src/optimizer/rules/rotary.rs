@@ -340,7 +340,8 @@ pub(super) fn split_heads_of(rw: &Rw<'_>, x4: Id) -> Option<(Id, i64)> {
             let (Some(h), Some(d), Some(hd)) = (static_dim(&td[2]), static_dim(&td[3]), static_dim(&yd[2])) else {
                 continue;
             };
-            let allowzero_ok = rh.attrs.iter().all(|(k, v)| k.as_str() == "allowzero" && *v == AttrValue::Int(0));
+            // allowzero is moot: the dims are matched through the types.
+            let allowzero_ok = rh.attrs.iter().all(|(k, _)| k.as_str() == "allowzero");
             if allowzero_ok && td[0].same(&yd[0]) && td[1].same(&yd[1]) && h * d == hd && xd[1] == td[2] {
                 return Some((y, h));
             }
