@@ -645,6 +645,81 @@ func.func @reshape_transpose_reshape(%k: tensor<?x4x?x16xf32, ["s0", "s1"]>, %x:
 
 // -----
 
+// yobx's rotate-half: the halves of x from one Split, the caches concatenated
+// after their Unsqueeze; the op gets the half caches (expanded to the batch).
+// CHECK-LABEL: func.func @rotate_half_split
+// CHECK-SAME: "rotary/rotate-half" = 1
+// CHECK: %[[Y:.*]] = "onnx.RotaryEmbedding"(%arg0, %{{.*}}, %{{.*}}) {interleaved = 0 : i64}
+// CHECK-NOT: "onnx.Split"
+// CHECK: return %[[Y]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @rotate_half_split(%x: tensor<?x2x5x8xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> tensor<?x2x5x8xf32, ["s0"]> {
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %cos = "onnx.Cos"(%a) : (tensor<1x5x4xf32>) -> tensor<1x5x4xf32>
+  %sin = "onnx.Sin"(%a) : (tensor<1x5x4xf32>) -> tensor<1x5x4xf32>
+  %cu = "onnx.Unsqueeze"(%cos, %one) : (tensor<1x5x4xf32>, tensor<1xi64>) -> tensor<1x1x5x4xf32>
+  %su = "onnx.Unsqueeze"(%sin, %one) : (tensor<1x5x4xf32>, tensor<1xi64>) -> tensor<1x1x5x4xf32>
+  %c4 = "onnx.Concat"(%cu, %cu) {axis = -1 : i64} : (tensor<1x1x5x4xf32>, tensor<1x1x5x4xf32>) -> tensor<1x1x5x8xf32>
+  %s4 = "onnx.Concat"(%su, %su) {axis = -1 : i64} : (tensor<1x1x5x4xf32>, tensor<1x1x5x4xf32>) -> tensor<1x1x5x8xf32>
+  %h:2 = "onnx.Split"(%x) {axis = -1 : i64, num_outputs = 2 : i64} : (tensor<?x2x5x8xf32, ["s0"]>) -> (tensor<?x2x5x4xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>)
+  %n = "onnx.Neg"(%h#1) : (tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %rot = "onnx.Concat"(%n, %h#0) {axis = -1 : i64} : (tensor<?x2x5x4xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m1 = "onnx.Mul"(%x, %c4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m2 = "onnx.Mul"(%rot, %s4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %y = "onnx.Add"(%m1, %m2) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  return %y : tensor<?x2x5x8xf32, ["s0"]>
+}
+}
+
+// -----
+
+// A key scaled before its heads are repeated (yobx): the op takes K and
+// the product of the scales.
+// CHECK-LABEL: func.func @gqa_scaled_key
+// CHECK-SAME: "attention/gqa" = 1
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {scale = 2.500000e-01 : f32}
+// CHECK-NEXT: return %[[A]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @gqa_scaled_key(%q: tensor<2x4x5x8xf32>, %k: tensor<2x2x5x8xf32>, %v: tensor<2x2x5x8xf32>) -> tensor<2x4x5x8xf32> {
+  %c = "onnx.Constant"() {value = dense<0.5> : tensor<1xf32>} : () -> tensor<1xf32>
+  %ks = "onnx.Mul"(%k, %c) : (tensor<2x2x5x8xf32>, tensor<1xf32>) -> tensor<2x2x5x8xf32>
+  %two = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ones = "onnx.Constant"() {value = dense<[2, 2, 2, 5, 8]> : tensor<5xi64>} : () -> tensor<5xi64>
+  %shape = "onnx.Constant"() {value = dense<[2, 4, 5, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %k5 = "onnx.Unsqueeze"(%ks, %two) : (tensor<2x2x5x8xf32>, tensor<1xi64>) -> tensor<2x2x1x5x8xf32>
+  %ke = "onnx.Expand"(%k5, %ones) : (tensor<2x2x1x5x8xf32>, tensor<5xi64>) -> tensor<2x2x2x5x8xf32>
+  %kr = "onnx.Reshape"(%ke, %shape) {allowzero = 1 : i64} : (tensor<2x2x2x5x8xf32>, tensor<4xi64>) -> tensor<2x4x5x8xf32>
+  %v5 = "onnx.Unsqueeze"(%v, %two) : (tensor<2x2x5x8xf32>, tensor<1xi64>) -> tensor<2x2x1x5x8xf32>
+  %ve = "onnx.Expand"(%v5, %ones) : (tensor<2x2x1x5x8xf32>, tensor<5xi64>) -> tensor<2x2x2x5x8xf32>
+  %vr = "onnx.Reshape"(%ve, %shape) {allowzero = 1 : i64} : (tensor<2x2x2x5x8xf32>, tensor<4xi64>) -> tensor<2x4x5x8xf32>
+  %o = "onnx.Attention"(%q, %kr, %vr) {scale = 0.5 : f32} : (tensor<2x4x5x8xf32>, tensor<2x4x5x8xf32>, tensor<2x4x5x8xf32>) -> tensor<2x4x5x8xf32>
+  return %o : tensor<2x4x5x8xf32>
+}
+}
+
+// -----
+
+// The key scaled before its transpose (yobx): the op takes K, the scales
+// multiplied.
+// CHECK-LABEL: func.func @sdpa_key_scaled_then_transposed
+// CHECK-SAME: "attention/sdpa" = 1
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {scale = 2.500000e-01 : f32}
+// CHECK-NEXT: return %[[A]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @sdpa_key_scaled_then_transposed(%q: tensor<1x2x3x16xf32>, %k: tensor<1x2x4x16xf32>, %v: tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32> {
+  %r = "onnx.Constant"() {value = dense<0.5> : tensor<1xf32>} : () -> tensor<1xf32>
+  %qr = "onnx.Mul"(%q, %r) : (tensor<1x2x3x16xf32>, tensor<1xf32>) -> tensor<1x2x3x16xf32>
+  %kr = "onnx.Mul"(%k, %r) : (tensor<1x2x4x16xf32>, tensor<1xf32>) -> tensor<1x2x4x16xf32>
+  %kt = "onnx.Transpose"(%kr) {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x2x4x16xf32>) -> tensor<1x2x16x4xf32>
+  %s = "onnx.MatMul"(%qr, %kt) : (tensor<1x2x3x16xf32>, tensor<1x2x16x4xf32>) -> tensor<1x2x3x4xf32>
+  %p = "onnx.Softmax"(%s) {axis = -1 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %o = "onnx.MatMul"(%p, %v) : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
+  return %o : tensor<1x2x3x8xf32>
+}
+}
+
+// -----
+
 // Not attention: the softmax is over another axis; or the opset is 22.
 // CHECK-LABEL: func.func @sdpa_wrong_axis
 // CHECK-NOT: Attention

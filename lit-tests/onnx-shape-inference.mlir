@@ -47,3 +47,48 @@ func.func @elementwise(%l: tensor<?x4x5x5xf32, ["s0"]>, %m: tensor<?x4x5x1xf32, 
   %3 = "onnx.Neg"(%mean) : (tensor<*xf32>) -> tensor<*xf32>
   return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xi1>, tensor<*xf32>, tensor<*xf32>
 }
+
+// What models imported from other exporters need: a Constant's shape from
+// its value (function bodies inlined on import leave constants unranked);
+// Split's results (equal halves by num_outputs, the last one smaller when
+// uneven, or given sizes); a Reshape's -1 over symbolic dims named as the
+// product of the dims left (4*s0), a Reshape splitting it back getting the
+// input's dims.
+// CHECK-LABEL: func.func @imported
+// CHECK: "onnx.Constant"() {value = dense<0xFF800000> : tensor<1xf32>} : () -> tensor<1xf32>
+// CHECK: "onnx.Constant"() {value_float = 2.000000e+00 : f32} : () -> tensor<f32>
+// CHECK: "onnx.Split"(%arg0) {axis = -1 : i64, num_outputs = 2 : i64} : (tensor<?x4x?x16xf32, ["s0", "s1"]>) -> (tensor<?x4x?x8xf32, ["s0", "s1"]>, tensor<?x4x?x8xf32, ["s0", "s1"]>)
+// CHECK: "onnx.Split"(%arg1) {axis = 0 : i64, num_outputs = 3 : i64} : (tensor<7xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<1xf32>)
+// CHECK: "onnx.Split"(%arg1, %{{.*}}) {axis = 0 : i64} : (tensor<7xf32>, tensor<2xi64>) -> (tensor<2xf32>, tensor<5xf32>)
+// CHECK: "onnx.Reshape"(%arg0, %{{.*}}) : (tensor<?x4x?x16xf32, ["s0", "s1"]>, tensor<3xi64>) -> tensor<?x?x16xf32, ["4*s0", "s1"]>
+// CHECK: "onnx.Reshape"(%{{.*}}, %{{.*}}) : (tensor<?x?x16xf32, ["4*s0", "s1"]>, tensor<4xi64>) -> tensor<?x4x?x16xf32, ["s0", "s1"]>
+func.func @imported(%x: tensor<?x4x?x16xf32, ["s0", "s1"]>, %y: tensor<7xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %c = "onnx.Constant"() {value = dense<0xFF800000> : tensor<1xf32>} : () -> tensor<*xf32>
+  %f = "onnx.Constant"() {value_float = 2.0 : f32} : () -> tensor<*xf32>
+  %cc = "onnx.Add"(%c, %f) : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %a:2 = "onnx.Split"(%x) {axis = -1 : i64, num_outputs = 2 : i64} : (tensor<?x4x?x16xf32, ["s0", "s1"]>) -> (tensor<*xf32>, tensor<*xf32>)
+  %b:3 = "onnx.Split"(%y) {axis = 0 : i64, num_outputs = 3 : i64} : (tensor<7xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  %sz = "onnx.Constant"() {value = dense<[2, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %d:2 = "onnx.Split"(%y, %sz) {axis = 0 : i64} : (tensor<7xf32>, tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>)
+  %shape = "onnx.Shape"(%x) : (tensor<?x4x?x16xf32, ["s0", "s1"]>) -> tensor<4xi64>
+  %m1 = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i2 = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %i4 = "onnx.Constant"() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
+  %lead = "onnx.Slice"(%shape, %i0, %i2) : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %tail = "onnx.Slice"(%shape, %i2, %i4) : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %t1 = "onnx.Concat"(%m1, %tail) {axis = 0 : i64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  %r = "onnx.Reshape"(%x, %t1) : (tensor<?x4x?x16xf32, ["s0", "s1"]>, tensor<3xi64>) -> tensor<*xf32>
+  %t2 = "onnx.Concat"(%lead, %tail) {axis = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  %back = "onnx.Reshape"(%r, %t2) : (tensor<*xf32>, tensor<4xi64>) -> tensor<*xf32>
+  %n0 = "onnx.Neg"(%cc) : (tensor<*xf32>) -> tensor<*xf32>
+  %n1 = "onnx.Neg"(%a#0) : (tensor<*xf32>) -> tensor<*xf32>
+  %n2 = "onnx.Neg"(%a#1) : (tensor<*xf32>) -> tensor<*xf32>
+  %n3 = "onnx.Neg"(%b#0) : (tensor<*xf32>) -> tensor<*xf32>
+  %n4 = "onnx.Neg"(%b#1) : (tensor<*xf32>) -> tensor<*xf32>
+  %n5 = "onnx.Neg"(%b#2) : (tensor<*xf32>) -> tensor<*xf32>
+  %n6 = "onnx.Neg"(%d#0) : (tensor<*xf32>) -> tensor<*xf32>
+  %n7 = "onnx.Neg"(%d#1) : (tensor<*xf32>) -> tensor<*xf32>
+  %n8 = "onnx.Neg"(%back) : (tensor<*xf32>) -> tensor<*xf32>
+  return %n0, %n1, %n2, %n3, %n4, %n5, %n6, %n7, %n8 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}

@@ -340,6 +340,35 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         | "IsInf" | "IsNaN" | "Round" | "Tan" | "Asin" | "Acos" | "Atan" | "Sinh" | "Cosh" | "Asinh" | "Acosh"
         | "Atanh" | "Elu" | "Selu" | "Celu" | "HardSigmoid" | "HardSwish" | "Mish" | "Softsign" | "ThresholdedRelu"
         | "BitwiseNot" | "Shrink" | "CastLike" => one(input(0)),
+        "Split" => {
+            let n = op.result_count();
+            let Some(x) = input(0) else { return vec![None; n] };
+            let axis = norm(int_attr(op, "axis").unwrap_or(0), x.len());
+            if axis >= x.len() || n == 0 {
+                return vec![None; n];
+            }
+            let given = ir::operand_at(op, 1)
+                .filter(|v| !ir::defining_op(*v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP))
+                .map(|v| const_ints(v, values));
+            let sizes: Vec<Dim> = match (given, &x[axis]) {
+                (Some(Some(sizes)), _) if sizes.len() == n => sizes.into_iter().map(Dim::Static).collect(),
+                (Some(_), _) => vec![Dim::Unknown; n],
+                // Equal parts, the last one smaller (opset 18's num_outputs).
+                (None, Dim::Static(d)) => {
+                    let chunk = (d + n as i64 - 1) / n as i64;
+                    (0..n as i64).map(|i| Dim::Static((d - chunk * i).clamp(0, chunk))).collect()
+                }
+                (None, _) => vec![Dim::Unknown; n],
+            };
+            sizes
+                .into_iter()
+                .map(|size| {
+                    let mut out = x.clone();
+                    out[axis] = size;
+                    Some(out)
+                })
+                .collect()
+        }
         "Transpose" => one(input(0).map(|s| {
             let perm = op
                 .attribute("perm")
@@ -369,7 +398,15 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             let end = norm(int_attr(op, "end").unwrap_or(r as i64), r).min(r);
             vec![Dim::Static(end.saturating_sub(start) as i64)]
         })),
-        "Constant" => vec![None],
+        // The shape of its value (function bodies inlined by the importer
+        // leave their constants unranked).
+        "Constant" => one(if let Ok(v) = op.attribute("value") {
+            shape_of(unsafe { Type::from_raw(sys::mlirAttributeGetType(v.to_raw())) })
+        } else if op.attribute("value_float").is_ok() || op.attribute("value_int").is_ok() {
+            Some(vec![])
+        } else {
+            None
+        }),
         "Reshape" => one(ir::operand_at(op, 1).and_then(|s| values.get(&key(s))).map(|target| {
             let data = input(0);
             // allowzero = 1: a 0 is a real 0, not "copy the input's dim".

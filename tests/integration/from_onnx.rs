@@ -583,3 +583,59 @@ fn older_opsets_upgrade_with_the_same_outputs() {
         assert!(message.contains(expected), "{message}");
     }
 }
+
+/// Models written by torch.onnx.export (`tools/capture_exporter_onnx.py`:
+/// a tiny Llama with grouped-query heads, a tiny BERT with a padding mask)
+/// re-optimize at opset 23 into the fused standard ops (torch.onnx spells
+/// SDPA, RMSNorm and rotary out), with onnxruntime giving the same outputs
+/// before and after on two input shapes.
+#[test]
+fn torch_onnx_exports_reoptimize_to_fused_ops() {
+    let Some(env) = environment() else {
+        crate::parity::ort_missing();
+        return;
+    };
+    let dir = scratch_dir("from_onnx_torch_onnx");
+    let ids = |b: i64, s: i64| {
+        crate::optimizer::Input::I64(vec![b, s], (0..b * s).map(|i| (i * 37 + 11) % 64).collect())
+    };
+    let mask = |b: i64, s: i64| {
+        // The first two positions of the first row padded (the mask matters).
+        crate::optimizer::Input::I64(vec![b, s], (0..b * s).map(|i| i64::from(i >= 2)).collect())
+    };
+    type Inputs = Vec<crate::optimizer::Input>;
+    let cases: [(&str, &[(&str, usize)], [Inputs; 2]); 2] = [
+        (
+            "torch_onnx_llama",
+            &[("Attention", 2), ("RotaryEmbedding", 4), ("RMSNormalization", 5), ("Softmax", 0), ("Transpose", 0)],
+            [vec![ids(2, 7)], vec![ids(3, 4)]],
+        ),
+        (
+            "torch_onnx_bert",
+            &[("Attention", 2), ("LayerNormalization", 5), ("Softmax", 0), ("Transpose", 0)],
+            [vec![ids(2, 7), mask(2, 7)], vec![ids(3, 5), mask(3, 5)]],
+        ),
+    ];
+    for (name, expected_ops, input_sets) in cases {
+        let src = Path::new("tests/fixtures/onnx").join(format!("{name}.onnx"));
+        let out = dir.join(format!("{name}.onnx"));
+        let output =
+            translate(&["--to-onnx", src.to_str().unwrap(), "--opset", "23", "-o", out.to_str().unwrap(), "-q"]);
+        assert!(output.status.success(), "{name}: {}", stderr(&output));
+        let written = ModelProto::parse_from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+        let count = |op: &str| written.graph.node.iter().filter(|n| n.op_type == op).count();
+        for (op, n) in expected_ops {
+            assert_eq!(count(op), *n, "{name}: {op} nodes in {:?}", written.graph.node);
+        }
+        for inputs in &input_sets {
+            let before = crate::optimizer::outputs(env, &src, inputs);
+            let after = crate::optimizer::outputs(env, &out, inputs);
+            assert_eq!(before.len(), after.len(), "{name}");
+            for ((sb, vb), (sa, va)) in before.iter().zip(&after) {
+                assert_eq!(sb, sa, "{name}: output shape");
+                let worst = vb.iter().zip(va).map(|(b, a)| (a - b).abs() / (1e-4 + 1e-4 * b.abs())).fold(0.0, f64::max);
+                assert!(worst <= 1.0, "{name}: outputs differ by {worst} x tolerance after re-optimizing");
+            }
+        }
+    }
+}

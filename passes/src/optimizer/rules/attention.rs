@@ -121,10 +121,10 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x2x8x5xf32>, %v: tensor<2x2x5x
         family: "attention",
         roots: &["Attention"],
         min_opset: 23,
-        summary: "Attention(Q, repeat_kv(K), repeat_kv(V)) -> Attention(Q, K, V): the kv heads repeated by Unsqueeze/Expand/Reshape are the op's grouped-query heads",
+        summary: "Attention(Q, repeat_kv(K), repeat_kv(V)) -> Attention(Q, K, V): the kv heads repeated by Unsqueeze/Expand/Reshape are the op's grouped-query heads; a key scaled by a constant before the repeat (yobx) gives its scale to the op",
         apply: gqa,
         example: r#"
-func.func @f(%q: tensor<?x4x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]> {
+func.func @f(%q: tensor<?x4x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>) -> (tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>) {
   %two = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
   %ones = "onnx.Constant"() {value = dense<[1, 1, 2, 1, 1]> : tensor<5xi64>} : () -> tensor<5xi64>
   %shape = "onnx.Constant"() {value = dense<[-1, 4, 5, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
@@ -135,7 +135,13 @@ func.func @f(%q: tensor<?x4x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %
   %ve = "onnx.Expand"(%v5, %ones) : (tensor<?x2x1x5x8xf32, ["s0"]>, tensor<5xi64>) -> tensor<?x2x2x5x8xf32, ["s0"]>
   %vr = "onnx.Reshape"(%ve, %shape) : (tensor<?x2x2x5x8xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x4x5x8xf32, ["s0"]>
   %o = "onnx.Attention"(%q, %kr, %vr) {scale = 0.353553385 : f32} : (tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]>
-  return %o : tensor<?x4x5x8xf32, ["s0"]>
+  %c = "onnx.Constant"() {value = dense<0.594603558> : tensor<1xf32>} : () -> tensor<1xf32>
+  %ks = "onnx.Mul"(%k, %c) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %ks5 = "onnx.Unsqueeze"(%ks, %two) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x2x1x5x8xf32, ["s0"]>
+  %kse = "onnx.Expand"(%ks5, %ones) : (tensor<?x2x1x5x8xf32, ["s0"]>, tensor<5xi64>) -> tensor<?x2x2x5x8xf32, ["s0"]>
+  %ksr = "onnx.Reshape"(%kse, %shape) {allowzero = 1 : i64} : (tensor<?x2x2x5x8xf32, ["s0"]>, tensor<4xi64>) -> tensor<?x4x5x8xf32, ["s0"]>
+  %o2 = "onnx.Attention"(%q, %ksr, %vr) {scale = 0.594603558 : f32} : (tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>) -> tensor<?x4x5x8xf32, ["s0"]>
+  return %o, %o2 : tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>
 }"#,
     },
     Rule {
@@ -271,6 +277,17 @@ fn scaled_scores(rw: &Rw<'_>, sc: Id) -> Vec<(f64, Id, Id)> {
     out
 }
 
+/// `(K, c)` when `kt = Transpose(K * c, [0, 1, 3, 2])` (or of `K`, c = 1):
+/// the key itself, with the scale yobx puts on it before transposing.
+fn transposed_key(rw: &Rw<'_>, kt: Id) -> Option<(Id, f64)> {
+    rw.producers(kt, "Transpose").into_iter().find_map(|(th, tc)| {
+        if th.attrs.len() != 1 || th.ints("perm") != Some(&[0, 1, 3, 2]) {
+            return None;
+        }
+        prescaled(rw, tc[0]).into_iter().find_map(|(c, k)| rank4_f32(rw, k).map(|_| (k, c)))
+    })
+}
+
 /// `(c, y)` when `x = Mul(y, c)` (either order) with a one-element float
 /// constant `c` and `y` of `x`'s type, then `(1, x)`: the first match the
 /// caller fuses takes the scaling into the op.
@@ -402,10 +419,20 @@ fn sdpa_with(
                 if !heads_ok || !qd[3].same(&ktd[2]) || !ktd[3].same(&vd[2]) {
                     continue;
                 }
-                let k_ty =
-                    TyInfo::tensor(dtype::FLOAT, vec![ktd[0].clone(), ktd[1].clone(), ktd[3].clone(), ktd[2].clone()]);
-                let k =
-                    rw.add(Head::new("Transpose", vec![("perm", AttrValue::Ints(vec![0, 1, 3, 2]))]), vec![kt], k_ty);
+                let (k, scale) = match transposed_key(rw, kt) {
+                    Some((k, c)) => (k, scale * c),
+                    None => {
+                        let k_ty = TyInfo::tensor(
+                            dtype::FLOAT,
+                            vec![ktd[0].clone(), ktd[1].clone(), ktd[3].clone(), ktd[2].clone()],
+                        );
+                        let perm = vec![("perm", AttrValue::Ints(vec![0, 1, 3, 2]))];
+                        (rw.add(Head::new("Transpose", perm), vec![kt], k_ty), scale)
+                    }
+                };
+                if !scale.is_finite() || scale == 0.0 {
+                    continue;
+                }
                 let mut operands = vec![q, k, *v];
                 operands.extend(mask);
                 let fused = Head::new("Attention", vec![("scale", AttrValue::float(scale as f32))]);
@@ -569,8 +596,26 @@ fn gqa(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
         return None;
     }
     let qd = rank4_f32(rw, children[0])?;
-    let (k, rk) = repeated_kv(rw, children[1])?;
+    let (mut k, rk) = repeated_kv(rw, children[1])?;
     let (v, rv) = repeated_kv(rw, children[2])?;
+    let mut head = head.clone();
+    // A key scaled before its heads are repeated (yobx): the scale joins the op's.
+    if let Some(scale) = head.float("scale") {
+        if let Some((c, y)) = prescaled(rw, k).into_iter().find(|(c, _)| *c != 1.0) {
+            let fused = scale as f64 * c;
+            if fused.is_finite() && fused != 0.0 {
+                k = y;
+                head = Head {
+                    attrs: head
+                        .attrs
+                        .iter()
+                        .map(|(n, a)| (*n, if n.as_str() == "scale" { AttrValue::float(fused as f32) } else { a.clone() }))
+                        .collect(),
+                    ..head
+                };
+            }
+        }
+    }
     let (kd, vd) = (rank4_f32(rw, k)?, rank4_f32(rw, v)?);
     let (Dim::Static(hq), Dim::Static(hk), Dim::Static(hv)) = (&qd[1], &kd[1], &vd[1]) else { return None };
     if rk != rv || hk != hv || hq % hk != 0 || hq / hk != rk {
@@ -578,7 +623,7 @@ fn gqa(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
     }
     let mut operands = vec![children[0], k, v];
     operands.extend(children.get(3).copied());
-    rw.add_like(head.clone(), operands, class)
+    rw.add_like(head, operands, class)
 }
 
 fn attention_3d(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {

@@ -207,6 +207,19 @@ impl Rw<'_> {
             .collect()
     }
 
+    /// `(i, tuple)` for each e-node of `id` that is result `i` of the
+    /// multi-result op in e-class `tuple`.
+    pub fn projections(&self, id: Id) -> Vec<(u32, Id)> {
+        self.view[id]
+            .nodes
+            .iter()
+            .filter_map(|n| match n {
+                ONode::Proj(i, [t]) => Some((*i, *t)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Adds an op with one result of type `ty`.
     pub fn add(&mut self, head: Head, children: Vec<Id>, ty: TyInfo) -> Id {
         let id = self.egraph.add(ONode::op(head, children));

@@ -39,10 +39,10 @@ pub static RULES: &[Rule] = &[
         family: "rotary",
         roots: &["Add"],
         min_opset: 23,
-        summary: "x * cos + Concat(-x[h:], x[:h]) * sin, cos/sin halves equal -> RotaryEmbedding(x, cos[:h], sin[:h]) {interleaved = 0}",
+        summary: "x * cos + Concat(-x[h:], x[:h]) * sin, cos/sin halves equal -> RotaryEmbedding(x, cos[:h], sin[:h]) {interleaved = 0}; the halves of x also as the two results of a Split, the caches also concatenated after their Unsqueeze (yobx)",
         apply: rotate_half,
         example: r#"
-func.func @f(%x: tensor<?x2x5x8xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> tensor<?x2x5x8xf32, ["s0"]> {
+func.func @f(%x: tensor<?x2x5x8xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) {
   %cat = "onnx.Concat"(%a, %a) {axis = -1 : i64} : (tensor<1x5x4xf32>, tensor<1x5x4xf32>) -> tensor<1x5x8xf32>
   %cos = "onnx.Cos"(%cat) : (tensor<1x5x8xf32>) -> tensor<1x5x8xf32>
   %sin = "onnx.Sin"(%cat) : (tensor<1x5x8xf32>) -> tensor<1x5x8xf32>
@@ -60,7 +60,19 @@ func.func @f(%x: tensor<?x2x5x8xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> tensor<?
   %m1 = "onnx.Mul"(%x, %c4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
   %m2 = "onnx.Mul"(%rot, %s4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
   %y = "onnx.Add"(%m1, %m2) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
-  return %y : tensor<?x2x5x8xf32, ["s0"]>
+  %ca = "onnx.Cos"(%a) : (tensor<1x5x4xf32>) -> tensor<1x5x4xf32>
+  %sa = "onnx.Sin"(%a) : (tensor<1x5x4xf32>) -> tensor<1x5x4xf32>
+  %cu = "onnx.Unsqueeze"(%ca, %one) : (tensor<1x5x4xf32>, tensor<1xi64>) -> tensor<1x1x5x4xf32>
+  %su = "onnx.Unsqueeze"(%sa, %one) : (tensor<1x5x4xf32>, tensor<1xi64>) -> tensor<1x1x5x4xf32>
+  %c4b = "onnx.Concat"(%cu, %cu) {axis = -1 : i64} : (tensor<1x1x5x4xf32>, tensor<1x1x5x4xf32>) -> tensor<1x1x5x8xf32>
+  %s4b = "onnx.Concat"(%su, %su) {axis = -1 : i64} : (tensor<1x1x5x4xf32>, tensor<1x1x5x4xf32>) -> tensor<1x1x5x8xf32>
+  %h:2 = "onnx.Split"(%x) {axis = -1 : i64, num_outputs = 2 : i64} : (tensor<?x2x5x8xf32, ["s0"]>) -> (tensor<?x2x5x4xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>)
+  %nb = "onnx.Neg"(%h#1) : (tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %rotb = "onnx.Concat"(%nb, %h#0) {axis = -1 : i64} : (tensor<?x2x5x4xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m3 = "onnx.Mul"(%x, %c4b) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m4 = "onnx.Mul"(%rotb, %s4b) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %y2 = "onnx.Add"(%m3, %m4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  return %y, %y2 : tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>
 }"#,
     },
     Rule {
@@ -182,6 +194,20 @@ fn unsqueezed_at_1(rw: &Rw<'_>, c4: Id) -> Option<Id> {
     })
 }
 
+/// The half cache of `c4 [Bc, 1, S, D]`: `Unsqueeze(c, [1])` of a `c` with
+/// equal halves, or `Concat(Unsqueeze(h, [1]), Unsqueeze(h, [1]))` on the
+/// last axis (yobx unsqueezes before concatenating): `h`.
+fn cache_half(rw: &Rw<'_>, c4: Id) -> Option<Half> {
+    if let Some(half) = unsqueezed_at_1(rw, c4).and_then(|c3| equal_halves(rw, c3)) {
+        return Some(half);
+    }
+    rw.producers(c4, "Concat").into_iter().find_map(|(head, ch)| {
+        let same = ch.len() == 2 && rw.find(ch[0]) == rw.find(ch[1]) && concat_axis(&head, 4) == Some(3);
+        let h = same.then(|| unsqueezed_at_1(rw, ch[0])).flatten()?;
+        Some(Half { a: h, dims: f32_dims(rw, h, 3)?, f: None, scale: None })
+    })
+}
+
 /// A 1-element int64 value holding the size `dim`: a constant when static,
 /// else `Shape(arg)[i:i+1]` of a function argument with that symbolic dim.
 pub(super) fn dim_value(rw: &mut Rw<'_>, dim: &Dim) -> Option<Id> {
@@ -255,6 +281,7 @@ fn rotated_half_of(rw: &Rw<'_>, rot: Id) -> Vec<Id> {
             if !nh.attrs.is_empty() {
                 continue;
             }
+            out.extend(split_halves_of(rw, x1, x2));
             for (sh2, s2) in rw.producers(x2, "Slice") {
                 let x = s2[0];
                 let Some(d) = f32_dims(rw, x, 4).and_then(|d| static_dim(&d[3])) else { continue };
@@ -267,6 +294,36 @@ fn rotated_half_of(rw: &Rw<'_>, rot: Id) -> Vec<Id> {
                 if first {
                     out.push(x);
                 }
+            }
+        }
+    }
+    out
+}
+
+/// `x` when `x1` and `x2` are results 0 and 1 of one `Split(x)` into two
+/// equal halves of the last axis (yobx's rotate-half; `x` rank 4, float32,
+/// last dim static and even).
+fn split_halves_of(rw: &Rw<'_>, x1: Id, x2: Id) -> Vec<Id> {
+    let mut out = Vec::new();
+    for (i2, t) in rw.projections(x2) {
+        let first = rw.projections(x1).into_iter().any(|(i1, t1)| i1 == 0 && rw.find(t1) == rw.find(t));
+        if i2 != 1 || !first {
+            continue;
+        }
+        for (sh, sc) in rw.producers(t, "Split") {
+            let x = sc[0];
+            let Some(d) = f32_dims(rw, x, 4).and_then(|d| static_dim(&d[3])) else { continue };
+            let axis_ok = norm_axis(sh.int("axis").unwrap_or(0), 4) == Some(3);
+            let attrs_ok = sh.attrs.iter().all(|(k, _)| matches!(k.as_str(), "axis" | "num_outputs"));
+            let two = sh.results == 2 && sh.int("num_outputs").is_none_or(|n| n == 2);
+            // No sizes (equal halves), or the sizes [d/2, d/2].
+            let sizes_ok = match sc.get(1) {
+                None => true,
+                Some(&s) if !rw.producers(s, "none").is_empty() => true,
+                Some(&s) => rw.ints(s).is_some_and(|v| v[..] == [d / 2, d / 2]),
+            };
+            if axis_ok && attrs_ok && two && sizes_ok && d % 2 == 0 && d > 0 {
+                out.push(x);
             }
         }
     }
@@ -314,8 +371,7 @@ fn fuse(rw: &mut Rw<'_>, class: Id, x: Id, xd: &[Dim], cos4: Id, sin4: Id) -> Op
     if !fits(rw, cos4) || !fits(rw, sin4) {
         return None;
     }
-    let (c3, s3) = (unsqueezed_at_1(rw, cos4)?, unsqueezed_at_1(rw, sin4)?);
-    let (ch, sh) = (equal_halves(rw, c3)?, equal_halves(rw, s3)?);
+    let (ch, sh) = (cache_half(rw, cos4)?, cache_half(rw, sin4)?);
     let half =
         |d: &[Dim]| d[1].same(&xd[2]) && static_dim(&d[2]).zip(static_dim(&xd[3])).is_some_and(|(h, d)| 2 * h == d);
     if !half(&ch.dims) || !half(&sh.dims) {
