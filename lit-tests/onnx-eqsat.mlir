@@ -720,6 +720,43 @@ func.func @sdpa_key_scaled_then_transposed(%q: tensor<1x2x3x16xf32>, %k: tensor<
 
 // -----
 
+// torch.onnx's causal mask: Where(causal, 0, lowest float) added to the
+// scores. Proven causal (every query sees a key), it is the boolean mask,
+// then the op's is_causal.
+// CHECK-LABEL: func.func @sdpa_nan_rows_lowest_causal
+// CHECK-SAME: "attention/causal-mask" = 1
+// CHECK-SAME: "attention/sdpa-nan-rows" = 1
+// CHECK: %[[A:.*]] = "onnx.Attention"(%arg0, %arg1, %arg2) {is_causal = 1 : i64, scale = 2.500000e-01 : f32}
+// CHECK-NEXT: return %[[A]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @sdpa_nan_rows_lowest_causal(%q: tensor<1x2x4x16xf32>, %k: tensor<1x2x4x16xf32>, %v: tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32> {
+  %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x2x4x16xf32>) -> tensor<1x2x16x4xf32>
+  %s = "onnx.MatMul"(%q, %kt) : (tensor<1x2x4x16xf32>, tensor<1x2x16x4xf32>) -> tensor<1x2x4x4xf32>
+  %r = "onnx.Constant"() {value = dense<0.25> : tensor<f32>} : () -> tensor<f32>
+  %ss = "onnx.Mul"(%s, %r) : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %i0 = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %i1 = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %i4 = "onnx.Constant"() {value = dense<4> : tensor<i64>} : () -> tensor<i64>
+  %pos = "onnx.Range"(%i0, %i4, %i1) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<4xi64>
+  %a0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a1 = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %row = "onnx.Unsqueeze"(%pos, %a0) : (tensor<4xi64>, tensor<1xi64>) -> tensor<1x4xi64>
+  %col = "onnx.Unsqueeze"(%pos, %a1) : (tensor<4xi64>, tensor<1xi64>) -> tensor<4x1xi64>
+  %causal = "onnx.LessOrEqual"(%row, %col) : (tensor<1x4xi64>, tensor<4x1xi64>) -> tensor<4x4xi1>
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %lowest = "onnx.Constant"() {value = dense<-3.40282347E+38> : tensor<f32>} : () -> tensor<f32>
+  %m = "onnx.Where"(%causal, %zero, %lowest) : (tensor<4x4xi1>, tensor<f32>, tensor<f32>) -> tensor<4x4xf32>
+  %l = "onnx.Add"(%ss, %m) : (tensor<1x2x4x4xf32>, tensor<4x4xf32>) -> tensor<1x2x4x4xf32>
+  %p = "onnx.Softmax"(%l) {axis = -1 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %nan = "onnx.IsNaN"(%p) : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xi1>
+  %p0 = "onnx.Where"(%nan, %zero, %p) : (tensor<1x2x4x4xi1>, tensor<f32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %o = "onnx.MatMul"(%p0, %v) : (tensor<1x2x4x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}
+}
+
+// -----
+
 // Not attention: the softmax is over another axis; or the opset is 22.
 // CHECK-LABEL: func.func @sdpa_wrong_axis
 // CHECK-NOT: Attention

@@ -91,10 +91,10 @@ func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x8x5xf32, ["s0"]>, %
         family: "attention",
         roots: &["MatMul"],
         min_opset: 23,
-        summary: "torch.onnx's SDPA: MatMul(Where(IsNaN(p), 0, p), V) with p = Softmax(MatMul(Q, Kt) * scale + mask), the boolean mask m possibly added as Where(m, 0, -inf) -> Attention(Q, K, V, m) {scale}; equal for finite Q and K (with a NaN or inf there torch.onnx zeroes the row, Attention and torch give NaN)",
+        summary: "torch.onnx's SDPA: MatMul(Where(IsNaN(p), 0, p), V) with p = Softmax(MatMul(Q, Kt) * scale + mask), the boolean mask m possibly added as Where(m, 0, -inf), or as Where(m, 0, lowest float) when m is proven causal or all true -> Attention(Q, K, V, m) {scale}; equal for finite Q and K (with a NaN or inf there torch.onnx zeroes the row, Attention and torch give NaN)",
         apply: sdpa_nan_rows,
         example: r#"
-func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x2x8x5xf32>, %v: tensor<2x2x5x8xf32>, %b: tensor<2x1x5x5xi1>, %pad: tensor<2x1x1x5xi1>) -> (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) {
+func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x2x8x5xf32>, %v: tensor<2x2x5x8xf32>, %b: tensor<2x1x5x5xi1>, %pad: tensor<2x1x1x5xi1>) -> (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) {
   %r = "onnx.Constant"() {value = dense<0.594603558> : tensor<f32>} : () -> tensor<f32>
   %qr = "onnx.Mul"(%q, %r) : (tensor<2x2x5x8xf32>, tensor<f32>) -> tensor<2x2x5x8xf32>
   %kr = "onnx.Mul"(%k, %r) : (tensor<2x2x8x5xf32>, tensor<f32>) -> tensor<2x2x8x5xf32>
@@ -113,7 +113,23 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x2x8x5xf32>, %v: tensor<2x2x5x
   %nan2 = "onnx.IsNaN"(%p2) : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xi1>
   %p3 = "onnx.Where"(%nan2, %zero, %p2) : (tensor<2x2x5x5xi1>, tensor<f32>, tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
   %o2 = "onnx.MatMul"(%p3, %v) : (tensor<2x2x5x5xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
-  return %o, %o2 : tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>
+  %i0 = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %i1 = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %i5 = "onnx.Constant"() {value = dense<5> : tensor<i64>} : () -> tensor<i64>
+  %pos = "onnx.Range"(%i0, %i5, %i1) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<5xi64>
+  %a0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a1 = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %row = "onnx.Unsqueeze"(%pos, %a0) : (tensor<5xi64>, tensor<1xi64>) -> tensor<1x5xi64>
+  %col = "onnx.Unsqueeze"(%pos, %a1) : (tensor<5xi64>, tensor<1xi64>) -> tensor<5x1xi64>
+  %causal = "onnx.LessOrEqual"(%row, %col) : (tensor<1x5xi64>, tensor<5x1xi64>) -> tensor<5x5xi1>
+  %lowest = "onnx.Constant"() {value = dense<-3.40282347E+38> : tensor<f32>} : () -> tensor<f32>
+  %mc = "onnx.Where"(%causal, %zero, %lowest) : (tensor<5x5xi1>, tensor<f32>, tensor<f32>) -> tensor<5x5xf32>
+  %l4 = "onnx.Add"(%s, %mc) : (tensor<2x2x5x5xf32>, tensor<5x5xf32>) -> tensor<2x2x5x5xf32>
+  %p4 = "onnx.Softmax"(%l4) {axis = -1 : i64} : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %nan4 = "onnx.IsNaN"(%p4) : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xi1>
+  %p5 = "onnx.Where"(%nan4, %zero, %p4) : (tensor<2x2x5x5xi1>, tensor<f32>, tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %o3 = "onnx.MatMul"(%p5, %v) : (tensor<2x2x5x5xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
+  return %o, %o2, %o3 : tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>
 }"#,
     },
     Rule {
@@ -345,14 +361,7 @@ fn mask_broadcasts_q(rw: &Rw<'_>, mask: Id, sc: Id) -> bool {
 }
 
 /// `nan_rows`: torch.onnx's form only (`sdpa-nan-rows`), else never it.
-fn sdpa_with(
-    rw: &mut Rw<'_>,
-    class: Id,
-    head: &Head,
-    children: &[Id],
-    expand_q: bool,
-    nan_rows: bool,
-) -> Option<Id> {
+fn sdpa_with(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id], expand_q: bool, nan_rows: bool) -> Option<Id> {
     let [p, v] = children else { return None };
     if !head.attrs.is_empty() || rank4_f32(rw, class).is_none() {
         return None;
@@ -484,19 +493,27 @@ fn is_nan_of(rw: &Rw<'_>, none: Id, w: Id) -> bool {
 
 /// `b` when the float mask `m` is `Where(b, 0, -inf)` of the same shape
 /// (torch.onnx's additive form of a boolean mask): `s + 0 = s` and
-/// `s + -inf = -inf`, what a boolean mask does to finite scores.
+/// `s + -inf = -inf`, what a boolean mask does to finite scores. Also
+/// `Where(b, 0, lowest float)` (torch.onnx's causal masks) when `b` is
+/// proven causal with every query seeing a key (or all true): a finite
+/// score below 2^104 plus the lowest float rounds to it, and its exp after
+/// the row's finite maximum is subtracted is exactly 0, as for `-inf`; only
+/// a row with every key masked would differ (the mean of V against 0).
 fn boolean_of_additive(rw: &Rw<'_>, m: Id) -> Option<Id> {
     let dims = rw.ty(m)?.dims.clone()?;
     rw.producers(m, "Where").into_iter().find_map(|(_, c)| {
         let [b, zero, ninf] = c[..] else { return None };
-        let same_shape = rw.ty(b).and_then(|t| t.dims.as_ref()).is_some_and(|bd| {
-            bd.len() == dims.len() && bd.iter().zip(&dims).all(|(x, y)| x.same(y))
-        });
-        (rw.elem(b) == Some(dtype::BOOL)
-            && rw.scalar(zero) == Some(0.0)
-            && rw.scalar(ninf) == Some(f64::NEG_INFINITY)
-            && same_shape)
-            .then_some(b)
+        let same_shape = rw
+            .ty(b)
+            .and_then(|t| t.dims.as_ref())
+            .is_some_and(|bd| bd.len() == dims.len() && bd.iter().zip(&dims).all(|(x, y)| x.same(y)));
+        if rw.elem(b) != Some(dtype::BOOL) || rw.scalar(zero) != Some(0.0) || !same_shape {
+            return None;
+        }
+        let fill = rw.scalar(ninf)?;
+        let lowest = rw.elem(m) == Some(dtype::FLOAT) && fill == f32::MIN as f64;
+        let no_empty_row = || matches!(prove_mask(rw, b), Some(BoolMask::All(true)) | Some(BoolMask::Causal(0..)));
+        (fill == f64::NEG_INFINITY || lowest && no_empty_row()).then_some(b)
     })
 }
 
@@ -609,7 +626,9 @@ fn gqa(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
                     attrs: head
                         .attrs
                         .iter()
-                        .map(|(n, a)| (*n, if n.as_str() == "scale" { AttrValue::float(fused as f32) } else { a.clone() }))
+                        .map(|(n, a)| {
+                            (*n, if n.as_str() == "scale" { AttrValue::float(fused as f32) } else { a.clone() })
+                        })
                         .collect(),
                     ..head
                 };
