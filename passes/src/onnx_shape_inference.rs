@@ -94,6 +94,11 @@ pub fn shape_of(ty: Type<'_>) -> Option<Shape> {
 
 /// A ranked tensor type of `shape`, with symbols in the encoding.
 pub fn tensor_type<'c>(context: &'c melior::Context, shape: &[Dim], element: Type<'c>) -> Type<'c> {
+    // A negative size (an invalid model's Reshape to [-2, 3]) is no type:
+    // unknown instead.
+    let shape: Vec<Dim> =
+        shape.iter().map(|d| if matches!(d, Dim::Static(n) if *n < 0) { Dim::Unknown } else { d.clone() }).collect();
+    let shape = &shape[..];
     const DYNAMIC: u64 = i64::MIN as u64;
     let dims: Vec<u64> = shape.iter().map(|d| if let Dim::Static(n) = d { *n as u64 } else { DYNAMIC }).collect();
     let symbols: Vec<Attribute> = shape
@@ -351,12 +356,14 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                 .filter(|v| !ir::defining_op(*v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP))
                 .map(|v| const_ints(v, values));
             let sizes: Vec<Dim> = match (given, &x[axis]) {
-                (Some(Some(sizes)), _) if sizes.len() == n => sizes.into_iter().map(Dim::Static).collect(),
+                (Some(Some(sizes)), _) if sizes.len() == n && sizes.iter().all(|&k| k >= 0) => {
+                    sizes.into_iter().map(Dim::Static).collect()
+                }
                 (Some(_), _) => vec![Dim::Unknown; n],
                 // Equal parts, the last one smaller (opset 18's num_outputs).
-                (None, Dim::Static(d)) => {
-                    let chunk = (d + n as i64 - 1) / n as i64;
-                    (0..n as i64).map(|i| Dim::Static((d - chunk * i).clamp(0, chunk))).collect()
+                (None, &Dim::Static(d)) if d >= 0 => {
+                    let chunk = d / n as i64 + i64::from(d % n as i64 != 0);
+                    (0..n as i64).map(|i| Dim::Static(d.saturating_sub(chunk.saturating_mul(i)).clamp(0, chunk))).collect()
                 }
                 (None, _) => vec![Dim::Unknown; n],
             };
