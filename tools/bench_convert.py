@@ -7,7 +7,8 @@ side in one run, on the same torch.export programs.
                                      # and loading it costs ~0.4 s at start-up
     YOBX_SRC=/path/to/yet-another-onnx-builder .venv/bin/python tools/bench_convert.py [--doc]
         [--models llama32,bert,mobilenet,vit] [--depths 4,8,16,32] [--peers-depth]
-        [--runs 90] [--exporters aten2onnx,aten2onnx-ort,dynamo,yobx] [--timeout 900]
+        [--runs 90] [--exporters aten2onnx,aten2onnx-ort,dynamo,yobx,dynamo+aten2onnx,yobx+aten2onnx]
+        [--timeout 900]
 
 Per model and exporter: conversion wall time and peak RSS (each conversion
 runs in its own process; RSS is that process's ru_maxrss), ONNX node count
@@ -21,7 +22,10 @@ with --peers-depth). `--doc` writes the tables to docs/benchmarks.md.
 
 `aten2onnx-ort` is aten2onnx with `--target onnxruntime` (onnxruntime's
 com.microsoft contrib ops where they pay); its rows sit beside the default
-(standard ONNX) ones, with a line comparing the two.
+(standard ONNX) ones, with a line comparing the two. `dynamo+aten2onnx` and
+`yobx+aten2onnx` are the peers' models re-optimized by `aten-translate
+--to-onnx PEER.onnx --opset 23` (their convert time is that alone): the
+optimizer serving models from other exporters.
 
 yobx runs when YOBX_SRC names a checkout of its source (it needs scipy,
 ml_dtypes and optree in the venv); otherwise its rows say why not. Captures
@@ -232,6 +236,21 @@ def convert(exporter: str, name: str, pt2: Path, timeout: float) -> dict:
     onnx_path = OUT / f"{name}.{exporter}.onnx"
     for p in (onnx_path, Path(str(onnx_path) + ".data")):
         p.unlink(missing_ok=True)
+    if exporter.endswith("+aten2onnx"):
+        # A peer's model re-optimized: `aten-translate --to-onnx PEER.onnx
+        # --opset 23` (the peer must come first in --exporters).
+        source = OUT / f"{name}.{exporter.removesuffix('+aten2onnx')}.onnx"
+        if not source.exists():
+            return {"error": f"no {source.name} to re-optimize"}
+        cmd = [str(REPO / "target/release/aten-translate"), "--to-onnx", str(source), "--opset", "23",
+               "-o", str(onnx_path), "--quiet"]
+        run_measured(cmd, timeout)
+        code, wall, rss, text = peak_rss_of(cmd, timeout)
+        if code != 0 or not onnx_path.exists():
+            last = [l for l in text.splitlines() if l.strip()][-1:] or [f"exit {code}"]
+            return {"error": f"exit {code}: {last[0][:160]}", "convert_s": wall}
+        wall = statistics.median([wall] + [run_measured(cmd, timeout)[1] for _ in range(4)])
+        return {"onnx": onnx_path, "convert_s": wall, "process_s": wall, "rss_mb": rss / 1024}
     if exporter in ("aten2onnx", "aten2onnx-ort"):
         binary = REPO / "target/release/aten-translate"
         if not binary.exists():
@@ -426,7 +445,13 @@ def ratio_lines(results: dict) -> str:
                          f"{ort['ms_noopt'] / ours['ms_noopt']:.2f}x (no opts)")
             out.append(line)
         for peer in ("dynamo", "yobx"):
-            p = per.get(peer, {})
+            p, re = per.get(peer, {}), per.get(f"{peer}+aten2onnx", {})
+            if "nodes" in p and "nodes" in re:
+                line = f"- {name}: {peer}'s model re-optimized: nodes {p['nodes']} -> {re['nodes']}"
+                if p.get("ms_opt") and re.get("ms_opt"):
+                    line += (f", ORT latency {re['ms_opt'] / p['ms_opt']:.2f}x of {peer}'s own (all opts), "
+                             f"{re['ms_noopt'] / p['ms_noopt']:.2f}x (no opts)")
+                out.append(line)
             if "convert_s" in ours and "nodes" in p and "nodes" in ours:
                 line = f"- {name}: convert {p['convert_s'] / ours['convert_s']:.0f}x faster than {peer}, nodes {ours['nodes']} vs {p['nodes']}"
                 if ours.get("ms_opt") and p.get("ms_opt"):
@@ -467,8 +492,9 @@ def main() -> int:
         return 0
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", default="llama32,bert,mobilenet,vit")
-    ap.add_argument("--exporters", default="aten2onnx,aten2onnx-ort,dynamo,yobx",
-                    help="aten2onnx-ort: aten2onnx with --target onnxruntime")
+    ap.add_argument("--exporters", default="aten2onnx,aten2onnx-ort,dynamo,yobx,dynamo+aten2onnx,yobx+aten2onnx",
+                    help="aten2onnx-ort: aten2onnx with --target onnxruntime; PEER+aten2onnx: PEER's model "
+                         "re-optimized by `aten-translate --to-onnx PEER.onnx --opset 23` (convert = that alone)")
     ap.add_argument("--depths", default="4,8,16,32", help="Llama depths for the convert-time sweep ('' = none)")
     ap.add_argument("--peers-depth", action="store_true", help="also time the peers in the depth sweep")
     ap.add_argument("--runs", type=int, default=90, help="timed ORT runs per model and exporter (median; interleaved)")
