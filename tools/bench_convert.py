@@ -80,6 +80,21 @@ def _llama(layers: int):
     return model, inputs, dyn, ["input_ids"]
 
 
+def _trained_biases(model):
+    """Random initialisation leaves every bias at zero, which no trained
+    model has: an exporter may then drop the bias Adds (x + 0), a shortcut
+    that says nothing about real models (and changes -0.0 to +0.0, so
+    aten2onnx does not take it). Small random biases, fixed seed."""
+    import torch
+
+    g = torch.Generator().manual_seed(2)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if name.endswith("bias"):
+                p.copy_(torch.randn(p.shape, generator=g) * 0.02)
+    return model
+
+
 def _bert():
     import capture_corpus as cc
     import torch
@@ -92,7 +107,7 @@ def _bert():
     )
     cfg._attn_implementation = "sdpa"
     torch.manual_seed(0)
-    model = cc.BertLastHidden(tf.BertModel(cfg, add_pooling_layer=False)).eval()
+    model = _trained_biases(cc.BertLastHidden(tf.BertModel(cfg, add_pooling_layer=False)).eval())
     g = torch.Generator().manual_seed(1)
     inputs = []
     for b, s in [(2, 8), (3, 5)]:
@@ -134,7 +149,7 @@ def _vit():
     )
     cfg._attn_implementation = "sdpa"
     torch.manual_seed(0)
-    model = cc.ViTLastHidden(tf.ViTModel(cfg, add_pooling_layer=False)).eval()
+    model = _trained_biases(cc.ViTLastHidden(tf.ViTModel(cfg, add_pooling_layer=False)).eval())
     g = torch.Generator().manual_seed(1)
     inputs = [(torch.randn(b, 3, 64, 64, generator=g),) for b in (2, 3)]
     dyn = ({0: torch.export.Dim("batch")},)
