@@ -31,7 +31,7 @@
 use super::{both_orders, norm_axis, Rule, Rw};
 use crate::optimizer::{
     analysis::{Dim, TyInfo},
-    lang::{dtype, AttrValue, Discriminant, Head},
+    lang::{dtype, AttrValue, Discriminant, Head, Tensor, Values},
 };
 use egg::{Id, Language, Symbol};
 
@@ -41,10 +41,10 @@ pub static RULES: &[Rule] = &[
         family: "attention",
         roots: &["MatMul"],
         min_opset: 23,
-        summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) -> Attention(Q, K, V, mask) {scale}; the scale may also be split over Q and Kt (MatMul(Q * a, Kt * b), torch.onnx's form)",
+        summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) -> Attention(Q, K, V, mask) {scale}; the scale may also be split over Q and Kt (MatMul(Q * a, Kt * b), torch.onnx's form); an additive mask Where(b, 0, lowest float) goes in with the float next to the lowest (onnxruntime zeroes a row masked by the lowest float everywhere, the softmax averages V there)",
         apply: sdpa,
         example: r#"
-func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x8xf32>, %m: tensor<2x1x5x5xf32>) -> (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) {
+func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x8xf32>, %m: tensor<2x1x5x5xf32>) -> (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) {
   %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 2, 3, 1>} : (tensor<2x5x2x8xf32>) -> tensor<2x2x8x5xf32>
   %s = "onnx.MatMul"(%q, %kt) : (tensor<2x2x5x8xf32>, tensor<2x2x8x5xf32>) -> tensor<2x2x5x5xf32>
   %c = "onnx.Constant"() {value = dense<0.353553385> : tensor<f32>} : () -> tensor<f32>
@@ -59,7 +59,14 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x
   %l2 = "onnx.Add"(%s2, %m) : (tensor<2x2x5x5xf32>, tensor<2x1x5x5xf32>) -> tensor<2x2x5x5xf32>
   %p2 = "onnx.Softmax"(%l2) {axis = -1 : i64} : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
   %o2 = "onnx.MatMul"(%p2, %v) : (tensor<2x2x5x5xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
-  return %o, %o2 : tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>
+  %keep = "onnx.Constant"() {value = dense<[[false, false, false, false, false], [true, false, false, false, false], [true, true, false, false, false], [true, true, true, false, true], [true, true, true, true, true]]> : tensor<5x5xi1>} : () -> tensor<5x5xi1>
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %lowest = "onnx.Constant"() {value = dense<-3.40282347E+38> : tensor<f32>} : () -> tensor<f32>
+  %ml = "onnx.Where"(%keep, %zero, %lowest) : (tensor<5x5xi1>, tensor<f32>, tensor<f32>) -> tensor<5x5xf32>
+  %l3 = "onnx.Add"(%ss, %ml) : (tensor<2x2x5x5xf32>, tensor<5x5xf32>) -> tensor<2x2x5x5xf32>
+  %p3 = "onnx.Softmax"(%l3) {axis = -1 : i64} : (tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %o3 = "onnx.MatMul"(%p3, %v) : (tensor<2x2x5x5xf32>, tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
+  return %o, %o2, %o3 : tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>
 }"#,
     },
     Rule {
@@ -293,6 +300,26 @@ fn scaled_scores(rw: &Rw<'_>, sc: Id) -> Vec<(f64, Id, Id)> {
     out
 }
 
+/// The float mask `m` to give `Attention` so that onnxruntime computes what
+/// the spelled-out softmax does: a `Where(b, 0, lowest float)` (torch.onnx
+/// and Hugging Face's additive masks) is rebuilt with the float next to the
+/// lowest. onnxruntime's Attention gives 0 for a row whose mask is the
+/// lowest float everywhere, where the softmax of that row, and the ONNX
+/// definition of the op, average V; with any other value it averages too.
+/// Elsewhere the two masks give the same weights (a finite score plus
+/// either rounds to it, and its exp after the row's maximum is 0).
+fn above_lowest(rw: &mut Rw<'_>, m: Id) -> Id {
+    let rebuilt = rw.producers(m, "Where").into_iter().find_map(|(h, c)| {
+        let [b, zero, low] = c[..] else { return None };
+        let lowest = rw.elem(m) == Some(dtype::FLOAT) && rw.scalar(low) == Some(f32::MIN as f64);
+        (h.attrs.is_empty() && lowest).then(|| (b, zero, rw.ty(low).and_then(|t| t.static_shape())))
+    });
+    let Some((b, zero, Some(shape))) = rebuilt else { return m };
+    let next = f32::from_bits(f32::MIN.to_bits() - 1) as f64;
+    let c = rw.constant(Tensor::scalar_like(dtype::FLOAT, shape, Values::from_f64s(&[next])));
+    rw.add_like(Head::new("Where", vec![]), vec![b, zero, c], m).unwrap_or(m)
+}
+
 /// `(K, c)` when `kt = Transpose(K * c, [0, 1, 3, 2])` (or of `K`, c = 1):
 /// the key itself, with the scale yobx puts on it before transposing.
 fn transposed_key(rw: &Rw<'_>, kt: Id) -> Option<(Id, f64)> {
@@ -410,9 +437,10 @@ fn sdpa_with(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id], expand_q:
                     let mut dims = md.dims.clone()?;
                     let n = dims.len();
                     dims[n - 2] = sd[2].clone();
+                    let m_fused = above_lowest(rw, m);
                     let expanded = rw.add(
                         Head::new("Expand", vec![]),
-                        vec![m, shape],
+                        vec![m_fused, shape],
                         TyInfo { raw: None, dims: Some(dims), ..md },
                     );
                     mask = Some(expanded);
@@ -443,7 +471,8 @@ fn sdpa_with(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id], expand_q:
                     continue;
                 }
                 let mut operands = vec![q, k, *v];
-                operands.extend(mask);
+                // (An expanded mask was built from the rebuilt one already.)
+                operands.extend(mask.map(|m| if expand_q { m } else { above_lowest(rw, m) }));
                 let fused = Head::new("Attention", vec![("scale", AttrValue::float(scale as f32))]);
                 return rw.add_like(fused, operands, class);
             }

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Smoke run (prints results; not a test): the optimizer on other exporters'
+models. Each model of tools/try_real_models.py (random weights) is exported
+by torch.onnx.export(dynamo=True, optimize=True), then re-optimized with
+`aten-translate --to-onnx PEER.onnx --opset 23`; onnxruntime runs both on the
+model's two input sets and the outputs must agree within 1e-4 + 1e-4|x|
+(the fused ops round differently). A row reports the node counts before and
+after and the largest difference; EXPORT-FAIL when torch.onnx itself fails
+(not counted against the converter), CONVERT-FAIL / ORT-FAIL / MISMATCH
+otherwise.
+
+    cargo build --release --bins
+    .venv/bin/python tools/try_peer_exports.py [NAME ...]     # default: every model
+"""
+import os, subprocess, sys, time, warnings
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+warnings.filterwarnings("ignore")
+import try_real_models as trm  # noqa: E402  (its MODELS table)
+
+OUT = "target/try_peer"
+BIN = os.environ.get("ATEN2ONNX_TRANSLATE", "target/release/aten-translate")
+
+
+def run_ort(path, args):
+    sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    feeds = {i.name: a.numpy() for i, a in zip(sess.get_inputs(), args)}
+    return sess.run(None, feeds)
+
+
+def one(name, spec):
+    torch.manual_seed(0)
+    model = spec["build"]().eval()
+    sets = spec["sets"]
+    src, dst = f"{OUT}/{name}.dynamo.onnx", f"{OUT}/{name}.reopt.onnx"
+    try:
+        with torch.no_grad():
+            torch.onnx.export(model, sets[0], src, dynamo=True, optimize=True, dynamic_shapes=spec["dyn"],
+                              external_data=False)
+    except Exception as e:
+        return "EXPORT-FAIL", f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
+    t = time.time()
+    r = subprocess.run([BIN, "--to-onnx", src, "--opset", "23", "-o", dst, "-q"], capture_output=True, text=True)
+    dt = time.time() - t
+    if r.returncode != 0:
+        return "CONVERT-FAIL", r.stderr.strip().splitlines()[-1][:200] if r.stderr.strip() else f"exit {r.returncode}"
+    n0 = len(onnx.load(src, load_external_data=False).graph.node)
+    n1 = len(onnx.load(dst, load_external_data=False).graph.node)
+    worst = 0.0
+    for args in sets:
+        try:
+            a, b = run_ort(src, args), run_ort(dst, args)
+        except Exception as e:
+            return "ORT-FAIL", f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
+        for x, y in zip(a, b):
+            x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+            if x.shape != y.shape:
+                return "MISMATCH", f"shape {x.shape} vs {y.shape}"
+            d = np.abs(x - y)
+            both_nan = np.isnan(x) & np.isnan(y)
+            worst = max(worst, float(np.where(both_nan, 0, d).max(initial=0.0)))
+            if not np.all(both_nan | (d <= 1e-4 + 1e-4 * np.abs(x))):
+                return "MISMATCH", f"nodes {n0} -> {n1}, max diff {worst:.2e}"
+    return "OK", f"nodes {n0} -> {n1}, max diff {worst:.2e}, re-optimized in {dt:.2f}s"
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    names = sys.argv[1:] or [k for k, v in trm.MODELS.items() if not callable(v)]
+    results = []
+    for name in names:
+        try:
+            status, text = one(name, trm.MODELS[name])
+        except Exception as e:
+            status, text = "ERROR", f"{type(e).__name__}: {str(e)[:160]}"
+        results.append((name, status, text))
+        print(f"{name:24s} {status:12s} {text}", flush=True)
+    bad = [r for r in results if r[1] not in ("OK", "EXPORT-FAIL")]
+    print(f"\n{sum(r[1] == 'OK' for r in results)}/{len(results)} OK, "
+          f"{sum(r[1] == 'EXPORT-FAIL' for r in results)} torch.onnx export failures, {len(bad)} failures")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
