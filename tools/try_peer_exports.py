@@ -6,8 +6,8 @@ by torch.onnx.export(dynamo=True, optimize=True), then re-optimized with
 model's two input sets and the outputs must agree within 1e-4 + 1e-4|x|
 (the fused ops round differently). A row reports the node counts before and
 after and the largest difference; EXPORT-FAIL when torch.onnx itself fails
-(not counted against the converter), CONVERT-FAIL / ORT-FAIL / MISMATCH
-otherwise.
+and PEER-ORT-FAIL when onnxruntime cannot load its model (neither counted
+against the converter), CONVERT-FAIL / ORT-FAIL / MISMATCH otherwise.
 
     cargo build --release --bins
     .venv/bin/python tools/try_peer_exports.py [NAME ...]     # default: every model
@@ -44,6 +44,10 @@ def one(name, spec):
                               external_data=False)
     except Exception as e:
         return "EXPORT-FAIL", f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
+    try:
+        ort.InferenceSession(src, providers=["CPUExecutionProvider"])
+    except Exception as e:  # the peer's model itself does not load: not ours to judge
+        return "PEER-ORT-FAIL", f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
     t = time.time()
     r = subprocess.run([BIN, "--to-onnx", src, "--opset", "23", "-o", dst, "-q"], capture_output=True, text=True)
     dt = time.time() - t
@@ -80,9 +84,10 @@ def main():
             status, text = "ERROR", f"{type(e).__name__}: {str(e)[:160]}"
         results.append((name, status, text))
         print(f"{name:24s} {status:12s} {text}", flush=True)
-    bad = [r for r in results if r[1] not in ("OK", "EXPORT-FAIL")]
+    bad = [r for r in results if r[1] not in ("OK", "EXPORT-FAIL", "PEER-ORT-FAIL")]
     print(f"\n{sum(r[1] == 'OK' for r in results)}/{len(results)} OK, "
-          f"{sum(r[1] == 'EXPORT-FAIL' for r in results)} torch.onnx export failures, {len(bad)} failures")
+          f"{sum(r[1] == 'EXPORT-FAIL' for r in results)} torch.onnx export failures, "
+          f"{sum(r[1] == 'PEER-ORT-FAIL' for r in results)} exported models onnxruntime cannot load, {len(bad)} failures")
     return 1 if bad else 0
 
 
