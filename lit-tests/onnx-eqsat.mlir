@@ -1356,13 +1356,17 @@ func.func @reshape_to_flatten(%x: tensor<?x16x1x1xf32, ["s0"]>, %y: tensor<2x3x4
 // Padding masks [B, 1, 1, Skv] given to the spelled-out attention (boolean
 // through Where, additive float through Add): the Add / Where broadcast the
 // mask along the queries, so Attention gets Expand(mask, [Sq, 1]) (the
-// [B, 1, Sq, Skv] onnxruntime requires); a mask broadcast along the keys
-// ([B, 1, Sq, 1]) is not fused.
+// [B, 1, Sq, Skv] onnxruntime requires), a float mask with its lowest-float
+// entries made the next float (onnxruntime zeroes a row of lowest floats,
+// the softmax averages it); a mask broadcast along the keys ([B, 1, Sq, 1])
+// is not fused.
 // CHECK-LABEL: func.func @sdpa_padding_mask
 // CHECK-SAME: "attention/sdpa-padding-mask" = 2
 // CHECK-DAG: %[[C:.*]] = "onnx.Concat"(%{{.*}}, %{{.*}}) {axis = 0 : i64}
 // CHECK-DAG: %[[B:.*]] = "onnx.Expand"(%arg3, %[[C]]) : (tensor<?x1x1x5xi1, ["s0"]>, tensor<2xi64>) -> tensor<?x1x5x5xi1, ["s0"]>
-// CHECK-DAG: %[[F:.*]] = "onnx.Expand"(%arg4, %[[C]]) : (tensor<?x1x1x5xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x1x5x5xf32, ["s0"]>
+// CHECK-DAG: %[[L:.*]] = "onnx.Equal"(%arg4, %{{.*}}) : (tensor<?x1x1x5xf32, ["s0"]>, tensor<f32>) -> tensor<?x1x1x5xi1, ["s0"]>
+// CHECK-DAG: %[[W:.*]] = "onnx.Where"(%[[L]], %{{.*}}, %arg4)
+// CHECK-DAG: %[[F:.*]] = "onnx.Expand"(%[[W]], %[[C]]) : (tensor<?x1x1x5xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x1x5x5xf32, ["s0"]>
 // CHECK-DAG: %[[X:.*]] = "onnx.Attention"(%arg0, %{{.*}}, %arg2, %[[B]]) {scale = 0.353553385 : f32}
 // CHECK-DAG: %[[Y:.*]] = "onnx.Attention"(%arg0, %{{.*}}, %arg2, %[[F]]) {scale = 0.353553385 : f32}
 // CHECK-DAG: %[[Z:.*]] = "onnx.MatMul"(%{{.*}}, %arg2)

@@ -363,7 +363,9 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                 // Equal parts, the last one smaller (opset 18's num_outputs).
                 (None, &Dim::Static(d)) if d >= 0 => {
                     let chunk = d / n as i64 + i64::from(d % n as i64 != 0);
-                    (0..n as i64).map(|i| Dim::Static(d.saturating_sub(chunk.saturating_mul(i)).clamp(0, chunk))).collect()
+                    (0..n as i64)
+                        .map(|i| Dim::Static(d.saturating_sub(chunk.saturating_mul(i)).clamp(0, chunk)))
+                        .collect()
                 }
                 (None, _) => vec![Dim::Unknown; n],
             };

@@ -309,15 +309,47 @@ fn scaled_scores(rw: &Rw<'_>, sc: Id) -> Vec<(f64, Id, Id)> {
 /// Elsewhere the two masks give the same weights (a finite score plus
 /// either rounds to it, and its exp after the row's maximum is 0).
 fn above_lowest(rw: &mut Rw<'_>, m: Id) -> Id {
-    let rebuilt = rw.producers(m, "Where").into_iter().find_map(|(h, c)| {
-        let [b, zero, low] = c[..] else { return None };
-        let lowest = rw.elem(m) == Some(dtype::FLOAT) && rw.scalar(low) == Some(f32::MIN as f64);
-        (h.attrs.is_empty() && lowest).then(|| (b, zero, rw.ty(low).and_then(|t| t.static_shape())))
-    });
-    let Some((b, zero, Some(shape))) = rebuilt else { return m };
+    if rw.elem(m) != Some(dtype::FLOAT) {
+        return m;
+    }
+    let lowest = f32::MIN as f64;
     let next = f32::from_bits(f32::MIN.to_bits() - 1) as f64;
-    let c = rw.constant(Tensor::scalar_like(dtype::FLOAT, shape, Values::from_f64s(&[next])));
-    rw.add_like(Head::new("Where", vec![]), vec![b, zero, c], m).unwrap_or(m)
+    // Known values without the lowest float (a constant, or picked by a
+    // Where from such values): as it is.
+    let wheres = rw.producers(m, "Where");
+    if free_of_lowest(rw, m, 2)
+        || wheres.iter().any(|(_, c)| c.len() == 3 && c[1..].iter().all(|&x| free_of_lowest(rw, x, 2)))
+    {
+        return m;
+    }
+    let rebuilt = wheres.into_iter().find_map(|(h, c)| {
+        let [b, zero, low] = c[..] else { return None };
+        let _ = h;
+        (rw.scalar(low) == Some(lowest)).then(|| (b, zero, rw.ty(low).and_then(|t| t.static_shape())))
+    });
+    if let Some((b, zero, Some(shape))) = rebuilt {
+        let c = rw.constant(Tensor::scalar_like(dtype::FLOAT, shape, Values::from_f64s(&[next])));
+        return rw.add_like(Head::new("Where", vec![]), vec![b, zero, c], m).unwrap_or(m);
+    }
+    // Any other float mask (an input, `(1 - m) * lowest`): its lowest
+    // entries become the next float, -inf and the rest stay.
+    let Some(dims) = rw.ty(m).and_then(|t| t.dims.clone()) else { return m };
+    let low = rw.constant(Tensor::scalar_like(dtype::FLOAT, vec![], Values::from_f64s(&[lowest])));
+    let up = rw.constant(Tensor::scalar_like(dtype::FLOAT, vec![], Values::from_f64s(&[next])));
+    let is_lowest = rw.add(Head::new("Equal", vec![]), vec![m, low], TyInfo::tensor(dtype::BOOL, dims));
+    rw.add_like(Head::new("Where", vec![]), vec![is_lowest, up, m], m).unwrap_or(m)
+}
+
+/// True when `x`'s values are known not to hold the lowest float: a small
+/// constant without it, or a view / broadcast of one (`depth` levels).
+fn free_of_lowest(rw: &Rw<'_>, x: Id, depth: usize) -> bool {
+    if let Some(v) = rw.values(x) {
+        return (0..v.len()).all(|i| v.f64_at(i) != f32::MIN as f64);
+    }
+    depth > 0
+        && ["Expand", "Reshape", "Unsqueeze", "Squeeze", "Identity"]
+            .iter()
+            .any(|op| rw.producers(x, op).iter().any(|(_, c)| free_of_lowest(rw, c[0], depth - 1)))
 }
 
 /// `(K, c)` when `kt = Transpose(K * c, [0, 1, 3, 2])` (or of `K`, c = 1):
