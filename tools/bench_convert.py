@@ -251,41 +251,35 @@ def convert(exporter: str, name: str, pt2: Path, timeout: float) -> dict:
     onnx_path = OUT / f"{name}.{exporter}.onnx"
     for p in (onnx_path, Path(str(onnx_path) + ".data")):
         p.unlink(missing_ok=True)
-    if exporter.endswith("+aten2onnx"):
-        # A peer's model re-optimized: `aten-translate --to-onnx PEER.onnx
-        # --opset 23` (the peer must come first in --exporters).
-        source = OUT / f"{name}.{exporter.removesuffix('+aten2onnx')}.onnx"
-        if not source.exists():
-            return {"error": f"no {source.name} to re-optimize"}
-        cmd = [str(REPO / "target/release/aten-translate"), "--to-onnx", str(source), "--opset", "23",
-               "-o", str(onnx_path), "--quiet"]
-        run_measured(cmd, timeout)
-        code, wall, rss, text = peak_rss_of(cmd, timeout)
-        if code != 0 or not onnx_path.exists():
-            last = [l for l in text.splitlines() if l.strip()][-1:] or [f"exit {code}"]
-            return {"error": f"exit {code}: {last[0][:160]}", "convert_s": wall}
-        wall = statistics.median([wall] + [run_measured(cmd, timeout)[1] for _ in range(4)])
-        return {"onnx": onnx_path, "convert_s": wall, "process_s": wall, "rss_mb": rss / 1024}
-    if exporter in ("aten2onnx", "aten2onnx-ort"):
+    # aten2onnx on the capture, or on a peer's model (`PEER+aten2onnx`:
+    # `aten-translate --to-onnx PEER.onnx --opset 23`, re-optimizing it; the
+    # peer must come first in --exporters). Both are timed alike below.
+    ours = exporter in ("aten2onnx", "aten2onnx-ort") or exporter.endswith("+aten2onnx")
+    if ours:
         binary = REPO / "target/release/aten-translate"
         if not binary.exists():
             binary = REPO / "target/debug/aten-translate"
             print("WARNING: no release build; timing the DEBUG aten-translate (cargo build --release --bins)", file=sys.stderr)
-        cmd = [str(binary), "--to-onnx", str(pt2), "-o", str(onnx_path), "--quiet"]
+        source, extra = pt2, []
         if exporter == "aten2onnx-ort":
-            cmd += ["--target", "onnxruntime"]
+            extra = ["--target", "onnxruntime"]
+        elif exporter.endswith("+aten2onnx"):
+            source, extra = OUT / f"{name}.{exporter.removesuffix('+aten2onnx')}.onnx", ["--opset", "23"]
+            if not source.exists():
+                return {"error": f"no {source.name} to re-optimize"}
+        cmd = [str(binary), "--to-onnx", str(source), "-o", str(onnx_path), "--quiet", *extra]
     else:
         if exporter == "yobx" and not os.environ.get("YOBX_SRC"):
             return {"error": "YOBX_SRC is not set"}
         cmd = [sys.executable, __file__, "--child", exporter, str(pt2), str(onnx_path)]
-    if exporter in ("aten2onnx", "aten2onnx-ort"):
+    if ours:
         # One untimed run first: the peers' timers start after the program is
         # loaded (torch.export.load), ours reads the archive inside the
         # timed process, so the archive is brought into the page cache first
         # (the first run after a capture measured up to 2x slower).
         run_measured(cmd, timeout)
     code, wall, rss, text = peak_rss_of(cmd, timeout)
-    if code == 0 and exporter in ("aten2onnx", "aten2onnx-ort"):
+    if code == 0 and ours:
         # A conversion takes ~0.1 s, where one sample is mostly scheduler
         # noise: the median of 5 whole-process runs (start-up and loading
         # included, which the peers' figures leave out). The peers take
@@ -448,31 +442,30 @@ def model_table(results: dict) -> str:
     return "\n".join(rows)
 
 
+def latency_ratio(a: dict, b: dict, of: str) -> str:
+    """`, ORT latency ..x of <of> (all opts), ..x (no opts)`: a's over b's."""
+    if not (a.get("ms_opt") and b.get("ms_opt")):
+        return ""
+    return (f", ORT latency {a['ms_opt'] / b['ms_opt']:.2f}x of {of} (all opts), "
+            f"{a['ms_noopt'] / b['ms_noopt']:.2f}x (no opts)")
+
+
 def ratio_lines(results: dict) -> str:
     out = []
     for name, per in results.items():
         ours = per.get("aten2onnx", {})
         ort = per.get("aten2onnx-ort", {})
         if "nodes" in ours and "nodes" in ort:
-            line = f"- {name}: `--target onnxruntime`: nodes {ort['nodes']} vs {ours['nodes']} (standard)"
-            if ours.get("ms_opt") and ort.get("ms_opt"):
-                line += (f", ORT latency {ort['ms_opt'] / ours['ms_opt']:.2f}x of the standard output's (all opts), "
-                         f"{ort['ms_noopt'] / ours['ms_noopt']:.2f}x (no opts)")
-            out.append(line)
+            out.append(f"- {name}: `--target onnxruntime`: nodes {ort['nodes']} vs {ours['nodes']} (standard)"
+                       + latency_ratio(ort, ours, "the standard output's"))
         for peer in ("dynamo", "yobx"):
             p, re = per.get(peer, {}), per.get(f"{peer}+aten2onnx", {})
             if "nodes" in p and "nodes" in re:
-                line = f"- {name}: {peer}'s model re-optimized: nodes {p['nodes']} -> {re['nodes']}"
-                if p.get("ms_opt") and re.get("ms_opt"):
-                    line += (f", ORT latency {re['ms_opt'] / p['ms_opt']:.2f}x of {peer}'s own (all opts), "
-                             f"{re['ms_noopt'] / p['ms_noopt']:.2f}x (no opts)")
-                out.append(line)
+                out.append(f"- {name}: {peer}'s model re-optimized: nodes {p['nodes']} -> {re['nodes']}"
+                           + latency_ratio(re, p, f"{peer}'s own"))
             if "convert_s" in ours and "nodes" in p and "nodes" in ours:
-                line = f"- {name}: convert {p['convert_s'] / ours['convert_s']:.0f}x faster than {peer}, nodes {ours['nodes']} vs {p['nodes']}"
-                if ours.get("ms_opt") and p.get("ms_opt"):
-                    line += (f", ORT latency {ours['ms_opt'] / p['ms_opt']:.2f}x of {peer}'s (all opts), "
-                             f"{ours['ms_noopt'] / p['ms_noopt']:.2f}x (no opts)")
-                out.append(line)
+                out.append(f"- {name}: convert {p['convert_s'] / ours['convert_s']:.0f}x faster than {peer}, "
+                           f"nodes {ours['nodes']} vs {p['nodes']}" + latency_ratio(ours, p, f"{peer}'s"))
     return "\n".join(out)
 
 
