@@ -689,6 +689,139 @@ MODELS.update({
                                                                 n_head=4, use_cache=True)),
 })
 
+
+# Stop 21: more families as users bring them (decoders with partial rotary,
+# LayerNorm-free or QK-norm variants, MQA; encoders with relative or
+# rotary positions; vision and audio encoders; more seq2seq).
+lm_small = dict(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                num_attention_heads=4, max_position_embeddings=64, use_cache=False)
+img_small = dict(image_size=32, patch_size=8, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                 intermediate_size=64)
+audio_small = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+                   conv_dim=(16, 16), conv_stride=(5, 2), conv_kernel=(10, 3), num_conv_pos_embeddings=16,
+                   num_conv_pos_embedding_groups=4)
+def unit_scale(build):
+    """Hugging Face's init (std 0.02 everywhere) makes deep CNN-like models
+    output exact zeros (MobileViT, EfficientNet) or ~1e-8 (LeViT,
+    PoolFormer): weights of unit gain (randn / sqrt(fan_in)) and non-trivial
+    norm statistics (trained_like) make the comparison mean something."""
+    def b():
+        m = build()
+        g = torch.Generator().manual_seed(2)
+        with torch.no_grad():
+            for mod in m.modules():
+                if isinstance(mod, (torch.nn.Conv1d, torch.nn.Conv2d, torch.nn.Linear)):
+                    fan_in = mod.weight[0].numel()
+                    mod.weight.copy_(torch.randn(mod.weight.shape, generator=g) / fan_in ** 0.5)
+        trained_like(m)
+        return m
+    return b
+
+
+def unit(spec):
+    return dict(spec, build=unit_scale(spec["build"]))
+
+
+audio_sets = dict(sets=[(torch.randn(2, 400),), (torch.randn(3, 560),)], dyn=({0: B, 1: Dim.AUTO},))
+MODELS.update({
+    "phi": lm_mask(tf.PhiForCausalLM, tf.PhiConfig(**lm_small, partial_rotary_factor=0.5)),
+    "stablelm": lm_mask(tf.StableLmForCausalLM, tf.StableLmConfig(**small, partial_rotary_factor=0.25,
+                                                                  qk_layernorm=True)),
+    "starcoder2": lm_mask(tf.Starcoder2ForCausalLM, tf.Starcoder2Config(**small)),
+    "olmo": lm_mask(tf.OlmoForCausalLM, tf.OlmoConfig(**small, clip_qkv=8.0)),
+    "olmo2": lm_mask(tf.Olmo2ForCausalLM, tf.Olmo2Config(**small)),
+    "cohere": lm_mask(tf.CohereForCausalLM, tf.CohereConfig(**small, use_qk_norm=False)),
+    "granite": lm_mask(tf.GraniteForCausalLM, tf.GraniteConfig(**small, embedding_multiplier=12.0,
+                                                               residual_multiplier=0.22, attention_multiplier=0.0156,
+                                                               logits_scaling=8.0)),
+    "qwen3_moe": lm_mask(tf.Qwen3MoeForCausalLM, tf.Qwen3MoeConfig(**small, head_dim=8, num_experts=4,
+                                                                   num_experts_per_tok=2, moe_intermediate_size=32)),
+    "glm": lm_mask(tf.GlmForCausalLM, tf.GlmConfig(**small, head_dim=8, pad_token_id=0)),
+    "glm4": lm_mask(tf.Glm4ForCausalLM, tf.Glm4Config(**small, head_dim=8, pad_token_id=0)),
+    "helium": lm_mask(tf.HeliumForCausalLM, tf.HeliumConfig(**small, head_dim=8)),
+    "persimmon": lm_mask(tf.PersimmonForCausalLM, tf.PersimmonConfig(**lm_small, partial_rotary_factor=0.5)),
+    "mpt": lm_mask(tf.MptForCausalLM, tf.MptConfig(vocab_size=100, d_model=32, n_heads=4, n_layers=2,
+                                                   max_seq_len=64, use_cache=False)),
+    "xglm": lm_mask(tf.XGLMForCausalLM, tf.XGLMConfig(vocab_size=100, d_model=32, num_layers=2, attention_heads=4,
+                                                      ffn_dim=64, max_position_embeddings=64, use_cache=False)),
+    "biogpt": lm_mask(tf.BioGptForCausalLM, tf.BioGptConfig(**lm_small)),
+    "gpt_bigcode": lm_mask(tf.GPTBigCodeForCausalLM, tf.GPTBigCodeConfig(vocab_size=100, n_positions=64, n_embd=32,
+                                                                         n_layer=2, n_head=4, multi_query=True,
+                                                                         use_cache=False)),
+    "nemotron": lm_mask(tf.NemotronForCausalLM, tf.NemotronConfig(**small, head_dim=8, partial_rotary_factor=0.5)),
+    "olmoe": lm_mask(tf.OlmoeForCausalLM, tf.OlmoeConfig(**small, num_experts=4, num_experts_per_tok=2)),
+    "smollm3": lm_mask(tf.SmolLM3ForCausalLM, tf.SmolLM3Config(**small, no_rope_layer_interval=2, pad_token_id=0)),
+    "mpnet": enc(tf.MPNetModel, tf.MPNetConfig(**enc_small), add_pooling_layer=False),
+    "convbert": enc(tf.ConvBertModel, tf.ConvBertConfig(**enc_small, embedding_size=32, head_ratio=2,
+                                                        conv_kernel_size=3)),
+    "roformer": enc(tf.RoFormerModel, tf.RoFormerConfig(**enc_small, embedding_size=32)),
+    "squeezebert": enc(tf.SqueezeBertModel, tf.SqueezeBertConfig(**enc_small, embedding_size=32, q_groups=2,
+                                                                 k_groups=2, v_groups=2, post_attention_groups=2,
+                                                                 intermediate_groups=2, output_groups=2)),
+    "modernbert": enc(tf.ModernBertModel, tf.ModernBertConfig(vocab_size=100, hidden_size=32, intermediate_size=64,
+                                                              num_hidden_layers=3, num_attention_heads=4,
+                                                              max_position_embeddings=64, local_attention=4,
+                                                              global_attn_every_n_layers=2, pad_token_id=0)),
+    "esm": enc(tf.EsmModel, tf.EsmConfig(**enc_small, position_embedding_type="rotary", pad_token_id=1,
+                                         mask_token_id=2), add_pooling_layer=False),
+    "ernie": enc(tf.ErnieModel, tf.ErnieConfig(**enc_small), add_pooling_layer=False),
+    # Funnel's pooling specializes the sequence length: batch dynamic only.
+    "funnel": dict(enc(tf.FunnelBaseModel, tf.FunnelConfig(vocab_size=100, block_sizes=[1, 1], d_model=32, n_head=4,
+                                                           d_head=8, d_inner=64, max_position_embeddings=64)),
+                   sets=[(ids(2, 8), mask(2, 8)), (ids(3, 8), mask(3, 8))], dyn=(({0: B}, {0: B}),),
+                   note="static seq: torch.export specializes Funnel's pooled length"),
+    "deit": image(tf.DeiTModel, tf.DeiTConfig(**img_small), ((2, 3, 32, 32), (3, 3, 32, 32)), ({0: B},),
+                  note="static H,W: the position embedding fixes the image size", add_pooling_layer=False),
+    "beit": image(tf.BeitModel, tf.BeitConfig(**img_small, use_relative_position_bias=True),
+                  ((2, 3, 32, 32), (3, 3, 32, 32)), ({0: B},),
+                  note="static H,W: the relative position table fixes the image size", add_pooling_layer=False),
+    "mobilevit": unit(image(tf.MobileViTModel, tf.MobileViTConfig(image_size=64, hidden_sizes=[16, 24, 32],
+                                                             neck_hidden_sizes=[8, 8, 16, 16, 24, 24, 32]),
+                       ((2, 3, 64, 64), (3, 3, 64, 64)), ({0: B},),
+                       note="static H,W: torch.export guards MobileViT's unfold grid (2*ceil(...) == 8)")),
+    "poolformer": unit(image(tf.PoolFormerModel, tf.PoolFormerConfig(depths=[1, 1, 1, 1], hidden_sizes=[8, 16, 24, 32]),
+                        ((2, 3, 64, 64), (3, 3, 96, 80)), ({0: B, 2: H, 3: W},))),
+    "convnextv2": image(tf.ConvNextV2Model, tf.ConvNextV2Config(hidden_sizes=[8, 16, 32, 64], depths=[1, 1, 2, 1]),
+                        ((2, 3, 64, 64), (3, 3, 96, 80)), ({0: B, 2: H, 3: W},)),
+    "levit": unit(image(tf.LevitModel, tf.LevitConfig(image_size=64, hidden_sizes=[32, 48, 64], num_attention_heads=[2, 3, 4],
+                                                 depths=[1, 1, 1], key_dim=[8, 8, 8]),
+                   ((2, 3, 64, 64), (3, 3, 64, 64)), ({0: B},),
+                   note="static H,W: LeViT's attention biases fix the resolution")),
+    "pvt_v2": image(tf.PvtV2Model, tf.PvtV2Config(hidden_sizes=[8, 16, 24, 32], depths=[1, 1, 1, 1],
+                                                  num_attention_heads=[1, 2, 3, 4]),
+                    ((2, 3, 64, 64), (3, 3, 96, 80)), ({0: B, 2: H, 3: W},)),
+    "focalnet": image(tf.FocalNetModel, tf.FocalNetConfig(embed_dim=16, depths=[1, 1], focal_levels=[2, 2]),
+                      ((2, 3, 64, 64), (3, 3, 96, 80)), ({0: B, 2: H, 3: W},), add_pooling_layer=False),
+    "swinv2": image(tf.Swinv2Model, tf.Swinv2Config(image_size=32, patch_size=2, embed_dim=16, depths=[1, 2],
+                                                    num_heads=[2, 4], window_size=4),
+                    ((2, 3, 36, 36), (3, 3, 44, 52)), ({0: B, 2: H, 3: W},), add_pooling_layer=False),
+    "siglip_vision": image(tf.SiglipVisionModel, tf.SiglipVisionConfig(**img_small), ((2, 3, 32, 32), (3, 3, 32, 32)),
+                           ({0: B},), note="static H,W: the position embedding fixes the image size"),
+    "resnet_hf": image(tf.ResNetModel, tf.ResNetConfig(embedding_size=16, hidden_sizes=[16, 32, 48, 64],
+                                                       depths=[1, 1, 1, 1]),
+                       ((2, 3, 64, 64), (3, 3, 96, 80)), ({0: B, 2: H, 3: W},)),
+    "efficientnet_hf": unit(image(tf.EfficientNetModel, tf.EfficientNetConfig(width_coefficient=0.25, depth_coefficient=0.3,
+                                                                         hidden_dim=320),
+                             ((2, 3, 64, 64), (3, 3, 96, 80)), ({0: B, 2: H, 3: W},))),
+    "hubert": varargs(dict(build=hf_build(tf.HubertModel, tf.HubertConfig(**audio_small, feat_extract_norm="group")),
+                           **audio_sets)),
+    "wavlm": varargs(dict(build=hf_build(tf.WavLMModel, tf.WavLMConfig(**audio_small, num_buckets=32,
+                                                                      max_bucket_distance=64)),
+                          **audio_sets)),
+    "data2vec_audio": varargs(dict(build=hf_build(tf.Data2VecAudioModel, tf.Data2VecAudioConfig(
+        **dict(audio_small, num_conv_pos_embeddings=5), conv_pos_kernel_size=5, num_conv_pos_embedding_layers=2)),
+        **audio_sets)),
+    "pegasus": seq2seq(tf.PegasusModel, tf.PegasusConfig(**s2s_small)),
+    "blenderbot": seq2seq(tf.BlenderbotModel, tf.BlenderbotConfig(**s2s_small)),
+    "plbart": seq2seq(tf.PLBartModel, tf.PLBartConfig(**s2s_small)),
+    "mt5": seq2seq(tf.MT5Model, tf.MT5Config(vocab_size=100, d_model=32, d_kv=8, d_ff=64, num_layers=2,
+                                             num_decoder_layers=2, num_heads=4, use_cache=False,
+                                             decoder_start_token_id=0)),
+    "umt5": seq2seq(tf.UMT5Model, tf.UMT5Config(vocab_size=100, d_model=32, d_kv=8, d_ff=64, num_layers=2,
+                                                num_decoder_layers=2, num_heads=4, use_cache=False,
+                                                decoder_start_token_id=0)),
+})
+
 if __name__ == "__main__":
     argv = sys.argv[1:]
     BIN = translate_binary(argv)

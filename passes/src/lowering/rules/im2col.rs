@@ -53,7 +53,7 @@ fn im2col<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let dims = builder::dims(xb.r#type()).ok_or("unknown rank")?;
         let (ch, h, w) = match (dims[1], dims[2], dims[3]) {
             (Some(ch), Some(h), Some(w)) => (ch, h, w),
-            _ => return Err("im2col needs static C, H, W".into()),
+            _ => return Ok(vec![im2col_dynamic(c, xb, dims[1], &kernel, &dilation, &padding, &stride)?]),
         };
         let (hp, wp) = (h + 2 * padding[0], w + 2 * padding[1]);
         let (idx, oh, ow) = patch_indices(hp, wp, &kernel, &dilation, &stride)?;
@@ -65,4 +65,54 @@ fn im2col<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let k = kernel[0] * kernel[1];
         Ok(vec![c.b.op_like("Reshape", &[g, c.b.const_i64s(&[0, ch * k, oh * ow])?], &[], xb)?])
     })
+}
+
+/// `F.unfold` where H or W is dynamic (ConvBERT unfolds [B, C, S, 1] over a
+/// dynamic sequence): one strided Slice of the padded input per kernel
+/// offset, stacked on a new axis. Offset (ki, kj) starts at (ki*d0, kj*d1)
+/// and ends `d*(k-1-ki)` before the end, which leaves exactly
+/// `oh = (Hp - d0*(k0-1) - 1) / s0 + 1` rows for any Hp (the same for W):
+/// the bounds are constants even though the sizes are not.
+fn im2col_dynamic<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    xb: Value<'c, 'a>,
+    ch: Option<i64>,
+    kernel: &[i64],
+    dilation: &[i64],
+    padding: &[i64],
+    stride: &[i64],
+) -> Result<Value<'c, 'a>, String> {
+    if [kernel, dilation, stride].iter().any(|v| v.len() != 2 || v.iter().any(|&x| x <= 0)) || padding.len() != 2 {
+        return Err("im2col: kernel_size, dilation and stride need two positive values".into());
+    }
+    let k = kernel[0] * kernel[1];
+    let ch = ch.ok_or("im2col with dynamic H or W needs a static channel count")?;
+    let pads = c.b.const_i64s(&[0, 0, padding[0], padding[1], 0, 0, padding[0], padding[1]])?;
+    let zero = c.b.const_like(xb, 0.0)?;
+    let padded = c.b.op_like("Pad", &[xb, pads, zero], &[], xb)?;
+    // The end of offset i along an axis: `-(d*(k-1-i))`, or "to the end".
+    let end = |i: i64, axis: usize| match dilation[axis] * (kernel[axis] - 1 - i) {
+        0 => i64::MAX,
+        back => -back,
+    };
+    let axis2 = c.b.const_i64s(&[2])?;
+    let mut patches = Vec::with_capacity(k as usize);
+    for ki in 0..kernel[0] {
+        for kj in 0..kernel[1] {
+            let s = c.b.const_i64s(&[ki * dilation[0], kj * dilation[1]])?;
+            let e = c.b.const_i64s(&[end(ki, 0), end(kj, 1)])?;
+            let axes = c.b.const_i64s(&[2, 3])?;
+            let steps = c.b.const_i64s(&[stride[0], stride[1]])?;
+            let p = c.b.op_like("Slice", &[padded, s, e, axes, steps], &[], xb)?;
+            patches.push(c.b.op_like("Unsqueeze", &[p, axis2], &[], xb)?);
+        }
+    }
+    // [N, C, k, oh, ow] -> [N, C*k, oh*ow]: torch orders channels major,
+    // then kernel offsets row-major, as the Concat does.
+    let stacked = if patches.len() == 1 {
+        patches[0]
+    } else {
+        c.b.op_like("Concat", &patches, &[("axis", Attr::Int(2))], xb)?
+    };
+    c.b.op_like("Reshape", &[stacked, c.b.const_i64s(&[0, ch * k, -1])?], &[], xb)
 }
