@@ -792,9 +792,13 @@ MODELS.update({
                     ((2, 3, 64, 64), (3, 3, 96, 80)), ({0: B, 2: H, 3: W},)),
     "focalnet": image(tf.FocalNetModel, tf.FocalNetConfig(embed_dim=16, depths=[1, 1], focal_levels=[2, 2]),
                       ((2, 3, 64, 64), (3, 3, 96, 80)), ({0: B, 2: H, 3: W},), add_pooling_layer=False),
-    "swinv2": image(tf.Swinv2Model, tf.Swinv2Config(image_size=32, patch_size=2, embed_dim=16, depths=[1, 2],
+    # In float16, eager Swinv2 with random weights is NaN at 80% of its outputs (its
+    # cosine attention overflows); onnxruntime has the same NaN positions and the
+    # rest within 4 half ulps: nothing to judge. float32 only.
+    "swinv2": dict(image(tf.Swinv2Model, tf.Swinv2Config(image_size=32, patch_size=2, embed_dim=16, depths=[1, 2],
                                                     num_heads=[2, 4], window_size=4),
-                    ((2, 3, 36, 36), (3, 3, 44, 52)), ({0: B, 2: H, 3: W},), add_pooling_layer=False),
+                    ((2, 3, 36, 36), (3, 3, 44, 52)), ({0: B, 2: H, 3: W},), add_pooling_layer=False), dtypes=("f32",),
+                   skip_note="float16: eager itself is NaN at 80% of the outputs (overflow)"),
     "siglip_vision": image(tf.SiglipVisionModel, tf.SiglipVisionConfig(**img_small), ((2, 3, 32, 32), (3, 3, 32, 32)),
                            ({0: B},), note="static H,W: the position embedding fixes the image size"),
     "resnet_hf": image(tf.ResNetModel, tf.ResNetConfig(embedding_size=16, hidden_sizes=[16, 32, 48, 64],
@@ -845,12 +849,17 @@ if __name__ == "__main__":
         i += 1
     print(f"aten-translate: {BIN}")
     for k in names or MODELS:
+        spec = dict(MODELS[k])
+        only = spec.pop("dtypes", None)
         for dt in dtypes:
+            if only and dt not in only:
+                report(k, dt, "SKIP", "", [], spec.pop("skip_note", "") or f"only {','.join(only)}")
+                continue
             try:
-                run(k, dt=dt, **MODELS[k])
+                run(k, dt=dt, **{kk: v for kk, v in spec.items() if kk != "skip_note"})
             except Exception as e:
                 report(k, dt, "ERROR", "", [], f"{type(e).__name__}: {str(e)[:200]}")
-    bad = [r for r in RESULTS if r[2] != "OK"]
+    bad = [r for r in RESULTS if r[2] not in ("OK", "SKIP")]
     print("\n| model | dtype | status | shapes | max err (shape 1, shape 2) | note |\n|---|---|---|---|---|---|")
     for name, dt, status, shapes, errs, note in RESULTS:
         e = ", ".join(f"{x:.2e}" for x in errs) or "-"
@@ -861,4 +870,4 @@ if __name__ == "__main__":
     if judged:
         print(f"float16 f32-truth criterion (separate from the strict status above, see TRUTH_FACTOR): "
               f"{sum(v[0] for v in judged)}/{len(judged)} OK")
-    sys.exit(1 if any(r[2] not in ("OK", "ORT-GAP") for r in RESULTS) else 0)
+    sys.exit(1 if any(r[2] not in ("OK", "ORT-GAP", "SKIP") for r in RESULTS) else 0)
