@@ -826,6 +826,34 @@ MODELS.update({
                                                 decoder_start_token_id=0)),
 })
 
+
+class Raft(torch.nn.Module):
+    """RAFT returns one flow per refinement step: the last one (2 steps)."""
+
+    def __init__(s, m):
+        super().__init__()
+        s.m = m
+
+    def forward(s, a, b):
+        return s.m(a, b, num_flow_updates=2)[-1]
+
+
+video = dict(sets=[(torch.randn(2, 3, 8, 32, 32),), (torch.randn(3, 3, 8, 40, 48),)],
+             dyn=({0: B, 3: H, 4: W},))
+MODELS.update({
+    "mc3_18": dict(build=lambda: trained_like(tv.video.mc3_18()), **video),
+    "r2plus1d_18": dict(build=lambda: trained_like(tv.video.r2plus1d_18()), **video),
+    # Swin3D's window partition and RAFT's correlation pyramid: torch.export
+    # specializes their sizes (its guards reject any other shape).
+    "swin3d_t": dict(build=lambda: trained_like(tv.video.swin3d_t()),
+                     sets=[(torch.randn(1, 3, 8, 64, 64),), (torch.randn(1, 3, 8, 64, 64),)], dyn=None,
+                     note="static: torch.export specializes Swin3D's shifted windows"),
+    "raft_small": dict(build=lambda: trained_like(Raft(tv.optical_flow.raft_small())),
+                       sets=[(torch.randn(1, 3, 128, 128), torch.randn(1, 3, 128, 128))] * 2, dyn=None,
+                       note="static: torch.export specializes RAFT's correlation pyramid", dtypes=("f32",),
+                       skip_note="float16: eager RAFT fails (its correlation is float32 against half biases)"),
+})
+
 if __name__ == "__main__":
     argv = sys.argv[1:]
     BIN = translate_binary(argv)
