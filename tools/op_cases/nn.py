@@ -859,6 +859,31 @@ def _(self, x, w, ids):
     return _moe_fallback(x, w, ids, 4)
 
 
+def _lowest_float_mask(g):
+    """[2, 1, 4, 5] additive mask of 0 and torch.finfo(float32).min, batch 1 query 2 entirely the lowest float."""
+    keep = torch.rand(2, 1, 4, 5, generator=g) > 0.4
+    keep[:, :, :, 0] = True
+    keep[1, 0, 2] = False
+    return torch.zeros(2, 1, 4, 5).masked_fill(~keep, torch.finfo(torch.float32).min)
+
+
+@case("sdpa_lowest_float_mask", ["scaled_dot_product_attention.default"],
+      lambda g, d: (rn(g, 2, 2, 4, 8), rn(g, 2, 2, 5, 8), rn(g, 2, 2, 5, 8), _lowest_float_mask(g),
+                    ri(g, 0, 2, 2, 5)))
+def _(self, q, k, v, fm, pad):
+    """Float masks holding torch.finfo(float32).min, as Hugging Face builds them: a mask given as an input (a
+    query row of batch 1 is the lowest float everywhere) and one computed in the graph,
+    (1 - pad) * finfo.min with an all-padding batch row. torch averages V over such a row (every score
+    rounds to the same lowest float); onnxruntime's Attention returns 0 there unless the mask is rewritten."""
+    F = torch.nn.functional
+    pad = pad.clone()
+    pad[0] = 1
+    pad[1] = 0
+    built = ((1.0 - pad.float()) * torch.finfo(torch.float32).min)[:, None, None, :]
+    return (F.scaled_dot_product_attention(q, k, v, attn_mask=fm),
+            F.scaled_dot_product_attention(q, k, v, attn_mask=built, scale=0.5))
+
+
 @case("sdpa_masked_rows", ["scaled_dot_product_attention.default", "_scaled_dot_product_flash_attention_for_cpu.default"],
       lambda g, d: (rn(g, 2, 2, 4, 8), rn(g, 2, 2, 5, 8), rn(g, 2, 2, 5, 8), rn(g, 4, 5) > 0))
 def _(self, q, k, v, m):
