@@ -10,6 +10,14 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.im2col.default", im2col)
     ])
     .dtypes(&["f32"])];
 
+/// kernel_size, dilation and stride: two positive values each.
+fn check_window(kernel: &[i64], dilation: &[i64], stride: &[i64]) -> Result<(), String> {
+    if [kernel, dilation, stride].iter().any(|v| v.len() != 2 || v.iter().any(|&x| x <= 0)) {
+        return Err("im2col/col2im: kernel_size, dilation and stride need two positive values".into());
+    }
+    Ok(())
+}
+
 /// For each kernel offset (ki, kj) and output position (oi, oj): the flat
 /// index `(oi*s + ki*d) * Wp + oj*s + kj*d` into the zero-padded [Hp, Wp]
 /// plane, row-major over (offset, position).
@@ -20,9 +28,7 @@ pub(super) fn patch_indices(
     dilation: &[i64],
     stride: &[i64],
 ) -> Result<(Vec<i64>, i64, i64), String> {
-    if [kernel, dilation, stride].iter().any(|v| v.len() != 2 || v.iter().any(|&x| x <= 0)) {
-        return Err("im2col/col2im: kernel_size, dilation and stride need two positive values".into());
-    }
+    check_window(kernel, dilation, stride)?;
     let oh = (hp - dilation[0] * (kernel[0] - 1) - 1) / stride[0] + 1;
     let ow = (wp - dilation[1] * (kernel[1] - 1) - 1) / stride[1] + 1;
     if oh <= 0 || ow <= 0 {
@@ -49,6 +55,9 @@ fn im2col<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let dilation = expand(c.args.ints("dilation")?, 2);
     let padding = expand(c.args.ints("padding")?, 2);
     let stride = expand(c.args.ints("stride")?, 2);
+    if padding.len() != 2 {
+        return Err("im2col: padding needs two values".into());
+    }
     with_batch(c, x, 4, |xb| {
         let dims = builder::dims(xb.r#type()).ok_or("unknown rank")?;
         let (ch, h, w) = match (dims[1], dims[2], dims[3]) {
@@ -82,9 +91,7 @@ fn im2col_dynamic<'c, 'a>(
     padding: &[i64],
     stride: &[i64],
 ) -> Result<Value<'c, 'a>, String> {
-    if [kernel, dilation, stride].iter().any(|v| v.len() != 2 || v.iter().any(|&x| x <= 0)) || padding.len() != 2 {
-        return Err("im2col: kernel_size, dilation and stride need two positive values".into());
-    }
+    check_window(kernel, dilation, stride)?;
     let k = kernel[0] * kernel[1];
     let ch = ch.ok_or("im2col with dynamic H or W needs a static channel count")?;
     let pads = c.b.const_i64s(&[0, 0, padding[0], padding[1], 0, 0, padding[0], padding[1]])?;
@@ -96,13 +103,13 @@ fn im2col_dynamic<'c, 'a>(
         back => -back,
     };
     let axis2 = c.b.const_i64s(&[2])?;
+    let axes = c.b.const_i64s(&[2, 3])?;
+    let steps = c.b.const_i64s(&[stride[0], stride[1]])?;
     let mut patches = Vec::with_capacity(k as usize);
     for ki in 0..kernel[0] {
         for kj in 0..kernel[1] {
             let s = c.b.const_i64s(&[ki * dilation[0], kj * dilation[1]])?;
             let e = c.b.const_i64s(&[end(ki, 0), end(kj, 1)])?;
-            let axes = c.b.const_i64s(&[2, 3])?;
-            let steps = c.b.const_i64s(&[stride[0], stride[1]])?;
             let p = c.b.op_like("Slice", &[padded, s, e, axes, steps], &[], xb)?;
             patches.push(c.b.op_like("Unsqueeze", &[p, axis2], &[], xb)?);
         }

@@ -322,9 +322,8 @@ fn above_lowest(rw: &mut Rw<'_>, m: Id) -> Id {
     {
         return m;
     }
-    let rebuilt = wheres.into_iter().find_map(|(h, c)| {
+    let rebuilt = wheres.into_iter().find_map(|(_, c)| {
         let [b, zero, low] = c[..] else { return None };
-        let _ = h;
         (rw.scalar(low) == Some(lowest)).then(|| (b, zero, rw.ty(low).and_then(|t| t.static_shape())))
     });
     if let Some((b, zero, Some(shape))) = rebuilt {
