@@ -103,3 +103,28 @@ func.func @negative_size(%x: tensor<6xf32>) -> tensor<*xf32> {
   %n = "onnx.Neg"(%r) : (tensor<*xf32>) -> tensor<*xf32>
   return %n : tensor<*xf32>
 }
+
+// Convolution and pooling windows: batch, channels (a Conv's from its
+// weight, a ConvTranspose's times `group`) and each static spatial dim by
+// ONNX's formula with explicit pads, strides and dilations; a pool in
+// ceil_mode keeps an unknown spatial dim (runtimes differ on a last window
+// starting in the padding), a symbolic one stays unknown.
+// CHECK-LABEL: func.func @windows
+// CHECK: "onnx.Conv"(%{{.*}}, %{{.*}}) {{.*}} -> tensor<?x8x4x9xf32, ["s0"]>
+// CHECK: "onnx.MaxPool"(%{{.*}}) {{.*}} -> tensor<?x3x4x4xf32, ["s0"]>
+// CHECK: "onnx.AveragePool"(%{{.*}}) {{.*}} -> tensor<?x3x?x?xf32, ["s0", "", ""]>
+// CHECK: "onnx.ConvTranspose"(%{{.*}}, %{{.*}}) {{.*}} -> tensor<?x4x16x20xf32, ["s0"]>
+// CHECK: "onnx.Conv"(%{{.*}}, %{{.*}}) {{.*}} -> tensor<2x8x?x5xf32>
+func.func @windows(%x: tensor<?x3x7x9xf32, ["s0"]>, %w: tensor<8x3x3x3xf32>, %wt: tensor<3x2x3x3xf32>, %y: tensor<2x3x?x5xf32, ["s1"]>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %c = "onnx.Conv"(%x, %w) {strides = array<i64: 2, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<?x3x7x9xf32, ["s0"]>, tensor<8x3x3x3xf32>) -> tensor<*xf32>
+  %m = "onnx.MaxPool"(%x) {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 2>, pads = array<i64: 1, 1, 1, 2>} : (tensor<?x3x7x9xf32, ["s0"]>) -> tensor<*xf32>
+  %a = "onnx.AveragePool"(%x) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, ceil_mode = 1 : i64} : (tensor<?x3x7x9xf32, ["s0"]>) -> tensor<*xf32>
+  %t = "onnx.ConvTranspose"(%x, %wt) {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, output_padding = array<i64: 1, 1>, group = 2 : i64} : (tensor<?x3x7x9xf32, ["s0"]>, tensor<3x2x3x3xf32>) -> tensor<*xf32>
+  %d = "onnx.Conv"(%y, %w) {pads = array<i64: 1, 1, 1, 1>} : (tensor<2x3x?x5xf32, ["s1"]>, tensor<8x3x3x3xf32>) -> tensor<*xf32>
+  %0 = "onnx.Neg"(%c) : (tensor<*xf32>) -> tensor<*xf32>
+  %1 = "onnx.Neg"(%m) : (tensor<*xf32>) -> tensor<*xf32>
+  %2 = "onnx.Neg"(%a) : (tensor<*xf32>) -> tensor<*xf32>
+  %3 = "onnx.Neg"(%t) : (tensor<*xf32>) -> tensor<*xf32>
+  %4 = "onnx.Neg"(%d) : (tensor<*xf32>) -> tensor<*xf32>
+  return %0, %1, %2, %3, %4 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}

@@ -546,11 +546,100 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                     .collect(),
             )
         })),
+        "Conv" | "MaxPool" | "AveragePool" | "LpPool" | "ConvTranspose" => {
+            let n = op.result_count();
+            let mut out = vec![None; n];
+            if let Some(first) = out.first_mut() {
+                *first = window_shape(op, op_type, input(0), input(1));
+            }
+            out
+        }
         "GlobalAveragePool" | "GlobalMaxPool" => one(input(0)
             .map(|s| s.iter().enumerate().map(|(i, d)| if i < 2 { d.clone() } else { Dim::Static(1) }).collect())),
         "Range" => one(Some(vec![Dim::Unknown])),
         _ => Vec::new(),
     }
+}
+
+/// The result shape of a convolution or pooling window op: batch, channels
+/// (from the weight for Conv/ConvTranspose) and each spatial dim by ONNX's
+/// formula with explicit pads. Only static spatial dims are computed; a
+/// dim stays unknown under `auto_pad`, a pooling `ceil_mode` (runtimes
+/// differ on a last window starting in the padding), an `output_shape`, or
+/// an attribute that does not fit the rank.
+fn window_shape(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w: Option<Shape>) -> Option<Shape> {
+    let x = x?;
+    if x.len() < 3 {
+        return None;
+    }
+    let spatial = x.len() - 2;
+    let ints = |name: &str| op.attribute(name).ok().and_then(dense_i64_values);
+    let per_dim = |name: &str, default: i64| -> Option<Vec<i64>> {
+        match ints(name) {
+            Some(v) if v.len() == spatial => Some(v),
+            Some(_) => None,
+            None => Some(vec![default; spatial]),
+        }
+    };
+    let is_conv = matches!(op_type, "Conv" | "ConvTranspose");
+    let channels = match (op_type, &w) {
+        ("Conv", Some(w)) => w.first().cloned().unwrap_or(Dim::Unknown),
+        ("ConvTranspose", Some(w)) => match (w.get(1), int_attr(op, "group").unwrap_or(1)) {
+            (Some(Dim::Static(c)), g) => Dim::Static(c.saturating_mul(g)),
+            _ => Dim::Unknown,
+        },
+        (_, None) if is_conv => Dim::Unknown,
+        _ => x[1].clone(),
+    };
+    let mut out = vec![x[0].clone(), channels];
+    let auto_pad = op
+        .attribute("auto_pad")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .unwrap_or_default();
+    let undetermined = !(auto_pad.is_empty() || auto_pad == "NOTSET")
+        || (!is_conv && int_attr(op, "ceil_mode").unwrap_or(0) != 0)
+        || op.attribute("output_shape").is_ok();
+    let kernel = match ints("kernel_shape") {
+        Some(k) => Some(k),
+        None => w
+            .as_ref()
+            .filter(|w| w.len() == x.len())
+            .and_then(|w| w[2..].iter().map(|d| if let Dim::Static(k) = d { Some(*k) } else { None }).collect()),
+    };
+    let strides = per_dim("strides", 1);
+    let dilations = per_dim("dilations", 1);
+    let output_padding = per_dim("output_padding", 0);
+    let pads = match ints("pads") {
+        Some(p) if p.len() == 2 * spatial => Some(p),
+        Some(_) => None,
+        None => Some(vec![0; 2 * spatial]),
+    };
+    for i in 0..spatial {
+        let dim = (|| {
+            if undetermined {
+                return None;
+            }
+            let Dim::Static(size) = x[i + 2] else { return None };
+            let (k, s, d) = (*kernel.as_ref()?.get(i)?, strides.as_ref()?[i], dilations.as_ref()?[i]);
+            let pads = pads.as_ref()?;
+            if k <= 0 || s <= 0 || d <= 0 {
+                return None;
+            }
+            let span = d.checked_mul(k - 1)?.checked_add(1)?;
+            let padded = size.checked_add(pads[i])?.checked_add(pads[i + spatial])?;
+            if op_type == "ConvTranspose" {
+                let grown = s.checked_mul(size - 1)?.checked_add(output_padding.as_ref()?[i])?.checked_add(span)?;
+                return grown.checked_sub(pads[i])?.checked_sub(pads[i + spatial]);
+            }
+            // A window larger than the padded input computes a dim <= 0,
+            // which contradicts any recorded size: reported, not written.
+            Some(padded.checked_sub(span)?.div_euclid(s) + 1)
+        })();
+        out.push(dim.map_or(Dim::Unknown, Dim::Static));
+    }
+    Some(out)
 }
 
 /// True when `value` is an operand of a `func.return`.

@@ -916,6 +916,26 @@ fn declared_types_that_contradict_the_op_are_refused() {
         ),
         "{message}"
     );
+    // Window ops: a conv's padding or a pool's stride edited, the recorded
+    // (now wrong) spatial dims kept.
+    let dir = scratch_dir("declared_type_contradiction_conv");
+    mutated_fixture("conv_block", &dir, |model, _| {
+        *node_arg(node(model, "conv2d"), "padding") = serde_json::json!({ "as_ints": [0, 0] });
+    });
+    let message = to_onnx_fails(&dir, "input.pt2");
+    assert!(
+        message.contains("[node conv2d] 'onnx.Conv' op result #0 is declared tensor<2x4x8x8xf32> but the op computes shape [2, 4, 6, 6]"),
+        "{message}"
+    );
+    let dir = scratch_dir("declared_type_contradiction_pool");
+    mutated_fixture("conv_block", &dir, |model, _| {
+        *node_arg(node(model, "max_pool2d"), "stride") = serde_json::json!({ "as_ints": [1000, 9] });
+    });
+    let message = to_onnx_fails(&dir, "input.pt2");
+    assert!(
+        message.contains("[node max_pool2d]") && message.contains("but the op computes shape [2, 4, 1, 1]"),
+        "{message}"
+    );
     let source = "func.func @forward(%x: tensor<2x3xf32>) -> tensor<4x3xf32> {\n  %0 = \"onnx.Concat\"(%x, %x) {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>\n  return %0 : tensor<4x3xf32>\n}\n";
     let dir = with_input("declared_type_contradiction_mlir", source);
     let message = to_onnx_fails(&dir, "input.mlir");
