@@ -463,6 +463,32 @@ def _(self, w, idx, idx2, psw):
     return tuple(out)
 
 
+@case("embedding_bag_dynamic", ["embedding_bag.padding_idx"],
+      lambda g, d: (rn(g, 10, 3), ri(g, 0, 10, d["batch"], 4), ri(g, 0, 10, 2 * d["batch"] + 1)),
+      dynamic={"idx2": {0: BATCH}, "idx": {0: ("n", 5, 7)}})
+def _(self, w, idx2, idx):
+    """nn.EmbeddingBag as a model uses it, with a dynamic number of bags: 2-D input (batch of fixed-size
+    bags; mean, max, sum with padding_idx) and 1-D input with offsets over a dynamic length; the
+    offset2bag / bag_size / max_indices results of dynamic size are unused."""
+    off = torch.tensor([0, 2, 2])
+    return (F.embedding_bag(idx2, w, mode="mean"), F.embedding_bag(idx2, w, mode="max"),
+            F.embedding_bag(idx2, w, mode="sum", padding_idx=3), F.embedding_bag(idx, w, off, mode="mean"))
+
+
+@case("affine_grid_dynamic", ["affine_grid_generator.default", "grid_sampler.default"],
+      lambda g, d: (rn(g, d["batch"], 2, 5, 7), rn(g, d["batch"], 2, 3) * 0.5 + torch.eye(2, 3),
+                    rn(g, d["batch"], 1, 3, 4, 5), rn(g, d["batch"], 3, 4) * 0.3 + torch.eye(3, 4)),
+      dynamic={"x": {0: BATCH}, "theta": {0: BATCH}, "v": {0: BATCH}, "theta3": {0: BATCH}})
+def _(self, x, theta, v, theta3):
+    """A spatial transformer: F.affine_grid over the input's size (dynamic batch; F.affine_grid's size
+    checks make torch.export specialize H and W), both align_corners, then F.grid_sample; a 5-D grid;
+    a 1-pixel-wide grid (a size-1 dim sits at 0)."""
+    g = F.affine_grid(theta, list(x.shape), align_corners=False)
+    ga = F.affine_grid(theta, [x.shape[0], 2, x.shape[2], 1], align_corners=True)
+    g3 = F.affine_grid(theta3, list(v.shape), align_corners=False)
+    return F.grid_sample(x, g, align_corners=False), ga, g3
+
+
 @case("embedding_max_norm", ["embedding_renorm.default"],
       lambda g, d: (rn(g, 10, 3), ri(g, 0, 10, 8), ri(g, 0, 10, 3, 4)))
 def _(self, w, idx, idx2):

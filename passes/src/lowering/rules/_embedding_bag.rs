@@ -72,13 +72,15 @@ pub(super) fn embedding_bag<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
     } else {
         pooled(c, w, idx, offsets, mode, include_last, padding_idx)?
     };
-    // Unused auxiliary results (checked above): zeros of their types.
+    // Unused auxiliary results (checked above): zeros of their rank and
+    // element type, for the dead-code pass to drop (a symbolic dim, e.g. a
+    // dynamic number of bags, is built as 1: nothing reads it).
     let mut results = vec![out];
     for i in 1..4 {
         let ty = c.result_type(i)?;
         let el = builder::element_type(ty).ok_or("not a tensor")?;
-        let shape: Option<Vec<i64>> = builder::dims(ty).ok_or("unknown rank")?.into_iter().collect();
-        let shape = b.const_i64s(&shape.ok_or("embedding_bag with dynamic auxiliary result shapes")?)?;
+        let shape: Vec<i64> = builder::dims(ty).ok_or("unknown rank")?.into_iter().map(|d| d.unwrap_or(1)).collect();
+        let shape = b.const_i64s(&shape)?;
         results.push(b.op("Expand", &[b.const_scalar(el, 0.0)?, shape], &[], ty)?);
     }
     Ok(results)
