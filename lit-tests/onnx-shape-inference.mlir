@@ -128,3 +128,16 @@ func.func @windows(%x: tensor<?x3x7x9xf32, ["s0"]>, %w: tensor<8x3x3x3xf32>, %wt
   %4 = "onnx.Neg"(%d) : (tensor<*xf32>) -> tensor<*xf32>
   return %0, %1, %2, %3, %4 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
+
+// Attention's first result: the query's shape with the value's head size
+// (4-D), or [B, S, q_num_heads * value head size] (3-D, grouped heads).
+// CHECK-LABEL: func.func @attention
+// CHECK: "onnx.Attention"(%arg0, %arg1, %arg2) {{.*}} -> tensor<?x7x32xf32, ["s0"]>
+// CHECK: "onnx.Attention"(%arg3, %arg4, %arg5) : {{.*}} -> tensor<2x4x7x6xf32>
+func.func @attention(%q: tensor<?x7x32xf32, ["s0"]>, %k: tensor<?x6x16xf32, ["s0"]>, %v: tensor<?x6x16xf32, ["s0"]>, %q4: tensor<2x4x7x8xf32>, %k4: tensor<2x4x6x8xf32>, %v4: tensor<2x4x6x6xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %0 = "onnx.Attention"(%q, %k, %v) {q_num_heads = 4 : i64, kv_num_heads = 2 : i64} : (tensor<?x7x32xf32, ["s0"]>, tensor<?x6x16xf32, ["s0"]>, tensor<?x6x16xf32, ["s0"]>) -> tensor<*xf32>
+  %1 = "onnx.Attention"(%q4, %k4, %v4) : (tensor<2x4x7x8xf32>, tensor<2x4x6x8xf32>, tensor<2x4x6x6xf32>) -> tensor<*xf32>
+  %2 = "onnx.Neg"(%0) : (tensor<*xf32>) -> tensor<*xf32>
+  %3 = "onnx.Neg"(%1) : (tensor<*xf32>) -> tensor<*xf32>
+  return %2, %3 : tensor<*xf32>, tensor<*xf32>
+}

@@ -89,3 +89,29 @@ func.func @attribute_kind(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
   %0 = "onnx.Transpose"(%a) {perm = 1 : i64} : (tensor<2x3xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
+
+// -----
+
+// A Cast's `to` must name its result's element type (an imported model's
+// edited `to`: 0 is no data type, 7 is int64).
+func.func @cast_target(%a: tensor<2xf32>) -> tensor<2xf64> {
+  // expected-error @+1 {{attribute 'to' = 0 is not the data type of its result (f64, data type 11)}}
+  %0 = "onnx.Cast"(%a) {to = 0 : i64} : (tensor<2xf32>) -> tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+
+// -----
+
+func.func @cast_target_other(%a: tensor<2xf32>) -> tensor<2xf64> {
+  // expected-error @+1 {{attribute 'to' = 7 is not the data type of its result (f64, data type 11)}}
+  %0 = "onnx.Cast"(%a) {to = 7 : i64} : (tensor<2xf32>) -> tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+
+// -----
+
+func.func @split_outputs(%a: tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  // expected-error @+1 {{attribute 'num_outputs' is 0; it must be at least 1 and equal its 2 result(s)}}
+  %0:2 = "onnx.Split"(%a) {axis = 0 : i64, num_outputs = 0 : i64} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  return %0#0, %0#1 : tensor<2xf32>, tensor<2xf32>
+}

@@ -239,6 +239,24 @@ def cases():
     yield "scan_negative_num_scan_inputs", model(
         [helper.make_node("Scan", ["x"], ["y"], name="scan", body=scan_body, num_scan_inputs=-5)], [X], [Y]
     ), 1, ["scan_negative_num_scan_inputs.onnx", "scan", "'num_scan_inputs' is -5"]
+    # Models whose op semantics contradict their types (found by mutating real
+    # exporters' models: a Cast's `to` edited, an input dropped or reordered).
+    # onnx.checker rejects each; they must be refused, not written out.
+    yield "cast_to_no_type", model(
+        [helper.make_node("Cast", ["x"], ["y"], name="cast", to=0)], [X], [Y]
+    ), 1, ["cast_to_no_type.onnx", "cast", "attribute 'to' = 0 is not the data type of its result"]
+    yield "conv_weight_dropped", model(
+        [helper.make_node("Conv", ["x4", "b4"], ["y4"], name="conv")],
+        [vi("x4", [1, 3, 8, 8])], [vi("y4", [1, 4, 6, 6])], [tensor("b4", TensorProto.FLOAT, [4], b"\0" * 16)]
+    ), 1, ["conv_weight_dropped.onnx", "conv", "need the same rank"]
+    yield "einsum_operand_dropped", model(
+        [helper.make_node("Einsum", ["m"], ["y2"], name="einsum", equation="ij,jk->ik")],
+        [vi("m", [2, 3])], [vi("y2", [2, 2])]
+    ), 1, ["einsum_operand_dropped.onnx", "einsum", "names 2 operand(s) but the op has 1"]
+    yield "add_no_broadcast", model(
+        [helper.make_node("Add", ["m", "n"], ["y2"], name="add")],
+        [vi("m", [2, 3]), vi("n", [4, 3])], [vi("y2", [2, 3])]
+    ), 1, ["add_no_broadcast.onnx", "add", "do not broadcast"]
     recursive = helper.make_function(
         "local", "f", ["a"], ["b"], [helper.make_node("f", ["a"], ["b"], domain="local")], [helper.make_opsetid("", 18)]
     )

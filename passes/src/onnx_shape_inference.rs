@@ -219,6 +219,11 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues, ok: &mut bool) {
             continue;
         };
         track_shape_values(op, op_type, values);
+        if let Err(message) = check_operands(op, op_type) {
+            crate::diag::op_error(op, &message);
+            *ok = false;
+            continue;
+        }
         let inferred = infer_op(op, op_type, values);
         for (i, shape) in inferred.into_iter().enumerate() {
             let Some(shape) = shape else { continue };
@@ -329,6 +334,116 @@ fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut Shap
 }
 
 /// Result shapes of one op (`None` = nothing known for that result).
+/// True when a window attribute is so large that the window's span
+/// (`dilation * (kernel - 1) + 1`) or the padded size overflows i64.
+fn window_overflows(op: OperationRef<'_, '_>) -> bool {
+    let ints = |name: &str| op.attribute(name).ok().and_then(dense_i64_values).unwrap_or_default();
+    let (mut kernel, dilations, pads) = (ints("kernel_shape"), ints("dilations"), ints("pads"));
+    if kernel.is_empty() {
+        // A convolution's kernel is its weight's spatial dims.
+        let weight = ir::operand_at(op, 1).and_then(|w| shape_of(w.r#type())).unwrap_or_default();
+        kernel = weight.iter().skip(2).filter_map(|d| if let Dim::Static(k) = d { Some(*k) } else { None }).collect();
+    }
+    let span = kernel
+        .iter()
+        .zip(dilations.iter().chain(std::iter::repeat(&1)))
+        .any(|(&k, &d)| k.checked_sub(1).and_then(|k| k.checked_mul(d)).and_then(|s| s.checked_add(1)).is_none());
+    let pad_sum = pads.iter().try_fold(0i64, |acc, &p| acc.checked_add(p)).is_none();
+    span || pad_sum
+}
+
+/// Operand shapes an op cannot take (an imported model's, or types edited
+/// by hand): static dims that do not broadcast, a convolution weight whose
+/// rank or channels do not fit its input, an Einsum equation naming another
+/// number of operands. The runtime would reject the model.
+fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
+    let input = |i: usize| ir::operand_at(op, i).and_then(|v| shape_of(v.r#type()));
+    let show = |s: &Shape| format!("[{}]", s.iter().map(text).collect::<Vec<_>>().join(", "));
+    let broadcasts = |shapes: &[Shape]| -> Result<(), String> {
+        let rank = shapes.iter().map(Vec::len).max().unwrap_or(0);
+        for i in 0..rank {
+            let mut seen: Option<(i64, &Shape)> = None;
+            for s in shapes {
+                let Some(Dim::Static(d)) = (i + s.len()).checked_sub(rank).map(|k| &s[k]) else { continue };
+                match seen {
+                    Some((e, other)) if *d != 1 && e != *d => {
+                        return Err(format!("operand shapes {} and {} do not broadcast", show(other), show(s)))
+                    }
+                    None if *d != 1 => seen = Some((*d, s)),
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    };
+    match op_type {
+        "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Max" | "Min" | "Equal" | "Less" | "LessOrEqual" | "Greater"
+        | "GreaterOrEqual" | "And" | "Or" | "Xor" | "Where" | "BitwiseAnd" | "BitwiseOr" | "BitwiseXor" | "Mod"
+        | "Sum" | "Mean" => {
+            let shapes: Vec<Shape> = (0..op.operand_count()).filter_map(input).collect();
+            broadcasts(&shapes)
+        }
+        "MatMul" => match (input(0), input(1)) {
+            (Some(a), Some(b)) if a.len() > 2 && b.len() > 2 => {
+                broadcasts(&[a[..a.len() - 2].to_vec(), b[..b.len() - 2].to_vec()])
+            }
+            _ => Ok(()),
+        },
+        "Gemm" => match (input(0), input(1)) {
+            (Some(a), Some(b)) if a.len() != 2 || b.len() != 2 => {
+                Err(format!("Gemm takes 2-D operands, got {} and {}", show(&a), show(&b)))
+            }
+            _ => Ok(()),
+        },
+        "Conv" | "ConvTranspose" | "MaxPool" | "AveragePool" | "LpPool" if window_overflows(op) => {
+            Err("its kernel_shape, dilations or pads overflow 64-bit dims".into())
+        }
+        "Conv" | "ConvTranspose" => {
+            let (Some(x), Some(w)) = (input(0), input(1)) else { return Ok(()) };
+            if x.len() != w.len() || x.len() < 3 {
+                return Err(format!("input {} and weight {} need the same rank, at least 3", show(&x), show(&w)));
+            }
+            let group = int_attr(op, "group").unwrap_or(1);
+            let channels = if op_type == "Conv" {
+                match &w[1] {
+                    Dim::Static(c) => Some(c.saturating_mul(group)),
+                    _ => None,
+                }
+            } else {
+                match &w[0] {
+                    Dim::Static(c) => Some(*c),
+                    _ => None,
+                }
+            };
+            match (&x[1], channels) {
+                (Dim::Static(c), Some(expected)) if *c != expected => Err(format!(
+                    "input {} has {c} channels; its weight {} with group {group} takes {expected}",
+                    show(&x),
+                    show(&w)
+                )),
+                _ => Ok(()),
+            }
+        }
+        "Einsum" => {
+            let equation = op
+                .attribute("equation")
+                .ok()
+                .and_then(|a| StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_string())
+                .unwrap_or_default();
+            let terms = equation.split("->").next().unwrap_or("").split(',').count();
+            if terms != op.operand_count() {
+                return Err(format!(
+                    "equation '{equation}' names {terms} operand(s) but the op has {}",
+                    op.operand_count()
+                ));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
 fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Vec<Option<Shape>> {
     let input = |i: usize| ir::operand_at(op, i).and_then(|v| shape_of(v.r#type()));
     let one = |s: Option<Shape>| vec![s];
@@ -546,6 +661,29 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                     .collect(),
             )
         })),
+        // Y: the query's shape with the value's head size (4-D), or the
+        // query's [B, S] with q_num_heads value heads (3-D).
+        "Attention" => {
+            let n = op.result_count();
+            let mut out = vec![None; n];
+            if let (Some(first), Some(q), Some(v)) = (out.first_mut(), input(0), input(2)) {
+                *first = match (q.len(), v.len()) {
+                    (4, 4) => Some(vec![q[0].clone(), q[1].clone(), q[2].clone(), v[3].clone()]),
+                    (3, 3) => {
+                        let heads = (int_attr(op, "q_num_heads"), int_attr(op, "kv_num_heads"));
+                        let width = match (&v[2], heads) {
+                            (Dim::Static(w), (Some(hq), Some(hkv))) if hkv > 0 && w % hkv == 0 => {
+                                Dim::Static((w / hkv).saturating_mul(hq))
+                            }
+                            _ => Dim::Unknown,
+                        };
+                        Some(vec![q[0].clone(), q[1].clone(), width])
+                    }
+                    _ => None,
+                };
+            }
+            out
+        }
         "Conv" | "MaxPool" | "AveragePool" | "LpPool" | "ConvTranspose" => {
             let n = op.result_count();
             let mut out = vec![None; n];

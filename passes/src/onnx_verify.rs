@@ -157,6 +157,9 @@ fn verify_op(
         ));
     }
     check_attributes(op, schema)?;
+    if op_type == "Cast" {
+        check_cast_target(op)?;
+    }
     check_type_constraints(op, schema)?;
     check_regions(op, op_type)?;
     check_counts(op, op_type)?;
@@ -177,6 +180,16 @@ fn check_counts(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
         melior::ir::attribute::IntegerAttribute::try_from(attr).ok().map(|i| vec![i.value()])
     };
     match op_type {
+        "Split" => {
+            if let Some(n) = ints("num_outputs").and_then(|v| v.first().copied()) {
+                if n < 1 || n as usize != op.result_count() {
+                    return Err(format!(
+                        "attribute 'num_outputs' is {n}; it must be at least 1 and equal its {} result(s)",
+                        op.result_count()
+                    ));
+                }
+            }
+        }
         "Constant" => {
             const VALUES: [&str; 8] = [
                 "value",
@@ -315,6 +328,26 @@ fn check_axes(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A Cast's `to` names the element type of its result (a code that is no
+/// data type, or another type than the result's, makes a model the runtime
+/// rejects or reads differently than the IR says).
+fn check_cast_target(op: OperationRef<'_, '_>) -> Result<(), String> {
+    let to = op
+        .attribute("to")
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map(|i| i.value())
+        .ok_or("needs an integer attribute 'to'")?;
+    let Some(result) = crate::ir::result_at(op, 0) else { return Ok(()) };
+    let Some(element) = crate::lowering::builder::element_type(result.r#type()) else { return Ok(()) };
+    match onnx_ir::data_type_code(element) {
+        Some(code) if code != to => {
+            Err(format!("attribute 'to' = {to} is not the data type of its result ({element}, data type {code})"))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn range_text(min: u32, max: u32) -> String {
