@@ -38,13 +38,16 @@ func.func @forward(%x: tensor<2x3xf16>, %y: tensor<2x3xf16>) -> (tensor<2x3xf16>
   return %g, %t, %i : tensor<2x3xf16>, tensor<3x2xf16>, tensor<2x3xi64>
 }
 
-// bfloat16 likewise; a transpose of its own aten op moves the bfloat16
-// value as it is; ops without an aten node are each their own group; float32
-// ops are untouched.
+// bfloat16 likewise; a transpose of a half input read by a compute op
+// moves the widened value (Cast, then Transpose in float32: exact, and
+// never Transpose -> Cast in front of a MatMul, which crashes onnxruntime
+// 1.32's MatmulTransposeFusion), the half Transpose left unused is erased;
+// ops without an aten node are each their own group; float32 ops are
+// untouched.
 // CHECK-LABEL: func.func @bf16
-// CHECK: %[[T:.*]] = "onnx.Transpose"(%arg0) {perm = array<i64: 1, 0>} : (tensor<2x3xbf16>) -> tensor<3x2xbf16>
-// CHECK: %[[TF:.*]] = "onnx.Cast"(%[[T]]) {to = 1 : i64} : (tensor<3x2xbf16>) -> tensor<3x2xf32>
-// CHECK: %[[R:.*]] = "onnx.Relu"(%[[TF]]) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+// CHECK: %[[XF:.*]] = "onnx.Cast"(%arg0) {to = 1 : i64} : (tensor<2x3xbf16>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[TF:.*]] = "onnx.Transpose"(%[[XF]]) {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT: %[[R:.*]] = "onnx.Relu"(%[[TF]]) : (tensor<3x2xf32>) -> tensor<3x2xf32>
 // CHECK: %[[RH:.*]] = "onnx.Cast"(%[[R]]) {to = 16 : i64}
 // CHECK: %[[RF:.*]] = "onnx.Cast"(%[[RH]]) {to = 1 : i64}
 // CHECK: %[[N:.*]] = "onnx.Neg"(%[[RF]]) : (tensor<3x2xf32>) -> tensor<3x2xf32>
@@ -104,6 +107,20 @@ func.func @bf16_expand(%x: tensor<4xbf16>, %s: tensor<2xi64>, %t: tensor<2xi64>)
 func.func @transpose_of_another_aten_op(%x: tensor<2x3xf16>, %w: tensor<2x4xf16>) -> tensor<3x4xf16> {
   %r = "onnx.Relu"(%x) : (tensor<2x3xf16>) -> tensor<2x3xf16> loc(#r2)
   %t = "onnx.Transpose"(%r) {perm = array<i64: 1, 0>} : (tensor<2x3xf16>) -> tensor<3x2xf16> loc(#t2)
+  %m = "onnx.MatMul"(%t, %w) : (tensor<3x2xf16>, tensor<2x4xf16>) -> tensor<3x4xf16> loc(#mm)
+  return %m : tensor<3x4xf16>
+}
+
+// nn.TransformerEncoder's form: a float16 input transposed (sequence-first)
+// straight into a MatMul: the Transpose moves the widened input, so no
+// float16 Transpose -> Cast reaches the MatMul.
+// CHECK-LABEL: func.func @transpose_of_input_into_matmul
+// CHECK: %[[XF:.*]] = "onnx.Cast"(%arg0) {to = 1 : i64} : (tensor<2x3xf16>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[T:.*]] = "onnx.Transpose"(%[[XF]]) {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK-NOT: tensor<3x2xf16>
+// CHECK: "onnx.MatMul"(%[[T]], %{{.*}}) : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+func.func @transpose_of_input_into_matmul(%x: tensor<2x3xf16>, %w: tensor<2x4xf16>) -> tensor<3x4xf16> {
+  %t = "onnx.Transpose"(%x) {perm = array<i64: 1, 0>} : (tensor<2x3xf16>) -> tensor<3x2xf16> loc(#t2)
   %m = "onnx.MatMul"(%t, %w) : (tensor<3x2xf16>, tensor<2x4xf16>) -> tensor<3x4xf16> loc(#mm)
   return %m : tensor<3x4xf16>
 }

@@ -854,6 +854,119 @@ MODELS.update({
                        skip_note="float16: eager RAFT fails (its correlation is float32 against half biases)"),
 })
 
+
+
+# torch.nn's own building blocks, as users assemble them (no library model).
+class TorchEncoder(torch.nn.Module):
+    def __init__(self, norm_first):
+        super().__init__()
+        layer = torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True, norm_first=norm_first,
+                                                 activation="gelu")
+        self.enc = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+
+    def forward(self, x, pad):
+        return self.enc(x, src_key_padding_mask=pad)
+
+
+class TorchDecoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        layer = torch.nn.TransformerDecoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+        self.dec = torch.nn.TransformerDecoder(layer, 2)
+
+    def forward(self, x, memory):
+        causal = torch.nn.Transformer.generate_square_subsequent_mask(x.shape[1])
+        return self.dec(x, memory, tgt_mask=causal, tgt_is_causal=True)
+
+
+class TorchMha(torch.nn.Module):
+    """MultiheadAttention with other key/value widths and a key padding mask."""
+
+    def __init__(self):
+        super().__init__()
+        self.m = torch.nn.MultiheadAttention(32, 4, batch_first=True, kdim=24, vdim=16)
+
+    def forward(self, q, k, v, pad):
+        return self.m(q, k, v, key_padding_mask=pad, need_weights=False)[0]
+
+
+class TorchBags(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mean = torch.nn.EmbeddingBag(50, 8, mode="mean")
+        self.max = torch.nn.EmbeddingBag(50, 8, mode="max")
+
+    def forward(self, idx):
+        return self.mean(idx), self.max(idx)
+
+
+class SpatialTransformer(torch.nn.Module):
+    def forward(self, x, theta):
+        grid = torch.nn.functional.affine_grid(theta, list(x.shape), align_corners=False)
+        return torch.nn.functional.grid_sample(x, grid, padding_mode="border", align_corners=False)
+
+
+class TorchLayers(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        nn = torch.nn
+        self.body = nn.Sequential(nn.PixelShuffle(2), nn.PixelUnshuffle(2), nn.GroupNorm(2, 8),
+                                  nn.InstanceNorm2d(8, affine=True), nn.LocalResponseNorm(3))
+        self.up = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=True)
+        self.bilinear = nn.Bilinear(8, 8, 5)
+
+    def forward(self, x):
+        y = self.body(x)
+        p = y.mean((2, 3))
+        return self.up(y), self.bilinear(p, p * 2)
+
+
+def key_padding(n, t):
+    m = torch.zeros(n, t, dtype=torch.bool)
+    m[0, t - 2:] = True
+    return m
+
+
+def affine(n):
+    return torch.randn(n, 2, 3) * 0.5 + torch.eye(2, 3)
+
+
+MEM = Dim("mem", min=2, max=40)
+MODELS.update({
+    "torch_encoder": dict(build=lambda: TorchEncoder(False), dyn=({0: B, 1: S}, {0: B, 1: S}),
+                          sets=[(torch.randn(2, 7, 32), key_padding(2, 7)), (torch.randn(3, 5, 32), key_padding(3, 5))]),
+    "torch_encoder_prenorm": dict(build=lambda: TorchEncoder(True), dyn=({0: B, 1: S}, {0: B, 1: S}),
+                                  sets=[(torch.randn(2, 7, 32), key_padding(2, 7)),
+                                        (torch.randn(3, 5, 32), key_padding(3, 5))]),
+    "torch_decoder": dict(build=TorchDecoder, dyn=({0: B, 1: S}, {0: B, 1: MEM}),
+                          sets=[(torch.randn(2, 7, 32), torch.randn(2, 6, 32)),
+                                (torch.randn(3, 5, 32), torch.randn(3, 4, 32))]),
+    # torch.export specializes MultiheadAttention's sizes (its guards reject others).
+    "torch_mha": dict(build=TorchMha, dyn=None, note="static: torch.export specializes MultiheadAttention",
+                      sets=[(torch.randn(2, 7, 32), torch.randn(2, 6, 24), torch.randn(2, 6, 16), key_padding(2, 6))] * 2),
+    "torch_embedding_bag": dict(build=TorchBags, dyn=({0: B},),
+                                sets=[(torch.randint(0, 50, (4, 6)),), (torch.randint(0, 50, (3, 6)),)]),
+    "spatial_transformer": dict(build=SpatialTransformer, dyn=({0: B}, {0: B}),
+                                sets=[(torch.randn(2, 3, 9, 11), affine(2)), (torch.randn(3, 3, 9, 11), affine(3))]),
+    "torch_layers": dict(build=TorchLayers, dyn=({0: B},), dtypes=("f32",),
+                         sets=[(torch.randn(2, 8, 6, 10),), (torch.randn(3, 8, 6, 10),)],
+                         skip_note="float16: aten.bilinear in half is refused (torch rounds its intermediates "
+                                   "to half, which the lowering does not reproduce)"),
+})
+try:
+    import timm
+
+    # timm CNN families with a dynamic image size (tools/timm_sweep.py runs
+    # every timm family with a static one).
+    MODELS.update({name: cnn(lambda m=model: timm.create_model(m, pretrained=False)) for name, model in [
+        ("timm_nfnet", "nfnet_l0"), ("timm_cspresnet", "cspresnet50"), ("timm_ghostnet", "ghostnet_100"),
+        ("timm_xception", "xception41"), ("timm_rexnet", "rexnet_100"), ("timm_mixnet", "mixnet_s"),
+        ("timm_resnest", "resnest14d"), ("timm_sknet", "skresnet18"), ("timm_gernet", "gernet_s"),
+        ("timm_tresnet", "tresnet_m"),
+    ]})
+except ImportError:
+    pass
+
 if __name__ == "__main__":
     argv = sys.argv[1:]
     BIN = translate_binary(argv)

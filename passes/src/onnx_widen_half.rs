@@ -58,7 +58,14 @@ impl ProjectPass for WidenHalf {
         let opset = onnx_ir::opset_of(op);
         let context_ref = op.context();
         let context = unsafe { context_ref.to_ref() };
-        let mut state = State { opset, context, widened: HashMap::new(), up: HashMap::new(), down: HashMap::new() };
+        let mut state = State {
+            opset,
+            context,
+            widened: HashMap::new(),
+            up: HashMap::new(),
+            down: HashMap::new(),
+            twins: Vec::new(),
+        };
         for region in op.regions() {
             let mut block = region.first_block();
             while let Some(b) = block {
@@ -67,6 +74,12 @@ impl ProjectPass for WidenHalf {
                     return Err(());
                 }
                 block = b.next_in_region();
+            }
+        }
+        for t in state.twins {
+            if ir::result_at(t, 0).is_some_and(|r| !ir::has_uses(r.into())) {
+                // SAFETY: an unused op of this function, not referenced again.
+                unsafe { ir::erase(t) };
             }
         }
         Ok(())
@@ -176,6 +189,8 @@ struct State<'c, 'a> {
     up: HashMap<Key, Value<'c, 'a>>,
     /// Cast of a widened value back to its half type (one per value).
     down: HashMap<Key, Value<'c, 'a>>,
+    /// Half Transposes given a float32 twin (erased when left unused).
+    twins: Vec<OperationRef<'c, 'a>>,
 }
 
 impl<'c, 'a> State<'c, 'a> {
@@ -289,6 +304,36 @@ impl<'c, 'a> State<'c, 'a> {
     fn widen_operand(&mut self, value: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         if let Some(up) = self.up.get(&key(value)) {
             return Ok(*up);
+        }
+        // A half Transpose is widened by transposing its widened input
+        // (exact: the cast commutes with moving elements): written as
+        // `Transpose(half) -> Cast(to float) -> MatMul`, onnxruntime 1.32's
+        // MatmulTransposeFusion segfaults at session creation with default
+        // optimizations (nn.TransformerEncoder in float16: its input is
+        // transposed to sequence-first before the in-projection).
+        if let Some(t) = ir::defining_op(value)
+            .filter(|d| ir::op_name(*d) == "onnx.Transpose" && d.operand_count() == 1 && d.result_count() == 1)
+        {
+            let input = ir::operand_at(t, 0).ok_or("Transpose without an operand")?;
+            let wide_input = match self.widened.get(&key(input)) {
+                Some(_) => {
+                    let down = self.round(input)?;
+                    self.widen_operand(down)?
+                }
+                None => self.widen_operand(input)?,
+            };
+            let wide = builder::with_element_type(value.r#type(), Type::float32(self.context))
+                .ok_or("Transpose result is not a tensor")?;
+            let perm = t.attribute("perm").ok().and_then(ir::dense_i64_values);
+            let mut b =
+                Builder::new(self.context, t.next_in_block().ok_or("a Transpose without a successor")?, self.opset)?;
+            b.location = t.location();
+            let attrs: Vec<(&str, crate::lowering::Attr)> =
+                perm.map(|p| vec![("perm", crate::lowering::Attr::Ints(p))]).unwrap_or_default();
+            let up = b.op("Transpose", &[wide_input], &attrs, wide)?;
+            self.up.insert(key(value), up);
+            self.twins.push(t);
+            return Ok(up);
         }
         let (after, location) = match ir::defining_op(value) {
             Some(def) => (def.next_in_block().ok_or("an op without a successor in its block")?, def.location()),
