@@ -115,3 +115,11 @@ func.func @split_outputs(%a: tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
   %0:2 = "onnx.Split"(%a) {axis = 0 : i64, num_outputs = 0 : i64} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>)
   return %0#0, %0#1 : tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+func.func @conv_pads_length(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  // expected-error @+1 {{attribute 'pads' has 6 values; an input of rank 4 needs 4}}
+  %0 = "onnx.Conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}

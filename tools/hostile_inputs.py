@@ -4,12 +4,16 @@
 Mutates the fixtures and the corpus (`.pt2` archives and the `.mlir` they
 import to): truncations, random bytes, JSON edits of node names, arguments,
 dims, dtypes, sizes/strides of weights, value references and signature specs;
-malformed and deeply nested `.mlir`; bad flags and output paths. Each input
-is given to
+malformed and deeply nested `.mlir`; `.onnx` models (the fixtures as
+aten-translate writes them, and onnx's shipped backend node tests) with
+edited dims, element types, attributes, node inputs/outputs, op types,
+opsets and initializers, truncated or with random bytes; bad flags and
+output paths. Each input is given to
 
     aten-translate --to-onnx IN -o OUT.onnx     (and --external-data always)
     aten-translate --from-pt2 IN -o OUT.mlir
     aten-opt IN.mlir -o OUT.mlir
+    aten-translate --to-onnx IN.onnx -o OUT.onnx   (re-optimizing an ONNX model)
 
 in a scratch directory, and reported as a finding when the exit code is not
 0 or 1, the process died of a signal, ran past the timeout, printed no
@@ -18,7 +22,7 @@ output), or touched the input; with --check, a model written with exit 0 is
 also loaded by onnx.checker (a model it rejects is a finding).
 
     .venv/bin/python tools/hostile_inputs.py [--runs N] [--seed S] [--jobs 2] [--check]
-                                             [--keep DIR] [--timeout 30]
+                                             [--onnx-runs N] [--keep DIR] [--timeout 30]
 
 Prints a summary (runs, findings per kind) and writes every finding's input
 and command to --keep (default /tmp/hostile-findings).
@@ -413,6 +417,175 @@ def onnx_attribute_mutant(rng):
     )
 
 
+# ------------------------------------------------------------- .onnx inputs
+
+
+INTERESTING_DIMS = [0, 1, 2, 3, 5, 7, 64, 2**31, -1]
+
+
+def onnx_sources(scratch):
+    """Small ONNX models to mutate: the fixtures converted by aten-translate
+    itself, and a sample of the backend node tests shipped in the onnx wheel
+    (other exporters' conventions: Constant nodes, optional inputs, old opsets)."""
+    out = []
+    for f in FIXTURES:
+        dst = os.path.join(scratch, f + ".onnx")
+        src = os.path.join(ROOT, "tests", "fixtures", f + ".pt2")
+        if subprocess.run([TRANSLATE, "--to-onnx", src, "-o", dst], capture_output=True).returncode == 0:
+            out.append(dst)
+    try:
+        import warnings
+
+        from onnx.backend.test.loader import load_model_tests
+
+        warnings.simplefilter("ignore")
+        for case in load_model_tests(kind="node"):
+            dst = os.path.join(scratch, "node-" + case.name + ".onnx")
+            with open(dst, "wb") as f:
+                f.write(case.model.SerializeToString())
+            out.append(dst)
+    except ImportError:
+        pass
+    return out
+
+
+def mutate_onnx(rng, m):
+    """One structural edit of a ModelProto (in place); returns its label or None."""
+    from onnx import TensorProto, helper
+
+    g = m.graph
+    kind = rng.choice(
+        ["dim", "dim", "elem", "attr", "attr", "attr", "input_name", "drop_input", "op_type",
+         "opset", "init_dims", "dup_output", "cycle", "drop_node", "drop_shape", "extra_input"]
+    )
+    values = list(g.input) + list(g.output) + list(g.value_info)
+    if kind == "dim" and values:
+        v = rng.choice(values)
+        dims = v.type.tensor_type.shape.dim
+        if not dims:
+            return None
+        d = rng.choice(dims)
+        if rng.random() < 0.2:
+            d.dim_param = rng.choice(["s0", "batch", "N"])
+            return f"dim {v.name} -> symbolic"
+        d.dim_value = rng.choice(INTERESTING_DIMS)
+        return f"dim {v.name} -> {d.dim_value}"
+    if kind == "elem" and values:
+        v = rng.choice(values)
+        v.type.tensor_type.elem_type = rng.choice([1, 2, 3, 6, 7, 9, 10, 11, 16, 0, 8, 14, 99])
+        return f"elem {v.name} -> {v.type.tensor_type.elem_type}"
+    if kind == "drop_shape" and values:
+        v = rng.choice(values)
+        v.type.tensor_type.ClearField("shape")
+        return f"drop shape of {v.name}"
+    if not g.node:
+        return None
+    n = rng.choice(list(g.node))
+    if kind == "attr":
+        if not n.attribute:
+            n.attribute.append(helper.make_attribute(rng.choice(["axis", "perm", "to", "mode"]), rng.choice([1, [0, 1], "x"])))
+            return f"add attr to {n.op_type}"
+        a = rng.choice(list(n.attribute))
+        if a.type == onnx_attr_type("INT"):
+            a.i = rng.choice(INTERESTING_INTS)
+            return f"{n.op_type}.{a.name} = {a.i}"
+        if a.type == onnx_attr_type("INTS"):
+            ints = list(a.ints)
+            r = rng.random()
+            if r < 0.3 and ints:
+                ints.pop(rng.randrange(len(ints)))
+            elif r < 0.6:
+                ints.append(rng.choice(INTERESTING_INTS[5:15]))
+            elif ints:
+                ints[rng.randrange(len(ints))] = rng.choice(INTERESTING_INTS)
+            del a.ints[:]
+            a.ints.extend(ints)
+            return f"{n.op_type}.{a.name} = {ints}"
+        if a.type == onnx_attr_type("FLOAT"):
+            a.f = rng.choice([float("nan"), float("inf"), -1.0, 0.0, 1e30])
+            return f"{n.op_type}.{a.name} = {a.f}"
+        if a.type == onnx_attr_type("STRING"):
+            a.s = rng.choice([b"", b"bogus", b"NOTSET", b"linear", b"\xff"])
+            return f"{n.op_type}.{a.name} = {a.s!r}"
+        if a.type == onnx_attr_type("TENSOR"):
+            t = a.t
+            r = rng.random()
+            if r < 0.4:
+                t.data_type = rng.choice([1, 6, 7, 9, 10, 11, 0, 99])
+            elif r < 0.7:
+                t.dims.append(rng.choice([0, 2, 3]))
+            else:
+                t.raw_data = t.raw_data[: len(t.raw_data) // 2]
+            return f"{n.op_type}.{a.name} tensor edited"
+        n.attribute.remove(a)
+        return f"drop {n.op_type}.{a.name}"
+    if kind == "input_name" and n.input:
+        i = rng.randrange(len(n.input))
+        names = [o for x in g.node for o in x.output] + [x.name for x in g.input] + ["undefined_value", ""]
+        n.input[i] = rng.choice(names)
+        return f"{n.op_type} input {i} -> {n.input[i]!r}"
+    if kind == "drop_input" and n.input:
+        del n.input[rng.randrange(len(n.input))]
+        return f"{n.op_type} input dropped"
+    if kind == "extra_input":
+        n.input.append(rng.choice([x.name for x in g.input] or ["x"]))
+        return f"{n.op_type} extra input"
+    if kind == "op_type":
+        n.op_type = rng.choice(["Add", "MatMul", "Transpose", "Concat", "Reshape", "Gather", "Conv", "Resize",
+                                "Slice", "If", "Loop", "Unknown", "Softmax", "Split", "Cast", "Einsum", "LayerNormalization"])
+        return f"op_type -> {n.op_type}"
+    if kind == "opset":
+        m.opset_import[0].version = rng.choice([1, 6, 11, 13, 17, 22, 23, 24, 30, 1000])
+        return f"opset -> {m.opset_import[0].version}"
+    if kind == "init_dims" and g.initializer:
+        t = rng.choice(list(g.initializer))
+        if t.dims:
+            t.dims[rng.randrange(len(t.dims))] = rng.choice(INTERESTING_DIMS)
+        else:
+            t.dims.append(rng.choice(INTERESTING_DIMS))
+        return f"initializer {t.name} dims -> {list(t.dims)}"
+    if kind == "dup_output" and n.output and len(g.node) > 1:
+        other = rng.choice(list(g.node))
+        if other.output:
+            n.output[0] = other.output[0]
+            return f"{n.op_type} output renamed to {other.output[0]}"
+    if kind == "cycle" and n.input:
+        later = [o for x in g.node for o in x.output]
+        n.input[0] = rng.choice(later)
+        return f"{n.op_type} reads {n.input[0]} (maybe its own or a later output)"
+    if kind == "drop_node":
+        g.node.remove(n)
+        return f"{n.op_type} node dropped"
+    return None
+
+
+def onnx_attr_type(name):
+    from onnx import AttributeProto
+
+    return getattr(AttributeProto, name)
+
+
+def onnx_mutants(rng, path, count):
+    import onnx
+
+    raw = open(path, "rb").read()
+    for _ in range(count):
+        r = rng.random()
+        if r < 0.08:
+            cut = rng.randrange(len(raw))
+            yield f"onnx-truncate@{cut}", raw[:cut]
+        elif r < 0.15:
+            data = bytearray(raw)
+            for _ in range(rng.choice([1, 4])):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+            yield "onnx-bytes", bytes(data)
+        else:
+            m = onnx.load_from_string(raw)
+            labels = [label for _ in range(rng.choice([1, 1, 2])) if (label := mutate_onnx(rng, m))]
+            if labels:
+                yield "onnx:" + "; ".join(labels), m.SerializeToString()
+
+
 # -------------------------------------------------------------------- runs
 
 
@@ -550,6 +723,8 @@ def main():
     parser.add_argument("--slow", type=float, default=10, help="report runs slower than this (seconds)")
     parser.add_argument("--check", action="store_true", help="run onnx.checker on models written with exit 0")
     parser.add_argument("--keep", default="/tmp/hostile-findings")
+    parser.add_argument("--onnx-runs", type=int, default=None,
+                        help="mutated .onnx inputs (fixtures converted, onnx's node tests); default --runs")
     args = parser.parse_args()
     for tool in (TRANSLATE, OPT):
         if not os.path.exists(tool):
@@ -575,6 +750,15 @@ def main():
             mode = rng.choice(["to-onnx", "opt", "opt"])
             jobs.append((f"{os.path.basename(src)}: {label}", data, ".mlir", mode))
 
+    # .onnx inputs (--to-onnx re-optimizes them): sources sampled, one mutant each.
+    onnx_scratch = tempfile.mkdtemp(prefix="hostile-onnx-src-")
+    onnx_paths = onnx_sources(onnx_scratch)
+    for _ in range(args.runs if args.onnx_runs is None else args.onnx_runs):
+        src = rng.choice(onnx_paths[: len(FIXTURES)] * 40 + onnx_paths)
+        for label, data in onnx_mutants(rng, src, 1):
+            name = os.path.basename(src)
+            jobs.append((f"{name}: {label}", data, ".onnx", rng.choice(["to-onnx", "to-onnx", "to-onnx-external"])))
+
     findings = []
     started = time.time()
     done = 0
@@ -599,6 +783,7 @@ def main():
         print(f"  {n:5d}  {kind}")
     if findings:
         print(f"inputs of findings kept in {args.keep}")
+    shutil.rmtree(onnx_scratch, ignore_errors=True)
     sys.exit(1 if findings else 0)
 
 

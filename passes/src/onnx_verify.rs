@@ -286,6 +286,21 @@ fn check_axes(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
         if let Some(bad) = ints("pads").and_then(|v| v.into_iter().find(|&n| n < 0)) {
             return Err(format!("attribute 'pads' holds {bad}; it must not be negative"));
         }
+        // One entry per spatial dim (pads: a begin and an end each).
+        let spatial = rank.saturating_sub(2);
+        for (name, per_dim) in
+            [("strides", 1), ("dilations", 1), ("kernel_shape", 1), ("pads", 2), ("output_padding", 1)]
+        {
+            if let Some(values) = ints(name) {
+                if rank >= 3 && values.len() != per_dim * spatial {
+                    return Err(format!(
+                        "attribute '{name}' has {} values; an input of rank {rank} needs {}",
+                        values.len(),
+                        per_dim * spatial
+                    ));
+                }
+            }
+        }
     }
     if op_type == "MatMul" {
         let dims_of = |i: usize| crate::ir::operand_at(op, i).and_then(|v| crate::lowering::builder::dims(v.r#type()));

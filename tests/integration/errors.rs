@@ -945,6 +945,22 @@ fn declared_types_that_contradict_the_op_are_refused() {
     );
 }
 
+/// A convolution's parameter lists must have one value or one per spatial
+/// dim, as torch checks (a hostile-input finding: a 3-value padding for a
+/// 2-D convolution was written out as `pads` of the wrong length).
+#[test]
+fn convolution_parameters_of_the_wrong_length_are_refused() {
+    let dir = scratch_dir("convolution_padding_length");
+    mutated_fixture("conv_block_core", &dir, |model, _| {
+        *node_arg(node(model, "convolution"), "padding") = serde_json::json!({ "as_ints": [1, 1, 1] });
+    });
+    let message = to_onnx_fails(&dir, "input.pt2");
+    assert!(
+        message.contains("[node convolution]") && message.contains("padding has 3 values for 2 spatial dims"),
+        "{message}"
+    );
+}
+
 /// Ops ONNX cannot express (passes/src/lowering/inexpressible.rs, and ops
 /// on complex tensors) are listed all at once, with counts, source lines and
 /// the reason, under their own heading, apart from the ops whose lowering is

@@ -79,6 +79,15 @@ pub(super) fn conv<'c, 'a>(ctx: &Ctx<'c, 'a>, transposed: bool) -> Result<Vec<Va
     );
     let dilation = expand(static_ints(ctx, "dilation")?, spatial);
     let groups = ctx.args.int("groups")?;
+    // torch's own checks: one value, or one per spatial dim.
+    for (name, values) in [("stride", &stride), ("padding", &padding), ("dilation", &dilation)] {
+        if values.len() != spatial {
+            return Err(format!("{name} has {} values for {spatial} spatial dims", values.len()));
+        }
+    }
+    if stride.iter().chain(&dilation).any(|&v| v <= 0) || padding.iter().any(|&p| p < 0) || groups <= 0 {
+        return Err("stride, dilation and groups must be positive and padding non-negative".into());
+    }
     // ConvTranspose: torch's output_padding (< max(stride, dilation)) extends
     // the output at the end; onnxruntime refuses output_padding >= stride, so
     // it becomes a smaller end pad (`padding - output_padding`: the same
@@ -86,6 +95,9 @@ pub(super) fn conv<'c, 'a>(ctx: &Ctx<'c, 'a>, transposed: bool) -> Result<Vec<Va
     // past the full output, i.e. zeros plus the bias, added by a Pad.
     let (end_pads, extra) = if transposed {
         let output_padding = expand(static_ints(ctx, "output_padding")?, spatial);
+        if output_padding.len() != spatial || output_padding.iter().any(|&o| o < 0) {
+            return Err(format!("output_padding {output_padding:?} for {spatial} spatial dims"));
+        }
         let ends: Vec<i64> = padding.iter().zip(&output_padding).map(|(p, o)| p - o).collect();
         (ends.iter().map(|&e| e.max(0)).collect(), ends.iter().map(|&e| (-e).max(0)).collect())
     } else {
