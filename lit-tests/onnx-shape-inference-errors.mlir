@@ -67,3 +67,64 @@ func.func @window_overflow(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> 
   %0 = "onnx.Conv"(%x, %w) {dilations = array<i64: 4611686018427387904, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @gemm_bias(%a: tensor<7x3xf32>, %b: tensor<3x7xf32>, %c: tensor<5xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{Gemm's C [5] does not broadcast to the result [7, 7]}}
+  %0 = "onnx.Gemm"(%a, %b, %c) : (tensor<7x3xf32>, tensor<3x7xf32>, tensor<5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @einsum_term_rank(%a: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{equation term 'NOTSET' does not fit operand #0 of rank 2}}
+  %0 = "onnx.Einsum"(%a) {equation = "NOTSET"} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @bitshift_declared(%a: tensor<3xui32>, %b: tensor<3xui32>) -> tensor<7xui32> {
+  // expected-error @+1 {{result #0 is declared tensor<7xui32> but the op computes shape [3] from its inputs}}
+  %0 = "onnx.BitShift"(%a, %b) {direction = "LEFT"} : (tensor<3xui32>, tensor<3xui32>) -> tensor<7xui32>
+  return %0 : tensor<7xui32>
+}
+
+// -----
+
+func.func @argmax_declared(%a: tensor<2x3x4xf32>) -> tensor<2x0xi64> {
+  // expected-error @+1 {{result #0 is declared tensor<2x0xi64> but the op computes shape [2, 4] from its inputs}}
+  %0 = "onnx.ArgMax"(%a) {axis = 1 : i64, keepdims = 0 : i64} : (tensor<2x3x4xf32>) -> tensor<2x0xi64>
+  return %0 : tensor<2x0xi64>
+}
+
+// -----
+
+func.func @if_declared(%c: tensor<i1>, %a: tensor<2x4xf32>) -> tensor<2x64xf32> {
+  // expected-error @+1 {{result #0 is declared tensor<2x64xf32> but both branches yield dim 1 = 4}}
+  %0 = "onnx.If"(%c) ({
+    "onnx.yield"(%a) : (tensor<2x4xf32>) -> ()
+  }, {
+    %n = "onnx.Neg"(%a) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    "onnx.yield"(%n) : (tensor<2x4xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<2x64xf32>
+  return %0 : tensor<2x64xf32>
+}
+
+// -----
+
+func.func @gridsample_grid(%x: tensor<1x1x4x4xf32>, %g: tensor<1x3x3x5xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{GridSample's grid [1, 3, 3, 5] must end in a dim of 2}}
+  %0 = "onnx.GridSample"(%x, %g) : (tensor<1x1x4x4xf32>, tensor<1x3x3x5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_rank(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<8xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{Attention's value [8] must be 3-D or 4-D}}
+  %0 = "onnx.Attention"(%q, %k, %v) : (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<8xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

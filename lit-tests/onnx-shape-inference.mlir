@@ -2,15 +2,16 @@
 
 // Unknown result types get ranks, static dims and symbolic dims; a reshape
 // to a shape computed from Shape/Concat keeps the symbolic batch.
-// CHECK-LABEL: func.func @infer
+// CHECK-LABEL: func.func @infer({{.*}}) -> tensor<?x2xf32, ["s0"]>
 // CHECK: "onnx.Transpose"(%{{.*}}) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
 // CHECK: "onnx.MatMul"(%arg0, %{{.*}}) : (tensor<?x8xf32, ["s0"]>, tensor<8x4xf32>) -> tensor<?x4xf32, ["s0"]>
 // CHECK: "onnx.Add"(%{{.*}}, %{{.*}}) : (tensor<?x4xf32, ["s0"]>, tensor<4xf32>) -> tensor<?x4xf32, ["s0"]>
 // CHECK: "onnx.Reshape"(%{{.*}}, %{{.*}}) : (tensor<?x4xf32, ["s0"]>, tensor<3xi64>) -> tensor<?x2x2xf32, ["s0"]>
 // CHECK: "onnx.ReduceMean"(%{{.*}}, %{{.*}}) {keepdims = 0 : i64} : (tensor<?x2x2xf32, ["s0"]>, tensor<1xi64>) -> tensor<?x2xf32, ["s0"]>
-// A returned value keeps the type of the function signature.
-// CHECK: %[[R:.*]] = "onnx.Neg"(%{{.*}}) : (tensor<?x2xf32, ["s0"]>) -> tensor<*xf32>
-// CHECK: return %[[R]] : tensor<*xf32>
+// A returned value whose signature type has no rank (an ONNX output
+// without a shape) takes the inferred type, and so does the signature.
+// CHECK: %[[R:.*]] = "onnx.Neg"(%{{.*}}) : (tensor<?x2xf32, ["s0"]>) -> tensor<?x2xf32, ["s0"]>
+// CHECK: return %[[R]] : tensor<?x2xf32, ["s0"]>
 func.func @infer(%arg0: tensor<?x8xf32, ["s0"]>, %w: tensor<4x8xf32>, %b: tensor<4xf32>) -> tensor<*xf32> {
   %t = "onnx.Transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<*xf32>
   %m = "onnx.MatMul"(%arg0, %t) : (tensor<?x8xf32, ["s0"]>, tensor<*xf32>) -> tensor<*xf32>
@@ -140,4 +141,24 @@ func.func @attention(%q: tensor<?x7x32xf32, ["s0"]>, %k: tensor<?x6x16xf32, ["s0
   %2 = "onnx.Neg"(%0) : (tensor<*xf32>) -> tensor<*xf32>
   %3 = "onnx.Neg"(%1) : (tensor<*xf32>) -> tensor<*xf32>
   return %2, %3 : tensor<*xf32>, tensor<*xf32>
+}
+
+// Reductions: ArgMax by its axis; an empty axes list reduces every axis,
+// or none under noop_with_empty_axes. GridSample: [N, C] and the grid's
+// output positions. Dropout: its input's shape, for the mask too.
+// CHECK-LABEL: func.func @reductions_and_grids
+// CHECK: "onnx.ArgMax"(%arg0) {{.*}} -> tensor<?x4xi64, ["s0"]>
+// CHECK: "onnx.ReduceL2"(%arg0, %{{.*}}) {{.*}} -> tensor<1x1x1xf32>
+// CHECK: "onnx.ReduceL2"(%arg0, %{{.*}}) {{.*}} -> tensor<?x3x4xf32, ["s0"]>
+// CHECK: "onnx.GridSample"(%arg1, %arg2) {{.*}} -> tensor<2x3x5x6xf32>
+// CHECK: "onnx.Dropout"(%arg0) {{.*}} -> (tensor<?x3x4xf32, ["s0"]>, tensor<?x3x4xi1, ["s0"]>)
+func.func @reductions_and_grids(%x: tensor<?x3x4xf32, ["s0"]>, %img: tensor<2x3x8x8xf32>, %grid: tensor<2x5x6x2xf32>) -> (tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi1>) {
+  %0 = "onnx.ArgMax"(%x) {axis = 1 : i64, keepdims = 0 : i64} : (tensor<?x3x4xf32, ["s0"]>) -> tensor<*xi64>
+  %none = "onnx.Constant"() {value = dense<> : tensor<0xi64>} : () -> tensor<0xi64>
+  %1 = "onnx.ReduceL2"(%x, %none) {keepdims = 1 : i64} : (tensor<?x3x4xf32, ["s0"]>, tensor<0xi64>) -> tensor<*xf32>
+  %2 = "onnx.ReduceL2"(%x, %none) {keepdims = 1 : i64, noop_with_empty_axes = 1 : i64} : (tensor<?x3x4xf32, ["s0"]>, tensor<0xi64>) -> tensor<*xf32>
+  %3 = "onnx.GridSample"(%img, %grid) {mode = "linear"} : (tensor<2x3x8x8xf32>, tensor<2x5x6x2xf32>) -> tensor<*xf32>
+  %4:2 = "onnx.Dropout"(%x) {seed = 1 : i64} : (tensor<?x3x4xf32, ["s0"]>) -> (tensor<*xf32>, tensor<*xi1>)
+  %5 = "onnx.Neg"(%0) : (tensor<*xi64>) -> tensor<*xi64>
+  return %5, %1, %2, %3, %4#0, %4#1 : tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi1>
 }

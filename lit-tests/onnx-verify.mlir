@@ -123,3 +123,61 @@ func.func @conv_pads_length(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) ->
   %0 = "onnx.Conv"(%x, %w) {pads = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
   return %0 : tensor<1x4x8x8xf32>
 }
+
+// -----
+
+func.func @flag_attribute(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{attribute 'keepdims' is 5; it must be 0 or 1}}
+  %0 = "onnx.ReduceMax"(%x) {keepdims = 5 : i64} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @enum_attribute(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
+  // expected-error @+1 {{attribute 'auto_pad' is "bogus"; it must be one of NOTSET, SAME_UPPER, SAME_LOWER, VALID}}
+  %0 = "onnx.MaxPool"(%x) {auto_pad = "bogus", kernel_shape = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+func.func @concrete_input_type(%x: tensor<2x3xf32>, %axes: tensor<1xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{input #1 ('axes') has type tensor<1xf32>; it must be tensor(int64)}}
+  %0 = "onnx.ReduceSum"(%x, %axes) {keepdims = 0 : i64} : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @required_input_missing(%x: tensor<2x3xf32>) -> tensor<2x3xi1> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{input #0 ('A') is required but not given}}
+  %0 = "onnx.Greater"(%none, %x) : (none, tensor<2x3xf32>) -> tensor<2x3xi1>
+  return %0 : tensor<2x3xi1>
+}
+
+// -----
+
+func.func @resize_scales_and_sizes(%x: tensor<1x1x2x2xf32>, %scales: tensor<4xf32>, %sizes: tensor<4xi64>) -> tensor<1x1x4x4xf32> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{must be given exactly one of 'scales' (input #2) and 'sizes' (input #3)}}
+  %0 = "onnx.Resize"(%x, %none, %scales, %sizes) {mode = "nearest"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, tensor<4xi64>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+func.func @split_twice(%x: tensor<6xf32>, %split: tensor<2xi64>) -> (tensor<3xf32>, tensor<3xf32>) {
+  // expected-error @+1 {{is given both a 'split' input and a 'num_outputs' attribute}}
+  %0:2 = "onnx.Split"(%x, %split) {axis = 0 : i64, num_outputs = 2 : i64} : (tensor<6xf32>, tensor<2xi64>) -> (tensor<3xf32>, tensor<3xf32>)
+  return %0#0, %0#1 : tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+func.func @attention_heads(%q: tensor<1x4x8xf32>, %k: tensor<1x4x8xf32>, %v: tensor<1x4x8xf32>) -> tensor<1x4x8xf32> {
+  // expected-error @+1 {{attribute 'q_num_heads' is -1; it must be positive}}
+  %0 = "onnx.Attention"(%q, %k, %v) {q_num_heads = -1 : i64, kv_num_heads = 2 : i64} : (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+  return %0 : tensor<1x4x8xf32>
+}

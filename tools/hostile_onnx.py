@@ -257,6 +257,29 @@ def cases():
         [helper.make_node("Add", ["m", "n"], ["y2"], name="add")],
         [vi("m", [2, 3]), vi("n", [4, 3])], [vi("y2", [2, 3])]
     ), 1, ["add_no_broadcast.onnx", "add", "do not broadcast"]
+    # Found by tools/hostile_inputs.py's .onnx mutations (stop 23).
+    yield "maxpool_empty_auto_pad", model(
+        [helper.make_node("MaxPool", ["x4"], ["y4"], name="pool", kernel_shape=[3, 3], auto_pad="")],
+        [vi("x4", [1, 3, 8, 8])], [vi("y4", [1, 3, 6, 6])]
+    ), 1, ["maxpool_empty_auto_pad.onnx", "pool", "attribute 'auto_pad' is \"\""]
+    no_shape = helper.make_tensor_value_info("x", TensorProto.FLOAT, None)
+    yield "input_without_shape", model([relu], [no_shape], [Y]), 1, [
+        "input_without_shape.onnx",
+        "graph input `x` has no shape",
+    ]
+    yield "output_without_shape", model(
+        [relu], [X], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)]
+    ), 0, []
+    yield "reduce_keepdims_not_a_flag", model(
+        [helper.make_node("ReduceMax", ["x"], ["r"], name="reduce", keepdims=5)], [X], [vi("r", [1, 1])], opset=18
+    ), 1, ["reduce_keepdims_not_a_flag.onnx", "reduce", "attribute 'keepdims' is 5; it must be 0 or 1"]
+    yield "reduce_axes_float", model(
+        [helper.make_node("ReduceSum", ["x", "y"], ["r"], name="reduce")], [X, Y], [vi("r", [1, 1])], opset=18
+    ), 1, ["reduce_axes_float.onnx", "reduce", "input #1 ('axes')", "it must be tensor(int64)"]
+    yield "gemm_bias_no_broadcast", model(
+        [helper.make_node("Gemm", ["x", "w", "c"], ["g"], name="gemm")],
+        [X, vi("w", [3, 4]), vi("c", [5])], [vi("g", [2, 4])]
+    ), 1, ["gemm_bias_no_broadcast.onnx", "gemm", "does not broadcast to the result [2, 4]"]
     recursive = helper.make_function(
         "local", "f", ["a"], ["b"], [helper.make_node("f", ["a"], ["b"], domain="local")], [helper.make_opsetid("", 18)]
     )

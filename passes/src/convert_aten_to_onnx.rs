@@ -164,7 +164,7 @@ pub fn convert(root: OperationRef<'_, '_>, opset: u32, trace: bool) -> Result<()
         unsafe { ir::erase(op) };
     }
     if complex_signature || any_complex {
-        sync_function_types(root);
+        ir::sync_function_types(root);
     }
     set_opset(root, opset);
     Ok(())
@@ -258,41 +258,6 @@ fn retype_complex_arguments(root: OperationRef<'_, '_>) -> Result<bool, String> 
         ));
     }
     Ok(found)
-}
-
-/// Re-derives each `func.func`'s `function_type` from its entry block's
-/// argument types and its `func.return` operand types (complex inputs and
-/// outputs are real views after the lowering).
-fn sync_function_types(root: OperationRef<'_, '_>) {
-    use melior::ir::{attribute::TypeAttribute, r#type::FunctionType};
-    let mut funcs = Vec::new();
-    ir::walk(root, &mut |op| {
-        if ir::op_name(op) == "func.func" {
-            funcs.push(op);
-        }
-    });
-    for func in funcs {
-        let Ok(region) = func.region(0) else { continue };
-        let Some(block) = region.first_block() else { continue };
-        let Some(ret) = block.terminator() else { continue };
-        if ir::op_name(ret) != "func.return" {
-            continue;
-        }
-        let inputs: Vec<Type> =
-            (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(|a| a.r#type()).collect();
-        let results: Vec<Type> = ret.operands().map(|v| v.r#type()).collect();
-        let context_ref = func.context();
-        let context = unsafe { context_ref.to_ref() };
-        let ty = TypeAttribute::new(FunctionType::new(context, &inputs, &results).into());
-        let name = "function_type";
-        unsafe {
-            sys::mlirOperationSetAttributeByName(
-                func.to_raw(),
-                sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
-                ty.to_raw(),
-            )
-        };
-    }
 }
 
 fn set_opset(root: OperationRef<'_, '_>, opset: u32) {

@@ -332,3 +332,39 @@ pub fn result_at<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Option<Value<'c,
         None
     }
 }
+
+/// Re-derives each `func.func`'s `function_type` from its entry block's
+/// argument types and its `func.return` operand types (complex inputs and
+/// outputs are real views after the lowering; outputs of unknown rank get
+/// the type shape inference found).
+pub fn sync_function_types(root: OperationRef<'_, '_>) {
+    use melior::ir::{attribute::TypeAttribute, r#type::FunctionType};
+    let mut funcs = Vec::new();
+    walk(root, &mut |op| {
+        if op_name(op) == "func.func" {
+            funcs.push(op);
+        }
+    });
+    for func in funcs {
+        let Ok(region) = func.region(0) else { continue };
+        let Some(block) = region.first_block() else { continue };
+        let Some(ret) = block.terminator() else { continue };
+        if op_name(ret) != "func.return" {
+            continue;
+        }
+        let inputs: Vec<Type> =
+            (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(|a| a.r#type()).collect();
+        let results: Vec<Type> = ret.operands().map(|v| v.r#type()).collect();
+        let context_ref = func.context();
+        let context = unsafe { context_ref.to_ref() };
+        let ty = TypeAttribute::new(FunctionType::new(context, &inputs, &results).into());
+        let name = "function_type";
+        unsafe {
+            sys::mlirOperationSetAttributeByName(
+                func.to_raw(),
+                sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+                ty.to_raw(),
+            )
+        };
+    }
+}

@@ -16,7 +16,7 @@ use melior::ir::{
     attribute::{ArrayAttribute, AttributeLike, StringAttribute},
     operation::OperationLike,
     r#type::{RankedTensorType, TypeLike},
-    Attribute, OperationRef, Type, Value, ValueLike,
+    Attribute, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use mlir_sys as sys;
 use std::collections::HashMap;
@@ -38,6 +38,7 @@ impl ProjectPass for ShapeInference {
         let mut values = HashMap::new();
         let mut ok = true;
         infer(op, &mut values, &mut ok);
+        ir::sync_function_types(op);
         if ok {
             Ok(())
         } else {
@@ -245,8 +246,10 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues, ok: &mut bool) {
                     continue;
                 }
             }
-            // A returned value keeps the type the function signature states.
-            if returned(result.into()) {
+            // A returned value keeps the type the function signature states,
+            // unless that has no rank (an ONNX input whose output lacks a
+            // shape): the signature then takes the inferred type.
+            if returned(result.into()) && shape_of(result.r#type()).is_some() {
                 continue;
             }
             let old = result.r#type();
@@ -379,7 +382,7 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
     match op_type {
         "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Max" | "Min" | "Equal" | "Less" | "LessOrEqual" | "Greater"
         | "GreaterOrEqual" | "And" | "Or" | "Xor" | "Where" | "BitwiseAnd" | "BitwiseOr" | "BitwiseXor" | "Mod"
-        | "Sum" | "Mean" => {
+        | "Sum" | "Mean" | "BitShift" => {
             let shapes: Vec<Shape> = (0..op.operand_count()).filter_map(input).collect();
             broadcasts(&shapes)
         }
@@ -392,6 +395,31 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
         "Gemm" => match (input(0), input(1)) {
             (Some(a), Some(b)) if a.len() != 2 || b.len() != 2 => {
                 Err(format!("Gemm takes 2-D operands, got {} and {}", show(&a), show(&b)))
+            }
+            // C broadcasts one way to the [M, N] result.
+            (Some(a), Some(b)) => {
+                let ta = int_attr(op, "transA").unwrap_or(0) != 0;
+                let tb = int_attr(op, "transB").unwrap_or(0) != 0;
+                let mn = [a[usize::from(ta)].clone(), b[usize::from(!tb)].clone()];
+                match input(2) {
+                    Some(c) if c.len() > 2 => Err(format!("Gemm's C {} has rank above 2", show(&c))),
+                    Some(c) => {
+                        for (k, d) in c.iter().enumerate() {
+                            let target = &mn[k + 2 - c.len()];
+                            if let (Dim::Static(dc), Dim::Static(dt)) = (d, target) {
+                                if *dc != 1 && dc != dt {
+                                    return Err(format!(
+                                        "Gemm's C {} does not broadcast to the result [{}]",
+                                        show(&c),
+                                        mn.iter().map(text).collect::<Vec<_>>().join(", ")
+                                    ));
+                                }
+                            }
+                        }
+                        Ok(())
+                    }
+                    None => Ok(()),
+                }
             }
             _ => Ok(()),
         },
@@ -424,19 +452,70 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
                 _ => Ok(()),
             }
         }
+        "Attention" => {
+            for (i, name) in [(0, "query"), (1, "key"), (2, "value")] {
+                if let Some(s) = input(i).filter(|s| s.len() != 3 && s.len() != 4) {
+                    return Err(format!("Attention's {name} {} must be 3-D or 4-D", show(&s)));
+                }
+            }
+            Ok(())
+        }
+        "GridSample" => match (input(0), input(1)) {
+            (Some(x), Some(g)) if x.len() != g.len() || g.len() < 3 => {
+                Err(format!("GridSample's input {} and grid {} need the same rank, at least 3", show(&x), show(&g)))
+            }
+            (_, Some(g)) if g.len() >= 3 && matches!(g[g.len() - 1], Dim::Static(d) if d != g.len() as i64 - 2) => {
+                Err(format!("GridSample's grid {} must end in a dim of {}", show(&g), g.len() - 2))
+            }
+            _ => Ok(()),
+        },
+        "If" => {
+            // A result's declared rank or static dim that both branches
+            // contradict.
+            let yields: Vec<Vec<Option<Shape>>> = op
+                .regions()
+                .filter_map(|r| r.first_block().and_then(crate::control_flow::last_op))
+                .map(|t| t.operands().map(|v| shape_of(v.r#type())).collect())
+                .collect();
+            for (i, result) in op.results().enumerate() {
+                let Some(declared) = shape_of(result.r#type()) else { continue };
+                let branch: Vec<Option<&Shape>> = yields.iter().map(|y| y.get(i).and_then(Option::as_ref)).collect();
+                let [Some(a), Some(b)] = branch[..] else { continue };
+                if a.len() == b.len() && a.len() != declared.len() {
+                    return Err(format!("result #{i} is declared {} but both branches yield rank {}", result.r#type(), a.len()));
+                }
+                for (k, d) in declared.iter().enumerate() {
+                    if let (Dim::Static(d), Some(Dim::Static(x)), Some(Dim::Static(y))) = (d, a.get(k), b.get(k)) {
+                        if x == y && x != d && a.len() == declared.len() {
+                            return Err(format!("result #{i} is declared {} but both branches yield dim {k} = {x}", result.r#type()));
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
         "Einsum" => {
             let equation = op
                 .attribute("equation")
                 .ok()
-                .and_then(|a| StringAttribute::try_from(a).ok())
-                .map(|s| s.value().to_string())
+                .and_then(ir::string_value)
                 .unwrap_or_default();
-            let terms = equation.split("->").next().unwrap_or("").split(',').count();
-            if terms != op.operand_count() {
+            let terms: Vec<&str> = equation.split("->").next().unwrap_or("").split(',').collect();
+            if terms.len() != op.operand_count() {
                 return Err(format!(
-                    "equation '{equation}' names {terms} operand(s) but the op has {}",
+                    "equation '{equation}' names {} operand(s) but the op has {}",
+                    terms.len(),
                     op.operand_count()
                 ));
+            }
+            // Each term labels every dim of its operand ('...' any number).
+            for (i, term) in terms.iter().enumerate() {
+                let Some(rank) = input(i).map(|s| s.len()) else { continue };
+                let letters = term.chars().filter(char::is_ascii_alphabetic).count();
+                let fits = if term.contains("...") { letters <= rank } else { letters == rank };
+                if !fits {
+                    return Err(format!("equation term '{}' does not fit operand #{i} of rank {rank}", term.trim()));
+                }
             }
             Ok(())
         }
@@ -450,7 +529,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
     match op_type {
         "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Max" | "Min" | "Equal" | "Less" | "LessOrEqual" | "Greater"
         | "GreaterOrEqual" | "And" | "Or" | "Xor" | "Where" | "BitwiseAnd" | "BitwiseOr" | "BitwiseXor" | "Mod"
-        | "Sum" | "Mean" | "PRelu" => {
+        | "Sum" | "Mean" | "PRelu" | "BitShift" => {
             let shapes: Option<Vec<Shape>> = (0..op.operand_count()).map(input).collect();
             one(shapes.map(|s| broadcast(&s)))
         }
@@ -630,6 +709,12 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             }
             out
         })),
+        "Dropout" => vec![input(0); op.result_count()],
+        // [N, C] of the input, then the grid's output positions.
+        "GridSample" => one(input(0).zip(input(1)).and_then(|(x, g)| {
+            (x.len() == g.len() && g.len() >= 3)
+                .then(|| x[..2].iter().chain(&g[1..g.len() - 1]).cloned().collect())
+        })),
         "LayerNormalization" => {
             let x = input(0);
             let axis = int_attr(op, "axis").unwrap_or(-1);
@@ -639,16 +724,28 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             });
             vec![x, stats.clone(), stats]
         }
-        "ReduceSum" | "ReduceMean" | "ReduceMax" | "ReduceMin" | "ReduceProd" => one(input(0).and_then(|s| {
+        "ReduceSum" | "ReduceMean" | "ReduceMax" | "ReduceMin" | "ReduceProd" | "ReduceL1" | "ReduceL2"
+        | "ReduceLogSum" | "ReduceLogSumExp" | "ReduceSumSquare" | "ArgMax" | "ArgMin" => one(input(0).and_then(|s| {
             let keep = int_attr(op, "keepdims").unwrap_or(1) != 0;
-            let axes = match ir::operand_at(op, 1) {
-                Some(a) => const_ints(a, values)?,
-                None => op
-                    .attribute("axes")
-                    .ok()
-                    .and_then(dense_i64_values)
-                    .unwrap_or_else(|| (0..s.len() as i64).collect()),
+            let all = || (0..s.len() as i64).collect::<Vec<_>>();
+            let axes = if op_type.starts_with("Arg") {
+                vec![int_attr(op, "axis").unwrap_or(0)]
+            } else {
+                match ir::operand_at(op, 1).filter(|v| !ir::defining_op(*v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP)) {
+                    Some(a) => const_ints(a, values)?,
+                    None => op.attribute("axes").ok().and_then(dense_i64_values).unwrap_or_default(),
+                }
             };
+            // No axes: every axis, or none with noop_with_empty_axes.
+            let axes = match axes.is_empty() {
+                true if int_attr(op, "noop_with_empty_axes").unwrap_or(0) != 0 => return Some(s),
+                true => all(),
+                false => axes,
+            };
+            let r = s.len().max(1) as i64;
+            if axes.iter().any(|&a| a < -r || a >= r) {
+                return None;
+            }
             let axes: Vec<usize> = axes.iter().map(|&a| norm(a, s.len())).collect();
             Some(
                 s.into_iter()
@@ -733,8 +830,7 @@ fn window_shape(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w: Op
     let auto_pad = op
         .attribute("auto_pad")
         .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
+        .and_then(ir::string_value)
         .unwrap_or_default();
     let undetermined = !(auto_pad.is_empty() || auto_pad == "NOTSET")
         || (!is_conv && int_attr(op, "ceil_mode").unwrap_or(0) != 0)

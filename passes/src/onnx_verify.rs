@@ -161,6 +161,8 @@ fn verify_op(
         check_cast_target(op)?;
     }
     check_type_constraints(op, schema)?;
+    check_required_inputs(op, schema)?;
+    check_attribute_values(op, op_type, opset)?;
     check_regions(op, op_type)?;
     check_counts(op, op_type)?;
     check_axes(op, op_type)
@@ -418,7 +420,17 @@ fn check_type_constraints(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result
     // `what` names the value for a message; built only when one is needed.
     let mut check = |param: &'static str, ty: Type<'_>, what: &dyn Fn() -> String| -> Result<(), String> {
         let Some(constraint) = schema.type_constraints.iter().find(|c| c.type_param == param) else {
-            return Ok(()); // a concrete type string, not a parameter
+            // A concrete type (ReduceSum's axes: `tensor(int64)`).
+            let Some(wanted) = param.strip_prefix("tensor(").and_then(|e| e.strip_suffix(')')) else {
+                return Ok(());
+            };
+            if value_kind(ty) == ValueKind::None {
+                return Ok(());
+            }
+            return match onnx_ir::onnx_tensor_element(ty) {
+                Some(actual) if actual == wanted => Ok(()),
+                _ => Err(format!("{} has type {ty}; it must be {param}", what())),
+            };
         };
         if value_kind(ty) == ValueKind::None {
             return Ok(());
@@ -463,6 +475,105 @@ fn check_type_constraints(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result
             }
             check(formal.type_str, value.r#type(), &|| format!("output #{i} ('{}')", formal.name))?;
         }
+    }
+    Ok(())
+}
+
+/// A required (single, non-optional) input given as "none" (an empty
+/// input name in ONNX).
+fn check_required_inputs(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), String> {
+    for (i, value) in op.operands().enumerate() {
+        let Some(formal) = formal_at(schema.inputs, i) else { continue };
+        if formal.option == registry::ParamOption::Single && value_kind(value.r#type()) == ValueKind::None {
+            return Err(format!("input #{i} ('{}') is required but not given", formal.name));
+        }
+    }
+    Ok(())
+}
+
+/// Flag attributes: ONNX defines 0 and 1 only, and runtimes disagree on
+/// other values (onnx's inference reads `keepdims == 1`, onnxruntime `!= 0`).
+const FLAG_ATTRIBUTES: &[&str] = &[
+    "keepdims", "noop_with_empty_axes", "ceil_mode", "count_include_pad", "transA", "transB", "select_last_index",
+    "exclusive", "reverse", "is_causal", "sorted", "largest", "center_point_box", "training_mode", "fmod",
+    "detect_negative", "detect_positive", "allowzero", "upper", "storage_order", "onesided", "inverse", "saturate",
+    "input_forget", "linear_before_reset", "interleaved", "new_axis", "align_corners", "exclude_outside", "antialias",
+];
+
+/// String attributes with a closed set of values: (op types, attribute, values).
+const ENUM_ATTRIBUTES: &[(&[&str], &str, &[&str])] = &[
+    (&[], "auto_pad", &["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"]),
+    (&["Resize"], "mode", &["nearest", "linear", "cubic"]),
+    (
+        &["Resize"],
+        "coordinate_transformation_mode",
+        &["half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize"],
+    ),
+    (&["Resize"], "nearest_mode", &["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"]),
+    (&["Resize"], "keep_aspect_ratio_policy", &["stretch", "not_larger", "not_smaller"]),
+    (&["Pad"], "mode", &["constant", "reflect", "edge", "wrap"]),
+    (&["GridSample"], "mode", &["linear", "nearest", "cubic", "bilinear", "bicubic"]),
+    (&["GridSample"], "padding_mode", &["zeros", "border", "reflection"]),
+    (&["BitShift"], "direction", &["LEFT", "RIGHT"]),
+    (&["RNN", "GRU", "LSTM"], "direction", &["forward", "reverse", "bidirectional"]),
+    (&["DepthToSpace"], "mode", &["DCR", "CRD"]),
+    (&["ScatterElements", "ScatterND"], "reduction", &["none", "add", "mul", "max", "min"]),
+    (&["NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"], "reduction", &["none", "sum", "mean"]),
+    (&["Gelu"], "approximate", &["none", "tanh"]),
+    (&["RoiAlign"], "mode", &["avg", "max"]),
+    (&["RoiAlign"], "coordinate_transformation_mode", &["half_pixel", "output_half_pixel"]),
+];
+
+/// Attribute values ONNX rejects that the schema table does not express:
+/// flags other than 0/1, strings outside their closed set, non-positive head
+/// counts, attention windows below -1; Resize given both or neither of
+/// scales and sizes; Split given both `split` and `num_outputs`.
+fn check_attribute_values(op: OperationRef<'_, '_>, op_type: &str, opset: u32) -> Result<(), String> {
+    let int = |name: &str| {
+        op.attribute(name)
+            .ok()
+            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+            .map(|i| i.value())
+    };
+    for name in FLAG_ATTRIBUTES {
+        if let Some(v) = int(name) {
+            if v != 0 && v != 1 {
+                return Err(format!("attribute '{name}' is {v}; it must be 0 or 1"));
+            }
+        }
+    }
+    for (ops, name, allowed) in ENUM_ATTRIBUTES {
+        if !ops.is_empty() && !ops.contains(&op_type) {
+            continue;
+        }
+        if let Some(value) = op.attribute(name).ok().and_then(ir::string_value) {
+            if !allowed.contains(&value.as_str()) {
+                return Err(format!("attribute '{name}' is \"{value}\"; it must be one of {}", allowed.join(", ")));
+            }
+        }
+    }
+    for name in ["num_heads", "q_num_heads", "kv_num_heads"] {
+        if let Some(v) = int(name).filter(|&v| v <= 0) {
+            return Err(format!("attribute '{name}' is {v}; it must be positive"));
+        }
+    }
+    for name in ["left_window_size", "right_window_size"] {
+        if let Some(v) = int(name).filter(|&v| v < -1) {
+            return Err(format!("attribute '{name}' is {v}; it must be -1 or non-negative"));
+        }
+    }
+    let given = |i: usize| ir::operand_at(op, i).is_some_and(|v| value_kind(v.r#type()) != ValueKind::None);
+    match op_type {
+        // (Before opset 13 an empty `scales` stood for "not given".)
+        "Resize" if opset >= 13 && op.operand_count() >= 3 => {
+            if given(2) == given(3) {
+                return Err("must be given exactly one of 'scales' (input #2) and 'sizes' (input #3)".into());
+            }
+        }
+        "Split" if given(1) && op.attribute("num_outputs").is_ok() => {
+            return Err("is given both a 'split' input and a 'num_outputs' attribute".into());
+        }
+        _ => {}
     }
     Ok(())
 }

@@ -546,6 +546,11 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
         let proto = type_proto(ty, &mut dim_names).ok_or_else(|| {
             format!("graph input `{name}` has type {ty}; ONNX inputs must be tensors with an ONNX element type")
         })?;
+        // onnx.checker requires a shape (at least the rank) on the main
+        // graph's inputs and outputs.
+        if !is_ranked(ty) {
+            return Err(format!("graph input `{name}` has no shape (unknown rank); ONNX requires one on graph inputs"));
+        }
         graph.input.push(complex_view_doc(value_info(name, proto), &complex_views));
     }
     for (name, value) in &outputs {
@@ -553,6 +558,11 @@ pub fn build(module: &Module<'_>, dim_names: &BTreeMap<String, String>) -> Resul
         let proto = type_proto(ty, &mut dim_names).ok_or_else(|| {
             format!("graph output `{name}` has type {ty}; ONNX outputs must be tensors with an ONNX element type")
         })?;
+        if !is_ranked(ty) {
+            return Err(format!(
+                "graph output `{name}` has no shape and its rank could not be inferred; ONNX requires one on graph outputs"
+            ));
+        }
         graph.output.push(complex_view_doc(value_info(name, proto), &complex_views));
     }
     for (name, ty) in intermediates {
