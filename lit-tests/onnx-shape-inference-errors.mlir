@@ -128,3 +128,19 @@ func.func @attention_rank(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: 
   %0 = "onnx.Attention"(%q, %k, %v) : (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<8xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @lstm_hidden_size(%x: tensor<5x2x4xf32>, %w: tensor<1x12x4xf32>, %r: tensor<1x12x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{W [1, 12, 4] has 12 rows per direction; hidden_size 4 needs 4 gates x 4}}
+  %0:3 = "onnx.LSTM"(%x, %w, %r) {hidden_size = 4 : i64} : (tensor<5x2x4xf32>, tensor<1x12x4xf32>, tensor<1x12x3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @slice_lengths(%x: tensor<2x3xf32>, %starts: tensor<1xi64>, %ends: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{Slice's ends has 2 entries but starts has 1}}
+  %0 = "onnx.Slice"(%x, %starts, %ends) : (tensor<2x3xf32>, tensor<1xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

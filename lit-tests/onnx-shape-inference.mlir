@@ -162,3 +162,28 @@ func.func @reductions_and_grids(%x: tensor<?x3x4xf32, ["s0"]>, %img: tensor<2x3x
   %5 = "onnx.Neg"(%0) : (tensor<*xi64>) -> tensor<*xi64>
   return %5, %1, %2, %3, %4#0, %4#1 : tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi1>
 }
+
+// Recurrent ops: Y [seq, dirs, batch, hidden] and the states [dirs, batch,
+// hidden] (batch first under layout = 1); Resize to constant sizes.
+// CHECK-LABEL: func.func @recurrent_and_resize
+// CHECK: "onnx.LSTM"(%arg0, %arg1, %arg2) {{.*}} -> (tensor<5x2x?x3xf32, ["s0"]>, tensor<2x?x3xf32, ["s0"]>, tensor<2x?x3xf32, ["s0"]>)
+// CHECK: "onnx.GRU"(%arg3, %arg4, %arg5) {{.*}} -> (tensor<2x5x1x3xf32>, tensor<2x1x3xf32>)
+// CHECK: "onnx.Resize"(%arg6, %{{.*}}, %{{.*}}, %{{.*}}) {{.*}} -> tensor<1x3x16x8xf32>
+func.func @recurrent_and_resize(%x: tensor<5x?x4xf32, ["s0"]>, %w: tensor<2x12x4xf32>, %r: tensor<2x12x3xf32>, %xb: tensor<2x5x4xf32>, %wg: tensor<1x9x4xf32>, %rg: tensor<1x9x3xf32>, %img: tensor<1x3x8x8xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %0:3 = "onnx.LSTM"(%x, %w, %r) {direction = "bidirectional", hidden_size = 3 : i64} : (tensor<5x?x4xf32, ["s0"]>, tensor<2x12x4xf32>, tensor<2x12x3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  %1:2 = "onnx.GRU"(%xb, %wg, %rg) {hidden_size = 3 : i64, layout = 1 : i64} : (tensor<2x5x4xf32>, tensor<1x9x4xf32>, tensor<1x9x3xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  %none = "onnx.none"() : () -> none
+  %sizes = "onnx.Constant"() {value = dense<[1, 3, 16, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %2 = "onnx.Resize"(%img, %none, %none, %sizes) {mode = "nearest"} : (tensor<1x3x8x8xf32>, none, none, tensor<4xi64>) -> tensor<*xf32>
+  return %0#0, %0#1, %0#2, %1#0, %1#1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// Slice without axes slices the first len(starts) axes only.
+// CHECK-LABEL: func.func @slice_default_axes
+// CHECK: "onnx.Slice"(%arg0, %{{.*}}, %{{.*}}) : {{.*}} -> tensor<1x3x4xf32>
+func.func @slice_default_axes(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = "onnx.Slice"(%x, %zero, %one) : (tensor<2x3x4xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

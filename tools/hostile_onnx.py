@@ -280,6 +280,12 @@ def cases():
         [helper.make_node("Gemm", ["x", "w", "c"], ["g"], name="gemm")],
         [X, vi("w", [3, 4]), vi("c", [5])], [vi("g", [2, 4])]
     ), 1, ["gemm_bias_no_broadcast.onnx", "gemm", "does not broadcast to the result [2, 4]"]
+    yield "slice_lengths_differ", model(
+        [helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["s"], name="slice")],
+        [X], [vi("s", [1, 2])],
+        [helper.make_tensor("starts", TensorProto.INT64, [1], [0]), helper.make_tensor("ends", TensorProto.INT64, [2], [1, 2]),
+         helper.make_tensor("axes", TensorProto.INT64, [2], [0, 1])]
+    ), 1, ["slice_lengths_differ.onnx", "slice", "Slice's ends has 2 entries but starts has 1"]
     recursive = helper.make_function(
         "local", "f", ["a"], ["b"], [helper.make_node("f", ["a"], ["b"], domain="local")], [helper.make_opsetid("", 18)]
     )

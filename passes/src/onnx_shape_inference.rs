@@ -469,6 +469,43 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             }
             _ => Ok(()),
         },
+        // starts, ends, axes and steps: one entry per sliced axis each.
+        "Slice" => {
+            let lengths: Vec<(&str, i64)> = ["starts", "ends", "axes", "steps"]
+                .into_iter()
+                .enumerate()
+                .filter_map(|(k, name)| match input(k + 1)?.as_slice() {
+                    [Dim::Static(n)] => Some((name, *n)),
+                    _ => None,
+                })
+                .collect();
+            match lengths.iter().find(|(_, n)| *n != lengths[0].1) {
+                Some((name, n)) => Err(format!("Slice's {name} has {n} entries but {} has {}", lengths[0].0, lengths[0].1)),
+                None => Ok(()),
+            }
+        }
+        "RNN" | "GRU" | "LSTM" => {
+            let hidden = int_attr(op, "hidden_size");
+            if let Some(h) = hidden.filter(|&h| h <= 0) {
+                return Err(format!("attribute 'hidden_size' is {h}; it must be positive"));
+            }
+            let (x, w) = (input(0), input(1));
+            if let Some(bad) = [&x, &w].into_iter().flatten().find(|s| s.len() != 3) {
+                return Err(format!("X and W must be 3-D, got {}", show(bad)));
+            }
+            if let (Some(h), Some(w)) = (hidden, &w) {
+                if let Dim::Static(rows) = w[1] {
+                    if Some(rows) != h.checked_mul(gates(op_type)) {
+                        return Err(format!(
+                            "W {} has {rows} rows per direction; hidden_size {h} needs {} gates x {h}",
+                            show(w),
+                            gates(op_type)
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
         "If" => {
             // A result's declared rank or static dim that both branches
             // contradict.
@@ -687,7 +724,14 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             let ends = ir::operand_at(op, 2).and_then(|a| const_ints(a, values));
             let steps = ir::operand_at(op, 4).and_then(|a| const_ints(a, values));
             let mut out = s.clone();
-            let axes = axes.unwrap_or_else(|| (0..s.len() as i64).collect());
+            // No axes: the first len(starts) axes (every axis when unknown).
+            let axes = axes.unwrap_or_else(|| (0..starts.as_ref().map_or(s.len(), Vec::len) as i64).collect());
+            // Lists of other lengths are refused by check_operands when their
+            // lengths are static; here they just leave the dims unknown.
+            let fits = |v: &Option<Vec<i64>>| v.as_ref().is_none_or(|v| v.len() == axes.len());
+            if !fits(&starts) || !fits(&ends) || !fits(&steps) {
+                return vec![Dim::Unknown; s.len()];
+            }
             for (i, &axis) in axes.iter().enumerate() {
                 let a = norm(axis, s.len());
                 if a >= s.len() {
@@ -710,6 +754,17 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             out
         })),
         "Dropout" => vec![input(0); op.result_count()],
+        "RNN" | "GRU" | "LSTM" => recurrent_shapes(op, op_type, input(0), input(1)),
+        // Sizes given as a constant, for every axis (no `axes`), stretched.
+        "Resize" => one(input(0).and_then(|x| {
+            let sizes = ir::operand_at(op, 3).and_then(|v| const_ints(v, values))?;
+            let policy = op.attribute("keep_aspect_ratio_policy").ok().and_then(ir::string_value);
+            (sizes.len() == x.len()
+                && op.attribute("axes").is_err()
+                && policy.is_none_or(|p| p == "stretch")
+                && sizes.iter().all(|&d| d >= 0))
+            .then(|| sizes.into_iter().map(Dim::Static).collect())
+        })),
         // [N, C] of the input, then the grid's output positions.
         "GridSample" => one(input(0).zip(input(1)).and_then(|(x, g)| {
             (x.len() == g.len() && g.len() >= 3)
@@ -874,6 +929,48 @@ fn window_shape(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w: Op
         out.push(dim.map_or(Dim::Unknown, Dim::Static));
     }
     Some(out)
+}
+
+/// The gates of a recurrent op: rows of W per direction are gates x hidden.
+fn gates(op_type: &str) -> i64 {
+    match op_type {
+        "LSTM" => 4,
+        "GRU" => 3,
+        _ => 1,
+    }
+}
+
+/// Y, Y_h (and LSTM's Y_c) of RNN/GRU/LSTM: [seq, dirs, batch, hidden] and
+/// [dirs, batch, hidden], batch first under `layout = 1`.
+fn recurrent_shapes(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w: Option<Shape>) -> Vec<Option<Shape>> {
+    let n = op.result_count();
+    let (Some(x), Some(w)) = (x, w) else { return vec![None; n] };
+    if x.len() != 3 || w.len() != 3 {
+        return vec![None; n];
+    }
+    let dirs = match op.attribute("direction").ok().and_then(ir::string_value).as_deref() {
+        Some("bidirectional") => 2,
+        _ => 1,
+    };
+    let hidden = match (int_attr(op, "hidden_size"), &w[1]) {
+        (Some(h), _) => Dim::Static(h),
+        (None, Dim::Static(rows)) => Dim::Static(rows / gates(op_type)),
+        _ => Dim::Unknown,
+    };
+    let batch_first = int_attr(op, "layout").unwrap_or(0) == 1;
+    let (seq, batch) = if batch_first { (&x[1], &x[0]) } else { (&x[0], &x[1]) };
+    let dirs = Dim::Static(dirs);
+    let y = if batch_first {
+        vec![batch.clone(), seq.clone(), dirs.clone(), hidden.clone()]
+    } else {
+        vec![seq.clone(), dirs.clone(), batch.clone(), hidden.clone()]
+    };
+    let state =
+        if batch_first { vec![batch.clone(), dirs, hidden] } else { vec![dirs, batch.clone(), hidden] };
+    let mut out = vec![Some(y)];
+    out.extend(std::iter::repeat_n(Some(state), n.saturating_sub(1)));
+    out.truncate(n);
+    out
 }
 
 /// True when `value` is an operand of a `func.return`.

@@ -565,7 +565,7 @@ fn check_attribute_values(op: OperationRef<'_, '_>, op_type: &str, opset: u32) -
     let given = |i: usize| ir::operand_at(op, i).is_some_and(|v| value_kind(v.r#type()) != ValueKind::None);
     match op_type {
         // (Before opset 13 an empty `scales` stood for "not given".)
-        "Resize" if opset >= 13 && op.operand_count() >= 3 => {
+        "Resize" if opset >= 13 => {
             if given(2) == given(3) {
                 return Err("must be given exactly one of 'scales' (input #2) and 'sizes' (input #3)".into());
             }
