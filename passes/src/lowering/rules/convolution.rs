@@ -71,6 +71,7 @@ pub const RULES: &[Rule] = &[
 pub(super) fn conv<'c, 'a>(ctx: &Ctx<'c, 'a>, transposed: bool) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("input")?;
     let w = ctx.args.tensor("weight")?;
+    float_input(x)?;
     let spatial = ctx.rank(w)?.checked_sub(2).filter(|&s| s > 0).ok_or("convolution weight needs at least 3 dims")?;
     let stride = expand(static_ints(ctx, "stride")?, spatial);
     let padding = expand(
@@ -142,6 +143,7 @@ pub(super) fn conv<'c, 'a>(ctx: &Ctx<'c, 'a>, transposed: bool) -> Result<Vec<Va
 /// `dilation * (kernel - 1)` is split with the extra pad at the end, like torch.
 fn conv_padding_string<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("input")?;
+    float_input(x)?;
     let w = ctx.args.tensor("weight")?;
     let kernel = builder::dims(w.r#type()).ok_or("unknown weight shape")?;
     let spatial = kernel.len().checked_sub(2).filter(|&s| s > 0).ok_or("convolution weight needs at least 3 dims")?;
@@ -177,4 +179,17 @@ fn conv_padding_string<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, 
         inputs.extend(bias);
         Ok(vec![ctx.b.op_like("Conv", &inputs, &attrs, xb)?])
     })
+}
+
+/// ONNX Conv is floating-point only; torch's integer convolution
+/// accumulates in the integer type (wrapping), which float64 does not
+/// reproduce past 2^53.
+fn float_input(x: Value<'_, '_>) -> Result<(), String> {
+    match builder::element_type(x.r#type()).filter(|e| !builder::is_float(*e)) {
+        Some(element) => Err(format!(
+            "convolution of a {element} tensor: torch accumulates in the integer type; \
+             convert the input and weight to a floating-point type"
+        )),
+        None => Ok(()),
+    }
 }

@@ -239,6 +239,16 @@ pub fn unranked_like<'c>(ctx: &Ctx<'c, '_>, x: Value<'c, '_>) -> Result<melior::
 /// negative pad crops what no window reads) and pooled without pads.
 pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;
+    // ONNX AveragePool is floating-point only, and torch's integer average
+    // (a sum in the integer type, then a truncating division) has no
+    // float expression that stays exact for 64-bit sums.
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    if !builder::is_float(element) {
+        return Err(format!(
+            "average pooling of a {element} tensor: torch sums and divides in the integer type; \
+             convert the input to a floating-point type"
+        ));
+    }
     let w = Window::read(ctx, spatial)?;
     let mut count_include_pad = ctx.args.bool("count_include_pad")?;
     let divisor =
