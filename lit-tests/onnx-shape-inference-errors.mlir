@@ -144,3 +144,12 @@ func.func @slice_lengths(%x: tensor<2x3xf32>, %starts: tensor<1xi64>, %ends: ten
   %0 = "onnx.Slice"(%x, %starts, %ends) : (tensor<2x3xf32>, tensor<1xi64>, tensor<2xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @resize_sizes_length(%x: tensor<1x3x8x8xf32>, %sizes: tensor<3xi64>) -> tensor<*xf32> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{Resize's sizes has 3 entries for an input of rank 4}}
+  %0 = "onnx.Resize"(%x, %none, %none, %sizes) {mode = "nearest"} : (tensor<1x3x8x8xf32>, none, none, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -187,3 +187,13 @@ func.func @slice_default_axes(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
   %0 = "onnx.Slice"(%x, %zero, %one) : (tensor<2x3x4xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// SpaceToDepth / DepthToSpace move b x b blocks between space and channels.
+// CHECK-LABEL: func.func @depth_space
+// CHECK: "onnx.SpaceToDepth"(%arg0) {{.*}} -> tensor<?x32x2x3xf32, ["s0"]>
+// CHECK: "onnx.DepthToSpace"(%arg0) {{.*}} -> tensor<?x2x8x12xf32, ["s0"]>
+func.func @depth_space(%x: tensor<?x8x4x6xf32, ["s0"]>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %0 = "onnx.SpaceToDepth"(%x) {blocksize = 2 : i64} : (tensor<?x8x4x6xf32, ["s0"]>) -> tensor<*xf32>
+  %1 = "onnx.DepthToSpace"(%x) {blocksize = 2 : i64, mode = "DCR"} : (tensor<?x8x4x6xf32, ["s0"]>) -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}

@@ -181,3 +181,11 @@ func.func @attention_heads(%q: tensor<1x4x8xf32>, %k: tensor<1x4x8xf32>, %v: ten
   %0 = "onnx.Attention"(%q, %k, %v) {q_num_heads = -1 : i64, kv_num_heads = 2 : i64} : (tensor<1x4x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
   return %0 : tensor<1x4x8xf32>
 }
+
+// -----
+
+func.func @maxunpool_strides_length(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32> {
+  // expected-error @+1 {{attribute 'strides' has 1 values; an input of rank 4 needs 2}}
+  %0 = "onnx.MaxUnpool"(%x, %i) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}

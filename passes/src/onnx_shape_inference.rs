@@ -469,6 +469,18 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             }
             _ => Ok(()),
         },
+        // Without `axes`, scales and sizes have one entry per input dim.
+        "Resize" if op.attribute("axes").is_err() => {
+            let rank = input(0).map(|x| x.len());
+            for (i, name) in [(2, "scales"), (3, "sizes")] {
+                if let (Some(rank), Some([Dim::Static(n)])) = (rank, input(i).as_deref()) {
+                    if *n != 0 && *n != rank as i64 {
+                        return Err(format!("Resize's {name} has {n} entries for an input of rank {rank}"));
+                    }
+                }
+            }
+            Ok(())
+        }
         // starts, ends, axes and steps: one entry per sliced axis each.
         "Slice" => {
             let lengths: Vec<(&str, i64)> = ["starts", "ends", "axes", "steps"]
@@ -754,6 +766,26 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             out
         })),
         "Dropout" => vec![input(0); op.result_count()],
+        // Blocks of b x b pixels to channels and back.
+        "SpaceToDepth" | "DepthToSpace" => one(input(0).and_then(|x| {
+            let b = int_attr(op, "blocksize").filter(|&b| b > 0)?;
+            let bb = b.checked_mul(b)?;
+            if x.len() != 4 {
+                return None;
+            }
+            let scale = |d: &Dim, up: bool| match d {
+                Dim::Static(n) if up => n.checked_mul(b).map(Dim::Static).unwrap_or(Dim::Unknown),
+                Dim::Static(n) if n % b == 0 => Dim::Static(n / b),
+                _ => Dim::Unknown,
+            };
+            let to_depth = op_type == "SpaceToDepth";
+            let c = match &x[1] {
+                Dim::Static(c) if to_depth => c.checked_mul(bb).map(Dim::Static).unwrap_or(Dim::Unknown),
+                Dim::Static(c) if c % bb == 0 => Dim::Static(c / bb),
+                _ => Dim::Unknown,
+            };
+            Some(vec![x[0].clone(), c, scale(&x[2], !to_depth), scale(&x[3], !to_depth)])
+        })),
         "RNN" | "GRU" | "LSTM" => recurrent_shapes(op, op_type, input(0), input(1)),
         // Sizes given as a constant, for every axis (no `axes`), stretched.
         "Resize" => one(input(0).and_then(|x| {

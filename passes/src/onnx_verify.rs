@@ -278,7 +278,8 @@ fn check_axes(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
     };
     if matches!(
         op_type,
-        "Conv" | "ConvTranspose" | "MaxPool" | "AveragePool" | "LpPool" | "ConvInteger" | "QLinearConv"
+        "Conv" | "ConvTranspose" | "MaxPool" | "AveragePool" | "LpPool" | "ConvInteger" | "QLinearConv" | "MaxUnpool"
+            | "DeformConv"
     ) {
         for name in ["strides", "dilations", "kernel_shape"] {
             if let Some(bad) = ints(name).and_then(|v| v.into_iter().find(|&n| n <= 0)) {
