@@ -327,6 +327,20 @@ def mutate_model(rng, model, weights_cfg):
 # ------------------------------------------------------------------- inputs
 
 
+def truncated(rng, raw, label):
+    """(label, bytes): `raw` cut at a random offset."""
+    cut = rng.randrange(len(raw))
+    return f"{label}@{cut}", raw[:cut]
+
+
+def random_bytes(rng, raw, label, counts):
+    """(label, bytes): `raw` with one of `counts` random bytes overwritten."""
+    data = bytearray(raw)
+    for _ in range(rng.choice(counts)):
+        data[rng.randrange(len(data))] = rng.randrange(256)
+    return label, bytes(data)
+
+
 def pt2_mutants(rng, path, count):
     """(label, bytes) of mutated archives."""
     members = read_members(path)
@@ -334,13 +348,9 @@ def pt2_mutants(rng, path, count):
     for _ in range(count):
         r = rng.random()
         if r < 0.12:
-            cut = rng.randrange(len(raw))
-            yield f"truncate@{cut}", raw[:cut]
+            yield truncated(rng, raw, "truncate")
         elif r < 0.22:
-            data = bytearray(raw)
-            for _ in range(rng.choice([1, 4, 32])):
-                data[rng.randrange(len(data))] = rng.randrange(256)
-            yield "bytes", bytes(data)
+            yield random_bytes(rng, raw, "bytes", [1, 4, 32])
         else:
             ms = list(members)
             mi, model = json_member(ms, "models/model.json")
@@ -451,7 +461,7 @@ def onnx_sources(scratch):
 
 def mutate_onnx(rng, m):
     """One structural edit of a ModelProto (in place); returns its label or None."""
-    from onnx import TensorProto, helper
+    from onnx import AttributeProto, helper
 
     g = m.graph
     kind = rng.choice(
@@ -486,10 +496,10 @@ def mutate_onnx(rng, m):
             n.attribute.append(helper.make_attribute(rng.choice(["axis", "perm", "to", "mode"]), rng.choice([1, [0, 1], "x"])))
             return f"add attr to {n.op_type}"
         a = rng.choice(list(n.attribute))
-        if a.type == onnx_attr_type("INT"):
+        if a.type == AttributeProto.INT:
             a.i = rng.choice(INTERESTING_INTS)
             return f"{n.op_type}.{a.name} = {a.i}"
-        if a.type == onnx_attr_type("INTS"):
+        if a.type == AttributeProto.INTS:
             ints = list(a.ints)
             r = rng.random()
             if r < 0.3 and ints:
@@ -501,13 +511,13 @@ def mutate_onnx(rng, m):
             del a.ints[:]
             a.ints.extend(ints)
             return f"{n.op_type}.{a.name} = {ints}"
-        if a.type == onnx_attr_type("FLOAT"):
+        if a.type == AttributeProto.FLOAT:
             a.f = rng.choice([float("nan"), float("inf"), -1.0, 0.0, 1e30])
             return f"{n.op_type}.{a.name} = {a.f}"
-        if a.type == onnx_attr_type("STRING"):
+        if a.type == AttributeProto.STRING:
             a.s = rng.choice([b"", b"bogus", b"NOTSET", b"linear", b"\xff"])
             return f"{n.op_type}.{a.name} = {a.s!r}"
-        if a.type == onnx_attr_type("TENSOR"):
+        if a.type == AttributeProto.TENSOR:
             t = a.t
             r = rng.random()
             if r < 0.4:
@@ -559,12 +569,6 @@ def mutate_onnx(rng, m):
     return None
 
 
-def onnx_attr_type(name):
-    from onnx import AttributeProto
-
-    return getattr(AttributeProto, name)
-
-
 def onnx_mutants(rng, path, count):
     import onnx
 
@@ -572,13 +576,9 @@ def onnx_mutants(rng, path, count):
     for _ in range(count):
         r = rng.random()
         if r < 0.08:
-            cut = rng.randrange(len(raw))
-            yield f"onnx-truncate@{cut}", raw[:cut]
+            yield truncated(rng, raw, "onnx-truncate")
         elif r < 0.15:
-            data = bytearray(raw)
-            for _ in range(rng.choice([1, 4])):
-                data[rng.randrange(len(data))] = rng.randrange(256)
-            yield "onnx-bytes", bytes(data)
+            yield random_bytes(rng, raw, "onnx-bytes", [1, 4])
         else:
             m = onnx.load_from_string(raw)
             labels = [label for _ in range(rng.choice([1, 1, 2])) if (label := mutate_onnx(rng, m))]

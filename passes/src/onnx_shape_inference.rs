@@ -203,6 +203,12 @@ fn norm(axis: i64, rank: usize) -> usize {
     (if axis < 0 { axis + rank as i64 } else { axis }).max(0) as usize
 }
 
+/// Operand `i`, unless absent or the "none" placeholder of an omitted
+/// optional input.
+fn given_operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Option<Value<'c, 'a>> {
+    ir::operand_at(op, i).filter(|v| !ir::defining_op(*v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP))
+}
+
 /// The static int64 contents of a value (a constant), if known.
 fn const_ints(v: Value<'_, '_>, values: &ShapeValues) -> Option<Vec<i64>> {
     values.get(&key(v))?.iter().map(|d| if let Dim::Static(n) = d { Some(*n) } else { None }).collect()
@@ -595,9 +601,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             if axis >= x.len() || n == 0 {
                 return vec![None; n];
             }
-            let given = ir::operand_at(op, 1)
-                .filter(|v| !ir::defining_op(*v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP))
-                .map(|v| const_ints(v, values));
+            let given = given_operand(op, 1).map(|v| const_ints(v, values));
             let sizes: Vec<Dim> = match (given, &x[axis]) {
                 (Some(Some(sizes)), _) if sizes.len() == n && sizes.iter().all(|&k| k >= 0) => {
                     sizes.into_iter().map(Dim::Static).collect()
@@ -818,7 +822,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             let axes = if op_type.starts_with("Arg") {
                 vec![int_attr(op, "axis").unwrap_or(0)]
             } else {
-                match ir::operand_at(op, 1).filter(|v| !ir::defining_op(*v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP)) {
+                match given_operand(op, 1) {
                     Some(a) => const_ints(a, values)?,
                     None => op.attribute("axes").ok().and_then(dense_i64_values).unwrap_or_default(),
                 }
