@@ -79,6 +79,33 @@ func.func @div_neg_reciprocal(%x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<3
 
 // -----
 
+// a * (1 / b) becomes a / b for floats (TorchScript's rsqrt spelling); an
+// integer 1 / b (a division, not a reciprocal) and a one that broadcasts
+// the quotient to more dims stay.
+// CHECK-LABEL: func.func @one_div_mul
+// CHECK-SAME: "algebra/one-div-mul-to-div" = 1
+// CHECK: %[[D:.*]] = "onnx.Div"(%arg0, %arg1) : (tensor<2x3xf32>, tensor<2x1xf32>)
+// CHECK: "onnx.Div"(%{{.*}}, %arg2) : (tensor<i32>, tensor<3xi32>)
+// CHECK: "onnx.Mul"
+// CHECK: "onnx.Div"(%{{.*}}, %arg1) : (tensor<4x1x1xf32>, tensor<2x1xf32>)
+// CHECK: "onnx.Mul"
+module attributes {onnx.opset = 23 : i64} {
+func.func @one_div_mul(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>, %i: tensor<3xi32>) -> (tensor<2x3xf32>, tensor<3xi32>, tensor<4x2x3xf32>) {
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %r = "onnx.Div"(%one, %b) : (tensor<f32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  %0 = "onnx.Mul"(%a, %r) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %ione = "onnx.Constant"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %ir = "onnx.Div"(%ione, %i) : (tensor<i32>, tensor<3xi32>) -> tensor<3xi32>
+  %1 = "onnx.Mul"(%i, %ir) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %ones = "onnx.Constant"() {value = dense<1.0> : tensor<4x1x1xf32>} : () -> tensor<4x1x1xf32>
+  %wide = "onnx.Div"(%ones, %b) : (tensor<4x1x1xf32>, tensor<2x1xf32>) -> tensor<4x2x1xf32>
+  %2 = "onnx.Mul"(%a, %wide) : (tensor<2x3xf32>, tensor<4x2x1xf32>) -> tensor<4x2x3xf32>
+  return %0, %1, %2 : tensor<2x3xf32>, tensor<3xi32>, tensor<4x2x3xf32>
+}
+}
+
+// -----
+
 // Transposes compose; the identity and pairs that cancel go.
 // CHECK-LABEL: func.func @transposes
 // CHECK-SAME: "layout/transpose-identity" = 1
@@ -170,6 +197,37 @@ func.func @casts(%x: tensor<3xf32>, %i: tensor<3xi32>) -> (tensor<3xf32>, tensor
   %4 = "onnx.Expand"(%x, %s) : (tensor<3xf32>, tensor<1xi64>) -> tensor<3xf32>
   %5 = "onnx.Identity"(%x) : (tensor<3xf32>) -> tensor<3xf32>
   return %0, %1, %2, %3, %4, %5 : tensor<3xf32>, tensor<3xf32>, tensor<3xi32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}
+}
+
+// -----
+
+// Values with unknown dims (models without intermediate types): a Cast to
+// the same element type, an Identity, a Concat of one operand, and x * 1 or
+// x + 0 with a one-element constant are x; a Concat of two operands and a
+// constant of more dims than x stay.
+// CHECK-LABEL: func.func @unknown_dims
+// CHECK-SAME: "algebra/add-zero" = 1
+// CHECK-SAME: "algebra/mul-by-one" = 1
+// CHECK-SAME: "layout/cast-same-type" = 1
+// CHECK-SAME: "layout/concat-one-operand" = 1
+// CHECK-SAME: "layout/identity" = 1
+// CHECK: %[[C:.*]] = "onnx.Concat"(%arg0, %arg0)
+// CHECK: %[[M:.*]] = "onnx.Mul"(%arg0, %{{.*}}) : (tensor<?x?xf32>, tensor<1x1x1xf32>)
+// CHECK: return %arg0, %arg0, %arg0, %arg0, %arg0, %[[C]], %[[M]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @unknown_dims(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?x?xf32>) {
+  %0 = "onnx.Cast"(%x) {to = 1 : i64} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = "onnx.Identity"(%x) : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %2 = "onnx.Concat"(%x) {axis = -1 : i64} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %3 = "onnx.Mul"(%one, %x) : (tensor<1x1xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %zero = "onnx.Constant"() {value = dense<-0.0> : tensor<f32>} : () -> tensor<f32>
+  %4 = "onnx.Add"(%x, %zero) : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  %5 = "onnx.Concat"(%x, %x) {axis = 0 : i64} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %wide = "onnx.Constant"() {value = dense<1.0> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  %6 = "onnx.Mul"(%x, %wide) : (tensor<?x?xf32>, tensor<1x1x1xf32>) -> tensor<?x?x?xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?x?xf32>
 }
 }
 

@@ -37,3 +37,27 @@ func.func @gather_slice(%f: tensor<2xf32>) -> (tensor<2xi64>, tensor<2xf32>) {
   %ff = "onnx.Add"(%f, %f) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   return %r, %ff : tensor<2xi64>, tensor<2xf32>
 }
+
+// -----
+
+// Gather of a Shape picking static dims folds although other dims are
+// symbolic (the TorchScript exporter reads a head size so); a symbolic or
+// out-of-range pick stays.
+// CHECK-LABEL: func.func @gather_of_shape
+// CHECK-DAG: %[[H:.*]] = "onnx.Constant"() {value = dense<8> : tensor<i64>}
+// CHECK-DAG: %[[P:.*]] = "onnx.Constant"() {value = dense<[4, 8]> : tensor<2xi64>}
+// CHECK-DAG: %[[B:.*]] = "onnx.Gather"(%[[S:.*]], %{{.*}}) {axis = 0 : i64} : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+// CHECK-DAG: %[[O:.*]] = "onnx.Gather"(%[[S]], %{{.*}}) {axis = 0 : i64} : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+// CHECK: return %[[H]], %[[P]], %[[B]], %[[O]]
+func.func @gather_of_shape(%x: tensor<?x4x?x8xf32, ["b", "s"]>) -> (tensor<i64>, tensor<2xi64>, tensor<i64>, tensor<i64>) {
+  %s = "onnx.Shape"(%x) : (tensor<?x4x?x8xf32, ["b", "s"]>) -> tensor<4xi64>
+  %three = "onnx.Constant"() {value = dense<-1> : tensor<i64>} : () -> tensor<i64>
+  %h = "onnx.Gather"(%s, %three) {axis = 0 : i64} : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+  %idx = "onnx.Constant"() {value = dense<[1, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %p = "onnx.Gather"(%s, %idx) {axis = 0 : i64} : (tensor<4xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %b = "onnx.Gather"(%s, %zero) {axis = 0 : i64} : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+  %four = "onnx.Constant"() {value = dense<4> : tensor<i64>} : () -> tensor<i64>
+  %o = "onnx.Gather"(%s, %four) {axis = 0 : i64} : (tensor<4xi64>, tensor<i64>) -> tensor<i64>
+  return %h, %p, %b, %o : tensor<i64>, tensor<2xi64>, tensor<i64>, tensor<i64>
+}

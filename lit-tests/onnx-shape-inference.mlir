@@ -197,3 +197,36 @@ func.func @depth_space(%x: tensor<?x8x4x6xf32, ["s0"]>) -> (tensor<*xf32>, tenso
   %1 = "onnx.DepthToSpace"(%x) {blocksize = 2 : i64, mode = "DCR"} : (tensor<?x8x4x6xf32, ["s0"]>) -> tensor<*xf32>
   return %0, %1 : tensor<*xf32>, tensor<*xf32>
 }
+
+// Shape arithmetic as torch.onnx's TorchScript exporter writes it (models
+// with no intermediate types): `Where(Equal(shape, -1), ones, shape)` before
+// an Expand (a size is never -1, so the shape is kept), a ConstantOfShape,
+// Flatten, Tile and Pad of computed or constant sizes.
+// CHECK-LABEL: func.func @exporter_shape_arithmetic
+// CHECK: "onnx.ConstantOfShape"(%{{.*}}) {{.*}} -> tensor<2xi64>
+// CHECK: "onnx.Expand"(%{{.*}}, %{{.*}}) : (tensor<1x8xi64>, tensor<2xi64>) -> tensor<?x8xi64, ["b"]>
+// CHECK: "onnx.ConstantOfShape"(%{{.*}}) {{.*}} -> tensor<?x8xf32, ["b"]>
+// CHECK: "onnx.Flatten"(%{{.*}}) {axis = 1 : i64} : (tensor<?x8x3xf32, ["b"]>) -> tensor<?x24xf32, ["b"]>
+// CHECK: "onnx.Flatten"(%{{.*}}) {axis = 2 : i64} : (tensor<?x8x3xf32, ["b"]>) -> tensor<?x3xf32, ["8*b"]>
+// CHECK: "onnx.Tile"(%{{.*}}, %{{.*}}) : (tensor<?x8x3xf32, ["b"]>, tensor<3xi64>) -> tensor<?x16x3xf32, ["b"]>
+// CHECK: "onnx.Pad"(%{{.*}}, %{{.*}}) : (tensor<?x8x3xf32, ["b"]>, tensor<6xi64>) -> tensor<?x9x5xf32, ["b"]>
+// CHECK: "onnx.Size"(%{{.*}}) : (tensor<?x8x3xf32, ["b"]>) -> tensor<i64>
+func.func @exporter_shape_arithmetic(%x: tensor<?x8x3xf32, ["b"]>, %row: tensor<1x8xi64>) -> (tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>) {
+  %shape = "onnx.Shape"(%x) {end = 2 : i64} : (tensor<?x8x3xf32, ["b"]>) -> tensor<2xi64>
+  %len = "onnx.Shape"(%shape) : (tensor<2xi64>) -> tensor<1xi64>
+  %ones = "onnx.ConstantOfShape"(%len) {value = dense<1> : tensor<1xi64>} : (tensor<1xi64>) -> tensor<*xi64>
+  %minus = "onnx.Constant"() {value = dense<-1> : tensor<i64>} : () -> tensor<i64>
+  %neg = "onnx.Mul"(%ones, %minus) : (tensor<*xi64>, tensor<i64>) -> tensor<*xi64>
+  %eq = "onnx.Equal"(%shape, %neg) : (tensor<2xi64>, tensor<*xi64>) -> tensor<*xi1>
+  %target = "onnx.Where"(%eq, %ones, %shape) : (tensor<*xi1>, tensor<*xi64>, tensor<2xi64>) -> tensor<*xi64>
+  %e = "onnx.Expand"(%row, %target) : (tensor<1x8xi64>, tensor<*xi64>) -> tensor<*xi64>
+  %z = "onnx.ConstantOfShape"(%target) {value = dense<0.0> : tensor<1xf32>} : (tensor<*xi64>) -> tensor<*xf32>
+  %f1 = "onnx.Flatten"(%x) {axis = 1 : i64} : (tensor<?x8x3xf32, ["b"]>) -> tensor<*xf32>
+  %f2 = "onnx.Flatten"(%x) {axis = 2 : i64} : (tensor<?x8x3xf32, ["b"]>) -> tensor<*xf32>
+  %reps = "onnx.Constant"() {value = dense<[1, 2, 1]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %t = "onnx.Tile"(%x, %reps) : (tensor<?x8x3xf32, ["b"]>, tensor<3xi64>) -> tensor<*xf32>
+  %pads = "onnx.Constant"() {value = dense<[0, 1, 1, 0, 0, 1]> : tensor<6xi64>} : () -> tensor<6xi64>
+  %p = "onnx.Pad"(%x, %pads) : (tensor<?x8x3xf32, ["b"]>, tensor<6xi64>) -> tensor<*xf32>
+  %n = "onnx.Size"(%x) : (tensor<?x8x3xf32, ["b"]>) -> tensor<*xi64>
+  return %e, %z, %f1, %f2, %t, %p, %n : tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>
+}

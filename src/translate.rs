@@ -42,8 +42,12 @@ pub fn onnx_pipeline() -> String {
     if let Some(p) = std::env::var("ATEN2ONNX_ONNX_PIPELINE").ok().filter(|p| !p.is_empty()) {
         return p;
     }
-    "builtin.module(func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat, \
-     onnx-fuse-weights))"
+    // Inference and folding twice: models without intermediate types
+    // (torch.onnx's TorchScript exporter) get theirs from the first
+    // inference, the second folding reads them (`Gather(Shape(x), 3)` of a
+    // static head size), and the second inference follows the constants.
+    "builtin.module(func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, \
+     onnx-fold-constants, onnx-cse, dce, onnx-shape-inference, onnx-eqsat, onnx-fuse-weights))"
         .to_string()
 }
 

@@ -11,9 +11,14 @@ dynamo=True) that the `--to-onnx IN.onnx` tests re-optimize:
   Softmax's NaN rows set to 0), RMSNorm and rotary spelled out.
 - `torch_onnx_bert.onnx`: a tiny BERT (2 layers, hidden 32, 4 heads) with
   an attention mask (padding), dynamic batch and sequence.
+- `torchscript_llama.onnx`, `torchscript_bert.onnx`: the same two models
+  (the Llama also given an attention mask) through torch.onnx's TorchScript exporter (`dynamo=False`, opset 17, as
+  older pipelines and Hugging Face Optimum export): no intermediate types,
+  sizes read with Shape/Gather/Unsqueeze/Concat, `-1` handled with
+  `Where(Equal(shape, -1), 1, shape)`, RMSNorm's rsqrt as `1 / Sqrt`.
 
 Weights are random (fixed seeds) and inline, node metadata (stack traces)
-dropped: each file is under 100 KB.
+dropped: each file is under 200 KB.
 The tests compare onnxruntime on the fixture and on its re-optimized model,
 so no eager outputs are stored. torch.onnx's output depends on the torch
 and onnxscript versions (torch 2.13, onnxscript 0.7 here).
@@ -50,6 +55,25 @@ def llama():
     return model, (ids,), dyn, ["input_ids"]
 
 
+class MaskedLogits(torch.nn.Module):
+    """`hf(input_ids, attention_mask).logits` (TorchScript cannot export the
+    `diff` that Hugging Face's mask code runs without an attention mask)."""
+
+    def __init__(self, hf: torch.nn.Module) -> None:
+        super().__init__()
+        self.hf = hf
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        return self.hf(input_ids=input_ids, attention_mask=attention_mask, use_cache=False).logits
+
+
+def llama_masked():
+    model, (ids,), dyn, names = llama()
+    mask = torch.ones(2, 7, dtype=torch.int64)
+    mask[0, 5:] = 0
+    return MaskedLogits(model.hf).eval(), (ids, mask), None, names + ["attention_mask"]
+
+
 def bert():
     import capture_corpus as cc
 
@@ -74,14 +98,25 @@ def main() -> None:
     ap.add_argument("--out", default=str(REPO / "tests" / "fixtures" / "onnx"))
     out = Path(ap.parse_args().out)
     out.mkdir(parents=True, exist_ok=True)
-    for name, make in [("torch_onnx_llama", llama), ("torch_onnx_bert", bert)]:
+    for name, make, dynamo in [
+        ("torch_onnx_llama", llama, True),
+        ("torch_onnx_bert", bert, True),
+        ("torchscript_llama", llama_masked, False),
+        ("torchscript_bert", bert, False),
+    ]:
         model, args, dyn, names = make()
         path = out / f"{name}.onnx"
         with torch.no_grad():
-            torch.onnx.export(
-                model, args, str(path), dynamo=True, optimize=True, input_names=names,
-                dynamic_shapes=dyn, external_data=False,
-            )
+            if dynamo:
+                torch.onnx.export(
+                    model, args, str(path), dynamo=True, optimize=True, input_names=names,
+                    dynamic_shapes=dyn, external_data=False,
+                )
+            else:
+                torch.onnx.export(
+                    model, args, str(path), dynamo=False, opset_version=17, input_names=names,
+                    dynamic_axes={n: {0: "batch", 1: "seq"} for n in names},
+                )
         # Node metadata (stack traces, module paths: 3/4 of the file) is
         # not what the tests exercise.
         import onnx

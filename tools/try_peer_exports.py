@@ -9,8 +9,13 @@ after and the largest difference; EXPORT-FAIL when torch.onnx itself fails
 and PEER-ORT-FAIL when onnxruntime cannot load its model (neither counted
 against the converter), CONVERT-FAIL / ORT-FAIL / MISMATCH otherwise.
 
+With `--torchscript` the peer is torch.onnx's TorchScript exporter
+(`dynamo=False`, opset 17, the dynamic dims named after the model's
+torch.export Dims): graphs without intermediate types, sizes computed with
+Shape/Gather/Concat, as older pipelines and Hugging Face Optimum write them.
+
     cargo build --release --bins
-    .venv/bin/python tools/try_peer_exports.py [NAME ...]     # default: every model
+    .venv/bin/python tools/try_peer_exports.py [--torchscript] [NAME ...]     # default: every model
 """
 import os, subprocess, sys, time, warnings
 
@@ -30,18 +35,52 @@ BIN = os.environ.get("ATEN2ONNX_TRANSLATE", "target/release/aten-translate")
 def run_ort(path, args):
     sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     feeds = {i.name: a.numpy() for i, a in zip(sess.get_inputs(), args)}
+    # The TorchScript exporter drops inputs the graph does not read.
+    if len(sess.get_inputs()) < len(args):
+        names = {i.name for i in sess.get_inputs()}
+        feeds = {f"input_{k}": a.numpy() for k, a in enumerate(args) if f"input_{k}" in names}
     return sess.run(None, feeds)
 
 
-def one(name, spec):
+def flat_dyn(dyn, n):
+    """The per-input {axis: Dim} dicts of a dynamic_shapes spec, flattened to
+    the model's `n` positional inputs (None when the nesting does not fit)."""
+    out = []
+
+    def walk(d):
+        if isinstance(d, dict) or d is None:
+            out.append(d or {})
+        elif isinstance(d, (tuple, list)):
+            for x in d:
+                walk(x)
+
+    walk(dyn)
+    return out if len(out) == n else None
+
+
+def torchscript_export(model, args, path, dyn):
+    names = [f"input_{i}" for i in range(len(args))]
+    axes = flat_dyn(dyn, len(args)) or [{} for _ in args]
+    dynamic_axes = {
+        n: {a: getattr(d, "__name__", f"{n}_{a}") for a, d in spec.items()} for n, spec in zip(names, axes) if spec
+    }
+    torch.onnx.export(model, tuple(args), path, dynamo=False, opset_version=17, input_names=names,
+                      dynamic_axes=dynamic_axes)
+
+
+def one(name, spec, torchscript=False):
     torch.manual_seed(0)
     model = spec["build"]().eval()
     sets = spec["sets"]
-    src, dst = f"{OUT}/{name}.dynamo.onnx", f"{OUT}/{name}.reopt.onnx"
+    kind = "torchscript" if torchscript else "dynamo"
+    src, dst = f"{OUT}/{name}.{kind}.onnx", f"{OUT}/{name}.{kind}.reopt.onnx"
     try:
         with torch.no_grad():
-            torch.onnx.export(model, sets[0], src, dynamo=True, optimize=True, dynamic_shapes=spec["dyn"],
-                              external_data=False)
+            if torchscript:
+                torchscript_export(model, sets[0], src, spec["dyn"])
+            else:
+                torch.onnx.export(model, sets[0], src, dynamo=True, optimize=True, dynamic_shapes=spec["dyn"],
+                                  external_data=False)
     except Exception as e:
         return "EXPORT-FAIL", f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
     try:
@@ -75,11 +114,13 @@ def one(name, spec):
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    names = sys.argv[1:] or [k for k, v in trm.MODELS.items() if not callable(v)]
+    argv = sys.argv[1:]
+    torchscript = "--torchscript" in argv
+    names = [a for a in argv if a != "--torchscript"] or [k for k, v in trm.MODELS.items() if not callable(v)]
     results = []
     for name in names:
         try:
-            status, text = one(name, trm.MODELS[name])
+            status, text = one(name, trm.MODELS[name], torchscript)
         except Exception as e:
             status, text = "ERROR", f"{type(e).__name__}: {str(e)[:160]}"
         results.append((name, status, text))

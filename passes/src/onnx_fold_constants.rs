@@ -143,6 +143,32 @@ fn elementwise(a: &IntTensor, b: &IntTensor, f: impl Fn(i64, i64) -> Option<i64>
     Some(IntTensor { shape, values })
 }
 
+/// `Gather(Shape(x), indices)` picking only static dims of `x` (a head size
+/// next to a symbolic batch, as the TorchScript exporter reads sizes): the
+/// dims, although `Shape(x)` as a whole is not constant.
+fn gather_of_static_dims(op: OperationRef<'_, '_>) -> Option<IntTensor> {
+    if int_attr(op, "axis").unwrap_or(0) != 0 || op.operand_count() != 2 {
+        return None;
+    }
+    let shape_op = crate::ir::defining_op(crate::ir::operand_at(op, 0)?)?;
+    if ir::op_name(shape_op) != "onnx.Shape" {
+        return None;
+    }
+    let d = dims(crate::ir::operand_at(shape_op, 0)?.r#type())?;
+    let rank = d.len();
+    let start = norm(int_attr(shape_op, "start").unwrap_or(0), rank).clamp(0, rank as i64) as usize;
+    let end = norm(int_attr(shape_op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
+    let selected = d.get(start..end.max(start))?;
+    let indices = constant_of(crate::ir::operand_at(op, 1)?)?;
+    let n = selected.len() as i64;
+    let values = indices
+        .values
+        .iter()
+        .map(|&i| if (-n..n).contains(&i) { selected[norm(i, selected.len()) as usize] } else { None })
+        .collect::<Option<Vec<i64>>>()?;
+    Some(IntTensor { shape: indices.shape, values })
+}
+
 /// Evaluates `op` if its value is known.
 fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
     let name = ir::op_name(op);
@@ -161,6 +187,11 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
         let end = norm(int_attr(op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
         let values: Vec<i64> = d.get(start..end.max(start))?.iter().copied().collect::<Option<_>>()?;
         return Some(IntTensor { shape: vec![values.len() as i64], values });
+    }
+    if op_type == "Gather" {
+        if let Some(value) = gather_of_static_dims(op) {
+            return Some(value);
+        }
     }
     let inputs: Vec<IntTensor> = op.operands().map(constant_of).collect::<Option<_>>()?;
     let value = match (op_type, inputs.as_slice()) {

@@ -185,6 +185,15 @@ fn remaining_dim(total: &[Dim], taken: &[Dim]) -> Option<Dim> {
     Some(Dim::Sym(factors.join("*")))
 }
 
+/// The number of elements of a tensor of these dims: static, a product of
+/// symbols named as torch prints one (`4*s0`), or unknown.
+fn size_of(dims: &[Dim]) -> Dim {
+    if dims.contains(&Dim::Static(0)) {
+        return Dim::Static(0);
+    }
+    remaining_dim(dims, &[]).unwrap_or(Dim::Unknown)
+}
+
 fn text(d: &Dim) -> String {
     match d {
         Dim::Static(n) => n.to_string(),
@@ -212,6 +221,88 @@ fn given_operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Option<Value<'c,
 /// The static int64 contents of a value (a constant), if known.
 fn const_ints(v: Value<'_, '_>, values: &ShapeValues) -> Option<Vec<i64>> {
     values.get(&key(v))?.iter().map(|d| if let Dim::Static(n) = d { Some(*n) } else { None }).collect()
+}
+
+/// Tracked shape tensors hold at most this many elements.
+const MAX_TRACKED: usize = 64;
+
+/// The elements of a dense integer attribute of rank <= `max_rank` holding
+/// int64 values (at most [`MAX_TRACKED`]).
+fn dense_i64_contents(a: Attribute<'_>, max_rank: usize) -> Option<Vec<Dim>> {
+    unsafe {
+        let raw = a.to_raw();
+        if !sys::mlirAttributeIsADenseIntElements(raw) {
+            return None;
+        }
+        let n = sys::mlirElementsAttrGetNumElements(raw);
+        let ty = Type::from_raw(sys::mlirAttributeGetType(raw));
+        if rank(ty)? > max_rank
+            || n > MAX_TRACKED as i64
+            || sys::mlirIntegerTypeGetWidth(element_type(ty)?.to_raw()) != 64
+        {
+            return None;
+        }
+        Some((0..n as isize).map(|i| Dim::Static(sys::mlirDenseElementsAttrGetInt64Value(raw, i))).collect())
+    }
+}
+
+/// `f` applied element by element to two tracked tensors of the same length,
+/// or one of them a single element (broadcast); `None` when the lengths do
+/// not broadcast.
+fn elementwise(a: &[Dim], b: &[Dim], f: impl Fn(&Dim, &Dim) -> Option<Dim>) -> Option<Vec<Dim>> {
+    let n = match (a.len(), b.len()) {
+        (x, y) if x == y => x,
+        (1, y) => y,
+        (x, 1) => x,
+        _ => return None,
+    };
+    let at = |v: &[Dim], i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
+    Some((0..n).map(|i| f(&at(a, i), &at(b, i)).unwrap_or(Dim::Unknown)).collect())
+}
+
+/// One element of an integer Add/Sub/Mul/Div/Equal over shape values.
+/// Static operands compute exactly (overflow or division by zero: unknown;
+/// Div truncates like ONNX's integer Div). A symbol is a tensor size, so
+/// never negative: it survives `+ 0`, `- 0`, `* 1`, `/ 1`, a sum with
+/// another size, and compares unequal to a negative number and equal to
+/// itself. Symbolic sums get names (`s0 + 3`) but no symbol is ever made
+/// for a value that could be negative.
+fn shape_arith(op_type: &str, x: &Dim, y: &Dim) -> Option<Dim> {
+    use Dim::{Static, Sym};
+    match (op_type, x, y) {
+        ("Add", Static(a), Static(b)) => a.checked_add(*b).map(Static),
+        ("Sub", Static(a), Static(b)) => a.checked_sub(*b).map(Static),
+        ("Mul", Static(a), Static(b)) => a.checked_mul(*b).map(Static),
+        ("Div", Static(a), Static(b)) => a.checked_div(*b).map(Static),
+        ("Equal", Static(a), Static(b)) => Some(Static(i64::from(a == b))),
+        ("Add", Static(n), d) | ("Add", d, Static(n)) if *n >= 0 && matches!(d, Sym(_)) => Some(add_dims(x, y)),
+        ("Add", Sym(_), Sym(_)) => Some(add_dims(x, y)),
+        ("Sub", d @ Sym(_), Static(0)) | ("Div", d @ Sym(_), Static(1)) => Some(d.clone()),
+        ("Mul", d @ Sym(_), Static(1)) | ("Mul", Static(1), d @ Sym(_)) => Some(d.clone()),
+        ("Mul", Static(0), _) | ("Mul", _, Static(0)) => Some(Static(0)),
+        ("Equal", Sym(a), Sym(b)) if a == b => Some(Static(1)),
+        ("Equal", Sym(_), Static(n)) | ("Equal", Static(n), Sym(_)) if *n < 0 => Some(Static(0)),
+        _ => None,
+    }
+}
+
+/// `Where(c, a, b)` over tracked values (each of one length, or a single
+/// element); an element whose condition is unknown is unknown.
+fn where_values(c: &[Dim], a: &[Dim], b: &[Dim]) -> Option<Vec<Dim>> {
+    let n = c.len().max(a.len()).max(b.len());
+    if [c, a, b].iter().any(|v| v.len() != n && v.len() != 1) {
+        return None;
+    }
+    let at = |v: &[Dim], i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
+    Some(
+        (0..n)
+            .map(|i| match at(c, i) {
+                Dim::Static(0) => at(b, i),
+                Dim::Static(_) => at(a, i),
+                _ => Dim::Unknown,
+            })
+            .collect(),
+    )
 }
 
 /// Infers result types under `root`; a declared type that contradicts what
@@ -290,18 +381,34 @@ fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut Shap
     let Some(result) = ir::result_at(op, 0) else { return };
     let operand_values = |i: usize| ir::operand_at(op, i).and_then(|v| values.get(&key(v)).cloned());
     let tracked: Option<Vec<Dim>> = match op_type {
-        "Constant" => op.attribute("value").ok().and_then(|a| unsafe {
-            let raw = a.to_raw();
-            if !sys::mlirAttributeIsADenseIntElements(raw) {
-                return None;
+        "Constant" => op.attribute("value").ok().and_then(|a| dense_i64_contents(a, 1)),
+        // A filled shape tensor (torch.onnx's TorchScript exporter builds
+        // `Where(Equal(shape, -1), ones, shape)` from these).
+        "ConstantOfShape" => {
+            let shape = ir::operand_at(op, 0).and_then(|v| const_ints(v, values));
+            let fill = op.attribute("value").ok().and_then(|a| dense_i64_contents(a, 1));
+            match (shape, fill) {
+                (Some(shape), Some(fill)) if shape.len() <= 1 && fill.len() == 1 => {
+                    let n = shape.first().copied().unwrap_or(1);
+                    (0..=MAX_TRACKED as i64).contains(&n).then(|| vec![fill[0].clone(); n as usize])
+                }
+                _ => None,
             }
-            let n = sys::mlirElementsAttrGetNumElements(raw);
-            let ty = Type::from_raw(sys::mlirAttributeGetType(raw));
-            if rank(ty)? > 1 || n > 64 || sys::mlirIntegerTypeGetWidth(element_type(ty)?.to_raw()) != 64 {
-                return None;
-            }
-            Some((0..n as isize).map(|i| Dim::Static(sys::mlirDenseElementsAttrGetInt64Value(raw, i))).collect())
-        }),
+        }
+        "Add" | "Sub" | "Mul" | "Div" | "Equal" => match (operand_values(0), operand_values(1)) {
+            (Some(a), Some(b)) => elementwise(&a, &b, |x, y| shape_arith(op_type, x, y)),
+            _ => None,
+        },
+        "Where" => match (operand_values(0), operand_values(1), operand_values(2)) {
+            (Some(c), Some(a), Some(b)) => where_values(&c, &a, &b),
+            _ => None,
+        },
+        // A shape tensor flattened (`Reshape(shape, [-1])`) or made a scalar.
+        "Reshape" => match (operand_values(0), ir::operand_at(op, 1).and_then(|v| const_ints(v, values))) {
+            (Some(d), Some(t)) if t.len() == 1 && (t[0] == -1 || t[0] == d.len() as i64) => Some(d),
+            (Some(d), Some(t)) if t.is_empty() && d.len() == 1 => Some(d),
+            _ => None,
+        },
         "Shape" => ir::operand_at(op, 0).and_then(|x| shape_of(x.r#type())).map(|s| {
             let r = s.len();
             let start = norm(int_attr(op, "start").unwrap_or(0), r).min(r);
@@ -498,7 +605,9 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
                 })
                 .collect();
             match lengths.iter().find(|(_, n)| *n != lengths[0].1) {
-                Some((name, n)) => Err(format!("Slice's {name} has {n} entries but {} has {}", lengths[0].0, lengths[0].1)),
+                Some((name, n)) => {
+                    Err(format!("Slice's {name} has {n} entries but {} has {}", lengths[0].0, lengths[0].1))
+                }
                 None => Ok(()),
             }
         }
@@ -537,12 +646,19 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
                 let branch: Vec<Option<&Shape>> = yields.iter().map(|y| y.get(i).and_then(Option::as_ref)).collect();
                 let [Some(a), Some(b)] = branch[..] else { continue };
                 if a.len() == b.len() && a.len() != declared.len() {
-                    return Err(format!("result #{i} is declared {} but both branches yield rank {}", result.r#type(), a.len()));
+                    return Err(format!(
+                        "result #{i} is declared {} but both branches yield rank {}",
+                        result.r#type(),
+                        a.len()
+                    ));
                 }
                 for (k, d) in declared.iter().enumerate() {
                     if let (Dim::Static(d), Some(Dim::Static(x)), Some(Dim::Static(y))) = (d, a.get(k), b.get(k)) {
                         if x == y && x != d && a.len() == declared.len() {
-                            return Err(format!("result #{i} is declared {} but both branches yield dim {k} = {x}", result.r#type()));
+                            return Err(format!(
+                                "result #{i} is declared {} but both branches yield dim {k} = {x}",
+                                result.r#type()
+                            ));
                         }
                     }
                 }
@@ -550,11 +666,7 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             Ok(())
         }
         "Einsum" => {
-            let equation = op
-                .attribute("equation")
-                .ok()
-                .and_then(ir::string_value)
-                .unwrap_or_default();
+            let equation = op.attribute("equation").ok().and_then(ir::string_value).unwrap_or_default();
             let terms: Vec<&str> = equation.split("->").next().unwrap_or("").split(',').collect();
             if terms.len() != op.operand_count() {
                 return Err(format!(
@@ -803,8 +915,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         })),
         // [N, C] of the input, then the grid's output positions.
         "GridSample" => one(input(0).zip(input(1)).and_then(|(x, g)| {
-            (x.len() == g.len() && g.len() >= 3)
-                .then(|| x[..2].iter().chain(&g[1..g.len() - 1]).cloned().collect())
+            (x.len() == g.len() && g.len() >= 3).then(|| x[..2].iter().chain(&g[1..g.len() - 1]).cloned().collect())
         })),
         "LayerNormalization" => {
             let x = input(0);
@@ -882,7 +993,94 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         }
         "GlobalAveragePool" | "GlobalMaxPool" => one(input(0)
             .map(|s| s.iter().enumerate().map(|(i, d)| if i < 2 { d.clone() } else { Dim::Static(1) }).collect())),
-        "Range" => one(Some(vec![Dim::Unknown])),
+        // ceil((limit - start) / delta) elements of tracked integer scalars;
+        // `Range(0, n, 1)` of a size `n` has n elements.
+        "Range" => {
+            let scalar = |i: usize| match ir::operand_at(op, i).and_then(|v| values.get(&key(v)))?.as_slice() {
+                [d] => Some(d.clone()),
+                _ => None,
+            };
+            let len = match (scalar(0), scalar(1), scalar(2)) {
+                (Some(Dim::Static(start)), Some(Dim::Static(limit)), Some(Dim::Static(delta))) if delta != 0 => limit
+                    .checked_sub(start)
+                    .and_then(|span| {
+                        let q = span / delta;
+                        // Ceiling of the quotient (rounding toward zero is off by one when the signs agree).
+                        q.checked_add(i64::from(span % delta != 0 && (span > 0) == (delta > 0)))
+                    })
+                    .map_or(Dim::Unknown, |n| Dim::Static(n.max(0))),
+                (Some(Dim::Static(0)), Some(d @ Dim::Sym(_)), Some(Dim::Static(1))) => d,
+                _ => Dim::Unknown,
+            };
+            one(Some(vec![len]))
+        }
+        // The shape tensor's contents; only its length when they are unknown.
+        "ConstantOfShape" => one(ir::operand_at(op, 0).and_then(|s| {
+            values.get(&key(s)).cloned().or_else(|| match shape_of(s.r#type())?[..] {
+                [Dim::Static(n)] if (0..=MAX_TRACKED as i64).contains(&n) => Some(vec![Dim::Unknown; n as usize]),
+                _ => None,
+            })
+        })),
+        // [size of the dims before axis, size of the dims from it].
+        "Flatten" => one(input(0).and_then(|s| {
+            let axis = int_attr(op, "axis").unwrap_or(1);
+            let r = s.len() as i64;
+            if axis < -r || axis > r {
+                return None;
+            }
+            let a = norm(axis, s.len());
+            Some(vec![size_of(&s[..a]), size_of(&s[a..])])
+        })),
+        "Tile" => {
+            one(input(0).zip(ir::operand_at(op, 1).and_then(|r| values.get(&key(r)).cloned())).and_then(|(s, reps)| {
+                (s.len() == reps.len()).then(|| {
+                    s.iter()
+                        .zip(&reps)
+                        .map(|(d, r)| match (d, r) {
+                            (Dim::Static(a), Dim::Static(b)) if *b >= 0 => {
+                                a.checked_mul(*b).map_or(Dim::Unknown, Dim::Static)
+                            }
+                            (d, Dim::Static(1)) => d.clone(),
+                            _ => Dim::Unknown,
+                        })
+                        .collect()
+                })
+            }))
+        }
+        // Constant pads over every axis (no `axes` input).
+        "Pad" => one(input(0).map(|s| {
+            let pads = given_operand(op, 1).and_then(|p| values.get(&key(p)).cloned());
+            let r = s.len();
+            match pads {
+                Some(p) if p.len() == 2 * r && given_operand(op, 3).is_none() => (0..r)
+                    .map(|i| match (&s[i], &p[i], &p[i + r]) {
+                        (Dim::Static(n), Dim::Static(a), Dim::Static(b)) => n
+                            .checked_add(*a)
+                            .and_then(|m| m.checked_add(*b))
+                            .filter(|m| *m >= 0)
+                            .map_or(Dim::Unknown, Dim::Static),
+                        (d, Dim::Static(0), Dim::Static(0)) => d.clone(),
+                        _ => Dim::Unknown,
+                    })
+                    .collect(),
+                _ => vec![Dim::Unknown; r],
+            }
+        })),
+        "Size" => one(Some(vec![])),
+        "NonZero" => one(input(0).map(|s| vec![Dim::Static(s.len() as i64), Dim::Unknown])),
+        "InstanceNormalization"
+        | "LpNormalization"
+        | "Hardmax"
+        | "MeanVarianceNormalization"
+        | "LRN"
+        | "GroupNormalization"
+        | "RMSNormalization" => {
+            let mut out = vec![None; op.result_count()];
+            if let Some(first) = out.first_mut() {
+                *first = input(0);
+            }
+            out
+        }
         _ => Vec::new(),
     }
 }
@@ -918,11 +1116,7 @@ fn window_shape(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w: Op
         _ => x[1].clone(),
     };
     let mut out = vec![x[0].clone(), channels];
-    let auto_pad = op
-        .attribute("auto_pad")
-        .ok()
-        .and_then(ir::string_value)
-        .unwrap_or_default();
+    let auto_pad = op.attribute("auto_pad").ok().and_then(ir::string_value).unwrap_or_default();
     let undetermined = !(auto_pad.is_empty() || auto_pad == "NOTSET")
         || (!is_conv && int_attr(op, "ceil_mode").unwrap_or(0) != 0)
         || op.attribute("output_shape").is_ok();
@@ -1001,8 +1195,7 @@ fn recurrent_shapes(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w
     } else {
         vec![seq.clone(), dirs.clone(), batch.clone(), hidden.clone()]
     };
-    let state =
-        if batch_first { vec![batch.clone(), dirs, hidden] } else { vec![dirs, batch.clone(), hidden] };
+    let state = if batch_first { vec![batch.clone(), dirs, hidden] } else { vec![dirs, batch.clone(), hidden] };
     let mut out = vec![Some(y)];
     out.extend(std::iter::repeat_n(Some(state), n.saturating_sub(1)));
     out.truncate(n);

@@ -278,7 +278,14 @@ fn check_axes(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
     };
     if matches!(
         op_type,
-        "Conv" | "ConvTranspose" | "MaxPool" | "AveragePool" | "LpPool" | "ConvInteger" | "QLinearConv" | "MaxUnpool"
+        "Conv"
+            | "ConvTranspose"
+            | "MaxPool"
+            | "AveragePool"
+            | "LpPool"
+            | "ConvInteger"
+            | "QLinearConv"
+            | "MaxUnpool"
             | "DeformConv"
     ) {
         for name in ["strides", "dilations", "kernel_shape"] {
@@ -495,10 +502,36 @@ fn check_required_inputs(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<
 /// Flag attributes: ONNX defines 0 and 1 only, and runtimes disagree on
 /// other values (onnx's inference reads `keepdims == 1`, onnxruntime `!= 0`).
 const FLAG_ATTRIBUTES: &[&str] = &[
-    "keepdims", "noop_with_empty_axes", "ceil_mode", "count_include_pad", "transA", "transB", "select_last_index",
-    "exclusive", "reverse", "is_causal", "sorted", "largest", "center_point_box", "training_mode", "fmod",
-    "detect_negative", "detect_positive", "allowzero", "upper", "storage_order", "onesided", "inverse", "saturate",
-    "input_forget", "linear_before_reset", "interleaved", "new_axis", "align_corners", "exclude_outside", "antialias",
+    "keepdims",
+    "noop_with_empty_axes",
+    "ceil_mode",
+    "count_include_pad",
+    "transA",
+    "transB",
+    "select_last_index",
+    "exclusive",
+    "reverse",
+    "is_causal",
+    "sorted",
+    "largest",
+    "center_point_box",
+    "training_mode",
+    "fmod",
+    "detect_negative",
+    "detect_positive",
+    "allowzero",
+    "upper",
+    "storage_order",
+    "onesided",
+    "inverse",
+    "saturate",
+    "input_forget",
+    "linear_before_reset",
+    "interleaved",
+    "new_axis",
+    "align_corners",
+    "exclude_outside",
+    "antialias",
 ];
 
 /// String attributes with a closed set of values: (op types, attribute, values).
@@ -508,7 +541,14 @@ const ENUM_ATTRIBUTES: &[(&[&str], &str, &[&str])] = &[
     (
         &["Resize"],
         "coordinate_transformation_mode",
-        &["half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize"],
+        &[
+            "half_pixel",
+            "half_pixel_symmetric",
+            "pytorch_half_pixel",
+            "align_corners",
+            "asymmetric",
+            "tf_crop_and_resize",
+        ],
     ),
     (&["Resize"], "nearest_mode", &["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"]),
     (&["Resize"], "keep_aspect_ratio_policy", &["stretch", "not_larger", "not_smaller"]),

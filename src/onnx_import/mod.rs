@@ -595,6 +595,11 @@ impl<'m> Importer<'m> {
             "ai.onnx" => "",
             d => d,
         };
+        if domain.is_empty() {
+            if let Some(tensor_form) = constant_as_tensor(node) {
+                return self.node(&tensor_form, scope, types, block);
+            }
+        }
         if let Some(function) = self.functions.get(&(node.domain.clone(), node.op_type.clone())).copied() {
             return self.inline(node, function, scope, types, block);
         }
@@ -1342,6 +1347,32 @@ fn node_label(node: &NodeProto) -> String {
     } else {
         node.output.iter().find(|o| !o.is_empty()).cloned().unwrap_or_else(|| node.op_type.clone())
     }
+}
+
+/// A `Constant` given as `value_int(s)` / `value_float(s)` rewritten with
+/// the equivalent `value` tensor (0-d for one number, 1-D for a list), so
+/// that every constant reaches the dialect in one form the passes read
+/// (upgraded `axes` inputs and TorchScript exports use the list forms).
+fn constant_as_tensor(node: &NodeProto) -> Option<NodeProto> {
+    if node.op_type != "Constant" || node.attribute.len() != 1 {
+        return None;
+    }
+    let a = &node.attribute[0];
+    let (data_type, dims, int64_data, float_data) = match (a.name.as_str(), attr_kind(a)?) {
+        ("value_int", AttributeType::INT) => (7, vec![], vec![a.i], vec![]),
+        ("value_ints", AttributeType::INTS) => (7, vec![a.ints.len() as i64], a.ints.clone(), vec![]),
+        ("value_float", AttributeType::FLOAT) => (1, vec![], vec![], vec![a.f]),
+        ("value_floats", AttributeType::FLOATS) => (1, vec![a.floats.len() as i64], vec![], a.floats.clone()),
+        _ => return None,
+    };
+    let tensor = TensorProto { data_type, dims, int64_data, float_data, ..Default::default() };
+    let attribute = AttributeProto {
+        name: "value".into(),
+        type_: AttributeType::TENSOR.into(),
+        t: Some(tensor).into(),
+        ..Default::default()
+    };
+    Some(NodeProto { attribute: vec![attribute], ..node.clone() })
 }
 
 fn describe_node(node: &NodeProto) -> String {

@@ -347,6 +347,62 @@ fn run_f32(model: &Path, shape: &[i64], x: &[f32]) -> Option<Vec<f32>> {
     Some(outputs[0].try_extract_tensor::<f32>().unwrap().1.to_vec())
 }
 
+/// `Constant` nodes in their list forms (`value_ints`, `value_float`, as
+/// the opset upgrade and the TorchScript exporter write them) import as the
+/// equivalent `value` tensors, which the passes read: the shape of the
+/// Reshape below is known (the result gets its static type) and the model
+/// computes the same numbers.
+#[test]
+fn constant_list_forms_import_as_tensors() {
+    let dir = scratch_dir("from_onnx_constant_forms");
+    let attr = |name: &str, kind: AttributeType, ints: Vec<i64>, f: f32| AttributeProto {
+        name: name.into(),
+        type_: kind.into(),
+        ints,
+        f,
+        ..Default::default()
+    };
+    let node = |op: &str, inputs: &[&str], output: &str, attribute: Vec<AttributeProto>| NodeProto {
+        op_type: op.into(),
+        name: format!("{output}_node"),
+        input: inputs.iter().map(|s| s.to_string()).collect(),
+        output: vec![output.into()],
+        attribute,
+        ..Default::default()
+    };
+    let graph = GraphProto {
+        name: "forms".into(),
+        node: vec![
+            node("Constant", &[], "shape", vec![attr("value_ints", AttributeType::INTS, vec![3, -1], 0.0)]),
+            node("Constant", &[], "half", vec![attr("value_float", AttributeType::FLOAT, vec![], 0.5)]),
+            node("Reshape", &["x", "shape"], "r", vec![]),
+            node("Mul", &["r", "half"], "y", vec![]),
+        ],
+        input: vec![value_info("x", tensor_type(1, &[Ok(2), Ok(6)]))],
+        output: vec![value_info("y", tensor_type(1, &[Ok(3), Ok(4)]))],
+        ..Default::default()
+    };
+    let model = ModelProto {
+        ir_version: 8,
+        opset_import: vec![OperatorSetIdProto { domain: String::new(), version: 17, ..Default::default() }],
+        graph: Some(graph).into(),
+        ..Default::default()
+    };
+    let src = write_model(&dir, "forms.onnx", &model);
+    let imported = translate(&["--from-onnx", src.to_str().unwrap()]);
+    assert!(imported.status.success(), "{}", stderr(&imported));
+    let text = String::from_utf8_lossy(&imported.stdout);
+    assert!(text.contains("value = dense<[3, -1]> : tensor<2xi64>"), "{text}");
+    assert!(text.contains("value = dense<5.000000e-01> : tensor<f32>"), "{text}");
+    let out = dir.join("forms_opt.onnx");
+    let output = translate(&["--to-onnx", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let x: Vec<f32> = (0..12).map(|i| i as f32 - 5.5).collect();
+    if let Some(y) = run_f32(&out, &[2, 6], &x) {
+        assert_eq!(y, x.iter().map(|v| v * 0.5).collect::<Vec<_>>());
+    }
+}
+
 /// `com.microsoft` ops are kept as generic ops and written back in their
 /// domain; an unknown domain is refused.
 #[test]
@@ -585,10 +641,11 @@ fn older_opsets_upgrade_with_the_same_outputs() {
 }
 
 /// Models written by torch.onnx.export (`tools/capture_exporter_onnx.py`:
-/// a tiny Llama with grouped-query heads, a tiny BERT with a padding mask)
-/// re-optimize at opset 23 into the fused standard ops (torch.onnx spells
-/// SDPA, RMSNorm and rotary out), with onnxruntime giving the same outputs
-/// before and after on two input shapes.
+/// a tiny Llama with grouped-query heads, a tiny BERT with a padding mask,
+/// each by the dynamo and the TorchScript exporter) re-optimize at opset 23
+/// into the fused standard ops (torch.onnx spells SDPA, RMSNorm and rotary
+/// out), with onnxruntime giving the same outputs before and after on two
+/// input shapes.
 #[test]
 fn torch_onnx_exports_reoptimize_to_fused_ops() {
     let Some(env) = environment() else {
@@ -603,7 +660,7 @@ fn torch_onnx_exports_reoptimize_to_fused_ops() {
         crate::optimizer::Input::I64(vec![b, s], (0..b * s).map(|i| i64::from(i >= 2)).collect())
     };
     type Inputs = Vec<crate::optimizer::Input>;
-    let cases: [(&str, &[(&str, usize)], [Inputs; 2]); 2] = [
+    let cases: [(&str, &[(&str, usize)], [Inputs; 2]); 4] = [
         (
             "torch_onnx_llama",
             // The causal mask is proven from how it is built (GatherND over
@@ -621,6 +678,26 @@ fn torch_onnx_exports_reoptimize_to_fused_ops() {
         (
             "torch_onnx_bert",
             &[("Attention", 2), ("LayerNormalization", 5), ("Softmax", 0), ("Transpose", 0)],
+            [vec![ids(2, 7), mask(2, 7)], vec![ids(3, 5), mask(3, 5)]],
+        ),
+        // The TorchScript exporter's models have no intermediate types: the
+        // fusions need what onnx-shape-inference derives from the inputs
+        // through Shape/Gather/Concat/Where arithmetic.
+        (
+            "torchscript_llama",
+            &[
+                ("Attention", 2),
+                ("RotaryEmbedding", 4),
+                ("RMSNormalization", 5),
+                ("Softmax", 0),
+                ("Transpose", 0),
+                ("Pow", 0),
+            ],
+            [vec![ids(2, 7), mask(2, 7)], vec![ids(3, 4), mask(3, 4)]],
+        ),
+        (
+            "torchscript_bert",
+            &[("Attention", 2), ("LayerNormalization", 5), ("Gelu", 2), ("Softmax", 0), ("Transpose", 0), ("Erf", 0)],
             [vec![ids(2, 7), mask(2, 7)], vec![ids(3, 5), mask(3, 5)]],
         ),
     ];

@@ -6,7 +6,10 @@
 //! surviving operand's.
 
 use super::{both_orders, Rule, Rw};
-use crate::optimizer::lang::{dtype, Head};
+use crate::optimizer::{
+    analysis::Dim,
+    lang::{dtype, Head},
+};
 use egg::Id;
 
 pub static RULES: &[Rule] = &[
@@ -102,6 +105,21 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> tensor<2x3xf32> {
   return %0 : tensor<2x3xf32>
 }"#,
     },
+    Rule {
+        name: "one-div-mul-to-div",
+        family: "algebra",
+        roots: &["Mul"],
+        min_opset: 1,
+        summary: "a * (1 / b) -> a / b (float; one rounding instead of two, as torch.onnx's TorchScript exporter spells rsqrt)",
+        apply: one_div_mul_to_div,
+        example: r#"
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> tensor<2x3xf32> {
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %r = "onnx.Div"(%one, %b) : (tensor<f32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  %0 = "onnx.Mul"(%r, %a) : (tensor<2x1xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}"#,
+    },
 ];
 
 /// `x op c` is `x` when c is all `identity` values and the result has x's type.
@@ -114,7 +132,19 @@ fn neutral(
 ) -> Option<Id> {
     let elem = rw.elem(x)?;
     let values = rw.values(c)?;
-    (rw.elem(c) == Some(elem) && rw.same_type(class, x) && accept(values, dtype::is_float(elem))).then_some(x)
+    (rw.elem(c) == Some(elem)
+        && (rw.same_type(class, x) || broadcasts_into(rw, c, x))
+        && accept(values, dtype::is_float(elem)))
+    .then_some(x)
+}
+
+/// True when `c` has no more dims than `x` and all of size 1: `x op c` has
+/// x's shape whatever x's unknown dims are.
+fn broadcasts_into(rw: &Rw<'_>, c: Id, x: Id) -> bool {
+    match (rw.ty(c).and_then(|t| t.dims.as_ref()), rw.ty(x).and_then(|t| t.dims.as_ref())) {
+        (Some(dc), Some(dx)) => dc.len() <= dx.len() && dc.iter().all(|d| *d == Dim::Static(1)),
+        _ => false,
+    }
 }
 
 fn mul_by_one(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
@@ -147,6 +177,27 @@ fn reciprocal_mul_to_div(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[I
         for (_, c) in rw.producers(r, "Reciprocal") {
             if let [b] = c[..] {
                 if rw.elem(a).is_some() && rw.elem(a) == rw.elem(b) {
+                    return rw.add_like(Head::new("Div", vec![]), vec![a, b], class);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// `1 / b` is `Reciprocal(b)` for floats (integer division is not) when the
+/// quotient has `b`'s type (the one does not broadcast it to more dims).
+fn one_div_mul_to_div(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    for (a, r) in both_orders(children) {
+        for (_, c) in rw.producers(r, "Div") {
+            if let [one, b] = c[..] {
+                let float = rw.elem(b).is_some_and(dtype::is_float);
+                if float
+                    && rw.elem(a) == rw.elem(b)
+                    && rw.elem(one) == rw.elem(b)
+                    && rw.values(one).is_some_and(|v| v.all_eq(1.0))
+                    && rw.same_type(r, b)
+                {
                     return rw.add_like(Head::new("Div", vec![]), vec![a, b], class);
                 }
             }

@@ -350,6 +350,20 @@ func.func @f(%t: tensor<2x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf
 }"#,
     },
     Rule {
+        name: "concat-one-operand",
+        family: "layout",
+        roots: &["Concat"],
+        min_opset: 1,
+        summary: "Concat(x) of a single operand -> x (a key/value cache concatenated with no past)",
+        apply: concat_one_operand,
+        example: r#"
+func.func @f(%x: tensor<?x2x?x8xf32, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]> {
+  %0 = "onnx.Concat"(%x) {axis = -2 : i64} : (tensor<?x2x?x8xf32, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]>
+  %1 = "onnx.Exp"(%0) : (tensor<?x2x?x8xf32, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]>
+  return %1 : tensor<?x2x?x8xf32, ["s0", "s1"]>
+}"#,
+    },
+    Rule {
         name: "identity",
         family: "layout",
         roots: &["Identity"],
@@ -553,9 +567,11 @@ fn view_chain_same_shape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[I
     view_inputs(rw, y).into_iter().find(|&x| rw.same_type(class, x))
 }
 
-fn cast_same_type(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+fn cast_same_type(rw: &mut Rw<'_>, _class: Id, head: &Head, children: &[Id]) -> Option<Id> {
     let [x] = children else { return None };
-    (head.attrs.len() == 1 && head.int("to")? == rw.elem(*x)? as i64 && rw.same_type(class, *x)).then_some(*x)
+    // A Cast to x's own element type is x itself, whatever its dims (the
+    // applier still refuses a union with a result declared another shape).
+    (head.attrs.len() == 1 && head.int("to")? == rw.elem(*x)? as i64).then_some(*x)
 }
 
 fn cast_cast(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
@@ -606,9 +622,18 @@ fn expand_same_shape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) 
     rw.same_type(class, *x).then_some(*x)
 }
 
-fn identity(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+// Identity(x) is x whatever x's unknown dims (the applier still refuses a
+// union with a result declared another shape).
+fn identity(_rw: &mut Rw<'_>, _class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
     let [x] = children else { return None };
-    rw.same_type(class, *x).then_some(*x)
+    Some(*x)
+}
+
+fn concat_one_operand(rw: &mut Rw<'_>, _class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [x] = children else { return None };
+    let rank = rw.ty(*x)?.rank()?;
+    let axis = head.int("axis")?;
+    (head.attrs.len() == 1 && super::norm_axis(axis, rank).is_some()).then_some(*x)
 }
 
 /// The broadcast of `shapes` when every dim is provably known (numpy rules:
