@@ -153,3 +153,19 @@ func.func @resize_sizes_length(%x: tensor<1x3x8x8xf32>, %sizes: tensor<3xi64>) -
   %0 = "onnx.Resize"(%x, %none, %none, %sizes) {mode = "nearest"} : (tensor<1x3x8x8xf32>, none, none, tensor<3xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @gemm_contracted(%a: tensor<3x4xf32>, %b: tensor<5x6xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{Gemm's operands [3, 4] and [5, 6] do not multiply: 4 != 5}}
+  %0 = "onnx.Gemm"(%a, %b) : (tensor<3x4xf32>, tensor<5x6xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @loss_declared(%s: tensor<3x5xf32>, %t: tensor<3xi64>) -> tensor<3xf32> {
+  // expected-error @+1 {{result #0 is declared tensor<3xf32> but the op computes shape [] from its inputs}}
+  %0 = "onnx.NegativeLogLikelihoodLoss"(%s, %t) {reduction = "mean"} : (tensor<3x5xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

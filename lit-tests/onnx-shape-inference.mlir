@@ -230,3 +230,24 @@ func.func @exporter_shape_arithmetic(%x: tensor<?x8x3xf32, ["b"]>, %row: tensor<
   %n = "onnx.Size"(%x) : (tensor<?x8x3xf32, ["b"]>) -> tensor<*xi64>
   return %e, %z, %f1, %f2, %t, %p, %n : tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>
 }
+
+// Matrix-vector products drop the vector's dim; losses have the target's
+// shape without reduction and one value with it; random-like, quantize and
+// cumulative ops keep their input's shape.
+// CHECK-LABEL: func.func @vectors_losses_like
+// CHECK: "onnx.MatMul"(%arg0, %arg1) : (tensor<?x3x4xf32, ["b"]>, tensor<4xf32>) -> tensor<?x3xf32, ["b"]>
+// CHECK: "onnx.MatMul"(%arg1, %arg2) : (tensor<4xf32>, tensor<4x6xf32>) -> tensor<6xf32>
+// CHECK: "onnx.SoftmaxCrossEntropyLoss"(%{{.*}}, %{{.*}}) {reduction = "none"} : (tensor<?x5xf32, ["b"]>, tensor<?xi64, ["b"]>) -> (tensor<?xf32, ["b"]>, tensor<?x5xf32, ["b"]>)
+// CHECK: "onnx.NegativeLogLikelihoodLoss"(%{{.*}}, %{{.*}}) {reduction = "sum"} : (tensor<?x5xf32, ["b"]>, tensor<?xi64, ["b"]>) -> tensor<f32>
+// CHECK: "onnx.RandomUniformLike"(%arg0) {{.*}} -> tensor<?x3x4xf32, ["b"]>
+// CHECK: "onnx.DequantizeLinear"(%{{.*}}, %{{.*}}) : (tensor<?x3x4xi8, ["b"]>, tensor<f32>) -> tensor<?x3x4xf32, ["b"]>
+func.func @vectors_losses_like(%x: tensor<?x3x4xf32, ["b"]>, %v: tensor<4xf32>, %w: tensor<4x6xf32>, %s: tensor<?x5xf32, ["b"]>, %t: tensor<?xi64, ["b"]>, %q: tensor<?x3x4xi8, ["b"]>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %0 = "onnx.MatMul"(%x, %v) : (tensor<?x3x4xf32, ["b"]>, tensor<4xf32>) -> tensor<*xf32>
+  %1 = "onnx.MatMul"(%v, %w) : (tensor<4xf32>, tensor<4x6xf32>) -> tensor<*xf32>
+  %2, %3 = "onnx.SoftmaxCrossEntropyLoss"(%s, %t) {reduction = "none"} : (tensor<?x5xf32, ["b"]>, tensor<?xi64, ["b"]>) -> (tensor<*xf32>, tensor<*xf32>)
+  %4 = "onnx.NegativeLogLikelihoodLoss"(%s, %t) {reduction = "sum"} : (tensor<?x5xf32, ["b"]>, tensor<?xi64, ["b"]>) -> tensor<*xf32>
+  %5 = "onnx.RandomUniformLike"(%x) {high = 1.0 : f32, low = 0.0 : f32} : (tensor<?x3x4xf32, ["b"]>) -> tensor<*xf32>
+  %scale = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %6 = "onnx.DequantizeLinear"(%q, %scale) : (tensor<?x3x4xi8, ["b"]>, tensor<f32>) -> tensor<*xf32>
+  return %0, %1, %2, %4, %5, %6, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}

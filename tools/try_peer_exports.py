@@ -6,8 +6,8 @@ by torch.onnx.export(dynamo=True, optimize=True), then re-optimized with
 model's two input sets and the outputs must agree within 1e-4 + 1e-4|x|
 (the fused ops round differently). A row reports the node counts before and
 after and the largest difference; EXPORT-FAIL when torch.onnx itself fails
-and PEER-ORT-FAIL when onnxruntime cannot load its model (neither counted
-against the converter), CONVERT-FAIL / ORT-FAIL / MISMATCH otherwise.
+and PEER-ORT-FAIL when onnxruntime cannot load or run its model (neither
+counted against the converter), CONVERT-FAIL / ORT-FAIL / MISMATCH otherwise.
 
 With `--torchscript` the peer is torch.onnx's TorchScript exporter
 (`dynamo=False`, opset 17, the dynamic dims named after the model's
@@ -84,8 +84,11 @@ def one(name, spec, torchscript=False):
     except Exception as e:
         return "EXPORT-FAIL", f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
     try:
-        ort.InferenceSession(src, providers=["CPUExecutionProvider"])
-    except Exception as e:  # the peer's model itself does not load: not ours to judge
+        # The peer's model must load and run on every input set (a trace
+        # that baked in a size fails on the second shape): not ours to judge.
+        for args in sets:
+            run_ort(src, args)
+    except Exception as e:
         return "PEER-ORT-FAIL", f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
     t = time.time()
     r = subprocess.run([BIN, "--to-onnx", src, "--opset", "23", "-o", dst, "-q"], capture_output=True, text=True)

@@ -499,7 +499,8 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             let shapes: Vec<Shape> = (0..op.operand_count()).filter_map(input).collect();
             broadcasts(&shapes)
         }
-        "MatMul" => match (input(0), input(1)) {
+        "MatMul" | "MatMulInteger" => match (input(0), input(1)) {
+            // (The contracted dims are checked by the op's verifier.)
             (Some(a), Some(b)) if a.len() > 2 && b.len() > 2 => {
                 broadcasts(&[a[..a.len() - 2].to_vec(), b[..b.len() - 2].to_vec()])
             }
@@ -513,6 +514,15 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             (Some(a), Some(b)) => {
                 let ta = int_attr(op, "transA").unwrap_or(0) != 0;
                 let tb = int_attr(op, "transB").unwrap_or(0) != 0;
+                if let (Dim::Static(x), Dim::Static(y)) = (&a[usize::from(!ta)], &b[usize::from(tb)]) {
+                    if x != y {
+                        return Err(format!(
+                            "Gemm's operands {} and {} do not multiply: {x} != {y}",
+                            show(&a),
+                            show(&b)
+                        ));
+                    }
+                }
                 let mn = [a[usize::from(ta)].clone(), b[usize::from(!tb)].clone()];
                 match input(2) {
                     Some(c) if c.len() > 2 => Err(format!("Gemm's C {} has rank above 2", show(&c))),
@@ -700,12 +710,92 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             let shapes: Option<Vec<Shape>> = (0..op.operand_count()).map(input).collect();
             one(shapes.map(|s| broadcast(&s)))
         }
-        "Relu" | "Neg" | "Exp" | "Log" | "Sqrt" | "Sin" | "Cos" | "Tanh" | "Sigmoid" | "Erf" | "Abs" | "Reciprocal"
-        | "Floor" | "Ceil" | "Sign" | "Not" | "Softplus" | "Gelu" | "Identity" | "LeakyRelu" | "Clip" | "Softmax"
-        | "LogSoftmax" | "CumSum" | "Trilu" | "Cast" | "ScatterND" | "ScatterElements" | "BatchNormalization"
-        | "IsInf" | "IsNaN" | "Round" | "Tan" | "Asin" | "Acos" | "Atan" | "Sinh" | "Cosh" | "Asinh" | "Acosh"
-        | "Atanh" | "Elu" | "Selu" | "Celu" | "HardSigmoid" | "HardSwish" | "Mish" | "Softsign" | "ThresholdedRelu"
-        | "BitwiseNot" | "Shrink" | "CastLike" => one(input(0)),
+        "Relu"
+        | "Neg"
+        | "Exp"
+        | "Log"
+        | "Sqrt"
+        | "Sin"
+        | "Cos"
+        | "Tanh"
+        | "Sigmoid"
+        | "Erf"
+        | "Abs"
+        | "Reciprocal"
+        | "Floor"
+        | "Ceil"
+        | "Sign"
+        | "Not"
+        | "Softplus"
+        | "Gelu"
+        | "Identity"
+        | "LeakyRelu"
+        | "Clip"
+        | "Softmax"
+        | "LogSoftmax"
+        | "CumSum"
+        | "Trilu"
+        | "Cast"
+        | "ScatterND"
+        | "ScatterElements"
+        | "BatchNormalization"
+        | "IsInf"
+        | "IsNaN"
+        | "Round"
+        | "Tan"
+        | "Asin"
+        | "Acos"
+        | "Atan"
+        | "Sinh"
+        | "Cosh"
+        | "Asinh"
+        | "Acosh"
+        | "Atanh"
+        | "Elu"
+        | "Selu"
+        | "Celu"
+        | "HardSigmoid"
+        | "HardSwish"
+        | "Mish"
+        | "Softsign"
+        | "ThresholdedRelu"
+        | "BitwiseNot"
+        | "Shrink"
+        | "CastLike"
+        | "RandomUniformLike"
+        | "RandomNormalLike"
+        | "Bernoulli"
+        | "EyeLike"
+        | "CumProd"
+        | "Scatter"
+        | "QuantizeLinear"
+        | "DequantizeLinear"
+        | "DynamicQuantizeLinear" => {
+            let mut out = vec![None; op.result_count()];
+            if let Some(first) = out.first_mut() {
+                *first = input(0);
+            }
+            out
+        }
+        // The `shape` attribute.
+        "RandomUniform" | "RandomNormal" => {
+            one(op.attribute("shape").ok().and_then(dense_i64_values).map(|d| d.into_iter().map(Dim::Static).collect()))
+        }
+        // The target's shape without reduction, one value with it; the
+        // log-probabilities (SoftmaxCrossEntropyLoss) have the scores' shape.
+        "SoftmaxCrossEntropyLoss" | "NegativeLogLikelihoodLoss" => {
+            let reduction = op.attribute("reduction").ok().and_then(ir::string_value);
+            let loss = match reduction.as_deref() {
+                Some("none") => input(1),
+                Some("mean") | Some("sum") | None => Some(vec![]),
+                Some(_) => None,
+            };
+            let mut out = vec![loss];
+            if op.result_count() > 1 {
+                out.push(input(0));
+            }
+            out
+        }
         "Split" => {
             let n = op.result_count();
             let Some(x) = input(0) else { return vec![None; n] };
@@ -745,9 +835,24 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                 .unwrap_or_else(|| (0..s.len() as i64).rev().collect());
             perm.iter().map(|&p| s.get(p as usize).cloned().unwrap_or(Dim::Unknown)).collect()
         })),
-        "MatMul" => one(input(0).zip(input(1)).and_then(|(a, b)| {
-            if a.len() < 2 || b.len() < 2 {
+        // numpy's matmul: a 1-D operand is a row (a) or a column (b) whose
+        // dim is dropped from the result.
+        "MatMul" | "MatMulInteger" => one(input(0).zip(input(1)).and_then(|(a, b)| {
+            if a.is_empty() || b.is_empty() {
                 return None;
+            }
+            if a.len() == 1 || b.len() == 1 {
+                let (a1, b1) = (a.len() == 1, b.len() == 1);
+                let a2 = if a1 { vec![Dim::Static(1), a[0].clone()] } else { a.clone() };
+                let b2 = if b1 { vec![b[0].clone(), Dim::Static(1)] } else { b.clone() };
+                let mut out = broadcast(&[a2[..a2.len() - 2].to_vec(), b2[..b2.len() - 2].to_vec()]);
+                if !a1 {
+                    out.push(a2[a2.len() - 2].clone());
+                }
+                if !b1 {
+                    out.push(b2[b2.len() - 1].clone());
+                }
+                return Some(out);
             }
             let batch = broadcast(&[a[..a.len() - 2].to_vec(), b[..b.len() - 2].to_vec()]);
             let mut out = batch;
