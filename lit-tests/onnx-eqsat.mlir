@@ -375,6 +375,30 @@ func.func @gelu_tanh(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+// x * HardSigmoid(x) with alpha 1/6 is HardSwish (either operand order);
+// another alpha, or the gate of another value (a squeeze-excitation), stays.
+// CHECK-LABEL: func.func @hard_swish
+// CHECK-SAME: "activation/hard-swish" = 2
+// CHECK: %[[A:.*]] = "onnx.HardSwish"(%arg0)
+// CHECK: %[[G:.*]] = "onnx.HardSigmoid"(%arg0) {alpha = 2.000000e-01 : f32}
+// CHECK: "onnx.Mul"(%arg0, %[[G]])
+// CHECK: %[[E:.*]] = "onnx.HardSigmoid"(%arg1) {alpha = 0.166666672 : f32}
+// CHECK: "onnx.Mul"(%arg0, %[[E]])
+module attributes {onnx.opset = 23 : i64} {
+func.func @hard_swish(%x: tensor<2x8xf32>, %z: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>) {
+  %h = "onnx.HardSigmoid"(%x) {alpha = 0.166666672 : f32, beta = 5.000000e-01 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %0 = "onnx.Mul"(%x, %h) : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %1 = "onnx.Mul"(%h, %x) : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %g = "onnx.HardSigmoid"(%x) {alpha = 2.000000e-01 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %2 = "onnx.Mul"(%x, %g) : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %e = "onnx.HardSigmoid"(%z) {alpha = 0.166666672 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %3 = "onnx.Mul"(%x, %e) : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %0, %1, %2, %3 : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>
+}
+}
+
+// -----
+
 // Not fused below opset 20, nor with a wrong constant.
 // CHECK-LABEL: func.func @gelu_opset_19
 // CHECK-NOT: Gelu

@@ -59,6 +59,20 @@ func.func @f(%x: tensor<2x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]> {
   return %y : tensor<2x?x8xf32, ["s0"]>
 }"#,
     },
+    Rule {
+        name: "hard-swish",
+        family: "activation",
+        roots: &["Mul"],
+        min_opset: 14,
+        summary: "x * HardSigmoid(x) {alpha = 1/6, beta = 0.5} -> HardSwish(x) (older exports of MobileNetV3)",
+        apply: hard_swish,
+        example: r#"
+func.func @f(%x: tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32> {
+  %h = "onnx.HardSigmoid"(%x) {alpha = 0.166666672 : f32} : (tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
+  %y = "onnx.Mul"(%x, %h) : (tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
+  return %y : tensor<2x8x4x4xf32>
+}"#,
+    },
 ];
 
 /// True when `id` is a one-element float constant within 1e-6 (relative) of `want`.
@@ -179,4 +193,28 @@ fn gelu_erf(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option
 
 fn gelu_tanh(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
     gelu(rw, class, children, "Tanh", tanh_argument)
+}
+
+/// HardSwish is `x * HardSigmoid(x)` with alpha 1/6 and beta 0.5 (ONNX's
+/// definition), for the same float `x` on both sides.
+fn hard_swish(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    for (x, h) in both_orders(children) {
+        if !rw.elem(x).is_some_and(dtype::is_float) {
+            continue;
+        }
+        for (hh, hc) in rw.producers(h, "HardSigmoid") {
+            let alpha = hh.float("alpha").map(f64::from);
+            let beta = hh.float("beta").map_or(0.5, f64::from);
+            let known = hh.attrs.iter().all(|(k, _)| matches!(k.as_str(), "alpha" | "beta"));
+            if known
+                && alpha.is_some_and(|a| (a - 1.0 / 6.0).abs() <= 1e-6 / 6.0)
+                && beta == 0.5
+                && rw.find(hc[0]) == rw.find(x)
+                && rw.same_type(h, x)
+            {
+                return rw.add_like(Head::new("HardSwish", vec![]), vec![x], class);
+            }
+        }
+    }
+    None
 }
