@@ -251,3 +251,29 @@ func.func @vectors_losses_like(%x: tensor<?x3x4xf32, ["b"]>, %v: tensor<4xf32>, 
   %6 = "onnx.DequantizeLinear"(%q, %scale) : (tensor<?x3x4xi8, ["b"]>, tensor<f32>) -> tensor<*xf32>
   return %0, %1, %2, %4, %5, %6, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
+
+// Range lengths: ceil((limit - start) / delta) of integer constants, n for
+// Range(0, n, 1) of a size; values cast to float are not followed (a float
+// division does not truncate), so that Range stays of unknown length.
+// CHECK-LABEL: func.func @ranges
+// CHECK: "onnx.Range"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<3xi64>
+// CHECK: "onnx.Range"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64, ["s"]>
+// CHECK: "onnx.Range"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
+func.func @ranges(%x: tensor<2x?xf32, ["s"]>) -> (tensor<*xi64>, tensor<*xi64>, tensor<*xf32>) {
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %five = "onnx.Constant"() {value = dense<5> : tensor<i64>} : () -> tensor<i64>
+  %two = "onnx.Constant"() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %0 = "onnx.Range"(%zero, %five, %two) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<*xi64>
+  %shape = "onnx.Shape"(%x) {start = 1 : i64} : (tensor<2x?xf32, ["s"]>) -> tensor<1xi64>
+  %axes = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %n = "onnx.Squeeze"(%shape, %axes) : (tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+  %1 = "onnx.Range"(%zero, %n, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<*xi64>
+  %fz = "onnx.Cast"(%zero) {to = 1 : i64} : (tensor<i64>) -> tensor<f32>
+  %ff = "onnx.Cast"(%five) {to = 1 : i64} : (tensor<i64>) -> tensor<f32>
+  %ft = "onnx.Cast"(%two) {to = 1 : i64} : (tensor<i64>) -> tensor<f32>
+  %q = "onnx.Div"(%ff, %ft) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %fo = "onnx.Cast"(%one) {to = 1 : i64} : (tensor<i64>) -> tensor<f32>
+  %2 = "onnx.Range"(%fz, %q, %fo) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<*xf32>
+  return %0, %1, %2 : tensor<*xi64>, tensor<*xi64>, tensor<*xf32>
+}

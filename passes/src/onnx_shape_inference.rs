@@ -416,7 +416,35 @@ fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut Shap
             s[start..end.max(start)].to_vec()
         }),
         "Concat" => (0..op.operand_count()).map(operand_values).collect::<Option<Vec<_>>>().map(|v| v.concat()),
-        "Cast" | "Identity" => operand_values(0),
+        "Identity" => operand_values(0),
+        // Sizes stay exact through 32/64-bit integer casts and become 0/1
+        // through a bool cast; a float cast is not followed (a float Div
+        // does not truncate like the tracked one), nor a narrowing one.
+        "Cast" => {
+            let width = element_type(result.r#type()).and_then(|e| unsafe {
+                sys::mlirTypeIsAInteger(e.to_raw()).then(|| sys::mlirIntegerTypeGetWidth(e.to_raw()))
+            });
+            match (width, operand_values(0)) {
+                (Some(64), Some(v)) => Some(v),
+                (Some(32), Some(v)) => Some(
+                    v.into_iter()
+                        .map(|d| match d {
+                            Dim::Static(n) if i32::try_from(n).is_err() => Dim::Unknown,
+                            d => d,
+                        })
+                        .collect(),
+                ),
+                (Some(1), Some(v)) => Some(
+                    v.into_iter()
+                        .map(|d| match d {
+                            Dim::Static(n) => Dim::Static(i64::from(n != 0)),
+                            _ => Dim::Unknown,
+                        })
+                        .collect(),
+                ),
+                _ => None,
+            }
+        }
         "Gather" if int_attr(op, "axis").unwrap_or(0) == 0 => {
             let data = operand_values(0);
             let idx = ir::operand_at(op, 1).and_then(|v| const_ints(v, values));
