@@ -159,6 +159,15 @@ func.func @required_input_missing(%x: tensor<2x3xf32>) -> tensor<2x3xi1> {
 
 // -----
 
+func.func @variadic_input_empty(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{input #0 (of the variadic 'data_0') is empty}}
+  %0 = "onnx.Min"(%none, %x) : (none, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
 func.func @resize_scales_and_sizes(%x: tensor<1x1x2x2xf32>, %scales: tensor<4xf32>, %sizes: tensor<4xi64>) -> tensor<1x1x4x4xf32> {
   %none = "onnx.none"() : () -> none
   // expected-error @+1 {{must be given exactly one of 'scales' (input #2) and 'sizes' (input #3)}}

@@ -492,8 +492,19 @@ fn check_type_constraints(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result
 fn check_required_inputs(op: OperationRef<'_, '_>, schema: &OpSchema) -> Result<(), String> {
     for (i, value) in op.operands().enumerate() {
         let Some(formal) = formal_at(schema.inputs, i) else { continue };
-        if formal.option == registry::ParamOption::Single && value_kind(value.r#type()) == ValueKind::None {
-            return Err(format!("input #{i} ('{}') is required but not given", formal.name));
+        if value_kind(value.r#type()) != ValueKind::None {
+            continue;
+        }
+        match formal.option {
+            registry::ParamOption::Single => {
+                return Err(format!("input #{i} ('{}') is required but not given", formal.name))
+            }
+            // Each value of a variadic input is given (ONNX has no empty
+            // entry in the middle of a list: `Min('', x)` is rejected).
+            registry::ParamOption::Variadic => {
+                return Err(format!("input #{i} (of the variadic '{}') is empty", formal.name))
+            }
+            _ => {}
         }
     }
     Ok(())
