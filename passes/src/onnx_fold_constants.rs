@@ -143,6 +143,16 @@ fn elementwise(a: &IntTensor, b: &IntTensor, f: impl Fn(i64, i64) -> Option<i64>
     Some(IntTensor { shape, values })
 }
 
+/// The dims a `Shape` op selects from its input's type (between `start`
+/// and `end`), each `None` when not static.
+fn shape_dims(shape_op: OperationRef<'_, '_>) -> Option<Vec<Option<i64>>> {
+    let d = dims(crate::ir::operand_at(shape_op, 0)?.r#type())?;
+    let rank = d.len();
+    let start = norm(int_attr(shape_op, "start").unwrap_or(0), rank).clamp(0, rank as i64) as usize;
+    let end = norm(int_attr(shape_op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
+    Some(d.get(start..end.max(start))?.to_vec())
+}
+
 /// `Gather(Shape(x), indices)` picking only static dims of `x` (a head size
 /// next to a symbolic batch, as the TorchScript exporter reads sizes): the
 /// dims, although `Shape(x)` as a whole is not constant.
@@ -154,11 +164,7 @@ fn gather_of_static_dims(op: OperationRef<'_, '_>) -> Option<IntTensor> {
     if ir::op_name(shape_op) != "onnx.Shape" {
         return None;
     }
-    let d = dims(crate::ir::operand_at(shape_op, 0)?.r#type())?;
-    let rank = d.len();
-    let start = norm(int_attr(shape_op, "start").unwrap_or(0), rank).clamp(0, rank as i64) as usize;
-    let end = norm(int_attr(shape_op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
-    let selected = d.get(start..end.max(start))?;
+    let selected = shape_dims(shape_op)?;
     let indices = constant_of(crate::ir::operand_at(op, 1)?)?;
     let n = selected.len() as i64;
     let values = indices
@@ -180,12 +186,7 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
     }
     let op_type = name.strip_prefix(onnx_ir::DIALECT_PREFIX)?;
     if op_type == "Shape" {
-        let input = crate::ir::operand_at(op, 0)?;
-        let d = dims(input.r#type())?;
-        let rank = d.len();
-        let start = norm(int_attr(op, "start").unwrap_or(0), rank).clamp(0, rank as i64) as usize;
-        let end = norm(int_attr(op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
-        let values: Vec<i64> = d.get(start..end.max(start))?.iter().copied().collect::<Option<_>>()?;
+        let values: Vec<i64> = shape_dims(op)?.into_iter().collect::<Option<_>>()?;
         return Some(IntTensor { shape: vec![values.len() as i64], values });
     }
     if op_type == "Gather" {

@@ -799,7 +799,14 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         | "Scatter"
         | "QuantizeLinear"
         | "DequantizeLinear"
-        | "DynamicQuantizeLinear" => {
+        | "DynamicQuantizeLinear"
+        | "InstanceNormalization"
+        | "LpNormalization"
+        | "Hardmax"
+        | "MeanVarianceNormalization"
+        | "LRN"
+        | "GroupNormalization"
+        | "RMSNormalization" => {
             let mut out = vec![None; op.result_count()];
             if let Some(first) = out.first_mut() {
                 *first = input(0);
@@ -1202,19 +1209,6 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         })),
         "Size" => one(Some(vec![])),
         "NonZero" => one(input(0).map(|s| vec![Dim::Static(s.len() as i64), Dim::Unknown])),
-        "InstanceNormalization"
-        | "LpNormalization"
-        | "Hardmax"
-        | "MeanVarianceNormalization"
-        | "LRN"
-        | "GroupNormalization"
-        | "RMSNormalization" => {
-            let mut out = vec![None; op.result_count()];
-            if let Some(first) = out.first_mut() {
-                *first = input(0);
-            }
-            out
-        }
         _ => Vec::new(),
     }
 }
