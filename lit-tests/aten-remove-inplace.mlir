@@ -165,3 +165,27 @@ func.func @resize(%arg0: tensor<2x3xf32> {aten.name = "x"}) -> (tensor<6xf32> {a
   %1 = "aten.resize_.default"(%0) {size = array<i64: 6>} : (tensor<2x3xf32>) -> tensor<6xf32>
   return %1 : tensor<6xf32>
 }
+
+// -----
+
+// A `with torch.no_grad()` block (wrap_with_set_grad_enabled) changes no
+// value: it is inlined, and its in-place write to a parameter (RWKV rescales
+// its weights so) is a parameter mutation like one outside the block; later
+// reads see the new value.
+// CHECK-LABEL: func.func @no_grad_write
+// CHECK-SAME: tensor<3xf32> {aten.kind = "parameter_mutation", aten.name = "w", aten.target = "w"}
+// CHECK-NOT: aten.hop.wrap_with_set_grad_enabled
+// CHECK: %[[W:.*]] = "aten.weight"() {kind = "parameter", name = "w"}
+// CHECK: %[[D:.*]] = "aten.div.Tensor"(%[[W]]) {other = 2 : i64}
+// CHECK: %[[M:.*]] = "aten.mul.Tensor"(%arg0, %[[D]])
+// CHECK: return %[[M]], %[[D]]
+func.func @no_grad_write(%arg0: tensor<2x3xf32> {aten.name = "x"}) -> (tensor<2x3xf32> {aten.kind = "user_output", aten.name = "mul"}) {
+  %0 = "aten.weight"() {kind = "parameter", name = "w"} : () -> tensor<3xf32>
+  %1 = "aten.hop.wrap_with_set_grad_enabled"(%0) ({
+  ^bb0(%arg1: tensor<3xf32>):
+    %3 = "aten.div_.Tensor"(%arg1) {other = 2 : i64} : (tensor<3xf32>) -> tensor<3xf32>
+    "aten.yield"(%3) : (tensor<3xf32>) -> ()
+  }) {arg0 = false, arg_names = ["arg2"], operandSegmentSizes = array<i32: 1>} : (tensor<3xf32>) -> tensor<3xf32>
+  %2 = "aten.mul.Tensor"(%arg0, %1) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}

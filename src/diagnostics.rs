@@ -40,7 +40,12 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: ", self.position.file_line(), self.severity.name())?;
+        // Ops imported from an .onnx file carry the node's name but no file
+        // position (the caller's message names the file): no `<unknown location>`.
+        if self.position.file.is_some() || self.position.node.as_deref().is_none_or(str::is_empty) {
+            write!(f, "{}: ", self.position.file_line())?;
+        }
+        write!(f, "{}: ", self.severity.name())?;
         if let Some(node) = self.position.node.as_ref().filter(|n| !n.is_empty()) {
             write!(f, "[node {node}] ")?;
         }

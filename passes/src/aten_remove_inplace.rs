@@ -14,7 +14,9 @@
 //! `parameter_mutation`, `aten.target`), after the existing results.
 //! Inside regions of higher-order ops (cond branches, loop bodies) writes
 //! to tensors created in that region are rewritten the same way; writes to
-//! the region's arguments or outer values are refused. Anything it cannot
+//! the region's arguments or outer values are refused. Gradient-mode blocks
+//! (`wrap_with_set_grad_enabled`) change no value and are inlined first, so
+//! their writes are the enclosing block's. Anything it cannot
 //! express (those, writes through views without an inverse,
 //! metadata-changing inplace ops) is an error that names the op and its
 //! source line.
@@ -136,6 +138,30 @@ fn remove_inplace<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<
     rewrite_block(context, block, Some(function))
 }
 
+/// Inlines the `wrap_with_set_grad_enabled` ops of `block` (a `with
+/// torch.no_grad()` block; nested ones too): gradient mode changes no value,
+/// so its body is code of the enclosing block, and a write there to an outer
+/// tensor is an ordinary write of this block (RWKV rescales its weights in
+/// place under `no_grad`: a parameter mutation, like one outside it).
+fn inline_grad_mode_blocks<'c, 'a>(block: melior::ir::BlockRef<'c, 'a>) -> Result<(), Failure<'c, 'a>> {
+    let name = format!("{}wrap_with_set_grad_enabled", aten_ir::HOP_PREFIX);
+    loop {
+        let mut found = None;
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            if ir::op_name(op) == name {
+                found = Some(op);
+                break;
+            }
+            next = op.next_in_block();
+        }
+        let Some(op) = found else { return Ok(()) };
+        crate::control_flow::inline_grad_mode(op).map_err(|message| (op, message))?;
+        // SAFETY: every result was replaced by the inlined body's values.
+        unsafe { ir::erase(op) };
+    }
+}
+
 /// Rewrites the writes of one block: the function's body (`function` set:
 /// writes to inputs and buffers become extra results) or a region of a
 /// higher-order op (`function` None), where only values created in that
@@ -147,6 +173,7 @@ fn rewrite_block<'c, 'a>(
     block: melior::ir::BlockRef<'c, 'a>,
     function: Option<OperationRef<'c, 'a>>,
 ) -> Result<(), Failure<'c, 'a>> {
+    inline_grad_mode_blocks(block)?;
     let mut state = State {
         context,
         latest: HashMap::new(),

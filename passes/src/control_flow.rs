@@ -332,7 +332,7 @@ fn inline_copy<'c, 'a>(
 /// torch.no_grad()` (or `enable_grad()`) block inside the forward (M2M100's
 /// sinusoidal positions). Gradient mode changes no value, so the body is
 /// inlined before the op, its block arguments standing for the operands.
-fn inline_grad_mode(op: OperationRef<'_, '_>) -> Result<(), String> {
+pub(crate) fn inline_grad_mode(op: OperationRef<'_, '_>) -> Result<(), String> {
     let block = region_block(op, 0)?;
     let operands: Vec<Value> = op.operands().collect();
     let values = inline_copy(block, &operands, op)?;

@@ -106,6 +106,32 @@ func.func @f(%p: tensor<i1>, %x: tensor<3xf32>) -> tensor<3xf32> {
     insta::assert_snapshot!("write_to_region_argument", error);
 }
 
+/// A `with torch.no_grad()` block is not a region that owns its values: it is
+/// inlined first, so its write to a parameter (RWKV's in-place rescaling) is
+/// a parameter mutation of the function, and later reads see the new value.
+#[test]
+fn writes_inside_grad_mode_blocks_are_the_functions() {
+    let input = r#"
+func.func @forward(%arg0: tensor<2x3xf32> {aten.name = "x"}) -> (tensor<2x3xf32> {aten.kind = "user_output", aten.name = "mul"}) {
+  %0 = "aten.weight"() {kind = "parameter", name = "w"} : () -> tensor<3xf32>
+  %1 = "aten.hop.wrap_with_set_grad_enabled"(%0) ({
+  ^bb0(%arg1: tensor<3xf32>):
+    %3 = "aten.div_.Tensor"(%arg1) {other = 2 : i64} : (tensor<3xf32>) -> tensor<3xf32>
+    "aten.yield"(%3) : (tensor<3xf32>) -> ()
+  }) {arg0 = false, arg_names = ["arg2"], operandSegmentSizes = array<i32: 1>} : (tensor<3xf32>) -> tensor<3xf32>
+  %2 = "aten.mul.Tensor"(%arg0, %1) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}
+"#;
+    let output = run_pipeline(input, "builtin.module(aten-remove-inplace)").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(count_ops(&output, "aten.hop.wrap_with_set_grad_enabled"), 0, "{output}");
+    assert_eq!(count_ops(&output, "aten.div.Tensor"), 1, "{output}");
+    assert!(output.contains("aten.kind = \"parameter_mutation\""), "{output}");
+    insta::assert_snapshot!("write_inside_grad_mode_block", output);
+    // And the whole lowering accepts it.
+    lowered(input);
+}
+
 #[test]
 fn unsupported_higher_order_ops_are_refused_by_name() {
     let input = r#"

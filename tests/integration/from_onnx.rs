@@ -524,6 +524,25 @@ fn import_errors_name_the_file_and_the_node() {
     let message = fails(&write_model(&dir, "undefined.onnx", &model));
     assert!(message.contains("hb_node") && message.contains("undefined_value"), "{message}");
 
+    // A node the onnx dialect's verifier refuses: named, with no `<unknown location>`
+    // (an .onnx node has a name but no source position).
+    let mut model = mlp_model(None);
+    let node = &mut model.graph.as_mut().unwrap().node[2];
+    node.op_type = "Transpose".into();
+    node.input.truncate(1);
+    node.attribute.push(AttributeProto {
+        name: "perm".into(),
+        type_: AttributeType::INTS.into(),
+        ints: vec![0, 0],
+        ..Default::default()
+    });
+    let message = fails(&write_model(&dir, "perm.onnx", &model));
+    assert!(
+        message.contains("perm.onnx") && message.contains("[node r_node]") && message.contains("permutation"),
+        "{message}"
+    );
+    assert!(!message.contains("unknown location"), "{message}");
+
     // Output == input is refused before anything is written.
     let input = write_model(&dir, "same.onnx", &mlp_model(None));
     let before = std::fs::read(&input).unwrap();

@@ -415,3 +415,15 @@ def _(self, x):
     i = torch.tril_indices(4, 4, -1)
     return (x[i[0], i[1]], torch.triu_indices(3, 5, 1), torch.tril_indices(3, 2, 1),
             torch.triu_indices(4, 4, dtype=torch.int32).long(), torch.tril_indices(0, 3))
+
+
+@case("tensors_split_unbacked_sizes", ["split_with_sizes.default"],
+      lambda g, d: (rn(g, d["tokens"], 4), ri(g, 0, 3, d["tokens"])),
+      dynamic={"x": {0: ("tokens", 9, 11)}, "expert": {0: ("tokens", 9, 11)}})
+def _(self, x, expert):
+    """A mixture-of-experts dispatch (JetMoE): tokens sorted by expert, split by the per-expert
+    counts read with tolist() (unbacked sizes along a dynamic dim), each group reduced and scaled."""
+    counts = (expert[:, None] == torch.arange(3)).sum(0).tolist()
+    order = torch.argsort(expert, stable=True)
+    parts = x[order].split(counts, 0)
+    return tuple(p.sum(0) * (i + 1) for i, p in enumerate(parts))

@@ -117,9 +117,27 @@ pub fn expand_size<'c, 'a>(ctx: &Ctx<'c, 'a>, size: Vec<IntArg<'c, 'a>>) -> Resu
     ctx.int_list_tensor(&size)
 }
 
-/// Splits `x` along `dim` into pieces sized like the op's results (their
-/// sizes along `dim` must be static).
-pub fn split_like_results<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64) -> Result<Vec<Value<'c, 'a>>, String> {
+/// How a split op sizes its pieces: read when a piece's size along the
+/// split dim is dynamic (the results' static sizes are used otherwise).
+pub enum Pieces<'c, 'a> {
+    /// `split_with_sizes`: the sizes themselves (unbacked ones too: MoE
+    /// layers split tokens by per-expert counts read with `tolist()`).
+    Sizes(Vec<IntArg<'c, 'a>>),
+    /// `split(s)`: pieces of `s`, the last one what remains.
+    Each(IntArg<'c, 'a>),
+    /// `chunk(n)`: pieces of `ceil(size / n)`, the last one what remains.
+    Chunks(i64),
+}
+
+/// Splits `x` along `dim` into pieces sized like the op's results; where a
+/// result's size along `dim` is dynamic, the sizes are computed from
+/// `pieces` and the dim's run-time size.
+pub fn split_like_results<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    dim: i64,
+    pieces: Pieces<'c, 'a>,
+) -> Result<Vec<Value<'c, 'a>>, String> {
     let rank = ctx.rank(x)?;
     let dim = ctx.norm_dim(dim, rank);
     let mut sizes = Vec::new();
@@ -127,11 +145,50 @@ pub fn split_like_results<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64)
     for result in melior::ir::operation::OperationLike::results(&ctx.args.op) {
         let ty = result.r#type();
         let d = builder::dims(ty).ok_or("result has an unknown rank")?;
-        sizes.push(d[dim as usize].ok_or("split along a dynamic dim is not supported")?);
+        sizes.push(d.get(dim as usize).copied().ok_or("result rank differs from the input's")?);
         types.push(ty);
     }
-    let split = ctx.b.const_i64s(&sizes)?;
+    let split = match sizes.iter().copied().collect::<Option<Vec<i64>>>() {
+        Some(sizes) => ctx.b.const_i64s(&sizes)?,
+        None => dynamic_split_sizes(ctx, x, dim, types.len(), pieces)?,
+    };
     ctx.b.build("Split", &[x, split], &[("axis", Attr::Int(dim))], &types)
+}
+
+/// The 1-D sizes of `count` pieces of `x` along `dim` (a dynamic dim).
+fn dynamic_split_sizes<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    dim: i64,
+    count: usize,
+    pieces: Pieces<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let i64_1 = melior::ir::r#type::RankedTensorType::new(&[1], b.i64_type(), None).into();
+    let total = || b.op("Shape", &[x], &[("start", Attr::Int(dim)), ("end", Attr::Int(dim + 1))], i64_1);
+    // `count - 1` pieces of `each`, then the remainder `total - each * (count - 1)`.
+    let even = |each: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        if count == 1 {
+            return total();
+        }
+        let ty = melior::ir::r#type::RankedTensorType::new(&[count as u64], b.i64_type(), None).into();
+        let used = b.op("Mul", &[each, b.const_i64s(&[count as i64 - 1])?], &[], i64_1)?;
+        let last = b.op("Sub", &[total()?, used], &[], i64_1)?;
+        let mut parts = vec![each; count - 1];
+        parts.push(last);
+        b.op("Concat", &parts, &[("axis", Attr::Int(0))], ty)
+    };
+    match pieces {
+        Pieces::Sizes(sizes) if sizes.len() == count => ctx.int_list_tensor(&sizes),
+        Pieces::Sizes(sizes) => Err(format!("{} split sizes for {count} results", sizes.len())),
+        Pieces::Each(each) => even(ctx.int_tensor(each)?),
+        Pieces::Chunks(n) if n > 0 => {
+            // ceil(total / n) = (total + n - 1) / n on a non-negative size.
+            let up = b.op("Add", &[total()?, b.const_i64s(&[n - 1])?], &[], i64_1)?;
+            even(b.op("Div", &[up, b.const_i64s(&[n])?], &[], i64_1)?)
+        }
+        Pieces::Chunks(n) => Err(format!("chunk expects `chunks` to be greater than 0, got: {n}")),
+    }
 }
 
 /// Logical op on bools, bitwise op on integers.
