@@ -953,6 +953,70 @@ MODELS.update({
                          skip_note="float16: aten.bilinear in half is refused (torch rounds its intermediates "
                                    "to half, which the lowering does not reproduce)"),
 })
+def static_seq(spec, note="static seq: torch.export specializes the sequence length"):
+    """The same sequence length in both input sets, the batch dynamic only:
+    for models whose forward loops over the sequence in Python (Mamba's and
+    RWKV's recurrences) or otherwise specializes it."""
+    sets = spec["sets"]
+    n = sets[0][0].shape[1]
+    spec["sets"] = [tuple(ids(t.shape[0], n) if t.dtype == torch.int64 and t.max() > 1
+                          else (mask(t.shape[0], n) if t.dtype == torch.int64 else t) for t in st) for st in sets]
+    spec["dyn"] = (tuple({0: B} for _ in sets[0]),)
+    spec["note"] = note
+    return spec
+
+
+# State-space, hybrid, MoE and recent decoder families, more encoders, vision
+# backbones, audio and time-series models (stop 25).
+MODELS.update({
+    "mamba": static_seq(lm(tf.MambaForCausalLM, tf.MambaConfig(vocab_size=100, hidden_size=32, state_size=8, num_hidden_layers=2, expand=2, conv_kernel=4, use_cache=False))),
+    "mamba2": static_seq(lm(tf.Mamba2ForCausalLM, tf.Mamba2Config(vocab_size=100, hidden_size=32, state_size=8, num_hidden_layers=2, expand=2, conv_kernel=4, num_heads=8, head_dim=8, n_groups=1, chunk_size=4, use_cache=False))),
+    "falcon_mamba": static_seq(lm(tf.FalconMambaForCausalLM, tf.FalconMambaConfig(vocab_size=100, hidden_size=32, state_size=8, num_hidden_layers=2, expand=2, conv_kernel=4, use_cache=False))),
+    "rwkv": static_seq(lm(tf.RwkvForCausalLM, tf.RwkvConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2, attention_hidden_size=32, intermediate_size=64, context_length=64, use_cache=False))),
+    "recurrent_gemma": static_seq(lm(tf.RecurrentGemmaForCausalLM, tf.RecurrentGemmaConfig(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=3, num_attention_heads=4, num_key_value_heads=1, lru_width=32, attention_window_size=8, head_dim=8, use_cache=False))),
+    "jamba": static_seq(lm(tf.JambaForCausalLM, tf.JambaConfig(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, num_experts=2, expert_layer_period=2, expert_layer_offset=1, attn_layer_period=2, attn_layer_offset=1, mamba_d_state=8, mamba_expand=2, mamba_dt_rank=4, use_mamba_kernels=False, use_cache=False))),
+    "bamba": static_seq(lm(tf.BambaForCausalLM, tf.BambaConfig(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, attn_layer_indices=[1], mamba_n_heads=8, mamba_d_head=8, mamba_d_state=8, mamba_chunk_size=4, use_cache=False))),
+    "gpt_oss": lm_mask(tf.GptOssForCausalLM, tf.GptOssConfig(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, head_dim=8, num_local_experts=4, num_experts_per_tok=2, sliding_window=4, layer_types=["sliding_attention", "full_attention"], max_position_embeddings=64, use_cache=False)),
+    "lfm2": lm_mask(tf.Lfm2ForCausalLM, tf.Lfm2Config(vocab_size=100, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, layer_types=["conv", "full_attention"], max_position_embeddings=64, use_cache=False)),
+    "olmo3": lm_mask(tf.Olmo3ForCausalLM, tf.Olmo3Config(**small, sliding_window=4)),
+    "apertus": lm_mask(tf.ApertusForCausalLM, tf.ApertusConfig(**small)),
+    "seed_oss": lm_mask(tf.SeedOssForCausalLM, tf.SeedOssConfig(**small, head_dim=8)),
+    "arcee": lm_mask(tf.ArceeForCausalLM, tf.ArceeConfig(**small)),
+    "ernie4_5": lm_mask(tf.Ernie4_5ForCausalLM, tf.Ernie4_5Config(**small, head_dim=8)),
+    "vaultgemma": lm_mask(tf.VaultGemmaForCausalLM, tf.VaultGemmaConfig(**small, head_dim=8, sliding_window=4)),
+    "granitemoe": lm_mask(tf.GraniteMoeForCausalLM, tf.GraniteMoeConfig(**small, num_local_experts=4, num_experts_per_tok=2)),
+    "jetmoe": lm_mask(tf.JetMoeForCausalLM, tf.JetMoeConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2, num_key_value_heads=2, kv_channels=8, intermediate_size=64, max_position_embeddings=64, num_local_experts=4, num_experts_per_tok=2, use_cache=False)),
+    "fnet": lm(tf.FNetModel, tf.FNetConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2, intermediate_size=64, max_position_embeddings=64)),
+    "xlnet": static_seq(enc(tf.XLNetModel, tf.XLNetConfig(vocab_size=100, d_model=32, n_layer=2, n_head=4, d_inner=64, use_mems_eval=False))),
+    "layoutlm": enc(tf.LayoutLMModel, tf.LayoutLMConfig(**enc_small)),
+    "bigbird": enc(tf.BigBirdModel, tf.BigBirdConfig(**enc_small, attention_type="original_full"), add_pooling_layer=False),
+    "rembert": enc(tf.RemBertModel, tf.RemBertConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, input_embedding_size=16, output_embedding_size=16, max_position_embeddings=64), add_pooling_layer=False),
+    "megatron_bert": enc(tf.MegatronBertModel, tf.MegatronBertConfig(**enc_small), add_pooling_layer=False),
+    "luke": enc(tf.LukeModel, tf.LukeConfig(**enc_small, entity_vocab_size=10, entity_emb_size=16), add_pooling_layer=False),
+    "prophetnet": static_seq(seq2seq(tf.ProphetNetModel, tf.ProphetNetConfig(vocab_size=100, hidden_size=32, encoder_ffn_dim=64, decoder_ffn_dim=64, num_encoder_layers=2, num_decoder_layers=2, num_encoder_attention_heads=4, num_decoder_attention_heads=4, max_position_embeddings=64, ngram=2, use_cache=False))),
+    "bit": image(tf.BitModel, tf.BitConfig(embedding_size=16, hidden_sizes=[16, 32], depths=[1, 1], layer_type="bottleneck", num_groups=8), [(2, 3, 32, 32), (3, 3, 48, 40)], ({0: B, 2: H, 3: W},)),
+    "dpt": image(tf.DPTModel, tf.DPTConfig(**img_small, out_indices=[0, 1], neck_hidden_sizes=[16, 32], fusion_hidden_size=16, backbone_out_indices=[0, 1]), [(2, 3, 32, 32), (3, 3, 32, 32)], ({0: B},), add_pooling_layer=False),
+    "yolos": image(tf.YolosModel, tf.YolosConfig(**dict(img_small, image_size=[32, 32]), num_detection_tokens=4), [(2, 3, 32, 32), (3, 3, 32, 32)], ({0: B},), add_pooling_layer=False),
+    "data2vec_vision": image(tf.Data2VecVisionModel, tf.Data2VecVisionConfig(**img_small, use_relative_position_bias=True), [(2, 3, 32, 32), (3, 3, 32, 32)], ({0: B},), add_pooling_layer=False),
+    "swiftformer": unit(image(tf.SwiftFormerModel, tf.SwiftFormerConfig(depths=[1, 1, 1, 1], embed_dims=[16, 16, 32, 32]), [(2, 3, 64, 64), (3, 3, 64, 64)], ({0: B},))),
+    "hiera": image(tf.HieraModel, tf.HieraConfig(embed_dim=16, image_size=[64, 64], patch_stride=[4, 4], depths=[1, 1, 1, 1], num_heads=[1, 1, 2, 2], masked_unit_size=[8, 8], query_stride=[2, 2]), [(2, 3, 64, 64), (3, 3, 64, 64)], ({0: B},), add_pooling_layer=False),
+    "pvt": image(tf.PvtModel, tf.PvtConfig(image_size=64, hidden_sizes=[16, 32, 32, 64], num_attention_heads=[1, 1, 2, 2], depths=[1, 1, 1, 1]), [(2, 3, 64, 64), (3, 3, 64, 64)], ({0: B},)),
+    "vitdet": image(tf.VitDetModel, tf.VitDetConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, image_size=32, pretrain_image_size=32, patch_size=8, window_size=2, window_block_indices=[0], use_relative_position_embeddings=True), [(2, 3, 32, 32), (3, 3, 32, 32)], ({0: B},)),
+    "regnet_hf": image(tf.RegNetModel, tf.RegNetConfig(embedding_size=16, hidden_sizes=[16, 32], depths=[1, 1], groups_width=8), [(2, 3, 32, 32), (3, 3, 48, 40)], ({0: B, 2: H, 3: W},)),
+    "mobilenet_v2_hf": unit(image(tf.MobileNetV2Model, tf.MobileNetV2Config(depth_multiplier=0.35, image_size=64), [(2, 3, 64, 64), (3, 3, 64, 64)], ({0: B},))),
+    "mobilenet_v1_hf": unit(image(tf.MobileNetV1Model, tf.MobileNetV1Config(depth_multiplier=0.25, image_size=64), [(2, 3, 64, 64), (3, 3, 64, 64)], ({0: B},))),
+    "glpn": image(tf.GLPNModel, tf.GLPNConfig(num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[16, 32], patch_sizes=[7, 3], strides=[4, 2], num_attention_heads=[1, 2], mlp_ratios=[2, 2]), [(2, 3, 64, 64), (3, 3, 64, 64)], ({0: B},)),
+    "dinov2_registers": image(tf.Dinov2WithRegistersModel, tf.Dinov2WithRegistersConfig(**img_small, num_register_tokens=2), [(2, 3, 32, 32), (3, 3, 32, 32)], ({0: B},)),
+    "ijepa": image(tf.IJepaModel, tf.IJepaConfig(**img_small), [(2, 3, 32, 32), (3, 3, 32, 32)], ({0: B},), add_pooling_layer=False),
+    "siglip2_vision": image(tf.SiglipVisionModel, tf.SiglipVisionConfig(**img_small), [(2, 3, 32, 32), (3, 3, 32, 32)], ({0: B},)),
+    "textnet": unit(image(tf.TextNetModel, tf.TextNetConfig(stem_out_channels=16, conv_layer_kernel_sizes=[[[3, 3]], [[3, 3]], [[3, 3]], [[3, 3]]], conv_layer_strides=[[1], [2], [2], [2]], hidden_sizes=[16, 16, 32, 32, 64]), [(2, 3, 64, 64), (3, 3, 64, 64)], ({0: B},))),
+    "ast": varargs(dict(build=hf_build(tf.ASTModel, tf.ASTConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, num_mel_bins=16, max_length=32, patch_size=8, frequency_stride=4, time_stride=4)), sets=[(torch.randn(2, 32, 16),), (torch.randn(3, 32, 16),)], dyn=({0: B},))),
+    "sew": varargs(dict(build=hf_build(tf.SEWModel, tf.SEWConfig(**audio_small, squeeze_factor=2)), **audio_sets)),
+    "unispeech": varargs(dict(build=hf_build(tf.UniSpeechModel, tf.UniSpeechConfig(**audio_small)), **audio_sets)),
+    "w2v2_conformer": varargs(dict(build=hf_build(tf.Wav2Vec2ConformerModel, tf.Wav2Vec2ConformerConfig(**audio_small, position_embeddings_type="rotary", conv_depthwise_kernel_size=3)), **audio_sets)),
+    "patchtst": varargs(dict(build=hf_build(tf.PatchTSTModel, tf.PatchTSTConfig(num_input_channels=3, context_length=32, patch_length=8, patch_stride=8, d_model=32, num_hidden_layers=2, num_attention_heads=4, ffn_dim=64)), sets=[(torch.randn(2, 32, 3),), (torch.randn(3, 32, 3),)], dyn=({0: B},))),
+    "patchtsmixer": varargs(dict(build=hf_build(tf.PatchTSMixerModel, tf.PatchTSMixerConfig(num_input_channels=3, context_length=32, patch_length=8, patch_stride=8, d_model=16, num_layers=2)), sets=[(torch.randn(2, 32, 3),), (torch.randn(3, 32, 3),)], dyn=({0: B},))),
+})
 try:
     import timm
 

@@ -54,6 +54,34 @@ def _(self, x, y):
             vr(f.ihfftn(x, s=(4, 4)).resolve_conj()), f.irfft(z), f.irfft(z, n=9, dim=0, norm="ortho"), f.hfft(z, n=7))
 
 
+FFT_SEQ = ("seq", 5, 8)  # an odd and an even length: the one-sided trim keeps n // 2 + 1 bins
+
+
+@case("complex_fft_dynamic_length",
+      ["fft_fftn.default", "fft_fft.default", "fft_rfft.default", "fft_ifft.default"],
+      lambda g, d: (rn(g, 2, d["seq"], 4), rn(g, 2, d["seq"], 4)), dynamic={"x": {1: FFT_SEQ}, "y": {1: FFT_SEQ}})
+def _(self, x, y):
+    """FFTs along a dynamic dim (FNet's fftn over the sequence, real part): DFT lengths, the normalizations and
+    the one-sided trim read the size at run time."""
+    f = torch.fft
+    vr = torch.view_as_real
+    z = torch.complex(x, y)
+    return (f.fftn(x, dim=(1, 2)).real, vr(f.fft(z, dim=1, norm="ortho")), vr(f.rfft(x, dim=1)),
+            vr(f.rfft(x, dim=1, norm="forward")), vr(f.ifft(z, dim=-2)))
+
+
+@case("complex_fft_dynamic_length_core", ["_fft_r2c.default", "_fft_c2c.default"],
+      lambda g, d: (rn(g, 2, d["seq"], 4), rn(g, 2, d["seq"], 4)), dynamic={"x": {1: FFT_SEQ}, "y": {1: FFT_SEQ}},
+      ir="ATEN")
+def _(self, x, y):
+    """The core-ATen prims along a dynamic dim: _fft_r2c (one-sided, ortho) and _fft_c2c (forward, inverse)."""
+    f = torch.fft
+    vr = torch.view_as_real
+    z = torch.complex(x, y)
+    return (f.fftn(x, dim=(1, 2)).real, vr(f.rfft(x, dim=1, norm="ortho")), vr(f.ifft(z, dim=1)),
+            vr(f.fft2(z, dim=(1, 2), norm="forward")))
+
+
 @case("complex_fft_core",
       ["_fft_r2c.default", "_fft_c2c.default", "_fft_c2r.default", "view_as_real.default"],
       lambda g, d: (rn(g, 3, 4, 6), rn(g, 3, 4, 6)), ir="ATEN")

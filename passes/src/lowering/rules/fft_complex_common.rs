@@ -15,9 +15,16 @@
 use super::complex_common::{const_floats, finish};
 use super::fft_common::{c2r_shape_and_dims, norm, static_int};
 use crate::lowering::{builder, Attr, Ctx};
-use melior::ir::{Type, Value};
+use melior::ir::{r#type::RankedTensorType, Type, Value};
 
 type Out<'c, 'a> = Result<Vec<Value<'c, 'a>>, String>;
+
+/// A signal length that is the input's own size along a dynamic dim (no
+/// `s`, or `-1` in it): the DFT reads it at run time, and so do the
+/// normalization and the one-sided trim (FNet's `fftn` over its sequence).
+/// Trimming or padding to a length, and the complex-to-real transforms
+/// (whose output length shapes a Hermitian completion), stay static.
+pub const DYNAMIC: i64 = i64::MIN;
 
 /// The transformed dims (non-negative) and signal lengths of a forward
 /// transform, torch's `_canonicalize_fft_shape_and_dim_args`.
@@ -43,7 +50,7 @@ pub fn shape_and_dims(
             return Err("FFT dims must be unique".into());
         }
     }
-    let size = |d: usize| sizes[d].ok_or_else(|| format!("the FFT needs a static size along dim {d}"));
+    let size = |d: usize| sizes[d].unwrap_or(DYNAMIC);
     let mut lengths = Vec::new();
     match &s {
         Some(s) => {
@@ -57,7 +64,7 @@ pub fn shape_and_dims(
                 dims = (rank - s.len()..rank).collect();
             }
             for (&n, &d) in s.iter().zip(&dims) {
-                lengths.push(if n == -1 { size(d)? } else { n });
+                lengths.push(if n == -1 { size(d) } else { n });
             }
         }
         None => {
@@ -65,7 +72,7 @@ pub fn shape_and_dims(
                 dims = (0..rank).collect();
             }
             for &d in &dims {
-                lengths.push(size(d)?);
+                lengths.push(size(d));
             }
         }
     }
@@ -73,7 +80,7 @@ pub fn shape_and_dims(
         return Err("the FFT needs at least one dim to transform".into());
     }
     for &n in &lengths {
-        if n <= 0 {
+        if n <= 0 && n != DYNAMIC {
             return Err(format!("Invalid number of data points ({n}) specified"));
         }
     }
@@ -91,6 +98,10 @@ fn resize<'c, 'a>(
     to: i64,
 ) -> Result<Value<'c, 'a>, String> {
     let b = &c.b;
+    if to == DYNAMIC {
+        // The input's own size: nothing to trim or pad.
+        return Ok(z);
+    }
     let from = from.ok_or_else(|| format!("the FFT needs a static size along dim {d}"))?;
     if to < from {
         let (start, end, axis) = (b.const_i64s(&[0])?, b.const_i64s(&[to])?, b.const_i64s(&[d as i64])?);
@@ -114,17 +125,81 @@ fn c2c<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let b = &c.b;
     for (&d, &n) in dims.iter().zip(lengths) {
-        let len = b.const_i64_scalar(n)?;
+        let len = if n == DYNAMIC { c.squeeze(dim_size(c, z, d)?, &[0])? } else { b.const_i64_scalar(n)? };
         let axis = b.const_i64_scalar(d as i64)?;
         z = b.op_like("DFT", &[z, len, axis], &[("inverse", Attr::Int(!forward as i64))], z)?;
     }
     if !forward {
-        let total: f64 = lengths.iter().map(|&n| n as f64).product();
-        if total != 1.0 {
-            z = b.op_like("Mul", &[z, b.const_like(z, total)?], &[], z)?;
-        }
+        let total = total_of(c, z, dims, lengths)?;
+        z = scale_pow(c, z, &total, 1.0)?;
     }
     Ok(z)
+}
+
+/// `[size of z along d]`, int64 `[1]`.
+fn dim_size<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, d: usize) -> Result<Value<'c, 'a>, String> {
+    let ty = RankedTensorType::new(&[1], c.b.i64_type(), None).into();
+    c.b.op("Shape", &[z], &[("start", Attr::Int(d as i64)), ("end", Attr::Int(d as i64 + 1))], ty)
+}
+
+/// The number of points of a transform: static, or (some length
+/// [`DYNAMIC`]) a float64 scalar computed from `z`'s sizes along `dims`.
+enum Total<'c, 'a> {
+    Static(f64),
+    Dynamic(Value<'c, 'a>),
+}
+
+fn total_of<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, dims: &[usize], lengths: &[i64]) -> Result<Total<'c, 'a>, String> {
+    let known: f64 = lengths.iter().filter(|&&n| n != DYNAMIC).map(|&n| n as f64).product();
+    let dynamic: Vec<i64> = dims.iter().zip(lengths).filter(|(_, &n)| n == DYNAMIC).map(|(&d, _)| d as i64).collect();
+    if dynamic.is_empty() {
+        return Ok(Total::Static(known));
+    }
+    let b = &c.b;
+    let i64_n = RankedTensorType::new(&[dynamic.len() as u64], b.i64_type(), None).into();
+    let sizes = b.op("Gather", &[b.shape(z)?, b.const_i64s(&dynamic)?], &[("axis", Attr::Int(0))], i64_n)?;
+    let f64_type = Type::float64(b.context);
+    let sizes = b.cast(sizes, f64_type)?;
+    let scalar = RankedTensorType::new(&[], f64_type, None).into();
+    let mut total = b.op("ReduceProd", &[sizes], &[("keepdims", Attr::Int(0))], scalar)?;
+    if known != 1.0 {
+        total = b.op("Mul", &[total, b.const_scalar(f64_type, known)?], &[], scalar)?;
+    }
+    Ok(Total::Dynamic(total))
+}
+
+/// `z * total^power` (z in float64).
+fn scale_pow<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, total: &Total<'c, 'a>, power: f64) -> Result<Value<'c, 'a>, String> {
+    match total {
+        _ if power == 0.0 => Ok(z),
+        Total::Static(t) => scale(c, z, t.powf(power)),
+        Total::Dynamic(t) => {
+            let factor = c.b.op_like("Pow", &[*t, c.b.const_scalar(Type::float64(c.b.context), power)?], &[], *t)?;
+            c.b.op_like("Mul", &[z, factor], &[], z)
+        }
+    }
+}
+
+/// Keeps the first `n / 2 + 1` bins of `z` along `d` (one-sided output of
+/// `n` points; `n` may be [`DYNAMIC`]).
+fn one_sided<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, rank: usize, d: usize, n: i64) -> Result<Value<'c, 'a>, String> {
+    if n != DYNAMIC {
+        return resize(c, z, rank, d, Some(n), n / 2 + 1);
+    }
+    let b = &c.b;
+    let i64_1 = RankedTensorType::new(&[1], b.i64_type(), None).into();
+    let half = b.op("Div", &[dim_size(c, z, d)?, b.const_i64s(&[2])?], &[], i64_1)?;
+    let end = b.op("Add", &[half, b.const_i64s(&[1])?], &[], i64_1)?;
+    let (start, axis) = (b.const_i64s(&[0])?, b.const_i64s(&[d as i64])?);
+    b.op_like("Slice", &[z, start, end, axis], &[], z)
+}
+
+/// Complex-to-real transforms need static lengths (see [`DYNAMIC`]).
+fn static_lengths(dims: &[usize], lengths: &[i64]) -> Result<(), String> {
+    match dims.iter().zip(lengths).find(|(_, &n)| n == DYNAMIC) {
+        Some((d, _)) => Err(format!("this FFT needs a static size along dim {d}")),
+        None => Ok(()),
+    }
 }
 
 /// Unnormalized complex-to-real inverse DFT along `d` with `n` outputs:
@@ -171,22 +246,23 @@ fn scale<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, factor: f64) -> Result<Value
     }
 }
 
-/// The factor of a `norm` string for a transform of `total` points,
+/// The factor of a `norm` string, as a power of the number of points,
 /// forward (`fft`, `rfft`, `hfft`) or inverse (`ifft`, `irfft`, `ihfft`).
-fn norm_factor(norm: &str, total: f64, forward: bool) -> f64 {
+fn norm_power(norm: &str, forward: bool) -> f64 {
     match (norm, forward) {
-        ("ortho", _) => 1.0 / total.sqrt(),
-        ("backward", true) | ("forward", false) => 1.0,
-        _ => 1.0 / total,
+        ("ortho", _) => -0.5,
+        ("backward", true) | ("forward", false) => 0.0,
+        _ => -1.0,
     }
 }
 
-/// The factor of a prim's `normalization` (0 none, 1 1/sqrt(n), 2 1/n).
-fn prim_factor(normalization: i64, total: f64) -> Result<f64, String> {
+/// The factor of a prim's `normalization` (0 none, 1 1/sqrt(n), 2 1/n), as
+/// a power of the number of points.
+fn prim_power(normalization: i64) -> Result<f64, String> {
     match normalization {
-        0 => Ok(1.0),
-        1 => Ok(1.0 / total.sqrt()),
-        2 => Ok(1.0 / total),
+        0 => Ok(0.0),
+        1 => Ok(-0.5),
+        2 => Ok(-1.0),
         other => Err(format!("invalid FFT normalization {other}")),
     }
 }
@@ -216,14 +292,14 @@ pub fn r2c<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let dim: Vec<i64> = c.args.ints("dim")?;
     let (dims, lengths) = shape_and_dims(&sizes, None, Some(dim))?;
     let mut z = c2c(c, z, &dims, &lengths, true)?;
+    let total = total_of(c, z, &dims, &lengths)?;
     if c.args.bool("onesided")? {
         let (Some(&d), Some(&n)) = (dims.last(), lengths.last()) else {
             return Err("_fft_r2c with onesided=True needs at least one dim".into());
         };
-        z = resize(c, z, sizes.len(), d, Some(n), n / 2 + 1)?;
+        z = one_sided(c, z, sizes.len(), d, n)?;
     }
-    let total: f64 = lengths.iter().map(|&n| n as f64).product();
-    let z = scale(c, z, prim_factor(c.args.int("normalization")?, total)?)?;
+    let z = scale_pow(c, z, &total, prim_power(c.args.int("normalization")?)?)?;
     Ok(vec![finish(c, z)?])
 }
 
@@ -236,8 +312,8 @@ pub fn c2c_prim<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     }
     let (dims, lengths) = shape_and_dims(&sizes, None, Some(dim))?;
     let z = c2c(c, z, &dims, &lengths, c.args.bool("forward")?)?;
-    let total: f64 = lengths.iter().map(|&n| n as f64).product();
-    let z = scale(c, z, prim_factor(c.args.int("normalization")?, total)?)?;
+    let total = total_of(c, z, &dims, &lengths)?;
+    let z = scale_pow(c, z, &total, prim_power(c.args.int("normalization")?)?)?;
     Ok(vec![finish(c, z)?])
 }
 
@@ -250,6 +326,7 @@ pub fn c2r_prim<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let (z, sizes) = input(c)?;
     let dim: Vec<i64> = c.args.ints("dim")?;
     let (dims, lengths) = shape_and_dims(&sizes, None, Some(dim))?;
+    static_lengths(&dims, &lengths)?;
     let n = static_int(c.args.sym_int("last_dim_size")?)?;
     if n < 1 {
         return Err(format!("Invalid number of data points ({n}) specified"));
@@ -265,7 +342,7 @@ pub fn c2r_prim<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let z = c2c(c, z, &dims[..last], &lengths[..last], false)?;
     let y = c2r(c, z, sizes.len(), dims[last], sizes[dims[last]], n)?;
     let total: f64 = lengths[..last].iter().map(|&n| n as f64).product::<f64>() * n as f64;
-    let y = scale(c, y, prim_factor(c.args.int("normalization")?, total)?)?;
+    let y = scale_pow(c, y, &Total::Static(total), prim_power(c.args.int("normalization")?)?)?;
     Ok(vec![finish(c, y)?])
 }
 
@@ -304,17 +381,25 @@ pub fn fft<'c, 'a>(c: &Ctx<'c, 'a>, kind: Kind, one: bool, default_dim: Option<&
     let c2r_kind = matches!(kind, Kind::Irfft | Kind::Hfft);
     let (dims, lengths) = if c2r_kind { c2r_shape_and_dims(&sizes, s, dim)? } else { shape_and_dims(&sizes, s, dim)? };
     let last = dims.len() - 1;
-    let total: f64 = lengths.iter().map(|&n| n as f64).product();
+    if c2r_kind {
+        static_lengths(&dims, &lengths)?;
+    }
     let transformed = if c2r_kind { &dims[..last] } else { &dims[..] };
     for (&d, &n) in transformed.iter().zip(&lengths) {
         z = resize(c, z, rank, d, sizes[d], n)?;
     }
+    // After the resize, z's size along each transformed dim is its length.
+    let total = if c2r_kind {
+        Total::Static(lengths.iter().map(|&n| n as f64).product())
+    } else {
+        total_of(c, z, &dims, &lengths)?
+    };
     let tl = &lengths[..transformed.len()];
     let out = match kind {
         Kind::Fft | Kind::Ifft => {
             let forward = kind == Kind::Fft;
             let z = c2c(c, z, &dims, &lengths, forward)?;
-            scale(c, z, norm_factor(&norm, total, forward))?
+            scale_pow(c, z, &total, norm_power(&norm, forward))?
         }
         Kind::Rfft | Kind::Ihfft => {
             let mut z = c2c(c, z, &dims, &lengths, true)?;
@@ -322,8 +407,8 @@ pub fn fft<'c, 'a>(c: &Ctx<'c, 'a>, kind: Kind, one: bool, default_dim: Option<&
                 z = conj(c, z)?;
             }
             let (d, n) = (dims[last], lengths[last]);
-            z = resize(c, z, rank, d, Some(n), n / 2 + 1)?;
-            scale(c, z, norm_factor(&norm, total, kind == Kind::Rfft))?
+            z = one_sided(c, z, rank, d, n)?;
+            scale_pow(c, z, &total, norm_power(&norm, kind == Kind::Rfft))?
         }
         Kind::Irfft | Kind::Hfft => {
             let forward = kind == Kind::Hfft;
@@ -333,7 +418,7 @@ pub fn fft<'c, 'a>(c: &Ctx<'c, 'a>, kind: Kind, one: bool, default_dim: Option<&
             }
             let d = dims[last];
             let y = c2r(c, z, rank, d, sizes[d], lengths[last])?;
-            scale(c, y, norm_factor(&norm, total, forward))?
+            scale_pow(c, y, &total, norm_power(&norm, forward))?
         }
     };
     Ok(vec![finish(c, out)?])
