@@ -616,7 +616,8 @@ class Worker:
                 bits = torch.from_numpy(a).to(torch.bfloat16).view(torch.int16).numpy().view(np.uint16)
                 values[n] = ort.OrtValue.ortvalue_from_numpy_with_onnx_type(bits, onnx.TensorProto.BFLOAT16)
             else:
-                values[n] = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(a))
+                # Not np.ascontiguousarray: it makes 0-d arrays 1-d.
+                values[n] = ort.OrtValue.ortvalue_from_numpy(a if a.flags["C_CONTIGUOUS"] else a.copy())
 
         def run():
             res = sess.run_with_ort_values(want, values)
