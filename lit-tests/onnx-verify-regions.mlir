@@ -101,3 +101,31 @@ func.func @regions_on_plain_op(%x: tensor<3xf32>) -> tensor<3xf32> {
   }) : (tensor<3xf32>) -> tensor<3xf32>
   return %r : tensor<3xf32>
 }
+
+// -----
+
+// A Scan's state reaches the body as it is: a rank-1 state fed to a body
+// that carries a scalar is refused (hostile .onnx seed 33: onnx.checker
+// refused the model written from it).
+func.func @scan_state_rank(%x: tensor<5xf32>) -> (tensor<f32>, tensor<5xf32>) {
+  // expected-error @+1 {{'onnx.Scan' op body block argument #0 has type tensor<f32>, but the state value it receives (input #0, tensor<5xf32>) has dims [5]}}
+  %r:2 = "onnx.Scan"(%x, %x) ({
+  ^bb0(%s: tensor<f32>, %e: tensor<f32>):
+    %n = "onnx.Add"(%s, %e) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "onnx.yield"(%n, %n) : (tensor<f32>, tensor<f32>) -> ()
+  }) {num_scan_inputs = 1 : i64} : (tensor<5xf32>, tensor<5xf32>) -> (tensor<f32>, tensor<5xf32>)
+  return %r#0, %r#1 : tensor<f32>, tensor<5xf32>
+}
+
+// -----
+
+// A scan input's slice drops its scan axis (here axis 1 of [4, 3]: a [4]).
+func.func @scan_slice_dims(%init: tensor<3xf32>, %xs: tensor<4x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>) {
+  // expected-error @+1 {{'onnx.Scan' op body block argument #1 has type tensor<3xf32>, but the slice of scan input it receives (input #1, tensor<4x3xf32>) has dims [4]}}
+  %r:2 = "onnx.Scan"(%init, %xs) ({
+  ^bb0(%c: tensor<3xf32>, %x: tensor<3xf32>):
+    %n = "onnx.Add"(%c, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    "onnx.yield"(%n, %n) : (tensor<3xf32>, tensor<3xf32>) -> ()
+  }) {num_scan_inputs = 1 : i64, scan_input_axes = array<i64: 1>} : (tensor<3xf32>, tensor<4x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>)
+  return %r#0, %r#1 : tensor<3xf32>, tensor<4x3xf32>
+}

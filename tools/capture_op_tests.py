@@ -565,6 +565,12 @@ def _(self, x):
     return F.glu(x, -1), F.glu(x, 0)
 
 
+@case("glu_dynamic", ["glu.default"], lambda g, d: (rn(g, 2, d["width*2"]),), dynamic={"x": {1: ("width*2", 6, 10)}})
+def _(self, x):
+    """F.glu over a dynamic (even) dim: two equal halves at run time."""
+    return F.glu(x, -1) * 2
+
+
 # ==========================================================================
 # Comparisons, logical and bitwise ops, where / masked_fill
 # ==========================================================================
@@ -1850,10 +1856,12 @@ def capture(c: Case, out_root: Path, rules: set[str]) -> dict:
     for nm in params:
         entry = {}
         for axis, (dname, _, _) in c.dynamic.get(nm, {}).items():
-            if dname not in dim_objs:
-                kw = {"min": c.dim_min[dname]} if dname in c.dim_min else {}
-                dim_objs[dname] = Dim(dname, **kw)
-            entry[axis] = dim_objs[dname]
+            # "half*2": a size that is a multiple of 2 (a derived Dim, for ops that halve a dim).
+            base, _, mult = dname.partition("*")
+            if base not in dim_objs:
+                kw = {"min": c.dim_min[base]} if base in c.dim_min else {}
+                dim_objs[base] = Dim(base, **kw)
+            entry[axis] = dim_objs[base] * int(mult) if mult else dim_objs[base]
         dynamic_shapes.append(entry or None)
 
     cc.seed_all(c.seed)
@@ -1930,7 +1938,7 @@ def capture(c: Case, out_root: Path, rules: set[str]) -> dict:
         "mutated_buffers": [],
         "dynamic_dims": {nm: {str(axis): dname for axis, (dname, _, _) in axes.items()}
                          for nm, axes in c.dynamic.items()},
-        "dim_values": {n: {f"set_{k}": set_dims[k][n] for k in range(nsets)} for n in dim_objs},
+        "dim_values": {n: {f"set_{k}": set_dims[k][n] for k in range(nsets)} for n in set_dims[0]},
         "input_shapes": [{nm: list(t.shape) for nm, t in zip(input_names, s)} for s in sets],
         "input_dtypes": {nm: str(t.dtype).replace("torch.", "") for nm, t in zip(input_names, sets[0])},
         "tolerance_vs_eager": TOL,

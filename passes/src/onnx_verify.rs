@@ -734,8 +734,70 @@ fn check_regions(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> 
                     ));
                 }
             }
+            check_scan_body_shapes(op, &body)?;
         }
         _ => {}
+    }
+    Ok(())
+}
+
+/// A Scan's body receives each state value as it is and one slice of each
+/// scan input (the input without its scan axis): where both sides have
+/// known dims they must agree (onnx.checker refuses a state of rank 1 fed
+/// to a body that sums scalars). An invalid `num_scan_inputs` is left to
+/// `check_counts`.
+fn check_scan_body_shapes(op: OperationRef<'_, '_>, body: &[melior::ir::Value<'_, '_>]) -> Result<(), String> {
+    use crate::lowering::builder::dims;
+    let int_list = |name: &str| op.attribute(name).ok().and_then(ir::dense_i64_values);
+    let Some(scans) = op
+        .attribute("num_scan_inputs")
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map(|i| i.value())
+    else {
+        return Ok(());
+    };
+    let inputs = op.operand_count() as i64;
+    if scans < 1 || scans > inputs {
+        return Ok(());
+    }
+    let states = (inputs - scans) as usize;
+    let axes = int_list("scan_input_axes").unwrap_or_else(|| vec![0; scans as usize]);
+    // Known dims agree where both sides know them; ranks agree when both are known.
+    let agree = |a: &[Option<i64>], b: &[Option<i64>]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.is_none() || y.is_none() || x == y)
+    };
+    for (i, (arg, input)) in body.iter().zip(op.operands()).enumerate() {
+        let (Some(arg_dims), Some(mut input_dims)) = (dims(arg.r#type()), dims(input.r#type())) else {
+            continue;
+        };
+        let what = if i < states {
+            "state value"
+        } else {
+            let rank = input_dims.len() as i64;
+            let axis = axes.get(i - states).copied().unwrap_or(0);
+            let axis = if axis < 0 { axis + rank } else { axis };
+            if axis < 0 || axis >= rank {
+                continue; // check_counts names the bad axis
+            }
+            input_dims.remove(axis as usize);
+            "slice of scan input"
+        };
+        if !agree(&arg_dims, &input_dims) {
+            return Err(format!(
+                "body block argument #{i} has type {}, but the {what} it receives (input #{i}, {}) has dims {}",
+                arg.r#type(),
+                input.r#type(),
+                format!(
+                    "[{}]",
+                    input_dims
+                        .iter()
+                        .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            ));
+        }
     }
     Ok(())
 }

@@ -207,3 +207,20 @@ def _(self, x, lengths, y, lengths2):
         out.append(_sfin(torch.segment_reduce(x, r, offsets=offsets)))
         out.append(_sfin(torch.segment_reduce(y, r, lengths=lengths2, axis=1, unsafe=True)))
     return tuple(out)
+
+
+_FRAMES = ("frames", 5, 9)
+
+
+@case("stats_var_std_dynamic",
+      ["var.correction", "std.correction", "var_mean.correction", "std_mean.correction"],
+      lambda g, d: (rn(g, 2, 3, d["frames"]),), dynamic={"x": {2: _FRAMES}})
+def _(self, x):
+    """var / std / var_mean / std_mean over a dynamic time axis (audio feature normalization, hand-written
+    instance norms): the element count N of the correction is read at run time; over one dim, two dims,
+    every dim, with corrections 1, 0 and 2."""
+    v = x.var(-1)
+    s = x.std((1, 2), keepdim=True, correction=0)
+    vm = torch.var_mean(x, 2, correction=2)
+    sm = torch.std_mean(x)
+    return v, s, vm[0], vm[1], sm[0], sm[1], x.var()

@@ -1,7 +1,7 @@
 //! Pieces shared by several rule files.
 
 use crate::lowering::{builder, Attr, Ctx, IntArg, Number};
-use melior::ir::{Type, Value, ValueLike};
+use melior::ir::{r#type::TypeLike, Type, Value, ValueLike};
 
 /// `self <op> alpha * other` with both sides cast to the result type.
 pub fn binary_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
@@ -189,6 +189,30 @@ fn dynamic_split_sizes<'c, 'a>(
         }
         Pieces::Chunks(n) => Err(format!("chunk expects `chunks` to be greater than 0, got: {n}")),
     }
+}
+
+/// `Compress(data, condition)` along `axis` with result type `result`.
+/// Compress's types stop at opset 11, before bfloat16: a bfloat16 `data`
+/// goes through float32 and back (exact both ways).
+pub fn compress<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    data: Value<'c, 'a>,
+    condition: Value<'c, 'a>,
+    axis: i64,
+    result: Type<'c>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let element = builder::element_type(data.r#type()).ok_or("not a tensor")?;
+    let axis = [("axis", Attr::Int(axis))];
+    if !unsafe { mlir_sys::mlirTypeIsABF16(element.to_raw()) } {
+        return b.op("Compress", &[data, condition], &axis, result);
+    }
+    let f32_type = b.f32_type();
+    let wide = b.cast(data, f32_type)?;
+    let wide_result = builder::with_element_type(result, f32_type).ok_or("not a tensor type")?;
+    let picked = b.op("Compress", &[wide, condition], &axis, wide_result)?;
+    let narrow = b.cast(picked, element)?;
+    b.op("Identity", &[narrow], &[], result)
 }
 
 /// Logical op on bools, bitwise op on integers.

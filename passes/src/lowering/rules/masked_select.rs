@@ -11,7 +11,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.masked_select.default", |c| {
     let minus_one = b.const_i64s(&[-1])?;
     let flat = b.op_like("Reshape", &[mask, minus_one], &[], mask)?;
     let flat_x = b.op_like("Reshape", &[x, minus_one], &[], x)?;
-    Ok(vec![c.op("Compress", &[flat_x, flat], &[("axis", crate::lowering::Attr::Int(0))])?])
+    Ok(vec![super::common::compress(c, flat_x, flat, 0, c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[3,4]; mask: bool[3,4]",
@@ -20,4 +20,4 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.masked_select.default", |c| {
     "self: T[]; mask: bool[]",
     "self: T[0,2]; mask: bool[2]",
 ])
-.dtypes(&["f32", "i64", "bool", "i32", "f64"])];
+.dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16"])];

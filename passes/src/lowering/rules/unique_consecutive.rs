@@ -16,7 +16,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unique_consecutive.default", uni
         "self: i64[5,2]{0..2}; dim: 0",
         "self: T[5,3]; dim: 0; return_inverse: true",
     ])
-    .dtypes(&["f32", "i64", "i32", "f64", "bool"])];
+    .dtypes(&["f32", "i64", "i32", "f64", "bool", "f16", "bf16"])];
 
 /// Collapses runs of equal consecutive elements (of the flattened tensor,
 /// or of slices along `dim`): a "new run" flag (first element, or `!=` its
@@ -83,7 +83,7 @@ fn unique_consecutive<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let differs = if other.is_empty() { differs } else { ctx.reduce("ReduceMax", differs, Some(&other), false, i64s)? };
     let new_run = b.op("Concat", &[b.const_i64s(&[1])?, differs], &[("axis", Attr::Int(0))], i64s)?;
     let flag = b.cast(new_run, bool_type(ctx))?;
-    let values = b.op("Compress", &[data, flag], &[("axis", Attr::Int(ax))], ctx.result_type(0)?)?;
+    let values = super::common::compress(ctx, data, flag, ax, ctx.result_type(0)?)?;
     let inverse = if want_inverse {
         let run = b.op("CumSum", &[new_run, b.const_i64_scalar(0)?], &[], i64s)?;
         let run = b.op("Sub", &[run, b.const_i64_scalar(1)?], &[], i64s)?;

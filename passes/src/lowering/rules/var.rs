@@ -1,4 +1,4 @@
-use crate::lowering::{builder, Ctx, Rule};
+use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -19,17 +19,13 @@ pub const RULES: &[Rule] = &[
 ];
 
 /// `sum((x - mean)^2) / (N - correction)` over `dim` (all dims when None);
-/// N must be static. std = sqrt(var).
+/// N is read at run time over dynamic dims. std = sqrt(var).
 pub(super) fn variance<'c, 'a>(ctx: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &ctx.b;
     let x = ctx.args.tensor("self")?;
     let shape = builder::dims(x.r#type()).ok_or("unknown rank")?;
     let rank = shape.len();
     let dims = reduced_dims(ctx, rank)?;
-    let n: i64 = dims
-        .iter()
-        .map(|&d| shape[d as usize].ok_or("variance over a dynamic dim is not supported"))
-        .product::<Result<i64, _>>()?;
     // `.dim` says unbiased (a correction of 1 or 0), `.correction` the number.
     let correction = if ctx.args.schema.arg("unbiased").is_some() {
         if ctx.args.bool("unbiased")? {
@@ -50,13 +46,42 @@ pub(super) fn variance<'c, 'a>(ctx: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value
     let d = b.op_like("Sub", &[x, mean], &[], x)?;
     let sq = b.op_like("Mul", &[d, d], &[], x)?;
     let sum = ctx.reduce("ReduceSum", sq, axes, keepdim, b.unranked(element))?;
-    let denom = b.const_like(x, (n as f64 - correction).max(0.0))?;
+    let denom = degrees_of_freedom(ctx, x, &shape, &dims, correction)?;
     let var = b.op_like("Div", &[sum, denom], &[], x)?;
     if std {
         Ok(vec![ctx.op("Sqrt", &[var], &[])?])
     } else {
         Ok(vec![ctx.op("Identity", &[var], &[])?])
     }
+}
+
+/// `max(N - correction, 0)` in `x`'s element type, N the number of elements
+/// of `x` (dims `shape`) over `dims`: a constant when those dims are static,
+/// else read from `Shape(x)` (a time axis of dynamic length: audio feature
+/// normalization, instance-norm-like layers written by hand). N - correction
+/// <= 0 divides by 0 and gives NaN or inf, like torch.
+pub(super) fn degrees_of_freedom<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    shape: &[Option<i64>],
+    dims: &[i64],
+    correction: f64,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    if let Some(n) = dims.iter().map(|&d| shape[d as usize]).product::<Option<i64>>() {
+        return b.const_like(x, (n as f64 - correction).max(0.0));
+    }
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    let count_type = melior::ir::r#type::RankedTensorType::new(&[dims.len() as u64], b.i64_type(), None).into();
+    let counts = b.op("Gather", &[b.shape(x)?, b.const_i64s(dims)?], &[("axis", Attr::Int(0))], count_type)?;
+    let scalar = |t| melior::ir::r#type::RankedTensorType::new(&[], t, None).into();
+    let n = b.op("ReduceProd", &[counts], &[("keepdims", Attr::Int(0))], scalar(b.i64_type()))?;
+    // In float64 (exact for any element count), then the element type.
+    let f64_type = melior::ir::Type::float64(b.context);
+    let n = b.cast(n, f64_type)?;
+    let dof = b.op("Sub", &[n, b.const_scalar(f64_type, correction)?], &[], scalar(f64_type))?;
+    let dof = b.op("Max", &[dof, b.const_scalar(f64_type, 0.0)?], &[], scalar(f64_type))?;
+    b.cast(dof, element)
 }
 
 /// The dims a `var` / `std` (`_mean`) with a `dim` argument reduces, checked
@@ -82,11 +107,8 @@ pub(super) fn reduced_dims(ctx: &Ctx<'_, '_>, rank: usize) -> Result<Vec<i64>, S
 /// like torch (also for an empty tensor).
 pub(super) fn variance_all<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
-    let n: i64 = builder::dims(x.r#type())
-        .ok_or("unknown rank")?
-        .into_iter()
-        .map(|d| d.ok_or("var / std over a dynamic dim is not supported"))
-        .product::<Result<i64, _>>()?;
+    let shape = builder::dims(x.r#type()).ok_or("unknown rank")?;
+    let all: Vec<i64> = (0..shape.len() as i64).collect();
     let correction = if c.args.bool("unbiased")? { 1.0 } else { 0.0 };
     let (x, _) = super::math_common::lift0(c, x)?;
     let b = &c.b;
@@ -95,7 +117,7 @@ pub(super) fn variance_all<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Val
     let d = b.op_like("Sub", &[x, mean], &[], x)?;
     let sq = b.op_like("Mul", &[d, d], &[], x)?;
     let sum = c.reduce("ReduceSum", sq, None, false, b.unranked(element))?;
-    let denom = b.const_like(x, (n as f64 - correction).max(0.0))?;
+    let denom = degrees_of_freedom(c, x, &shape, &all, correction)?;
     let var = b.op_like("Div", &[sum, denom], &[], x)?;
     Ok(vec![c.op(if std { "Sqrt" } else { "Identity" }, &[var], &[])?])
 }

@@ -22,7 +22,7 @@ pub const RULES: &[Rule] = &[
         .samples(&["self: T[3,5]; dim: [1]", "self: T[3,5]; dim: [0]; unbiased: false; keepdim: true"]).dtypes(&["f32", "f16", "bf16", "f64"]),
 ];
 
-/// (var or std, mean) over the same dims (all when None; N must be static).
+/// (var or std, mean) over the same dims (all when None).
 pub(super) fn with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<'c, 'a>>, String> {
     let v = variance(c, std)?.remove(0);
     let x = c.args.tensor("self")?;
@@ -39,14 +39,12 @@ pub(super) fn with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<
 }
 
 /// `var_mean.default` / `std_mean.default` (`self`, `unbiased`): over every
-/// element (N static), both results 0-d.
+/// element, both results 0-d.
 pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
-    let n: i64 = builder::dims(x.r#type())
-        .ok_or("unknown rank")?
-        .into_iter()
-        .map(|d| d.ok_or("var_mean / std_mean over a dynamic dim is not supported"))
-        .product::<Result<i64, _>>()?;
+    let shape = builder::dims(x.r#type()).ok_or("unknown rank")?;
+    let all: Vec<i64> = (0..shape.len() as i64).collect();
+    let n: Option<i64> = shape.iter().copied().product();
     let correction = if c.args.bool("unbiased")? { 1.0 } else { 0.0 };
     let (x, _) = lift0(c, x)?;
     let b = &c.b;
@@ -55,14 +53,14 @@ pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Va
     let d = b.op_like("Sub", &[x, mean_k], &[], x)?;
     let sq = b.op_like("Mul", &[d, d], &[], x)?;
     let sum = c.reduce("ReduceSum", sq, None, false, b.unranked(element))?;
-    let denom = b.const_like(x, (n as f64 - correction).max(0.0))?;
+    let denom = super::var::degrees_of_freedom(c, x, &shape, &all, correction)?;
     let var = b.op_like("Div", &[sum, denom], &[], x)?;
     let v = if std {
         b.op("Sqrt", &[var], &[], c.result_type(0)?)?
     } else {
         b.op("Identity", &[var], &[], c.result_type(0)?)?
     };
-    let mean = if n == 0 {
+    let mean = if n == Some(0) {
         super::mean::mean_of_empty(c, x, None, false, c.result_type(1)?)?
     } else {
         c.reduce("ReduceMean", x, None, false, c.result_type(1)?)?

@@ -1,0 +1,1 @@
+B	getitem_1JZW†¾ÞF¸>kqŒ==IX?c®¿d§í>

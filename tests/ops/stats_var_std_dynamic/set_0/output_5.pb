@@ -1,0 +1,1 @@
+B	getitem_3Jhî™<

@@ -1,0 +1,1 @@
+BgetitemJ•{d?Hg?‰M@¹hA@|“Q?nv?
