@@ -8,6 +8,7 @@ expecttest hypothesis` once):
     .venv/bin/python tools/opinfo_sweep.py [--ir default|core|default,core]
         [--dtype float32 | --dtypes all | --dtype float32,int64] [--samples N]
         [--ops name,...] [--jobs N] [--out DIR] [--timeout S] [--no-doc]
+        [--dynamic]
 
 For every OpInfo of torch's `op_db` (torch.testing._internal.
 common_methods_invocations, CPU) and every selected dtype it supports, each
@@ -50,6 +51,24 @@ Every case gets one category:
                  fails on the sample: not the converter's fault; reported.
   skip           the harness cannot judge the case: sparse tensors,
                  non-tensor outputs.
+
+--dynamic captures with every dim of every tensor input `Dim.AUTO`
+(dynamic_shapes): torch keeps dims dynamic where it can and specializes the
+rest (0/1-sized dims, dims the baked arguments pin), so the converter's
+run-time size paths (Shape, ...) meet every op.  A capture that fails only
+with dynamic shapes is a capture-skip ("torch.export (dynamic)"), never
+retried static.  Captures live under DIR/cache/<ir>-dynamic (their key
+includes "dynamic"), the summary under IR/dtype/dynamic in the docs JSON
+(the --tag mechanism; "-dynamic" appended to a given tag), results in
+DIR/results-<ir>-<dtype>-dynamic.json.  Each case records `dyn_dims`, the
+dims left symbolic among the program's user inputs; the totals are repeated
+over cases with at least one, and those with none (`none_dynamic`: nothing
+new tested) are counted apart.  Cases that pass get a second input set with
+every symbol one larger (resized_inputs: grown dims repeat the leading slice,
+floats scaled by a random factor in [0.5, 1.5]), eager as the reference,
+only when the exported program accepts it and agrees with eager; its verdict
+(`resized_status`: pass, wrong, ort-error, none) never changes the case's
+category.
 
 bfloat16 tensors (no numpy dtype) are stored upcast to float32 in io.npz
 (exact) and listed in the capture's meta; they are fed to onnxruntime as
@@ -224,6 +243,9 @@ class Worker:
         torch = self.torch
         h = hashlib.sha256()
         h.update(f"{HARNESS_VERSION}|{torch.__version__}|{task['op']}|{task['dtype']}|{task['ir']}|{spec}".encode())
+        if self.args.dynamic:
+            # Never the key of a static capture of the same sample.
+            h.update(b"|dynamic")
         for leaf in leaves:
             if isinstance(leaf, torch.Tensor):
                 h.update(f"T{leaf.dtype}{tuple(leaf.shape)}{leaf.layout}".encode())
@@ -372,10 +394,20 @@ class Worker:
         else:
             random = any(not same(torch, a, b) for a, b in zip(outs, outs2))
         meta["random"] = random
+        dynamic_shapes = None
+        if self.args.dynamic and tensors:
+            # Every dim Dim.AUTO: torch keeps what it can dynamic and
+            # specializes the rest (0/1-sized dims, dims the baked arguments
+            # pin).  forward(*ts) takes one varargs tuple: one entry for it.
+            Dim = torch.export.Dim
+            dynamic_shapes = (tuple({d: Dim.AUTO for d in range(t.dim())} if t.dim() else None
+                                    for t in tensors),)
         try:
-            ep = torch.export.export(module, tuple(fresh()), strict=False)
+            ep = torch.export.export(module, tuple(fresh()), dynamic_shapes=dynamic_shapes, strict=False)
         except Exception as e:
-            return skip("capture-skip", f"torch.export: {type(e).__name__}: {first_line(str(e))}")
+            # No fallback to static shapes: that would test nothing new.
+            what = "torch.export (dynamic)" if dynamic_shapes else "torch.export"
+            return skip("capture-skip", f"{what}: {type(e).__name__}: {first_line(str(e))}")
         if task["ir"] == "core":
             try:
                 ep = ep.run_decompositions()
@@ -400,6 +432,14 @@ class Worker:
                 meta["random"] = random
             except Exception:
                 pass
+        if self.args.dynamic:
+            # Dims left symbolic in the program: a capture with none tests
+            # nothing the static sweep does not (reported apart).
+            users = {str(n) for n in ep.graph_signature.user_inputs}
+            meta["dyn_dims"] = sum(symbolic(torch, d) for n in ep.graph.nodes
+                                   if n.op == "placeholder" and n.name in users
+                                   and isinstance(n.meta.get("val"), torch.Tensor)
+                                   for d in n.meta["val"].shape)
         case_dir.mkdir(parents=True, exist_ok=True)
         try:
             torch.export.save(ep, str(case_dir / "model.pt2"))
@@ -423,6 +463,19 @@ class Worker:
             arrays[f"input_{k}"] = real_view(t)
         for k, o in enumerate(outs):
             arrays[f"output_{k}"] = real_view(o)
+        if self.args.dynamic and meta.get("dyn_dims") and not random:
+            # The sample's own sizes hide a size baked in as its trace-time
+            # value: a second input set with every symbol one larger.
+            resized, why = self.resized_inputs(ep, module, tensors, meta)
+            if resized is None:
+                meta["resized_skip"] = why
+            else:
+                r_ins, r_outs = resized
+                for k, t in enumerate(r_ins):
+                    arrays[f"rinput_{k}"] = real_view(t)
+                for k, o in enumerate(r_outs):
+                    arrays[f"routput_{k}"] = real_view(o)
+                meta["resized"] = ", ".join(f"{'x'.join(map(str, t.shape)) or 'scalar'}" for t in r_ins)
         if meta.get("random"):
             # Reference draws from the exported program (OpInfo's eager
             # wrappers fix the seed inside the call; the graph has none).
@@ -447,12 +500,91 @@ class Worker:
                     output_names=[str(n) for n in sig.user_outputs])
         return meta
 
+    def resized_inputs(self, ep, module, tensors, meta):
+        """((inputs, eager outputs), None) with every symbol of the captured
+        program one larger (one smaller at its upper bound), or (None, why).
+        Grown dims repeat the leading slice, floats scaled by a random factor
+        in [0.5, 1.5] (same sign and domain; no duplicated rows making a
+        matrix singular); integers and bools repeat as they are (indices stay
+        in range).  The reference is eager on them; the exported program must
+        accept them (its guards) and agree with eager, else no second set."""
+        torch, pytree = self.torch, self.pytree
+        users = [str(n) for n in ep.graph_signature.user_inputs]
+        nodes = {n.name: n for n in ep.graph.nodes if n.op == "placeholder"}
+        if len(users) != len(tensors):
+            return None, "user inputs do not match the sample's tensors"
+        new = {}
+        shapes = []
+        for name, t in zip(users, tensors):
+            shape = []
+            for d, s in enumerate(nodes[name].meta["val"].shape):
+                if not symbolic(torch, s):
+                    shape.append(t.shape[d])
+                    continue
+                expr = s.node.expr
+                if not expr.is_Symbol:
+                    return None, f"input dim is an expression ({expr})"
+                if expr not in new:
+                    vr = ep.range_constraints.get(expr)
+                    hint = t.shape[d]
+                    up = vr.upper if vr is not None else None
+                    lo = vr.lower if vr is not None else 2
+                    if up is None or hint + 1 <= up:
+                        new[expr] = hint + 1
+                    elif hint - 1 >= max(int(lo), 2):
+                        new[expr] = hint - 1
+                    else:
+                        return None, f"no other size for {expr}"
+                shape.append(new[expr])
+            shapes.append(shape)
+        g = torch.Generator().manual_seed(0)
+        r_ins = []
+        for t, shape in zip(tensors, shapes):
+            r = t.detach().clone()
+            for d, n in enumerate(shape):
+                have = r.shape[d]
+                if n < have:
+                    r = r.narrow(d, 0, n)
+                elif n > have:
+                    extra = r.narrow(d, 0, n - have).clone()
+                    if extra.is_floating_point() or extra.is_complex():
+                        extra = extra * (0.5 + torch.rand(extra.shape, generator=g)).to(extra.dtype)
+                    r = torch.cat([r, extra], d)
+            r_ins.append(r.contiguous())
+        try:
+            torch.manual_seed(0)
+            r_outs = pytree.tree_leaves(module(*[x.clone() for x in r_ins]))
+        except Exception as e:
+            return None, f"eager at the new sizes: {type(e).__name__}: {first_line(str(e))[:150]}"
+        try:
+            torch.manual_seed(0)
+            r_ep = pytree.tree_leaves(ep.module()(*[x.clone() for x in r_ins]))
+        except Exception as e:
+            return None, f"exported program at the new sizes: {type(e).__name__}: {first_line(str(e))[:150]}"
+        np = self.np
+        for a, b in zip(r_outs, r_ep):
+            if not isinstance(a, torch.Tensor) or a.layout != torch.strided:
+                return None, "non-tensor output at the new sizes"
+            if a.shape != b.shape or a.dtype != b.dtype:
+                return None, "exported program and eager differ at the new sizes"
+            if meta.get("uninitialized"):
+                continue
+            tol = str(a.dtype).replace("torch.", "") if a.is_floating_point() else None
+            if a.is_complex():
+                # As stored and compared: real views.
+                tol = "float64" if a.dtype == torch.complex128 else "float32"
+                a, b = (torch.view_as_real(x.detach().resolve_conj().resolve_neg()) for x in (a, b))
+            af, bf = a.detach().double().numpy(), b.detach().double().numpy()
+            if compare(np, bf, af, tol, tol_dtype=tol) is not None:
+                return None, "exported program and eager differ at the new sizes"
+        return (r_ins, r_outs), None
+
     # ---------------------------------------------------------- per sample
     def run_sample(self, op, task, i, sample):
         torch, np, pytree = self.torch, self.np, self.pytree
         leaves, spec = pytree.tree_flatten((sample.input, tuple(sample.args), dict(sample.kwargs)))
         key = self.sample_key(op, task, leaves, spec)
-        case_dir = self.cache / task["ir"] / key
+        case_dir = self.cache / (task["ir"] + ("-dynamic" if self.args.dynamic else "")) / key
         meta_path = case_dir / "meta.json"
         meta = json.loads(meta_path.read_text()) if meta_path.exists() and not self.args.fresh else None
         # Captures from before complex tensors were judged (skipped then).
@@ -470,6 +602,8 @@ class Worker:
             case_dir.mkdir(parents=True, exist_ok=True)
             meta_path.write_text(json.dumps(meta))
         res = {"key": key, "desc": meta.get("desc", "")}
+        if "dyn_dims" in meta:
+            res["dyn_dims"] = meta["dyn_dims"]
         if meta["status"] != "ok":
             res.update(status=meta["status"], reason=meta["reason"])
             return res
@@ -595,7 +729,32 @@ class Worker:
             r["reason"] = tie_note
         if meta.get("uninitialized"):
             r["reason"] = "uninitialized output: shape and dtype match"
+        if "resized" in meta:
+            # Kept apart from the status: judged on inputs the harness made.
+            r.update(self.run_resized(sess, want, order, bf16_in, bf16_out, data, meta, dtype, ties))
+        elif meta.get("resized_skip"):
+            r["resized_status"], r["resized_reason"] = "none", meta["resized_skip"]
         return r
+
+    def run_resized(self, sess, want, order, bf16_in, bf16_out, data, meta, dtype, ties):
+        """The second input set (resized_inputs) through the same session."""
+        np = self.np
+        inputs = [data[f"rinput_{k}"] for k in range(meta["n_inputs"])]
+        expected = [data[f"routput_{k}"] for k in range(meta["n_outputs"])]
+        feeds = {n: inputs[k] for n, k in order.items()}
+        try:
+            got, got_types = self.ort_runner(sess, want, feeds, bf16_in, bf16_out)()
+        except Exception as e:
+            return {"resized_status": "ort-error", "resized_reason": f"onnxruntime run: {ort_message(str(e))}"}
+        for k, (g, e) in enumerate(zip(got, expected)):
+            is_bf16 = got_types[k] == "tensor(bfloat16)"
+            verdict = compare(np, g, e, dtype, shape_only=meta.get("uninitialized"),
+                              tol_dtype="bfloat16" if is_bf16 else None)
+            if verdict is not None and ties and inputs and tie_equivalent(np, g, e, inputs[0]):
+                verdict = None
+            if verdict is not None:
+                return {"resized_status": "wrong", "resized_reason": f"at {meta['resized']}: output {k}: {verdict}"}
+        return {"resized_status": "pass", "resized_reason": f"at {meta['resized']}"}
 
     def ort_runner(self, sess, want, feeds, bf16_in, bf16_out):
         """A function running `sess` once: (outputs as numpy arrays, their
@@ -655,6 +814,12 @@ def tie_equivalent(np, g, e, source) -> bool:
             continue
         return True
     return False
+
+
+def symbolic(torch, d) -> bool:
+    """A dim left dynamic: a SymInt that is no number (specialized during
+    tracing, a SymInt can keep a constant expression)."""
+    return isinstance(d, torch.SymInt) and not d.node.expr.is_number
 
 
 def op_key(op) -> str:
@@ -1050,7 +1215,8 @@ def run_sweep(args):
     queue.reverse()
     worker_argv = [sys.executable, str(Path(__file__).resolve()), "--worker", "--out", str(out),
                    "--binary", str(run_binary), "--bin-hash", bin_hash, "--timeout", str(args.timeout),
-                   "--samples", str(args.samples or 0)] + (["--fresh"] if args.fresh else [])
+                   "--samples", str(args.samples or 0)] + (["--fresh"] if args.fresh else []) + \
+        (["--dynamic"] if args.dynamic else [])
     jobs = [Job(args, worker_argv) for _ in range(max(1, min(args.jobs, len(queue))))]
     sel = selectors.DefaultSelector()
     for j in jobs:
@@ -1065,7 +1231,7 @@ def run_sweep(args):
         t = job.task
         case = {"op": t["op"], "i": msg["i"], "status": msg["status"], "reason": msg.get("reason", ""),
                 "desc": msg.get("desc", ""), "key": msg.get("key", "")}
-        for extra in ("missing", "max_err"):
+        for extra in ("missing", "max_err", "dyn_dims", "resized_status", "resized_reason"):
             if extra in msg:
                 case[extra] = msg[extra]
         results[(t["ir"], t["dtype"])].append(case)
@@ -1152,7 +1318,7 @@ def run_sweep(args):
     summaries = {}
     for (ir, dtype), cases in sorted(results.items()):
         cases.sort(key=lambda c: (c["op"], c["i"]))
-        (out / f"results-{ir}-{dtype}.json").write_text(json.dumps(
+        (out / f"results-{ir}-{dtype}{'-dynamic' if args.dynamic else ''}.json").write_text(json.dumps(
             {"ir": ir, "dtype": dtype, "binary": str(binary), "binary_hash": bin_hash, "cases": cases}, indent=0))
         key = f"{ir}/{dtype}" + (f"/{args.tag}" if args.tag else "")
         summaries[key] = summarize(ir, dtype, cases, args, binary_time, elapsed)
@@ -1258,7 +1424,28 @@ def summarize(ir, dtype, cases, args, binary_time, elapsed):
                                   "example": v["example"]} for k, v in other.items()),
                                 key=lambda x: (-x["cases"], x["status"], x["reason"])),
         "wrong_and_crash": [{"op": c["op"], "sample": c["i"], "status": c["status"], "desc": c["desc"],
-                             "reason": c["reason"]} for c in flagged],
+                             "reason": c["reason"], **({"dyn_dims": c["dyn_dims"], "key": c.get("key", "")}
+                                                       if "dyn_dims" in c else {})} for c in flagged],
+        **({"dynamic": dynamic_summary(cases)} if args.dynamic else {}),
+    }
+
+
+def dynamic_summary(cases):
+    """--dynamic: the totals again over the cases whose program kept a
+    dynamic dim (the others test nothing new: `none_dynamic`), and the
+    second input set's verdicts (resized_inputs)."""
+    captured = [c for c in cases if "dyn_dims" in c and c["status"] not in ("capture-skip", "skip")]
+    dyn = [c for c in captured if c["dyn_dims"] > 0]
+    none = [c for c in captured if c["dyn_dims"] == 0]
+    return {
+        "with_dynamic_dims": {k: sum(1 for c in dyn if c["status"] == k) for k in CATEGORIES},
+        "none_dynamic": len(none),
+        "none_dynamic_by_status": dict(Counter(c["status"] for c in none)),
+        "dynamic_dims_total": sum(c["dyn_dims"] for c in dyn),
+        "resized": dict(Counter(c.get("resized_status", "not run") for c in dyn if c["status"] == "pass")),
+        "resized_wrong": [{"op": c["op"], "sample": c["i"], "status": c["resized_status"], "desc": c["desc"],
+                           "reason": c.get("resized_reason", ""), "key": c.get("key", "")}
+                          for c in dyn if c.get("resized_status") in ("wrong", "ort-error")],
     }
 
 
@@ -1285,6 +1472,16 @@ def print_summary(s, verbose=False):
     print(f"TOTAL {s['cases']} cases: " + ", ".join(f"{k} {t.get(k, 0)} ({pct(t.get(k, 0), s['cases'])})" for k in CATEGORIES))
     print(f"pass rate over judged cases (excluding capture-skip and skip): {pct(t['pass'], s['judged'])}; "
           f"OpInfos passing every sample: {s['opinfos_all_pass']} of {s['opinfos']}")
+    d = s.get("dynamic")
+    if d:
+        w = d["with_dynamic_dims"]
+        print(f"dynamic: {sum(w.values())} judged cases kept >= 1 dynamic dim ({d['dynamic_dims_total']} dims): "
+              + ", ".join(f"{k} {w[k]}" for k in CATEGORIES if w[k]))
+        print(f"none-dynamic (every dim specialized; nothing new): {d['none_dynamic']} "
+              + str(d["none_dynamic_by_status"]))
+        print(f"second input set (each symbol +1) on passing dynamic cases: {d['resized']}")
+        for c in d["resized_wrong"]:
+            print(f"  resized {c['status']}: {c['op']} #{c['sample']} {c['desc'][:100]}\n      -> {c['reason'][:240]}")
 
 
 # ------------------------------------------------------------------ docs
@@ -1361,6 +1558,19 @@ def render_md(data):
     for k in order:
         s = configs[k]
         L += ["", f"## {s['ir']} IR, {s['dtype']}{title_tag(s)}", ""]
+        d = s.get("dynamic")
+        if d:
+            w = d["with_dynamic_dims"]
+            L += [f"Captured with every dim `Dim.AUTO`: {sum(w.values())} judged cases kept at least one dynamic "
+                  f"dim ({d['dynamic_dims_total']} dims): " + ", ".join(f"{k} {w[k]}" for k in CATEGORIES if w[k]) +
+                  f". {d['none_dynamic']} judged cases kept none (not a new test). Second input set (every "
+                  f"symbol one larger) on the passing dynamic cases: " +
+                  ", ".join(f"{k} {v}" for k, v in sorted(d["resized"].items())) + ".", ""]
+            for c in d["resized_wrong"]:
+                L.append(f"- resized **{c['status']}** {md_escape(c['op'])} #{c['sample']} `{md_escape(c['desc'])}`: "
+                         f"{md_escape(c['reason'])}")
+            if d["resized_wrong"]:
+                L.append("")
         wc = s["wrong_and_crash"]
         L += [f"### Wrong and crash cases ({len(wc)})", ""]
         if wc:
@@ -1459,6 +1669,8 @@ def main():
     p.add_argument("--tag", default="", help="store the summary under IR/dtype/TAG in the docs JSON "
                    "(a partial run, e.g. --ops with every sample, kept beside the main figures)")
     p.add_argument("--report", metavar="PATH", help="also write a short report (totals, wrong/crash, top missing) here")
+    p.add_argument("--dynamic", action="store_true", help="capture with every dim Dim.AUTO (own cache and "
+                   "docs row IR/dtype/dynamic); counts dims left dynamic, retries at other sizes")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--bin-hash", default="", help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -1471,6 +1683,9 @@ def main():
         if args.report:
             Path(args.report).write_text(render_report(data))
         return 0
+    if args.dynamic and "dynamic" not in args.tag:
+        # Its own row in the docs JSON (IR/dtype/dynamic), never the static one.
+        args.tag = f"{args.tag}-dynamic" if args.tag else "dynamic"
     rc = run_sweep(args)
     if args.report and DOC_JSON.exists():
         Path(args.report).write_text(render_report(json.loads(DOC_JSON.read_text())))

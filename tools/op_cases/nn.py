@@ -662,13 +662,15 @@ def _(self, x, cols):
 
 
 @case("unfold_dynamic", ["im2col.default"],
-      lambda g, d: (rn(g, 2, 6, d["s"], 1), rn(g, 2, 3, d["s"], d["t"])),
-      dynamic={"x": {2: ("s", 5, 9)}, "y": {2: ("s", 5, 9), 3: ("t", 6, 10)}}, dim_min={"s": 3, "t": 3})
-def _(self, x, y):
+      lambda g, d: (rn(g, 2, 6, d["s"], 1), rn(g, 2, 3, d["s"], d["t"]), rn(g, 0, 2, d["s"], d["t"])),
+      dynamic={"x": {2: ("s", 5, 9)}, "y": {2: ("s", 5, 9), 3: ("t", 6, 10)}, "z": {2: ("s", 5, 9), 3: ("t", 6, 10)}},
+      dim_min={"s": 3, "t": 3})
+def _(self, x, y, z):
     """F.unfold on a dynamic sequence (ConvBERT's span-based dynamic convolution: [B, C, S, 1],
-    kernel (3, 1), padding (1, 0)), and on dynamic H and W with dilation, stride and padding."""
+    kernel (3, 1), padding (1, 0)), on dynamic H and W with dilation, stride and padding, and on an
+    empty batch (the result's sizes are spelled out: a reshape to [0, C*k, -1] is ambiguous)."""
     return (F.unfold(x, (3, 1), padding=(1, 0)), F.unfold(y, (2, 3), dilation=(2, 1), padding=(1, 2), stride=(2, 1)),
-            F.unfold(y, 1))
+            F.unfold(y, 1), F.unfold(z, 2) + 1)
 
 
 @case("max_unpool", ["max_unpool2d.default", "max_unpool3d.default"],
