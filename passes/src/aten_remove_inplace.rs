@@ -145,20 +145,24 @@ fn remove_inplace<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<
 /// place under `no_grad`: a parameter mutation, like one outside it).
 fn inline_grad_mode_blocks<'c, 'a>(block: melior::ir::BlockRef<'c, 'a>) -> Result<(), Failure<'c, 'a>> {
     let name = format!("{}wrap_with_set_grad_enabled", aten_ir::HOP_PREFIX);
+    // One pass per nesting level: an inlined body may bring its own blocks.
     loop {
-        let mut found = None;
+        let mut found = Vec::new();
         let mut next = block.first_operation();
         while let Some(op) = next {
             if ir::op_name(op) == name {
-                found = Some(op);
-                break;
+                found.push(op);
             }
             next = op.next_in_block();
         }
-        let Some(op) = found else { return Ok(()) };
-        crate::control_flow::inline_grad_mode(op).map_err(|message| (op, message))?;
-        // SAFETY: every result was replaced by the inlined body's values.
-        unsafe { ir::erase(op) };
+        if found.is_empty() {
+            return Ok(());
+        }
+        for op in found {
+            crate::control_flow::inline_grad_mode(op).map_err(|message| (op, message))?;
+            // SAFETY: every result was replaced by the inlined body's values.
+            unsafe { ir::erase(op) };
+        }
     }
 }
 

@@ -214,13 +214,17 @@ _FRAMES = ("frames", 5, 9)
 
 @case("stats_var_std_dynamic",
       ["var.correction", "std.correction", "var_mean.correction", "std_mean.correction"],
-      lambda g, d: (rn(g, 2, 3, d["frames"]),), dynamic={"x": {2: _FRAMES}})
-def _(self, x):
+      lambda g, d: (rn(g, 2, 3, d["frames"]), rn(g, 0, d["frames"])),
+      dynamic={"x": {2: _FRAMES}, "e": {1: _FRAMES}})
+def _(self, x, e):
     """var / std / var_mean / std_mean over a dynamic time axis (audio feature normalization, hand-written
     instance norms): the element count N of the correction is read at run time; over one dim, two dims,
-    every dim, with corrections 1, 0 and 2."""
+    every dim, with corrections 1, 0 and 2. `e` is empty through a static 0 beside the dynamic dim: its
+    mean and variance are NaN (0 / 0), as torch gives, not onnxruntime's 0 for a mean of nothing."""
     v = x.var(-1)
     s = x.std((1, 2), keepdim=True, correction=0)
     vm = torch.var_mean(x, 2, correction=2)
     sm = torch.std_mean(x)
-    return v, s, vm[0], vm[1], sm[0], sm[1], x.var()
+    em = torch.var_mean(e)
+    return (v, s, vm[0], vm[1], sm[0], sm[1], x.var(), _sfin(em[0]), _sfin(em[1]), _sfin(e.mean()),
+            _sfin(e.std(1)))

@@ -155,6 +155,27 @@ pub fn split_like_results<'c, 'a>(
     ctx.b.build("Split", &[x, split], &[("axis", Attr::Int(dim))], &types)
 }
 
+/// `[size of x along d]`, int64 `[1]`, read at run time.
+pub fn dim_size<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, d: i64) -> Result<Value<'c, 'a>, String> {
+    let ty = melior::ir::r#type::RankedTensorType::new(&[1], ctx.b.i64_type(), None).into();
+    ctx.b.op("Shape", &[x], &[("start", Attr::Int(d)), ("end", Attr::Int(d + 1))], ty)
+}
+
+/// The number of elements of `x` over `dims` (the product of their sizes),
+/// read at run time, as a float64 scalar (exact below 2^53).
+pub fn element_count_f64<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dims: &[i64]) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let tensor = |dims: &[u64], t| melior::ir::r#type::RankedTensorType::new(dims, t, None).into();
+    let sizes = b.op(
+        "Gather",
+        &[b.shape(x)?, b.const_i64s(dims)?],
+        &[("axis", Attr::Int(0))],
+        tensor(&[dims.len() as u64], b.i64_type()),
+    )?;
+    let n = b.op("ReduceProd", &[sizes], &[("keepdims", Attr::Int(0))], tensor(&[], b.i64_type()))?;
+    b.cast(n, melior::ir::Type::float64(b.context))
+}
+
 /// The 1-D sizes of `count` pieces of `x` along `dim` (a dynamic dim).
 fn dynamic_split_sizes<'c, 'a>(
     ctx: &Ctx<'c, 'a>,
@@ -165,15 +186,14 @@ fn dynamic_split_sizes<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let i64_1 = melior::ir::r#type::RankedTensorType::new(&[1], b.i64_type(), None).into();
-    let total = || b.op("Shape", &[x], &[("start", Attr::Int(dim)), ("end", Attr::Int(dim + 1))], i64_1);
     // `count - 1` pieces of `each`, then the remainder `total - each * (count - 1)`.
-    let even = |each: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+    let even = |each: Value<'c, 'a>, total: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
         if count == 1 {
-            return total();
+            return Ok(total);
         }
         let ty = melior::ir::r#type::RankedTensorType::new(&[count as u64], b.i64_type(), None).into();
         let used = b.op("Mul", &[each, b.const_i64s(&[count as i64 - 1])?], &[], i64_1)?;
-        let last = b.op("Sub", &[total()?, used], &[], i64_1)?;
+        let last = b.op("Sub", &[total, used], &[], i64_1)?;
         let mut parts = vec![each; count - 1];
         parts.push(last);
         b.op("Concat", &parts, &[("axis", Attr::Int(0))], ty)
@@ -181,11 +201,12 @@ fn dynamic_split_sizes<'c, 'a>(
     match pieces {
         Pieces::Sizes(sizes) if sizes.len() == count => ctx.int_list_tensor(&sizes),
         Pieces::Sizes(sizes) => Err(format!("{} split sizes for {count} results", sizes.len())),
-        Pieces::Each(each) => even(ctx.int_tensor(each)?),
+        Pieces::Each(each) => even(ctx.int_tensor(each)?, dim_size(ctx, x, dim)?),
         Pieces::Chunks(n) if n > 0 => {
             // ceil(total / n) = (total + n - 1) / n on a non-negative size.
-            let up = b.op("Add", &[total()?, b.const_i64s(&[n - 1])?], &[], i64_1)?;
-            even(b.op("Div", &[up, b.const_i64s(&[n])?], &[], i64_1)?)
+            let total = dim_size(ctx, x, dim)?;
+            let up = b.op("Add", &[total, b.const_i64s(&[n - 1])?], &[], i64_1)?;
+            even(b.op("Div", &[up, b.const_i64s(&[n])?], &[], i64_1)?, total)
         }
         Pieces::Chunks(n) => Err(format!("chunk expects `chunks` to be greater than 0, got: {n}")),
     }

@@ -12,6 +12,7 @@
 //! which ignores the imaginary parts of the 0th and Nyquist bins as
 //! pocketfft does.
 
+use super::common::{dim_size, element_count_f64};
 use super::complex_common::{const_floats, finish};
 use super::fft_common::{c2r_shape_and_dims, norm, static_int};
 use crate::lowering::{builder, Attr, Ctx};
@@ -125,7 +126,7 @@ fn c2c<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let b = &c.b;
     for (&d, &n) in dims.iter().zip(lengths) {
-        let len = if n == DYNAMIC { c.squeeze(dim_size(c, z, d)?, &[0])? } else { b.const_i64_scalar(n)? };
+        let len = if n == DYNAMIC { c.squeeze(dim_size(c, z, d as i64)?, &[0])? } else { b.const_i64_scalar(n)? };
         let axis = b.const_i64_scalar(d as i64)?;
         z = b.op_like("DFT", &[z, len, axis], &[("inverse", Attr::Int(!forward as i64))], z)?;
     }
@@ -134,12 +135,6 @@ fn c2c<'c, 'a>(
         z = scale_pow(c, z, &total, 1.0)?;
     }
     Ok(z)
-}
-
-/// `[size of z along d]`, int64 `[1]`.
-fn dim_size<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, d: usize) -> Result<Value<'c, 'a>, String> {
-    let ty = RankedTensorType::new(&[1], c.b.i64_type(), None).into();
-    c.b.op("Shape", &[z], &[("start", Attr::Int(d as i64)), ("end", Attr::Int(d as i64 + 1))], ty)
 }
 
 /// The number of points of a transform: static, or (some length
@@ -156,13 +151,10 @@ fn total_of<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, dims: &[usize], lengths: 
         return Ok(Total::Static(known));
     }
     let b = &c.b;
-    let i64_n = RankedTensorType::new(&[dynamic.len() as u64], b.i64_type(), None).into();
-    let sizes = b.op("Gather", &[b.shape(z)?, b.const_i64s(&dynamic)?], &[("axis", Attr::Int(0))], i64_n)?;
     let f64_type = Type::float64(b.context);
-    let sizes = b.cast(sizes, f64_type)?;
-    let scalar = RankedTensorType::new(&[], f64_type, None).into();
-    let mut total = b.op("ReduceProd", &[sizes], &[("keepdims", Attr::Int(0))], scalar)?;
+    let mut total = element_count_f64(c, z, &dynamic)?;
     if known != 1.0 {
+        let scalar = RankedTensorType::new(&[], f64_type, None).into();
         total = b.op("Mul", &[total, b.const_scalar(f64_type, known)?], &[], scalar)?;
     }
     Ok(Total::Dynamic(total))
@@ -188,7 +180,7 @@ fn one_sided<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, rank: usize, d: usize, n
     }
     let b = &c.b;
     let i64_1 = RankedTensorType::new(&[1], b.i64_type(), None).into();
-    let half = b.op("Div", &[dim_size(c, z, d)?, b.const_i64s(&[2])?], &[], i64_1)?;
+    let half = b.op("Div", &[dim_size(c, z, d as i64)?, b.const_i64s(&[2])?], &[], i64_1)?;
     let end = b.op("Add", &[half, b.const_i64s(&[1])?], &[], i64_1)?;
     let (start, axis) = (b.const_i64s(&[0])?, b.const_i64s(&[d as i64])?);
     b.op_like("Slice", &[z, start, end, axis], &[], z)

@@ -125,7 +125,7 @@ fn im2col_dynamic<'c, 'a>(
     // and refused, when the batch or the output area is 0.
     let b = &c.b;
     let i64_n = |n: u64| melior::ir::r#type::RankedTensorType::new(&[n], b.i64_type(), None).into();
-    let batch = b.op("Shape", &[stacked], &[("start", Attr::Int(0)), ("end", Attr::Int(1))], i64_n(1))?;
+    let batch = super::common::dim_size(c, stacked, 0)?;
     let spatial = b.op("Shape", &[stacked], &[("start", Attr::Int(3)), ("end", Attr::Int(5))], i64_n(2))?;
     let area = b.op("ReduceProd", &[spatial], &[("keepdims", Attr::Int(1))], i64_n(1))?;
     let shape = b.op("Concat", &[batch, b.const_i64s(&[ch * k])?, area], &[("axis", Attr::Int(0))], i64_n(3))?;

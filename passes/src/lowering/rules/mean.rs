@@ -61,7 +61,8 @@ fn reduce<'c, 'a>(
     Ok(vec![ctx.reduce(op, x, axes, keepdim, ctx.result_type(0)?)?])
 }
 
-/// The number of elements each reduced slice has, when static.
+/// The number of elements each reduced slice has, when static: 0 as soon
+/// as one reduced dim is statically 0, whatever the others.
 pub(super) fn reduced_count(x: Value<'_, '_>, axes: Option<&[i64]>) -> Option<i64> {
     let dims = crate::lowering::builder::dims(melior::ir::ValueLike::r#type(&x))?;
     let rank = dims.len() as i64;
@@ -69,7 +70,11 @@ pub(super) fn reduced_count(x: Value<'_, '_>, axes: Option<&[i64]>) -> Option<i6
         None => (0..dims.len()).collect(),
         Some(a) => a.iter().map(|&d| (if d < 0 { d + rank } else { d }) as usize).collect(),
     };
-    picked.into_iter().map(|i| dims.get(i).copied().flatten()).product()
+    let sizes: Vec<Option<i64>> = picked.into_iter().map(|i| dims.get(i).copied().flatten()).collect();
+    if sizes.contains(&Some(0)) {
+        return Some(0);
+    }
+    sizes.into_iter().product()
 }
 
 /// The mean over an empty reduction: `ReduceSum / 0` (NaN, like torch; a

@@ -1,4 +1,4 @@
-use crate::lowering::{builder, Attr, Ctx, Rule};
+use crate::lowering::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -72,15 +72,11 @@ pub(super) fn degrees_of_freedom<'c, 'a>(
         return b.const_like(x, (n as f64 - correction).max(0.0));
     }
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
-    let count_type = melior::ir::r#type::RankedTensorType::new(&[dims.len() as u64], b.i64_type(), None).into();
-    let counts = b.op("Gather", &[b.shape(x)?, b.const_i64s(dims)?], &[("axis", Attr::Int(0))], count_type)?;
-    let scalar = |t| melior::ir::r#type::RankedTensorType::new(&[], t, None).into();
-    let n = b.op("ReduceProd", &[counts], &[("keepdims", Attr::Int(0))], scalar(b.i64_type()))?;
     // In float64 (exact for any element count), then the element type.
+    let n = super::common::element_count_f64(ctx, x, dims)?;
     let f64_type = melior::ir::Type::float64(b.context);
-    let n = b.cast(n, f64_type)?;
-    let dof = b.op("Sub", &[n, b.const_scalar(f64_type, correction)?], &[], scalar(f64_type))?;
-    let dof = b.op("Max", &[dof, b.const_scalar(f64_type, 0.0)?], &[], scalar(f64_type))?;
+    let dof = b.op_like("Sub", &[n, b.const_scalar(f64_type, correction)?], &[], n)?;
+    let dof = b.op_like("Max", &[dof, b.const_scalar(f64_type, 0.0)?], &[], n)?;
     b.cast(dof, element)
 }
 

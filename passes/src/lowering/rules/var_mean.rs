@@ -44,7 +44,7 @@ pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Va
     let x = c.args.tensor("self")?;
     let shape = builder::dims(x.r#type()).ok_or("unknown rank")?;
     let all: Vec<i64> = (0..shape.len() as i64).collect();
-    let n: Option<i64> = shape.iter().copied().product();
+    let empty = super::mean::reduced_count(x, None) == Some(0);
     let correction = if c.args.bool("unbiased")? { 1.0 } else { 0.0 };
     let (x, _) = lift0(c, x)?;
     let b = &c.b;
@@ -60,7 +60,7 @@ pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Va
     } else {
         b.op("Identity", &[var], &[], c.result_type(0)?)?
     };
-    let mean = if n == Some(0) {
+    let mean = if empty {
         super::mean::mean_of_empty(c, x, None, false, c.result_type(1)?)?
     } else {
         c.reduce("ReduceMean", x, None, false, c.result_type(1)?)?
