@@ -47,7 +47,7 @@ pub fn onnx_pipeline() -> String {
     // inference, the second folding reads them (`Gather(Shape(x), 3)` of a
     // static head size), and the second inference follows the constants.
     "builtin.module(func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, \
-     onnx-fold-constants, onnx-cse, dce, onnx-shape-inference, onnx-eqsat, onnx-fuse-weights))"
+     onnx-fold-constants, onnx-cse, dce, onnx-shape-inference, onnx-eqsat, onnx-fuse-weights, onnx-flatten-tokens))"
         .to_string()
 }
 
@@ -151,7 +151,7 @@ pub fn default_pipeline(opset: u32) -> String {
     format!(
         "builtin.module(aten-remove-inplace, aten-decompose{{opset={opset}}}, convert-aten-to-onnx{{opset={opset}}}, \
          func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat, \
-         onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-cse))"
+         onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-flatten-tokens, onnx-cse))"
     )
 }
 

@@ -10,7 +10,7 @@
 //! ATen op, its lowering rule and its Python source line. When every
 //! lowered value matches, the mismatch comes from the optimizer: the model
 //! is converted again with parts of it turned off (the onnx passes before
-//! `onnx-eqsat`, `onnx-fuse-weights`, `onnx-eqsat` with no rule, then with
+//! `onnx-eqsat`, `onnx-fuse-weights` and `onnx-flatten-tokens`, `onnx-eqsat` with no rule, then with
 //! subsets of the rules it applied) and the smallest set of rewrite rules
 //! whose removal makes the outputs match is named (usually one rule).
 
@@ -85,8 +85,8 @@ pub struct Divergence {
 #[derive(Clone, Debug)]
 pub struct OptimizerBlame {
     /// The part that makes the outputs differ: `onnx-eqsat rule(s)`,
-    /// `onnx-eqsat` (its rebuild, no rule), `onnx-fuse-weights`, or the
-    /// onnx passes before `onnx-eqsat`.
+    /// `onnx-eqsat` (its rebuild, no rule), `onnx-fuse-weights`,
+    /// `onnx-flatten-tokens`, or the onnx passes before `onnx-eqsat`.
     pub stage: String,
     /// The rewrite rules (full name, file) whose removal makes the outputs match.
     pub rules: Vec<(String, String)>,
@@ -323,7 +323,8 @@ fn bisect_optimizer(
         ),
         &convert.decompose,
     );
-    let eqsat_only = drop_pass(&full, "onnx-fuse-weights");
+    let no_flatten = drop_pass(&full, "onnx-flatten-tokens");
+    let eqsat_only = drop_pass(&no_flatten, "onnx-fuse-weights");
     let none = drop_pass(&eqsat_only, "onnx-eqsat");
     if !variant_matches(input, output, &none, inputs, expected)?.0 {
         return blame(
@@ -333,6 +334,9 @@ fn bisect_optimizer(
     }
     let (ok, applied) = variant_matches(input, output, &eqsat_only, inputs, expected)?;
     if ok {
+        if variant_matches(input, output, &no_flatten, inputs, expected)?.0 {
+            return blame("onnx-flatten-tokens (passes/src/onnx_flatten_tokens.rs)", vec![]);
+        }
         return blame("onnx-fuse-weights (passes/src/onnx_fuse_weights.rs)", vec![]);
     }
     if !variant_matches(input, output, &eqsat_with(&eqsat_only, "iterations=0"), inputs, expected)?.0 {
@@ -788,7 +792,12 @@ mod bisect_tests {
     fn pipeline_edits() {
         let p = translate::default_pipeline(23);
         // The widening passes (type legalization, no rewrite rules) stay.
-        let eqsat_only = drop_pass(&p, "onnx-fuse-weights");
+        let no_flatten = drop_pass(&p, "onnx-flatten-tokens");
+        assert!(
+            no_flatten.ends_with("onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-cse))"),
+            "{no_flatten}"
+        );
+        let eqsat_only = drop_pass(&no_flatten, "onnx-fuse-weights");
         assert!(eqsat_only.ends_with("onnx-eqsat, onnx-widen-half, onnx-widen-ints, onnx-cse))"), "{eqsat_only}");
         let none = drop_pass(&eqsat_only, "onnx-eqsat");
         assert!(none.ends_with("onnx-shape-inference, onnx-widen-half, onnx-widen-ints, onnx-cse))"), "{none}");

@@ -20,6 +20,7 @@ pub mod decompositions;
 pub mod lowering;
 mod onnx_cse;
 pub mod onnx_eqsat;
+mod onnx_flatten_tokens;
 mod onnx_fold_constants;
 pub mod onnx_fuse_weights;
 pub mod onnx_ir;
@@ -81,6 +82,7 @@ pub static REGISTRY: &[PassInfo] = &[
     onnx_fuse_weights::INFO,
     onnx_widen_half::INFO,
     onnx_widen_ints::INFO,
+    onnx_flatten_tokens::INFO,
 ];
 
 /// Finds a project pass by its pipeline flag.

@@ -187,7 +187,7 @@ fn remaining_dim(total: &[Dim], taken: &[Dim]) -> Option<Dim> {
 
 /// The number of elements of a tensor of these dims: static, a product of
 /// symbols named as torch prints one (`4*s0`), or unknown.
-fn size_of(dims: &[Dim]) -> Dim {
+pub fn size_of(dims: &[Dim]) -> Dim {
     if dims.contains(&Dim::Static(0)) {
         return Dim::Static(0);
     }

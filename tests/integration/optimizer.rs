@@ -155,6 +155,11 @@ impl Input {
 /// Inputs for the example's function arguments: symbolic dims are 3;
 /// `specials` puts -0.0, NaN, +inf, -inf, +0.0 first in float inputs.
 pub(crate) fn inputs_for(text: &str, seed: u64, specials: bool) -> Vec<Input> {
+    inputs_sized(text, seed, specials, 3)
+}
+
+/// [`inputs_for`] with every symbolic dim `symbolic` (0: empty tensors).
+pub(crate) fn inputs_sized(text: &str, seed: u64, specials: bool, symbolic: i64) -> Vec<Input> {
     let context = create_context();
     let module = module::parse(&context, text, crate::INPUT).unwrap();
     let func = module.body().first_operation().unwrap();
@@ -164,7 +169,7 @@ pub(crate) fn inputs_for(text: &str, seed: u64, specials: bool) -> Vec<Input> {
         .map(|i| {
             let ty = ty_info(block.argument(i).unwrap().r#type());
             let shape: Vec<i64> =
-                ty.dims.unwrap().iter().map(|d| if let Dim::Static(n) = d { *n } else { 3 }).collect();
+                ty.dims.unwrap().iter().map(|d| if let Dim::Static(n) = d { *n } else { symbolic }).collect();
             let n = shape.iter().product::<i64>() as usize;
             match ty.elem {
                 Some(dtype::FLOAT) => {
@@ -538,4 +543,41 @@ fn random_programs_keep_the_numbers() {
     }
     eprintln!("rules that fired on the random programs: {fired:?}");
     assert!(fired.len() >= 8, "the generator should exercise the rules, fired only {fired:?}");
+}
+
+/// `onnx-flatten-tokens` on its lit cases: onnxruntime before and after, on
+/// random inputs, with NaN/inf, with symbolic sizes 3 and 5, and with an
+/// empty batch (symbolic size 0: the run-time exit shape has a 0, which
+/// `allowzero` keeps).
+#[test]
+fn flatten_tokens_keeps_the_numbers() {
+    let Some(env) = crate::parity::environment() else {
+        crate::parity::ort_missing();
+        return;
+    };
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/onnx-flatten-tokens.mlir"))
+            .expect("lit-tests/onnx-flatten-tokens.mlir");
+    let dir = crate::scratch_dir("flatten_tokens");
+    let mut rewritten = 0;
+    for (k, chunk) in text.split("// -----").enumerate() {
+        let input = &chunk[chunk.find("module attributes").expect("a module per case")..];
+        let output = crate::run_pipeline(input, "builtin.module(func.func(onnx-flatten-tokens))")
+            .unwrap_or_else(|e| panic!("case {k}: {e}"));
+        if output.contains("onnx.flatten_tokens") {
+            rewritten += 1;
+        }
+        let (before, after) = (dir.join(format!("{k}.before.onnx")), dir.join(format!("{k}.after.onnx")));
+        export(input, &before);
+        export(&output, &after);
+        for (seed, specials, symbolic) in [(0u64, false, 3), (1, true, 3), (2, false, 5), (3, false, 0)] {
+            let inputs = inputs_sized(input, 0xF1A7 ^ seed, specials, symbolic);
+            compare(
+                &format!("onnx-flatten-tokens case {k} (seed {seed}, symbolic dims {symbolic})"),
+                &outputs(env, &before, &inputs),
+                &outputs(env, &after, &inputs),
+            );
+        }
+    }
+    assert_eq!(rewritten, 2, "the @layer and @static cases are rewritten, @unchanged is not");
 }

@@ -638,6 +638,21 @@ func.func @qkv(%x: tensor<?x2x4xf32, ["s0"]>) -> (tensor<?x2x4xf32, ["s0"]>, ten
     assert_eq!(output.matches("\"onnx.MatMul\"").count(), 1, "{output}");
 }
 
+/// `onnx-flatten-tokens` on a transformer MLP block with dynamic batch and
+/// sequence (more cases: lit-tests/onnx-flatten-tokens.mlir; numbers:
+/// `flatten_tokens_keeps_the_numbers` in tests/integration/optimizer.rs).
+#[test]
+fn onnx_flatten_tokens_on_a_layer() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/onnx-flatten-tokens.mlir"))
+            .unwrap();
+    let chunk = text.split("// -----").next().unwrap();
+    let input = &chunk[chunk.find("module attributes").unwrap()..];
+    let output = check_output("onnx-flatten-tokens", "layer", "builtin.module(func.func(onnx-flatten-tokens))", input);
+    assert_eq!(output.matches("\"onnx.Gemm\"").count(), 2, "{output}");
+    assert!(!output.contains("\"onnx.MatMul\""), "{output}");
+}
+
 // ------------------------------------------------------------- aten-decompose
 
 /// Ops without a rule (backward ops of a training graph, an alias) become
