@@ -508,7 +508,17 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=90, help="timed ORT runs per model and exporter (median; interleaved)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per conversion")
     ap.add_argument("--doc", action="store_true", help="write docs/benchmarks.md")
+    ap.add_argument("--allow-torch-binary", action="store_true",
+                    help="time a binary built with the `torch` feature (its start-up loads libtorch)")
     args = ap.parse_args()
+    binary = REPO / "target/release/aten-translate"
+    linked = subprocess.run(["ldd", str(binary)], capture_output=True, text=True).stdout if binary.exists() else ""
+    if "libtorch" in linked and not args.allow_torch_binary:
+        # Loading libtorch (the `--verify` reference) adds ~0.25 s and ~100 MB
+        # to every conversion: not what users of the converter run.
+        print(f"{binary} links libtorch (built with --features aten2onnx/torch): rebuild with "
+              "`cargo build --release --bins`, or pass --allow-torch-binary", file=sys.stderr)
+        return 1
     OUT.mkdir(parents=True, exist_ok=True)
     import torch
 
