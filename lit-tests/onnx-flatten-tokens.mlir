@@ -91,3 +91,20 @@ func.func @unchanged(%x: tensor<?x4x8xf32, ["s0"]>, %w: tensor<8x8xf32>, %pos: t
   return %4, %3#1, %6 : tensor<?x4x8xf32, ["s0"]>, tensor<?x4x1xf32, ["s0"]>, tensor<1x2x8xf32>
 }
 }
+
+// -----
+
+// float16 Linears keep MatMul + Add: `onnx-widen-half` (after this pass)
+// computes them in float32 in the order eager PyTorch adds the bias; a
+// Gemm's float32 result differs in its last bits and flips float16 roundings.
+// CHECK-LABEL: func.func @half
+// CHECK-NOT: onnx.flatten_tokens
+// CHECK-NOT: "onnx.Gemm"
+module attributes {onnx.opset = 23 : i64} {
+func.func @half(%x: tensor<?x?x8xf16, ["s0", "s1"]>, %w: tensor<8x16xf16>, %b: tensor<16xf16>) -> tensor<?x?x16xf16, ["s0", "s1"]> {
+  %0 = "onnx.MatMul"(%x, %w) : (tensor<?x?x8xf16, ["s0", "s1"]>, tensor<8x16xf16>) -> tensor<?x?x16xf16, ["s0", "s1"]>
+  %1 = "onnx.Add"(%0, %b) : (tensor<?x?x16xf16, ["s0", "s1"]>, tensor<16xf16>) -> tensor<?x?x16xf16, ["s0", "s1"]>
+  %2 = "onnx.Relu"(%1) : (tensor<?x?x16xf16, ["s0", "s1"]>) -> tensor<?x?x16xf16, ["s0", "s1"]>
+  return %2 : tensor<?x?x16xf16, ["s0", "s1"]>
+}
+}

@@ -151,7 +151,7 @@ pub fn default_pipeline(opset: u32) -> String {
     format!(
         "builtin.module(aten-remove-inplace, aten-decompose{{opset={opset}}}, convert-aten-to-onnx{{opset={opset}}}, \
          func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat, \
-         onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-flatten-tokens, onnx-cse))"
+         onnx-fuse-weights, onnx-flatten-tokens, onnx-widen-half, onnx-widen-ints, onnx-cse))"
     )
 }
 

@@ -797,6 +797,7 @@ mod bisect_tests {
             no_flatten.ends_with("onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-cse))"),
             "{no_flatten}"
         );
+        assert!(p.contains("onnx-fuse-weights, onnx-flatten-tokens, onnx-widen-half"), "{p}");
         let eqsat_only = drop_pass(&no_flatten, "onnx-fuse-weights");
         assert!(eqsat_only.ends_with("onnx-eqsat, onnx-widen-half, onnx-widen-ints, onnx-cse))"), "{eqsat_only}");
         let none = drop_pass(&eqsat_only, "onnx-eqsat");

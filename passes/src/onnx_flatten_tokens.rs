@@ -45,7 +45,7 @@
 //!   over the last axis (scale and bias 1-D, the statistics outputs unused).
 //!
 //! Runs after `onnx-eqsat` and `onnx-fuse-weights` (whose fusions see the
-//! 3-D graph), in the function body only. The function gets
+//! 3-D graph) and before the widening passes, in the function body only. The function gets
 //! `onnx.flatten_tokens = N` (Gemms formed).
 
 use crate::{
@@ -330,8 +330,10 @@ fn gemm_pair<'c, 'a>(
     }
     let bias = ir::operand_at(add, 1 - index)?;
     let elem = crate::lowering::builder::element_type(product.r#type())?;
-    // float32/float64: half types are widened to float32 before this pass
-    // (`onnx-widen-half`), or kept native for runtimes whose Gemm may lack them.
+    // float32/float64 only: a float16 Linear (computed in float32 by
+    // `onnx-widen-half`, which runs after this pass) keeps MatMul + Add, the
+    // order eager adds its bias in; a Gemm's last bits differ and flip
+    // float16 roundings.
     let float = unsafe { sys::mlirTypeIsAF32(elem.to_raw()) || sys::mlirTypeIsAF64(elem.to_raw()) };
     let bias_dims = dims(bias)?;
     let n = dims(product)?.last()?.clone();
