@@ -108,3 +108,20 @@ func.func @half(%x: tensor<?x?x8xf16, ["s0", "s1"]>, %w: tensor<8x16xf16>, %b: t
   return %2 : tensor<?x?x16xf16, ["s0", "s1"]>
 }
 }
+
+// -----
+
+// Before opset 13, Gemm, Add and PRelu may broadcast by attributes and
+// Softmax flattens at its axis: the pass leaves such modules alone (static
+// sizes, where opset 13 would be rewritten).
+// CHECK-LABEL: func.func @opset12
+// CHECK-NOT: onnx.flatten_tokens
+// CHECK-NOT: "onnx.Gemm"
+module attributes {onnx.opset = 12 : i64} {
+func.func @opset12(%x: tensor<2x16x32xf32>, %w: tensor<32x16xf32>, %b: tensor<16xf32>) -> tensor<2x16x16xf32> {
+  %0 = "onnx.MatMul"(%x, %w) : (tensor<2x16x32xf32>, tensor<32x16xf32>) -> tensor<2x16x16xf32>
+  %1 = "onnx.Add"(%0, %b) : (tensor<2x16x16xf32>, tensor<16xf32>) -> tensor<2x16x16xf32>
+  %2 = "onnx.Relu"(%1) : (tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  return %2 : tensor<2x16x16xf32>
+}
+}

@@ -224,14 +224,18 @@ fn token_operands(op: OperationRef<'_, '_>) -> Option<Vec<usize>> {
         }
         _ if UNARY.contains(&kind) => (op.operand_count() == 1 && op.result_count() == 1 && full(0)).then(|| vec![0]),
         _ if BINARY.contains(&kind) => {
-            if op.operand_count() != 2 || op.result_count() != 1 {
+            // No attributes: opset 6's `broadcast`/`axis` broadcast another way.
+            if op.operand_count() != 2 || op.result_count() != 1 || !attributes_within(op, &[]) {
                 return None;
             }
+            let n = out.last()?.clone();
             let mut rows = Vec::new();
             for i in 0..2 {
                 if full(i) {
                     rows.push(i);
-                } else if !dims(ir::operand_at(op, i)?).is_some_and(|d| row_broadcast(&d)) {
+                } else if !dims(ir::operand_at(op, i)?)
+                    .is_some_and(|d| row_broadcast(&d) && d.last().is_none_or(|x| *x == n || *x == Dim::Static(1)))
+                {
                     return None;
                 }
             }
@@ -348,6 +352,11 @@ fn gemm_pair<'c, 'a>(
 /// Finds the regions of `block`, rewrites those that pay; returns the
 /// number of Gemms formed.
 fn flatten_block(block: BlockRef<'_, '_>, opset: u32) -> usize {
+    // Opset 13's broadcasting and Softmax semantics (older Gemm, Add and
+    // PRelu broadcast by attributes; older Softmax flattens at its axis).
+    if opset < 13 {
+        return 0;
+    }
     let mut ops = Vec::new();
     let mut rows: Vec<Vec<usize>> = Vec::new();
     let mut index_of: HashMap<Key, usize> = HashMap::new();
@@ -489,7 +498,7 @@ fn rewrite_region<'c, 'a>(
     let lead: Vec<Dim> = out0[..rank - 1].to_vec();
     let dynamic = lead.iter().any(|d| !matches!(d, Dim::Static(_)));
     if dynamic && opset < 15 {
-        return Some(0); // Shape{start, end} and Reshape{allowzero} (14)
+        return Some(0); // Shape{start, end} (15) and Reshape{allowzero} (14)
     }
     // Entries: row operands defined outside the region, in first-use order.
     let mut entries: Vec<Value> = Vec::new();
