@@ -131,6 +131,25 @@ func.func @attention_rank(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: 
 
 // -----
 
+// Hostile-input seed 34: a FlexAttention whose value has another batch
+// than its query (onnx.checker refuses the model; the op has no result
+// inference here, so the operands are checked against each other).
+func.func @flex_attention_batch(%q: tensor<2x4x8x16xf16>, %k: tensor<2x4x6x16xf16>, %v: tensor<88x4x6x16xf16>) -> tensor<2x4x8x16xf16> {
+  // expected-error @+1 {{FlexAttention's query [2, 4, 8, 16] and value [88, 4, 6, 16] differ in dim 0 / 0}}
+  %0 = "onnx.preview.FlexAttention"(%q, %k, %v) : (tensor<2x4x8x16xf16>, tensor<2x4x6x16xf16>, tensor<88x4x6x16xf16>) -> tensor<2x4x8x16xf16>
+  return %0 : tensor<2x4x8x16xf16>
+}
+
+// -----
+
+func.func @attention_head_size(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x5x6xf32>, %v: tensor<1x2x5x8xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{Attention's query [1, 2, 4, 8] and key [1, 2, 5, 6] differ in dim 3 / 3}}
+  %0 = "onnx.Attention"(%q, %k, %v) : (tensor<1x2x4x8xf32>, tensor<1x2x5x6xf32>, tensor<1x2x5x8xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 func.func @lstm_hidden_size(%x: tensor<5x2x4xf32>, %w: tensor<1x12x4xf32>, %r: tensor<1x12x3xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{W [1, 12, 4] has 12 rows per direction; hidden_size 4 needs 4 gates x 4}}
   %0:3 = "onnx.LSTM"(%x, %w, %r) {hidden_size = 4 : i64} : (tensor<5x2x4xf32>, tensor<1x12x4xf32>, tensor<1x12x3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)

@@ -604,10 +604,31 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
                 _ => Ok(()),
             }
         }
-        "Attention" => {
+        "Attention" | "preview.FlexAttention" => {
+            let kind = op_type.trim_start_matches("preview.");
             for (i, name) in [(0, "query"), (1, "key"), (2, "value")] {
                 if let Some(s) = input(i).filter(|s| s.len() != 3 && s.len() != 4) {
-                    return Err(format!("Attention's {name} {} must be 3-D or 4-D", show(&s)));
+                    return Err(format!("{kind}'s {name} {} must be 3-D or 4-D", show(&s)));
+                }
+            }
+            // One batch; key and value of one sequence (and, 4-D, the same
+            // heads); query and key of one head size (4-D).
+            let (Some(q), Some(k), Some(v)) = (input(0), input(1), input(2)) else { return Ok(()) };
+            let differ = |a: &Dim, b: &Dim| matches!((a, b), (Dim::Static(x), Dim::Static(y)) if x != y);
+            let mut pairs = vec![("query", &q, 0, "key", &k, 0), ("query", &q, 0, "value", &v, 0)];
+            if k.len() == v.len() {
+                let seq = k.len() - 2;
+                pairs.push(("key", &k, seq, "value", &v, seq));
+                if k.len() == 4 {
+                    pairs.push(("key", &k, 1, "value", &v, 1));
+                }
+            }
+            if q.len() == 4 && k.len() == 4 {
+                pairs.push(("query", &q, 3, "key", &k, 3));
+            }
+            for (an, a, i, bn, b, j) in pairs {
+                if differ(&a[i], &b[j]) {
+                    return Err(format!("{kind}'s {an} {} and {bn} {} differ in dim {i} / {j}", show(a), show(b)));
                 }
             }
             Ok(())
