@@ -110,6 +110,17 @@ func.func @cast_target_other(%a: tensor<2xf32>) -> tensor<2xf64> {
 
 // -----
 
+// BitCast (opset 26) the same (hostile .onnx seed 35: `to = -9`).
+module attributes {onnx.opset = 26 : i64} {
+func.func @bitcast_target(%a: tensor<3xi64>) -> tensor<3xf64> {
+  // expected-error @+1 {{attribute 'to' = -9 is not the data type of its result (f64, data type 11)}}
+  %0 = "onnx.BitCast"(%a) {to = -9 : i64} : (tensor<3xi64>) -> tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
+}
+
+// -----
+
 func.func @split_outputs(%a: tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
   // expected-error @+1 {{attribute 'num_outputs' is 0; it must be at least 1 and equal its 2 result(s)}}
   %0:2 = "onnx.Split"(%a) {axis = 0 : i64, num_outputs = 0 : i64} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>)

@@ -157,7 +157,7 @@ fn verify_op(
         ));
     }
     check_attributes(op, schema)?;
-    if op_type == "Cast" {
+    if op_type == "Cast" || op_type == "BitCast" {
         check_cast_target(op)?;
     }
     check_type_constraints(op, schema)?;
@@ -355,7 +355,7 @@ fn check_axes(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A Cast's `to` names the element type of its result (a code that is no
+/// A Cast's (or BitCast's) `to` names the element type of its result (a code that is no
 /// data type, or another type than the result's, makes a model the runtime
 /// rejects or reads differently than the IR says).
 fn check_cast_target(op: OperationRef<'_, '_>) -> Result<(), String> {
