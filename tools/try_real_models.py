@@ -55,6 +55,9 @@ import torchvision
 from torch.export import Dim
 
 warnings.filterwarnings("ignore")
+# The input sets below are drawn when the tables are built: seeded, so that a
+# row (and a float16 verdict near its tolerance) is the same on every run.
+torch.manual_seed(20261203)
 OUT = "target/try"
 os.makedirs(OUT, exist_ok=True)
 
