@@ -293,6 +293,52 @@ def cases():
     m.ParseFromString(model([helper.make_node("f", ["x"], ["y"], domain="local", name="call")], [X], [Y], extra_opsets=[("local", 1)]))
     m.functions.append(recursive)
     yield "recursive_function", m.SerializeToString(), 1, ["recursive_function.onnx", "calls itself"]
+    # Ops whose result types our shape inference now derives or whose
+    # operands it checks against each other (hostile seeds 34-37 found each
+    # written with exit 0 and refused by onnx.checker).
+    f16 = TensorProto.FLOAT16
+    yield "flex_attention_batch", model(
+        [helper.make_node("FlexAttention", ["q", "k", "v"], ["y"], name="flex", domain="ai.onnx.preview")],
+        [vi("q", [2, 4, 8, 16], f16), vi("k", [2, 4, 6, 16], f16), vi("v", [88, 4, 6, 16], f16)],
+        [vi("y", [2, 4, 8, 16], f16)], opset=26, ir=13, extra_opsets=[("ai.onnx.preview", 1)]
+    ), 1, ["flex_attention_batch.onnx", "flex", "FlexAttention's query [2, 4, 8, 16] and value [88, 4, 6, 16] differ"]
+    yield "bitcast_to_no_type", model(
+        [helper.make_node("BitCast", ["x"], ["y"], name="bitcast", to=-9)],
+        [vi("x", [3], TensorProto.INT64)], [vi("y", [3], TensorProto.DOUBLE)], opset=26, ir=13
+    ), 1, ["bitcast_to_no_type.onnx", "bitcast", "attribute 'to' = -9"]
+    yield "attention_qk_output_dims", model(
+        [helper.make_node("Attention", ["q", "k", "v", "", "pk", "pv"], ["o", "pko", "pvo", "qk"], name="attn",
+                          q_num_heads=3, kv_num_heads=3, qk_matmul_output_mode=1)],
+        [vi("q", [2, 4, 24]), vi("k", [2, 6, 24]), vi("v", [2, 6, 24]), vi("pk", [2, 3, 12, 8]), vi("pv", [2, 3, 12, 8])],
+        [vi("o", [2, 4, 24]), vi("pko", [2, 3, 18, 8]), vi("pvo", [2, 3, 18, 8]), vi("qk", [2, 3, 2, 18])],
+        opset=23, ir=11
+    ), 1, ["attention_qk_output_dims.onnx", "attn", "result #3 is declared", "[2, 3, 4, 18]"]
+    yield "quantize_no_zero_point_int16", model(
+        [helper.make_node("QuantizeLinear", ["x", "s"], ["y"], name="quant")],
+        [vi("x", [4]), vi("s", [])], [vi("y", [4], TensorProto.INT16)], opset=21, ir=10
+    ), 1, ["quantize_no_zero_point_int16.onnx", "quant", "uint8 without a zero point"]
+    yield "bernoulli_bool_result", model(
+        [helper.make_node("Bernoulli", ["x"], ["y"], name="coin")],
+        [vi("x", [5])], [vi("y", [5], TensorProto.BOOL)], opset=22, ir=10
+    ), 1, ["bernoulli_bool_result.onnx", "coin", "its input's type, without 'dtype'"]
+    yield "linear_attention_batch", model(
+        [helper.make_node("LinearAttention", ["q", "k", "v"], ["o", "state"], name="lin", q_num_heads=4, kv_num_heads=4,
+                          update_rule="linear")],
+        [vi("q", [2, 4, 32]), vi("k", [2, 4, 32]), vi("v", [2, 4, 32])],
+        [vi("o", [64, 4, 32]), vi("state", [2, 4, 8, 8])], opset=27, ir=13
+    ), 1, ["linear_attention_batch.onnx", "lin", "result #0 is declared"]
+    tree = helper.make_node(
+        "TreeEnsemble", ["x"], ["y"], name="trees", domain="ai.onnx.ml",
+        n_targets=2, aggregate_function=1, post_transform=0, tree_roots=[0],
+        nodes_featureids=[0], nodes_splits=helper.make_tensor("splits", TensorProto.DOUBLE, [1], [0.5]),
+        nodes_modes=helper.make_tensor("modes", TensorProto.UINT8, [1], [0]),
+        nodes_truenodeids=[0], nodes_trueleafs=[1], nodes_falsenodeids=[1], nodes_falseleafs=[1],
+        leaf_targetids=[0, 1], leaf_weights=helper.make_tensor("weights", TensorProto.DOUBLE, [2], [1.0, 2.0]),
+    )
+    yield "tree_ensemble_rows", model(
+        [tree], [vi("x", [3, 2], TensorProto.DOUBLE)], [vi("y", [0, 2], TensorProto.DOUBLE)],
+        opset=21, ir=10, extra_opsets=[("ai.onnx.ml", 5)]
+    ), 1, ["tree_ensemble_rows.onnx", "trees", "result #0 is declared", "[3, 2]"]
 
 
 def main() -> None:

@@ -1123,25 +1123,87 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             )
         })),
         // Y: the query's shape with the value's head size (4-D), or the
-        // query's [B, S] with q_num_heads value heads (3-D).
+        // query's [B, S] with q_num_heads value heads (3-D). present_key /
+        // present_value: [B, kv heads, past + new sequence, head size];
+        // qk_matmul_output: [B, q heads, query sequence, past + new sequence].
         "Attention" => {
             let n = op.result_count();
             let mut out = vec![None; n];
-            if let (Some(first), Some(q), Some(v)) = (out.first_mut(), input(0), input(2)) {
+            let (Some(q), Some(k), Some(v)) = (input(0), input(1), input(2)) else { return out };
+            let heads = (int_attr(op, "q_num_heads"), int_attr(op, "kv_num_heads"));
+            // Per-head size of a 3-D [B, S, heads * size] operand.
+            let per_head = |d: &Dim, h: Option<i64>| match (d, h) {
+                (Dim::Static(w), Some(h)) if h > 0 && w % h == 0 => Dim::Static(w / h),
+                _ => Dim::Unknown,
+            };
+            let layout = match (q.len(), k.len(), v.len()) {
+                (4, 4, 4) => Some((q[1].clone(), q[2].clone(), k[1].clone(), k[2].clone(), k[3].clone(), v[3].clone())),
+                (3, 3, 3) => Some((
+                    heads.0.map_or(Dim::Unknown, Dim::Static),
+                    q[1].clone(),
+                    heads.1.map_or(Dim::Unknown, Dim::Static),
+                    k[1].clone(),
+                    per_head(&k[2], heads.1),
+                    per_head(&v[2], heads.1),
+                )),
+                _ => None,
+            };
+            if let Some(first) = out.first_mut() {
                 *first = match (q.len(), v.len()) {
                     (4, 4) => Some(vec![q[0].clone(), q[1].clone(), q[2].clone(), v[3].clone()]),
                     (3, 3) => {
-                        let heads = (int_attr(op, "q_num_heads"), int_attr(op, "kv_num_heads"));
-                        let width = match (&v[2], heads) {
-                            (Dim::Static(w), (Some(hq), Some(hkv))) if hkv > 0 && w % hkv == 0 => {
-                                Dim::Static((w / hkv).saturating_mul(hq))
-                            }
+                        let width = match (per_head(&v[2], heads.1), heads.0) {
+                            (Dim::Static(e), Some(hq)) => Dim::Static(e.saturating_mul(hq)),
                             _ => Dim::Unknown,
                         };
                         Some(vec![q[0].clone(), q[1].clone(), width])
                     }
                     _ => None,
                 };
+            }
+            let Some((hq, l, hkv, s, e, ev)) = layout else { return out };
+            // The past sequence (operand 4, past_key): none when absent.
+            let past = ir::operand_at(op, 4)
+                .filter(|p| ir::defining_op(*p).is_none_or(|d| ir::op_name(d) != onnx_ir::NONE_OP));
+            let total = match past {
+                None => s,
+                Some(p) => match shape_of(p.r#type()) {
+                    Some(pd) if pd.len() == 4 => add_dims(&pd[2], &s),
+                    _ => Dim::Unknown,
+                },
+            };
+            let b = q[0].clone();
+            if n > 1 {
+                out[1] = Some(vec![b.clone(), hkv.clone(), total.clone(), e]);
+            }
+            if n > 2 {
+                out[2] = Some(vec![b.clone(), hkv, total.clone(), ev]);
+            }
+            if n > 3 {
+                out[3] = Some(vec![b, hq, l, total]);
+            }
+            out
+        }
+        // Y: [B, query sequence, ...] of a 3-D or 4-D query.
+        "LinearAttention" => {
+            let mut out = vec![None; op.result_count()];
+            if let (Some(first), Some(q)) = (out.first_mut(), input(0)) {
+                if q.len() >= 3 {
+                    let mut y = vec![Dim::Unknown; q.len()];
+                    y[0] = q[0].clone();
+                    y[q.len() - 2] = q[q.len() - 2].clone();
+                    *first = Some(y);
+                }
+            }
+            out
+        }
+        // Y: [N, n_targets].
+        "ml.TreeEnsemble" => {
+            let mut out = vec![None; op.result_count()];
+            if let (Some(first), Some(x)) = (out.first_mut(), input(0)) {
+                if let Some(rows) = x.first() {
+                    *first = Some(vec![rows.clone(), int_attr(op, "n_targets").map_or(Dim::Unknown, Dim::Static)]);
+                }
             }
             out
         }

@@ -160,6 +160,7 @@ fn verify_op(
     if op_type == "Cast" || op_type == "BitCast" {
         check_cast_target(op)?;
     }
+    check_result_type_rule(op, op_type)?;
     check_type_constraints(op, schema)?;
     check_required_inputs(op, schema)?;
     check_attribute_values(op, op_type, opset)?;
@@ -371,6 +372,47 @@ fn check_cast_target(op: OperationRef<'_, '_>) -> Result<(), String> {
         Some(code) if code != to => {
             Err(format!("attribute 'to' = {to} is not the data type of its result ({element}, data type {code})"))
         }
+        _ => Ok(()),
+    }
+}
+
+/// Ops whose result element type an attribute names, or else another value's
+/// type or a fixed default (no type constraint ties them): a result declared
+/// otherwise is a model the runtime reads differently than the IR says.
+fn check_result_type_rule(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
+    let int = |name: &str| {
+        op.attribute(name)
+            .ok()
+            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+            .map(|i| i.value())
+    };
+    let code_of =
+        |v: melior::ir::Value| crate::lowering::builder::element_type(v.r#type()).and_then(onnx_ir::data_type_code);
+    let present = |i: usize| {
+        crate::ir::operand_at(op, i)
+            .filter(|v| !crate::ir::defining_op(*v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP))
+    };
+    // (attribute, what the result is without it)
+    let (attr, default): (&str, Option<i64>) = match op_type {
+        "Bernoulli" | "RandomNormalLike" | "RandomUniformLike" | "EyeLike" => ("dtype", present(0).and_then(code_of)),
+        // Without a zero point or `output_dtype`, uint8.
+        "QuantizeLinear" if present(2).is_none() => ("output_dtype", Some(2)),
+        _ => return Ok(()),
+    };
+    let Some(result) = crate::ir::result_at(op, 0) else { return Ok(()) };
+    let Some(have) = code_of(result) else { return Ok(()) };
+    let want = int(attr).filter(|&t| t != 0).or(default);
+    match want {
+        Some(want) if want != have => Err(format!(
+            "result is data type {have} but the op computes data type {want} ({})",
+            if int(attr).is_some_and(|t| t != 0) {
+                format!("its attribute '{attr}'")
+            } else if op_type == "QuantizeLinear" {
+                "uint8 without a zero point or 'output_dtype'".to_string()
+            } else {
+                format!("its input's type, without '{attr}'")
+            }
+        )),
         _ => Ok(()),
     }
 }
