@@ -327,6 +327,30 @@ def cases():
         [vi("q", [2, 4, 32]), vi("k", [2, 4, 32]), vi("v", [2, 4, 32])],
         [vi("o", [64, 4, 32]), vi("state", [2, 4, 8, 8])], opset=27, ir=13
     ), 1, ["linear_attention_batch.onnx", "lin", "result #0 is declared"]
+    i8 = TensorProto.INT8
+    yield "qlinear_matmul_dims", model(
+        [helper.make_node("QLinearMatMul", ["a", "sa", "za", "b", "sb", "zb", "sy", "zy"], ["y"], name="qmm")],
+        [vi("a", [2, 4], i8), vi("sa", [1]), vi("za", [1], i8), vi("b", [4, 2], i8), vi("sb", [1]), vi("zb", [1], i8),
+         vi("sy", [1]), vi("zy", [1], i8)],
+        [vi("y", [2, 3], i8)], opset=21, ir=10
+    ), 1, ["qlinear_matmul_dims.onnx", "qmm", "result #0 is declared", "[2, 2]"]
+    yield "linear_attention_no_beta", model(
+        [helper.make_node("LinearAttention", ["q", "k", "v", "", "decay"], ["o", "state"], name="lin",
+                          q_num_heads=4, kv_num_heads=4)],
+        [vi("q", [2, 4, 32]), vi("k", [2, 4, 32]), vi("v", [2, 4, 32]), vi("decay", [2, 4, 4])],
+        [vi("o", [2, 4, 32]), vi("state", [2, 4, 8, 8])], opset=27, ir=13
+    ), 1, ["linear_attention_no_beta.onnx", "lin", "update_rule 'gated_delta' needs the beta input"]
+    yield "linear_attention_heads", model(
+        [helper.make_node("LinearAttention", ["q", "k", "v"], ["o", "state"], name="lin", q_num_heads=4,
+                          kv_num_heads=4, update_rule="linear")],
+        [vi("q", [2, 4, 5]), vi("k", [2, 4, 32]), vi("v", [2, 4, 32])],
+        [vi("o", [2, 4, 32]), vi("state", [2, 4, 8, 8])], opset=27, ir=13
+    ), 1, ["linear_attention_heads.onnx", "lin", "query [2, 4, 5] does not split into q_num_heads = 4 heads"]
+    yield "label_encoder_no_keys", model(
+        [helper.make_node("LabelEncoder", ["x"], ["y"], name="labels", domain="ai.onnx.ml", values_int64s=[0, 1, 2])],
+        [vi("x", [5], TensorProto.STRING)], [vi("y", [5], TensorProto.INT64)],
+        opset=21, ir=10, extra_opsets=[("ai.onnx.ml", 4)]
+    ), 1, ["label_encoder_no_keys.onnx", "labels", "needs one of the attributes keys_tensor"]
     tree = helper.make_node(
         "TreeEnsemble", ["x"], ["y"], name="trees", domain="ai.onnx.ml",
         n_targets=2, aggregate_function=1, post_transform=0, tree_roots=[0],

@@ -203,6 +203,16 @@ fn text(d: &Dim) -> String {
     }
 }
 
+/// The operand indices of the two matrices of a matrix product op
+/// (QLinearMatMul: `a, a_scale, a_zero_point, b, ...`).
+fn matmul_operands(op_type: &str) -> Option<(usize, usize)> {
+    match op_type {
+        "MatMul" | "MatMulInteger" => Some((0, 1)),
+        "QLinearMatMul" => Some((0, 3)),
+        _ => None,
+    }
+}
+
 fn int_attr(op: OperationRef<'_, '_>, name: &str) -> Option<i64> {
     let a = op.attribute(name).ok()?;
     unsafe { sys::mlirAttributeIsAInteger(a.to_raw()).then(|| sys::mlirIntegerAttrGetValueInt(a.to_raw())) }
@@ -528,13 +538,15 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             let shapes: Vec<Shape> = (0..op.operand_count()).filter_map(input).collect();
             broadcasts(&shapes)
         }
-        "MatMul" | "MatMulInteger" => match (input(0), input(1)) {
-            // (The contracted dims are checked by the op's verifier.)
-            (Some(a), Some(b)) if a.len() > 2 && b.len() > 2 => {
-                broadcasts(&[a[..a.len() - 2].to_vec(), b[..b.len() - 2].to_vec()])
+        "MatMul" | "MatMulInteger" | "QLinearMatMul" => {
+            match matmul_operands(op_type).map(|(i, j)| (input(i), input(j))) {
+                // (The contracted dims are checked by the op's verifier.)
+                Some((Some(a), Some(b))) if a.len() > 2 && b.len() > 2 => {
+                    broadcasts(&[a[..a.len() - 2].to_vec(), b[..b.len() - 2].to_vec()])
+                }
+                _ => Ok(()),
             }
-            _ => Ok(()),
-        },
+        }
         "Gemm" => match (input(0), input(1)) {
             (Some(a), Some(b)) if a.len() != 2 || b.len() != 2 => {
                 Err(format!("Gemm takes 2-D operands, got {} and {}", show(&a), show(&b)))
@@ -630,6 +642,43 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
                 if differ(&a[i], &b[j]) {
                     return Err(format!("{kind}'s {an} {} and {bn} {} differ in dim {i} / {j}", show(a), show(b)));
                 }
+            }
+            Ok(())
+        }
+        // Packed 3-D operands hold whole heads; a past state is 4-D; the
+        // update rule's decay (operand 4) and beta (operand 5) are there.
+        "LinearAttention" => {
+            for (i, name, heads) in
+                [(0, "query", "q_num_heads"), (1, "key", "kv_num_heads"), (2, "value", "kv_num_heads")]
+            {
+                if let (Some(x), Some(h)) = (input(i), int_attr(op, heads)) {
+                    if let (3, Some(Dim::Static(w))) = (x.len(), x.last()) {
+                        if h <= 0 || w % h != 0 {
+                            return Err(format!(
+                                "LinearAttention's {name} {} does not split into {heads} = {h} heads",
+                                show(&x)
+                            ));
+                        }
+                    }
+                }
+            }
+            if let Some(state) = input(3).filter(|s| s.len() != 4) {
+                return Err(format!("LinearAttention's past_state {} must be 4-D", show(&state)));
+            }
+            let rule = op
+                .attribute("update_rule")
+                .ok()
+                .and_then(ir::string_value)
+                .unwrap_or_else(|| "gated_delta".to_string());
+            let present = |i: usize| {
+                ir::operand_at(op, i)
+                    .is_some_and(|v| !ir::defining_op(v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP))
+            };
+            if matches!(rule.as_str(), "gated" | "gated_delta") && !present(4) {
+                return Err(format!("LinearAttention's update_rule '{rule}' needs the decay input"));
+            }
+            if matches!(rule.as_str(), "delta" | "gated_delta") && !present(5) {
+                return Err(format!("LinearAttention's update_rule '{rule}' needs the beta input"));
             }
             Ok(())
         }
@@ -894,29 +943,31 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         })),
         // numpy's matmul: a 1-D operand is a row (a) or a column (b) whose
         // dim is dropped from the result.
-        "MatMul" | "MatMulInteger" => one(input(0).zip(input(1)).and_then(|(a, b)| {
-            if a.is_empty() || b.is_empty() {
-                return None;
-            }
-            if a.len() == 1 || b.len() == 1 {
-                let (a1, b1) = (a.len() == 1, b.len() == 1);
-                let a2 = if a1 { vec![Dim::Static(1), a[0].clone()] } else { a.clone() };
-                let b2 = if b1 { vec![b[0].clone(), Dim::Static(1)] } else { b.clone() };
-                let mut out = broadcast(&[a2[..a2.len() - 2].to_vec(), b2[..b2.len() - 2].to_vec()]);
-                if !a1 {
-                    out.push(a2[a2.len() - 2].clone());
+        "MatMul" | "MatMulInteger" | "QLinearMatMul" => {
+            one(matmul_operands(op_type).and_then(|(i, j)| input(i).zip(input(j))).and_then(|(a, b)| {
+                if a.is_empty() || b.is_empty() {
+                    return None;
                 }
-                if !b1 {
-                    out.push(b2[b2.len() - 1].clone());
+                if a.len() == 1 || b.len() == 1 {
+                    let (a1, b1) = (a.len() == 1, b.len() == 1);
+                    let a2 = if a1 { vec![Dim::Static(1), a[0].clone()] } else { a.clone() };
+                    let b2 = if b1 { vec![b[0].clone(), Dim::Static(1)] } else { b.clone() };
+                    let mut out = broadcast(&[a2[..a2.len() - 2].to_vec(), b2[..b2.len() - 2].to_vec()]);
+                    if !a1 {
+                        out.push(a2[a2.len() - 2].clone());
+                    }
+                    if !b1 {
+                        out.push(b2[b2.len() - 1].clone());
+                    }
+                    return Some(out);
                 }
-                return Some(out);
-            }
-            let batch = broadcast(&[a[..a.len() - 2].to_vec(), b[..b.len() - 2].to_vec()]);
-            let mut out = batch;
-            out.push(a[a.len() - 2].clone());
-            out.push(b[b.len() - 1].clone());
-            Some(out)
-        })),
+                let batch = broadcast(&[a[..a.len() - 2].to_vec(), b[..b.len() - 2].to_vec()]);
+                let mut out = batch;
+                out.push(a[a.len() - 2].clone());
+                out.push(b[b.len() - 1].clone());
+                Some(out)
+            }))
+        }
         "Gemm" => one(input(0).zip(input(1)).and_then(|(a, b)| {
             let ta = int_attr(op, "transA").unwrap_or(0) != 0;
             let tb = int_attr(op, "transB").unwrap_or(0) != 0;

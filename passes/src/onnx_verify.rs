@@ -161,6 +161,9 @@ fn verify_op(
         check_cast_target(op)?;
     }
     check_result_type_rule(op, op_type)?;
+    if domain == "ai.onnx.ml" && op_type == "LabelEncoder" {
+        check_label_encoder(op)?;
+    }
     check_type_constraints(op, schema)?;
     check_required_inputs(op, schema)?;
     check_attribute_values(op, op_type, opset)?;
@@ -415,6 +418,22 @@ fn check_result_type_rule(op: OperationRef<'_, '_>, op_type: &str) -> Result<(),
         )),
         _ => Ok(()),
     }
+}
+
+/// A LabelEncoder maps keys to values: both must be given (one attribute
+/// of each family; the schema marks none of them required).
+fn check_label_encoder(op: OperationRef<'_, '_>) -> Result<(), String> {
+    for family in ["keys", "values"] {
+        let given = ["tensor", "strings", "int64s", "floats"]
+            .iter()
+            .any(|kind| op.attribute(&format!("{family}_{kind}")).is_ok());
+        if !given {
+            return Err(format!(
+                "needs one of the attributes {family}_tensor, {family}_strings, {family}_int64s, {family}_floats"
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn range_text(min: u32, max: u32) -> String {
