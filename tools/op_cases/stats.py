@@ -228,3 +228,33 @@ def _(self, x, e):
     em = torch.var_mean(e)
     return (v, s, vm[0], vm[1], sm[0], sm[1], x.var(), _sfin(em[0]), _sfin(em[1]), _sfin(e.mean()),
             _sfin(e.std(1)))
+
+
+def _scan_input(g, n):
+    """[3, n] small integer-valued floats (ties) with a zero, a NaN and an inf (n >= 5)."""
+    x = grid(g, 3, n)
+    x[0, 3] = 0.0
+    x[1, 2] = float("nan")
+    x[2, 1] = float("inf")
+    return x
+
+
+@case("stats_scans_dynamic",
+      ["cumprod.default", "cummax.default", "cummin.default", "logcumsumexp.default", "fft_fftshift.default",
+       "fft_ifftshift.default"],
+      lambda g, d: (_scan_input(g, d["seq"]), ri(g, -3, 4, d["rows"], 2)),
+      dynamic={"x": {1: ("seq", 5, 8)}, "a": {0: ("rows", 3, 2)}})
+def _(self, x, a):
+    """Scans and shifts along dynamic dims (a Loop doubling the step while it is below the run-time length;
+    split points read from the shape): cumprod through a zero and an inf, cummax / cummin values and
+    indices with ties and a NaN, logcumsumexp with -inf / inf / NaN, fftshift / ifftshift of an odd and an
+    even length; int64 cumprod / cummax / cummin / fftshift along a dynamic dim of 3 and 2 rows."""
+    mx, mxi = torch.cummax(x, 1)
+    mn, mni = torch.cummin(x, -1)
+    ai, aii = torch.cummax(a, 0)
+    an, ani = torch.cummin(a, 0)
+    f = torch.fft
+    return (_sfin(torch.cumprod(x, 1)), _sfin(mx), mxi, _sfin(mn), mni,
+            _sfin(torch.logcumsumexp(x, 1)), _sfin(torch.logcumsumexp(x.flip(1) * 0.5, -1)),
+            _sfin(f.fftshift(x, dim=1)), _sfin(f.ifftshift(x)), torch.cumprod(a, 0), ai, aii, an, ani,
+            f.fftshift(a), f.ifftshift(a, dim=0))

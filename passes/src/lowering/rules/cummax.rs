@@ -1,6 +1,7 @@
-use super::math_common::{along_dim, bool_op, elem, is_float_value, isnan};
-use crate::lowering::{builder, Attr, Ctx, Rule};
-use melior::ir::{Value, ValueLike};
+use super::math_common::{along_dim, elem, is_float_value};
+use super::scan_common::{inclusive_scan, scan_len};
+use crate::lowering::{Attr, Ctx, Rule};
+use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.cummax.default", |c| cumext(c, true))
     .samples(&[
@@ -12,51 +13,15 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cummax.default", |c| cumext(c, t
     ])
     .dtypes(&["f32", "i64", "i32", "i8", "bool"])];
 
-/// `x` shifted by `s` along `axis` (static length `n`): `s` copies of `fill`
-/// in front, the last `s` elements dropped.
-pub(super) fn shift<'c, 'a>(
-    c: &Ctx<'c, 'a>,
-    y: Value<'c, 'a>,
-    axis: i64,
-    rank: usize,
-    n: i64,
-    s: i64,
-    fill: Value<'c, 'a>,
-) -> Result<Value<'c, 'a>, String> {
-    let b = &c.b;
-    let starts = b.const_i64s(&[0])?;
-    let ends = b.const_i64s(&[n - s])?;
-    let axes = b.const_i64s(&[axis])?;
-    let head = b.op_like("Slice", &[y, starts, ends, axes], &[], y)?;
-    let mut pads = vec![0i64; 2 * rank];
-    pads[axis as usize] = s;
-    let pads = b.const_i64s(&pads)?;
-    b.op_like("Pad", &[head, pads, fill], &[("mode", Attr::String("constant".into()))], y)
-}
-
-/// The static length of `x` along `dim` (1 for a 0-d tensor).
-pub(super) fn static_len(c: &Ctx<'_, '_>, x: Value<'_, '_>, dim: i64, what: &str) -> Result<i64, String> {
-    let rank = c.rank(x)?;
-    if rank == 0 {
-        c.dim(dim, 0)?;
-        return Ok(1);
-    }
-    let axis = c.dim(dim, rank)?;
-    builder::dims(x.r#type())
-        .and_then(|d| d[axis])
-        .ok_or_else(|| format!("{what} along a dynamic dim is not supported"))
-}
-
 /// cummax / cummin: the running extreme and the index of the last element
 /// that set it (torch: `x >= best` replaces, so ties move the index; a NaN
 /// replaces and sticks, its index the last NaN seen). An inclusive scan in
-/// ceil(log2 n) steps combining (earlier, later) pairs: take later where it is
+/// ceil(log2 n) steps (scan_common) combining (earlier, later) pairs: take later where it is
 /// NaN, or where earlier is not NaN and later >= earlier (<= for cummin).
 pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c, 'a>>, String> {
     let x_in = c.args.tensor("self")?;
     let dim = c.args.int("dim")?;
-    let n = static_len(c, x_in, dim, if max { "cummax" } else { "cummin" })?;
-    let rank = c.rank(x_in)?.max(1);
+    let n = scan_len(c, x_in, dim)?;
     let i64_type = c.b.i64_type();
     let float = is_float_value(x_in);
     // Bools (no ONNX ordering) and narrower ints (whose fill would not be
@@ -73,7 +38,6 @@ pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c,
         let ones = b.op("Expand", &[one, shape], &[], b.unranked(i64_type))?;
         let axis_t = b.const_i64_scalar(axis)?;
         let pos = b.op_like("CumSum", &[ones, axis_t], &[], ones)?;
-        let mut idx = b.op_like("Sub", &[pos, one], &[], ones)?;
         let identity = if float {
             if max {
                 f64::NEG_INFINITY
@@ -91,26 +55,22 @@ pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c,
             b.const_i64_scalar(if max { i64::MIN } else { i64::MAX })?
         };
         let zero_i = b.const_i64_scalar(0)?;
-        let mut y = x;
-        let mut s = 1i64;
-        while s < n {
-            let a = shift(c, y, axis, rank, n, s, fill)?;
-            let ai = shift(c, idx, axis, rank, n, s, zero_i)?;
-            let cmp = bool_op(c, if max { "GreaterOrEqual" } else { "LessOrEqual" }, &[y, a])?;
+        let idx = b.op_like("Sub", &[pos, one], &[], ones)?;
+        let scanned = inclusive_scan(c, &[(x, fill), (idx, zero_i)], axis, n, |b, earlier, later| {
+            let (a, ai, y, yi) = (earlier[0], earlier[1], later[0], later[1]);
+            let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
+            let test = |op: &str, inputs: &[Value<'c, 'a>]| b.op(op, inputs, &[], bool_t);
+            let cmp = test(if max { "GreaterOrEqual" } else { "LessOrEqual" }, &[y, a])?;
             let take = if float {
-                let a_nan = isnan(c, a)?;
-                let a_ok = bool_op(c, "Not", &[a_nan])?;
-                let ok = bool_op(c, "And", &[a_ok, cmp])?;
-                let y_nan = isnan(c, y)?;
-                bool_op(c, "Or", &[y_nan, ok])?
+                let a_ok = test("Not", &[test("IsNaN", &[a])?])?;
+                let ok = test("And", &[a_ok, cmp])?;
+                test("Or", &[test("IsNaN", &[y])?, ok])?
             } else {
                 cmp
             };
-            let ny = b.op_like("Where", &[take, y, a], &[], y)?;
-            idx = b.op_like("Where", &[take, idx, ai], &[], idx)?;
-            y = ny;
-            s *= 2;
-        }
+            Ok(vec![b.op_like("Where", &[take, y, a], &[], y)?, b.op_like("Where", &[take, yi, ai], &[], yi)?])
+        })?;
+        let (y, idx) = (scanned[0], scanned[1]);
         indices_out = Some(idx);
         Ok(y)
     })?;

@@ -1,3 +1,4 @@
+use super::common::dim_size;
 use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -13,7 +14,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.fft_fftshift.default", |c| shift
 
 /// `fftshift` / `ifftshift`: a roll of every listed dim (all dims when
 /// `dim` is None) by `n // 2` (fftshift) or `-(n // 2)` (ifftshift), as
-/// `Concat(x[n-s:], x[:n-s])`; needs static sizes along the shifted dims.
+/// `Concat(x[n-s:], x[:n-s])`, the split point computed in the graph along
+/// a dynamic dim.
 pub(super) fn shift<'c, 'a>(ctx: &Ctx<'c, 'a>, inverse: bool) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &ctx.b;
     let mut x = ctx.args.tensor("self")?;
@@ -28,21 +30,31 @@ pub(super) fn shift<'c, 'a>(ctx: &Ctx<'c, 'a>, inverse: bool) -> Result<Vec<Valu
         // torch's roll needs a dim to shift along.
         return Err("fftshift / ifftshift of a 0-d tensor (torch refuses it: no dim to roll)".into());
     }
-    {
-        for d in dims {
-            let n = sizes[d].ok_or("fftshift needs a static size along the shifted dims")?;
-            if n == 0 {
-                continue;
+    for d in dims {
+        let axis = b.const_i64s(&[d as i64])?;
+        let split = match sizes[d] {
+            Some(n) => {
+                if n == 0 {
+                    continue;
+                }
+                let s = if inverse { (-(n / 2)).rem_euclid(n) } else { (n / 2).rem_euclid(n) };
+                if s == 0 {
+                    continue;
+                }
+                b.const_i64s(&[n - s])?
             }
-            let s = if inverse { (-(n / 2)).rem_euclid(n) } else { (n / 2).rem_euclid(n) };
-            if s == 0 {
-                continue;
+            // A dynamic size: the elements from n - n // 2 (fftshift) or
+            // n // 2 (ifftshift) on go in front, computed in the graph.
+            None => {
+                let n = dim_size(ctx, x, d as i64)?;
+                let i64_1d = b.unranked(b.i64_type());
+                let n = if inverse { n } else { b.op("Add", &[n, b.const_i64s(&[1])?], &[], i64_1d)? };
+                b.op("Div", &[n, b.const_i64s(&[2])?], &[], i64_1d)?
             }
-            let axis = b.const_i64s(&[d as i64])?;
-            let tail = b.op_like("Slice", &[x, b.const_i64s(&[n - s])?, b.const_i64s(&[n])?, axis], &[], x)?;
-            let head = b.op_like("Slice", &[x, b.const_i64s(&[0])?, b.const_i64s(&[n - s])?, axis], &[], x)?;
-            x = b.op_like("Concat", &[tail, head], &[("axis", Attr::Int(d as i64))], x)?;
-        }
+        };
+        let tail = b.op_like("Slice", &[x, split, b.const_i64s(&[i64::MAX])?, axis], &[], x)?;
+        let head = b.op_like("Slice", &[x, b.const_i64s(&[0])?, split, axis], &[], x)?;
+        x = b.op_like("Concat", &[tail, head], &[("axis", Attr::Int(d as i64))], x)?;
     }
     Ok(vec![ctx.op("Identity", &[x], &[])?])
 }

@@ -1,6 +1,5 @@
-use super::math_common::{bool_op, isinf};
-use crate::lowering::{Ctx, Rule};
-use melior::ir::Value;
+use crate::lowering::{builder::Builder, Attr, Ctx, Rule};
+use melior::ir::{r#type::IntegerType, Value};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.logaddexp.default", |c| logaddexp(c, false)).samples(&[
     "self: T[2,3]; other: T[2,3]",
@@ -16,18 +15,18 @@ pub(super) fn logaddexp<'c, 'a>(c: &Ctx<'c, 'a>, base2: bool) -> Result<Vec<Valu
     let element = c.result_element(0)?;
     let a = c.tensor_as("self", element)?;
     let bv = c.tensor_as("other", element)?;
-    let r = logaddexp_of(c, a, bv, base2)?;
+    let r = logaddexp_of(&c.b, a, bv, base2)?;
     Ok(vec![c.op("Identity", &[r], &[])?])
 }
 
 /// logaddexp (or logaddexp2) of two float values of the same type.
 pub(super) fn logaddexp_of<'c, 'a>(
-    c: &Ctx<'c, 'a>,
+    b: &Builder<'c, 'a>,
     a: Value<'c, 'a>,
     bv: Value<'c, 'a>,
     base2: bool,
 ) -> Result<Value<'c, 'a>, String> {
-    let b = &c.b;
+    let bool_t = b.unranked(IntegerType::new(b.context, 1).into());
     let m = b.op_like("Max", &[a, bv], &[], a)?;
     let d = b.op_like("Sub", &[a, bv], &[], a)?;
     let d = b.op_like("Abs", &[d], &[], a)?;
@@ -45,15 +44,15 @@ pub(super) fn logaddexp_of<'c, 'a>(
     let um1 = b.op_like("Sub", &[u, one], &[], a)?;
     let r = b.op_like("Div", &[e, um1], &[], a)?;
     let l = b.op_like("Mul", &[log_u, r], &[], a)?;
-    let u_one = bool_op(c, "Equal", &[u, one])?;
+    let u_one = b.op("Equal", &[u, one], &[], bool_t)?;
     let mut l = b.op_like("Where", &[u_one, e, l], &[], a)?;
     if base2 {
         let k = b.const_like(a, std::f64::consts::LOG2_E)?;
         l = b.op_like("Mul", &[l, k], &[], a)?;
     }
     let s = b.op_like("Add", &[m, l], &[], a)?;
-    let same = bool_op(c, "Equal", &[a, bv])?;
-    let inf = isinf(c, a, true, true)?;
-    let both_inf = bool_op(c, "And", &[same, inf])?;
+    let same = b.op("Equal", &[a, bv], &[], bool_t)?;
+    let inf = b.op("IsInf", &[a], &[("detect_positive", Attr::Int(1)), ("detect_negative", Attr::Int(1))], bool_t)?;
+    let both_inf = b.op("And", &[same, inf], &[], bool_t)?;
     b.op_like("Where", &[both_inf, a, s], &[], a)
 }
