@@ -161,11 +161,25 @@ impl VerifyReport {
             if b.rules.is_empty() {
                 text.push_str(&format!("first bad rewrite: {}\n", b.stage));
             }
-            for (rule, file) in &b.rules {
+            if b.rules.len() == 1 {
+                let (rule, file) = &b.rules[0];
                 text.push_str(&format!(
                     "first bad rewrite: {} {rule} ({file}): the same conversion without it matches libtorch\n",
                     b.stage
                 ));
+            } else if b.rules.len() > 1 {
+                // A minimal set: one rule builds the wrong value, the others
+                // build what it matches (e.g. Div from Reciprocal-Mul before a
+                // normalization fusion); each alone does not reproduce it.
+                text.push_str(&format!(
+                    "first bad rewrite: {} {}s, needed together (the same conversion without any one of them \
+                     matches libtorch):\n",
+                    b.rules.len(),
+                    b.stage
+                ));
+                for (rule, file) in &b.rules {
+                    text.push_str(&format!("  {rule} ({file})\n"));
+                }
             }
         }
         text
@@ -780,6 +794,40 @@ mod tests {
         let json = serde_json::to_value(&stats).unwrap();
         assert!(json["outputs"][1]["max_abs"].is_null());
         assert_eq!(json["divergence"]["source"], "<unknown location>");
+    }
+
+    /// The optimizer's blame as printed: one rule is "the" bad rewrite; a
+    /// minimal set of several is listed as needed together.
+    #[test]
+    fn optimizer_blame_rendering() {
+        let rule = |r: &str, f: &str| (r.to_string(), format!("passes/src/optimizer/rules/{f}.rs"));
+        let report = |rules: Vec<(String, String)>| VerifyReport {
+            outputs: vec![OutputError { name: "y".into(), max_abs: 0.5, max_rel: 0.5, ok: false }],
+            divergence: None,
+            optimizer: Some(OptimizerBlame { stage: "onnx-eqsat rule".into(), rules }),
+        };
+        let one = report(vec![rule("algebra/add-zero", "algebra")]).render();
+        assert!(one.contains("first bad rewrite: onnx-eqsat rule algebra/add-zero (passes/src/optimizer/rules/algebra.rs): the same conversion without it matches libtorch"), "{one}");
+        let two = report(vec![
+            rule("algebra/reciprocal-mul-to-div", "algebra"),
+            rule("normalization/rms-normalization", "normalization"),
+        ])
+        .render();
+        assert!(two.contains("first bad rewrite: 2 onnx-eqsat rules, needed together"), "{two}");
+        assert!(
+            two.contains("\n  normalization/rms-normalization (passes/src/optimizer/rules/normalization.rs)\n"),
+            "{two}"
+        );
+        let stage = VerifyReport {
+            optimizer: Some(OptimizerBlame {
+                stage: "onnx-flatten-tokens (passes/src/onnx_flatten_tokens.rs)".into(),
+                rules: vec![],
+            }),
+            ..report(vec![])
+        };
+        assert!(stage
+            .render()
+            .contains("first bad rewrite: onnx-flatten-tokens (passes/src/onnx_flatten_tokens.rs)\n"));
     }
 }
 
