@@ -934,3 +934,19 @@ def _(self, q, k, v, m):
     x = F.scaled_dot_product_attention(q, k, v, attn_mask=m)
     y = F.scaled_dot_product_attention(q, x.repeat(1, 1, 2, 1)[:, :, :5], x.repeat(1, 1, 2, 1)[:, :, :5])
     return (x, F.scaled_dot_product_attention(q, k, v, attn_mask=f), h == 0, hf == 0, h.isnan(), o, lse, oc, lc, y)
+
+
+HEAD = ("head", 8, 6)
+
+
+@case("sdpa_dynamic_head_size", ["scaled_dot_product_attention.default",
+                                 "_scaled_dot_product_flash_attention_for_cpu.default"],
+      lambda g, d: (rn(g, 2, 2, 4, d["head"]), rn(g, 2, 2, 5, d["head"]), rn(g, 2, 2, 5, d["head"])),
+      dynamic={"q": {3: HEAD}, "k": {3: HEAD}, "v": {3: HEAD}})
+def _(self, q, k, v):
+    """Attention whose head size is a dynamic dim: torch's default scale 1 / sqrt(E) read from the shape at
+    run time (causal and not, the CPU flash-attention op), and an explicit scale."""
+    F = torch.nn.functional
+    o, lse = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v)
+    return (F.scaled_dot_product_attention(q, k, v), F.scaled_dot_product_attention(q, k, v, is_causal=True),
+            F.scaled_dot_product_attention(q, k, v, scale=0.25), o, lse)

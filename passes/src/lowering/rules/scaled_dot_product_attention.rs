@@ -146,15 +146,14 @@ pub(super) fn in_opmath<'c, 'a>(
     Ok((up(q)?, up(k)?, up(v)?, mask.map(up).transpose()?))
 }
 
-/// `scale`, or torch's default `1 / sqrt(E)` from the query's head size.
-pub(super) fn default_scale(ctx: &Ctx<'_, '_>, q_dims: &[Option<i64>]) -> Result<f64, String> {
-    match ctx.args.opt_float("scale")? {
-        Some(s) => Ok(s),
-        None => {
-            let e = q_dims.last().copied().flatten().ok_or("the head size must be static")?;
-            Ok(1.0 / (e as f64).sqrt())
-        }
-    }
+/// `scale`, or torch's default `1 / sqrt(E)` from the query's head size;
+/// `None` when that size is dynamic (computed in the graph, see
+/// [`attention_scores`]).
+pub(super) fn default_scale(ctx: &Ctx<'_, '_>, q_dims: &[Option<i64>]) -> Result<Option<f64>, String> {
+    Ok(match ctx.args.opt_float("scale")? {
+        Some(s) => Some(s),
+        None => q_dims.last().copied().flatten().map(|e| 1.0 / (e as f64).sqrt()),
+    })
 }
 
 /// `Q K^T * scale`, with the causal (top-left aligned: key `j <= i` for
@@ -167,7 +166,7 @@ pub(super) fn attention_scores<'c, 'a>(
     q: Value<'c, 'a>,
     k: Value<'c, 'a>,
     k_rank: usize,
-    scale: f64,
+    scale: Option<f64>,
     is_causal: bool,
     mask: Option<Value<'c, 'a>>,
 ) -> Result<Value<'c, 'a>, String> {
@@ -176,7 +175,17 @@ pub(super) fn attention_scores<'c, 'a>(
     perm.swap(k_rank - 2, k_rank - 1);
     let kt = b.op_like("Transpose", &[k], &[("perm", Attr::Ints(perm))], k)?;
     let scores = b.op_like("MatMul", &[q, kt], &[], q)?;
-    let scale = b.const_like(q, scale)?;
+    let scale = match scale {
+        Some(scale) => b.const_like(q, scale)?,
+        // A dynamic head size E: 1 / sqrt(E) in q's (opmath) type.
+        None => {
+            let i64_1d = melior::ir::r#type::RankedTensorType::new(&[1], b.i64_type(), None).into();
+            let e = b.op("Shape", &[q], &[("start", Attr::Int(-1))], i64_1d)?;
+            let e = b.cast_like(e, q)?;
+            let root = b.op_like("Sqrt", &[e], &[], e)?;
+            b.op_like("Reciprocal", &[root], &[], e)?
+        }
+    };
     let mut scores = b.op_like("Mul", &[scores, scale], &[], q)?;
     let neg_inf = b.const_like(q, f64::NEG_INFINITY)?;
     if is_causal {
