@@ -1890,7 +1890,9 @@ def capture(c: Case, out_root: Path, rules: set[str]) -> dict:
     assert not missing, f"{c.name}: claimed targets not in the graph: {missing}; graph: {graph_targets}"
     no_rule = [t for t in graph_targets if t not in known]
     assert not no_rule, f"{c.name}: graph ops without a rule (nor a PENDING_RULES entry): {no_rule}"
-    bad_other = [o for o in other_ops if not o.startswith(("_operator.", "higher_order."))]
+    # Symbolic-scalar callables (dialects/src/sym.rs): operator, math and torch.sym_* functions.
+    bad_other = [o for o in other_ops
+                 if not o.startswith(("_operator.", "higher_order.", "math.", "torch.sym_", "torch._sym_"))]
     assert not bad_other, f"{c.name}: unexpected call targets {bad_other}"
 
     d = out_root / c.name

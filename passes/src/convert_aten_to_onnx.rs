@@ -8,7 +8,7 @@ use crate::{
     aten_ir::{self, AtenOp},
     diag::{error_at, op_error},
     ir::{self, SourcePosition},
-    lowering::{self, builder, Args, Builder, Ctx, MAX_OPSET, MIN_OPSET},
+    lowering::{self, builder, Args, Attr, Builder, Ctx, MAX_OPSET, MIN_OPSET},
     onnx_ir, Factory, PassId, PassInfo, PassOption, PassOptions, ProjectPass,
 };
 use melior::ir::{attribute::AttributeLike as _, block::BlockLike as _, r#type::TypeLike as _, RegionLike as _};
@@ -316,7 +316,7 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
                 "{name} (higher-order op without an ONNX lowering; supported: {})",
                 crate::control_flow::SUPPORTED.join(", ")
             )),
-            Ok(AtenOp::Sym(sym)) if sym_lowering(sym.op).is_none() => Some(name.clone()),
+            Ok(AtenOp::Sym(sym)) if !sym_supported(sym.op) => Some(name.clone()),
             Ok(_) => None,
             Err(e) => Some(format!("{name} ({e})")),
         };
@@ -439,7 +439,17 @@ fn has_complex_type(op: OperationRef<'_, '_>) -> bool {
     op.operands().any(|v| is_complex(v.r#type())) || op.results().any(|r| is_complex(r.r#type()))
 }
 
-/// The ONNX op of a symbolic-scalar op (operands are 1-element int64 tensors).
+/// True when the symbolic-scalar op has a lowering ([`lower_sym`]).
+fn sym_supported(op: &str) -> bool {
+    sym_lowering(op).is_some()
+        || matches!(
+            op.strip_prefix(aten_ir::SYM_PREFIX),
+            Some("truediv" | "float" | "int" | "trunc" | "floor" | "ceil" | "sqrt" | "pos")
+        )
+}
+
+/// The ONNX op of a symbolic-scalar op on ints (operands are 1-element
+/// int64 tensors); with a float operand see [`lower_sym`].
 fn sym_lowering(op: &str) -> Option<&'static str> {
     Some(match op.strip_prefix(aten_ir::SYM_PREFIX)? {
         "add" => "Add",
@@ -463,10 +473,105 @@ fn sym_lowering(op: &str) -> Option<&'static str> {
     })
 }
 
-/// The exponent of an `aten.sym.pow` must be a non-negative integer
+/// A symbolic-scalar op on 1-element tensors: SymInt int64, SymFloat
+/// float64 (Python's float), SymBool bool. Ints follow [`sym_lowering`];
+/// with a float operand the op runs in float64 (Python promotes), and the
+/// conversions back to int are explicit (`//` and `%` as Python's, see
+/// [`python_float_divmod`]): `int` / `math.trunc` round toward
+/// zero, `math.floor` / `math.ceil` as named (as the sizes torch computes
+/// for `F.interpolate(scale_factor=0.6, recompute_scale_factor=True)`).
+fn lower_sym<'c, 'a>(b: &Builder<'c, 'a>, op: OperationRef<'c, 'a>, sym: &str) -> Result<Value<'c, 'a>, String> {
+    let context = b.context;
+    let name = sym.strip_prefix(aten_ir::SYM_PREFIX).unwrap_or(sym);
+    let operands: Vec<Value<'c, 'a>> = op.operands().collect();
+    let f64_t = Type::float64(context);
+    let one = |element: Type<'c>| -> Type<'c> { RankedTensorType::new(&[1], element, None).into() };
+    let is_float = |v: Value<'c, 'a>| builder::element_type(v.r#type()) == Some(f64_t);
+    let as_f64 = |v: Value<'c, 'a>| if is_float(v) { Ok(v) } else { b.cast(v, f64_t) };
+    let arg = |i: usize| operands.get(i).copied().ok_or_else(|| format!("symbolic '{name}' without operand {i}"));
+    let bool_t: Type = IntegerType::new(context, 1).into();
+    match name {
+        "float" => return as_f64(arg(0)?),
+        "pos" => return Ok(arg(0)?),
+        "sqrt" => return b.op("Sqrt", &[as_f64(arg(0)?)?], &[], one(f64_t)),
+        "truediv" => return b.op("Div", &[as_f64(arg(0)?)?, as_f64(arg(1)?)?], &[], one(f64_t)),
+        "int" | "trunc" | "floor" | "ceil" => {
+            let x = arg(0)?;
+            if !is_float(x) {
+                // An int already (a bool becomes 0 / 1).
+                return b.cast_like_type(x, b.i64_type());
+            }
+            let rounded = match name {
+                "floor" => b.op("Floor", &[x], &[], one(f64_t))?,
+                "ceil" => b.op("Ceil", &[x], &[], one(f64_t))?,
+                _ => {
+                    let zero = b.constant(one(f64_t), &[builder::float_attr(context, f64_t, 0.0)])?;
+                    let negative = b.op("Less", &[x, zero], &[], one(bool_t))?;
+                    let up = b.op("Ceil", &[x], &[], one(f64_t))?;
+                    let down = b.op("Floor", &[x], &[], one(f64_t))?;
+                    b.op("Where", &[negative, up, down], &[], one(f64_t))?
+                }
+            };
+            return b.cast(rounded, b.i64_type());
+        }
+        _ => {}
+    }
+    let onnx = sym_lowering(sym).ok_or_else(|| format!("no lowering of symbolic '{name}'"))?;
+    let comparison = matches!(onnx, "Equal" | "Less" | "LessOrEqual" | "Greater" | "GreaterOrEqual");
+    if !operands.iter().any(|v| is_float(*v)) {
+        let element = if comparison { bool_t } else { b.i64_type() };
+        return b.op(onnx, &operands, &[], one(element));
+    }
+    // Float operands: Python promotes the ints to float.
+    let floats: Vec<Value<'c, 'a>> = operands.iter().map(|v| as_f64(*v)).collect::<Result<_, _>>()?;
+    match name {
+        "floordiv" | "mod" => python_float_divmod(b, floats[0], floats[1], name == "mod"),
+        _ => b.op(onnx, &floats, &[], one(if comparison { bool_t } else { f64_t })),
+    }
+}
+
+/// Python's float `a // b` or `a % b` (CPython's `_float_div_mod`), not
+/// `floor(a / b)`: `1 // 0.1` is 9.0 while `floor(1 / 0.1)` is 10. From C's
+/// fmod (ONNX `Mod` with fmod = 1): the remainder takes the divisor's sign,
+/// the quotient `(a - mod) / b` is rounded to the nearest integer.
+fn python_float_divmod<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    x: Value<'c, 'a>,
+    y: Value<'c, 'a>,
+    remainder: bool,
+) -> Result<Value<'c, 'a>, String> {
+    let context = b.context;
+    let f64_t = Type::float64(context);
+    let ty: Type = RankedTensorType::new(&[1], f64_t, None).into();
+    let bools: Type = RankedTensorType::new(&[1], IntegerType::new(context, 1).into(), None).into();
+    let k = |v: f64| b.constant(ty, &[builder::float_attr(context, f64_t, v)]);
+    let op = |name: &str, inputs: &[Value<'c, 'a>]| b.op(name, inputs, &[], ty);
+    let test = |name: &str, inputs: &[Value<'c, 'a>]| b.op(name, inputs, &[], bools);
+    let fmod = b.op("Mod", &[x, y], &[("fmod", Attr::Int(1))], ty)?;
+    // mod != 0 and its sign differs from the divisor's: mod += b, div -= 1.
+    let zero = k(0.0)?;
+    let nonzero = test("Not", &[test("Equal", &[fmod, zero])?])?;
+    let signs_differ = test("Xor", &[test("Less", &[y, zero])?, test("Less", &[fmod, zero])?])?;
+    let adjust = test("And", &[nonzero, signs_differ])?;
+    if remainder {
+        return op("Where", &[adjust, op("Add", &[fmod, y])?, fmod]);
+    }
+    let div = op("Div", &[op("Sub", &[x, fmod])?, y])?;
+    let div = op("Where", &[adjust, op("Sub", &[div, k(1.0)?])?, div])?;
+    let floor = op("Floor", &[div])?;
+    let round_up = test("Greater", &[op("Sub", &[div, floor])?, k(0.5)?])?;
+    op("Where", &[round_up, op("Add", &[floor, k(1.0)?])?, floor])
+}
+
+/// The exponent of an integer `aten.sym.pow` must be a non-negative integer
 /// constant: Python's `int ** int` is an int only then (a negative or float
-/// exponent gives a float, which these int64 lowerings cannot hold).
+/// exponent gives a float: the op's result is then a SymFloat, lowered in
+/// float64).
 fn sym_pow_exponent(op: OperationRef<'_, '_>) -> Result<(), String> {
+    // A float power (`E ** -0.5`) is computed in float64 by lower_sym.
+    if ir::result_at(op, 0).is_some_and(|r| unsafe { sys::mlirTypeIsAF64(r.r#type().to_raw()) }) {
+        return Ok(());
+    }
     let exponent = op.operand(1).map_err(|e| e.to_string())?;
     let constant = ir::defining_op(exponent).filter(|d| ir::op_name(*d) == aten_ir::SYM_CONSTANT_OP);
     let value = constant.and_then(|c| c.attribute("value").ok()).and_then(lowering::args::number);
@@ -531,19 +636,20 @@ fn lower_op<'c, 'a>(
         AtenOp::SymConstant => {
             let value = op.attribute("value").map_err(|_| "no value")?;
             let number = lowering::args::number(value).ok_or("value is not a number")?;
-            vec![b.const_i64s(&[number.as_f64() as i64])?]
+            let result = ir::result_at(op, 0).ok_or("a constant without a result")?.r#type();
+            match number {
+                // A SymFloat constant (`s * 0.6`) stays a float64.
+                lowering::args::Number::Float(f) if result == Type::float64(context) => {
+                    let ty = RankedTensorType::new(&[1], result, None).into();
+                    vec![b.constant(ty, &[builder::float_attr(context, result, f)])?]
+                }
+                lowering::args::Number::Float(f) if f.fract() != 0.0 => {
+                    return Err(format!("the float {f} as a symbolic int"));
+                }
+                number => vec![b.const_i64s(&[number.as_f64() as i64])?],
+            }
         }
-        AtenOp::Sym(sym) => {
-            let onnx = sym_lowering(sym.op).ok_or("no lowering")?;
-            let operands: Vec<Value> = op.operands().collect();
-            let element: Type = if matches!(onnx, "Equal" | "Less" | "LessOrEqual" | "Greater" | "GreaterOrEqual") {
-                IntegerType::new(context, 1).into()
-            } else {
-                b.i64_type()
-            };
-            let ty = RankedTensorType::new(&[1], element, None).into();
-            vec![b.op(onnx, &operands, &[], ty)?]
-        }
+        AtenOp::Sym(sym) => vec![lower_sym(&b, op, sym.op)?],
         AtenOp::HigherOrder | AtenOp::Yield => {
             return Err("higher-order op left after control-flow lowering (bug)".into())
         }

@@ -574,7 +574,8 @@ fn sym_op(op: &str, v: &[RtValue]) -> Result<RtValue, String> {
         ("sub", [a, b]) => RtValue::Float(f(a)? - f(b)?),
         ("mul", [a, b]) => RtValue::Float(f(a)? * f(b)?),
         ("truediv", [a, b]) => RtValue::Float(f(a)? / f(b)?),
-        ("floordiv", [a, b]) => RtValue::Float((f(a)? / f(b)?).floor()),
+        ("floordiv", [a, b]) => RtValue::Float(python_float_divmod(f(a)?, f(b)?).0),
+        ("mod", [a, b]) => RtValue::Float(python_float_divmod(f(a)?, f(b)?).1),
         ("pow", [a, b]) => RtValue::Float(f(a)?.powf(f(b)?)),
         ("neg", [a]) => RtValue::Float(-f(a)?),
         ("eq", [a, b]) => RtValue::Bool(f(a)? == f(b)?),
@@ -595,6 +596,19 @@ fn sym_op(op: &str, v: &[RtValue]) -> Result<RtValue, String> {
         ("min", [a, b]) => RtValue::Float(f(a)?.min(f(b)?)),
         _ => return Err(format!("symbolic op '{op}' with {} operands is not interpreted", v.len())),
     })
+}
+
+/// Python's float `(a // b, a % b)` (CPython's `_float_div_mod`): `1 // 0.1`
+/// is 9.0, not `floor(1 / 0.1)` = 10.
+fn python_float_divmod(a: f64, b: f64) -> (f64, f64) {
+    let mut rem = a % b;
+    let mut div = (a - rem) / b;
+    if rem != 0.0 && ((b < 0.0) != (rem < 0.0)) {
+        rem += b;
+        div -= 1.0;
+    }
+    let floor = div.floor();
+    (if div - floor > 0.5 { floor + 1.0 } else { floor }, rem)
 }
 
 /// c10::ScalarType codes.
@@ -639,4 +653,17 @@ pub fn tch_kind(dtype: ScalarType) -> Option<tch::Kind> {
 /// The tch kind of an MLIR tensor element type.
 pub fn tch_kind_of_type(t: Type<'_>) -> Option<tch::Kind> {
     scalar_type_of(t).and_then(tch_kind)
+}
+
+#[cfg(test)]
+mod sym_tests {
+    /// Python's float floor division and modulo (values printed by CPython).
+    #[test]
+    fn python_float_divmod_matches_cpython() {
+        use super::python_float_divmod as dm;
+        assert_eq!(dm(1.0, 0.1), (9.0, 0.09999999999999995));
+        assert_eq!(dm(7.0, -0.75), (-10.0, -0.5));
+        assert_eq!(dm(-7.0, 2.5), (-3.0, 0.5));
+        assert_eq!(dm(6.0, 3.0), (2.0, 0.0));
+    }
 }

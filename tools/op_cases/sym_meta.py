@@ -69,3 +69,34 @@ def _(self, x, y):
             A.hash_tensor(x, [0], keepdim=True).to(torch.int64), A.hash_tensor(d * 1e-310, [1]).to(torch.int64),
             A.hash_tensor(d * 1e300).to(torch.int64), A.hash_tensor(d, [0, 1]).to(torch.int64),
             A.hash_tensor(h, [1]).to(torch.int64), A.hash_tensor(x[1, 2]).to(torch.int64))
+
+
+@case("sym_float_sizes_nearest",
+      ["upsample_nearest1d.vec", "upsample_nearest2d.vec", "upsample_nearest3d.vec",
+       "_upsample_nearest_exact1d.vec", "_upsample_nearest_exact2d.vec"],
+      lambda g, d: (rn(g, 2, 3, d["h"], d["w"]), rn(g, 1, 2, d["h"]), rn(g, 1, 1, 2, d["h"], 3)),
+      dynamic={"x": {2: ("h", 5, 7), 3: ("w", 4, 9)}, "y": {2: ("h", 5, 7)}, "z": {3: ("h", 5, 7)}},
+      dim_min={"h": 4, "w": 4})
+def _(self, x, y, z):
+    """Nearest upsampling with non-integer scales on dynamic sizes (source indices computed in the graph with
+    torch's float32 formulas; the 2-D kernel's out == in / out == 2 * in shortcuts at run time), and output
+    sizes recomputed by torch with Python floats on symbolic sizes (recompute_scale_factor: SymFloat ops
+    float(s) * 0.6 then trunc)."""
+    F = torch.nn.functional
+    a = F.interpolate(x, scale_factor=(1.7, 0.6), mode="nearest")
+    b = F.interpolate(x, scale_factor=0.6, mode="nearest", recompute_scale_factor=True)
+    c = F.interpolate(x, scale_factor=(1.5, 0.7), mode="nearest-exact")
+    e = F.interpolate(y, scale_factor=1.3, mode="nearest")
+    f = F.interpolate(y, scale_factor=2.5, mode="nearest-exact", recompute_scale_factor=True)
+    t = F.interpolate(z, scale_factor=(1.0, 1.4, 0.7), mode="nearest")
+    return a, b, c, e, f, t
+
+
+
+@case("sym_float_scalars", ["mul.Tensor", "div.Tensor"],
+      lambda g, d: (rn(g, d["n"], d["e"]),), dynamic={"x": {0: ("n", 5, 9), 1: ("e", 4, 6)}})
+def _(self, x):
+    """Python floats computed from symbolic sizes and applied to a tensor (SymFloat ops in float64): an
+    attention-style scale e ** -0.5, n * 0.5, e / 3 (true division), n ** 0.5, 2 ** (e / 2)."""
+    n, e = x.shape
+    return x * e ** -0.5, x * (n * 0.5), x / (e / 3), x * (n ** 0.5), x * 2 ** (e / 2)

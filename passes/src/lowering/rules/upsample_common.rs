@@ -20,10 +20,11 @@
 //!   so float rounding of the coordinate does not change the result beyond
 //!   rounding).
 //!
-//! Otherwise, with static sizes, each axis becomes `Gather`s of constant
+//! Otherwise each axis becomes `Gather`s of constant
 //! indices computed here with torch's float32 formulas (bit-for-bit the same
 //! index maps and weights), blended with constant weights (bicubic: the four
-//! taps clamped to the border, like torch).
+//! taps clamped to the border, like torch); nearest modes on dynamic sizes
+//! compute the same index maps in the graph (`dynamic_nearest`).
 
 use super::common::shape_slice;
 use crate::lowering::{builder, Attr, Ctx, IntArg};
@@ -141,6 +142,9 @@ pub fn upsample<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: Mode, spatial: usize) -> Result
         return resize(ctx, x, mode, align, &axes, is_vec);
     }
     if !statics {
+        if matches!(mode, Mode::Nearest | Mode::NearestExact) {
+            return dynamic_nearest(ctx, x, mode, &axes, is_vec);
+        }
         return Err(format!(
             "upsample ({mode:?}) with dynamic spatial sizes needs integer scale factors (torch's coordinate \
              mapping with a non-integer scale cannot be expressed with Resize)"
@@ -233,6 +237,100 @@ fn resize<'c, 'a>(
         return Ok(vec![ctx.op("Resize", &[x, none, none, sizes], &attrs)?]);
     }
     Err(format!("upsample ({mode:?}) with a dynamic output size: only integer scale factors are supported"))
+}
+
+/// Nearest / nearest-exact with a dynamic input or output size and a scale
+/// Resize cannot reproduce: each axis is a `Gather` of source indices
+/// computed in the graph with torch's float32 formulas (`index_map`):
+/// `min(floor(d * scale), in - 1)`, `scale` = `1 / scale_factor` (a float32
+/// constant) or `in / out` in float32; nearest-exact maps `d + 0.5` in
+/// float64 and rounds to float32 before the floor. The 2-D kernel's
+/// shortcuts (`out == in`: copy, `out == 2 * in`: `d / 2`) are taken at run
+/// time. The output size is the given `output_size`, else torch's
+/// `floor(in * scale_factor)` in float64.
+fn dynamic_nearest<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    mode: Mode,
+    axes: &[Axis],
+    is_vec: bool,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let i64_t = b.i64_type();
+    let f32_t = b.f32_type();
+    let f64_t = Type::float64(b.context);
+    let ints = b.unranked(i64_t);
+    let given: Option<Vec<IntArg>> = if !is_vec || !ctx.args.is_none("output_size")? {
+        let sizes = ctx.args.sym_ints("output_size")?;
+        if sizes.len() != axes.len() {
+            return Err(format!("{} output sizes for {} spatial dims", sizes.len(), axes.len()));
+        }
+        Some(sizes)
+    } else {
+        None
+    };
+    let mut cur = x;
+    for (i, a) in axes.iter().enumerate() {
+        let axis = 2 + i as i64;
+        if let (Some(input), Some(output)) = (a.input, a.output) {
+            // A static axis of a dynamic op: constant indices.
+            if input <= 0 || output <= 0 {
+                return Err("upsample with an empty spatial size".into());
+            }
+            let map = index_map(mode, a, input, output);
+            if input != output || map.iter().enumerate().any(|(d, &s)| d as i64 != s) {
+                cur = b.op_like("Gather", &[cur, b.const_i64s(&map)?], &[("axis", Attr::Int(axis))], x)?;
+            }
+            continue;
+        }
+        let input = match a.input {
+            Some(n) => b.const_i64s(&[n])?,
+            None => shape_slice(ctx, x, axis, Some(axis + 1))?,
+        };
+        let output = match (a.output, &given, a.factor) {
+            (Some(n), _, _) => b.const_i64s(&[n])?,
+            (None, Some(sizes), _) => ctx.int_tensor(sizes[i])?,
+            (None, None, Some(f)) => {
+                let scaled = b.op("Mul", &[b.cast(input, f64_t)?, const_floats(ctx, f64_t, &[1], &[f])?], &[], b.unranked(f64_t))?;
+                b.cast(b.op_like("Floor", &[scaled], &[], scaled)?, i64_t)?
+            }
+            (None, None, None) => return Err("upsample with neither an output size nor a scale factor".into()),
+        };
+        let scale = match a.factor {
+            Some(f) => const_floats(ctx, f32_t, &[1], &[(1.0 / f) as f32 as f64])?,
+            None => b.op("Div", &[b.cast(input, f32_t)?, b.cast(output, f32_t)?], &[], b.unranked(f32_t))?,
+        };
+        let out_scalar = b.op("Squeeze", &[output, b.const_i64s(&[0])?], &[], ints)?;
+        let d = b.op("Range", &[b.const_i64_scalar(0)?, out_scalar, b.const_i64_scalar(1)?], &[], ints)?;
+        let source = match mode {
+            Mode::Nearest => {
+                let df = b.cast(d, f32_t)?;
+                b.op("Mul", &[df, scale], &[], b.unranked(f32_t))?
+            }
+            _ => {
+                let dd = b.op("Add", &[b.cast(d, f64_t)?, const_floats(ctx, f64_t, &[1], &[0.5])?], &[], b.unranked(f64_t))?;
+                let prod = b.op("Mul", &[dd, b.cast(scale, f64_t)?], &[], b.unranked(f64_t))?;
+                b.cast(prod, f32_t)?
+            }
+        };
+        let floor = b.op("Floor", &[source], &[], b.unranked(f32_t))?;
+        let last = b.op("Sub", &[input, b.const_i64s(&[1])?], &[], ints)?;
+        let mut idx = b.op("Min", &[b.cast(floor, i64_t)?, last], &[], ints)?;
+        if mode == Mode::Nearest && (a.spatial == 2 || a.factor.is_none()) {
+            let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
+            let twice = b.op("Add", &[input, input], &[], ints)?;
+            let doubled = b.op("Equal", &[output, twice], &[], bool_t)?;
+            let half = b.op("Div", &[d, b.const_i64s(&[2])?], &[], ints)?;
+            idx = b.op("Where", &[doubled, half, idx], &[], ints)?;
+            let same = b.op("Equal", &[output, input], &[], bool_t)?;
+            idx = b.op("Where", &[same, d, idx], &[], ints)?;
+        }
+        cur = b.op_like("Gather", &[cur, idx], &[("axis", Attr::Int(axis))], x)?;
+    }
+    if cur == x {
+        return Ok(vec![x]);
+    }
+    Ok(vec![ctx.op("Identity", &[cur], &[])?])
 }
 
 /// A float constant of element type `element` and shape `shape`.
