@@ -950,3 +950,22 @@ def _(self, q, k, v):
     o, lse = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v)
     return (F.scaled_dot_product_attention(q, k, v), F.scaled_dot_product_attention(q, k, v, is_causal=True),
             F.scaled_dot_product_attention(q, k, v, scale=0.25), o, lse)
+
+
+CLASSES = ("classes", 5, 7)
+
+
+@case("cross_entropy_dynamic_classes", ["cross_entropy_loss.default"],
+      lambda g, d: (rn(g, 4, d["classes"]), ri(g, 0, 5, 4), torch.softmax(rn(g, 4, d["classes"]), 1),
+                    rn(g, 2, d["classes"], 3)),
+      dynamic={"x": {1: CLASSES}, "p": {1: CLASSES}, "y": {1: CLASSES}})
+def _(self, x, t, p, y):
+    """cross_entropy with a dynamic class count: label smoothing's ls / C and the mean over probability
+    targets read C (and the other dims) from the shape; class targets with ignore_index, 3-D input."""
+    F = torch.nn.functional
+    t2 = t.clone()
+    t2[1] = -1
+    return (F.cross_entropy(x, t, label_smoothing=0.2), F.cross_entropy(x, t2, ignore_index=-1, label_smoothing=0.1,
+                                                                      reduction="sum"),
+            F.cross_entropy(x, p), F.cross_entropy(x, p, label_smoothing=0.3, reduction="none"),
+            F.cross_entropy(y, t[:2, None].expand(2, 3).clone(), label_smoothing=0.1))

@@ -1,3 +1,4 @@
+use super::common::{dim_size, element_count_f64};
 use super::nll_loss_nd::nll;
 use super::nn_common::Ew;
 use crate::lowering::{builder, Attr, Ctx, IntArg, Rule};
@@ -35,10 +36,19 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     }
     let class_dim: i64 = if rank == 1 { 0 } else { 1 };
     let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
-    let classes = dims[class_dim as usize].ok_or("cross_entropy needs a static class count")? as f64;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let ty = b.unranked(element);
     let e = Ew { ctx: c, like: x };
+    // `ls / C`, for label smoothing: C static, or read from the shape.
+    let smoothing_share = || -> Result<Value<'c, 'a>, String> {
+        match dims[class_dim as usize] {
+            Some(classes) => e.k(ls / classes as f64),
+            None => {
+                let classes = c.squeeze(dim_size(c, x, class_dim)?, &[0])?;
+                e.op("Div", &[e.k(ls)?, b.cast(classes, element)?])
+            }
+        }
+    };
     let logp = b.op("LogSoftmax", &[x], &[("axis", Attr::Int(class_dim))], x.r#type())?;
     // [C] -> broadcastable along the class dim.
     let weight_b = match weight {
@@ -49,7 +59,7 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     if target_float {
         let mut t = target;
         if ls > 0.0 {
-            t = e.op("Add", &[e.op("Mul", &[t, e.k(1.0 - ls)?])?, e.k(ls / classes)?])?;
+            t = e.op("Add", &[e.op("Mul", &[t, e.k(1.0 - ls)?])?, smoothing_share()?])?;
         }
         let mut prod = e.op("Mul", &[logp, t])?;
         if let Some(w) = weight_b {
@@ -61,8 +71,13 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
             1 => {
                 // Sum over the batch elements divided by their count.
                 let s = c.reduce("ReduceSum", l, None, false, ty)?;
-                let n: f64 = dims.iter().map(|d| d.map(|v| v as f64)).product::<Option<f64>>().ok_or("dynamic sizes")? / classes;
-                c.op("Div", &[s, e.k(n)?], &[])?
+                let others: Vec<i64> = (0..rank as i64).filter(|&d| d != class_dim).collect();
+                let statics: Option<Vec<i64>> = others.iter().map(|&d| dims[d as usize]).collect();
+                let n = match statics {
+                    Some(sizes) => e.k(sizes.iter().map(|&v| v as f64).product())?,
+                    None => b.cast(element_count_f64(c, x, &others)?, element)?,
+                };
+                c.op("Div", &[s, n], &[])?
             }
             2 => c.reduce("ReduceSum", l, None, false, c.result_type(0)?)?,
             r => return Err(format!("loss reduction {r}")),
@@ -98,6 +113,6 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
         _ => c.reduce("ReduceSum", smooth, None, false, ty)?,
     };
     let a = e.op("Mul", &[nll_loss, e.k(1.0 - ls)?])?;
-    let s = e.op("Mul", &[smooth, e.k(ls / classes)?])?;
+    let s = e.op("Mul", &[smooth, smoothing_share()?])?;
     Ok(vec![c.op("Add", &[a, s], &[])?])
 }

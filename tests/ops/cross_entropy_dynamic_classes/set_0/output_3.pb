@@ -1,0 +1,2 @@
+Bcross_entropy_loss_3J­
+@j	ê?8Üý?e2ß?

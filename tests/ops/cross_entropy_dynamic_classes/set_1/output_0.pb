@@ -1,0 +1,1 @@
+Bcross_entropy_lossJ•@

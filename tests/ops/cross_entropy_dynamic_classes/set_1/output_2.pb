@@ -1,0 +1,1 @@
+Bcross_entropy_loss_2J÷µ@
