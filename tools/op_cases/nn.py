@@ -969,3 +969,14 @@ def _(self, x, t, p, y):
                                                                       reduction="sum"),
             F.cross_entropy(x, p), F.cross_entropy(x, p, label_smoothing=0.3, reduction="none"),
             F.cross_entropy(y, t[:2, None].expand(2, 3).clone(), label_smoothing=0.1))
+
+
+@case("shuffles_dynamic", ["pixel_unshuffle.default", "channel_shuffle.default", "pixel_shuffle.default"],
+      lambda g, d: (rn(g, 2, d["c*3"], 2, 3), rn(g, 2, 3, d["h*2"], d["w*2"]), ri(g, -5, 6, 2, 3, d["h*2"], 4)),
+      dynamic={"x": {1: ("c*3", 6, 9)}, "y": {2: ("h*2", 4, 6), 3: ("w*2", 6, 10)}, "a": {2: ("h*2", 4, 6)}})
+def _(self, x, y, a):
+    """channel_shuffle with a dynamic channel count (3 groups), pixel_unshuffle with dynamic H and W (float and
+    int64, 4-D and with a leading batch of 2-D), pixel_shuffle of the result back."""
+    F = torch.nn.functional
+    u = F.pixel_unshuffle(y, 2)
+    return F.channel_shuffle(x, 3), u, F.pixel_shuffle(u, 2), F.pixel_unshuffle(a, 2)

@@ -15,10 +15,15 @@ fn pixel_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     if rank < 3 {
         return Err("pixel_unshuffle needs at least 3 dims".into());
     }
-    let chw: Vec<i64> =
-        dims[rank - 3..].iter().map(|d| d.ok_or("pixel_unshuffle needs static C, H, W")).collect::<Result<_, _>>()?;
+    if r <= 0 {
+        return Err(format!("pixel_unshuffle: downscale_factor must be positive, got {r}"));
+    }
+    let chw: Option<Vec<i64>> = dims[rank - 3..].iter().copied().collect();
+    let Some(chw) = chw else {
+        return dynamic_unshuffle(c, x, r, rank);
+    };
     let (ch, h, w) = (chw[0], chw[1], chw[2]);
-    if r <= 0 || h % r != 0 || w % r != 0 {
+    if h % r != 0 || w % r != 0 {
         return Err(format!("pixel_unshuffle of {h}x{w} by {r}"));
     }
     // An empty input: torch returns it as it is (its shape, not the
@@ -42,4 +47,32 @@ fn pixel_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     let y = c.b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 1, 3, 5, 2, 4]))], x)?;
     let out = c.b.op("Concat", &[lead, c.b.const_i64s(&[ch * r * r, h / r, w / r])?], &[("axis", Attr::Int(0))], i64t)?;
     Ok(vec![c.op("Reshape", &[y, out], &[("allowzero", Attr::Int(1))])?])
+}
+
+/// The same move with C, H or W dynamic: the sizes read from the shape (an
+/// H or W that r does not divide fails in the Reshape, as torch refuses it).
+fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: usize) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &c.b;
+    let i64t = b.unranked(b.i64_type());
+    let int = |op: &str, l: Value<'c, 'a>, rhs: Value<'c, 'a>| b.op(op, &[l, rhs], &[], i64t);
+    let lead_end = rank as i64 - 3;
+    let dim = |d: i64| b.op("Shape", &[x], &[("start", Attr::Int(d)), ("end", Attr::Int(d + 1))], i64t);
+    let lead = b.op("Shape", &[x], &[("end", Attr::Int(lead_end))], i64t)?;
+    let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
+    let lead_n = b.op("Reshape", &[lead_n, b.const_i64s(&[1])?], &[], i64t)?;
+    let rv = b.const_i64s(&[r])?;
+    let (ch, h, w) = (dim(lead_end)?, int("Div", dim(lead_end + 1)?, rv)?, int("Div", dim(lead_end + 2)?, rv)?);
+    let s6 = b.op("Concat", &[lead_n, ch, h, rv, w, rv], &[("axis", Attr::Int(0))], i64t)?;
+    let zero = [("allowzero", Attr::Int(1))];
+    let y = b.op_like("Reshape", &[x, s6], &zero, x)?;
+    let y = b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 1, 3, 5, 2, 4]))], x)?;
+    let out_c = int("Mul", ch, b.const_i64s(&[r * r])?)?;
+    let out = b.op("Concat", &[lead, out_c, h, w], &[("axis", Attr::Int(0))], i64t)?;
+    // An empty input keeps its own shape (torch's quirk, see above).
+    let shape = b.shape(x)?;
+    let count = c.reduce("ReduceProd", shape, None, false, i64t)?;
+    let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
+    let empty = b.op("Equal", &[count, b.const_i64_scalar(0)?], &[], bool_t)?;
+    let out = b.op("Where", &[empty, shape, out], &[], i64t)?;
+    Ok(vec![c.op("Reshape", &[y, out], &zero)?])
 }
