@@ -427,3 +427,17 @@ def _(self, x, expert):
     order = torch.argsort(expert, stable=True)
     parts = x[order].split(counts, 0)
     return tuple(p.sum(0) * (i + 1) for i, p in enumerate(parts))
+
+
+@case("tensors_diagonal_family_dynamic", ["diagonal.default", "diag_embed.default", "diagonal_scatter.default",
+                                   "diagflat.default"],
+      lambda g, d: (rn(g, 2, d["n"], d["m"]), rn(g, 3, d["n"]), ri(g, -5, 6, d["n"], 2)),
+      dynamic={"x": {1: ("n", 4, 6), 2: ("m", 5, 8)}, "v": {1: ("n", 4, 6)}, "a": {0: ("n", 4, 6)}})
+def _(self, x, v, a):
+    """The diagonal family along dynamic dims (positions computed in the graph): diagonal with offsets of
+    both signs and both dim orders, diag_embed of a dynamic length at offsets 0 / 2 / -1 and dims (0, 2),
+    diagonal_scatter into a dynamic pair, diagflat of a dynamic int64 tensor with an offset."""
+    d = torch.diagonal(x, 1, 1, 2)
+    s = torch.diagonal_scatter(x, torch.diagonal(x, -1, 1, 2) * 2.0, -1, 1, 2)
+    return (torch.diagonal(x, 0, 1, 2), d, torch.diagonal(x, -2, 2, 1), torch.diag_embed(v),
+            torch.diag_embed(v, 2), torch.diag_embed(v, -1, 0, 2), s, torch.diagflat(a, 1), torch.diagflat(v, -2))

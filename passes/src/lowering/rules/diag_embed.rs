@@ -32,19 +32,30 @@ pub fn diag_embed<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, d1: 
     if d1 == d2 {
         return Err(format!("diagonal dimensions must be distinct, got {d1} and {d2}"));
     }
-    let n = builder::dims(x.r#type()).ok_or("unknown rank")?[rank - 1].ok_or("diag_embed along a dynamic dim is not supported")?;
-    let m = n + offset.abs();
-    let positions = super::diagonal::diagonal_positions(m, m, offset);
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let batch = shape_part(ctx, x, 0, Some(rank as i64 - 1))?;
-    let flat_shape = concat(ctx, &[batch, b.const_i64s(&[m * m])?])?;
+    // The new square's side m = n + |offset|, static or read from the shape.
+    let (m, idx) = match builder::dims(x.r#type()).ok_or("unknown rank")?[rank - 1] {
+        Some(n) => {
+            let m = n + offset.abs();
+            let positions = super::diagonal::diagonal_positions(m, m, offset);
+            (b.const_i64s(&[m])?, const_index(ctx, &[positions.len() as u64], &positions)?)
+        }
+        None => {
+            let i64s = b.unranked(b.i64_type());
+            let n = shape_part(ctx, x, rank as i64 - 1, None)?;
+            let m = b.op("Add", &[n, b.const_i64s(&[offset.abs()])?], &[], i64s)?;
+            (m, super::diagonal::dynamic_positions(ctx, m, m, offset)?)
+        }
+    };
+    let area = b.op("Mul", &[m, m], &[], b.unranked(b.i64_type()))?;
+    let flat_shape = concat(ctx, &[batch, area])?;
     let zeros = full(ctx, flat_shape, element, 0.0)?;
-    let idx = const_index(ctx, &[positions.len() as u64], &positions)?;
     let x_shape = b.shape(x)?;
     let idx = b.op("Expand", &[idx, x_shape], &[], b.unranked(b.i64_type()))?;
     let axis = rank as i64 - 1;
     let scattered = b.op_like("ScatterElements", &[zeros, idx, x], &[("axis", Attr::Int(axis))], x)?;
-    let square = concat(ctx, &[batch, b.const_i64s(&[m, m])?])?;
+    let square = concat(ctx, &[batch, m, m])?;
     let square = b.op_like("Reshape", &[scattered, square], &[("allowzero", Attr::Int(1))], x)?;
     // [batch..., rows, cols] -> rows at d1, cols at d2.
     let mut perm = Vec::new();

@@ -79,9 +79,21 @@ pub fn diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, d1: i6
 }
 
 /// `diagonal` when dim1 or dim2 has a dynamic size: the flat positions
-/// `(k + r0) * n2 + k + c0`, `k < max(0, min(n1 - r0, n2 - c0))`, computed in
-/// the graph.
+/// computed in the graph ([`dynamic_positions`]).
 fn dynamic_diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, perm: &[i64]) -> Result<Value<'c, 'a>, String> {
+    let rank = perm.len() as i64;
+    let (flat, n1, n2) = flatten_pair_dynamic(ctx, x, perm)?;
+    let at = dynamic_positions(ctx, n1, n2, offset)?;
+    ctx.op("Gather", &[flat, at], &[("axis", Attr::Int(rank - 2))])
+}
+
+/// [`flatten_pair`] with sizes read from the shape: `x` with the pair
+/// moved last and merged, and the pair's sizes n1, n2 (1-D, one element).
+pub fn flatten_pair_dynamic<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    perm: &[i64],
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>), String> {
     let b = &ctx.b;
     let rank = perm.len() as i64;
     let i64s = b.unranked(b.i64_type());
@@ -91,7 +103,19 @@ fn dynamic_diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, pe
     let batch = shape_part(ctx, xt, 0, Some(rank - 2))?;
     let area = b.op("Mul", &[n1, n2], &[], i64s)?;
     let shape = concat(ctx, &[batch, area])?;
-    let flat = b.op_like("Reshape", &[xt, shape], &[("allowzero", Attr::Int(1))], x)?;
+    Ok((b.op_like("Reshape", &[xt, shape], &[("allowzero", Attr::Int(1))], x)?, n1, n2))
+}
+
+/// [`diagonal_positions`] computed in the graph from 1-D sizes n1, n2:
+/// `(k + r0) * n2 + k + c0` for `k < max(0, min(n1 - r0, n2 - c0))`.
+pub fn dynamic_positions<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    n1: Value<'c, 'a>,
+    n2: Value<'c, 'a>,
+    offset: i64,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let i64s = b.unranked(b.i64_type());
     let (r0, c0) = if offset >= 0 { (0, offset) } else { (-offset, 0) };
     let (r0v, c0v) = (b.const_i64s(&[r0])?, b.const_i64s(&[c0])?);
     let rows = b.op("Sub", &[n1, r0v], &[], i64s)?;
@@ -103,6 +127,5 @@ fn dynamic_diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, pe
     let row = b.op("Add", &[k, r0v], &[], i64s)?;
     let at = b.op("Mul", &[row, n2], &[], i64s)?;
     let at = b.op("Add", &[at, k], &[], i64s)?;
-    let at = b.op("Add", &[at, c0v], &[], i64s)?;
-    ctx.op("Gather", &[flat, at], &[("axis", Attr::Int(rank - 2))])
+    b.op("Add", &[at, c0v], &[], i64s)
 }

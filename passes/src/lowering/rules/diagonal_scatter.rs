@@ -1,7 +1,7 @@
-use super::diagonal::{diagonal_dims, diagonal_positions, flatten_pair};
+use super::diagonal::{diagonal_dims, diagonal_positions, dynamic_positions, flatten_pair, flatten_pair_dynamic};
 use super::tensor_common::const_index;
-use crate::lowering::{Attr, Ctx, Rule};
-use melior::ir::Value;
+use crate::lowering::{builder, Attr, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.diagonal_scatter.default", diagonal_scatter)
     .samples(&[
@@ -23,9 +23,17 @@ fn diagonal_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Str
     let src = ctx.tensor_as("src", ctx.result_element(0)?)?;
     let rank = ctx.rank(x)?;
     let (d1, d2, perm) = diagonal_dims(ctx, rank, ctx.args.int("dim1")?, ctx.args.int("dim2")?)?;
-    let (flat, n1, n2) = flatten_pair(ctx, x, d1, d2, &perm)?;
-    let positions = diagonal_positions(n1, n2, ctx.args.int("offset")?);
-    let idx = const_index(ctx, &[positions.len() as u64], &positions)?;
+    let offset = ctx.args.int("offset")?;
+    let dims = builder::dims(x.r#type()).ok_or("operand has an unknown rank")?;
+    let (flat, idx) = if dims[d1].is_some() && dims[d2].is_some() {
+        let (flat, n1, n2) = flatten_pair(ctx, x, d1, d2, &perm)?;
+        let positions = diagonal_positions(n1, n2, offset);
+        (flat, const_index(ctx, &[positions.len() as u64], &positions)?)
+    } else {
+        // A dynamic dim in the pair: positions computed in the graph.
+        let (flat, n1, n2) = flatten_pair_dynamic(ctx, x, &perm)?;
+        (flat, dynamic_positions(ctx, n1, n2, offset)?)
+    };
     let src_shape = b.shape(src)?;
     let idx = b.op("Expand", &[idx, src_shape], &[], b.unranked(b.i64_type()))?;
     let axis = rank as i64 - 2;
