@@ -101,7 +101,8 @@ class Case:
     make_inputs: Callable[[torch.Generator, dict], tuple]
     ir: str = "TRAINING"
     init: Callable[[nn.Module], None] | None = None
-    # {forward() parameter name: {axis: (dim name, set_0 value, set_1 value)}}
+    # {forward() parameter name: {axis: (dim name, set_0 value, set_1 value)}};
+    # a name "auto:..." is captured as Dim.AUTO (constraints derived by torch).
     dynamic: dict[str, dict[int, tuple[str, int, int]]] = field(default_factory=dict)
     dim_min: dict[str, int] = field(default_factory=dict)
     description: str = ""
@@ -1858,6 +1859,11 @@ def capture(c: Case, out_root: Path, rules: set[str]) -> dict:
         for axis, (dname, _, _) in c.dynamic.get(nm, {}).items():
             # "half*2": a size that is a multiple of 2 (a derived Dim, for ops that halve a dim).
             base, _, mult = dname.partition("*")
+            if base.startswith("auto:"):
+                # Dim.AUTO: torch.export derives the constraints (ceil_mode
+                # pooling guards on divisibility that a named Dim cannot prove).
+                entry[axis] = Dim.AUTO
+                continue
             if base not in dim_objs:
                 kw = {"min": c.dim_min[base]} if base in c.dim_min else {}
                 dim_objs[base] = Dim(base, **kw)

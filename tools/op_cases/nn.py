@@ -980,3 +980,15 @@ def _(self, x, y, a):
     F = torch.nn.functional
     u = F.pixel_unshuffle(y, 2)
     return F.channel_shuffle(x, 3), u, F.pixel_shuffle(u, 2), F.pixel_unshuffle(a, 2)
+
+@case("avg_pool_divisor_ceil_dynamic", ["avg_pool2d.default", "avg_pool1d.default"],
+      lambda g, d: (rn(g, 2, 3, d["auto:h"], d["auto:w"]), rn(g, 2, 3, d["auto:v"])),
+      dynamic={"x": {2: ("auto:h", 7, 10), 3: ("auto:w", 8, 11)}, "y": {2: ("auto:v", 8, 11)}})
+def _(self, x, y):
+    """avg_pool with divisor_override and ceil_mode on dynamic sizes (Dim.AUTO: torch guards the ceil_mode
+    branch on divisibility): the last window may overhang the padded input (then it still divides by the
+    override), the right pad (or crop) computed from the run-time size; with and without padding, 1-D."""
+    F = torch.nn.functional
+    return (F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, divisor_override=5),
+            F.avg_pool2d(x, (2, 3), (3, 2), 0, ceil_mode=True, divisor_override=4),
+            F.avg_pool1d(y, 4, 3, 2, ceil_mode=True), F.avg_pool2d(x, 3, 3, ceil_mode=True, divisor_override=2))

@@ -254,7 +254,7 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
     let divisor =
         if ctx.args.schema.arg("divisor_override").is_some() { ctx.args.opt_int("divisor_override")? } else { None };
     // (left, right) zero pads of each spatial dim, for an overhanging window.
-    let mut explicit_pads: Option<Vec<(i64, i64)>> = None;
+    let mut explicit_pads: Option<Vec<(i64, PadEnd)>> = None;
     if let Some(div) = divisor {
         if div == 0 {
             return Err("divisor_override of 0".into());
@@ -269,7 +269,15 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
             let mut pads = Vec::new();
             let mut overhang = false;
             for i in 0..spatial {
-                let input = in_dims[rank - spatial + i].ok_or("divisor_override with ceil_mode on a dynamic size")?;
+                let Some(input) = in_dims[rank - spatial + i] else {
+                    // A dynamic size: the right pad computed in the graph
+                    // (padding explicitly is exact whether or not the last
+                    // window overhangs).
+                    let axis = (rank - spatial + i) as i64;
+                    pads.push((w.padding[i], PadEnd::Dynamic(ceil_mode_right_pad(ctx, x, axis, &w, i)?)));
+                    overhang = true;
+                    continue;
+                };
                 let out = w.output_size(i, input);
                 if dims[rank - spatial + i].is_some_and(|d| d != out) {
                     return Err("avg_pool: the output size differs from torch's".into());
@@ -278,7 +286,7 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
                 if end > input + 2 * w.padding[i] {
                     overhang = true;
                 }
-                pads.push((w.padding[i], end - input - w.padding[i]));
+                pads.push((w.padding[i], PadEnd::Static(end - input - w.padding[i])));
             }
             if overhang {
                 explicit_pads = Some(pads);
@@ -292,11 +300,18 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
         let mut y = match &explicit_pads {
             None => ctx.b.op_like("AveragePool", &[xb], &attrs, xb)?,
             Some(pads) => {
-                let mut all = vec![0, 0];
-                all.extend(pads.iter().map(|p| p.0));
-                all.extend([0, 0]);
-                all.extend(pads.iter().map(|p| p.1));
-                let pads = ctx.b.const_i64s(&all)?;
+                let b = &ctx.b;
+                let mut left = vec![0, 0];
+                left.extend(pads.iter().map(|p| p.0));
+                left.extend([0, 0]);
+                let mut parts = vec![b.const_i64s(&left)?];
+                for (_, right) in pads {
+                    parts.push(match right {
+                        PadEnd::Static(v) => b.const_i64s(&[*v])?,
+                        PadEnd::Dynamic(v) => *v,
+                    });
+                }
+                let pads = b.op("Concat", &parts, &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
                 let zero = ctx.b.const_like(xb, 0.0)?;
                 let padded =
                     ctx.b.op_like("Pad", &[xb, pads, zero], &[("mode", Attr::String("constant".into()))], xb)?;
@@ -315,6 +330,41 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
         }
         Ok(vec![y])
     })
+}
+
+/// The right pad of an explicitly padded ceil_mode window (avg_pool).
+enum PadEnd<'c, 'a> {
+    Static(i64),
+    /// A 1-D, one-element int64 computed from a dynamic size.
+    Dynamic(Value<'c, 'a>),
+}
+
+/// torch's ceil_mode output size of spatial dim `i` (`Window::output_size`)
+/// for the run-time size of `x`'s `axis`, and the right pad that makes the
+/// last window end at `(out - 1) * stride + kernel` (negative: a crop).
+fn ceil_mode_right_pad<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    axis: i64,
+    w: &Window,
+    i: usize,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let ints = b.unranked(b.i64_type());
+    let (k, s, p, d) = (w.kernel[i], w.stride[i], w.padding[i], w.dilation[i]);
+    let k_of = |v: i64| b.const_i64s(&[v]);
+    let input = b.op("Shape", &[x], &[("start", Attr::Int(axis)), ("end", Attr::Int(axis + 1))], ints)?;
+    // num = input + 2p - d(k - 1) - 1 + (s - 1) >= 0 for any valid input,
+    // where Div's truncation is the floor.
+    let num = b.op("Add", &[input, k_of(2 * p - d * (k - 1) - 1 + s - 1)?], &[], ints)?;
+    let out = b.op("Add", &[b.op("Div", &[num, k_of(s)?], &[], ints)?, k_of(1)?], &[], ints)?;
+    // The last window must start inside the input or the left padding.
+    let last_start = b.op("Mul", &[b.op("Sub", &[out, k_of(1)?], &[], ints)?, k_of(s)?], &[], ints)?;
+    let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
+    let past = b.op("GreaterOrEqual", &[last_start, b.op("Add", &[input, k_of(p)?], &[], ints)?], &[], bool_t)?;
+    let out = b.op("Where", &[past, b.op("Sub", &[out, k_of(1)?], &[], ints)?, out], &[], ints)?;
+    let end = b.op("Add", &[b.op("Mul", &[b.op("Sub", &[out, k_of(1)?], &[], ints)?, k_of(s)?], &[], ints)?, k_of(k)?], &[], ints)?;
+    b.op("Sub", &[end, b.op("Add", &[input, k_of(p)?], &[], ints)?], &[], ints)
 }
 
 /// `max_poolNd` / `max_poolNd_with_indices`: ONNX MaxPool. Its indices count
