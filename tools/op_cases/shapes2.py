@@ -291,3 +291,13 @@ def _(self, k, a):
     empty = k.new_zeros(0)
     return (torch.cat([empty, k], dim=-2), torch.cat([k, empty, k], dim=2),
             torch.cat([a, torch.tensor([])], dim=0))
+
+
+@case("shapes2_chunk_cat_dynamic", ["_chunk_cat.default"],
+      lambda g, d: (rn(g, 2, d["auto:p"], 3), rn(g, 2, d["auto:q"]), ri(g, -5, 6, d["auto:r"])),
+      dynamic={"p": {1: ("auto:p", 5, 6)}, "q": {1: ("auto:q", 7, 5)}, "r": {0: ("auto:r", 9, 6)}})
+def _(self, p, q, r):
+    """_chunk_cat along dynamic lengths: each padded with (n - L mod n) mod n zeros (none when n divides L)
+    and viewed as [..., n, -1] with the sizes read from the shape; trailing dims, int64, dim 0."""
+    a = A._chunk_cat([p, q.unsqueeze(-1).expand(2, q.shape[1], 3)], 1, 4)
+    return a, A._chunk_cat([q, q], 1, 3), A._chunk_cat([r], 0, 3)
