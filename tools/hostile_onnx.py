@@ -364,6 +364,12 @@ def cases():
         opset=21, ir=10, extra_opsets=[("ai.onnx.ml", 5)]
     ), 1, ["tree_ensemble_rows.onnx", "trees", "result #0 is declared", "[3, 2]"]
 
+    s = TensorProto.STRING
+    yield "string_split_rows", model(
+        [helper.make_node("StringSplit", ["x"], ["y", "n"], name="split", delimiter="-")],
+        [vi("x", [3], s)], [vi("y", [7, 2], s), vi("n", [3], TensorProto.INT64)], opset=20, ir=9
+    ), 1, ["string_split_rows.onnx", "split", "result #0 is declared", "[3, ?]"]
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -1343,6 +1343,22 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         })),
         "Size" => one(Some(vec![])),
         "NonZero" => one(input(0).map(|s| vec![Dim::Static(s.len() as i64), Dim::Unknown])),
+        // Y: X's shape plus the most substrings of any element (data
+        // dependent); Z: X's shape (each element's count).
+        "StringSplit" => {
+            let mut out = vec![None; op.result_count()];
+            if let Some(x) = input(0) {
+                let mut y = x.clone();
+                y.push(Dim::Unknown);
+                if let Some(first) = out.first_mut() {
+                    *first = Some(y);
+                }
+                if let Some(second) = out.get_mut(1) {
+                    *second = Some(x);
+                }
+            }
+            out
+        }
         _ => Vec::new(),
     }
 }

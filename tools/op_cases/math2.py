@@ -194,3 +194,32 @@ def _(self, g_, x, mask):
 def _(self, a, b, c):
     """gcd and lcm of int64 tensors with zeros, signs and broadcasting (Euclid in an ONNX Loop)."""
     return torch.gcd(a, b), torch.lcm(a, b), torch.gcd(a, c), torch.lcm(c, b)
+
+
+@case("math2_dynamic_sizes", ["block_diag.default", "multi_margin_loss.default", "multilabel_margin_loss.default",
+                              "tensordot.default"],
+      lambda g, d: (rn(g, 2, d["n"]), rn(g, d["n"], 3), rn(g, 4, d["c"]), ri(g, 0, 3, 4), _labels(d["c"]),
+                    rn(g, d["c"])),
+      dynamic={"x": {1: ("n", 4, 6)}, "y": {0: ("n", 4, 6)}, "s": {1: ("c", 5, 7)}, "l": {1: ("c", 5, 7)},
+               "v": {0: ("c", 5, 7)}})
+def _(self, x, y, s, t, l, v):
+    """Ops whose sizes are read from the shape when dynamic: block_diag of a [2, n] and an [n, 3] block and a
+    0-d; multi_margin_loss (p 1 and 2, weights, a 1-d input) and multilabel_margin_loss (-1 ending the label
+    list, a 1-d input) over a dynamic class count; tensordot over a dynamic contracted dim."""
+    F = torch.nn.functional
+    w = s[0].abs() + 0.5
+    return (torch.block_diag(x, y, v[0]), F.multi_margin_loss(s, t), F.multi_margin_loss(s, t, p=2, weight=w,
+                                                                                      reduction="sum"),
+            F.multi_margin_loss(v, t[:1], reduction="none"), F.multilabel_margin_loss(s, l),
+            F.multilabel_margin_loss(v, l[0], reduction="sum"), torch.tensordot(x, y, dims=([1], [0])))
+
+
+def _labels(c):
+    """[4, c] multilabel targets: label lists ended by -1 (or filling the row)."""
+    rows = [[0, 2, -1], [1, -1], [2, 1, 0, -1], [-1]]
+    out = torch.zeros(4, c, dtype=torch.int64)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = torch.tensor(r)
+        if r[-1] != -1:
+            out[i, len(r):] = r[-1]
+    return out

@@ -29,20 +29,16 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     if rank > 2 {
         return Err("multi_margin_loss: input must be 0-d, 1-d or 2-d".into());
     }
-    let dims = builder::dims(c.args.tensor("self")?.r#type()).ok_or("unknown rank")?;
-    let classes = if rank == 0 { Some(1) } else { dims[rank - 1] };
-    let classes = classes.ok_or("multi_margin_loss with a dynamic number of classes is not supported")?;
     let b = &c.b;
     let i64_t = b.i64_type();
-    let x = b.op_like("Reshape", &[x0, b.const_i64s(&[-1, classes])?], &[], x0)?;
+    let (x, classes, classes_f) = class_rows(c, x0, rank)?;
     let t0 = c.args.tensor("target")?;
     let t = b.op("Reshape", &[b.cast(t0, i64_t)?, b.const_i64s(&[-1, 1])?], &[], b.unranked(i64_t))?;
     let e = Ew { ctx: c, like: x0 };
     let xt = b.op_like("GatherElements", &[x, t], &[("axis", Attr::Int(1))], x0)?;
     let z = e.op("Add", &[e.op("Sub", &[e.k(c.args.number("margin")?.as_f64())?, xt])?, x])?;
     let h = if p == 2.0 { e.op("Mul", &[z, z])? } else { z };
-    let classes_range =
-        b.op("Range", &[b.const_i64_scalar(0)?, b.const_i64_scalar(classes)?, b.const_i64_scalar(1)?], &[], b.unranked(i64_t))?;
+    let classes_range = b.op("Range", &[b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?], &[], b.unranked(i64_t))?;
     let is_target = e.bool_op("Equal", &[classes_range, t])?;
     let keep = e.bool_op("And", &[e.bool_op("Greater", &[z, e.k(0.0)?])?, e.bool_op("Not", &[is_target])?])?;
     let mut h = e.op("Where", &[keep, h, e.k(0.0)?])?;
@@ -52,9 +48,32 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         h = e.op("Mul", &[h, wt])?;
     }
     let s = c.reduce("ReduceSum", h, Some(&[1]), false, b.unranked(el))?;
-    let s = e.op("Div", &[s, e.k(classes as f64)?])?;
+    let s = e.op("Div", &[s, classes_f])?;
     // Per-sample losses: shaped like torch's result for reduction='none'
     // (its static shape: [N], 0-d, or [1] where export's meta says so).
     let s = super::prod_common::per_sample_shape(c, s, b.shape(t0)?)?;
     Ok(vec![reduce_loss(c, s)?])
+}
+
+/// `x` as `[rows, C]` rows of class scores (a 0-d or 1-d input is one row),
+/// with the class count C as a 0-d int64 and in `x`'s type: constants when
+/// C is static, read from the shape otherwise.
+pub(super) fn class_rows<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    x0: Value<'c, 'a>,
+    rank: usize,
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>), String> {
+    let b = &c.b;
+    let dims = builder::dims(x0.r#type()).ok_or("unknown rank")?;
+    let classes = if rank == 0 { Some(1) } else { dims[rank - 1] };
+    if let Some(classes) = classes {
+        let x = b.op_like("Reshape", &[x0, b.const_i64s(&[-1, classes])?], &[], x0)?;
+        return Ok((x, b.const_i64_scalar(classes)?, b.const_like(x0, classes as f64)?));
+    }
+    // A dynamic C (rank 1 or 2): one row of a 1-d input.
+    let x = if rank == 2 { x0 } else { c.unsqueeze(x0, &[0])? };
+    let n = b.op("Shape", &[x0], &[("start", Attr::Int(rank as i64 - 1))], b.unranked(b.i64_type()))?;
+    let n = c.squeeze(n, &[0])?;
+    let element = builder::element_type(x0.r#type()).ok_or("not a tensor")?;
+    Ok((x, n, b.cast(n, element)?))
 }

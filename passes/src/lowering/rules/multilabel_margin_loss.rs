@@ -1,6 +1,6 @@
 use super::nn_common::{reduce_loss, Ew};
-use crate::lowering::{builder, Attr, Ctx, Rule};
-use melior::ir::{Value, ValueLike};
+use crate::lowering::{Attr, Ctx, Rule};
+use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.multilabel_margin_loss.default", loss)
     .samples(&[
@@ -23,15 +23,13 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     if rank > 2 {
         return Err("multilabel_margin_loss: input must be 0-d, 1-d or 2-d".into());
     }
-    let dims = builder::dims(c.args.tensor("self")?.r#type()).ok_or("unknown rank")?;
-    let classes = if rank == 0 { Some(1) } else { dims[rank - 1] };
-    let classes = classes.ok_or("multilabel_margin_loss with a dynamic number of classes is not supported")?;
     let b = &c.b;
     let i64_t = b.i64_type();
     let i64_u = b.unranked(i64_t);
     let e = Ew { ctx: c, like: x0 };
-    let x = b.op_like("Reshape", &[x0, b.const_i64s(&[-1, classes])?], &[], x0)?;
-    let t = b.op("Reshape", &[b.cast(c.args.tensor("target")?, i64_t)?, b.const_i64s(&[-1, classes])?], &[], i64_u)?;
+    let (x, classes, classes_f) = super::multi_margin_loss::class_rows(c, x0, rank)?;
+    // The target has the input's shape: the same rows.
+    let t = b.op("Reshape", &[b.cast(c.args.tensor("target")?, i64_t)?, b.shape(x)?], &[], i64_u)?;
     // valid[n, j]: no -1 (any negative) before or at j.
     let negative = b.cast(e.bool_op("Less", &[t, b.const_i64_scalar(0)?])?, i64_t)?;
     let cum = b.op("CumSum", &[negative, b.const_i64_scalar(1)?], &[], i64_u)?;
@@ -39,8 +37,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let label = b.op("Where", &[valid, t, b.const_i64_scalar(0)?], &[], i64_u)?;
     let xt = b.op_like("GatherElements", &[x, label], &[("axis", Attr::Int(1))], x0)?; // [N, j]
     // is_target[n, i]: i is one of the valid labels.
-    let range =
-        b.op("Range", &[b.const_i64_scalar(0)?, b.const_i64_scalar(classes)?, b.const_i64_scalar(1)?], &[], i64_u)?;
+    let range = b.op("Range", &[b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?], &[], i64_u)?;
     let hit = e.bool_op("Equal", &[c.unsqueeze(label, &[2])?, range])?; // [N, j, i]
     let hit = e.bool_op("And", &[hit, c.unsqueeze(valid, &[2])?])?;
     let f32_t = b.f32_type();
@@ -51,7 +48,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let keep = e.bool_op("And", &[keep, c.unsqueeze(e.bool_op("Not", &[is_target])?, &[1])?])?;
     let h = e.op("Where", &[keep, z, e.k(0.0)?])?;
     let s = c.reduce("ReduceSum", h, Some(&[1, 2]), false, b.unranked(el))?;
-    let s = e.op("Div", &[s, e.k(classes as f64)?])?;
+    let s = e.op("Div", &[s, classes_f])?;
     // Per-sample losses: shaped like torch's result for reduction='none'
     // (its static shape: [N], 0-d, or [1] where export's meta says so).
     let s = super::prod_common::per_sample_shape(c, s, b.const_i64s(if rank == 2 { &[-1] } else { &[] })?)?;

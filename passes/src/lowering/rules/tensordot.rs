@@ -1,5 +1,6 @@
 use super::prod_common::{concat_i64, reshape, shape_part, shape_prod, transpose};
-use crate::lowering::{builder, Ctx, Rule};
+use super::common::dim_size;
+use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.tensordot.default", tensordot)
@@ -34,9 +35,10 @@ fn tensordot<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         return Err("tensordot: a dim appears twice".into());
     }
     // torch sums a contracted dim of size 1 against the other operand's dim
-    // first (the other side summed, keepdim): sizes must be static to tell.
+    // first (the other side summed, keepdim).
     let dims_a = builder::dims(c.args.tensor("self")?.r#type()).ok_or("unknown rank")?;
     let dims_o = builder::dims(c.args.tensor("other")?.r#type()).ok_or("unknown rank")?;
+    let (a0, o0) = (a, o);
     let (mut a, mut o) = (a, o);
     for (&da, &dob) in ds.iter().zip(&dother) {
         match (dims_a[da], dims_o[dob]) {
@@ -48,7 +50,13 @@ fn tensordot<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             (Some(1), _) => o = c.reduce("ReduceSum", o, Some(&[dob as i64]), true, c.b.unranked(el))?,
             (Some(x), Some(y)) if x == y => {}
             (Some(x), Some(y)) => return Err(format!("tensordot: contracted dims of sizes {x} and {y}")),
-            _ => return Err("tensordot over a dynamic contracted dim is not supported (torch broadcasts size 1)".into()),
+            // A dynamic size: which side is 1 is known at run time only.
+            // Expanding each side to the other's size there gives torch's
+            // sum (a size-1 side meets every element of the other).
+            _ => {
+                a = expand_dim(c, a, ra, da, dim_size(c, o0, dob as i64)?)?;
+                o = expand_dim(c, o, ro, dob, dim_size(c, a0, da as i64)?)?;
+            }
         }
     }
     let free_a: Vec<usize> = (0..ra).filter(|d| !ds.contains(d)).collect();
@@ -74,4 +82,26 @@ fn tensordot<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     }
     let shape = if parts.is_empty() { c.b.const_i64s(&[])? } else { concat_i64(c, &parts)? };
     Ok(vec![c.op("Reshape", &[m, shape], &[])?])
+}
+
+/// `x` broadcast along `dim` to `size` (1-D, one element): a size-1 dim
+/// grows, a dim of that size stays.
+fn expand_dim<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    rank: usize,
+    dim: usize,
+    size: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &c.b;
+    let mut parts = Vec::new();
+    if dim > 0 {
+        parts.push(b.const_i64s(&vec![1; dim])?);
+    }
+    parts.push(size);
+    if dim + 1 < rank {
+        parts.push(b.const_i64s(&vec![1; rank - dim - 1])?);
+    }
+    let shape = b.op("Concat", &parts, &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+    b.op_like("Expand", &[x, shape], &[], x)
 }

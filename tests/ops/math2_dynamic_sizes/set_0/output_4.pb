@@ -1,0 +1,1 @@
+Bmultilabel_margin_lossJ°,?

@@ -1,0 +1,1 @@
+Bmulti_margin_lossJ¥¯h?

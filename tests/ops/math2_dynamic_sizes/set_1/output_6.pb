@@ -1,0 +1,1 @@
+B	tensordotJ](h¿dﬂr?‡#<m?x¥ßøÍ†L?
