@@ -1,3 +1,4 @@
+use super::common::dim_size;
 use super::tensor_common::{concat, full, static_dims};
 use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Type, Value, ValueLike};
@@ -77,10 +78,7 @@ fn dynamic_block_diag<'c, 'a>(
             2 => *t,
             r => return Err(format!("block_diag expects tensors of rank <= 2, got rank {r}")),
         };
-        let shape = b.shape(m)?;
-        let rows = b.op("Slice", &[shape, b.const_i64s(&[0])?, b.const_i64s(&[1])?], &[], ints)?;
-        let cols = b.op("Slice", &[shape, b.const_i64s(&[1])?, b.const_i64s(&[2])?], &[], ints)?;
-        blocks.push((b.cast_like_type(m, element)?, rows, cols));
+        blocks.push((b.cast_like_type(m, element)?, dim_size(c, m, 0)?, dim_size(c, m, 1)?));
     }
     let mut total = b.const_i64s(&[0])?;
     for (_, _, cols) in &blocks {

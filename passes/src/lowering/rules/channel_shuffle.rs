@@ -1,4 +1,5 @@
 use super::common::shape_slice;
+use super::tensor_common::concat;
 use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -30,8 +31,7 @@ pub(super) fn channel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, '
             let n = shape_slice(c, x, 0, Some(1))?;
             let per_group = b.op("Div", &[shape_slice(c, x, 1, Some(2))?, b.const_i64s(&[g])?], &[], ints)?;
             let rest = b.op("ReduceProd", &[shape_slice(c, x, 2, None)?], &[("keepdims", Attr::Int(1))], ints)?;
-            let parts = [n, b.const_i64s(&[g])?, per_group, rest];
-            b.op("Concat", &parts, &[("axis", Attr::Int(0))], ints)?
+            concat(c, &[n, b.const_i64s(&[g])?, per_group, rest])?
         }
     };
     let zero = ("allowzero", Attr::Int(i64::from(dims[1].is_none())));

@@ -72,8 +72,7 @@ pub(super) fn class_rows<'c, 'a>(
     }
     // A dynamic C (rank 1 or 2): one row of a 1-d input.
     let x = if rank == 2 { x0 } else { c.unsqueeze(x0, &[0])? };
-    let n = b.op("Shape", &[x0], &[("start", Attr::Int(rank as i64 - 1))], b.unranked(b.i64_type()))?;
-    let n = c.squeeze(n, &[0])?;
+    let n = c.squeeze(super::common::dim_size(c, x0, rank as i64 - 1)?, &[0])?;
     let element = builder::element_type(x0.r#type()).ok_or("not a tensor")?;
     Ok((x, n, b.cast(n, element)?))
 }

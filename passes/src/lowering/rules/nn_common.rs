@@ -311,7 +311,7 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
                         PadEnd::Dynamic(v) => *v,
                     });
                 }
-                let pads = b.op("Concat", &parts, &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+                let pads = super::tensor_common::concat(ctx, &parts)?;
                 let zero = ctx.b.const_like(xb, 0.0)?;
                 let padded =
                     ctx.b.op_like("Pad", &[xb, pads, zero], &[("mode", Attr::String("constant".into()))], xb)?;
@@ -353,7 +353,7 @@ fn ceil_mode_right_pad<'c, 'a>(
     let ints = b.unranked(b.i64_type());
     let (k, s, p, d) = (w.kernel[i], w.stride[i], w.padding[i], w.dilation[i]);
     let k_of = |v: i64| b.const_i64s(&[v]);
-    let input = b.op("Shape", &[x], &[("start", Attr::Int(axis)), ("end", Attr::Int(axis + 1))], ints)?;
+    let input = super::common::dim_size(ctx, x, axis)?;
     // num = input + 2p - d(k - 1) - 1 + (s - 1) >= 0 for any valid input,
     // where Div's truncation is the floor.
     let num = b.op("Add", &[input, k_of(2 * p - d * (k - 1) - 1 + s - 1)?], &[], ints)?;

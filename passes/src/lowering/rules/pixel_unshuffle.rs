@@ -1,3 +1,5 @@
+use super::common::dim_size;
+use super::tensor_common::concat;
 use crate::lowering::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -56,18 +58,18 @@ fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: us
     let i64t = b.unranked(b.i64_type());
     let int = |op: &str, l: Value<'c, 'a>, rhs: Value<'c, 'a>| b.op(op, &[l, rhs], &[], i64t);
     let lead_end = rank as i64 - 3;
-    let dim = |d: i64| b.op("Shape", &[x], &[("start", Attr::Int(d)), ("end", Attr::Int(d + 1))], i64t);
+    let dim = |d: i64| dim_size(c, x, d);
     let lead = b.op("Shape", &[x], &[("end", Attr::Int(lead_end))], i64t)?;
     let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
     let lead_n = b.op("Reshape", &[lead_n, b.const_i64s(&[1])?], &[], i64t)?;
     let rv = b.const_i64s(&[r])?;
     let (ch, h, w) = (dim(lead_end)?, int("Div", dim(lead_end + 1)?, rv)?, int("Div", dim(lead_end + 2)?, rv)?);
-    let s6 = b.op("Concat", &[lead_n, ch, h, rv, w, rv], &[("axis", Attr::Int(0))], i64t)?;
+    let s6 = concat(c, &[lead_n, ch, h, rv, w, rv])?;
     let zero = [("allowzero", Attr::Int(1))];
     let y = b.op_like("Reshape", &[x, s6], &zero, x)?;
     let y = b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 1, 3, 5, 2, 4]))], x)?;
     let out_c = int("Mul", ch, b.const_i64s(&[r * r])?)?;
-    let out = b.op("Concat", &[lead, out_c, h, w], &[("axis", Attr::Int(0))], i64t)?;
+    let out = concat(c, &[lead, out_c, h, w])?;
     // An empty input keeps its own shape (torch's quirk, see above).
     let shape = b.shape(x)?;
     let count = c.reduce("ReduceProd", shape, None, false, i64t)?;

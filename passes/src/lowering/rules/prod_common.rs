@@ -41,13 +41,7 @@ pub fn beta_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, product: Value<'c, 'a>) -> Result<V
 }
 
 /// `Shape(x)[from..to]` (1-D int64).
-pub fn shape_part<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, '_>, from: i64, to: Option<i64>) -> Result<Value<'c, 'a>, String> {
-    let mut attrs = vec![("start", Attr::Int(from))];
-    if let Some(to) = to {
-        attrs.push(("end", Attr::Int(to)));
-    }
-    ctx.b.op("Shape", &[x], &attrs, ctx.b.unranked(ctx.b.i64_type()))
-}
+pub use super::common::shape_slice as shape_part;
 
 /// The product of `Shape(x)[from..to]` as a 1-element int64 vector (1 for an
 /// empty range).
@@ -60,12 +54,7 @@ pub fn shape_prod<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, '_>, from: i64, to: Op
 }
 
 /// `Concat` of 1-D int64 vectors.
-pub fn concat_i64<'c, 'a>(ctx: &Ctx<'c, 'a>, parts: &[Value<'c, 'a>]) -> Result<Value<'c, 'a>, String> {
-    if parts.len() == 1 {
-        return Ok(parts[0]);
-    }
-    ctx.b.op("Concat", parts, &[("axis", Attr::Int(0))], ctx.b.unranked(ctx.b.i64_type()))
-}
+pub use super::tensor_common::concat as concat_i64;
 
 /// `Reshape(x, shape)` typed like `x` (unknown shape). `allowzero`: the
 /// shapes here are computed sizes, a 0 is an empty dim, not "copy the input's".

@@ -60,13 +60,7 @@ pub fn full<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, element: Type<'c>, 
 }
 
 /// `Shape(x)[start..end]`.
-pub fn shape_part<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, '_>, start: i64, end: Option<i64>) -> Result<Value<'c, 'a>, String> {
-    let mut attrs = vec![("start", Attr::Int(start))];
-    if let Some(end) = end {
-        attrs.push(("end", Attr::Int(end)));
-    }
-    ctx.b.op("Shape", &[x], &attrs, ctx.b.unranked(ctx.b.i64_type()))
-}
+pub use super::common::shape_slice as shape_part;
 
 /// Concatenates 1-D int64 pieces.
 pub fn concat<'c, 'a>(ctx: &Ctx<'c, 'a>, parts: &[Value<'c, 'a>]) -> Result<Value<'c, 'a>, String> {

@@ -1,6 +1,6 @@
 use super::prod_common::{concat_i64, reshape, shape_part, shape_prod, transpose};
 use super::common::dim_size;
-use crate::lowering::{builder, Attr, Ctx, Rule};
+use crate::lowering::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.tensordot.default", tensordot)
@@ -102,6 +102,5 @@ fn expand_dim<'c, 'a>(
     if dim + 1 < rank {
         parts.push(b.const_i64s(&vec![1; rank - dim - 1])?);
     }
-    let shape = b.op("Concat", &parts, &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
-    b.op_like("Expand", &[x, shape], &[], x)
+    b.op_like("Expand", &[x, concat_i64(c, &parts)?], &[], x)
 }
