@@ -53,18 +53,27 @@ func.func @add_sub_zero(%i: tensor<3xi32>, %x: tensor<3xf32>) -> (tensor<3xi32>,
 // -----
 
 // x / 1 goes, 1 / x stays; Neg(Neg(x)) goes, a single Neg stays;
-// a * Reciprocal(b) and Reciprocal(b) * a become a / b.
+// a * Reciprocal(c) and Reciprocal(c) * a become a / c for a constant c of
+// powers of two whose reciprocals are representable (exact: one rounding of
+// the same number). A * Reciprocal(y) of an input y stays: with y = 2e-39
+// (float32) Reciprocal(y) is inf and x * inf is not x / y. A constant 3.0
+// stays (1/3 rounds), and so does 2^-130, whose reciprocal 2^130 overflows.
 // CHECK-LABEL: func.func @div_neg_reciprocal
 // CHECK-SAME: "algebra/div-by-one" = 1
 // CHECK-SAME: "algebra/double-negation" = 1
 // CHECK-SAME: "algebra/reciprocal-mul-to-div" = 2
 // CHECK: %[[I:.*]] = "onnx.Div"(%{{.*}}, %arg0)
 // CHECK: %[[N:.*]] = "onnx.Neg"(%arg0)
-// CHECK: %[[D:.*]] = "onnx.Div"(%arg0, %arg1)
-// CHECK-NOT: "onnx.Reciprocal"
-// CHECK: return %arg0, %[[I]], %arg0, %[[N]], %[[D]], %[[D]]
+// CHECK: %[[R:.*]] = "onnx.Reciprocal"(%arg1)
+// CHECK: %[[M:.*]] = "onnx.Mul"(%arg0, %[[R]])
+// CHECK: %[[D:.*]] = "onnx.Div"(%arg0, %{{.*}}) : (tensor<3xf32>, tensor<2x1xf32>)
+// CHECK: "onnx.Reciprocal"
+// CHECK: "onnx.Mul"
+// CHECK: "onnx.Reciprocal"
+// CHECK: "onnx.Mul"
+// CHECK: return %arg0, %[[I]], %arg0, %[[N]], %[[M]], %[[D]], %[[D]]
 module attributes {onnx.opset = 23 : i64} {
-func.func @div_neg_reciprocal(%x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+func.func @div_neg_reciprocal(%x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) {
   %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
   %0 = "onnx.Div"(%x, %one) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
   %1 = "onnx.Div"(%one, %x) : (tensor<f32>, tensor<3xf32>) -> tensor<3xf32>
@@ -72,35 +81,49 @@ func.func @div_neg_reciprocal(%x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<3
   %2 = "onnx.Neg"(%n) : (tensor<3xf32>) -> tensor<3xf32>
   %r = "onnx.Reciprocal"(%y) : (tensor<3xf32>) -> tensor<3xf32>
   %3 = "onnx.Mul"(%x, %r) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  %4 = "onnx.Mul"(%r, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-  return %0, %1, %2, %n, %3, %4 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+  %p = "onnx.Constant"() {value = dense<[[0.25], [-8.0]]> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
+  %rp = "onnx.Reciprocal"(%p) : (tensor<2x1xf32>) -> tensor<2x1xf32>
+  %4 = "onnx.Mul"(%x, %rp) : (tensor<3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %5 = "onnx.Mul"(%rp, %x) : (tensor<2x1xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %three = "onnx.Constant"() {value = dense<3.0> : tensor<f32>} : () -> tensor<f32>
+  %r3 = "onnx.Reciprocal"(%three) : (tensor<f32>) -> tensor<f32>
+  %6 = "onnx.Mul"(%x, %r3) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  %tiny = "onnx.Constant"() {value = dense<7.34683969E-40> : tensor<f32>} : () -> tensor<f32>
+  %rt = "onnx.Reciprocal"(%tiny) : (tensor<f32>) -> tensor<f32>
+  %7 = "onnx.Mul"(%x, %rt) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0, %1, %2, %n, %3, %4, %5, %6, %7 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>
 }
 }
 
 // -----
 
-// a * (1 / b) becomes a / b for floats (TorchScript's rsqrt spelling); an
-// integer 1 / b (a division, not a reciprocal) and a one that broadcasts
-// the quotient to more dims stay.
+// a * (1 / c) becomes a / c for floats when c is a constant of powers of
+// two (as above); an input b stays (not an identity), integer division
+// stays, and so does a 1 that broadcasts the quotient to more dims.
 // CHECK-LABEL: func.func @one_div_mul
 // CHECK-SAME: "algebra/one-div-mul-to-div" = 1
-// CHECK: %[[D:.*]] = "onnx.Div"(%arg0, %arg1) : (tensor<2x3xf32>, tensor<2x1xf32>)
+// CHECK: "onnx.Div"(%{{.*}}, %arg1) : (tensor<f32>, tensor<2x1xf32>)
+// CHECK: "onnx.Mul"(%arg0, %{{.*}}) : (tensor<2x3xf32>, tensor<2x1xf32>)
+// CHECK: "onnx.Div"(%arg0, %{{.*}}) : (tensor<2x3xf32>, tensor<2x1xf32>)
 // CHECK: "onnx.Div"(%{{.*}}, %arg2) : (tensor<i32>, tensor<3xi32>)
 // CHECK: "onnx.Mul"
-// CHECK: "onnx.Div"(%{{.*}}, %arg1) : (tensor<4x1x1xf32>, tensor<2x1xf32>)
+// CHECK: "onnx.Div"(%{{.*}}, %{{.*}}) : (tensor<4x1x1xf32>, tensor<2x1xf32>)
 // CHECK: "onnx.Mul"
 module attributes {onnx.opset = 23 : i64} {
-func.func @one_div_mul(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>, %i: tensor<3xi32>) -> (tensor<2x3xf32>, tensor<3xi32>, tensor<4x2x3xf32>) {
+func.func @one_div_mul(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>, %i: tensor<3xi32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xi32>, tensor<4x2x3xf32>) {
   %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
   %r = "onnx.Div"(%one, %b) : (tensor<f32>, tensor<2x1xf32>) -> tensor<2x1xf32>
   %0 = "onnx.Mul"(%a, %r) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %c = "onnx.Constant"() {value = dense<[[2.0], [0.0625]]> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
+  %rc = "onnx.Div"(%one, %c) : (tensor<f32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  %1 = "onnx.Mul"(%a, %rc) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
   %ione = "onnx.Constant"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
   %ir = "onnx.Div"(%ione, %i) : (tensor<i32>, tensor<3xi32>) -> tensor<3xi32>
-  %1 = "onnx.Mul"(%i, %ir) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %2 = "onnx.Mul"(%i, %ir) : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
   %ones = "onnx.Constant"() {value = dense<1.0> : tensor<4x1x1xf32>} : () -> tensor<4x1x1xf32>
-  %wide = "onnx.Div"(%ones, %b) : (tensor<4x1x1xf32>, tensor<2x1xf32>) -> tensor<4x2x1xf32>
-  %2 = "onnx.Mul"(%a, %wide) : (tensor<2x3xf32>, tensor<4x2x1xf32>) -> tensor<4x2x3xf32>
-  return %0, %1, %2 : tensor<2x3xf32>, tensor<3xi32>, tensor<4x2x3xf32>
+  %wide = "onnx.Div"(%ones, %c) : (tensor<4x1x1xf32>, tensor<2x1xf32>) -> tensor<4x2x1xf32>
+  %3 = "onnx.Mul"(%a, %wide) : (tensor<2x3xf32>, tensor<4x2x1xf32>) -> tensor<4x2x3xf32>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xi32>, tensor<4x2x3xf32>
 }
 }
 
@@ -635,6 +658,37 @@ func.func @sdpa_prescaled(%q: tensor<1x2x3x16xf32>, %k: tensor<1x2x4x16xf32>, %v
   %p2 = "onnx.Softmax"(%s2) {axis = -1 : i64} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
   %o2 = "onnx.MatMul"(%p2, %v) : (tensor<1x2x3x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x2x3x8xf32>
   return %o, %o2 : tensor<1x2x3x8xf32>, tensor<1x2x3x8xf32>
+}
+}
+
+// -----
+
+// SDPA broadcasts a batch-1 key/value over the query's batch (learned or
+// shared memory), and so do the MatMuls; Attention does not (onnxruntime
+// refuses Q of batch 3 with K of batch 1): no fusion. Same for a key and
+// value of one symbolic batch against a query of another, which may differ.
+// The same query with a key and value of its own batch fuses.
+// CHECK-LABEL: func.func @sdpa_kv_batch_broadcast
+// CHECK-SAME: "attention/sdpa" = 1
+// CHECK: "onnx.Softmax"
+// CHECK: "onnx.Softmax"
+// CHECK: "onnx.Attention"(%arg0, %arg5, %arg6)
+// CHECK-NOT: "onnx.Attention"
+module attributes {onnx.opset = 23 : i64} {
+func.func @sdpa_kv_batch_broadcast(%q: tensor<3x2x5x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<1x2x4x8xf32>, %qs: tensor<?x2x5x8xf32, ["s0"]>, %ks: tensor<?x2x4x8xf32, ["s1"]>, %k3: tensor<3x2x4x8xf32>, %v3: tensor<3x2x4x8xf32>) -> (tensor<3x2x5x8xf32>, tensor<?x2x5x8xf32, ["s0"]>, tensor<3x2x5x8xf32>) {
+  %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x2x4x8xf32>) -> tensor<1x2x8x4xf32>
+  %s = "onnx.MatMul"(%q, %kt) : (tensor<3x2x5x8xf32>, tensor<1x2x8x4xf32>) -> tensor<3x2x5x4xf32>
+  %p = "onnx.Softmax"(%s) {axis = -1 : i64} : (tensor<3x2x5x4xf32>) -> tensor<3x2x5x4xf32>
+  %o = "onnx.MatMul"(%p, %v) : (tensor<3x2x5x4xf32>, tensor<1x2x4x8xf32>) -> tensor<3x2x5x8xf32>
+  %kst = "onnx.Transpose"(%ks) {perm = array<i64: 0, 1, 3, 2>} : (tensor<?x2x4x8xf32, ["s1"]>) -> tensor<?x2x8x4xf32, ["s1"]>
+  %ss = "onnx.MatMul"(%qs, %kst) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x8x4xf32, ["s1"]>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %ps = "onnx.Softmax"(%ss) {axis = -1 : i64} : (tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %os = "onnx.MatMul"(%ps, %ks) : (tensor<?x2x5x4xf32, ["s0"]>, tensor<?x2x4x8xf32, ["s1"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %k3t = "onnx.Transpose"(%k3) {perm = array<i64: 0, 1, 3, 2>} : (tensor<3x2x4x8xf32>) -> tensor<3x2x8x4xf32>
+  %s3 = "onnx.MatMul"(%q, %k3t) : (tensor<3x2x5x8xf32>, tensor<3x2x8x4xf32>) -> tensor<3x2x5x4xf32>
+  %p3 = "onnx.Softmax"(%s3) {axis = -1 : i64} : (tensor<3x2x5x4xf32>) -> tensor<3x2x5x4xf32>
+  %o3 = "onnx.MatMul"(%p3, %v3) : (tensor<3x2x5x4xf32>, tensor<3x2x4x8xf32>) -> tensor<3x2x5x8xf32>
+  return %o, %os, %o3 : tensor<3x2x5x8xf32>, tensor<?x2x5x8xf32, ["s0"]>, tensor<3x2x5x8xf32>
 }
 }
 

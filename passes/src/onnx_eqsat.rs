@@ -61,7 +61,7 @@ pub const INFO: PassInfo = PassInfo {
         PassOption { name: "rules", help: "rule families or family/rule names, separated by ',' (default: all)" },
         PassOption { name: "iterations", help: "saturation rounds at most (default 32)" },
         PassOption { name: "node-factor", help: "e-nodes allowed per op of the body, plus 10000 (default 8)" },
-        PassOption { name: "time-limit-ms", help: "saturation time per body (default 10000)" },
+        PassOption { name: "time-limit-ms", help: "wall-clock budget per body (default none: the output then depends on the input only)" },
         PassOption {
             name: "target",
             help:
@@ -96,7 +96,7 @@ pub const INFO: PassInfo = PassInfo {
             pass.limits.node_factor = n as usize;
         }
         if let Some(n) = number("time-limit-ms")? {
-            pass.limits.time = Duration::from_millis(n);
+            pass.limits.time = Some(Duration::from_millis(n));
         }
         if let Some(t) = options.get("target") {
             pass.target = Some(Target::parse(t).ok_or_else(|| {

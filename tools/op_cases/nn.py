@@ -992,3 +992,23 @@ def _(self, x, y):
     return (F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, divisor_override=5),
             F.avg_pool2d(x, (2, 3), (3, 2), 0, ceil_mode=True, divisor_override=4),
             F.avg_pool1d(y, 4, 3, 2, ceil_mode=True), F.avg_pool2d(x, 3, 3, ceil_mode=True, divisor_override=2))
+
+
+def _shared_memory_init(self):
+    g = torch.Generator().manual_seed(7)
+    self.mem_k = nn.Parameter(torch.randn(1, 2, 5, 8, generator=g))
+    self.mem_v = nn.Parameter(torch.randn(1, 2, 5, 8, generator=g))
+
+
+@case("sdpa_kv_batch_broadcast", ["scaled_dot_product_attention.default"],
+      lambda g, d: (rn(g, d["b"], 2, 4, 8), rn(g, d["b"], 2, 5, 8)), init=_shared_memory_init,
+      dynamic={"q": {0: ("b", 3, 4)}, "v": {0: ("b", 3, 4)}})
+def _(self, q, v):
+    """SDPA broadcasts a batch-1 key/value over the query's batch (a learned, shared memory): K and V are
+    [1, 2, 5, 8] parameters, Q of batch 3 (4 on set_1). ONNX Attention does not broadcast the batch, so the
+    optimizer must not fuse it (onnxruntime refused the fused op: 'inconsistent batch_size'); a second SDPA
+    with a value of the query's own batch and the shared key, and a third with its own key and value."""
+    F = torch.nn.functional
+    return (F.scaled_dot_product_attention(q, self.mem_k, self.mem_v),
+            F.scaled_dot_product_attention(q, self.mem_k, v),
+            F.scaled_dot_product_attention(q, v, v, is_causal=True))

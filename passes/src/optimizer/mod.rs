@@ -56,12 +56,16 @@ pub struct Limits {
     /// E-nodes allowed per op of the block (plus [`Limits::node_floor`]).
     pub node_factor: usize,
     pub node_floor: usize,
-    pub time: Duration,
+    /// A wall-clock budget per body: `None` by default, so that the output
+    /// depends only on the input (rounds and e-nodes are counts; a clock
+    /// would make a loaded machine write another graph). Opt-in with the
+    /// pass option `time-limit-ms`.
+    pub time: Option<Duration>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { iterations: 32, node_factor: 8, node_floor: 10_000, time: Duration::from_secs(10) }
+        Limits { iterations: 32, node_factor: 8, node_floor: 10_000, time: None }
     }
 }
 
@@ -148,7 +152,8 @@ pub fn saturate(
         .with_scheduler(SimpleScheduler)
         .with_iter_limit(limits.iterations)
         .with_node_limit(limits.node_floor + limits.node_factor * ops)
-        .with_time_limit(limits.time)
+        // egg's own default is 5 s: without a budget asked for, none at all.
+        .with_time_limit(limits.time.unwrap_or(Duration::from_secs(365 * 86_400)))
         .with_hook(move |runner| {
             sync_egg_clock();
             if let Ok(mut s) = hook_snapshot.lock() {

@@ -96,10 +96,11 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
         family: "algebra",
         roots: &["Mul"],
         min_opset: 1,
-        summary: "a * Reciprocal(b) -> a / b (one rounding instead of two)",
+        summary: "a * Reciprocal(b) -> a / b for a constant b whose every element is a power of two with a representable reciprocal (then both are one rounding of the same number; for any other b they differ: 1e-39 * Reciprocal(2e-39) is inf in float32, 1e-39 / 2e-39 is 0.5)",
         apply: reciprocal_mul_to_div,
         example: r#"
-func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> tensor<2x3xf32> {
+func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %b = "onnx.Constant"() {value = dense<[[4.0], [-0.125]]> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
   %r = "onnx.Reciprocal"(%b) : (tensor<2x1xf32>) -> tensor<2x1xf32>
   %0 = "onnx.Mul"(%a, %r) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
@@ -110,10 +111,11 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> tensor<2x3xf32> {
         family: "algebra",
         roots: &["Mul"],
         min_opset: 1,
-        summary: "a * (1 / b) -> a / b (float; one rounding instead of two, as torch.onnx's TorchScript exporter spells rsqrt)",
+        summary: "a * (1 / b) -> a / b (float) for a constant b whose every element is a power of two with a representable reciprocal, as reciprocal-mul-to-div",
         apply: one_div_mul_to_div,
         example: r#"
-func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> tensor<2x3xf32> {
+func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %b = "onnx.Constant"() {value = dense<[[0.5], [1024.0]]> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
   %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
   %r = "onnx.Div"(%one, %b) : (tensor<f32>, tensor<2x1xf32>) -> tensor<2x1xf32>
   %0 = "onnx.Mul"(%r, %a) : (tensor<2x1xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -172,11 +174,42 @@ fn double_negation(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) ->
     rw.producers(*inner, "Neg").into_iter().find_map(|(_, c)| (c.len() == 1 && rw.same_type(class, c[0])).then(|| c[0]))
 }
 
+/// True when `1 / b` is exact for every element of the constant `b`: each
+/// is `±2^k` and `2^-k` is representable (normal or subnormal) in `b`'s
+/// float type. Then `a * (1 / b)` and `a / b` are the same single rounding
+/// of `a * 2^-k` for every `a` (NaN, infinities and subnormals included).
+/// For any other divisor the two differ, in the last bit for most values
+/// and completely where `1 / b` overflows or underflows.
+fn exact_reciprocal(rw: &Rw<'_>, b: Id) -> bool {
+    // The least and greatest exponents k of 2^k the type represents.
+    let (min_exp, max_exp) = match rw.elem(b) {
+        Some(dtype::FLOAT) => (-149, 127),
+        Some(dtype::DOUBLE) => (-1074, 1023),
+        Some(dtype::FLOAT16) => (-24, 15),
+        Some(dtype::BFLOAT16) => (-133, 127),
+        _ => return false,
+    };
+    let Some(v) = rw.values(b) else { return false };
+    v.len() > 0
+        && (0..v.len()).all(|i| {
+            let x = v.f64_at(i).abs();
+            if !x.is_finite() || x == 0.0 {
+                return false;
+            }
+            // A power of two in f64 (every exponent above is in f64's normal range
+            // but -1074, which is still exactly 2^-1074): no mantissa bits.
+            let (bits, exp) = (x.to_bits() & ((1u64 << 52) - 1), (x.to_bits() >> 52) as i64 - 1023);
+            let k = if exp == -1023 { 63 - bits.leading_zeros() as i64 - 1074 } else { exp };
+            let power_of_two = if exp == -1023 { bits.is_power_of_two() } else { bits == 0 };
+            power_of_two && (min_exp..=max_exp).contains(&k) && (min_exp..=max_exp).contains(&-k)
+        })
+}
+
 fn reciprocal_mul_to_div(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
     for (a, r) in both_orders(children) {
         for (_, c) in rw.producers(r, "Reciprocal") {
             if let [b] = c[..] {
-                if rw.elem(a).is_some() && rw.elem(a) == rw.elem(b) {
+                if rw.elem(a).is_some() && rw.elem(a) == rw.elem(b) && exact_reciprocal(rw, b) {
                     return rw.add_like(Head::new("Div", vec![]), vec![a, b], class);
                 }
             }
@@ -197,6 +230,7 @@ fn one_div_mul_to_div(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id])
                     && rw.elem(one) == rw.elem(b)
                     && rw.values(one).is_some_and(|v| v.all_eq(1.0))
                     && rw.same_type(r, b)
+                    && exact_reciprocal(rw, b)
                 {
                     return rw.add_like(Head::new("Div", vec![]), vec![a, b], class);
                 }

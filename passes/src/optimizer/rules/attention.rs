@@ -482,9 +482,13 @@ fn sdpa_with(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id], expand_q:
             }
             for (scale, q, kt) in scaled_scores(rw, sc) {
                 let (Some(qd), Some(ktd)) = (rank4_f32(rw, q), rank4_f32(rw, kt)) else { continue };
-                // Q [B, H, Sq, D], Kt [B, H, D, Skv], V [B, H, Skv, Dv]: same heads, D and Skv agree.
+                // Q [B, H, Sq, D], Kt [B, H, D, Skv], V [B, H, Skv, Dv]: one batch, same heads, D and
+                // Skv agree. The MatMuls broadcast a batch-1 (or head-1) key or value over the
+                // query's (SDPA with a learned or shared memory); Attention does not: its batch and
+                // head dims must be proven equal, not merely compatible.
+                let batch_ok = qd[0].same(&ktd[0]) && ktd[0].same(&vd[0]);
                 let heads_ok = qd[1].same(&ktd[1]) && ktd[1].same(&vd[1]);
-                if !heads_ok || !qd[3].same(&ktd[2]) || !ktd[3].same(&vd[2]) {
+                if !batch_ok || !heads_ok || !qd[3].same(&ktd[2]) || !ktd[3].same(&vd[2]) {
                     continue;
                 }
                 let (k, scale) = match transposed_key(rw, kt) {

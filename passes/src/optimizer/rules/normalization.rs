@@ -21,9 +21,9 @@ pub static RULES: &[Rule] = &[
     Rule {
         name: "rms-normalization",
         family: "normalization",
-        roots: &["Div"],
+        roots: &["Div", "Mul"],
         min_opset: 23,
-        summary: "x / Sqrt(ReduceMean(x^2, trailing axes) + eps) -> RMSNormalization(x, ones, axis, eps)",
+        summary: "x / Sqrt(ReduceMean(x^2, trailing axes) + eps), or x * Reciprocal(Sqrt(..)), -> RMSNormalization(x, ones, axis, eps)",
         apply: rms_normalization,
         example: r#"
 func.func @f(%x: tensor<?x3x8xf32, ["s0"]>) -> tensor<?x3x8xf32, ["s0"]> {
@@ -62,9 +62,9 @@ func.func @f(%x: tensor<?x3x8xf32, ["s0"]>, %w: tensor<8xf32>) -> tensor<?x3x8xf
     Rule {
         name: "layer-normalization",
         family: "normalization",
-        roots: &["Div"],
+        roots: &["Div", "Mul"],
         min_opset: 17,
-        summary: "(x - mean) / Sqrt(ReduceMean((x - mean)^2) + eps), mean over the trailing axes -> LayerNormalization(x, ones, axis, eps)",
+        summary: "(x - mean) / Sqrt(ReduceMean((x - mean)^2) + eps), or times Reciprocal(Sqrt(..)), mean over the trailing axes -> LayerNormalization(x, ones, axis, eps)",
         apply: layer_normalization,
         example: r#"
 func.func @f(%x: tensor<?x4x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]> {
@@ -158,14 +158,40 @@ fn rms_denominator(rw: &Rw<'_>, den: Id, x: Id, rank: usize) -> Option<(usize, f
     None
 }
 
+/// `(numerator, denominator)` pairs of a normalization's last step: `n / d`,
+/// or `n * Reciprocal(d)` (either order; how `rsqrt` is lowered). The two
+/// differ in the last bit only, and the fused op rounds its own way anyway;
+/// `algebra` no longer rewrites one into the other (it is not an identity).
+fn quotients(rw: &Rw<'_>, head: &Head, children: &[Id]) -> Vec<(Id, Id)> {
+    if !head.attrs.is_empty() || !head.domain.as_str().is_empty() {
+        return vec![];
+    }
+    match (head.op.as_str(), children) {
+        ("Div", [n, d]) => vec![(*n, *d)],
+        ("Mul", _) => both_orders(children)
+            .into_iter()
+            .flat_map(|(n, r)| {
+                rw.producers(r, "Reciprocal")
+                    .into_iter()
+                    .filter(|(h, c)| h.attrs.is_empty() && c.len() == 1)
+                    .map(move |(_, c)| (n, c[0]))
+            })
+            .collect(),
+        _ => vec![],
+    }
+}
+
 fn rms_normalization(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [x, den] = children else { return None };
-    let ty = rw.ty(*x)?.clone();
-    if !head.attrs.is_empty() || ty.elem != Some(dtype::FLOAT) || !rw.same_type(class, *x) {
+    quotients(rw, head, children).into_iter().find_map(|(x, den)| rms_normalization_of(rw, class, x, den))
+}
+
+fn rms_normalization_of(rw: &mut Rw<'_>, class: Id, x: Id, den: Id) -> Option<Id> {
+    let ty = rw.ty(x)?.clone();
+    if ty.elem != Some(dtype::FLOAT) || !rw.same_type(class, x) {
         return None;
     }
     let rank = ty.rank()?;
-    let (axis, eps) = rms_denominator(rw, *den, *x, rank)?;
+    let (axis, eps) = rms_denominator(rw, den, x, rank)?;
     let normalized: Vec<i64> = ty.dims.as_ref()?[axis..]
         .iter()
         .map(|d| if let Dim::Static(n) = d { Some(*n) } else { None })
@@ -178,7 +204,7 @@ fn rms_normalization(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -
         rw.constant(Tensor::scalar_like(dtype::FLOAT, normalized, Values::from_f64s(&vec![1.0; count as usize])));
     let fused =
         Head::new("RMSNormalization", vec![("axis", AttrValue::Int(axis as i64)), ("epsilon", AttrValue::float(eps))]);
-    rw.add_like(fused, vec![*x, ones], class)
+    rw.add_like(fused, vec![x, ones], class)
 }
 
 fn rms_normalization_scale(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
@@ -211,22 +237,22 @@ fn ones_scale(rw: &mut Rw<'_>, ty: &TyInfo, axis: usize) -> Option<Id> {
 }
 
 fn layer_normalization(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [d, den] = children else { return None };
-    if !head.attrs.is_empty() {
-        return None;
-    }
-    for (sub_head, c) in rw.producers(*d, "Sub") {
+    quotients(rw, head, children).into_iter().find_map(|(d, den)| layer_normalization_of(rw, class, d, den))
+}
+
+fn layer_normalization_of(rw: &mut Rw<'_>, class: Id, d: Id, den: Id) -> Option<Id> {
+    for (sub_head, c) in rw.producers(d, "Sub") {
         let [x, mean] = c[..] else { continue };
         let Some(ty) = rw.ty(x).cloned() else { continue };
         if !sub_head.attrs.is_empty()
             || ty.elem != Some(dtype::FLOAT)
             || !rw.same_type(class, x)
-            || !rw.same_type(*d, x)
+            || !rw.same_type(d, x)
         {
             continue;
         }
         let Some(rank) = ty.rank() else { continue };
-        let Some((axis, eps)) = rms_denominator(rw, *den, *d, rank) else { continue };
+        let Some((axis, eps)) = rms_denominator(rw, den, d, rank) else { continue };
         // The mean subtracted is ReduceMean(x) over the same axes.
         let mean_ok = rw.producers(mean, "ReduceMean").iter().any(|(rm, r)| {
             r.len() == 2
