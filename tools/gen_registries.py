@@ -4,6 +4,7 @@
 Sources (authoritative, read at generation time):
   * every `aten::` overload of `torch._C._jit_get_all_schemas()`, with the op
     tags of `torch.ops.aten.<op>.<overload>.tags`;
+  * tools/newer_torch_schemas.json and tools/quantized_schemas.json (below);
   * every schema of `onnx.defs.get_all_schemas_with_history()`.
 
 Outputs (static Rust data, no runtime parsing):
@@ -17,6 +18,9 @@ Usage:
   /path/to/newer/python tools/gen_registries.py --capture-newer
       # with a NEWER torch: write tools/newer_torch_schemas.json, the overloads
       # of that torch the pinned registry lacks (then regenerate with the pin)
+  .venv/bin/python tools/gen_registries.py --capture-quantized
+      # with torchao importable: write tools/quantized_schemas.json, the
+      # quantization ops of PT2E-quantized programs (then regenerate)
 
 Newer torch releases add overloads (torch 2.15: `linalg_polar`,
 `linalg_matrix_sqrth`) that captures made with them contain. They come from
@@ -27,6 +31,17 @@ merges the entries its own torch lacks into the same table, lists them in
 `NEWER_OVERLOADS` with `NEWER_TORCH_VERSION`, and never lets them replace a
 pinned schema. The JSON is an input like torch itself, so `--check` stays
 exact under the pin.
+
+PT2E-quantized programs also contain ops outside the `aten` namespace that
+torchao registers (on import; the `quantized_decomposed` library itself is
+defined by torch's `torch.ao.quantization.fx._decomposed`, which torchao
+imports): every `quantized_decomposed::` overload and torchao's quantization
+primitives (`TORCHAO_PRIMITIVES`). `--capture-quantized` (torchao importable)
+puts them through the same parser and cross-checks and records them in
+`tools/quantized_schemas.json` with the torchao version; the normal
+generation merges them into the same table under their namespaced names
+(`quantized_decomposed::quantize_per_tensor`, overload `tensor`), lists them
+in `QUANTIZED_OVERLOADS` with `TORCHAO_VERSION`, and never imports torchao.
 
 How the ATen schemas are read. Each schema is parsed from its canonical text
 `str(schema)` by the small schema-language parser below (it covers the whole
@@ -58,6 +73,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ATEN_OUT = ROOT / "dialects" / "src" / "aten" / "generated.rs"
 NEWER_JSON = ROOT / "tools" / "newer_torch_schemas.json"
+QUANTIZED_JSON = ROOT / "tools" / "quantized_schemas.json"
+# The quantization ops of PT2E-quantized programs: every overload of this
+# namespace, and of the `torchao` namespace only these quantization primitives
+# (not its kernels: int_matmul, mx_fp8_bf16, ...).
+QUANTIZED_NAMESPACE = "quantized_decomposed"
+TORCHAO_PRIMITIVES = (
+    "quantize_affine",
+    "dequantize_affine",
+    "choose_qparams_affine",
+    "quantize_affine_float8_non_decomposed",
+    "dequantize_affine_float8_non_decomposed",
+    "choose_scale_float8",
+)
 ONNX_OUT = ROOT / "dialects" / "src" / "onnx" / "generated.rs"
 
 # c10::Layout and c10::MemoryFormat enumerators (c10/core/Layout.h,
@@ -224,8 +252,26 @@ class Arg:
     default: tuple | None = None  # normalized (kind, payload) once checked
 
 
+def namespace_of(name: str) -> str:
+    """`aten` for a registry name without namespace (`add`), else the prefix
+    (`quantized_decomposed` of `quantized_decomposed::quantize_per_tensor`)."""
+    return name.split("::", 1)[0] if "::" in name else "aten"
+
+
+def base_name_of(name: str) -> str:
+    """The name without its namespace (`quantize_per_tensor`)."""
+    return name.split("::", 1)[1] if "::" in name else name
+
+
+def qualified_name_of(name: str) -> str:
+    """The name as torch prints it: `aten::add`, `quantized_decomposed::quantize_per_tensor`."""
+    return name if "::" in name else "aten::" + name
+
+
 @dataclass
 class Schema:
+    # Registry name: `add` for `aten::add` (the `aten` namespace is implied);
+    # other namespaces are kept, `quantized_decomposed::quantize_per_tensor`.
     name: str
     overload: str
     args: list
@@ -390,9 +436,14 @@ class Parser:
         return Arg(name, ty, alias, default, kwarg_only)
 
     def schema(self) -> Schema:
+        """`ns::name[.overload](args) -> returns`; the name is returned
+        without the namespace for `aten`, as `ns::name` otherwise (callers
+        check the namespace they expect)."""
         qual = self.ident()
         self.expect("::")
         name = self.ident()
+        if qual != "aten":
+            name = qual + "::" + name
         overload = ""
         if self.eat("."):
             overload = self.ident()
@@ -432,8 +483,6 @@ class Parser:
         self.skip_ws()
         if self.i != len(self.s):
             self.fail("trailing text")
-        if qual != "aten":
-            self.fail("not an aten schema")
         return Schema(name, overload, args, rets, vararg, varret)
 
 
@@ -487,7 +536,9 @@ def print_default(ty: str, d: tuple) -> str:
 
 
 def print_schema(s: Schema, qualified: bool = True) -> str:
-    out = ("aten::" if qualified else "") + s.name
+    """torch's `str(schema)`; `qualified=False` drops only an `aten::` prefix
+    (a foreign namespace is part of the name)."""
+    out = qualified_name_of(s.name) if qualified else s.name
     if s.overload:
         out += "." + s.overload
     parts, seen_kw = [], False
@@ -580,6 +631,95 @@ def normalize_default(torch, ty: str, value, scalar_types) -> tuple:
     raise GenError(f"unsupported default {value!r} for {ty}")
 
 
+def check_schema(torch, tgm, js, scalar_types, torchgen_failures) -> Schema:
+    """Parses the JIT schema `js` from its text and cross-checks the parse
+    against the JIT object, the print round trip and torchgen (where torchgen
+    parses it; failures are appended to `torchgen_failures`); reads the tags
+    of `torch.ops.<ns>.<op>.<overload>`. Any namespace."""
+    text = str(js)
+    s = Parser(text).schema()
+    ctx = f"in {text}"
+    if s.overload != js.overload_name or qualified_name_of(s.name) != js.name:
+        raise GenError(f"name mismatch {ctx}")
+    jargs = list(js.arguments)
+    if len(jargs) != len(s.args) or len(js.returns) != len(s.returns):
+        raise GenError(f"arity mismatch {ctx}")
+    for idx, (a, j) in enumerate(zip(s.args + s.returns, jargs + list(js.returns))):
+        is_return = idx >= len(s.args)
+        if a.name != j.name:
+            raise GenError(f"argument name mismatch {a.name!r} {ctx}")
+        size = None
+        base = a.ty.rstrip("?")
+        if base.endswith("]") and base[base.rindex("[") + 1 : -1]:
+            size = int(base[base.rindex("[") + 1 : -1])
+        if j.N != size and not (is_return and j.N is None):
+            raise GenError(f"list size mismatch for {a.name} {ctx}")
+        ji = j.alias_info
+        if a.alias is None:
+            if ji is not None and (ji.before_set or ji.after_set or ji.is_write):
+                raise GenError(f"missed alias on {a.name} {ctx}")
+        elif a.alias.on_elements:
+            if ji is None or ji.before_set or ji.is_write != a.alias.is_write:
+                raise GenError(f"element alias mismatch on {a.name} {ctx}")
+        else:
+            if (
+                ji is None
+                or set(ji.before_set) != set(a.alias.before)
+                or set(ji.after_set) != set(a.alias.after)
+                or ji.is_write != a.alias.is_write
+            ):
+                raise GenError(f"alias mismatch on {a.name} {ctx}")
+    for a, j in zip(s.args, jargs):
+        if a.kwarg_only != j.kwarg_only:
+            raise GenError(f"kwarg_only mismatch on {a.name} {ctx}")
+        if (a.default_text is not None) != j.has_default_value():
+            raise GenError(f"default presence mismatch on {a.name} {ctx}")
+        if a.default_text is not None:
+            a.default = normalize_default(torch, a.ty, j.default_value, scalar_types)
+            if print_default(a.ty, a.default) != a.default_text:
+                raise GenError(
+                    f"default of {a.name} prints as {print_default(a.ty, a.default)!r}, "
+                    f"schema says {a.default_text!r} {ctx}"
+                )
+    if print_schema(s) != text:
+        raise GenError(f"round trip failed:\n  {print_schema(s)}\n  {text}")
+    # torchgen cross-check of declared types and annotations.
+    try:
+        tg = tgm.FunctionSchema.parse(text.removeprefix(namespace_of(s.name) + "::"))
+    except Exception as e:  # TorchScript-only builtins
+        torchgen_failures.append((text, str(e).splitlines()[0] if str(e) else type(e).__name__))
+    else:
+        tg_args = list(tg.arguments.flat_all)
+        tg_rets = list(tg.returns)
+        if [x.name for x in tg_args] != [a.name for a in s.args]:
+            raise GenError(f"torchgen argument order differs {ctx}")
+        for a, t in zip(s.args + s.returns, tg_args + tg_rets):
+            ann = str(t.annotation) if t.annotation is not None else None
+            mine = a.alias.text()[1:-1] if a.alias is not None else None
+            if str(t.type) != a.ty or ann != mine:
+                raise GenError(
+                    f"torchgen disagrees on {a.name}: {t.type} ({ann}) vs {a.ty} ({mine}) {ctx}"
+                )
+    ns = namespace_of(s.name)
+    try:
+        ovl = getattr(getattr(getattr(torch.ops, ns), base_name_of(s.name)), s.overload or "default")
+    except (AttributeError, RuntimeError) as e:
+        raise GenError(f"no torch.ops.{ns} overload for {text}: {e}") from e
+    s.tags = sorted(t.name for t in ovl.tags)
+    return s
+
+
+def check_keys(schemas: list):
+    """Sorted by (name, overload), unique, no overload literally named `default`."""
+    keys = [(s.name, s.overload) for s in schemas]
+    if keys != sorted(keys):
+        raise GenError("schemas not sorted by (name, overload)")
+    if len(set(keys)) != len(keys):
+        raise GenError("duplicate (name, overload)")
+    if any(o == "default" for _, o in keys):
+        raise GenError("an overload is literally named 'default'; lookup() would be ambiguous")
+
+
 def collect_aten():
     import torch
     import torchgen.model as tgm
@@ -591,82 +731,9 @@ def collect_aten():
     for js in torch._C._jit_get_all_schemas():
         if not js.name.startswith("aten::"):
             continue
-        text = str(js)
-        s = Parser(text).schema()
-        ctx = f"in {text}"
-        if s.overload != js.overload_name or "aten::" + s.name != js.name:
-            raise GenError(f"name mismatch {ctx}")
-        jargs = list(js.arguments)
-        if len(jargs) != len(s.args) or len(js.returns) != len(s.returns):
-            raise GenError(f"arity mismatch {ctx}")
-        for idx, (a, j) in enumerate(zip(s.args + s.returns, jargs + list(js.returns))):
-            is_return = idx >= len(s.args)
-            if a.name != j.name:
-                raise GenError(f"argument name mismatch {a.name!r} {ctx}")
-            size = None
-            base = a.ty.rstrip("?")
-            if base.endswith("]") and base[base.rindex("[") + 1 : -1]:
-                size = int(base[base.rindex("[") + 1 : -1])
-            if j.N != size and not (is_return and j.N is None):
-                raise GenError(f"list size mismatch for {a.name} {ctx}")
-            ji = j.alias_info
-            if a.alias is None:
-                if ji is not None and (ji.before_set or ji.after_set or ji.is_write):
-                    raise GenError(f"missed alias on {a.name} {ctx}")
-            elif a.alias.on_elements:
-                if ji is None or ji.before_set or ji.is_write != a.alias.is_write:
-                    raise GenError(f"element alias mismatch on {a.name} {ctx}")
-            else:
-                if (
-                    ji is None
-                    or set(ji.before_set) != set(a.alias.before)
-                    or set(ji.after_set) != set(a.alias.after)
-                    or ji.is_write != a.alias.is_write
-                ):
-                    raise GenError(f"alias mismatch on {a.name} {ctx}")
-        for a, j in zip(s.args, jargs):
-            if a.kwarg_only != j.kwarg_only:
-                raise GenError(f"kwarg_only mismatch on {a.name} {ctx}")
-            if (a.default_text is not None) != j.has_default_value():
-                raise GenError(f"default presence mismatch on {a.name} {ctx}")
-            if a.default_text is not None:
-                a.default = normalize_default(torch, a.ty, j.default_value, scalar_types)
-                if print_default(a.ty, a.default) != a.default_text:
-                    raise GenError(
-                        f"default of {a.name} prints as {print_default(a.ty, a.default)!r}, "
-                        f"schema says {a.default_text!r} {ctx}"
-                    )
-        if print_schema(s) != text:
-            raise GenError(f"round trip failed:\n  {print_schema(s)}\n  {text}")
-        # torchgen cross-check of declared types and annotations.
-        try:
-            tg = tgm.FunctionSchema.parse(text.removeprefix("aten::"))
-        except Exception as e:  # TorchScript-only builtins
-            torchgen_failures.append((text, str(e).splitlines()[0] if str(e) else type(e).__name__))
-        else:
-            tg_args = list(tg.arguments.flat_all)
-            tg_rets = list(tg.returns)
-            if [x.name for x in tg_args] != [a.name for a in s.args]:
-                raise GenError(f"torchgen argument order differs {ctx}")
-            for a, t in zip(s.args + s.returns, tg_args + tg_rets):
-                ann = str(t.annotation) if t.annotation is not None else None
-                mine = a.alias.text()[1:-1] if a.alias is not None else None
-                if str(t.type) != a.ty or ann != mine:
-                    raise GenError(
-                        f"torchgen disagrees on {a.name}: {t.type} ({ann}) vs {a.ty} ({mine}) {ctx}"
-                    )
-        try:
-            ovl = getattr(getattr(torch.ops.aten, s.name), s.overload or "default")
-        except (AttributeError, RuntimeError) as e:
-            raise GenError(f"no torch.ops.aten overload for {text}: {e}") from e
-        s.tags = sorted(t.name for t in ovl.tags)
-        out.append(s)
+        out.append(check_schema(torch, tgm, js, scalar_types, torchgen_failures))
     out.sort(key=lambda s: (s.name, s.overload))
-    keys = [(s.name, s.overload) for s in out]
-    if len(set(keys)) != len(keys):
-        raise GenError("duplicate (name, overload)")
-    if any(o == "default" for _, o in keys):
-        raise GenError("an overload is literally named 'default'; lookup() would be ambiguous")
+    check_keys(out)
     return out, torchgen_failures, sorted(scalar_types.items())
 
 
@@ -692,22 +759,43 @@ def capture_newer() -> int:
         raise GenError(f"--capture-newer needs a torch newer than the pinned {pinned_version}")
     aten, _, _ = collect_aten()
     keys = pinned_keys()
-    entries = []
-    for sch in aten:
-        if (sch.name, sch.overload) in keys:
-            continue
-        entries.append({
-            "schema": print_schema(sch),
-            "defaults": {a.name: list(a.default) for a in sch.args if a.default is not None},
-            "tags": sch.tags,
-        })
+    entries = [schema_entry(sch) for sch in aten if (sch.name, sch.overload) not in keys]
     doc = {"torch": version, "pinned": pinned_version, "overloads": entries}
     NEWER_JSON.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
     print(f"wrote {NEWER_JSON.relative_to(ROOT)}: {len(entries)} overloads of torch {version} absent from {pinned_version}")
     return 0
 
 
-def load_newer(pinned: list) -> tuple:
+def schema_entry(sch: Schema) -> dict:
+    """The JSON record of a checked schema: its text, normalized defaults, tags."""
+    return {
+        "schema": print_schema(sch),
+        "defaults": {a.name: list(a.default) for a in sch.args if a.default is not None},
+        "tags": sch.tags,
+    }
+
+
+def schema_from_entry(e: dict, scalar_types: dict, what: str) -> Schema:
+    """A schema recorded by `schema_entry`, re-parsed and re-checked: every
+    default present and printing as the text says (a ScalarType default must
+    name the same code in the pinned torch), the text round-trips."""
+    sch = Parser(e["schema"]).schema()
+    for a in sch.args:
+        if (a.default_text is None) != (a.name not in e["defaults"]):
+            raise GenError(f"default of {a.name} missing or extra in {e['schema']}")
+        if a.default_text is not None:
+            a.default = tuple(e["defaults"][a.name])
+            if print_default(a.ty, a.default) != a.default_text:
+                raise GenError(f"recorded default of {a.name} prints differently in {e['schema']}")
+            if a.default[0] == "ScalarType" and scalar_types.get(a.default[1][1]) != a.default[1][0]:
+                raise GenError(f"default of {a.name} names a dtype the pinned torch codes differently: {e['schema']}")
+    if print_schema(sch) != e["schema"]:
+        raise GenError(f"{what} schema does not round-trip: {e['schema']}")
+    sch.tags = list(e["tags"])
+    return sch
+
+
+def load_newer(pinned: list, scalar_types: dict) -> tuple:
     """(version, schemas) of tools/newer_torch_schemas.json absent from `pinned`."""
     import json
 
@@ -717,21 +805,81 @@ def load_newer(pinned: list) -> tuple:
     have = {(x.name, x.overload) for x in pinned}
     out = []
     for e in doc["overloads"]:
-        sch = Parser(e["schema"]).schema()
+        sch = schema_from_entry(e, scalar_types, "newer")
+        if namespace_of(sch.name) != "aten":
+            raise GenError(f"not an aten schema in {NEWER_JSON.name}: {e['schema']}")
         if (sch.name, sch.overload) in have:
             continue  # the pin has it (a newer pin): its own schema wins
-        for a in sch.args:
-            if (a.default_text is None) != (a.name not in e["defaults"]):
-                raise GenError(f"default of {a.name} missing or extra in {e['schema']}")
-            if a.default_text is not None:
-                a.default = tuple(e["defaults"][a.name])
-                if print_default(a.ty, a.default) != a.default_text:
-                    raise GenError(f"recorded default of {a.name} prints differently in {e['schema']}")
-        if print_schema(sch) != e["schema"]:
-            raise GenError(f"newer schema does not round-trip: {e['schema']}")
-        sch.tags = list(e["tags"])
         out.append(sch)
     return doc["torch"], out
+
+
+def is_quantization_op(qualified: str) -> bool:
+    """`quantized_decomposed::*`, or one of torchao's quantization primitives."""
+    ns, _, base = qualified.partition("::")
+    return ns == QUANTIZED_NAMESPACE or (ns == "torchao" and base in TORCHAO_PRIMITIVES)
+
+
+def capture_quantized() -> int:
+    """With torchao importable: the quantization ops of PT2E-quantized
+    programs (`is_quantization_op`), checked like the ATen schemas, as JSON."""
+    import json
+
+    import torch
+    import torchgen.model as tgm
+
+    try:
+        import torchao
+    except ImportError as e:
+        raise GenError(f"--capture-quantized needs torchao importable: {e}") from e
+    check_enum_tables(torch)
+    scalar_types = dict(scalar_type_table(torch))
+    torchgen_failures = []
+    out = [
+        check_schema(torch, tgm, js, scalar_types, torchgen_failures)
+        for js in torch._C._jit_get_all_schemas()
+        if is_quantization_op(js.name)
+    ]
+    out.sort(key=lambda s: (s.name, s.overload))
+    check_keys(out)
+    names = {s.name for s in out}
+    missing = [p for p in TORCHAO_PRIMITIVES if "torchao::" + p not in names]
+    if missing or not any(namespace_of(n) == QUANTIZED_NAMESPACE for n in names):
+        raise GenError(
+            f"torchao {torchao.__version__} does not register {missing or QUANTIZED_NAMESPACE + '::*'}"
+        )
+    for text, err in torchgen_failures:
+        print(f"torchgen cannot parse: {text}  [{err}]")
+    doc = {
+        "torch": torch.__version__.split("+")[0],
+        "torchao": torchao.__version__.split("+")[0],
+        "overloads": [schema_entry(s) for s in out],
+    }
+    QUANTIZED_JSON.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    print(
+        f"wrote {QUANTIZED_JSON.relative_to(ROOT)}: {len(out)} overloads of torchao {doc['torchao']} "
+        f"(torch {doc['torch']}; {len(torchgen_failures)} not parseable by torchgen)"
+    )
+    return 0
+
+
+def load_quantized(scalar_types: dict) -> tuple:
+    """(torchao version, schemas) of tools/quantized_schemas.json. Never
+    imports torchao: the JSON is the input."""
+    import json
+
+    if not QUANTIZED_JSON.exists():
+        return None, []
+    doc = json.loads(QUANTIZED_JSON.read_text())
+    out = []
+    for e in doc["overloads"]:
+        sch = schema_from_entry(e, scalar_types, "quantized")
+        if not is_quantization_op(sch.name):
+            raise GenError(f"not a quantization op in {QUANTIZED_JSON.name}: {e['schema']}")
+        out.append(sch)
+    out.sort(key=lambda s: (s.name, s.overload))
+    check_keys(out)
+    return doc["torchao"], out
 
 
 # --------------------------------------------------------------------------
@@ -797,14 +945,18 @@ def header(versions) -> str:
     )
 
 
-def emit_aten(schemas, scalar_types, versions, newer=(None, [])) -> str:
+def emit_aten(schemas, scalar_types, versions, newer=(None, []), quantized=(None, [])) -> str:
     newer_version, newer_schemas = newer
     newer_keys = sorted((x.name, x.overload) for x in newer_schemas)
-    schemas = sorted(list(schemas) + list(newer_schemas), key=lambda x: (x.name, x.overload))
+    torchao_version, quantized_schemas = quantized
+    quantized_keys = sorted((x.name, x.overload) for x in quantized_schemas)
+    schemas = sorted(list(schemas) + list(newer_schemas) + list(quantized_schemas), key=lambda x: (x.name, x.overload))
+    check_keys(schemas)
     L = [header(versions)]
     L.append(
-        """//! Every `aten::` overload of `torch._C._jit_get_all_schemas()`, sorted by
-//! (name, overload). Data only: the types and accessors live in `super`.
+        """//! Every `aten::` overload of `torch._C._jit_get_all_schemas()`, plus the
+//! newer torch's overloads and the quantization ops torchao registers, sorted
+//! by (name, overload). Data only: the types and accessors live in `super`.
 
 use super::{AliasInfo, Argument, DefaultValue as D, OpSchema, Return};
 
@@ -817,6 +969,15 @@ pub const NEWER_TORCH_VERSION: &str = "%(newer)s";
 
 /// Those overloads, (name, overload), sorted.
 pub static NEWER_OVERLOADS: &[(&str, &str)] = &[%(newer_keys)s];
+
+/// The torchao whose quantization ops (every `quantized_decomposed::`
+/// overload and torchao's quantization primitives such as
+/// `torchao::quantize_affine`) are merged in (tools/quantized_schemas.json);
+/// "" when none.
+pub const TORCHAO_VERSION: &str = "%(torchao)s";
+
+/// Those overloads, (namespaced name, overload), sorted.
+pub static QUANTIZED_OVERLOADS: &[(&str, &str)] = &[%(quantized_keys)s];
 
 /// `c10::ScalarType` code -> torch dtype name, for the dtypes of this torch build
 /// that can back a tensor (probed with `prim::dtype`).
@@ -891,7 +1052,7 @@ macro_rules! op {
     };
 }
 
-/// All ATen overloads, sorted by (name, overload).
+/// All overloads, sorted by (name, overload) in byte order.
 pub static OPS: &[OpSchema] = &[
 """
         % {
@@ -899,6 +1060,8 @@ pub static OPS: &[OpSchema] = &[
             "onnx": versions["onnx"],
             "newer": newer_version or "",
             "newer_keys": ", ".join(f"({rs_str(n)}, {rs_str(o)})" for n, o in newer_keys),
+            "torchao": torchao_version or "",
+            "quantized_keys": ", ".join(f"({rs_str(n)}, {rs_str(o)})" for n, o in quantized_keys),
             "st": ", ".join(f"({c}, {rs_str(n)})" for c, n in scalar_types),
             "lay": ", ".join(f"({c}, {rs_str(n)})" for c, n in LAYOUTS),
             "mf": ", ".join(f"({c}, {rs_str(n)})" for c, n in MEMORY_FORMATS),
@@ -1088,9 +1251,18 @@ def main() -> int:
     ap.add_argument(
         "--capture-newer", action="store_true", help="with a newer torch: write tools/newer_torch_schemas.json"
     )
+    ap.add_argument(
+        "--capture-quantized",
+        action="store_true",
+        help="with torchao importable: write tools/quantized_schemas.json",
+    )
     opts = ap.parse_args()
+    if opts.capture_newer and opts.capture_quantized:
+        ap.error("--capture-newer and --capture-quantized are separate runs")
     if opts.capture_newer:
         return capture_newer()
+    if opts.capture_quantized:
+        return capture_quantized()
 
     import onnx
     import torch
@@ -1098,14 +1270,18 @@ def main() -> int:
     versions = {"torch": torch.__version__.split("+")[0], "onnx": onnx.__version__}
     aten, tg_failures, scalar_types = collect_aten()
     onnx_schemas = collect_onnx()
-    newer = load_newer(aten)
+    newer = load_newer(aten, dict(scalar_types))
+    quantized = load_quantized(dict(scalar_types))
+    if "torchao" in sys.modules:
+        raise GenError("torchao was imported: the generation must read tools/quantized_schemas.json only")
     outputs = {
-        ATEN_OUT: emit_aten(aten, scalar_types, versions, newer),
+        ATEN_OUT: emit_aten(aten, scalar_types, versions, newer, quantized),
         ONNX_OUT: emit_onnx(onnx_schemas, versions),
     }
     summary = (
         f"aten: {len(aten)} overloads over {len(set(s.name for s in aten))} names "
         f"(+{len(newer[1])} of torch {newer[0]}) "
+        f"(+{len(quantized[1])} quantization ops of torchao {quantized[0]}) "
         f"({len(tg_failures)} TorchScript builtins not parseable by torchgen); "
         f"onnx: {len(onnx_schemas)} schemas"
     )

@@ -1,7 +1,9 @@
 //! Operator registries for the aten2onnx compiler, with no MLIR dependency.
 //!
 //! * [`aten`]: every `aten::` overload known to the pinned torch build
-//!   (generated from `torch._C._jit_get_all_schemas()` and the op tags);
+//!   (generated from `torch._C._jit_get_all_schemas()` and the op tags),
+//!   plus the quantization ops torchao registers outside `aten`
+//!   (`quantized_decomposed::quantize_per_tensor`, `torchao::quantize_affine`, ...);
 //! * [`onnx`]: every ONNX operator schema in every domain and version
 //!   (generated from `onnx.defs.get_all_schemas_with_history()`);
 //! * [`sym`]: the hand-written table of the symbolic-scalar call targets

@@ -11,11 +11,16 @@ fn op(name: &str, overload: &str) -> &'static OpSchema {
 #[test]
 fn counts_match_torch_2_13() {
     assert_eq!(aten::TORCH_VERSION, "2.13.0");
-    // The pin's 3,754 overloads (1,730 names) and the 15 torch 2.15 added.
-    assert_eq!(aten::all().len(), 3754 + 15);
+    // The pin's 3,754 overloads (1,730 names), the 15 torch 2.15 added and
+    // the 25 quantization ops of torchao 0.18.0.
+    assert_eq!(aten::all().len(), 3754 + 15 + 25);
     assert_eq!((aten::NEWER_TORCH_VERSION, aten::NEWER_OVERLOADS.len()), ("2.15.0", 15));
-    let pinned: BTreeSet<&str> =
-        aten::all().iter().filter(|o| !aten::is_newer(o.name, o.overload)).map(|o| o.name).collect();
+    assert_eq!((aten::TORCHAO_VERSION, aten::QUANTIZED_OVERLOADS.len()), ("0.18.0", 25));
+    let pinned: BTreeSet<&str> = aten::all()
+        .iter()
+        .filter(|o| !aten::is_newer(o.name, o.overload) && !aten::is_quantized(o.name, o.overload))
+        .map(|o| o.name)
+        .collect();
     assert_eq!(pinned.len(), 1730);
     assert!(aten::is_newer("linalg_polar", "default") && aten::lookup("linalg_polar", "default").is_some());
     assert!(!aten::is_newer("add", "Tensor"));
@@ -253,4 +258,170 @@ fn display_matches_torch_str() {
         assert_eq!(o.to_string(), expected);
         assert_eq!(format!("{o:#}"), format!("aten::{expected}"));
     }
+}
+
+/// The quantization ops of PT2E-quantized programs, registered by torchao
+/// outside the `aten` namespace (tools/quantized_schemas.json).
+#[test]
+fn quantized_ops_are_registered() {
+    const QD: &str = "quantized_decomposed";
+    let expected: &[(&str, &str)] = &[
+        ("quantized_decomposed::_choose_qparams_per_token_asymmetric_impl", ""),
+        ("quantized_decomposed::choose_qparams", "tensor"),
+        ("quantized_decomposed::choose_qparams_per_token", ""),
+        ("quantized_decomposed::choose_qparams_per_token_asymmetric", ""),
+        ("quantized_decomposed::choose_qparams_symmetric", "tensor"),
+        ("quantized_decomposed::convert_element_type", "no_fuse"),
+        ("quantized_decomposed::dequantize_per_channel", ""),
+        ("quantized_decomposed::dequantize_per_channel_group", ""),
+        ("quantized_decomposed::dequantize_per_tensor", ""),
+        ("quantized_decomposed::dequantize_per_tensor", "tensor"),
+        ("quantized_decomposed::dequantize_per_tensor", "tensor2"),
+        ("quantized_decomposed::dequantize_per_token", ""),
+        ("quantized_decomposed::fake_quant_per_channel", ""),
+        ("quantized_decomposed::quantize_per_channel", ""),
+        ("quantized_decomposed::quantize_per_channel_group", ""),
+        ("quantized_decomposed::quantize_per_tensor", ""),
+        ("quantized_decomposed::quantize_per_tensor", "tensor"),
+        ("quantized_decomposed::quantize_per_tensor", "tensor2"),
+        ("quantized_decomposed::quantize_per_token", ""),
+        ("torchao::choose_qparams_affine", ""),
+        ("torchao::choose_scale_float8", ""),
+        ("torchao::dequantize_affine", ""),
+        ("torchao::dequantize_affine_float8_non_decomposed", ""),
+        ("torchao::quantize_affine", ""),
+        ("torchao::quantize_affine_float8_non_decomposed", ""),
+    ];
+    assert_eq!(aten::QUANTIZED_OVERLOADS, expected);
+    for &(name, overload) in aten::QUANTIZED_OVERLOADS {
+        let o = aten::lookup(name, overload).unwrap_or_else(|| panic!("{name}.{overload} missing"));
+        assert_eq!((o.name, o.overload), (name, overload));
+        assert!(aten::is_quantized(name, overload) && !aten::is_newer(name, overload));
+        assert!(aten::is_quantized(name, o.overload_name()));
+        let (ns, base) = name.split_once("::").unwrap();
+        assert_eq!((o.namespace(), o.base_name()), (ns, base));
+        assert!(ns == QD || ns == "torchao", "{name}");
+        // Every spelling of the target finds it.
+        let q = o.qualified_name();
+        assert_eq!(q, if overload.is_empty() { name.to_string() } else { format!("{name}.{overload}") });
+        assert!(std::ptr::eq(aten::lookup_target(&q).unwrap(), o), "{q}");
+        let t = o.target_name();
+        assert_eq!(t, format!("{ns}.{base}.{}", o.overload_name()));
+        assert!(std::ptr::eq(aten::lookup_target(&t).unwrap(), o), "{t}");
+        assert!(std::ptr::eq(aten::lookup_target(&format!("torch.ops.{t}")).unwrap(), o), "{t}");
+        // The schema text carries the namespace in both forms (torch's `str(schema)`).
+        assert!(o.to_string().starts_with(&format!("{q}(")));
+        assert_eq!(format!("{o:#}"), o.to_string());
+        // Every type is one the verifiers understand.
+        assert!(o.arguments.iter().all(|a| !a.arg_type().has_other()), "{o}");
+        // No op tags (torchao tags none of them).
+        assert!(o.tags.is_empty(), "{o:#}");
+    }
+    assert!(aten::lookup_target("quantized_decomposed.quantize_per_channel").is_some());
+    assert!(aten::lookup_target("torchao.quantize_affine.default").is_some());
+    assert!(aten::lookup_target("torchao.int_matmul.default").is_none(), "torchao's kernels are not registered");
+    assert!(aten::lookup("quantized_decomposed::quantize_per_tensor", "nope").is_none());
+    assert!(aten::lookup("torchao::int_matmul", "").is_none());
+    let ovl: Vec<_> = aten::overloads("quantized_decomposed::quantize_per_tensor").iter().map(|o| o.overload).collect();
+    assert_eq!(ovl, ["", "tensor", "tensor2"]);
+    let ovl: Vec<_> = aten::overloads("quantized_decomposed::dequantize_per_tensor").iter().map(|o| o.overload).collect();
+    assert_eq!(ovl, ["", "tensor", "tensor2"]);
+    assert!(aten::overloads("quantized_decomposed::").is_empty());
+    assert!(aten::overloads("quantized_decomposed").is_empty());
+}
+
+/// `aten::quantize_per_tensor` and `quantized_decomposed::quantize_per_tensor`
+/// are different ops: the unqualified name is always `aten`'s.
+#[test]
+fn quantized_ops_do_not_collide_with_aten() {
+    let aten_q = op("quantize_per_tensor", "");
+    assert_eq!(aten_q.namespace(), "aten");
+    assert_eq!(aten_q.base_name(), "quantize_per_tensor");
+    assert_eq!(aten_q.qualified_name(), "aten::quantize_per_tensor");
+    assert_eq!(aten_q.target_name(), "aten.quantize_per_tensor.default");
+    assert!(!aten::is_quantized(aten_q.name, aten_q.overload));
+    assert_eq!(
+        aten_q.to_string(),
+        "quantize_per_tensor(Tensor self, float scale, int zero_point, ScalarType dtype) -> Tensor"
+    );
+    assert!(std::ptr::eq(aten::lookup_target("aten::quantize_per_tensor").unwrap(), aten_q));
+    assert!(std::ptr::eq(aten::lookup_target("torch.ops.aten.quantize_per_tensor.default").unwrap(), aten_q));
+    assert!(std::ptr::eq(aten::lookup_target("quantize_per_tensor").unwrap(), aten_q));
+    let aten_overloads: Vec<_> = aten::overloads("quantize_per_tensor").iter().map(|o| o.overload).collect();
+    assert_eq!(aten_overloads, ["", "out", "tensor_qparams", "tensor_qparams_out", "tensors", "tensors_out"]);
+
+    let qd = op("quantized_decomposed::quantize_per_tensor", "tensor");
+    assert!(!std::ptr::eq(qd, op("quantize_per_tensor", "")));
+    assert_eq!(qd.namespace(), "quantized_decomposed");
+    assert_eq!(qd.qualified_name(), "quantized_decomposed::quantize_per_tensor.tensor");
+    assert_eq!(qd.target_name(), "quantized_decomposed.quantize_per_tensor.tensor");
+    let args: Vec<_> = qd.arguments.iter().map(|a| (a.name, a.ty)).collect();
+    assert_eq!(
+        args,
+        [
+            ("input", "Tensor"),
+            ("scale", "Tensor"),
+            ("zero_point", "Tensor"),
+            ("quant_min", "int"),
+            ("quant_max", "int"),
+            ("dtype", "ScalarType"),
+        ]
+    );
+    assert!(std::ptr::eq(
+        aten::lookup_target("torch.ops.quantized_decomposed.quantize_per_tensor.tensor").unwrap(),
+        qd
+    ));
+    let qd_default = op("quantized_decomposed::quantize_per_tensor", "default");
+    assert_eq!(qd_default.overload, "");
+    assert_eq!(qd_default.qualified_name(), "quantized_decomposed::quantize_per_tensor");
+    assert_eq!(qd_default.target_name(), "quantized_decomposed.quantize_per_tensor.default");
+    assert!(std::ptr::eq(
+        aten::lookup_target("torch.ops.quantized_decomposed.quantize_per_tensor.default").unwrap(),
+        qd_default
+    ));
+    // The table stays sorted with the namespaced names in it (binary search).
+    assert!(aten::all().windows(2).all(|w| (w[0].name, w[0].overload) < (w[1].name, w[1].overload)));
+}
+
+#[test]
+fn quantized_display_matches_torch_str() {
+    let cases = [
+        ("quantized_decomposed::quantize_per_tensor", "", "quantized_decomposed::quantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor"),
+        ("quantized_decomposed::dequantize_per_tensor", "tensor2", "quantized_decomposed::dequantize_per_tensor.tensor2(Tensor input, Tensor scale, Tensor zero_point, Tensor quant_min, Tensor quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor"),
+        ("quantized_decomposed::choose_qparams", "tensor", "quantized_decomposed::choose_qparams.tensor(Tensor input, int quant_min, int quant_max, float eps, ScalarType dtype) -> (Tensor, Tensor)"),
+        ("quantized_decomposed::dequantize_per_channel", "", "quantized_decomposed::dequantize_per_channel(Tensor input, Tensor scales, Tensor? zero_points, int axis, int quant_min, int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor"),
+        ("quantized_decomposed::convert_element_type", "no_fuse", "quantized_decomposed::convert_element_type.no_fuse(Tensor input, ScalarType dtype) -> Tensor"),
+        ("torchao::quantize_affine", "", "torchao::quantize_affine(Tensor input, SymInt[] block_size, Tensor scale, Tensor? zero_point, ScalarType output_dtype, Scalar? quant_min=None, Scalar? quant_max=None) -> Tensor"),
+        ("torchao::dequantize_affine", "", "torchao::dequantize_affine(Tensor input, SymInt[] block_size, Tensor scale, Tensor? zero_point, ScalarType input_dtype, Scalar? quant_min=None, Scalar? quant_max=None, ScalarType output_dtype=6) -> Tensor"),
+        ("torchao::choose_scale_float8", "", "torchao::choose_scale_float8(Tensor tensor, SymInt[] block_size, ScalarType float8_dtype=24, ScalarType scale_dtype=6, float? hp_value_lb=None, float? hp_value_ub=None) -> Tensor"),
+    ];
+    for (name, overload, expected) in cases {
+        let o = op(name, overload);
+        assert_eq!(o.to_string(), expected);
+        assert_eq!(format!("{o:#}"), expected);
+    }
+    // The dtype defaults are stored by name and print as torch's codes.
+    let f8 = op("torchao::quantize_affine_float8_non_decomposed", "");
+    assert_eq!(f8.arg("float8_dtype").unwrap().default, Some(DefaultValue::ScalarType("float8_e4m3fn")));
+    assert_eq!(op("torchao::dequantize_affine", "").arg("output_dtype").unwrap().default, Some(DefaultValue::ScalarType("float32")));
+}
+
+/// Every recorded schema of tools/quantized_schemas.json prints back exactly
+/// as torch printed it under torchao, and nothing else is registered as one.
+#[test]
+fn quantized_schemas_round_trip() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("tools/quantized_schemas.json")).expect("the JSON");
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(doc["torchao"].as_str(), Some(aten::TORCHAO_VERSION));
+    let recorded: BTreeSet<String> =
+        doc["overloads"].as_array().unwrap().iter().map(|e| e["schema"].as_str().unwrap().to_string()).collect();
+    let ours: BTreeSet<String> = aten::QUANTIZED_OVERLOADS
+        .iter()
+        .map(|(name, overload)| format!("{:#}", aten::lookup(name, overload).expect("registered")))
+        .collect();
+    assert_eq!(ours, recorded);
+    // Exactly the namespaced ops of the registry are the quantized ones.
+    let namespaced: Vec<_> = aten::all().iter().filter(|o| o.name.contains("::")).map(|o| (o.name, o.overload)).collect();
+    assert_eq!(namespaced, aten::QUANTIZED_OVERLOADS);
 }

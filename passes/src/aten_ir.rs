@@ -388,7 +388,7 @@ pub fn build_op<'c, 'a>(
         attributes
             .push((Identifier::new(context, SEGMENTS_ATTR), DenseI32ArrayAttribute::new(context, &segments).into()));
     }
-    OperationBuilder::new(&schema.target_name(), location)
+    OperationBuilder::new(&schema.dialect_name(), location)
         .add_operands(&operands)
         .add_attributes(&attributes)
         .add_results(result_types)

@@ -205,6 +205,9 @@ enum Target<'t> {
     HigherOrder(&'t str),
 }
 
+/// Op namespaces besides `aten` whose ops the registry holds.
+const QUANTIZATION_NAMESPACES: &[&str] = &["quantized_decomposed", "torchao"];
+
 fn classify_target(target: &str) -> Result<Target<'_>, String> {
     if let Some(rest) = target.strip_prefix("torch.ops.aten.") {
         let (op, overload) = rest.rsplit_once('.').unwrap_or((rest, "default"));
@@ -217,6 +220,21 @@ fn classify_target(target: &str) -> Result<Target<'_>, String> {
     }
     if let Some(name) = target.strip_prefix("torch.ops.higher_order.") {
         return Ok(Target::HigherOrder(name));
+    }
+    // Quantization ops of PT2E programs (torchao registers them; the
+    // registry holds their schemas, so converting never needs torchao).
+    for namespace in QUANTIZATION_NAMESPACES {
+        if let Some(rest) = target.strip_prefix(&format!("torch.ops.{namespace}.")) {
+            let (op, overload) = rest.rsplit_once('.').unwrap_or((rest, "default"));
+            let name = format!("{namespace}::{op}");
+            return aten2onnx_dialects::aten::lookup(&name, overload).map(Target::Aten).ok_or_else(|| {
+                format!(
+                    "'{namespace}.{op}.{overload}' is not one of the quantization ops this compiler knows \
+                     (torchao {}'s: tools/quantized_schemas.json)",
+                    aten2onnx_dialects::aten::TORCHAO_VERSION
+                )
+            });
+        }
     }
     if let Some(sym) = aten2onnx_dialects::sym::lookup(target) {
         return Ok(Target::Sym(sym));
@@ -579,7 +597,7 @@ impl<'c> Importer<'c, '_> {
                         melior::ir::attribute::DenseI32ArrayAttribute::new(self.context, &sizes).into(),
                     ));
                 }
-                let op_name = schema.target_name();
+                let op_name = schema.dialect_name();
                 OperationBuilder::new(&op_name, location)
                     .add_operands(&operands)
                     .add_attributes(&attributes)
