@@ -1671,3 +1671,46 @@ func.func @cast_of_data_movement(%k: tensor<2x2x5x8xf16>, %g: tensor<6xf16>, %f:
   return %r, %gf, %f8 : tensor<2x4x8x5xf32>, tensor<2xf32>, tensor<3x2xf8E4M3FN>
 }
 }
+
+// -----
+
+// QDQ graphs: a per-tensor DequantizeLinear moves after data movement (the
+// int8 values move) when nothing else needs the floats; a per-axis one stays
+// (its axis would move). Shape of a dequantized value is the shape of the
+// integers (after which the Reshape's DQ has no other user and moves too).
+// Q(DQ(q)) with the same scale and zero point is q; another scale stays, and
+// so does a scale below the normal range (2^-130: (q - zp) * s loses bits).
+// CHECK-LABEL: func.func @qdq
+// CHECK-SAME: "quant/dq-through-data-movement" = 2
+// CHECK-SAME: "quant/q-of-dq" = 1
+// CHECK-SAME: "quant/shape-of-dq" = 1
+// CHECK-DAG: %[[T:.*]] = "onnx.Transpose"(%arg0) {perm = array<i64: 0, 2, 1>} : (tensor<?x4x6xi8, ["s0"]>) -> tensor<?x6x4xi8, ["s0"]>
+// CHECK-DAG: "onnx.DequantizeLinear"(%[[T]], %{{.*}}, %{{.*}}) : (tensor<?x6x4xi8, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x6x4xf32, ["s0"]>
+// CHECK-DAG: %[[F:.*]] = "onnx.Flatten"(%arg1) {axis = 1 : i64} : (tensor<?x4x6xi8, ["s0"]>) -> tensor<?x24xi8, ["s0"]>
+// CHECK-DAG: "onnx.DequantizeLinear"(%[[F]], %{{.*}}, %{{.*}}) : (tensor<?x24xi8, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x24xf32, ["s0"]>
+// CHECK-DAG: "onnx.Shape"(%arg1) {end = 1 : i64}
+// CHECK-DAG: "onnx.Transpose"(%{{.*}}) {perm = array<i64: 1, 0>} : (tensor<4x6xf32>) -> tensor<6x4xf32>
+// CHECK-DAG: "onnx.QuantizeLinear"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<?x4x6xf32, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xi8, ["s0"]>
+// CHECK: return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %arg0,
+module attributes {onnx.opset = 23 : i64} {
+func.func @qdq(%q: tensor<?x4x6xi8, ["s0"]>, %q2: tensor<?x4x6xi8, ["s0"]>, %w: tensor<4x6xi8>, %ws: tensor<6xf32>) -> (tensor<?x6x4xf32, ["s0"]>, tensor<?x24xf32, ["s0"]>, tensor<1xi64>, tensor<6x4xf32>, tensor<?x4x6xi8, ["s0"]>, tensor<?x4x6xi8, ["s0"]>, tensor<?x4x6xi8, ["s0"]>) {
+  %s = "onnx.Constant"() {value = dense<0.25> : tensor<f32>} : () -> tensor<f32>
+  %z = "onnx.Constant"() {value = dense<-3> : tensor<i8>} : () -> tensor<i8>
+  %x = "onnx.DequantizeLinear"(%q, %s, %z) : (tensor<?x4x6xi8, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xf32, ["s0"]>
+  %t = "onnx.Transpose"(%x) {perm = array<i64: 0, 2, 1>} : (tensor<?x4x6xf32, ["s0"]>) -> tensor<?x6x4xf32, ["s0"]>
+  %x2 = "onnx.DequantizeLinear"(%q2, %s, %z) : (tensor<?x4x6xi8, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xf32, ["s0"]>
+  %shape = "onnx.Constant"() {value = dense<[-1, 24]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %r = "onnx.Reshape"(%x2, %shape) : (tensor<?x4x6xf32, ["s0"]>, tensor<2xi64>) -> tensor<?x24xf32, ["s0"]>
+  %n = "onnx.Shape"(%x2) {end = 1 : i64} : (tensor<?x4x6xf32, ["s0"]>) -> tensor<1xi64>
+  %wd = "onnx.DequantizeLinear"(%w, %ws) {axis = 1 : i64} : (tensor<4x6xi8>, tensor<6xf32>) -> tensor<4x6xf32>
+  %wt = "onnx.Transpose"(%wd) {perm = array<i64: 1, 0>} : (tensor<4x6xf32>) -> tensor<6x4xf32>
+  %x3 = "onnx.DequantizeLinear"(%q, %s, %z) : (tensor<?x4x6xi8, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xf32, ["s0"]>
+  %back = "onnx.QuantizeLinear"(%x3, %s, %z) : (tensor<?x4x6xf32, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xi8, ["s0"]>
+  %s2 = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %other = "onnx.QuantizeLinear"(%x3, %s2, %z) : (tensor<?x4x6xf32, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xi8, ["s0"]>
+  %tiny = "onnx.Constant"() {value = dense<7.34683969E-40> : tensor<f32>} : () -> tensor<f32>
+  %xt = "onnx.DequantizeLinear"(%q, %tiny, %z) : (tensor<?x4x6xi8, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xf32, ["s0"]>
+  %sub = "onnx.QuantizeLinear"(%xt, %tiny, %z) : (tensor<?x4x6xf32, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xi8, ["s0"]>
+  return %t, %r, %n, %wt, %back, %other, %sub : tensor<?x6x4xf32, ["s0"]>, tensor<?x24xf32, ["s0"]>, tensor<1xi64>, tensor<6x4xf32>, tensor<?x4x6xi8, ["s0"]>, tensor<?x4x6xi8, ["s0"]>, tensor<?x4x6xi8, ["s0"]>
+}
+}

@@ -281,6 +281,179 @@ def build_resnet18() -> nn.Module:
 
 
 # --------------------------------------------------------------------------
+# PT2E-quantized models (torchao.quantization.pt2e): torchao is imported here
+# only, at capture time; the captured programs hold quantized_decomposed ops
+# (torch.export.load needs `import torch.ao.quantization.fx._decomposed`, part
+# of torch, not torchao)
+# --------------------------------------------------------------------------
+
+
+class QCNN(nn.Module):
+    """Conv2d-BatchNorm2d-ReLU, MaxPool2d, Conv2d, AdaptiveAvgPool2d, Linear (3x16x16 -> 10)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.pool = nn.MaxPool2d(2)
+        self.conv2 = nn.Conv2d(8, 8, 3, padding=1)
+        self.gap = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(8, 10)
+        with torch.no_grad():
+            self.bn.running_mean.copy_(torch.randn(8) * 0.1)
+            self.bn.running_var.copy_(torch.rand(8) + 0.5)
+            self.bn.weight.copy_(torch.rand(8) + 0.5)
+            self.bn.bias.copy_(torch.randn(8) * 0.1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.pool(torch.relu(self.bn(self.conv1(x))))
+        h = self.gap(self.conv2(h))
+        return self.fc(torch.flatten(h, 1))
+
+
+class QMLP(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(16, 32)
+        self.fc2 = nn.Linear(32, 8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+class QTransformer(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(32, 4, dim_feedforward=64, dropout=0.0, batch_first=True)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.layer(x)
+
+
+def _pt2e(model: nn.Module, shape: tuple, dynamic: dict, quantizer, seed: int) -> nn.Module:
+    """The PT2E flow: torch.export.export(model).module(), prepare_pt2e, calibrate on 4 random batches
+    (batch 2; seq 8 for 3-D inputs), convert_pt2e. The result (a GraphModule with quantized_decomposed
+    ops) is the corpus model: its eager outputs are the reference."""
+    import types
+
+    from torchao.quantization.pt2e import move_exported_model_to_eval
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    model = model.eval()
+    dims = {axis: Dim(name) for axis, name in dynamic.items()}
+    g = torch.Generator().manual_seed(seed)
+    example = (torch.randn(*shape, generator=g),)
+    gm = torch.export.export(model, example, dynamic_shapes=(dims,), strict=False).module()
+    gm = prepare_pt2e(gm, quantizer)
+    with torch.no_grad():
+        for _ in range(4):
+            gm(torch.randn(*shape, generator=g))
+    gm = convert_pt2e(gm)
+    move_exported_model_to_eval(gm)
+    # capture() calls .eval(), which an exported module refuses: already in eval mode, a no-op here.
+    gm.eval = types.MethodType(lambda self: self, gm)
+    return gm
+
+
+def _xnnpack(**kw):
+    from torchao.testing.pt2e._xnnpack_quantizer import XNNPACKQuantizer, get_symmetric_quantization_config
+
+    return XNNPACKQuantizer().set_global(get_symmetric_quantization_config(**kw))
+
+
+def build_pt2e_cnn_xnnpack() -> nn.Module:
+    return _pt2e(QCNN(), (2, 3, 16, 16), {0: "batch"}, _xnnpack(is_per_channel=True), 111)
+
+
+def build_pt2e_cnn_x86() -> nn.Module:
+    from torchao.quantization.pt2e.quantizer.x86_inductor_quantizer import (
+        X86InductorQuantizer,
+        get_default_x86_inductor_quantization_config,
+    )
+
+    quantizer = X86InductorQuantizer().set_global(get_default_x86_inductor_quantization_config())
+    return _pt2e(QCNN(), (2, 3, 16, 16), {0: "batch"}, quantizer, 112)
+
+
+def build_pt2e_mlp_dynamic() -> nn.Module:
+    return _pt2e(QMLP(), (2, 16), {0: "batch"}, _xnnpack(is_per_channel=True, is_dynamic=True), 113)
+
+
+def build_pt2e_transformer_xnnpack() -> nn.Module:
+    return _pt2e(QTransformer(), (2, 8, 32), {0: "batch", 1: "seq"}, _xnnpack(is_per_channel=True), 114)
+
+
+def _flip_one_quantized(gm: nn.Module, which: int, g: torch.Generator) -> nn.Module:
+    """A copy of a converted PT2E GraphModule in which the output of its `which`-th quantize_per_tensor
+    has one element (picked with `g`) moved by one quantization step (+-1, kept in [quant_min,
+    quant_max]): a rounding flip, as another float32 accumulation order causes at a rounding boundary."""
+
+    def flip(q: torch.Tensor, lo: int, hi: int) -> torch.Tensor:
+        if q.numel() == 0:
+            return q
+        q = q.clone(memory_format=torch.contiguous_format)
+        flat = q.view(-1)
+        i = int(torch.randint(0, flat.numel(), (1,), generator=g))
+        step = 1 if bool(torch.rand(1, generator=g) < 0.5) else -1
+        v = int(flat[i]) + step
+        flat[i] = v if lo <= v <= hi else int(flat[i]) - step
+        return q
+
+    m = copy.deepcopy(gm)
+    qd = torch.ops.quantized_decomposed.quantize_per_tensor
+    quantize = [n for n in m.graph.nodes if n.op == "call_function" and n.target in (qd.default, qd.tensor)]
+    node = quantize[which]
+    with m.graph.inserting_after(node):
+        f = m.graph.call_function(flip, (node, node.args[3], node.args[4]))
+    node.replace_all_uses_with(f, delete_user_cb=lambda user: user is not f)
+    m.recompile()
+    return m
+
+
+def pt2e_tolerance(model: nn.Module, sets: list) -> dict:
+    """meta.json `parity_tolerance` of a PT2E model: one quantization step of the output. When a
+    dequantize_per_tensor with a constant scale makes the output, that scale. Otherwise (a float op
+    after the last dequantize) the largest output deviation caused by ONE one-step flip of any
+    intermediate quantized activation (every quantize_per_tensor, 50 random single-element flips each,
+    on both input sets), rounded up to a power of 2."""
+    qd = torch.ops.quantized_decomposed
+    out = [n for n in model.graph.nodes if n.op == "output"][0]
+    (result,) = out.args[0] if isinstance(out.args[0], (tuple, list)) else (out.args[0],)
+    info: dict = {"rule": "one quantization step of the output"}
+    n_quantize = sum(1 for n in model.graph.nodes if n.op == "call_function"
+                     and n.target in (qd.quantize_per_tensor.default, qd.quantize_per_tensor.tensor))
+    worst = 0.0
+    g = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for inputs in sets:
+            want = flat_tensors(model(*inputs))
+            for which in range(n_quantize):
+                for _ in range(50):
+                    got = flat_tensors(_flip_one_quantized(model, which, g)(*inputs))
+                    worst = max(worst, max(max_diff(w, h) for w, h in zip(want, got)))
+    if (isinstance(result, torch.fx.Node) and result.op == "call_function"
+            and result.target == qd.dequantize_per_tensor.default):
+        # A dequantized output moves by whole steps: one intermediate flip can
+        # move it by more than one (a flipped activation feeds several sums).
+        scale = float(result.args[1])
+        steps = max(1, int(np.ceil(worst / scale - 1e-3)))  # whole steps, up to float noise
+        info.update({"output_scale": scale, "atol": steps * scale, "observed_max_deviation": worst,
+                     "why": f"the output is dequantize_per_tensor(q, scale, ...): one one-step flip of an "
+                            f"intermediate quantized activation (a rounding-boundary value that another "
+                            f"float32 accumulation order rounds the other way; 50 random flips per "
+                            f"quantize_per_tensor and input set) moves it by up to {steps} output step(s)"})
+        return info
+    atol = float(2.0 ** np.ceil(np.log2(worst)))
+    info.update({"output_scale": None, "atol": atol, "observed_max_deviation": worst,
+                 "why": f"the output is a float op ({result.target}) of dequantized values: atol is the "
+                        "largest output deviation caused by one one-step flip of an intermediate quantized "
+                        "activation (a rounding-boundary value that another float32 accumulation order "
+                        "rounds the other way), over 50 random flips per quantize_per_tensor and input set, "
+                        "rounded up to a power of 2"})
+    return info
+
+
+# --------------------------------------------------------------------------
 # Corpus specification
 # --------------------------------------------------------------------------
 
@@ -306,6 +479,8 @@ class Spec:
     # Capture with backed_size_oblivious (lets a size-1 sample dim stay dynamic).
     size_oblivious: bool = False
     large: bool = False  # not tracked by git: generated on demand
+    # extra_meta(model, input sets) -> more meta.json fields (PT2E models: parity_tolerance).
+    extra_meta: Callable[[nn.Module, list], dict] | None = None
 
 
 def _randn(g: torch.Generator, *shape: int) -> torch.Tensor:
@@ -391,6 +566,28 @@ SPECS: list[Spec] = [
          "two pre-norm self-attention blocks (F.scaled_dot_product_attention with a boolean causal "
          "mask, then is_causal=True), layer_norm, GELU MLP, residuals; dim 32, 4 heads",
          AttentionBlock, inputs_seq, [{0: BATCH, 1: SEQ}], seed=110),
+    Spec("pt2e_cnn_xnnpack", "torchao PT2E",
+         "QCNN (Conv2d-BatchNorm2d-ReLU-MaxPool2d-Conv2d-AdaptiveAvgPool2d-Linear, 3x16x16) through "
+         "torch.export + prepare_pt2e/convert_pt2e with XNNPACKQuantizer (symmetric, per-channel int8 "
+         "weights in [-127, 127], static int8 activations); reference = the converted model run eagerly",
+         build_pt2e_cnn_xnnpack, inputs_x(3, 16, 16), [{0: BATCH}], seed=111, extra_meta=lambda m, s: {
+             "parity_tolerance": pt2e_tolerance(m, s)}),
+    Spec("pt2e_cnn_x86", "torchao PT2E",
+         "the same QCNN with X86InductorQuantizer (default config: uint8 [0, 255] activations, "
+         "HistogramObserver; int8 per-channel weights in [-128, 127]; float Linear output)",
+         build_pt2e_cnn_x86, inputs_x(3, 16, 16), [{0: BATCH}], seed=112, extra_meta=lambda m, s: {
+             "parity_tolerance": pt2e_tolerance(m, s)}),
+    Spec("pt2e_mlp_dynamic", "torchao PT2E",
+         "Linear(16,32)-ReLU-Linear(32,8) with XNNPACKQuantizer is_dynamic=True: activations "
+         "quantized at run time (choose_qparams.tensor + quantize/dequantize_per_tensor.tensor), int8 "
+         "per-channel weights",
+         build_pt2e_mlp_dynamic, inputs_x(16), [{0: BATCH}], seed=113, extra_meta=lambda m, s: {
+             "parity_tolerance": pt2e_tolerance(m, s)}),
+    Spec("pt2e_transformer_xnnpack", "torchao PT2E",
+         "nn.TransformerEncoderLayer(32, 4 heads, ff 64, batch_first) with XNNPACKQuantizer static "
+         "per-channel: quantized linears (q/dq around them), float attention core and layer norms",
+         build_pt2e_transformer_xnnpack, inputs_seq, [{0: BATCH, 1: SEQ}], seed=114, extra_meta=lambda m, s: {
+             "parity_tolerance": pt2e_tolerance(m, s)}),
 ]
 
 
@@ -636,6 +833,12 @@ def capture(spec: Spec, out_root: Path) -> dict:
         import torchvision
 
         meta["torchvision"] = torchvision.__version__
+    if spec.family == "torchao PT2E":
+        import torchao
+
+        meta["torchao"] = torchao.__version__
+    if spec.extra_meta is not None:
+        meta.update(spec.extra_meta(model, sets))
     (d / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
 
     size = sum(p.stat().st_size for p in d.rglob("*") if p.is_file())
@@ -676,6 +879,20 @@ ops and the signature does not list them: `mutated_buffers` comes from
 The script checks every capture: the saved archive, reloaded with
 `torch.export.load`, reproduces the eager outputs and mutated buffers on both
 sets within 1e-5 (which also shows that the dynamic dims really are dynamic).
+
+The `pt2e_*` models are PT2E-quantized (`torchao.quantization.pt2e`:
+`torch.export.export(model).module()`, `prepare_pt2e`, calibration,
+`convert_pt2e`, then captured like the others): their graphs hold
+`quantized_decomposed::` ops (int8 weight buffers with
+`dequantize_per_channel`, `quantize_per_tensor` / `dequantize_per_tensor`
+around the activations; `choose_qparams` for the dynamic one) and their
+reference outputs are the converted model's eager outputs.  torchao is needed
+to capture them only (`torch.export.load` of their `model.pt2` needs
+`import torch.ao.quantization.fx._decomposed`, part of torch).  Their
+`meta.json` has `parity_tolerance`: one quantization step of the output
+(`atol`: the output's scale when a `dequantize_per_tensor` makes the output,
+else the output deviation measured under one-step flips of intermediate
+quantized values, see `pt2e_tolerance` in the script).
 
 ## Models
 
@@ -740,9 +957,15 @@ def write_readme(out_root: Path) -> None:
         git = "no: generated on demand" if spec.large else "yes"
         rows.append(f"| `{spec.name}` | {spec.family} | {meta['ir']} | {inputs} | "
                     f"{'; '.join(dims)} ({dv}) | {size} | {git} |")
+    from importlib import metadata
+
+    try:
+        torchao_version = metadata.version("torchao")
+    except metadata.PackageNotFoundError:
+        torchao_version = "not installed"
     versions = (f"torch {torch.__version__.split('+')[0]}, torchvision "
                 f"{torchvision.__version__.split('+')[0]}, transformers {transformers.__version__}, "
-                f"onnx {onnx.__version__}")
+                f"torchao {torchao_version}, onnx {onnx.__version__}")
     text = README_HEAD + "\n".join(rows) + "\n" + README_TAIL.replace("{versions}", versions)
     (out_root / "README.md").write_text(text)
 

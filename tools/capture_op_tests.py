@@ -28,12 +28,18 @@ Checks made for every case: the targets it claims are rule targets and occur
 in the exported graph (inplace ops counted as the functional targets the
 compiler turns them into: `fill_.Scalar` -> `fill.Scalar`, a write through
 `slice`/`select` -> `slice_scatter`/`select_scatter`); every aten op of the
-graph has a rule (or is in PENDING_RULES: a rule being written); inputs
-and outputs are float32, int64 or bool (what the parity harness reads); no
-input or buffer is mutated; the saved archive, reloaded with
+graph has a rule (or is in PENDING_RULES: a rule being written; or, with
+--allow-missing-rules, not yet: reported, not refused); inputs and outputs are
+float32, int64, bool or, for quantized tensors, int8, uint8, int16 or int32
+(what the parity harness reads); no input or buffer is mutated; the saved archive, reloaded with
 torch.export.load, reproduces the eager outputs within 1e-5 on every set.
 The script finally lists the rule targets no case covers and rewrites
 OUT/README.md.
+
+Ops outside `aten` are named as the importer names them: the op
+`quantized_decomposed::quantize_per_tensor.default` (torch.ops.quantized_decomposed.
+quantize_per_tensor.default) is the target `aten.quantized_decomposed::quantize_per_tensor.default`,
+and a case claims it as `quantized_decomposed::quantize_per_tensor.default`.
 
 Deterministic: fixed per-case seeds (crc32 of the case name); a re-run gives
 byte-identical files on the same machine.
@@ -66,7 +72,9 @@ import capture_corpus as cc  # noqa: E402  (also installs its warning filters)
 REPO = cc.REPO
 TOL = cc.TOL
 RULES_DIR = REPO / "passes" / "src" / "lowering" / "rules"
-ALLOWED_DTYPES = {torch.float32, torch.int64, torch.bool}
+# Quantized tensors (int8 / uint8 / int16 / int32) are inputs and outputs of the
+# quantized_decomposed / torchao cases (tools/op_cases/quantized.py).
+ALLOWED_DTYPES = {torch.float32, torch.int64, torch.bool, torch.int8, torch.uint8, torch.int16, torch.int32}
 
 # The view ops a write can go through, and the target the compiler's inplace
 # removal (passes/src/aten_remove_inplace.rs) writes back with.
@@ -112,6 +120,11 @@ class Case:
     # that torch (`/path/to/its/python tools/capture_op_tests.py --only NAME`),
     # skipped (and kept as captured) under an older one.
     min_torch: str | None = None
+    # Integer outputs allowed to differ from eager by at most `steps` at no
+    # more than `max_elements` elements of an output, with the reason
+    # (`why`): QuantizeLinear divides by the scale where torch multiplies by
+    # its reciprocal (docs/quantization.md). None: exact.
+    int_tolerance: dict | None = None
 
     @property
     def seed(self) -> int:
@@ -122,7 +135,7 @@ CASES: list[Case] = []
 
 
 def case(name: str, targets: list[str], make_inputs, *, ir: str = "TRAINING", init=None,
-         dynamic=None, dim_min=None, opset=None, min_torch=None):
+         dynamic=None, dim_min=None, opset=None, min_torch=None, int_tolerance=None):
     """Registers `forward(self, ...)` as a case; its docstring is the description.
     Targets are written without the `aten.` prefix."""
 
@@ -130,7 +143,7 @@ def case(name: str, targets: list[str], make_inputs, *, ir: str = "TRAINING", in
         assert name not in {c.name for c in CASES}, name
         doc = " ".join((fn.__doc__ or "").split())
         CASES.append(Case(name, ["aten." + t for t in targets], fn, make_inputs, ir, init,
-                          dynamic or {}, dim_min or {}, doc, opset, min_torch))
+                          dynamic or {}, dim_min or {}, doc, opset, min_torch, int_tolerance))
         return fn
 
     return deco
@@ -1720,7 +1733,9 @@ def _(self, x, a, m):
 
 
 def rule_targets() -> list[str]:
-    pat = re.compile(r'"(aten\.[A-Za-z0-9_]+\.[A-Za-z0-9_]+)"')
+    # `aten.add.Tensor`, and ops of other namespaces as the importer names them:
+    # `aten.quantized_decomposed::quantize_per_tensor.default`.
+    pat = re.compile(r'"(aten\.(?:[A-Za-z0-9_]+::)?[A-Za-z0-9_]+\.[A-Za-z0-9_]+)"')
     found = set()
     for path in sorted(RULES_DIR.glob("*.rs")):
         found.update(pat.findall(path.read_text()))
@@ -1736,6 +1751,16 @@ COMPOSITE_OPS = {
     "torch_nn._linear_cross_entropy_batch_chunked_no_reduction.default":
         ["aten.linear.default", "aten.cross_entropy_loss.default"],
 }
+
+
+def namespaced_target(op: torch._ops.OpOverload) -> str:
+    """The compiler's name of an op outside `aten`: `quantized_decomposed.quantize_per_tensor.default`
+    (str(op)) is `aten.quantized_decomposed::quantize_per_tensor.default` (the aten registry
+    holds it as the op `quantized_decomposed::quantize_per_tensor`)."""
+    ns = op.namespace
+    name = str(op)
+    assert ns != "aten" and name.startswith(ns + "."), name
+    return f"aten.{ns}::{name[len(ns) + 1:]}"
 
 
 def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[str]]:
@@ -1774,6 +1799,10 @@ def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[
         if name in ATEN_STAND_INS:
             # A non-ATen op the importer reads as an ATen op (src/import/mod.rs ATEN_STAND_INS).
             aten.add(ATEN_STAND_INS[name])
+            continue
+        if t.namespace != "aten":
+            # quantized_decomposed::*, torchao::*: no inplace forms.
+            aten.add(namespaced_target(t))
             continue
         written = [i for i, a in enumerate(t._schema.arguments)
                    if a.alias_info is not None and a.alias_info.is_write]
@@ -1833,7 +1862,7 @@ def build(c: Case) -> nn.Module:
 # --------------------------------------------------------------------------
 
 
-def capture(c: Case, out_root: Path, rules: set[str]) -> dict:
+def capture(c: Case, out_root: Path, rules: set[str], allow_missing_rules: bool = False) -> dict:
     model = build(c)
     params = list(inspect.signature(model.forward).parameters)
     assert set(c.dynamic) <= set(params), (c.name, c.dynamic, params)
@@ -1891,11 +1920,16 @@ def capture(c: Case, out_root: Path, rules: set[str]) -> dict:
     graph_targets, other_ops = compiler_targets(ep)
     known = rules | PENDING_RULES
     unknown = [t for t in c.targets if t not in known]
-    assert not unknown, f"{c.name}: claimed targets without a rule (nor a PENDING_RULES entry): {unknown}"
     missing = [t for t in c.targets if t not in graph_targets]
     assert not missing, f"{c.name}: claimed targets not in the graph: {missing}; graph: {graph_targets}"
     no_rule = [t for t in graph_targets if t not in known]
-    assert not no_rule, f"{c.name}: graph ops without a rule (nor a PENDING_RULES entry): {no_rule}"
+    if allow_missing_rules:
+        if no_rule:
+            print(f"note: {c.name}: no rule yet for {' '.join(no_rule)} (--allow-missing-rules)",
+                  file=sys.stderr, flush=True)
+    else:
+        assert not unknown, f"{c.name}: claimed targets without a rule (nor a PENDING_RULES entry): {unknown}"
+        assert not no_rule, f"{c.name}: graph ops without a rule (nor a PENDING_RULES entry): {no_rule}"
     # Symbolic-scalar callables (dialects/src/sym.rs): operator, math and torch.sym_* functions.
     bad_other = [o for o in other_ops
                  if not o.startswith(("_operator.", "higher_order.", "math.", "torch.sym_", "torch._sym_"))]
@@ -1954,6 +1988,8 @@ def capture(c: Case, out_root: Path, rules: set[str]) -> dict:
     }
     if c.opset is not None:
         meta["opset"] = c.opset
+    if c.int_tolerance is not None:
+        meta["int_tolerance"] = c.int_tolerance
     (d / "meta.json").write_text(json.dumps(meta, indent=2) + "\n")
     size = sum(p.stat().st_size for p in d.rglob("*") if p.is_file())
     print(f"wrote {cc.rel(d)}/ ({c.ir}, {len(graph_targets)} targets, dir {size} bytes, "
@@ -1984,7 +2020,9 @@ Each `CASE/` has the layout of the model corpus (`tests/corpus/README.md`):
   of that dim): `input_<i>.pb` / `output_<j>.pb`, ONNX `TensorProto`s named
   after the ONNX graph inputs (the `forward()` parameter names, in order) and
   outputs (the graph's user output node names, in order); float32, int64 or
-  bool only.  Outputs are the eager results of the module (eval mode);
+  bool, and int8 / uint8 / int16 / int32 for quantized tensors (the
+  `quantized_decomposed` / `torchao` cases).  Outputs are the eager results of
+  the module (eval mode);
 - `meta.json`: `inputs`, `outputs`, `ir`, `targets` (what the case is meant to
   cover), `graph_targets` (every aten target the compiler will see, inplace ops
   counted as the functional ops its inplace removal makes of them), dynamic
@@ -2014,7 +2052,17 @@ target/debug/aten-translate --to-onnx tests/ops/add_tensor/model.pt2 -o /tmp/add
 .venv/bin/python tools/capture_op_tests.py                 # every case, then this README
 .venv/bin/python tools/capture_op_tests.py --only add_tensor cat   # some cases
 .venv/bin/python tools/capture_op_tests.py --list          # case names and targets
+.venv/bin/python tools/capture_op_tests.py --only qd_quantize_per_tensor --allow-missing-rules
 ```
+
+Ops outside `aten` (`quantized_decomposed::quantize_per_tensor.default`,
+`torchao::quantize_affine.default`, ...) are named `aten.<namespace>::<op>.<overload>`,
+as the importer names them.  `--allow-missing-rules` captures cases whose
+targets have no lowering rule yet (and are not in `PENDING_RULES`): reported,
+not refused.  The `torchao::` cases need torchao at capture time only
+(`torch.export.load` of their `model.pt2` needs `import torchao`; the
+`quantized_decomposed::` ones need `import torch.ao.quantization.fx._decomposed`,
+part of torch).
 
 Deterministic (per-case seeds from the case name): a re-run gives
 byte-identical files on the same machine.  Versions used: {versions}.
@@ -2048,7 +2096,8 @@ def write_readme(out_root: Path, rules: list[str]) -> None:
                 without_rule.setdefault(t, []).append(c.name)
         shapes = meta["input_shapes"][0]
         dtypes = meta["input_dtypes"]
-        short_dt = {"float32": "f32", "int64": "i64", "bool": "bool"}
+        short_dt = {"float32": "f32", "int64": "i64", "bool": "bool", "int8": "i8", "uint8": "u8",
+                    "int16": "i16", "int32": "i32"}
         inputs = ", ".join(f"`{n}` {'x'.join(map(str, sh)) or 'scalar'} {short_dt[dtypes[n]]}"
                            for n, sh in shapes.items())
         dyn = "; ".join(f"{nm}: " + ", ".join(f"{ax}={dn}" for ax, dn in axes.items())
@@ -2073,8 +2122,9 @@ def write_readme(out_root: Path, rules: list[str]) -> None:
         text += "\nNot covered:\n\n" + "".join(
             f"- `{t}`: {NOT_COVERED.get(t, 'no case yet')}\n" for t in uncovered)
     if without_rule:
-        text += ("\nTargets in the cases' graphs without a rule yet (`PENDING_RULES` of the script: rules "
-                 "being written; these cases fail until they land):\n\n")
+        text += ("\nTargets in the cases' graphs without a rule yet (`PENDING_RULES` of the script, or "
+                 "captured with `--allow-missing-rules`: rules being written; these cases fail until they "
+                 "land):\n\n")
         text += "".join(f"- `{_short(t)}`: {', '.join(f'`{n}`' for n in names)}\n"
                         for t, names in sorted(without_rule.items()))
     text += ("\nTargets that torch.export does not emit from ordinary code (the case calls "
@@ -2134,6 +2184,8 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=REPO / "tests" / "ops")
     ap.add_argument("--only", nargs="+", metavar="CASE", help="capture only these cases")
     ap.add_argument("--list", action="store_true", help="list the cases and their targets, then exit")
+    ap.add_argument("--allow-missing-rules", action="store_true",
+                    help="capture cases whose targets have no lowering rule yet (reported, not refused)")
     args = ap.parse_args()
     if args.list:
         for c in CASES:
@@ -2158,7 +2210,7 @@ def main() -> int:
             print(f"skipped {c.name}: needs torch >= {c.min_torch} (kept as captured)", file=sys.stderr)
             continue
         try:
-            capture(c, out, set(rules))
+            capture(c, out, set(rules), args.allow_missing_rules)
         except Exception as e:  # noqa: BLE001 - report every failing case, then fail
             failures.append(c.name)
             print(f"FAILED {c.name}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)

@@ -212,6 +212,19 @@ fn token_operands(op: OperationRef<'_, '_>) -> Option<Vec<usize>> {
     let full = |i: usize| ir::operand_at(op, i).and_then(dims).is_some_and(|d| d == out);
     match kind {
         "MatMul" if op.operand_count() == 2 && op.result_count() == 1 => {
+            // A quantized Linear (an operand straight from DequantizeLinear)
+            // stays as written: runtimes fuse DQ -> MatMul -> Q into integer
+            // kernels only without a Reshape in between, and onnxruntime 1.32
+            // fails to load a DQ -> Reshape -> Gemm of int8 activations (its
+            // QDQ propagation makes a Q of mismatched zero-point type).
+            let dequantized = (0..2).any(|i| {
+                ir::operand_at(op, i)
+                    .and_then(ir::defining_op)
+                    .is_some_and(|d| op_name(d) == format!("{}DequantizeLinear", onnx_ir::DIALECT_PREFIX))
+            });
+            if dequantized {
+                return None;
+            }
             let a = dims(ir::operand_at(op, 0)?)?;
             let w = dims(ir::operand_at(op, 1)?)?;
             let fits = a.len() == out.len()

@@ -62,6 +62,12 @@ enum Data {
     F32(Vec<f32>),
     I64(Vec<i64>),
     Bool(Vec<bool>),
+    // Quantized tensors (tests/ops quantized_decomposed / torchao cases),
+    // compared exactly like int64.
+    I8(Vec<i8>),
+    U8(Vec<u8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
 }
 
 pub(crate) fn read_tensor(path: &Path) -> Array {
@@ -79,6 +85,20 @@ pub(crate) fn read_tensor(path: &Path) -> Array {
         7 => Data::I64(t.int64_data.clone()),
         9 if !raw.is_empty() => Data::Bool(raw.iter().map(|&b| b != 0).collect()),
         9 => Data::Bool(t.int32_data.iter().map(|&b| b != 0).collect()),
+        // INT8 / UINT8 / INT16 / INT32: raw little-endian bytes, or (empty
+        // raw_data) one int32_data entry per element.
+        3 if !raw.is_empty() => Data::I8(raw.iter().map(|&b| b as i8).collect()),
+        3 => Data::I8(t.int32_data.iter().map(|&v| v as i8).collect()),
+        2 if !raw.is_empty() => Data::U8(raw.to_vec()),
+        2 => Data::U8(t.int32_data.iter().map(|&v| v as u8).collect()),
+        5 if !raw.is_empty() => {
+            Data::I16(raw.chunks_exact(2).map(|c| i16::from_le_bytes(c.try_into().unwrap())).collect())
+        }
+        5 => Data::I16(t.int32_data.iter().map(|&v| v as i16).collect()),
+        6 if !raw.is_empty() => {
+            Data::I32(raw.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect())
+        }
+        6 => Data::I32(t.int32_data.clone()),
         other => panic!("{}: data type {other} is not handled by the parity harness", path.display()),
     };
     Array { name: t.name.clone(), shape: t.dims.clone(), data }
@@ -90,12 +110,53 @@ pub(crate) fn to_value(array: &Array) -> DynValue {
         Data::F32(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
         Data::I64(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
         Data::Bool(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
+        Data::I8(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
+        Data::U8(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
+        Data::I16(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
+        Data::I32(v) => Tensor::from_array((shape, v.clone())).unwrap().into_dyn(),
     }
 }
 
 /// Compares one output; returns the max abs error (floats) or a mismatch.
 pub(crate) fn compare(model: &str, set: usize, expected: &Array, got: &DynValue) -> Result<f64, String> {
+    compare_within(model, set, expected, got, ATOL, None)
+}
+
+/// Integer outputs allowed to differ by at most `steps` at no more than
+/// `max_elements` elements (a case's meta.json `int_tolerance`: quantize
+/// ops, whose ONNX form divides by the scale where torch multiplies by its
+/// reciprocal; docs/quantization.md).
+#[derive(Clone, Copy)]
+pub(crate) struct IntTolerance {
+    steps: i64,
+    max_elements: usize,
+    /// The float outputs made from those integers (their dequantization)
+    /// move by the same steps: one step of their scale.
+    float_atol: Option<f64>,
+}
+
+fn int_tolerance(meta: &serde_json::Value) -> Option<IntTolerance> {
+    let t = meta.get("int_tolerance")?;
+    Some(IntTolerance {
+        steps: t.get("steps")?.as_i64()?,
+        max_elements: t.get("max_elements")?.as_u64()? as usize,
+        float_atol: t.get("float_atol").and_then(|a| a.as_f64()),
+    })
+}
+
+/// [`compare`] with another absolute tolerance for float outputs (a
+/// quantized model's `parity_tolerance` in its meta.json: one
+/// quantization step of its output, see tests/corpus/README.md).
+pub(crate) fn compare_within(
+    model: &str,
+    set: usize,
+    expected: &Array,
+    got: &DynValue,
+    atol: f64,
+    int_tol: Option<IntTolerance>,
+) -> Result<f64, String> {
     let what = format!("{model} set_{set} output '{}'", expected.name);
+    let atol = int_tol.and_then(|t| t.float_atol).map_or(atol, |a| a.max(atol));
     let check_shape = |shape: &[i64]| {
         if shape != expected.shape.as_slice() {
             Err(format!("{what}: shape {shape:?}, expected {:?}", expected.shape))
@@ -103,7 +164,34 @@ pub(crate) fn compare(model: &str, set: usize, expected: &Array, got: &DynValue)
             Ok(())
         }
     };
+    // Integer outputs of the narrower types: exact.
+    macro_rules! exact {
+        ($t:ty, $exp:expr) => {{
+            let (shape, values) = got.try_extract_tensor::<$t>().map_err(|e| format!("{what}: {e}"))?;
+            check_shape(shape)?;
+            let (mut differ, mut worst) = (0usize, 0i64);
+            for (&g, &e) in values.iter().zip($exp.iter()) {
+                let d = (g as i64 - e as i64).abs();
+                if d != 0 {
+                    differ += 1;
+                    worst = worst.max(d);
+                }
+            }
+            let refused = int_tol.map_or(true, |t| worst > t.steps || differ > t.max_elements);
+            if differ > 0 && refused {
+                return Err(format!("{what}: integer values differ at {differ} element(s), by up to {worst}"));
+            }
+            if differ > 0 {
+                eprintln!("{what}: {differ} element(s) one step off (int_tolerance)");
+            }
+            Ok(worst as f64)
+        }};
+    }
     match &expected.data {
+        Data::I8(exp) => exact!(i8, exp),
+        Data::U8(exp) => exact!(u8, exp),
+        Data::I16(exp) => exact!(i16, exp),
+        Data::I32(exp) => exact!(i32, exp),
         Data::F32(exp) => {
             let (shape, values) = got.try_extract_tensor::<f32>().map_err(|e| format!("{what}: {e}"))?;
             check_shape(shape)?;
@@ -111,7 +199,7 @@ pub(crate) fn compare(model: &str, set: usize, expected: &Array, got: &DynValue)
             for (i, (&g, &e)) in values.iter().zip(exp).enumerate() {
                 let (g, e) = (g as f64, e as f64);
                 let err = (g - e).abs();
-                if !(err <= ATOL + RTOL * e.abs()) && !(g.is_nan() && e.is_nan()) && !(g == e) {
+                if !(err <= atol + RTOL * e.abs()) && !(g.is_nan() && e.is_nan()) && !(g == e) {
                     return Err(format!("{what}: element {i} is {g}, expected {e} (|diff| {err:.3e})"));
                 }
                 if err.is_finite() {
@@ -229,6 +317,13 @@ pub(crate) fn check_dir_with(
     if sets.is_empty() {
         return Err(format!("{}: no set_* input directories", dir.display()));
     }
+    // Quantized models: their documented tolerance, never looser than it says.
+    let meta = std::fs::read(dir.join("meta.json"))
+        .ok()
+        .and_then(|m| serde_json::from_slice::<serde_json::Value>(&m).ok())
+        .unwrap_or_default();
+    let atol = meta.get("parity_tolerance").and_then(|t| t.get("atol")?.as_f64()).unwrap_or(ATOL);
+    let int_tol = int_tolerance(&meta);
     for (set, set_dir) in sets.iter().enumerate() {
         let inputs: Vec<Array> = sorted_files(set_dir, "input_").iter().map(|p| read_tensor(p)).collect();
         let expected: Vec<Array> = sorted_files(set_dir, "output_").iter().map(|p| read_tensor(p)).collect();
@@ -239,7 +334,7 @@ pub(crate) fn check_dir_with(
         let feeds: Vec<(String, DynValue)> = inputs.iter().map(|a| (a.name.clone(), to_value(a))).collect();
         let outputs = session.run(feeds).map_err(|e| format!("{name} set_{set}: onnxruntime run failed: {e}"))?;
         for (i, exp) in expected.iter().enumerate() {
-            let err = compare(name, set, exp, &outputs[i])?;
+            let err = compare_within(name, set, exp, &outputs[i], atol, int_tol)?;
             eprintln!("{name} set_{set} {}: max |diff| {err:.3e}", exp.name);
         }
     }
@@ -346,6 +441,10 @@ parity!(
     buffer_mutation,
     slice_assign,
     attention_block,
+    pt2e_cnn_xnnpack,
+    pt2e_cnn_x86,
+    pt2e_mlp_dynamic,
+    pt2e_transformer_xnnpack,
 );
 
 /// `onnx.checker.check_model(full_check=True)` accepts the conversion of

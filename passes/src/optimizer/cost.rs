@@ -90,7 +90,10 @@ pub fn node_cost(node: &ONode, own: &Data, inputs: &[&Data]) -> f64 {
     };
     let out_elems: f64 = outputs.iter().map(|t| elements(t)).sum();
     let moved: f64 = if matches!(op, "Reshape" | "Squeeze" | "Unsqueeze" | "Flatten" | "Identity" | "Shape" | "Size") {
-        0.0
+        // Free, but for a tie-breaker: the view of the narrower element
+        // type wins (a DequantizeLinear after the view, not before: the
+        // runtime's QDQ fusions see the integers move).
+        outputs.iter().map(|t| elem_bytes(t.elem)).sum::<f64>()
     } else {
         inputs.iter().map(|d| bytes(d.ty.as_ref())).sum::<f64>() + outputs.iter().map(|t| bytes(Some(t))).sum::<f64>()
     };

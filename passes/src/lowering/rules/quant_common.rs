@@ -17,7 +17,7 @@
 //! written out with torch's exact order of operations.
 
 use crate::lowering::{builder, Attr, Ctx};
-use melior::ir::{r#type::IntegerType, Type, Value, ValueLike};
+use melior::ir::{attribute::AttributeLike, operation::OperationLike, r#type::{IntegerType, TypeLike}, Type, Value, ValueLike};
 
 /// A rule's result.
 pub type Lowered<'c, 'a> = Result<Vec<Value<'c, 'a>>, String>;
@@ -141,4 +141,46 @@ pub fn to_out_dtype<'c, 'a>(ctx: &Ctx<'c, 'a>, y: Value<'c, 'a>) -> Lowered<'c, 
 /// Attributes of a per-axis QDQ op.
 pub fn axis_attr(axis: i64) -> Vec<(&'static str, Attr)> {
     vec![("axis", Attr::Int(axis))]
+}
+
+/// True when `x` provably holds no NaN: a `DequantizeLinear` of integers
+/// with constant finite scales (what the quantization rules write for a
+/// PT2E activation), or a Reshape / Unsqueeze / Squeeze / Flatten of such a
+/// value. Lowerings that spell out torch's NaN propagation (MaxPool's NaN
+/// guard) skip it there: the guard is dead, and onnxruntime's QDQ
+/// transformer fails to load a Q/DQ pair around it (`output_dtype INT8 does
+/// not match y_zero_point type UINT8`, onnxruntime 1.32).
+pub fn provably_nan_free(x: Value<'_, '_>) -> bool {
+    let Some(op) = crate::ir::defining_op(x) else { return false };
+    match crate::ir::op_name(op).as_str() {
+        "onnx.DequantizeLinear" => {
+            let Some(scale) = crate::ir::operand_at(op, 1) else { return false };
+            finite_float_constant(scale)
+        }
+        "onnx.Reshape" | "onnx.Unsqueeze" | "onnx.Squeeze" | "onnx.Flatten" => {
+            crate::ir::operand_at(op, 0).is_some_and(provably_nan_free)
+        }
+        _ => false,
+    }
+}
+
+/// True when `v` is an `onnx.Constant` of float32 values, all finite.
+fn finite_float_constant(v: Value<'_, '_>) -> bool {
+    let Some(op) = crate::ir::defining_op(v) else { return false };
+    if crate::ir::op_name(op) != "onnx.Constant" {
+        return false;
+    }
+    let Ok(attr) = op.attribute("value") else { return false };
+    let Some(element) = builder::element_type(v.r#type()) else { return false };
+    if !unsafe { mlir_sys::mlirTypeIsAF32(element.to_raw()) } {
+        return false;
+    }
+    let raw = attr.to_raw();
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseElements(raw) {
+            return false;
+        }
+        let n = mlir_sys::mlirElementsAttrGetNumElements(raw);
+        (0..n).all(|i| mlir_sys::mlirDenseElementsAttrGetFloatValue(raw, i as isize).is_finite())
+    }
 }

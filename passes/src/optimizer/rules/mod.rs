@@ -24,6 +24,7 @@ pub mod ort_activation;
 pub mod ort_attention;
 pub mod ort_matmul;
 pub mod ort_normalization;
+pub mod quant;
 pub mod rotary;
 pub mod weights;
 
@@ -114,6 +115,7 @@ pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
         .chain(weights::RULES)
         .chain(conv::RULES)
         .chain(rotary::RULES)
+        .chain(quant::RULES)
         .chain(ort_normalization::RULES)
         .chain(ort_activation::RULES)
         .chain(ort_matmul::RULES)

@@ -159,9 +159,10 @@ fn rms_denominator(rw: &Rw<'_>, den: Id, x: Id, rank: usize) -> Option<(usize, f
 }
 
 /// `(numerator, denominator)` pairs of a normalization's last step: `n / d`,
-/// or `n * Reciprocal(d)` (either order; how `rsqrt` is lowered). The two
-/// differ in the last bit only, and the fused op rounds its own way anyway;
-/// `algebra` no longer rewrites one into the other (it is not an identity).
+/// or `n * Reciprocal(d)` or `n * (1 / d)` (either order; how `rsqrt` is
+/// lowered, and the TorchScript exporter's spelling). They differ in the
+/// last bit only, and the fused op rounds its own way anyway; `algebra` no
+/// longer rewrites one into the other (it is not an identity).
 fn quotients(rw: &Rw<'_>, head: &Head, children: &[Id]) -> Vec<(Id, Id)> {
     if !head.attrs.is_empty() || !head.domain.as_str().is_empty() {
         return vec![];
@@ -171,10 +172,23 @@ fn quotients(rw: &Rw<'_>, head: &Head, children: &[Id]) -> Vec<(Id, Id)> {
         ("Mul", _) => both_orders(children)
             .into_iter()
             .flat_map(|(n, r)| {
-                rw.producers(r, "Reciprocal")
+                let reciprocals = rw
+                    .producers(r, "Reciprocal")
                     .into_iter()
                     .filter(|(h, c)| h.attrs.is_empty() && c.len() == 1)
-                    .map(move |(_, c)| (n, c[0]))
+                    .map(|(_, c)| c[0]);
+                let one_over = rw
+                    .producers(r, "Div")
+                    .into_iter()
+                    .filter(|(h, c)| {
+                        h.attrs.is_empty()
+                            && c.len() == 2
+                            && rw.values(c[0]).is_some_and(|v| v.all_eq(1.0))
+                            && rw.elem(c[0]) == rw.elem(c[1])
+                            && rw.same_type(r, c[1])
+                    })
+                    .map(|(_, c)| c[1]);
+                reciprocals.chain(one_over).map(move |d| (n, d)).collect::<Vec<_>>()
             })
             .collect(),
         _ => vec![],

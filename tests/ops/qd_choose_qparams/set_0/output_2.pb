@@ -1,0 +1,1 @@
+Bquantize_per_tensorJ €ß<ÏÎ›-ÜCæøÿ®ÒÛæÃ7oº²P‡¤Â’×

@@ -1,0 +1,1 @@
+Bquantize_per_tensorJ0m¼/™ùí%_Ö2+L­H÷¿î/×£s¼î,=è;6ã€M\p52*tJ3*

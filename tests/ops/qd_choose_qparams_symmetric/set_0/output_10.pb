@@ -1,0 +1,1 @@
+Bquantize_per_tensor_2J0n±i^µ¶8S}gÌ‰rq §bÀÃ¼xÊ†&jÃšN½ywÓ^v­ÂLÒ¤¤¨

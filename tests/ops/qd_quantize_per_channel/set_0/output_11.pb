@@ -1,0 +1,1 @@
+Bquantize_per_channel_11J œ·¾¿·ÖÕ×Õìóñë*+)+IBAIdbbc

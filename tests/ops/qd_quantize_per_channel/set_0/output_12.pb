@@ -1,0 +1,1 @@
+Bquantize_per_channel_12J¡Á¿¿ííë?AAcc_
