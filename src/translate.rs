@@ -101,6 +101,104 @@ pub struct ConvertOptions {
     /// default, and what the tests use) or on the result only, as
     /// `aten-translate` does unless `--verify-each` (see [`Verification`]).
     pub verification: Verification,
+    /// Weight-only quantization (`--quantize-weights SPEC`, see
+    /// [`QuantizeWeights::parse`]): `onnx-quantize-weights` after the
+    /// optimizer.
+    pub quantize_weights: Option<QuantizeWeights>,
+}
+
+/// A `--quantize-weights` SPEC: `int4` or `int8`, then `:`-separated
+/// options: `block=N` (32), `sym` (default) or `asym`, `exclude=REGEX`
+/// (archive names that stay float, e.g. `lm_head`), `accuracy=N`
+/// (MatMulNBits' accuracy_level with `--target onnxruntime`, default 4),
+/// `scope=linear` (the only scope so far). E.g. `int4`,
+/// `int4:block=64:asym:exclude=lm_head`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantizeWeights {
+    pub bits: u32,
+    pub block: u32,
+    pub symmetric: bool,
+    pub exclude: Option<String>,
+    pub accuracy_level: u32,
+}
+
+impl QuantizeWeights {
+    pub fn parse(spec: &str) -> Result<QuantizeWeights, Error> {
+        let bad = |m: String| Error::Usage(format!("--quantize-weights {spec:?}: {m}"));
+        let mut parts = spec.split(':');
+        let bits = match parts.next().unwrap_or("") {
+            "int4" => 4,
+            "int8" => 8,
+            other => return Err(bad(format!("the type must be int4 or int8, got {other:?}"))),
+        };
+        let mut q = QuantizeWeights { bits, block: 32, symmetric: true, exclude: None, accuracy_level: 4 };
+        for part in parts {
+            match part.split_once('=') {
+                None if part == "sym" => q.symmetric = true,
+                None if part == "asym" => q.symmetric = false,
+                Some(("block", v)) => {
+                    q.block = v.parse().ok().filter(|b: &u32| (16..=4096).contains(b) && b.is_power_of_two()).ok_or_else(
+                        || bad(format!("block must be a power of two from 16 to 4096, got {v:?}")),
+                    )?
+                }
+                Some(("accuracy", v)) => {
+                    q.accuracy_level = v
+                        .parse()
+                        .ok()
+                        .filter(|a: &u32| *a <= 4)
+                        .ok_or_else(|| bad(format!("accuracy must be 0..4, got {v:?}")))?
+                }
+                Some(("exclude", v)) => {
+                    // It travels inside the pass pipeline's text: no spaces or braces.
+                    if v.is_empty() || v.contains(|c: char| c.is_whitespace() || c == '{' || c == '}') {
+                        return Err(bad(format!("exclude must be a regex without spaces or braces, got {v:?}")));
+                    }
+                    q.exclude = Some(v.to_string());
+                }
+                Some(("scope", "linear")) => {}
+                Some(("scope", v)) => {
+                    return Err(bad(format!("scope {v:?} is not supported yet: only 'linear' (MatMul/Gemm weights)")))
+                }
+                _ => return Err(bad(format!("unknown option {part:?} (block=N, sym, asym, exclude=REGEX, accuracy=N, scope=linear)"))),
+            }
+        }
+        Ok(q)
+    }
+
+    /// The pass in a pipeline, for the target.
+    pub fn pass(&self, target: aten2onnx_passes::optimizer::rules::Target) -> String {
+        use aten2onnx_passes::optimizer::rules::Target;
+        let format = if target == Target::OnnxRuntime { "matmulnbits" } else { "qdq" };
+        let mut s = format!(
+            "onnx-quantize-weights{{bits={} block={} symmetric={} format={format} accuracy-level={}",
+            self.bits, self.block, self.symmetric as u8, self.accuracy_level
+        );
+        if let Some(e) = &self.exclude {
+            s.push_str(&format!(" exclude={e}"));
+        }
+        s.push('}');
+        s
+    }
+}
+
+/// `pipeline` with `onnx-quantize-weights` after `onnx-fuse-weights` (or
+/// after `onnx-eqsat`), unchanged without quantization.
+pub fn with_quantize_weights(
+    pipeline: &str,
+    quantize: Option<&QuantizeWeights>,
+    target: aten2onnx_passes::optimizer::rules::Target,
+) -> String {
+    let Some(q) = quantize else { return pipeline.to_string() };
+    for anchor in ["onnx-fuse-weights", "onnx-eqsat"] {
+        if let Some(at) = pipeline.find(anchor) {
+            // After the anchor and its options.
+            let rest = &pipeline[at + anchor.len()..];
+            let end = if rest.starts_with('{') { rest.find('}').map_or(0, |e| e + 1) } else { 0 };
+            let cut = at + anchor.len() + end;
+            return format!("{}, {}{}", &pipeline[..cut], q.pass(target), &pipeline[cut..]);
+        }
+    }
+    pipeline.to_string()
 }
 
 /// When [`run_pipeline_with`] runs the registry verifiers (aten-verify,
@@ -132,6 +230,7 @@ impl Default for ConvertOptions {
             decompose: Vec::new(),
             native_half: false,
             verification: Verification::EachPass,
+            quantize_weights: None,
         }
     }
 }
@@ -398,6 +497,7 @@ fn convert_steps(
     };
     let pipeline = if onnx_input { onnx_pipeline() } else { default_pipeline(opset) };
     let pipeline = with_extract(&with_target(&pipeline, options.target), options.extract);
+    let pipeline = with_quantize_weights(&pipeline, options.quantize_weights.as_ref(), options.target);
     check_decompose(&options.decompose)?;
     let pipeline = with_decompositions(&pipeline, &options.decompose);
     let pipeline = if options.native_half { without_widen_half(&pipeline) } else { pipeline };

@@ -27,6 +27,7 @@ pub mod onnx_ir;
 pub mod onnx_shape_inference;
 mod onnx_verify;
 pub mod onnx_widen_half;
+pub mod onnx_quantize_weights;
 pub mod onnx_widen_ints;
 pub mod optimizer;
 
@@ -80,6 +81,7 @@ pub static REGISTRY: &[PassInfo] = &[
     onnx_shape_inference::INFO,
     onnx_eqsat::INFO,
     onnx_fuse_weights::INFO,
+    onnx_quantize_weights::INFO,
     onnx_widen_half::INFO,
     onnx_widen_ints::INFO,
     onnx_flatten_tokens::INFO,

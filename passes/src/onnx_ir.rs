@@ -31,14 +31,18 @@ pub const INITIALIZER_OP: &str = "onnx.initializer";
 ///   `n` being the result's size there (a strided view, no copy),
 /// - `conv_bn_weight` (W, scale, var; `epsilon`): `W[m,...] * scale[m] / sqrt(var[m] + epsilon)`,
 /// - `conv_bn_bias` (scale, B, mean, var[, b]; `epsilon`):
-///   `(b[m] - mean[m]) * scale[m] / sqrt(var[m] + epsilon) + B[m]` (b = 0 when absent).
+///   `(b[m] - mean[m]) * scale[m] / sqrt(var[m] + epsilon) + B[m]` (b = 0 when absent),
+/// - `rtn_data`, `rtn_scales`, `rtn_zero_points` (w `[N, K]`; `layout` =
+///   "matmulnbits" | "qdq", `bits`, `block_size`, `symmetric`): block-wise
+///   round-to-nearest weight quantization, onnxruntime's quantizer's numbers
+///   (src/export/rtn.rs; written by `onnx-quantize-weights`).
 ///
 /// A source used only by weight transforms is not written (see
 /// src/export/transform.rs and passes/src/optimizer/rules/weights.rs).
 pub const WEIGHT_TRANSFORM_OP: &str = "onnx.weight_transform";
 /// The kinds of [`WEIGHT_TRANSFORM_OP`].
 pub const WEIGHT_TRANSFORM_KINDS: &[&str] =
-    &["transpose", "reshape", "cast", "concat", "slice", "conv_bn_weight", "conv_bn_bias"];
+    &["transpose", "reshape", "cast", "concat", "slice", "conv_bn_weight", "conv_bn_bias", "rtn_data", "rtn_scales", "rtn_zero_points"];
 
 /// True for ops whose value is an initializer (read from the archive, or
 /// computed from initializers by the writer).

@@ -69,6 +69,8 @@ pub struct Transform {
     /// `slice`: the first element taken along `axis`.
     pub start: Option<i64>,
     pub epsilon: Option<f32>,
+    /// `rtn_*` kinds: `layout`, `bits`, `block_size`, `symmetric`.
+    pub rtn: Option<(String, i64, i64, bool)>,
     pub inputs: Vec<Initializer>,
 }
 
@@ -168,11 +170,15 @@ fn transform_of(op: OperationRef<'_, '_>, weights: &HashMap<Key, Initializer>) -
         position: describe(op),
         source: None,
         transform: Some(Box::new(Transform {
-            kind,
+            kind: kind.clone(),
             perm,
             axis: int("axis"),
             start: int("start"),
             epsilon: float("epsilon"),
+            rtn: kind.starts_with("rtn_").then(|| {
+                let layout = op.attribute("layout").ok().and_then(string_value).unwrap_or_default();
+                (layout, int("bits").unwrap_or(0), int("block_size").unwrap_or(0), int("symmetric").unwrap_or(0) != 0)
+            }),
             inputs,
         })),
     })

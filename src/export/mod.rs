@@ -45,6 +45,7 @@ pub mod dims;
 mod dtypes;
 mod graph;
 mod pages;
+pub mod rtn;
 mod stream;
 mod transform;
 mod weights;

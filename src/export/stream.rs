@@ -56,10 +56,7 @@ impl Data<'_> {
             Data::Strided { storage, element_size, sizes, strides, offset } => {
                 write_strided(out, storage, *element_size, sizes, strides, *offset)
             }
-            Data::Lazy(lazy) => {
-                let size = super::transform::element_size(lazy.data_type).unwrap_or(1) as u64;
-                lazy.write_range(out, 0, lazy.len() / size)
-            }
+            Data::Lazy(lazy) => lazy.write_all(out),
         }
     }
 }

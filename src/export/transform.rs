@@ -58,6 +58,9 @@ pub enum Op {
     Values(Vec<f64>),
     /// Transpose of a computed input by `perm`, element by element.
     Permute(Vec<usize>),
+    /// Block-wise RTN quantization of the `[N, K]` input (`rtn.rs`):
+    /// written whole, never read as an input of another transform.
+    Rtn(super::rtn::Spec),
 }
 
 pub fn element_size(data_type: i32) -> Option<usize> {
@@ -217,13 +220,28 @@ fn read_all(input: &Input<'_>) -> Result<Vec<f64>, String> {
 
 impl Lazy<'_> {
     pub fn len(&self) -> u64 {
+        if let Op::Rtn(spec) = &self.op {
+            let d = &self.inputs[0].dims;
+            return spec.byte_len(d[0], d[1]);
+        }
         numel(&self.dims) * element_size(self.data_type).unwrap_or(0) as u64
+    }
+
+    /// Writes the whole tensor.
+    pub fn write_all(&self, out: &mut dyn Write) -> io::Result<()> {
+        if let Op::Rtn(spec) = &self.op {
+            let input = &self.inputs[0];
+            return super::rtn::write(spec, &input.data, input.data_type, input.dims[0], input.dims[1], out);
+        }
+        let size = element_size(self.data_type).unwrap_or(1) as u64;
+        self.write_range(out, 0, self.len() / size)
     }
 
     /// Writes elements `start .. start + count` in row-major order.
     pub fn write_range(&self, out: &mut dyn Write, start: u64, count: u64) -> io::Result<()> {
         let size = element_size(self.data_type).unwrap_or(1);
         match &self.op {
+            Op::Rtn(_) => Err(io::Error::other("a quantized weight is not the operand of another weight transform")),
             Op::Same => {
                 let input = &self.inputs[0];
                 write_elements(&input.data, element_size(input.data_type).unwrap_or(1), out, start, count)
@@ -642,6 +660,13 @@ pub fn resolve<'a>(
         .iter()
         .map(|i| Ok(Input { data: resolve(i, leaf)?, data_type: i.data_type, dims: i.dims.clone() }))
         .collect::<Result<Vec<_>, String>>()?;
+    if let Some((layout, bits, block, symmetric)) = &t.rtn {
+        let spec = super::rtn::Spec::parse(&t.kind, layout, *bits, *block, *symmetric)
+            .map_err(|e| format!("{}: {e}", init.position))?;
+        let [input] =
+            <[Input; 1]>::try_from(inputs).map_err(|_| format!("{}: an RTN transform takes one operand", init.position))?;
+        return rtn(spec, input, init.data_type, &init.dims).map_err(|e| format!("{}: {e}", init.position));
+    }
     if t.kind == "slice" {
         let [input] =
             <[Input; 1]>::try_from(inputs).map_err(|_| format!("{}: a slice takes one operand", init.position))?;
@@ -651,4 +676,23 @@ pub fn resolve<'a>(
     }
     apply(&t.kind, t.perm.as_deref(), t.axis, t.epsilon, inputs, init.data_type, &init.dims)
         .map_err(|e| format!("{}: {e}", init.position))
+}
+
+/// The RTN quantization of `input` (`[N, K]`, float32/float16/bfloat16)
+/// with result type (`data_type`, `dims`), checked against `spec`.
+fn rtn<'a>(spec: super::rtn::Spec, input: Input<'a>, data_type: i32, dims: &[i64]) -> Result<Data<'a>, String> {
+    let [n, k] = input.dims[..] else {
+        return Err(format!("RTN quantizes a 2-D [N, K] weight, got {:?}", input.dims));
+    };
+    if !matches!(input.data_type, 1 | 10 | 16) {
+        return Err(format!("RTN quantizes float32, float16 or bfloat16 weights, got ONNX data type {}", input.data_type));
+    }
+    let (want_type, want_dims) = spec.result(n, k);
+    if want_type != data_type || want_dims != dims {
+        return Err(format!(
+            "RTN {:?} {:?} of [{n}, {k}] is ONNX data type {want_type} {want_dims:?}, the op says {data_type} {dims:?}",
+            spec.layout, spec.part
+        ));
+    }
+    Ok(Data::Lazy(Box::new(Lazy { op: Op::Rtn(spec), data_type, dims: dims.to_vec(), inputs: vec![input] })))
 }

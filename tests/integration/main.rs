@@ -38,6 +38,7 @@ mod int_kernels;
 #[cfg(feature = "torch")]
 mod layout_meta;
 mod optimizer;
+mod quantize_weights;
 mod parity;
 mod passes;
 mod pipeline;

@@ -731,3 +731,26 @@ fn onnx_widen_ints_on_int16_and_bool() {
     assert!(output.contains("\"onnx.Max\"(%0, %0) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>"), "{output}");
     assert!(output.contains("-> tensor<4xui8>"), "{output}");
 }
+
+/// `onnx-quantize-weights` on a Linear (more cases:
+/// lit-tests/onnx-quantize-weights.mlir; numbers and parity with
+/// onnxruntime's quantizer: tests/integration/quantize_weights.rs).
+#[test]
+fn onnx_quantize_weights_on_a_linear() {
+    let input = r#"module attributes {onnx.opset = 23 : i64} {
+func.func @linear(%x: tensor<?x4x64xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]> {
+  %w = "onnx.initializer"() {name = "fc.weight"} : () -> tensor<8x64xf32>
+  %wt = "onnx.weight_transform"(%w) {kind = "transpose", perm = array<i64: 1, 0>} : (tensor<8x64xf32>) -> tensor<64x8xf32>
+  %0 = "onnx.MatMul"(%x, %wt) : (tensor<?x4x64xf32, ["s0"]>, tensor<64x8xf32>) -> tensor<?x4x8xf32, ["s0"]>
+  return %0 : tensor<?x4x8xf32, ["s0"]>
+}
+}"#;
+    let output = check_output(
+        "onnx-quantize-weights",
+        "linear",
+        "builtin.module(func.func(onnx-quantize-weights{bits=4 block=32 symmetric=0}))",
+        input,
+    );
+    assert!(output.contains("onnx.quantized_weights = 1") && output.contains("\"onnx.DequantizeLinear\""), "{output}");
+    assert!(output.contains("rtn_zero_points"), "{output}");
+}

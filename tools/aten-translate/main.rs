@@ -64,6 +64,15 @@ struct Args {
     /// with native float16 kernels; the roundings are then the runtime's).
     #[arg(long = "half-precision", value_parser = ["torch", "native"], default_value = "torch")]
     half_precision: String,
+    /// With --to-onnx: weight-only quantization of the Linear layers,
+    /// block-wise round-to-nearest with onnxruntime's quantizer's numbers:
+    /// `int4` or `int8`, then `:`-separated options `block=N` (32), `sym`
+    /// (default) / `asym`, `exclude=REGEX` (archive names left in float,
+    /// e.g. `lm_head`), `accuracy=N` (MatMulNBits accuracy_level, default 4).
+    /// Standard output: DequantizeLinear + MatMul (opset 21+); with
+    /// `--target onnxruntime`: MatMulNBits. docs/quantization.md.
+    #[arg(long = "quantize-weights", value_name = "SPEC")]
+    quantize_weights: Option<String>,
     /// Put initializers in `<output>.data` (always), or never; default: only past 2 GiB.
     #[arg(long = "external-data", value_parser = ["auto", "always", "never"], default_value = "auto")]
     external_data: String,
@@ -159,6 +168,7 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
             extract: aten2onnx_passes::optimizer::extract_ilp::Extractor::parse(&args.extract).unwrap_or_default(),
             decompose: args.decompose.clone(),
             native_half: args.half_precision == "native",
+            quantize_weights: args.quantize_weights.as_deref().map(translate::QuantizeWeights::parse).transpose()?,
             verification: if args.verify_each {
                 translate::Verification::EachPass
             } else {
