@@ -1714,3 +1714,23 @@ func.func @qdq(%q: tensor<?x4x6xi8, ["s0"]>, %q2: tensor<?x4x6xi8, ["s0"]>, %w: 
   return %t, %r, %n, %wt, %back, %other, %sub : tensor<?x6x4xf32, ["s0"]>, tensor<?x24xf32, ["s0"]>, tensor<1xi64>, tensor<6x4xf32>, tensor<?x4x6xi8, ["s0"]>, tensor<?x4x6xi8, ["s0"]>, tensor<?x4x6xi8, ["s0"]>
 }
 }
+
+// -----
+
+// A decoder's past key and value come with their own length symbols (s1,
+// s2): the scores' MatMul with V contracts s1 with s2, and ONNX MatMul has
+// no broadcast there, so they are proven equal (optimizer/dim_facts.rs) and
+// the attention fuses (before, the two names kept it apart: the decode step
+// of a KV-cache program stayed unfused).
+// CHECK-LABEL: func.func @sdpa_kv_lengths_proven
+// CHECK-SAME: "attention/sdpa" = 1
+// CHECK: "onnx.Attention"(%arg0, %arg1, %arg2)
+module attributes {onnx.opset = 23 : i64} {
+func.func @sdpa_kv_lengths_proven(%q: tensor<2x4x1x16xf32>, %k: tensor<2x4x?x16xf32, ["s1"]>, %v: tensor<2x4x?x16xf32, ["s2"]>) -> tensor<2x4x1x16xf32> {
+  %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x4x?x16xf32, ["s1"]>) -> tensor<2x4x16x?xf32, ["s1"]>
+  %s = "onnx.MatMul"(%q, %kt) : (tensor<2x4x1x16xf32>, tensor<2x4x16x?xf32, ["s1"]>) -> tensor<2x4x1x?xf32, ["s1"]>
+  %p = "onnx.Softmax"(%s) {axis = -1 : i64} : (tensor<2x4x1x?xf32, ["s1"]>) -> tensor<2x4x1x?xf32, ["s1"]>
+  %o = "onnx.MatMul"(%p, %v) : (tensor<2x4x1x?xf32, ["s1"]>, tensor<2x4x?x16xf32, ["s2"]>) -> tensor<2x4x1x16xf32>
+  return %o : tensor<2x4x1x16xf32>
+}
+}

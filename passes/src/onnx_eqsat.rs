@@ -155,7 +155,9 @@ impl ProjectPass for Eqsat {
         };
         let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
         let mut regions = Regions::default();
-        let result = optimizer::with_egg_clock(|| self.optimize_block(body, opset, target, &mut regions));
+        let result = optimizer::dim_facts::with_facts(body, || {
+            optimizer::with_egg_clock(|| self.optimize_block(body, opset, target, &mut regions))
+        });
         let mut summary: Vec<(&str, Summary)> = Vec::new();
         let outcome = match result {
             Ok(outcome) => outcome,

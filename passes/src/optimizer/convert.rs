@@ -150,7 +150,12 @@ pub fn ty_info(ty: Type<'_>) -> TyInfo {
             .into_iter()
             .map(|d| match d {
                 onnx_shape_inference::Dim::Static(n) => Dim::Static(n),
-                onnx_shape_inference::Dim::Sym(s) => Dim::Sym(Symbol::from(s.as_str())),
+                // Proven equal to another symbol by the program: one name
+                // for the class (optimizer::dim_facts).
+                onnx_shape_inference::Dim::Sym(s) => match super::dim_facts::representative(&s) {
+                    Some(r) => Dim::Sym(Symbol::from(r.as_str())),
+                    None => Dim::Sym(Symbol::from(s.as_str())),
+                },
                 onnx_shape_inference::Dim::Unknown => Dim::Unknown,
             })
             .collect()

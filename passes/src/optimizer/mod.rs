@@ -37,6 +37,7 @@ pub mod convert;
 pub mod cost;
 pub mod extract_ilp;
 pub mod lang;
+pub mod dim_facts;
 pub mod rules;
 pub mod skip_sum;
 
