@@ -146,7 +146,10 @@ impl ProjectPass for QuantizeWeights {
             }
         }
         if done > 0 {
-            let context = unsafe { op.context().to_ref() };
+            // `to_ref` borrows the ContextRef: keep it alive (a temporary
+            // dangles, and the release build crashed in Float32Type::get).
+            let context_ref = op.context();
+            let context = unsafe { context_ref.to_ref() };
             let attr: Attribute = IntegerAttribute::new(IntegerType::new(context, 64).into(), done).into();
             unsafe {
                 sys::mlirOperationSetDiscardableAttributeByName(
@@ -255,7 +258,8 @@ impl QuantizeWeights {
             return None;
         }
         let elem = crate::lowering::builder::element_type(w.r#type())?;
-        let context = unsafe { p.context().to_ref() };
+        let context_ref = p.context(); // alive while `context` is used (see `run`)
+        let context = unsafe { context_ref.to_ref() };
         if elem != Type::float32(context) {
             return None;
         }

@@ -410,16 +410,19 @@ def _(self, x):
 
 @case("qd_choose_qparams_per_token_asymmetric",
       ["quantized_decomposed::choose_qparams_per_token_asymmetric.default",
+       "quantized_decomposed::_choose_qparams_per_token_asymmetric_impl.default",
        "quantized_decomposed::quantize_per_token.default", "quantized_decomposed::dequantize_per_token.default"],
       _tok_rows)
 def _(self, x):
-    """choose_qparams_per_token_asymmetric (XNNPACK's; always [-128, 127], dtype ignored): per row
+    """choose_qparams_per_token_asymmetric and its _impl (called directly, torch.export keeps it)
+    (XNNPACK's; always [-128, 127], dtype ignored): per row
     min_neg = min(amin, 0), max_pos = max(amax, 0), scale = max((max_pos - min_neg) / 255, f32 eps),
     zp from the smaller error side, clamp, round; returned float64 / int64 (cast to float32 here).
     quantize_per_token with the float64 scales computes in float64; dequantize_per_token."""
     s, zp = QD.choose_qparams_per_token_asymmetric(x, torch.int8)
     q = QD.quantize_per_token(x, s, zp, *I8)
-    return s.float(), zp, q, QD.dequantize_per_token(q, s, zp, *I8, torch.float32)
+    si, zpi = QD._choose_qparams_per_token_asymmetric_impl(x * 2, torch.int8)
+    return s.float(), zp, q, QD.dequantize_per_token(q, s, zp, *I8, torch.float32), si.float(), zpi
 
 
 # ==========================================================================
@@ -567,12 +570,12 @@ if _HAVE_TORCHAO:
           ["torchao::choose_qparams_affine.default", "torchao::quantize_affine.default",
            "torchao::dequantize_affine.default"], _cqa_inputs)
     def _(self, x):
-        """torchao choose_qparams_affine: min/max per block (amin/amax over the block dims), then
-        SYMMETRIC: scale = max(-min_neg, max_pos) / ((qmax - qmin) / 2), zp = (qmax + qmin + 1) // 2 (in the
-        scale's float dtype when zero_point_dtype is None); SYMMETRIC_NO_CLIPPING_ERR: scale = where(smin >
-        smax, smin, smax), smin = min_neg / qmin, smax = max_pos / qmax; ASYMMETRIC: scale = (max_pos -
-        min_neg) / (qmax - qmin), zp = clamp(qmin - round(min_neg / scale)) (int32 unless given); scale
-        clamped to eps (default float32 smallest normal). Per row int8 / uint8, per group (1, 4), per
+        """torchao choose_qparams_affine: min/max per block (amin/amax over the block dims), then SYMMETRIC:
+        scale = max(-min_neg, max_pos) / ((qmax - qmin) / 2), zp = int((qmax + qmin + 1) / 2) (truncated; in
+        the scale's float dtype when zero_point_dtype is None); SYMMETRIC_NO_CLIPPING_ERR: scale =
+        where(smin > smax, smin, smax), smin = min_neg / qmin, smax = max_pos / qmax; ASYMMETRIC: scale =
+        (max_pos - min_neg) / (qmax - qmin), zp = clamp(qmin - round(min_neg / scale)) (int32 unless given);
+        scale clamped to eps (default float32 smallest normal). Per row int8 / uint8, per group (1, 4), per
         tensor with eps and int64 zp, [-8, 7], keepdim=True, scale_dtype bfloat16 (cast back), a group of
         zeros; then quantize_affine / dequantize_affine with them."""
         TA = _torchao_ops()

@@ -184,3 +184,360 @@ fn finite_float_constant(v: Value<'_, '_>) -> bool {
         (0..n).all(|i| mlir_sys::mlirDenseElementsAttrGetFloatValue(raw, i as isize).is_finite())
     }
 }
+
+// ==========================================================================
+// torch's arithmetic written out op by op (per-token, per-group, fake
+// quantization and torchao's primitives): the dtypes torch promotes to, and
+// the roundings of float16 / bfloat16 ops
+// ==========================================================================
+
+/// A value as torch holds it: `value` is in `compute_type(dtype)` (a
+/// float16 / bfloat16 tensor is carried in float32, its values exactly
+/// those of the half type), `dtype` is the torch dtype.
+#[derive(Clone, Copy)]
+pub struct Held<'c, 'a> {
+    pub value: Value<'c, 'a>,
+    pub dtype: Type<'c>,
+}
+
+/// The element type torch computes a dtype's ops in: float32 for float16 and
+/// bfloat16 (the CPU kernels compute half ops in float32 and round each op's
+/// result to the half type), the dtype itself otherwise.
+pub fn compute_type<'c>(ctx: &Ctx<'c, '_>, dtype: Type<'c>) -> Type<'c> {
+    if builder::is_half_float(dtype) {
+        ctx.b.f32_type()
+    } else {
+        dtype
+    }
+}
+
+/// `v` (in `compute_type(dtype)`) rounded as a torch op's result of `dtype`
+/// is: a float32 -> half -> float32 round trip for the half types.
+pub fn round_to<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, dtype: Type<'c>) -> Result<Value<'c, 'a>, String> {
+    if !builder::is_half_float(dtype) {
+        return Ok(v);
+    }
+    let half = ctx.b.cast(v, dtype)?;
+    ctx.b.cast(half, ctx.b.f32_type())
+}
+
+/// An onnx value as torch holds it (half types widened, exactly).
+pub fn held<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+    let dtype = builder::element_type(v.r#type()).ok_or("not a tensor")?;
+    Ok(Held { value: ctx.b.cast_like_type(v, compute_type(ctx, dtype))?, dtype })
+}
+
+/// A Python number in a torch op of `dtype` (in its compute type: torch
+/// keeps the numbers of half ops in float32; the integers used here are
+/// exact in every type).
+pub fn number_in<'c, 'a>(ctx: &Ctx<'c, 'a>, value: f64, dtype: Type<'c>) -> Result<Held<'c, 'a>, String> {
+    Ok(Held { value: ctx.b.const_scalar(compute_type(ctx, dtype), value)?, dtype })
+}
+
+/// True for the integer types (not bool).
+fn is_int(t: Type<'_>) -> bool {
+    int_kind(t).is_some()
+}
+
+/// torch's result dtype of a binary op on two dimensioned tensors: a float
+/// wins over an integer, the wider float wins, float16 with bfloat16 gives
+/// float32; two integer types give the wider one (signed when widths tie).
+pub fn promote<'c>(ctx: &Ctx<'c, '_>, a: Type<'c>, b: Type<'c>) -> Result<Type<'c>, String> {
+    if a == b {
+        return Ok(a);
+    }
+    let f64_type = Type::float64(ctx.b.context);
+    match (builder::is_float(a), builder::is_float(b)) {
+        (true, false) if is_int(b) || builder::is_bool(b) => Ok(a),
+        (false, true) if is_int(a) || builder::is_bool(a) => Ok(b),
+        (true, true) if a == f64_type || b == f64_type => Ok(f64_type),
+        (true, true) => Ok(ctx.b.f32_type()),
+        _ => match (int_kind(a), int_kind(b)) {
+            // A signed type holds an unsigned one of fewer bits; uint8 with
+            // int8 gives int16 (torch's table).
+            (Some((wa, sa)), Some((wb, sb))) if sa == sb || (sa && wa > wb) || (sb && wb > wa) => {
+                Ok(if wa >= wb { a } else { b })
+            }
+            (Some((wa, _)), Some((wb, _))) => {
+                let width = (2 * wa.max(wb)).min(64);
+                Ok(IntegerType::new(ctx.b.context, width).into())
+            }
+            _ => Err(format!("no common type of {a} and {b}")),
+        },
+    }
+}
+
+impl<'c, 'a> Held<'c, 'a> {
+    /// torch's `.to(dtype)` (float to int truncates toward zero).
+    pub fn to(self, ctx: &Ctx<'c, 'a>, dtype: Type<'c>) -> Result<Held<'c, 'a>, String> {
+        if dtype == self.dtype {
+            return Ok(self);
+        }
+        if builder::is_float(dtype) {
+            let wide = ctx.b.cast_like_type(self.value, compute_type(ctx, dtype))?;
+            return Ok(Held { value: round_to(ctx, wide, dtype)?, dtype });
+        }
+        Ok(Held { value: ctx.b.cast_like_type(self.value, dtype)?, dtype })
+    }
+
+    /// A one-operand op of torch (`Round`, `Abs`, `Neg`, ...) in the value's dtype.
+    pub fn unary(self, ctx: &Ctx<'c, 'a>, op: &str) -> Result<Held<'c, 'a>, String> {
+        let v = ctx.b.op_like(op, &[self.value], &[], self.value)?;
+        Ok(Held { value: round_to(ctx, v, self.dtype)?, dtype: self.dtype })
+    }
+
+    /// `self <op> other` as torch computes it: both converted to the
+    /// promoted dtype, the op in its compute type, the result rounded to it.
+    /// Integer ops run in int64 and wrap to the promoted type.
+    pub fn binary(self, ctx: &Ctx<'c, 'a>, op: &str, other: Held<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        let dtype = promote(ctx, self.dtype, other.dtype)?;
+        if is_int(dtype) {
+            let i64_type = ctx.b.i64_type();
+            let (l, r) = (ctx.b.cast_like_type(self.value, i64_type)?, ctx.b.cast_like_type(other.value, i64_type)?);
+            let v = ctx.b.op_like(op, &[l, r], &[], l)?;
+            return Ok(Held { value: ctx.b.cast_like_type(v, dtype)?, dtype });
+        }
+        let (l, r) = (self.to(ctx, dtype)?, other.to(ctx, dtype)?);
+        let v = ctx.b.op_like(op, &[l.value, r.value], &[], l.value)?;
+        Ok(Held { value: round_to(ctx, v, dtype)?, dtype })
+    }
+
+    /// `torch.clamp(self, lo, hi)` with Python numbers (NaN stays NaN).
+    pub fn clamp(self, ctx: &Ctx<'c, 'a>, lo: Option<f64>, hi: Option<f64>) -> Result<Held<'c, 'a>, String> {
+        let mut v = self;
+        if let Some(lo) = lo {
+            v = v.binary(ctx, "Max", number_in(ctx, lo, self.dtype)?)?;
+        }
+        if let Some(hi) = hi {
+            v = v.binary(ctx, "Min", number_in(ctx, hi, self.dtype)?)?;
+        }
+        Ok(v)
+    }
+}
+
+/// `Reshape(v, dims)` (static dims; `-1` allowed).
+pub fn reshape<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, dims: &[i64]) -> Result<Value<'c, 'a>, String> {
+    let element = builder::element_type(v.r#type()).ok_or("not a tensor")?;
+    let shape = ctx.b.const_i64s(dims)?;
+    let ty = if dims.iter().all(|d| *d >= 0) {
+        let d: Vec<u64> = dims.iter().map(|d| *d as u64).collect();
+        melior::ir::r#type::RankedTensorType::new(&d, element, None).into()
+    } else {
+        ctx.b.unranked(element)
+    };
+    ctx.b.op("Reshape", &[v, shape], &[], ty)
+}
+
+/// The static sizes of `v` (torchao's block views and torch's reshapes of
+/// these ops are written with constant shapes).
+pub fn static_dims(v: Value<'_, '_>, what: &str) -> Result<Vec<i64>, String> {
+    let dims = builder::dims(v.r#type()).ok_or_else(|| format!("{what} has an unknown rank"))?;
+    dims.iter()
+        .enumerate()
+        .map(|(i, d)| {
+            d.ok_or_else(|| format!("{what} has a dynamic size at dim {i}: the block view needs static sizes"))
+        })
+        .collect()
+}
+
+/// `v` cast to an integer `element` as torch's `.to(element)` does after a
+/// clamp to `[qmin, qmax]`: directly when the range fits the type, else
+/// through int64 (values outside the type wrap around, as torch's cast
+/// does on x86).
+pub fn to_int<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    v: Held<'c, 'a>,
+    element: Type<'c>,
+    qmin: f64,
+    qmax: f64,
+) -> Result<Value<'c, 'a>, String> {
+    let (bits, signed) =
+        int_kind(element).ok_or_else(|| format!("the quantized type {element} is not an integer type"))?;
+    let (lo, hi) = type_range(bits, signed);
+    if qmin >= lo as f64 && qmax <= hi as f64 {
+        return ctx.b.cast_like_type(v.value, element);
+    }
+    let wide = ctx.b.cast_like_type(v.value, ctx.b.i64_type())?;
+    ctx.b.cast_like_type(wide, element)
+}
+
+/// Where the zero point goes in a written-out quantization.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ZeroPoint {
+    /// `round(x * (1 / s)) + zp` (quantize_per_tensor/channel, torchao).
+    AfterRound,
+    /// `round(x * (1 / s) + zp)` (quantize_per_token, quantize_per_channel_group).
+    BeforeRound,
+}
+
+/// torch's `clamp(round(x * (1.0 / s)) + zp, qmin, qmax)` (or with the zero
+/// point added before rounding) in torch's dtypes: `1.0 / s` in the scale's
+/// dtype, the product in `promote(x, s)`, the zero point's addition in
+/// `promote(that, zp)`; `x`, `s` and `zp` broadcast against each other.
+/// Returns the clamped float value (cast it with [`to_int`]).
+pub fn quantize_held<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Held<'c, 'a>,
+    s: Held<'c, 'a>,
+    zp: Option<Held<'c, 'a>>,
+    order: ZeroPoint,
+    qmin: f64,
+    qmax: f64,
+) -> Result<Held<'c, 'a>, String> {
+    // `1.0 / s` is torch's `s.reciprocal() * 1.0`. `Reciprocal` (exact in
+    // onnxruntime), not `Div(1, s)`: onnxruntime's DivMulFusion rewrites
+    // `x * Div(1, s)` into `x / s`, which rounds differently.
+    let inv = s.unary(ctx, "Reciprocal")?;
+    let mut v = x.binary(ctx, "Mul", inv)?;
+    if order == ZeroPoint::AfterRound {
+        v = v.unary(ctx, "Round")?;
+    }
+    if let Some(zp) = zp {
+        v = v.binary(ctx, "Add", zp)?;
+    }
+    if order == ZeroPoint::BeforeRound {
+        v = v.unary(ctx, "Round")?;
+    }
+    v.clamp(ctx, Some(qmin), Some(qmax))
+}
+
+/// `(q - zp) * s` with torch's promotions (`q - zp` in the integer type
+/// both promote to, or in the zero point's float dtype; the product in
+/// `promote(that, s)`).
+pub fn dequantize_held<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    q: Held<'c, 'a>,
+    zp: Option<Held<'c, 'a>>,
+    s: Held<'c, 'a>,
+) -> Result<Held<'c, 'a>, String> {
+    let d = match zp {
+        Some(zp) => q.binary(ctx, "Sub", zp)?,
+        None => q,
+    };
+    d.binary(ctx, "Mul", s)
+}
+
+/// `v` ([C]) reshaped to broadcast along `axis` of a rank-`rank` tensor.
+pub fn along_axis<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    v: Value<'c, 'a>,
+    axis: usize,
+    rank: usize,
+) -> Result<Value<'c, 'a>, String> {
+    let axes: Vec<i64> = (0..rank as i64).filter(|a| *a != axis as i64).collect();
+    if axes.is_empty() {
+        return Ok(v);
+    }
+    ctx.unsqueeze(v, &axes)
+}
+
+/// An optional Python number argument (`Scalar?`).
+pub fn opt_number(ctx: &Ctx<'_, '_>, name: &str) -> Result<Option<f64>, String> {
+    if ctx.args.is_none(name)? {
+        return Ok(None);
+    }
+    ctx.args.number(name).map(|n| Some(n.as_f64()))
+}
+
+/// The number of elements of a static shape.
+pub fn numel(dims: &[i64]) -> i64 {
+    dims.iter().product()
+}
+
+// ==========================================================================
+// torchao's block views (`_get_reduction_params`)
+// ==========================================================================
+
+/// How torchao views a tensor for a `block_size`: dim `i` of size `n` with
+/// block `b` becomes `[n / b, b]` when `1 < b < n` (the block part reduced),
+/// stays `[n]` and is reduced when `b == n > 1`, stays `[n]` unreduced when
+/// `b == 1`. Scales and zero points are viewed as `params`: the view with 1
+/// at the reduced positions (their element count is the number of blocks,
+/// row-major).
+pub struct BlockView {
+    pub split: Vec<i64>,
+    pub reduced: Vec<i64>,
+    pub params: Vec<i64>,
+}
+
+pub fn block_view(sizes: &[i64], block: &[i64]) -> Result<BlockView, String> {
+    if block.len() != sizes.len() {
+        return Err(format!("block_size {block:?} has {} entries for a tensor of rank {}", block.len(), sizes.len()));
+    }
+    let mut view = BlockView { split: Vec::new(), reduced: Vec::new(), params: Vec::new() };
+    for (i, (&n, &b)) in sizes.iter().zip(block).enumerate() {
+        if b < 1 {
+            return Err(format!("block_size {block:?}: block {b} of dim {i} is not positive"));
+        }
+        if b != n && b > 1 {
+            if n % b != 0 {
+                return Err(format!("dim {i} of size {n} is not divisible by its block size {b} (torchao asserts it)"));
+            }
+            view.split.extend([n / b, b]);
+            view.params.extend([n / b, 1]);
+            view.reduced.push(view.split.len() as i64 - 1);
+        } else {
+            view.split.push(n);
+            if b != 1 {
+                view.reduced.push(view.split.len() as i64 - 1);
+                view.params.push(1);
+            } else {
+                view.params.push(n);
+            }
+        }
+    }
+    Ok(view)
+}
+
+/// A scale or zero point viewed as `params` (torch's `.view`: the element
+/// count must match).
+pub fn view_params<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    v: Value<'c, 'a>,
+    params: &[i64],
+    name: &str,
+) -> Result<Value<'c, 'a>, String> {
+    if let Some(dims) = builder::dims(v.r#type()) {
+        if dims.iter().all(Option::is_some) {
+            let n: i64 = dims.iter().map(|d| d.unwrap()).product();
+            if n != numel(params) {
+                return Err(format!("'{name}' has {n} elements, the block_size gives {} blocks", numel(params)));
+            }
+        }
+    }
+    reshape(ctx, v, params)
+}
+
+/// torchao's bounds of a quantized integer dtype (`_DTYPE_TO_QVALUE_BOUNDS`:
+/// uint8, int8, int16, int32 and the sub-byte types), with `quant_min` /
+/// `quant_max` defaulting to them and checked against them.
+pub fn torchao_range(ctx: &Ctx<'_, '_>, element: Type<'_>) -> Result<(f64, f64), String> {
+    let bounds = match int_kind(element) {
+        Some((bits, signed)) if bits < 8 || (bits == 8) || (signed && (bits == 16 || bits == 32)) => type_range(bits, signed),
+        _ => {
+            return Err(format!(
+                "torchao quantizes to uint8, int8, int16, int32 or sub-byte integers here, not {element} (float8: use the *_float8 ops)"
+            ))
+        }
+    };
+    let (lo, hi) = (bounds.0 as f64, bounds.1 as f64);
+    let qmin = opt_number(ctx, "quant_min")?.unwrap_or(lo);
+    let qmax = opt_number(ctx, "quant_max")?.unwrap_or(hi);
+    if qmin < lo || qmax > hi {
+        return Err(format!(
+            "quant_min {qmin} / quant_max {qmax} outside the range [{lo}, {hi}] of {element} (torchao asserts it)"
+        ));
+    }
+    Ok((qmin, qmax))
+}
+
+/// The largest finite value of a float8 type (`torch.finfo(dtype).max`).
+pub fn float8_max(element: Type<'_>) -> Result<f64, String> {
+    match element.to_string().as_str() {
+        "f8E4M3FN" => Ok(448.0),
+        "f8E5M2" => Ok(57344.0),
+        other => {
+            Err(format!("float8 type {other} is not supported (float8_e4m3fn and float8_e5m2 are: ONNX has no other)"))
+        }
+    }
+}

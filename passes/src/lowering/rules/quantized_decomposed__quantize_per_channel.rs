@@ -52,9 +52,10 @@ fn quantize_per_channel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
         let q = ctx.op("QuantizeLinear", &[x, scales, zps], &axis_attr(axis))?;
         return Ok(vec![clip_to(ctx, q, range, qmin, qmax)?]);
     }
-    // `1.0 / scales` in the scales' own type (float32 here).
-    let one = ctx.b.const_scalar(f32_type, 1.0)?;
-    let inv = ctx.b.op_like("Div", &[one, scales], &[], scales)?;
+    // `1.0 / scales` in the scales' own type (float32 here): a Reciprocal,
+    // which onnxruntime does not fuse with the Mul (its DivMulFusion turns
+    // `x * Div(1, s)` into `x / s`, another rounding).
+    let inv = ctx.b.op_like("Reciprocal", &[scales], &[], scales)?;
     let inv = along_axis(ctx, inv, axis, rank)?;
     let zps = ctx.b.cast_like_type(ctx.args.tensor("zero_points")?, f32_type)?;
     let zps = along_axis(ctx, zps, axis, rank)?;

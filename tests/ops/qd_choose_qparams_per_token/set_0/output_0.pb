@@ -1,0 +1,1 @@
+Bdequantize_per_tokenJ ªA¦<K=”=ýŒè<Ü©3ƒÁ;tä²<^2=

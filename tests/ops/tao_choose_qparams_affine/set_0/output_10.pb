@@ -1,0 +1,1 @@
+B	getitem_8JÚEö<

@@ -1,0 +1,1 @@
+Bchoose_scale_float8Jr¥<

@@ -1,0 +1,1 @@
+Bchoose_scale_float8_1Jâ¼â8+sº8r%9‘UX8

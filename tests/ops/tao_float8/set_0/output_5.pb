@@ -1,0 +1,1 @@
+B)dequantize_affine_float8_non_decomposed_3J€ªª¿FeÆ¼FeÆ@FeÆ@ª*@â¼â?FeF@FeF?Æ$£@+sº¿öé>Æ$#@+sº¿`Ö‹=+s:?+s:@r¥@c@+…÷?NDN?cA+…÷<c¿r%ÀßJ=ÀßJ=À-@"@-@">ßJ½?‘UØ?ßJ½½ßJ=¿

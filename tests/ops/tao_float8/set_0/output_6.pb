@@ -1,0 +1,1 @@
+Bchoose_scale_float8_2Jâ¼b<À½Ø;Ï><r¥<

@@ -1,0 +1,1 @@
+Bquantize_affine_9J œ·Öì*Id¾Õó+Bb¿×ñ)Ab·Õë+Ic
