@@ -60,6 +60,7 @@ def export(
     target: str = "standard",
     decompose: Sequence[str] = (),
     half_precision: str = "torch",
+    quantize_weights: Optional[str] = None,
 ):
     """Exports a module (or an `ExportedProgram`) to ONNX.
 
@@ -106,6 +107,11 @@ def export(
             and rounded at each aten op's results, as PyTorch's CPU kernels
             do) or `"native"` (ops keep their half types), as
             `aten-translate --half-precision`.
+        quantize_weights: weight-only quantization of the Linear layers, as
+            `aten-translate --quantize-weights`: `"int4"` or `"int8"`, then
+            `:`-separated options (`block=N`, `sym`/`asym`, `exclude=REGEX`,
+            `accuracy=N`), e.g. `"int4:block=64:exclude=lm_head"`
+            (docs/quantization.md).
 
     Returns:
         `bytes` of the ONNX model when `f` is None; `None` when it was
@@ -172,7 +178,8 @@ def export(
                 _find_onnxruntime()
                 inputs = _save_inputs(ep, tmp)
                 ok, text = _native.verify(pt2, output, opset, mode, debug_info, dim_names, inputs, report_path,
-                                          os.path.basename(pt2), target, list(decompose), half_precision)
+                                          os.path.basename(pt2), target, list(decompose), half_precision,
+                                          quantize_weights)
                 if not ok:
                     # as `aten-translate --verify`: the model stays written
                     raise ConversionError(
@@ -182,7 +189,7 @@ def export(
                 _log.info("verify:\n%s", text)
             else:
                 _native.convert(pt2, output, opset, mode, debug_info, dim_names, report_path, os.path.basename(pt2),
-                                target, list(decompose), half_precision)
+                                target, list(decompose), half_precision, quantize_weights)
         except ConversionError as error:
             # The temporary .pt2 is gone after this call: name it as the
             # module it came from, the way the CLI names its input.

@@ -49,7 +49,12 @@ fn options(
     target: &str,
     decompose: Option<Vec<String>>,
     half_precision: &str,
+    quantize_weights: Option<&str>,
 ) -> PyResult<translate::ConvertOptions> {
+    let quantize_weights = quantize_weights
+        .map(translate::QuantizeWeights::parse)
+        .transpose()
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
     let target = aten2onnx_passes::optimizer::rules::Target::parse(target).ok_or_else(|| {
         pyo3::exceptions::PyValueError::new_err(format!("target must be 'standard' or 'onnxruntime', not {target:?}"))
     })?;
@@ -93,6 +98,7 @@ fn options(
         target,
         decompose: decompose.unwrap_or_default(),
         native_half,
+        quantize_weights,
         // As `aten-translate`: verifiers on the input and the result (a
         // failure re-runs verifying each pass, so errors are the same).
         verification: translate::Verification::Result,
@@ -100,7 +106,7 @@ fn options(
     })
 }
 
-/// convert(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch")
+/// convert(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None)
 ///
 /// Converts a `.pt2` (or `.mlir`) file to an ONNX model at `output`, as
 /// `aten-translate --to-onnx input -o output` does (written atomically:
@@ -112,7 +118,7 @@ fn options(
 /// `--decompose` / `--half-precision`.
 /// Returns the number of ONNX nodes written.
 #[pyfunction]
-#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch"))]
+#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None))]
 #[allow(clippy::too_many_arguments)]
 fn convert(
     py: Python<'_>,
@@ -127,8 +133,9 @@ fn convert(
     target: &str,
     decompose: Option<Vec<String>>,
     half_precision: &str,
+    quantize_weights: Option<&str>,
 ) -> PyResult<usize> {
-    let options = options(opset, external_data, debug_info, dim_names, target, decompose, half_precision)?;
+    let options = options(opset, external_data, debug_info, dim_names, target, decompose, half_precision, quantize_weights)?;
     let shown = input.clone();
     run(py, &shown, move || {
         let output = Path::new(&output);
@@ -147,7 +154,7 @@ fn convert(
     })
 }
 
-/// verify(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch")
+/// verify(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None)
 ///
 /// `aten-translate --to-onnx input -o output --verify [--inputs inputs] [--report report]`:
 /// converts, then runs the program on libtorch and the model in
@@ -157,7 +164,7 @@ fn convert(
 /// the comparison (`verify`). Only in builds with the `torch` feature (see
 /// `has_verify`).
 #[pyfunction]
-#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch"))]
+#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None))]
 #[allow(clippy::too_many_arguments)]
 #[allow(unused_variables)]
 fn verify(
@@ -174,8 +181,9 @@ fn verify(
     target: &str,
     decompose: Option<Vec<String>>,
     half_precision: &str,
+    quantize_weights: Option<&str>,
 ) -> PyResult<(bool, String)> {
-    let options = options(opset, external_data, debug_info, dim_names, target, decompose, half_precision)?;
+    let options = options(opset, external_data, debug_info, dim_names, target, decompose, half_precision, quantize_weights)?;
     #[cfg(feature = "torch")]
     {
         use aten2onnx::verify::{verify_reporting, VerifyOptions};

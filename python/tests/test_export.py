@@ -229,6 +229,25 @@ def test_target_and_decompose():
         aten2onnx.export(model, (x, r), decompose=["aten.relu.default"])
 
 
+def test_quantize_weights():
+    # A Linear of K = 64: int4 weights, DequantizeLinear + MatMul (standard)
+    # or MatMulNBits (target onnxruntime); the float weight is not written.
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.ReLU(), torch.nn.Linear(32, 8)).eval()
+    x = torch.randn(3, 64)
+    want = model(x)
+    for target, op in (("standard", "DequantizeLinear"), ("onnxruntime", "MatMulNBits")):
+        data = aten2onnx.export(model, (x,), target=target, quantize_weights="int4:block=32")
+        m = onnx.load_from_string(data)
+        assert op in {n.op_type for n in m.graph.node}, target
+        assert not any(i.data_type == onnx.TensorProto.FLOAT and list(i.dims) == [32, 64] for i in m.graph.initializer)
+        got = run_onnx(data, [x])[0]
+        # 4-bit weights: close to the float model, not equal to it.
+        assert np.abs(got - want.detach().numpy()).max() < 0.1, target
+    with pytest.raises(ValueError, match="int4 or int8"):
+        aten2onnx.export(model, (x,), quantize_weights="int3")
+
+
 def test_half_precision():
     # a*b - c*d in float16: eager rounds each product; with the default
     # half_precision="torch" onnxruntime gives eager's bits.
