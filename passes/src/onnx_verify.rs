@@ -52,6 +52,14 @@ pub fn verify(op: OperationRef<'_, '_>) -> Result<(), ()> {
         }
     };
     ir::walk(op, &mut |inner| {
+        // An `onnx.opset` that is not an integer would silently mean the
+        // default opset (the attribute is read where it is an integer only).
+        if let Ok(a) = inner.attribute(onnx_ir::OPSET_ATTR) {
+            if !unsafe { sys::mlirAttributeIsAInteger(a.to_raw()) } {
+                op_error(inner, &format!("`{}` must be an integer attribute (the ONNX opset), got {a}", onnx_ir::OPSET_ATTR));
+                ok = false;
+            }
+        }
         let name = ir::op_name_cow(inner);
         if name.starts_with(onnx_ir::DIALECT_PREFIX) {
             if let Err(message) = verify_op(inner, &name, &mut opset_of) {

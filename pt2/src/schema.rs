@@ -702,6 +702,25 @@ pub enum OutputSpec {
 }
 
 impl OutputSpec {
+    /// The value this spec names, when it names one (`None` for a user
+    /// output that is a literal or not a tensor / symbolic value).
+    pub fn arg_name(&self) -> Option<&str> {
+        match self {
+            OutputSpec::UserOutput(s) => match &s.arg {
+                Argument::AsTensor(t) => Some(&t.name),
+                Argument::AsSymInt(SymIntArgument::AsName(n))
+                | Argument::AsSymFloat(SymFloatArgument::AsName(n))
+                | Argument::AsSymBool(SymBoolArgument::AsName(n)) => Some(n),
+                _ => None,
+            },
+            OutputSpec::LossOutput(s) => Some(&s.arg.name),
+            OutputSpec::BufferMutation(s) => Some(&s.arg.name),
+            OutputSpec::ParameterMutation(s) => Some(&s.arg.name),
+            OutputSpec::UserInputMutation(s) => Some(&s.arg.name),
+            _ => None,
+        }
+    }
+
     /// The JSON tag (`"user_output"`, `"buffer_mutation"`, ...).
     pub fn tag(&self) -> &'static str {
         match self {

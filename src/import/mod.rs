@@ -897,6 +897,16 @@ impl<'c> Importer<'c, '_> {
             };
             let value =
                 *scope.get(&name).ok_or_else(|| self.error(format!("output '{name}' is not defined by the graph")))?;
+            // The spec must name the graph's output: a spec naming another
+            // value (or one no node defines) says a different program.
+            if let Some(spec_name) = spec.arg_name().filter(|n| *n != name) {
+                let defined = if scope.contains_key(spec_name) { "another value" } else { "a value no node defines" };
+                return Err(self.error(format!(
+                    "output spec #{} ('{}') names '{spec_name}' ({defined}), but the graph's output there is '{name}'",
+                    user.len() + mutations.len(),
+                    spec.tag()
+                )));
+            }
             let entry = (value, name, kind, target);
             if entry.3.is_some() {
                 mutations.push(entry)

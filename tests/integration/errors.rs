@@ -821,7 +821,25 @@ fn json_errors_name_the_node_and_field() {
 #[test]
 fn inconsistent_programs_are_refused() {
     type Edit = fn(&mut serde_json::Value, &mut serde_json::Value);
-    let cases: [(&str, Edit, &str); 4] = [
+    let cases: [(&str, Edit, &str); 6] = [
+        (
+            // The spec names a value no node defines; the graph's own output is fine.
+            "output_spec_undefined",
+            |model, _| {
+                model["graph_module"]["signature"]["output_specs"][0]["user_output"]["arg"] =
+                    serde_json::json!({"as_tensor": {"name": "nope"}});
+            },
+            "names 'nope' (a value no node defines), but the graph's output there is",
+        ),
+        (
+            // The spec names another value of the graph than its output.
+            "output_spec_other_value",
+            |model, _| {
+                model["graph_module"]["signature"]["output_specs"][0]["user_output"]["arg"] =
+                    serde_json::json!({"as_tensor": {"name": "linear"}});
+            },
+            "names 'linear' (another value), but the graph's output there is",
+        ),
         (
             "linear_extra_argument",
             |model, _| {
@@ -866,6 +884,17 @@ fn inconsistent_programs_are_refused() {
         let message = to_onnx_fails(&dir, "input.pt2");
         assert!(message.contains(expected), "{test}: want '{expected}' in\n{message}");
     }
+}
+
+/// An `onnx.opset` attribute that is not an integer is refused (it was read
+/// as absent, i.e. the default opset), with exit 1 and no output.
+#[test]
+fn a_non_integer_onnx_opset_is_refused() {
+    let source = "module attributes {onnx.opset = \"23\"} {\nfunc.func @forward(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = \"onnx.Relu\"(%x) : (tensor<2xf32>) -> tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n}\n";
+    let dir = with_input("non_integer_onnx_opset", source);
+    let output = run(ATEN_TRANSLATE, &dir, &["--to-onnx", "input.mlir", "-o", "model.onnx"]);
+    let message = assert_fails(&output, &dir);
+    assert!(message.contains("`onnx.opset` must be an integer attribute"), "{message}");
 }
 
 /// A `.mlir`'s `onnx.opset` is the target opset unless `--opset` says
