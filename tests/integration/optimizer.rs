@@ -769,3 +769,45 @@ fn flatten_tokens_keeps_the_numbers() {
     }
     assert_eq!(rewritten, 2, "the @layer and @static cases are rewritten, @unchanged is not");
 }
+
+/// The optimizer's output depends on its input only: every limit is a
+/// count, never a clock, and orders do not follow pointers or hash seeds.
+/// The corpus Llama (optimized with the ORT target, the most rules) is
+/// converted on an idle machine and again with every core busy: the bytes
+/// are the same.
+#[test]
+fn conversions_are_byte_identical_under_load() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = crate::scratch_dir("determinism");
+    let options = aten2onnx::translate::ConvertOptions {
+        target: Target::OnnxRuntime,
+        ..Default::default()
+    };
+    let convert = |out: &Path| {
+        aten2onnx::translate::convert("tests/corpus/llama/model.pt2", out, &options).unwrap();
+        std::fs::read(out).unwrap()
+    };
+    let idle = convert(&dir.join("idle.onnx"));
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
+    let spinners: Vec<_> = (0..cores)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                }
+                x
+            })
+        })
+        .collect();
+    let loaded: Vec<Vec<u8>> = (0..2).map(|i| convert(&dir.join(format!("loaded{i}.onnx")))).collect();
+    stop.store(true, Ordering::Relaxed);
+    for s in spinners {
+        let _ = s.join();
+    }
+    for (i, bytes) in loaded.iter().enumerate() {
+        assert!(bytes == &idle, "conversion {i} under load differs from the idle one");
+    }
+}
