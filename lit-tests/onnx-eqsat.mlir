@@ -1734,3 +1734,39 @@ func.func @sdpa_kv_lengths_proven(%q: tensor<2x4x1x16xf32>, %k: tensor<2x4x?x16x
   return %o : tensor<2x4x1x16xf32>
 }
 }
+
+// -----
+
+// A mask compared from positions whose symbolic size is another name than
+// the scores' (t vs s) against an [s, s] operand: t may be 1 at run time,
+// the column then broadcasts over every query and the mask is not causal.
+// Not proven, the mask stays; the same positions of the scores' own size s
+// are proven causal.
+// CHECK-LABEL: func.func @causal_broadcast_unproven
+// CHECK-SAME: "attention/causal-mask" = 1
+// CHECK: "onnx.Attention"(%arg0, %arg1, %arg2) {is_causal = 1 : i64, scale = 5.000000e-01 : f32}
+// CHECK: "onnx.Attention"(%arg0, %arg1, %arg2, %{{.*}}) {scale = 5.000000e-01 : f32}
+module attributes {onnx.opset = 23 : i64} {
+func.func @causal_broadcast_unproven(%q: tensor<1x2x?x8xf32, ["s"]>, %k: tensor<1x2x?x8xf32, ["s"]>, %v: tensor<1x2x?x8xf32, ["s"]>, %ps: tensor<?xi64, ["s"]>, %pt: tensor<?xi64, ["t"]>) -> (tensor<1x2x?x8xf32, ["s"]>, tensor<1x2x?x8xf32, ["s"]>) {
+  %a0 = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a1 = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %shape = "onnx.Shape"(%q) {start = 2 : i64, end = 3 : i64} : (tensor<1x2x?x8xf32, ["s"]>) -> tensor<1xi64>
+  %n = "onnx.Squeeze"(%shape, %a0) : (tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+  %pos = "onnx.Range"(%zero, %n, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64, ["s"]>
+  %row = "onnx.Unsqueeze"(%pos, %a0) : (tensor<?xi64, ["s"]>, tensor<1xi64>) -> tensor<1x?xi64, ["s"]>
+  %col = "onnx.Unsqueeze"(%pos, %a1) : (tensor<?xi64, ["s"]>, tensor<1xi64>) -> tensor<?x1xi64, ["s"]>
+  %le = "onnx.LessOrEqual"(%row, %col) : (tensor<1x?xi64, ["s"]>, tensor<?x1xi64, ["s"]>) -> tensor<?x?xi1, ["s", "s"]>
+  %o = "onnx.Attention"(%q, %k, %v, %le) {scale = 0.5 : f32} : (tensor<1x2x?x8xf32, ["s"]>, tensor<1x2x?x8xf32, ["s"]>, tensor<1x2x?x8xf32, ["s"]>, tensor<?x?xi1, ["s", "s"]>) -> tensor<1x2x?x8xf32, ["s"]>
+  %tshape = "onnx.Shape"(%pt) : (tensor<?xi64, ["t"]>) -> tensor<1xi64>
+  %m = "onnx.Squeeze"(%tshape, %a0) : (tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+  %post = "onnx.Range"(%zero, %m, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64, ["t"]>
+  %colt = "onnx.Unsqueeze"(%post, %a1) : (tensor<?xi64, ["t"]>, tensor<1xi64>) -> tensor<?x1xi64, ["t"]>
+  %ss = "onnx.Concat"(%shape, %shape) {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %rows = "onnx.Expand"(%row, %ss) : (tensor<1x?xi64, ["s"]>, tensor<2xi64>) -> tensor<?x?xi64, ["s", "s"]>
+  %lt = "onnx.LessOrEqual"(%rows, %colt) : (tensor<?x?xi64, ["s", "s"]>, tensor<?x1xi64, ["t"]>) -> tensor<?x?xi1, ["s", "s"]>
+  %p = "onnx.Attention"(%q, %k, %v, %lt) {scale = 0.5 : f32} : (tensor<1x2x?x8xf32, ["s"]>, tensor<1x2x?x8xf32, ["s"]>, tensor<1x2x?x8xf32, ["s"]>, tensor<?x?xi1, ["s", "s"]>) -> tensor<1x2x?x8xf32, ["s"]>
+  return %o, %p : tensor<1x2x?x8xf32, ["s"]>, tensor<1x2x?x8xf32, ["s"]>
+}
+}

@@ -875,7 +875,8 @@ impl Prover<'_, '_> {
         if !matches!(elem, dtype::INT64 | dtype::INT32) {
             return None;
         }
-        let rank = self.dims(id)?.len();
+        let dims = self.dims(id)?;
+        let rank = dims.len();
         if let Some(v) = self.rw.values(id) {
             // A constant: the same everywhere, or (1-D) an arithmetic progression.
             let v = v.ints()?;
@@ -900,14 +901,89 @@ impl Prover<'_, '_> {
                 continue;
             }
             let c = node.children().to_vec();
-            if let Some(f) = self.int_node(rank, &head, &c).and_then(|f| self.normalize(id, f)) {
+            if let Some(f) = self.int_node(&dims, &head, &c).and_then(|f| self.normalize(id, f)) {
                 return Some(f);
             }
         }
         None
     }
 
-    fn int_node(&mut self, rank: usize, head: &Head, c: &[Id]) -> Option<Affine> {
+    /// `int(x)` seen at the result of dims `dims` (numpy broadcasting,
+    /// right-aligned), when that is provably a broadcast-free view: on every
+    /// axis where `x`'s function varies, `x`'s dim is the result's (the same
+    /// symbol or number). A symbolic dim of `x` that is not the result's may
+    /// be 1 at run time and broadcast, then `x` does not vary there: no
+    /// proof.
+    ///
+    /// `others` are the op's other operands: an axis where each of them has
+    /// size 1 (or is absent) is `x`'s own size in the result, whatever the
+    /// names say (`Range(..) + 1`).
+    fn int_at(&mut self, x: Id, dims: &[Dim], others: &[Id]) -> Option<Affine> {
+        let f = self.int(x)?.at_rank(dims.len())?;
+        let xd = self.dims(x)?;
+        let offset = dims.len().checked_sub(xd.len())?;
+        for (j, d) in xd.iter().enumerate() {
+            let a = j + offset;
+            // An unknown dim (shape inference lost it, e.g. a Slice with
+            // run-time bounds) is taken as the result's: the mask programs
+            // torch writes do not broadcast such values. A debt: only a
+            // shape function per op would prove it (docs/optimizer.md).
+            if f.coef[a] == 0 || d.same(&dims[a]) || matches!(d, Dim::Static(1) | Dim::Unknown) {
+                continue;
+            }
+            let alone = others.iter().all(|&o| match self.dims(o) {
+                Some(od) => match (a + od.len()).checked_sub(dims.len()) {
+                    Some(i) => od[i] == Dim::Static(1),
+                    None => true,
+                },
+                None => false,
+            });
+            if !alone {
+                return None;
+            }
+        }
+        Some(f)
+    }
+
+    /// `int(x)` seen through `Expand(x, shape)` to dims `dims`: an axis where
+    /// `x` varies must keep `x`'s size (the same dim, or a shape entry of 1).
+    fn expanded(&mut self, x: Id, shape: Id, dims: &[Dim]) -> Option<Affine> {
+        let f = self.int(x)?.at_rank(dims.len())?;
+        let xd = self.dims(x)?;
+        let offset = dims.len().checked_sub(xd.len())?;
+        let entries = self.rw.ints(shape);
+        for (j, d) in xd.iter().enumerate() {
+            let a = j + offset;
+            if f.coef[a] == 0 || d.same(&dims[a]) || matches!(d, Dim::Static(1) | Dim::Unknown) {
+                continue;
+            }
+            // The shape entry for axis a (right-aligned): 1 keeps x's size.
+            let keeps = entries.as_ref().is_some_and(|e| {
+                (a + e.len()).checked_sub(dims.len()).is_some_and(|i| e[i] == 1)
+            });
+            if !keeps {
+                return None;
+            }
+        }
+        Some(f)
+    }
+
+    /// `bool(x)` seen at the result of dims `dims`: a causal pattern lives on
+    /// the last two axes, which must be the result's (not broadcast).
+    fn bool_at(&mut self, x: Id, dims: &[Dim]) -> Option<BoolMask> {
+        let m = self.bool(x)?;
+        if let BoolMask::Causal(_) = m {
+            let xd = self.dims(x)?;
+            let (r, n) = (dims.len(), xd.len());
+            if n < 2 || r < 2 || !xd[n - 1].same(&dims[r - 1]) || !xd[n - 2].same(&dims[r - 2]) {
+                return None;
+            }
+        }
+        Some(m)
+    }
+
+    fn int_node(&mut self, dims: &[Dim], head: &Head, c: &[Id]) -> Option<Affine> {
+        let rank = dims.len();
         let op = head.op.as_str();
         match op {
             "Range" if rank == 1 => {
@@ -918,11 +994,11 @@ impl Prover<'_, '_> {
                 Some(Affine { coef: vec![small(delta as i64)?], c: small(start as i64)? })
             }
             "Add" | "Sub" if head.attrs.is_empty() => {
-                let (a, b) = (self.int(c[0])?, self.int(c[1])?);
+                let (a, b) = (self.int_at(c[0], dims, &[c[1]])?, self.int_at(c[1], dims, &[c[0]])?);
                 a.combine(&b, if op == "Add" { 1 } else { -1 })?.at_rank(rank)
             }
             "Mul" if head.attrs.is_empty() => {
-                let (a, b) = (self.int(c[0])?, self.int(c[1])?);
+                let (a, b) = (self.int_at(c[0], dims, &[c[1]])?, self.int_at(c[1], dims, &[c[0]])?);
                 let (f, k) = if b.is_constant() {
                     (a, b.c)
                 } else if a.is_constant() {
@@ -961,7 +1037,7 @@ impl Prover<'_, '_> {
                     (0..rank).map(|i| if axes.contains(&i) { 0 } else { coef.next().unwrap_or(0) }).collect();
                 Some(Affine { coef: out, c: f.c })
             }
-            "Expand" => self.int(c[0])?.at_rank(rank),
+            "Expand" => self.expanded(c[0], *c.get(1)?, dims),
             "Slice" => {
                 // A start s >= 0 (step 1) shifts the index: v'[i] = v[i + s].
                 let mut f = self.int(c[0])?;
@@ -1106,7 +1182,7 @@ impl Prover<'_, '_> {
         let rank = dims.len();
         let compare = |this: &mut Self, a: Id, b: Id, strict: bool| -> Option<BoolMask> {
             // a <= b  <=>  a - b <= 0;  a < b  <=>  a - b + 1 <= 0 (integers).
-            let d = this.int(a)?.combine(&this.int(b)?, -1)?.at_rank(rank)?;
+            let d = this.int_at(a, dims, &[b])?.combine(&this.int_at(b, dims, &[a])?, -1)?.at_rank(rank)?;
             let bias = d.c + strict as i64;
             if d.is_constant() {
                 return Some(BoolMask::All(bias <= 0));
@@ -1138,7 +1214,7 @@ impl Prover<'_, '_> {
             "Less" => compare(self, c[0], c[1], true),
             "Greater" => compare(self, c[1], c[0], true),
             "Equal" => {
-                let d = self.int(c[0])?.combine(&self.int(c[1])?, -1)?;
+                let d = self.int_at(c[0], dims, &[c[1]])?.combine(&self.int_at(c[1], dims, &[c[0]])?, -1)?;
                 d.is_constant().then_some(BoolMask::All(d.c == 0))
             }
             "Not" => match self.bool(c[0])? {
@@ -1147,14 +1223,14 @@ impl Prover<'_, '_> {
             },
             "And" | "Or" => {
                 let and = head.op.as_str() == "And";
-                match (self.bool(c[0])?, self.bool(c[1])?) {
+                match (self.bool_at(c[0], dims)?, self.bool_at(c[1], dims)?) {
                     (BoolMask::All(b), m) | (m, BoolMask::All(b)) => Some(if b == and { m } else { BoolMask::All(b) }),
                     (BoolMask::Causal(x), BoolMask::Causal(y)) if x == y => Some(BoolMask::Causal(x)),
                     (BoolMask::Padding(x), BoolMask::Padding(y)) if x == y => Some(BoolMask::Padding(x)),
                     _ => None,
                 }
             }
-            "Expand" | "Identity" => self.bool(c[0]),
+            "Expand" | "Identity" => self.bool_at(c[0], dims),
             "Unsqueeze" => match self.bool(c[0])? {
                 // Causal lives on the last two axes: unsqueezing them moves it.
                 BoolMask::All(b) => Some(BoolMask::All(b)),
