@@ -32,6 +32,9 @@ pub const INITIALIZER_OP: &str = "onnx.initializer";
 /// - `conv_bn_weight` (W, scale, var; `epsilon`): `W[m,...] * scale[m] / sqrt(var[m] + epsilon)`,
 /// - `conv_bn_bias` (scale, B, mean, var[, b]; `epsilon`):
 ///   `(b[m] - mean[m]) * scale[m] / sqrt(var[m] + epsilon) + B[m]` (b = 0 when absent),
+/// - `narrow` (x; `to`, the result's ONNX data type): an integer weight as a narrower integer type, every value
+///   checked to fit by the writer (PT2E zero points, int64 in torch, int8
+///   for ONNX's QDQ ops),
 /// - `rtn_data`, `rtn_scales`, `rtn_zero_points` (w `[N, K]`; `layout` =
 ///   "matmulnbits" | "qdq", `bits`, `block_size`, `symmetric`): block-wise
 ///   round-to-nearest weight quantization, onnxruntime's quantizer's numbers
@@ -42,7 +45,7 @@ pub const INITIALIZER_OP: &str = "onnx.initializer";
 pub const WEIGHT_TRANSFORM_OP: &str = "onnx.weight_transform";
 /// The kinds of [`WEIGHT_TRANSFORM_OP`].
 pub const WEIGHT_TRANSFORM_KINDS: &[&str] =
-    &["transpose", "reshape", "cast", "concat", "slice", "conv_bn_weight", "conv_bn_bias", "rtn_data", "rtn_scales", "rtn_zero_points"];
+    &["transpose", "reshape", "cast", "concat", "slice", "conv_bn_weight", "conv_bn_bias", "rtn_data", "rtn_scales", "rtn_zero_points", "narrow"];
 
 /// True for ops whose value is an initializer (read from the archive, or
 /// computed from initializers by the writer).

@@ -50,6 +50,9 @@ pub enum Op {
     Same,
     /// Element-wise conversion to `data_type`.
     Cast,
+    /// Integer to narrower integer, every value checked to fit (a
+    /// quantization zero point stored int64 by torch, int8 for ONNX).
+    Narrow,
     /// The inputs concatenated along `axis`.
     Concat(usize),
     /// `W[m, ...] * factor[m]`.
@@ -71,6 +74,20 @@ pub fn element_size(data_type: i32) -> Option<usize> {
         7 | 11 | 13 => 8,
         _ => return None,
     })
+}
+
+/// True when the integer `v` is a value of the integer ONNX data type.
+fn fits(v: f64, data_type: i32) -> bool {
+    let (lo, hi) = match data_type {
+        2 => (0.0, 255.0),
+        3 => (-128.0, 127.0),
+        4 => (0.0, 65535.0),
+        5 => (-32768.0, 32767.0),
+        6 => (-2147483648.0, 2147483647.0),
+        12 => (0.0, 4294967295.0),
+        _ => return true,
+    };
+    v.fract() == 0.0 && (lo..=hi).contains(&v)
 }
 
 fn is_float(data_type: i32) -> bool {
@@ -253,7 +270,7 @@ impl Lazy<'_> {
                 }
                 out.write_all(&buffer)
             }
-            Op::Cast | Op::ScaleRows(_) => {
+            Op::Cast | Op::ScaleRows(_) | Op::Narrow => {
                 let input = &self.inputs[0];
                 let in_size = element_size(input.data_type).unwrap_or(1);
                 let inner = numel(self.dims.get(1..).unwrap_or(&[])).max(1);
@@ -269,6 +286,12 @@ impl Lazy<'_> {
                         let mut v = decode(bytes, input.data_type);
                         if let Op::ScaleRows(factor) = &self.op {
                             v *= factor[((at + i as u64) / inner) as usize];
+                        }
+                        if matches!(self.op, Op::Narrow) && !fits(v, self.data_type) {
+                            return Err(io::Error::other(format!(
+                                "value {v} of a narrowed weight does not fit ONNX data type {}",
+                                self.data_type
+                            )));
                         }
                         encode(v, self.data_type, &mut buffer);
                     }
@@ -414,6 +437,20 @@ pub fn apply<'a>(
             }
             Ok(lazy(Op::Cast, inputs))
         }
+        "narrow" => {
+            let [input] = &inputs[..] else { return Err("narrow takes one operand".into()) };
+            let int = |t: i32| matches!(t, 2 | 3 | 4 | 5 | 6 | 7 | 12 | 13);
+            if input.dims != dims || !int(input.data_type) || !int(data_type) {
+                return Err(format!(
+                    "narrow of ONNX data type {} {:?} to {data_type} {dims:?} (integers to integers)",
+                    input.data_type, input.dims
+                ));
+            }
+            if input.data_type == data_type {
+                return Ok(inputs.pop().unwrap().data);
+            }
+            Ok(lazy(Op::Narrow, inputs))
+        }
         "concat" => {
             let rank = dims.len() as i64;
             let axis = axis.ok_or("concat needs an axis")?;
@@ -487,6 +524,25 @@ mod tests {
 
     fn input<'a>(bytes: &'a [u8], dims: &[i64]) -> Input<'a> {
         Input { data: Data::Contiguous(bytes), data_type: 1, dims: dims.to_vec() }
+    }
+
+    /// `narrow` writes int64 zero points as int8 when every value fits, and
+    /// fails the write on one that does not (never a silent wrap).
+    #[test]
+    fn narrow_checks_every_value() {
+        let fits: Vec<u8> = [-128i64, 0, 127].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let input = Input { data: Data::Contiguous(&fits), data_type: 7, dims: vec![3] };
+        let data = apply("narrow", None, None, None, vec![input], 3, &[3]).unwrap();
+        let mut out = Vec::new();
+        data.write_to(&mut out).unwrap();
+        assert_eq!(out, vec![0x80, 0, 0x7f]);
+        let over: Vec<u8> = [1i64, 300].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let input = Input { data: Data::Contiguous(&over), data_type: 7, dims: vec![2] };
+        let data = apply("narrow", None, None, None, vec![input], 3, &[2]).unwrap();
+        let e = data.write_to(&mut Vec::new()).unwrap_err().to_string();
+        assert!(e.contains("value 300 of a narrowed weight does not fit"), "{e}");
+        let float = Input { data: Data::Contiguous(&fits), data_type: 11, dims: vec![3] };
+        assert!(apply("narrow", None, None, None, vec![float], 3, &[3]).is_err());
     }
 
     #[test]

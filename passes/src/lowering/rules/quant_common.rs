@@ -541,3 +541,32 @@ pub fn float8_max(element: Type<'_>) -> Result<f64, String> {
         }
     }
 }
+
+/// Zero points as the QDQ ops take them, of `element`: a weight (PT2E's
+/// int64 zero-point buffers) becomes an `onnx.weight_transform{kind =
+/// "narrow"}`, an int8 initializer the writer checks value by value (an
+/// out-of-range zero point fails the conversion, it would not be the
+/// program's); any other value is cast.
+pub fn zero_points_as<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, element: Type<'c>) -> Result<Value<'c, 'a>, String> {
+    let from = builder::element_type(v.r#type()).ok_or("zero points are not a tensor")?;
+    if from == element {
+        return Ok(v);
+    }
+    if crate::onnx_ir::is_weight_value(v) && int_kind(from).is_some() && int_kind(element).is_some() {
+        if let Some(ty) = builder::with_element_type(v.r#type(), element) {
+            let kind = (
+                melior::ir::Identifier::new(ctx.b.context, "kind"),
+                melior::ir::attribute::StringAttribute::new(ctx.b.context, "narrow").into(),
+            );
+            // `to` (as Cast's): two narrowings of one weight to two types
+            // are two values, not one e-node of the optimizer.
+            let code = crate::onnx_ir::data_type_code(element).ok_or("zero point type without an ONNX code")?;
+            let to = (
+                melior::ir::Identifier::new(ctx.b.context, "to"),
+                melior::ir::attribute::IntegerAttribute::new(ctx.b.i64_type(), code).into(),
+            );
+            return Ok(ctx.b.build_raw("weight_transform", &[v], vec![kind, to], &[ty])?.remove(0));
+        }
+    }
+    ctx.b.cast_like_type(v, element)
+}

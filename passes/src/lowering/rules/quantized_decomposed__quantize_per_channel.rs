@@ -48,7 +48,7 @@ fn quantize_per_channel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let f32_type = ctx.b.f32_type();
     let scales = ctx.b.cast_like_type(ctx.args.tensor("scales")?, f32_type)?;
     if qdq_type(element, ctx.b.opset) {
-        let zps = ctx.b.cast_like_type(ctx.args.tensor("zero_points")?, element)?;
+        let zps = super::quant_common::zero_points_as(ctx, ctx.args.tensor("zero_points")?, element)?;
         let q = ctx.op("QuantizeLinear", &[x, scales, zps], &axis_attr(axis))?;
         return Ok(vec![clip_to(ctx, q, range, qmin, qmax)?]);
     }
@@ -75,7 +75,7 @@ fn dequantize_per_channel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let y = if qdq_type(element, ctx.b.opset) {
         let mut operands = vec![q, scales];
         if let Some(zps) = zps {
-            operands.push(ctx.b.cast_like_type(zps, element)?);
+            operands.push(super::quant_common::zero_points_as(ctx, zps, element)?);
         }
         ctx.b.op("DequantizeLinear", &operands, &axis_attr(axis), out_ty)?
     } else {
