@@ -17,10 +17,20 @@ func.func @inside_region(%p: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-func.func @metadata(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'aten.t_.default' changes tensor metadata in place}}
-  %0 = "aten.t_.default"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+func.func @aliasing(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // Metadata changes (`t_`, `unsqueeze_`, ...) are rebound as views
+  // (aten-remove-inplace.mlir); making two tensors share storage is refused.
+  // expected-error @+1 {{'aten.set_.source_Tensor' is not supported: makes the tensor share another tensor's storage}}
+  %0 = "aten.set_.source_Tensor"(%x, %y) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %x : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @tensor_lists(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'aten._foreach_add_.Scalar' is not supported: writes lists of tensors in place}}
+  "aten._foreach_add_.Scalar"(%x, %y) {operandSegmentSizes = array<i32: 2, 0>, scalar = 1.0 : f64} : (tensor<2xf32>, tensor<2xf32>) -> ()
+  return %x : tensor<2xf32>
 }
 
 // -----

@@ -189,3 +189,89 @@ func.func @no_grad_write(%arg0: tensor<2x3xf32> {aten.name = "x"}) -> (tensor<2x
   %2 = "aten.mul.Tensor"(%arg0, %1) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return %2 : tensor<2x3xf32>
 }
+
+// -----
+
+// A comparison written into a float tensor: computed as bool, then
+// converted to the tensor's dtype (torch writes 1.0 / 0.0); into a bool
+// tensor, no conversion.
+// CHECK-LABEL: func.func @comparison_into_float
+// CHECK: %[[C:.*]] = "aten.clone.default"(%arg0)
+// CHECK: %[[L:.*]] = "aten.lt.Tensor"(%[[C]], %arg1) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+// CHECK: %[[F:.*]] = "aten._to_copy.default"(%[[L]]) {dtype = f32, non_blocking = false} : (tensor<2x3xi1>) -> tensor<2x3xf32>
+// CHECK: %[[N:.*]] = "aten.logical_not.default"(%[[F]]) : (tensor<2x3xf32>) -> tensor<2x3xi1>
+// CHECK: %[[I:.*]] = "aten._to_copy.default"(%[[N]]) {dtype = f32, non_blocking = false}
+// CHECK: %[[B:.*]] = "aten.logical_and.default"(%{{.*}}, %arg2) : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+// CHECK: return %[[I]], %[[B]]
+func.func @comparison_into_float(%arg0: tensor<2x3xf32>, %arg1: tensor<3xf32>, %arg2: tensor<3xi1>) -> (tensor<2x3xf32>, tensor<3xi1>) {
+  %c = "aten.clone.default"(%arg0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %0 = "aten.lt_.Tensor"(%c, %arg1) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = "aten.logical_not_.default"(%c) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %b = "aten.clone.default"(%arg2) : (tensor<3xi1>) -> tensor<3xi1>
+  %2 = "aten.logical_and_.default"(%b, %arg2) : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  return %c, %b : tensor<2x3xf32>, tensor<3xi1>
+}
+
+// -----
+
+// In-place overloads whose functional overload has another name.
+// CHECK-LABEL: func.func @renamed_overloads
+// CHECK: %[[P:.*]] = "aten.pow.Tensor_Scalar"(%{{.*}}) {exponent = 2.000000e+00 : f64}
+// CHECK: %[[Q:.*]] = "aten.pow.Tensor_Tensor"(%[[P]], %arg1)
+// CHECK: %[[F:.*]] = "aten.floor_divide.default"(%[[Q]], %arg1)
+// CHECK: %[[L:.*]] = "aten.ldexp.Tensor"(%[[F]], %arg1)
+// CHECK: return %[[L]]
+func.func @renamed_overloads(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>) -> tensor<3xf32> {
+  %c = "aten.clone.default"(%arg0) : (tensor<3xf32>) -> tensor<3xf32>
+  %0 = "aten.pow_.Scalar"(%c) {exponent = 2.0 : f64} : (tensor<3xf32>) -> tensor<3xf32>
+  %1 = "aten.pow_.Tensor"(%c, %arg1) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %2 = "aten.floor_divide_.Tensor"(%c, %arg1) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %3 = "aten.ldexp_.default"(%c, %arg1) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %c : tensor<3xf32>
+}
+
+// -----
+
+// Metadata changes rebind the tensor to the out-of-place view of its
+// storage: later reads see the new shape, a later write goes back through
+// the views' inverses, and a view taken before (`select`) is re-taken from
+// the written storage.
+// CHECK-LABEL: func.func @metadata_rebind
+// CHECK: %[[C:.*]] = "aten.clone.default"(%arg0)
+// CHECK: %[[S:.*]] = "aten.select.int"(%[[C]]) {dim = 0 : i64, index = 0 : i64}
+// CHECK: %[[U:.*]] = "aten.unsqueeze.default"(%[[C]]) {dim = 0 : i64} : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+// CHECK: %[[T:.*]] = "aten.transpose.int"(%[[U]]) {dim0 = 1 : i64, dim1 = 2 : i64} : (tensor<1x2x3xf32>) -> tensor<1x3x2xf32>
+// CHECK: %[[A:.*]] = "aten.add.Tensor"(%[[T]]) {alpha = 1 : i64, other = 1 : i64}
+// CHECK: %[[U2:.*]] = "aten.transpose.int"(%[[A]]) {dim0 = 1 : i64, dim1 = 2 : i64} : (tensor<1x3x2xf32>) -> tensor<1x2x3xf32>
+// CHECK: %[[C2:.*]] = "aten.squeeze.dim"(%[[U2]]) {dim = 0 : i64} : (tensor<1x2x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[S2:.*]] = "aten.select.int"(%[[C2]]) {dim = 0 : i64, index = 0 : i64}
+// CHECK: return %[[A]], %[[S2]]
+func.func @metadata_rebind(%arg0: tensor<2x3xf32>) -> (tensor<1x3x2xf32>, tensor<3xf32>) {
+  %c = "aten.clone.default"(%arg0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %s = "aten.select.int"(%c) {dim = 0 : i64, index = 0 : i64} : (tensor<2x3xf32>) -> tensor<3xf32>
+  %0 = "aten.unsqueeze_.default"(%c) {dim = 0 : i64} : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+  %1 = "aten.swapaxes_.default"(%c) {axis0 = 1 : i64, axis1 = 2 : i64} : (tensor<2x3xf32>) -> tensor<1x3x2xf32>
+  %2 = "aten.add_.Tensor"(%1) {alpha = 1 : i64, other = 1 : i64} : (tensor<1x3x2xf32>) -> tensor<1x3x2xf32>
+  return %2, %s : tensor<1x3x2xf32>, tensor<3xf32>
+}
+
+// -----
+
+// A type-promoting op with a wider operand of the same kind computes in the
+// promoted dtype and is converted to the written tensor's (torch's in-place
+// kernels do); a 0-d operand of the same kind does not promote.
+// CHECK-LABEL: func.func @promoting
+// CHECK: %[[C:.*]] = "aten.clamp.Tensor"(%{{.*}}, %arg1) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<3xui8>, tensor<3xi32>) -> tensor<3xi32>
+// CHECK: %[[U:.*]] = "aten._to_copy.default"(%[[C]]) {dtype = ui8, non_blocking = false} : (tensor<3xi32>) -> tensor<3xui8>
+// CHECK: %[[A:.*]] = "aten.add.Tensor"(%{{.*}}, %arg3) {alpha = 1 : i64} : (tensor<3xf32>, tensor<3xf64>) -> tensor<3xf64>
+// CHECK: %[[F:.*]] = "aten._to_copy.default"(%[[A]]) {dtype = f32, non_blocking = false} : (tensor<3xf64>) -> tensor<3xf32>
+// CHECK: %[[S:.*]] = "aten.sub.Tensor"(%[[F]], %arg4) {alpha = 1 : i64} : (tensor<3xf32>, tensor<f64>) -> tensor<3xf32>
+// CHECK: return %[[U]], %[[S]]
+func.func @promoting(%arg0: tensor<3xui8>, %arg1: tensor<3xi32>, %arg2: tensor<3xf32>, %arg3: tensor<3xf64>, %arg4: tensor<f64>) -> (tensor<3xui8>, tensor<3xf32>) {
+  %u = "aten.clone.default"(%arg0) : (tensor<3xui8>) -> tensor<3xui8>
+  %0 = "aten.clamp_.Tensor"(%u, %arg1) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<3xui8>, tensor<3xi32>) -> tensor<3xui8>
+  %x = "aten.clone.default"(%arg2) : (tensor<3xf32>) -> tensor<3xf32>
+  %1 = "aten.add_.Tensor"(%x, %arg3) {alpha = 1 : i64} : (tensor<3xf32>, tensor<3xf64>) -> tensor<3xf32>
+  %2 = "aten.sub_.Tensor"(%1, %arg4) {alpha = 1 : i64} : (tensor<3xf32>, tensor<f64>) -> tensor<3xf32>
+  return %0, %2 : tensor<3xui8>, tensor<3xf32>
+}

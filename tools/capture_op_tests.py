@@ -82,10 +82,13 @@ VIEW_INVERSE = {
     "aten.slice.Tensor": "aten.slice_scatter.default",
     "aten.select.int": "aten.select_scatter.default",
     "aten.diagonal.default": "aten.diagonal_scatter.default",
+    "aten.as_strided.default": "aten.as_strided_scatter.default",
     "aten.transpose.int": "aten.transpose.int",
     "aten.t.default": "aten.t.default",
     "aten.unsqueeze.default": "aten.squeeze.dim",
     "aten.squeeze.dim": "aten.unsqueeze.default",
+    "aten.squeeze.default": "aten.view.default",
+    "aten.squeeze.dims": "aten.view.default",
     "aten.permute.default": "aten.permute.default",
     "aten.view.default": "aten.view.default",
     "aten._unsafe_view.default": "aten.view.default",
@@ -1763,6 +1766,68 @@ def namespaced_target(op: torch._ops.OpOverload) -> str:
     return f"aten.{ns}::{name[len(ns) + 1:]}"
 
 
+# In-place overloads aten-remove-inplace rebinds as their out-of-place view
+# (passes/src/aten_remove_inplace.rs VIEW_FORMS), with the inverse a later
+# write through the new view goes back into the storage with.
+INPLACE_VIEW_FORMS = {
+    "aten.unsqueeze_.default": ("aten.unsqueeze.default", "aten.squeeze.dim"),
+    "aten.squeeze_.default": ("aten.squeeze.default", "aten.view.default"),
+    "aten.squeeze_.dim": ("aten.squeeze.dim", "aten.unsqueeze.default"),
+    "aten.squeeze_.dims": ("aten.squeeze.dims", "aten.view.default"),
+    "aten.t_.default": ("aten.t.default", "aten.t.default"),
+    "aten.transpose_.default": ("aten.transpose.int", "aten.transpose.int"),
+    "aten.swapaxes_.default": ("aten.transpose.int", "aten.transpose.int"),
+    "aten.swapdims_.default": ("aten.transpose.int", "aten.transpose.int"),
+    "aten.as_strided_.default": ("aten.as_strided.default", "aten.as_strided_scatter.default"),
+}
+# In-place overloads that change no value (dropped).
+INPLACE_IDENTITY = {"aten.detach_.default", "aten.requires_grad_.default"}
+# Functional ops with a bool result whatever their operands: written in place
+# into a tensor of another dtype, converted to it (aten_remove_inplace.rs has_bool_result).
+BOOL_RESULT_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
+                   "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not"}
+
+
+# Type-promoting ops without the pointwise tag (aten_remove_inplace.rs promotes).
+PROMOTING_OPS = {"floor_divide", "__and__", "__or__", "__xor__", "_add_relu"}
+
+
+def inplace_functional(t):
+    """The functional overload aten-remove-inplace makes of the in-place
+    overload `t` (aten_remove_inplace.rs inplace_form): of the base name
+    (`add_` -> `add`, `__iand__` -> `__and__`), functional, one result per
+    written argument, taking the same arguments (by name and type, or by
+    position and type); the one of the same overload name first
+    (`pow_.Scalar` -> `pow.Tensor_Scalar`, `floor_divide_.Tensor` ->
+    `floor_divide.default`); else `<base>_functional` (`normal_`)."""
+    ns, op, overload = str(t).split(".")
+    base = "__" + op[3:] if op.startswith("__i") else op[:-1]
+    args = [(a.name, str(a.type)) for a in t._schema.arguments]
+    n_written = sum(1 for a in t._schema.arguments if a.alias_info is not None and a.alias_info.is_write)
+
+    def fits(c):
+        sch = c._schema
+        if any(a.alias_info is not None and a.alias_info.is_write for a in sch.arguments):
+            return False
+        if len(sch.returns) != n_written or any(str(r.type) != "Tensor" for r in sch.returns):
+            return False
+        cargs = [(a.name, str(a.type)) for a in sch.arguments]
+        if len(cargs) != len(args):
+            return False
+        return set(cargs) >= set(args) or [ty for _, ty in cargs] == [ty for _, ty in args]
+
+    packet = getattr(torch.ops.aten, base, None)
+    if packet is not None:
+        names = list(packet.overloads())
+        if overload in names and fits(getattr(packet, overload)):
+            return getattr(packet, overload)
+        found = [getattr(packet, o) for o in names if fits(getattr(packet, o))]
+        if len(found) == 1:
+            return found[0]
+    # No plain functional overload (`normal_`): aten-remove-inplace uses `normal_functional`.
+    return getattr(getattr(torch.ops.aten, base + "_functional"), overload)
+
+
 def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[str]]:
     """(aten targets the compiler sees after its inplace removal, other call targets)."""
     aten: set[str] = set()
@@ -1819,22 +1884,44 @@ def compiler_targets(ep: torch.export.ExportedProgram) -> tuple[list[str], list[
             assert found, f"{name}: no functional overload"
             aten.add(str(getattr(packet, found[0])))
             continue
-        if not op.endswith("_"):
+        if name in INPLACE_IDENTITY:
+            continue
+        if name in INPLACE_VIEW_FORMS:
+            # Metadata changes: the tensor is rebound to the out-of-place view.
+            aten.add(INPLACE_VIEW_FORMS[name][0])
+            continue
+        if not op.endswith("_") and not op.startswith("__i"):
             # Writes besides its own results (`_native_batch_norm_legit` updates its running stats):
             # aten-remove-inplace makes it `<op>_functional`.
             aten.add(str(getattr(getattr(torch.ops.aten, op + "_functional"), overload)))
             continue
-        base = getattr(torch.ops.aten, op[:-1])
-        if overload not in base.overloads():
-            # No plain functional overload (`normal_`): aten-remove-inplace uses `normal_functional`.
-            base = getattr(torch.ops.aten, op[:-1] + "_functional")
-        functional = getattr(base, overload)
+        functional = inplace_functional(t)
         aten.add(str(functional))
+        written_val = node.args[written[0]].meta.get("val") if isinstance(node.args[written[0]], torch.fx.Node) else None
+        fname = functional.name().split("::")[-1].split(".")[0]
+        if fname in BOOL_RESULT_OPS and getattr(written_val, "dtype", torch.bool) != torch.bool:
+            # A comparison written into a non-bool tensor: converted to its dtype (1 / 0).
+            aten.add("aten._to_copy.default")
+        elif (torch.Tag.pointwise in functional.tags or fname in PROMOTING_OPS) and written_val is not None:
+            # Computed in the promoted dtype of its tensor operands, converted to the written tensor's.
+            vals = [a.meta.get("val") for a in list(node.args) + list(node.kwargs.values())
+                    if isinstance(a, torch.fx.Node)]
+            vals = [v for v in vals if isinstance(v, torch.Tensor)]
+            if vals:
+                from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes
+                _, promoted = elementwise_dtypes(*vals, type_promotion_kind=ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT)
+                if promoted != written_val.dtype:
+                    aten.add("aten._to_copy.default")
         # A write through views goes back into the base with their inverses.
         arg = node.args[written[0]]
-        while (isinstance(arg, torch.fx.Node) and arg.op == "call_function"
-               and str(arg.target) in VIEW_INVERSE):
-            inverse = VIEW_INVERSE[str(arg.target)]
+        while isinstance(arg, torch.fx.Node) and arg.op == "call_function":
+            target = str(arg.target)
+            if target in VIEW_INVERSE:
+                inverse = VIEW_INVERSE[target]
+            elif target in INPLACE_VIEW_FORMS:
+                inverse = INPLACE_VIEW_FORMS[target][1]
+            else:
+                break
             if inverse:
                 aten.add(inverse)
             arg = arg.args[0]

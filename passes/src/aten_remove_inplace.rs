@@ -4,12 +4,20 @@
 //! ...) and `out=` variants are found through the registry's alias
 //! annotations (an argument marked `(a!)` is written), not a hand list. Each
 //! becomes its functional overload (`add.Tensor`, `copy.default`, ...) whose
-//! result is the new content of the written tensor. Later reads of that
-//! tensor use the new value. A write through a view (`x[:, 1:3] = y` is
-//! `slice` + `copy_`) is written back into the base with the view's scatter
-//! inverse (`slice_scatter`, `select_scatter`, ...), and views taken before a
-//! write are recomputed from the new base when read afterwards. Writes to
-//! buffers, parameters and user inputs become extra function results
+//! result is the new content of the written tensor. [`inplace_form`] decides
+//! it for every in-place overload of the registry: the functional overload
+//! taking the same arguments (`pow_.Scalar` -> `pow.Tensor_Scalar`), or a
+//! refusal with its reason. A comparison or logical op written into a tensor
+//! of another dtype is cast to it (torch writes 1 / 0), and a type-promoting
+//! op with a wider operand is computed in the promoted dtype, then cast.
+//! Later reads of that tensor use the new value. Metadata-changing ops
+//! (`unsqueeze_`, `squeeze_`, `t_`, `transpose_`, `swapdims_`, `as_strided_`)
+//! rebind the tensor to the out-of-place view of its storage. A write through
+//! a view (`x[:, 1:3] = y` is `slice` + `copy_`) is written back into the
+//! base with the view's scatter inverse (`slice_scatter`, `select_scatter`,
+//! ...), and views taken before a write are recomputed from the new base
+//! when read afterwards. Writes to buffers, parameters and user inputs
+//! become extra function results
 //! (`aten.kind` = `buffer_mutation` / `user_input_mutation` /
 //! `parameter_mutation`, `aten.target`), after the existing results.
 //! Inside regions of higher-order ops (cond branches, loop bodies) writes
@@ -17,9 +25,9 @@
 //! the region's arguments or outer values are refused. Gradient-mode blocks
 //! (`wrap_with_set_grad_enabled`) change no value and are inlined first, so
 //! their writes are the enclosing block's. Anything it cannot
-//! express (those, writes through views without an inverse,
-//! metadata-changing inplace ops) is an error that names the op and its
-//! source line.
+//! express (those, writes through views without an inverse, the refused
+//! in-place overloads: storage aliasing with `set_`, sparse tensors, lists
+//! of tensors, ...) is an error that names the op and its source line.
 
 use crate::{
     aten_ir::{self, ArgValue, AtenOp},
@@ -112,7 +120,9 @@ fn is_view_op(name: &str) -> bool {
             | "aten.transpose.int"
             | "aten.permute.default"
             | "aten.unsqueeze.default"
+            | "aten.squeeze.default"
             | "aten.squeeze.dim"
+            | "aten.squeeze.dims"
             | "aten.t.default"
             | "aten.alias.default"
             | "aten.detach.default"
@@ -254,12 +264,30 @@ fn rewrite_block<'c, 'a>(
         let Some((schema, written)) = writes(op) else {
             continue;
         };
-        // `detach_` only cuts autograd history: the tensor stays the same.
-        if name == "aten.detach_.default" {
-            let target = arg_operand(op, schema, "self").map_err(|e| (op, e))?;
-            let result: Value = ir::result_at(op, 0).ok_or_else(|| (op, "no result 0".to_string()))?;
+        let form = if schema.is_inplace() {
+            match inplace_form(schema) {
+                Some(InplaceForm::Refused(reason)) => {
+                    return Err((op, format!("'{name}' is not supported: {reason}")));
+                }
+                Some(form) => Some(form),
+                None => {
+                    return Err((
+                        op,
+                        format!("has no functional counterpart in the registry for {}", schema.target_name()),
+                    ));
+                }
+            }
+        } else {
+            None
+        };
+        // `detach_`, `requires_grad_`, ...: the tensor stays the same.
+        if form == Some(InplaceForm::Identity) {
+            let target = arg_operand(op, schema, written[0]).map_err(|e| (op, e))?;
             let logical = state.logical_of(target);
-            state.logical.insert(key(result), logical);
+            for result in op.results() {
+                let result: Value = result.into();
+                state.logical.insert(key(result), logical);
+            }
             erase.push(op);
             continue;
         }
@@ -273,12 +301,6 @@ fn rewrite_block<'c, 'a>(
             if state.views.contains_key(&logical) {
                 return Err((op, format!("'{name}' of a view: a view cannot be resized back into its base")));
             }
-        }
-        if schema.has_tag("inplace_view") && !resize {
-            return Err((
-                op,
-                format!("'{name}' changes tensor metadata in place; rewrite it as its out-of-place form"),
-            ));
         }
         if function.is_none() {
             for arg in &written {
@@ -295,22 +317,34 @@ fn rewrite_block<'c, 'a>(
                 }
             }
         }
-        let (functional, new_values, own) = functional_form(&state, op, schema, &written).map_err(|e| (op, e))?;
-        let block = op.block().ok_or((op, "op is not in a block".to_string()))?;
-        let built = block.insert_operation_before(op, functional);
+        // Metadata changes (`unsqueeze_`, `t_`, ...): the tensor becomes a
+        // view of what it was (its storage).
+        if let Some(InplaceForm::View(view)) = form {
+            let target = arg_operand(op, schema, "self").map_err(|e| (op, e))?;
+            let args = aten_ir::arg_values(op, schema).map_err(|e| (op, e))?;
+            let get = |n: &str| arg_by_name_or_position(&args, view, n);
+            let result: Value = ir::result_at(op, 0).ok_or_else(|| (op, "no result 0".to_string()))?;
+            let built =
+                aten_ir::build_op(context, view, &get, &[result.r#type()], op.location()).map_err(|e| (op, e))?;
+            let at = op.block().ok_or((op, "op is not in a block".to_string()))?;
+            let built = at.insert_operation_before(op, built);
+            let value: Value = ir::result_at(built, 0).ok_or_else(|| (op, "no result 0".to_string()))?;
+            state.rebind(target, value, built);
+            state.logical.insert(key(result), key(value));
+            erase.push(op);
+            continue;
+        }
+        let (new_values, own) = functional_form(&state, op, schema, form, &written).map_err(|e| (op, e))?;
         for (index, arg) in written.iter().enumerate() {
             let target = arg_operand(op, schema, arg).map_err(|e| (op, e))?;
-            let value = ir::result_at(built, new_values[index])
-                .ok_or_else(|| (op, format!("no result {}", new_values[index])))?;
-            state.assign(target, value, op).map_err(|e| (op, e))?;
+            state.assign(target, new_values[index], op).map_err(|e| (op, e))?;
         }
         // Side-effect writers: their own results are the functional op's first ones.
-        for index in 0..own {
-            let old: Value = ir::result_at(op, index).ok_or_else(|| (op, format!("no result {index}")))?;
-            let new: Value = ir::result_at(built, index).ok_or_else(|| (op, format!("no result {index}")))?;
-            unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
-        }
-        if own > 0 {
+        if let Some(own) = own {
+            for (index, new) in own.into_iter().enumerate() {
+                let old: Value = ir::result_at(op, index).ok_or_else(|| (op, format!("no result {index}")))?;
+                unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
+            }
             erase.push(op);
             continue;
         }
@@ -357,17 +391,223 @@ fn arg_operand<'c, 'a>(op: OperationRef<'c, 'a>, schema: &OpSchema, arg: &str) -
     }
 }
 
-/// The functional overload of an inplace or out= overload: `add_.Tensor` ->
-/// `add.Tensor`; `add.out` -> the overload of `add` whose arguments are the
-/// non-out arguments.
-fn functional_schema(schema: &OpSchema) -> Option<&'static OpSchema> {
-    if schema.is_inplace() {
-        if let Some(candidate) = schema.name.strip_suffix('_').and_then(|base| registry::lookup(base, schema.overload))
-        {
-            return candidate.is_functional().then_some(candidate);
-        }
-        return side_effect_functional(schema).or_else(|| inplace_functional(schema));
+/// What `aten-remove-inplace` makes of an in-place overload (one writing a
+/// non-out argument), decided from the registry alone ([`inplace_form`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum InplaceForm {
+    /// The functional overload whose results are the new contents of the
+    /// written arguments, in order: `add_.Tensor` -> `add.Tensor`,
+    /// `pow_.Scalar` -> `pow.Tensor_Scalar`, `normal_` -> `normal_functional`.
+    /// A bool result written into a tensor of another dtype (`x.lt_(y)` on a
+    /// float `x`) is cast to it, as torch does (1 / 0).
+    Functional(&'static OpSchema),
+    /// An op writing some arguments besides returning its own results
+    /// (`_native_batch_norm_legit`): the `_functional` overload returns those
+    /// results, then the new content of each written argument.
+    SideEffect(&'static OpSchema),
+    /// A metadata-changing op (`unsqueeze_`, `t_`, `squeeze_`, ...): the
+    /// tensor is rebound to this out-of-place view of what it was; later
+    /// reads see the new shape, and writes go back through the view's
+    /// inverse into the same storage.
+    View(&'static OpSchema),
+    /// Changes no value (`detach_`, `requires_grad_`): the tensor stays as it is.
+    Identity,
+    /// Refused, with the reason.
+    Refused(&'static str),
+}
+
+/// In-place overloads rebound as their out-of-place view (`inplace_view`
+/// ops, metadata only), with the view's overload.
+const VIEW_FORMS: &[(&str, &str, &str, &str)] = &[
+    ("as_strided_", "", "as_strided", ""),
+    ("squeeze_", "", "squeeze", ""),
+    ("squeeze_", "dim", "squeeze", "dim"),
+    ("squeeze_", "dims", "squeeze", "dims"),
+    // `swapaxes_(axis0, axis1)`, `swapdims_(dim0, dim1)`: a transpose (arguments by position).
+    ("swapaxes_", "", "transpose", "int"),
+    ("swapdims_", "", "transpose", "int"),
+    ("t_", "", "t", ""),
+    ("transpose_", "", "transpose", "int"),
+    ("unsqueeze_", "", "unsqueeze", ""),
+];
+
+/// In-place overloads that change no value.
+const IDENTITY_FORMS: &[(&str, &str)] = &[
+    // Cuts autograd history.
+    ("detach_", ""),
+    // CUDA caching-allocator bookkeeping.
+    ("record_stream", ""),
+    // Autograd flags.
+    ("requires_grad_", ""),
+    ("retain_grad", ""),
+];
+
+/// Functional counterparts the registry does not pair by name and
+/// arguments (arguments passed by name, else by position).
+const FUNCTIONAL_FORMS: &[(&str, &str, &str, &str)] = &[
+    // `_index_put_impl_(self, Tensor[] indices, ...)`: its indices are all present.
+    ("_index_put_impl_", "hacked_twin", "_index_put_impl", ""),
+    // TorchScript's `copy_(self, other)` overloads: a tensor copied in, a number filled in.
+    ("copy_", "Tensor", "copy", ""),
+    ("copy_", "float", "fill", "Scalar"),
+    ("copy_", "int", "fill", "Scalar"),
+];
+
+const SPARSE: &str = "sparse tensors are not supported (the compiler handles strided tensors only)";
+const ALIASING: &str = "makes the tensor share another tensor's storage (set_ / set_data / shallow_copy_data_): \
+                        two tensors aliasing the same memory have no value-semantics form";
+const CUDA: &str = "a CUDA-only kernel (flash / cuDNN / memory-efficient attention internals)";
+const CUM_HELPER: &str = "an internal kernel of cummax / cummin (writes values and indices, returns nothing); \
+                          exported programs hold cummax / cummin, which have rules";
+const NO_GRAD_INIT: &str = "a TorchScript-only helper of torch.nn.init; Python's nn.init calls fill_ / zero_ / \
+                            normal_ / uniform_, which are rewritten";
+const SOBOL: &str = "torch.quasirandom.SobolEngine's state kernels are not supported";
+const FBGEMM: &str = "an fbgemm kernel over a backend-specific packed weight (not a tensor the compiler can read)";
+const MKLDNN: &str = "an MKL-DNN (opaque layout) tensor op";
+const QAT_OBSERVER: &str = "a quantization-aware-training observer updating its running min / max, scale and zero \
+                            point in place: training-time state, not supported";
+const FILL_DIAGONAL: &str = "has no functional overload in the registry (fill_diagonal_ is not rewritten yet)";
+
+/// In-place overloads refused by name, with the reason.
+const REFUSED: &[(&str, &str, &str)] = &[
+    ("_coalesced_", "", SPARSE),
+    ("_cudnn_attention_forward_no_dropout_inplace", "", CUDA),
+    ("_cummax_helper", "", CUM_HELPER),
+    ("_cummin_helper", "", CUM_HELPER),
+    ("_fill_mem_eff_dropout_mask_", "", CUDA),
+    ("_flash_attention_forward_no_dropout_inplace", "", CUDA),
+    ("_mkldnn_transpose_", "", MKLDNN),
+    ("_no_grad_fill_", "", NO_GRAD_INIT),
+    ("_no_grad_normal_", "", NO_GRAD_INIT),
+    ("_no_grad_uniform_", "", NO_GRAD_INIT),
+    ("_no_grad_zero_", "", NO_GRAD_INIT),
+    ("_sobol_engine_ff_", "", SOBOL),
+    ("_sobol_engine_initialize_state_", "", SOBOL),
+    ("_sobol_engine_scramble_", "", SOBOL),
+    ("copy_sparse_to_sparse_", "", SPARSE),
+    ("fbgemm_linear_fp16_weight", "out", FBGEMM),
+    ("fbgemm_linear_fp16_weight_fp32_activation", "out", FBGEMM),
+    ("fill_diagonal_", "", FILL_DIAGONAL),
+    ("fused_moving_avg_obs_fake_quant", "", QAT_OBSERVER),
+    ("resize_as_sparse_", "", SPARSE),
+    ("set_", "", ALIASING),
+    ("set_", "source_Storage", ALIASING),
+    ("set_", "source_Storage_storage_offset", ALIASING),
+    ("set_", "source_Tensor", ALIASING),
+    ("set_", "source_Tensor_storage_offset", ALIASING),
+    ("set_data", "", ALIASING),
+    ("shallow_copy_data_", "", ALIASING),
+    ("sparse_resize_", "", SPARSE),
+    ("sparse_resize_and_clear_", "", SPARSE),
+];
+
+/// Refusal of an overload writing something other than a tensor.
+const NOT_A_TENSOR: &str = "mutates a TorchScript list, dict or generator, not a tensor (TorchScript builtins; \
+                            exported programs hold none)";
+/// Refusal of an overload writing lists of tensors.
+const TENSOR_LISTS: &str = "writes lists of tensors in place (`Tensor(a!)[]`: the multi-tensor _foreach_ kernels, \
+                            fused optimizer steps, AMP unscaling of a training step): not rewritten";
+/// Refusal of an out= overload that also writes non-out arguments.
+const OUT_AND_INPLACE: &str = "an out= overload that also writes its inputs (running statistics, AMP or observer \
+                               state, a noise buffer): only the in-place and functional overloads are rewritten";
+
+fn find4(
+    table: &[(&str, &str, &'static str, &'static str)],
+    schema: &OpSchema,
+) -> Option<(&'static str, &'static str)> {
+    table
+        .iter()
+        .find(|(n, o, _, _)| *n == schema.name && *o == schema.overload)
+        .map(|&(_, _, fname, fover)| (fname, fover))
+}
+
+/// What `aten-remove-inplace` makes of the in-place overload `schema`; None
+/// when nothing is decided for it (a gap: the registry-wide test fails).
+pub fn inplace_form(schema: &OpSchema) -> Option<InplaceForm> {
+    let lookup = |name: &str, overload: &str| registry::lookup(name, overload);
+    if let Some(&(_, _, reason)) = REFUSED.iter().find(|(n, o, _)| *n == schema.name && *o == schema.overload) {
+        return Some(InplaceForm::Refused(reason));
     }
+    if IDENTITY_FORMS.iter().any(|(n, o)| *n == schema.name && *o == schema.overload) {
+        return Some(InplaceForm::Identity);
+    }
+    if let Some((name, overload)) = find4(VIEW_FORMS, schema) {
+        return lookup(name, overload).map(InplaceForm::View);
+    }
+    if let Some((name, overload)) = find4(FUNCTIONAL_FORMS, schema) {
+        return lookup(name, overload).filter(|c| c.is_functional()).map(InplaceForm::Functional);
+    }
+    // By the written arguments' types.
+    // A list written as a whole (`Tensor[](a!)`, TorchScript's `remove`,
+    // `sort`) is a list mutation; `Tensor(a!)[]` writes the tensors in it.
+    let whole_list =
+        |a: &registry::Argument| a.alias.is_some_and(|alias| !alias.on_elements) && a.arg_type().is_tensor_list();
+    if schema.mutated_args().any(|a| (!a.arg_type().is_tensor() && !a.arg_type().is_tensor_list()) || whole_list(a)) {
+        return Some(InplaceForm::Refused(NOT_A_TENSOR));
+    }
+    if schema.mutated_args().any(|a| a.arg_type().is_tensor_list()) {
+        return Some(InplaceForm::Refused(TENSOR_LISTS));
+    }
+    if schema.is_out_variant() {
+        return Some(InplaceForm::Refused(OUT_AND_INPLACE));
+    }
+    if let Some(candidate) = side_effect_functional(schema) {
+        return Some(InplaceForm::SideEffect(candidate));
+    }
+    // `add_` -> `add`, `__iand__` -> `__and__`.
+    let base = match schema.name.strip_prefix("__i").and_then(|n| n.strip_suffix("__")) {
+        Some(op) => format!("__{op}__"),
+        None => schema.name.strip_suffix('_')?.to_string(),
+    };
+    if let Some(candidate) = matching_overload(schema, registry::overloads(&base)) {
+        return Some(InplaceForm::Functional(candidate));
+    }
+    // No plain functional overload: `<base>_functional` (`normal_`, `rrelu_with_noise_`),
+    // as torch's functionalization pairs them.
+    let candidate = lookup(&format!("{base}_functional"), schema.overload)?;
+    (candidate.is_functional()
+        && same_arguments(schema, candidate)
+        && candidate.returns.len() == schema.mutated_args().count())
+    .then_some(InplaceForm::Functional(candidate))
+}
+
+/// The functional overload among `candidates` taking the arguments of
+/// `schema` and returning one value per written argument: the one of the
+/// same overload name, else the only one. Arguments match by name and type
+/// (`polygamma_(self, n)` / `polygamma(n, self)`), or by position and type
+/// (`dropout_(self, ...)` / `dropout(input, ...)`).
+fn matching_overload(schema: &OpSchema, candidates: &'static [OpSchema]) -> Option<&'static OpSchema> {
+    let written = schema.mutated_args().count();
+    let fits = |c: &OpSchema| {
+        c.is_functional()
+            && c.returns.len() == written
+            && c.returns.iter().all(|r| r.ty == "Tensor")
+            && same_arguments(schema, c)
+    };
+    if let Some(c) = candidates.iter().find(|c| c.overload == schema.overload && fits(c)) {
+        return Some(c);
+    }
+    let mut fitting = candidates.iter().filter(|c| fits(c));
+    match (fitting.next(), fitting.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
+}
+
+/// True when `b` takes the arguments of `a`: the same number, each of the
+/// same type, by name or else by position.
+fn same_arguments(a: &OpSchema, b: &OpSchema) -> bool {
+    if a.arguments.len() != b.arguments.len() {
+        return false;
+    }
+    let by_name = a.arguments.iter().all(|x| b.arguments.iter().any(|y| y.name == x.name && y.ty == x.ty));
+    let by_position = a.arguments.iter().zip(b.arguments).all(|(x, y)| x.ty == y.ty);
+    by_name || by_position
+}
+
+/// The functional overload of an out= overload: the overload of the same
+/// name whose arguments are the non-out arguments (`add.out` -> `add.Tensor`).
+fn out_functional(schema: &OpSchema) -> Option<&'static OpSchema> {
     let inputs: Vec<(&str, &str)> = schema.arguments.iter().filter(|a| !a.is_out()).map(|a| (a.name, a.ty)).collect();
     registry::overloads(schema.name).iter().find(|candidate| {
         candidate.is_functional()
@@ -392,69 +632,177 @@ fn side_effect_functional(schema: &OpSchema) -> Option<&'static OpSchema> {
         .then_some(candidate)
 }
 
-/// The `<name>_functional` form of an inplace op that has no plain
-/// functional overload: same arguments, one result for the written `self`
-/// (`normal_` -> `normal_functional`, as torch's functionalization pairs them).
-fn inplace_functional(schema: &OpSchema) -> Option<&'static OpSchema> {
-    let name = format!("{}_functional", schema.name.strip_suffix('_')?);
-    let candidate = registry::lookup(&name, schema.overload)?;
-    let same_args = candidate.arguments.len() == schema.arguments.len()
-        && candidate.arguments.iter().zip(schema.arguments).all(|(a, b)| a.name == b.name && a.ty == b.ty);
-    (candidate.is_functional()
-        && same_args
-        && candidate.returns.len() == schema.returns.len()
-        && schema.mutated_args().count() == 1)
-        .then_some(candidate)
+/// Functional ops whose result dtype is torch's promotion of their tensor
+/// operands' (`add`, `clamp`, `pow`, `floor_divide`, `__and__`, ...).
+fn promotes(functional: &OpSchema) -> bool {
+    functional.has_tag("pointwise")
+        || matches!(functional.name, "floor_divide" | "__and__" | "__or__" | "__xor__" | "_add_relu")
 }
 
-/// Builds the functional op; returns it with, for each written argument, the
-/// index of the result holding its new content.
+/// Functional ops whose result is bool whatever their operands' dtype: in
+/// place, torch writes it into the tensor's own dtype (1 / 0).
+fn has_bool_result(functional: &OpSchema) -> bool {
+    matches!(
+        functional.name,
+        "eq" | "ne"
+            | "lt"
+            | "le"
+            | "gt"
+            | "ge"
+            | "greater"
+            | "greater_equal"
+            | "less"
+            | "less_equal"
+            | "not_equal"
+            | "logical_and"
+            | "logical_or"
+            | "logical_xor"
+            | "logical_not"
+    )
+}
+
+/// Argument `name` of a functional counterpart, read from the arguments of
+/// the op it replaces: by name, else by position (some pairs name an
+/// argument differently: `dropout_(self, ...)` vs `dropout(input, ...)`,
+/// `swapaxes_(self, axis0, axis1)` vs `transpose(self, dim0, dim1)`).
+fn arg_by_name_or_position<'c, 'a>(
+    args: &[(&'static str, ArgValue<'c, 'a>)],
+    functional: &OpSchema,
+    name: &str,
+) -> ArgValue<'c, 'a> {
+    args.iter()
+        .find(|(n, _)| *n == name)
+        .or_else(|| functional.arguments.iter().position(|a| a.name == name).and_then(|i| args.get(i)))
+        .map(|(_, v)| v.clone())
+        .unwrap_or(ArgValue::Absent)
+}
+
+/// The new contents of the written arguments and the replacements of the
+/// op's own results (side-effect writers only), computed by the functional
+/// counterpart (`form`: of an in-place op; None for an out= op), built
+/// before `op`.
+type FunctionalValues<'c, 'a> = (Vec<Value<'c, 'a>>, Option<Vec<Value<'c, 'a>>>);
+
 fn functional_form<'c, 'a>(
     state: &State<'c, 'a>,
     op: OperationRef<'c, 'a>,
     schema: &OpSchema,
+    form: Option<InplaceForm>,
     written: &[&str],
-) -> Result<(melior::ir::Operation<'c>, Vec<usize>, usize), String> {
-    let functional = functional_schema(schema)
-        .ok_or_else(|| format!("has no functional counterpart in the registry for {}", schema.target_name()))?;
+) -> Result<FunctionalValues<'c, 'a>, String> {
+    let (functional, side_effect) = match form {
+        Some(InplaceForm::Functional(f)) => (f, false),
+        Some(InplaceForm::SideEffect(f)) => (f, true),
+        Some(other) => return Err(format!("internal error: {other:?} is not a functional form")),
+        None => (
+            out_functional(schema)
+                .ok_or_else(|| format!("has no functional counterpart in the registry for {}", schema.target_name()))?,
+            false,
+        ),
+    };
     let args = aten_ir::arg_values(op, schema)?;
-    // By name, else by position: some pairs name the first argument
-    // differently (`dropout_(self, ...)` vs `dropout(input, ...)`).
-    let get = |name: &str| {
-        args.iter()
-            .find(|(n, _)| *n == name)
-            .or_else(|| functional.arguments.iter().position(|a| a.name == name).and_then(|i| args.get(i)))
-            .map(|(_, v)| v.clone())
-            .unwrap_or(ArgValue::Absent)
-    };
-    let side_effect =
-        functional.returns.len() == schema.returns.len() + written.len() && functional.name != schema.name;
-    let result_types: Vec<Type> = if side_effect {
+    let get = |name: &str| arg_by_name_or_position(&args, functional, name);
+    let mut result_types: Vec<Type> = Vec::new();
+    if side_effect {
         // The op's own results, then the new content of each written argument.
-        let mut types: Vec<Type> = op.results().map(|r| r.r#type()).collect();
+        result_types.extend(op.results().map(|r| r.r#type()));
         for arg in written {
-            types.push(arg_operand(op, schema, arg)?.r#type());
+            result_types.push(arg_operand(op, schema, arg)?.r#type());
         }
-        types
-    } else if schema.is_inplace() {
-        op.results().map(|r| r.r#type()).collect()
     } else {
-        // out= variants return the out tensors; the functional form returns
-        // values of the same types.
-        written.iter().map(|arg| arg_operand(op, schema, arg).map(|v| v.r#type())).collect::<Result<_, _>>()?
+        // The in-place op's results (the written tensors, `resize_`'s with
+        // their new shape), else the written arguments' types (out= outputs,
+        // written arguments the op does not return).
+        for (index, arg) in written.iter().enumerate() {
+            result_types.push(match ir::result_at(op, index) {
+                Some(r) if schema.is_inplace() => r.r#type(),
+                _ => arg_operand(op, schema, arg)?.r#type(),
+            });
+        }
+    }
+    result_types.truncate(functional.returns.len());
+    // The element type torch computes the new content in when it is not the
+    // written tensor's (converted to it afterwards, as torch's in-place
+    // kernels write their result): bool for a comparison or logical op
+    // (torch writes 1 / 0), the promoted type of the tensor operands for a
+    // type-promoting op (`u8.clamp_(min=i32)` clamps in int32,
+    // `x32.add_(y64)` adds in float64).
+    let bool_type: Type = melior::ir::r#type::IntegerType::new(state.context, 1).into();
+    let computed: Option<Type> = match form {
+        Some(InplaceForm::Functional(f)) if has_bool_result(f) => Some(bool_type),
+        Some(InplaceForm::Functional(f)) if promotes(f) && result_types.len() == 1 => {
+            let mut operands = Vec::new();
+            for (arg, (_, value)) in schema.arguments.iter().zip(&args) {
+                if let ArgValue::Operands(values) = value {
+                    if arg.arg_type().is_tensor() {
+                        for v in values {
+                            let element = crate::lowering::builder::element_type(v.r#type()).ok_or("not a tensor")?;
+                            operands.push((element, crate::lowering::builder::rank(v.r#type()) == Some(0)));
+                        }
+                    }
+                }
+            }
+            crate::lowering::builder::result_type(state.context, &operands)
+        }
+        _ => None,
     };
-    let built = aten_ir::build_op(
-        state.context,
-        functional,
-        &get,
-        &result_types[..functional.returns.len().min(result_types.len())],
-        op.location(),
-    )?;
+    let cast_to: Vec<Option<Type>> = result_types
+        .iter()
+        .map(|&t| {
+            let element = crate::lowering::builder::element_type(t);
+            (computed.is_some() && element.is_some() && element != computed).then_some(t)
+        })
+        .collect();
+    let built_types: Vec<Type> = result_types
+        .iter()
+        .zip(&cast_to)
+        .map(|(&t, cast)| match (cast, computed) {
+            (Some(_), Some(computed)) => {
+                crate::lowering::builder::with_element_type(t, computed).ok_or("not a tensor type")
+            }
+            _ => Ok(t),
+        })
+        .collect::<Result<_, _>>()?;
+    let block = op.block().ok_or("op is not in a block")?;
+    let built = aten_ir::build_op(state.context, functional, &get, &built_types, op.location())?;
+    let built = block.insert_operation_before(op, built);
+    let mut results: Vec<Value> = Vec::new();
+    for (index, cast) in cast_to.iter().enumerate() {
+        let value: Value = ir::result_at(built, index).ok_or_else(|| format!("no result {index}"))?;
+        results.push(match cast {
+            Some(t) => to_dtype(state.context, value, *t, op)?,
+            None => value,
+        });
+    }
     if side_effect {
         let own = schema.returns.len();
-        return Ok((built, (own..own + written.len()).collect(), own));
+        let new_values = results.split_off(own);
+        return Ok((new_values, Some(results)));
     }
-    Ok((built, (0..written.len()).collect(), 0))
+    Ok((results, None))
+}
+
+/// `_to_copy(value, dtype=<element of ty>)` of type `ty`, built before `at`.
+fn to_dtype<'c, 'a>(
+    context: &'c melior::Context,
+    value: Value<'c, 'a>,
+    ty: Type<'c>,
+    at: OperationRef<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
+    use melior::ir::attribute::{IntegerAttribute, TypeAttribute};
+    let schema = registry::lookup("_to_copy", "").ok_or("registry has no _to_copy")?;
+    let element = crate::lowering::builder::element_type(ty).ok_or("not a tensor type")?;
+    let dtype: Attribute = TypeAttribute::new(element).into();
+    let no: Attribute = IntegerAttribute::new(melior::ir::r#type::IntegerType::new(context, 1).into(), 0).into();
+    let get = |n: &str| match n {
+        "self" => ArgValue::Operands(vec![value]),
+        "dtype" => ArgValue::Attribute(dtype),
+        "non_blocking" => ArgValue::Attribute(no),
+        _ => ArgValue::Absent,
+    };
+    let built = aten_ir::build_op(context, schema, &get, &[ty], at.location())?;
+    let block = at.block().ok_or("op is not in a block")?;
+    ir::result_at(block.insert_operation_before(at, built), 0).ok_or_else(|| "a built op without a result".to_string())
 }
 
 impl<'c, 'a> State<'c, 'a> {
@@ -489,9 +837,21 @@ impl<'c, 'a> State<'c, 'a> {
     /// whose base changed since it was taken. New ops go before `at`.
     fn resolve(&mut self, value: Value<'c, 'a>, at: OperationRef<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         let logical = self.logical_of(value);
+        self.resolve_logical(logical, at)
+    }
+
+    /// The current content of the storage `value` was created with (a
+    /// function argument, a weight), whatever tensor its name was rebound
+    /// to since (`x.unsqueeze_(0)` makes `x` a view of that storage).
+    fn resolve_storage(&mut self, value: Value<'c, 'a>, at: OperationRef<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.values.entry(key(value)).or_insert(value);
+        self.resolve_logical(key(value), at)
+    }
+
+    /// [`State::resolve`] of a logical value.
+    fn resolve_logical(&mut self, logical: Key, at: OperationRef<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         if let Some(view) = self.views.get(&logical).copied() {
-            let parent_value = self.values[&view.parent];
-            let parent_now = self.resolve(parent_value, at)?;
+            let parent_now = self.resolve_logical(view.parent, at)?;
             if key(parent_now) != view.parent_version {
                 // Re-take the view from the parent's current version.
                 let clone = unsafe { melior::ir::Operation::from_raw(sys::mlirOperationClone(view.op.to_raw())) };
@@ -512,6 +872,11 @@ impl<'c, 'a> State<'c, 'a> {
     /// through views go back into their bases. New ops go before `at`.
     fn assign(&mut self, target: Value<'c, 'a>, value: Value<'c, 'a>, at: OperationRef<'c, 'a>) -> Result<(), String> {
         let logical = self.logical_of(target);
+        self.assign_logical(logical, value, at)
+    }
+
+    /// [`State::assign`] to a logical value.
+    fn assign_logical(&mut self, logical: Key, value: Value<'c, 'a>, at: OperationRef<'c, 'a>) -> Result<(), String> {
         self.latest.insert(logical, value);
         // Every version of a tensor stands for it: a later write through
         // this value writes the same tensor.
@@ -519,14 +884,33 @@ impl<'c, 'a> State<'c, 'a> {
         let Some(view) = self.views.get(&logical).copied() else {
             return Ok(());
         };
-        let parent_value = self.values[&view.parent];
-        let parent_now = self.resolve(parent_value, at)?;
+        let parent_now = self.resolve_logical(view.parent, at)?;
         let new_parent = self.scatter(view.op, parent_now, value, at)?;
-        self.assign(parent_value, new_parent, at)?;
+        self.assign_logical(view.parent, new_parent, at)?;
         // The view now reflects the new parent version.
         self.views.insert(logical, View { op: view.op, parent: view.parent, parent_version: key(new_parent) });
         self.latest.insert(logical, value);
         Ok(())
+    }
+
+    /// Rebinds the tensor `target` names (the current version of it) to
+    /// `value = view_op(target, ...)`, a view of its storage with new
+    /// metadata (`unsqueeze_`, `t_`, ...): every name of the tensor (the
+    /// SSA values standing for it) now reads the view, while the views
+    /// taken from it before keep their parent, the storage.
+    fn rebind(&mut self, target: Value<'c, 'a>, value: Value<'c, 'a>, view_op: OperationRef<'c, 'a>) {
+        let old = self.logical_of(target);
+        let new = key(value);
+        self.values.insert(new, value);
+        self.latest.insert(new, value);
+        self.views.insert(new, View { op: view_op, parent: old, parent_version: key(target) });
+        for logical in self.logical.values_mut() {
+            if *logical == old {
+                *logical = new;
+            }
+        }
+        // The SSA value the storage was first known by names the tensor too.
+        self.logical.insert(old, new);
     }
 
     /// Builds the base with the view's region replaced by `src`.
@@ -546,10 +930,11 @@ impl<'c, 'a> State<'c, 'a> {
         let get_view = |n: &str| args.iter().find(|(a, _)| *a == n).map(|(_, v)| v.clone()).unwrap_or(ArgValue::Absent);
         let (target, get): (&str, Box<dyn Fn(&str) -> ArgValue<'c, 'a>>) = match name.as_str() {
             // The view's region of the base is replaced by `src`.
-            "aten.slice.Tensor" | "aten.select.int" | "aten.diagonal.default" => (
+            "aten.slice.Tensor" | "aten.select.int" | "aten.diagonal.default" | "aten.as_strided.default" => (
                 match name.as_str() {
                     "aten.slice.Tensor" => "slice_scatter",
                     "aten.select.int" => "select_scatter",
+                    "aten.as_strided.default" => "as_strided_scatter",
                     _ => "diagonal_scatter",
                 },
                 Box::new(move |n: &str| match n {
@@ -560,18 +945,23 @@ impl<'c, 'a> State<'c, 'a> {
             ),
             "aten.alias.default" | "aten.detach.default" => return Ok(src),
             // Self-inverse or paired views, applied to `src` with the same arguments.
-            "aten.transpose.int" | "aten.t.default" | "aten.unsqueeze.default" | "aten.squeeze.dim" => (
-                match name.as_str() {
-                    "aten.transpose.int" => "transpose",
-                    "aten.t.default" => "t",
-                    "aten.unsqueeze.default" => "squeeze",
-                    _ => "unsqueeze",
-                },
-                Box::new(move |n: &str| match n {
-                    "self" => ArgValue::Operands(vec![src]),
-                    other => get_view(other),
-                }),
-            ),
+            // `squeeze.dim` of a dim of size 1 (of another size it changes nothing).
+            "aten.transpose.int" | "aten.t.default" | "aten.unsqueeze.default" | "aten.squeeze.dim"
+                if name != "aten.squeeze.dim" || squeezes_a_unit_dim(base, &get_view("dim")) =>
+            {
+                (
+                    match name.as_str() {
+                        "aten.transpose.int" => "transpose",
+                        "aten.t.default" => "t",
+                        "aten.unsqueeze.default" => "squeeze",
+                        _ => "unsqueeze",
+                    },
+                    Box::new(move |n: &str| match n {
+                        "self" => ArgValue::Operands(vec![src]),
+                        other => get_view(other),
+                    }),
+                )
+            }
             "aten.permute.default" => {
                 let dims = match get_view("dims") {
                     ArgValue::Attribute(a) => ir::dense_i64_values(a).ok_or("permute dims are not static")?,
@@ -592,7 +982,12 @@ impl<'c, 'a> State<'c, 'a> {
                     }),
                 )
             }
-            "aten.view.default" | "aten._unsafe_view.default" => {
+            // Reshapes: back to the base's shape (squeezes of dims of unknown size too).
+            "aten.view.default"
+            | "aten._unsafe_view.default"
+            | "aten.squeeze.default"
+            | "aten.squeeze.dim"
+            | "aten.squeeze.dims" => {
                 let shape = crate::lowering::builder::dims(base.r#type())
                     .and_then(|d| d.into_iter().collect::<Option<Vec<i64>>>());
                 match shape {
@@ -636,6 +1031,23 @@ impl<'c, 'a> State<'c, 'a> {
     }
 }
 
+/// True when `squeeze(base, dim)` removes a dim of static size 1.
+fn squeezes_a_unit_dim(base: Value<'_, '_>, dim: &ArgValue<'_, '_>) -> bool {
+    let ArgValue::Attribute(dim) = dim else {
+        return false;
+    };
+    if ir::attribute_kind(*dim) != "integer" {
+        return false;
+    }
+    let dim = unsafe { sys::mlirIntegerAttrGetValueInt(melior::ir::attribute::AttributeLike::to_raw(dim)) };
+    let Some(dims) = crate::lowering::builder::dims(base.r#type()) else {
+        return false;
+    };
+    let rank = dims.len() as i64;
+    let d = if dim < 0 { dim + rank } else { dim };
+    (0..rank).contains(&d) && dims[d as usize] == Some(1)
+}
+
 /// Adds results for every buffer, parameter or user input whose content
 /// changed, after the existing results.
 fn add_mutation_results<'c, 'a>(
@@ -649,7 +1061,7 @@ fn add_mutation_results<'c, 'a>(
     let arg_attrs = function.attribute("arg_attrs").ok();
     for i in 0..block.argument_count() {
         let arg: Value = block.argument(i).map_err(|e| e.to_string())?.into();
-        let current = state.resolve(arg, ret)?;
+        let current = state.resolve_storage(arg, ret)?;
         if key(current) != key(arg) {
             let name = arg_attrs
                 .and_then(|a| ArrayAttribute::try_from(a).ok())
@@ -669,7 +1081,7 @@ fn add_mutation_results<'c, 'a>(
             continue;
         }
         let weight: Value = ir::result_at(op, 0).ok_or_else(|| "no result 0".to_string())?;
-        let current = state.resolve(weight, ret)?;
+        let current = state.resolve_storage(weight, ret)?;
         if key(current) != key(weight) {
             // A mutated buffer's value is not a constant of the program: the
             // optimizer must not see the importer's copy of it.
@@ -857,4 +1269,145 @@ fn running_stats_rewrite<'c, 'a>(
     let new_rm = average(result(bn, 3)?)?;
     let new_rv = average(result(bn, 4)?)?;
     Ok(Some((vec![y], vec![(rm, new_rm), (rv, new_rv)])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// Every in-place overload of the registry is mapped (to a functional
+    /// counterpart taking its arguments, a view, or nothing) or refused with
+    /// a reason; none is left to the generic "no functional counterpart".
+    #[test]
+    fn every_inplace_overload_is_mapped_or_refused_with_a_reason() {
+        let mut gaps = Vec::new();
+        let mut mapped: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut refused: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        let mut unlowered = Vec::new();
+        for schema in registry::all().iter().filter(|s| s.is_inplace()) {
+            let name = schema.target_name();
+            let Some(form) = inplace_form(schema) else {
+                gaps.push(name);
+                continue;
+            };
+            let kind = match form {
+                InplaceForm::Functional(f) | InplaceForm::SideEffect(f) | InplaceForm::View(f) => {
+                    assert!(f.is_functional(), "{name} is mapped to {}, which writes an argument", f.target_name());
+                    // Every argument of the counterpart without a default comes
+                    // from the op's own (by name or position, as
+                    // `arg_by_name_or_position` reads them), of the same type.
+                    for (i, arg) in f.arguments.iter().enumerate() {
+                        let own = schema.arg(arg.name).or_else(|| schema.arguments.get(i));
+                        match own {
+                            Some(own) => assert!(
+                                own.ty == arg.ty
+                                    || (own.ty == "Tensor[]" && arg.ty == "Tensor?[]")
+                                    || (matches!(own.ty, "int" | "float") && arg.ty == "Scalar"),
+                                "{name} -> {}: argument '{}' is {} in the in-place op, {} in the counterpart",
+                                f.target_name(),
+                                arg.name,
+                                own.ty,
+                                arg.ty
+                            ),
+                            None => assert!(
+                                arg.has_default() || arg.is_optional(),
+                                "{name} -> {}: nothing feeds argument '{}'",
+                                f.target_name(),
+                                arg.name
+                            ),
+                        }
+                    }
+                    match form {
+                        InplaceForm::Functional(_) => {
+                            assert_eq!(
+                                f.returns.len(),
+                                schema.mutated_args().count(),
+                                "{name} -> {}: one result per written argument",
+                                f.target_name()
+                            );
+                            "functional"
+                        }
+                        InplaceForm::SideEffect(_) => "side-effect functional",
+                        _ => {
+                            assert!(schema.has_tag("inplace_view"), "{name} is rebound as a view but changes data");
+                            "view"
+                        }
+                    }
+                }
+                InplaceForm::Identity => "identity",
+                InplaceForm::Refused(reason) => {
+                    assert!(reason.len() > 20, "{name}: refused without a real reason: {reason:?}");
+                    refused.entry(reason).or_default().push(name);
+                    continue;
+                }
+            };
+            if let InplaceForm::Functional(f) | InplaceForm::SideEffect(f) | InplaceForm::View(f) = form {
+                let target = f.dialect_name();
+                let lowered = crate::lowering::all_rules().any(|r| r.target == target)
+                    || crate::decompositions::find(&target).is_some();
+                if !lowered {
+                    unlowered.push(format!("{name} -> {target}"));
+                }
+            }
+            *mapped.entry(kind).or_default() += 1;
+        }
+        let total_mapped: usize = mapped.values().sum();
+        let total_refused: usize = refused.values().map(Vec::len).sum();
+        println!("in-place overloads: {} mapped {mapped:?}, {total_refused} refused", total_mapped);
+        for (reason, names) in &refused {
+            println!("  refused ({}): {reason}\n    {}", names.len(), names.join(" "));
+        }
+        println!(
+            "mapped to a counterpart without a rule or decomposition ({}):\n  {}",
+            unlowered.len(),
+            unlowered.join("\n  ")
+        );
+        assert!(gaps.is_empty(), "in-place overloads neither mapped nor refused with a reason: {gaps:?}");
+        // Inplace-view ops are never taken for value writes.
+        for schema in registry::all().iter().filter(|s| s.is_inplace() && s.has_tag("inplace_view")) {
+            assert!(
+                !matches!(inplace_form(schema), Some(InplaceForm::Functional(_) | InplaceForm::SideEffect(_)))
+                    || matches!(schema.name, "resize_" | "resize_as_"),
+                "{}: metadata change mapped as a value write",
+                schema.target_name()
+            );
+        }
+    }
+
+    /// The pairs the issue named, and what they must be.
+    #[test]
+    fn inplace_counterparts_of_renamed_overloads() {
+        let form = |name: &str, overload: &str| inplace_form(registry::lookup(name, overload).unwrap());
+        let functional =
+            |name: &str, overload: &str| Some(InplaceForm::Functional(registry::lookup(name, overload).unwrap()));
+        assert_eq!(form("pow_", "Scalar"), functional("pow", "Tensor_Scalar"));
+        assert_eq!(form("pow_", "Tensor"), functional("pow", "Tensor_Tensor"));
+        assert_eq!(form("float_power_", "Scalar"), functional("float_power", "Tensor_Scalar"));
+        assert_eq!(form("floor_divide_", "Tensor"), functional("floor_divide", ""));
+        assert_eq!(form("floor_divide_", "Scalar"), functional("floor_divide", "Scalar"));
+        assert_eq!(form("ldexp_", ""), functional("ldexp", "Tensor"));
+        assert_eq!(form("polygamma_", ""), functional("polygamma", ""));
+        assert_eq!(form("lt_", "Tensor"), functional("lt", "Tensor"));
+        assert_eq!(form("logical_not_", ""), functional("logical_not", ""));
+        assert_eq!(form("__iand__", "Tensor"), functional("__and__", "Tensor"));
+        assert_eq!(form("dropout_", ""), functional("dropout", ""));
+        assert_eq!(form("normal_", ""), functional("normal_functional", ""));
+        assert_eq!(form("rrelu_with_noise_", ""), functional("rrelu_with_noise_functional", ""));
+        let view = |name: &str, overload: &str| Some(InplaceForm::View(registry::lookup(name, overload).unwrap()));
+        assert_eq!(form("unsqueeze_", ""), view("unsqueeze", ""));
+        assert_eq!(form("squeeze_", ""), view("squeeze", ""));
+        assert_eq!(form("squeeze_", "dims"), view("squeeze", "dims"));
+        assert_eq!(form("swapaxes_", ""), view("transpose", "int"));
+        assert_eq!(form("t_", ""), view("t", ""));
+        assert_eq!(form("detach_", ""), Some(InplaceForm::Identity));
+        assert!(matches!(form("set_", "source_Tensor"), Some(InplaceForm::Refused(_))));
+        assert!(matches!(form("_foreach_add_", "List"), Some(InplaceForm::Refused(_))));
+        assert!(matches!(form("add_", "t"), Some(InplaceForm::Refused(_))));
+        for comparison in
+            ["eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not"]
+        {
+            assert!(has_bool_result(registry::overloads(comparison).first().unwrap()), "{comparison}");
+        }
+    }
 }

@@ -306,6 +306,79 @@ pub fn is_bool(ty: Type<'_>) -> bool {
     unsafe { sys::mlirTypeIsAInteger(ty.to_raw()) && sys::mlirIntegerTypeGetWidth(ty.to_raw()) == 1 }
 }
 
+/// torch's `promote_types` of two real element types: the float one; of
+/// two floats the wider (float16 with bfloat16: float32); of a bool and an
+/// int the int; of two ints of the same signedness the wider, of a signed
+/// and an unsigned one a signed type holding both (uint8 with int8: int16).
+pub fn promote_types<'c>(context: &'c Context, a: Type<'c>, b: Type<'c>) -> Type<'c> {
+    if a == b {
+        return a;
+    }
+    match (is_float(a), is_float(b)) {
+        (true, false) => return a,
+        (false, true) => return b,
+        (true, true) => {
+            let bits = |t: Type<'_>| {
+                if is_half_float(t) {
+                    16
+                } else if unsafe { sys::mlirTypeIsAF64(t.to_raw()) } {
+                    64
+                } else {
+                    32
+                }
+            };
+            return match (bits(a), bits(b)) {
+                (16, 16) => Type::float32(context),
+                (x, y) if x >= y => a,
+                _ => b,
+            };
+        }
+        (false, false) => {}
+    }
+    if is_bool(a) {
+        return b;
+    }
+    if is_bool(b) {
+        return a;
+    }
+    let (Ok(x), Ok(y)) = (IntegerType::try_from(a), IntegerType::try_from(b)) else {
+        return a;
+    };
+    if x.is_unsigned() == y.is_unsigned() {
+        return if x.width() >= y.width() { a } else { b };
+    }
+    let (signed, unsigned) = if x.is_unsigned() { (y, x) } else { (x, y) };
+    if signed.width() > unsigned.width() {
+        signed.into()
+    } else {
+        IntegerType::new(context, (2 * unsigned.width()).min(64)).into()
+    }
+}
+
+/// torch's `result_type` of tensor operands given as (element type, is
+/// 0-d): the promoted type of the tensors with dims; 0-d tensors count only
+/// when their category (bool < integer < float) is higher (then their own
+/// promoted type). Python numbers are left out. None without operands.
+pub fn result_type<'c>(context: &'c Context, operands: &[(Type<'c>, bool)]) -> Option<Type<'c>> {
+    let category = |t: Type<'_>| {
+        if is_bool(t) {
+            0
+        } else if is_float(t) {
+            2
+        } else {
+            1
+        }
+    };
+    let promote_all = |zero_dim: bool| {
+        operands.iter().filter(|(_, z)| *z == zero_dim).map(|(t, _)| *t).reduce(|a, b| promote_types(context, a, b))
+    };
+    match (promote_all(false), promote_all(true)) {
+        (Some(dims), Some(zero)) if category(zero) > category(dims) => Some(zero),
+        (Some(dims), _) => Some(dims),
+        (None, zero) => zero,
+    }
+}
+
 impl<'c, 'a> Builder<'c, 'a> {
     /// Casts `value` to `element` unless it already has it.
     pub fn cast_like_type(&self, value: Value<'c, 'a>, element: Type<'c>) -> Result<Value<'c, 'a>, String> {

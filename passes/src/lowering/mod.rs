@@ -325,6 +325,8 @@ impl<'c, 'a> Ctx<'c, 'a> {
         // ONNX ReduceMin/ReduceMax have no 16-bit integer types: computed in
         // int32 (exact for a minimum or maximum) and cast back.
         let element = builder::element_type(x.r#type());
+        let width = element.and_then(|e| melior::ir::r#type::IntegerType::try_from(e).ok()).map(|t| t.width());
+        let back = || builder::element_type(result).or(element).ok_or("reduction of a non-tensor");
         let narrow = matches!(op_type, "ReduceMin" | "ReduceMax")
             && element.is_some_and(|e| melior::ir::r#type::IntegerType::try_from(e).is_ok_and(|t| t.width() == 16));
         if narrow {
@@ -332,8 +334,38 @@ impl<'c, 'a> Ctx<'c, 'a> {
             let wide = self.b.cast(x, i32_t)?;
             let wide_result = builder::with_element_type(result, i32_t).unwrap_or_else(|| self.b.unranked(i32_t));
             let reduced = self.reduce(op_type, wide, axes, keepdims, wide_result)?;
-            let back = builder::element_type(result).or(element).ok_or("reduction of a non-tensor")?;
-            return self.b.cast(reduced, back);
+            return self.b.cast(reduced, back()?);
+        }
+        let i64_t = self.b.i64_type();
+        let wide_result = || builder::with_element_type(result, i64_t).unwrap_or_else(|| self.b.unranked(i64_t));
+        // ONNX ReduceSum / ReduceProd have no bool, 8- or 16-bit integer
+        // types (torch's `x.sum(dtype=torch.int16)`): computed in int64 and
+        // cast back (Cast wraps around), torch's value: a sum or product
+        // modulo 2^n does not depend on the width it is computed in, and
+        // bool sums / products are any / all. (onnxruntime 1.32's integer
+        // ReduceSum / ReduceProd are exact only while the partial results
+        // stay below 2^53 in magnitude, which sums of values below 2^16 do,
+        // and saturate on overflow: the prod rules multiply instead.)
+        if matches!(op_type, "ReduceSum" | "ReduceProd") && matches!(width, Some(1 | 8 | 16)) {
+            let wide = self.b.cast(x, i64_t)?;
+            let reduced = self.reduce(op_type, wide, axes, keepdims, wide_result())?;
+            return self.b.cast(reduced, back()?);
+        }
+        // int32 sums wrap around in torch where onnxruntime's saturate (and
+        // lose exactness beyond 2^53 in int64): each value is split into 16-bit
+        // halves, `x = 65536 * hi + lo` (`lo` in [0, 65536)), whose sums in
+        // int64 are exact, recombined in int64 and cast back (modulo 2^32).
+        if op_type == "ReduceSum" && width == Some(32) {
+            let wide = self.b.cast(x, i64_t)?;
+            let m = self.b.const_scalar(i64_t, 65536.0)?;
+            let lo = self.b.op_like("Mod", &[wide, m], &[("fmod", Attr::Int(0))], wide)?;
+            let high_part = self.b.op_like("Sub", &[wide, lo], &[], wide)?;
+            let hi = self.b.op_like("Div", &[high_part, m], &[], wide)?;
+            let lo = self.reduce(op_type, lo, axes, keepdims, wide_result())?;
+            let hi = self.reduce(op_type, hi, axes, keepdims, wide_result())?;
+            let hi = self.b.op_like("Mul", &[hi, m], &[], hi)?;
+            let sum = self.b.op_like("Add", &[hi, lo], &[], hi)?;
+            return self.b.cast(sum, back()?);
         }
         let axes_as_input = op_type == "ReduceSum" || self.b.opset >= 18;
         let mut attrs = vec![("keepdims", Attr::Int(keepdims as i64))];

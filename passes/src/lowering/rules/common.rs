@@ -38,19 +38,19 @@ pub fn rsub<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
 }
 
 /// The element type both sides of a comparison are cast to, following
-/// torch's promotion (a float Python number promotes an int tensor to the
-/// default float type).
+/// torch's promotion (`result_type`, [`builder::result_type`]): an int8
+/// tensor against int64 values is compared in int64, uint8 against int8 in
+/// int16; a 0-d tensor counts only when its category is higher; a float
+/// Python number promotes an int tensor to the default float type.
 pub fn comparison_type<'c>(ctx: &Ctx<'c, '_>) -> Result<Type<'c>, String> {
     let lhs = ctx.args.tensor("self")?;
     let lhs_type = builder::element_type(lhs.r#type()).ok_or("self is not a tensor")?;
     Ok(match ctx.args.tensor_or_number("other")? {
         Ok(rhs) => {
             let rhs_type = builder::element_type(rhs.r#type()).ok_or("other is not a tensor")?;
-            if builder::is_float(lhs_type) || !builder::is_float(rhs_type) {
-                lhs_type
-            } else {
-                rhs_type
-            }
+            let zero_dim = |v: Value<'_, '_>| builder::rank(v.r#type()) == Some(0);
+            builder::result_type(ctx.b.context, &[(lhs_type, zero_dim(lhs)), (rhs_type, zero_dim(rhs))])
+                .unwrap_or(lhs_type)
         }
         Err(Number::Float(_)) if !builder::is_float(lhs_type) => ctx.b.f32_type(),
         Err(_) => lhs_type,

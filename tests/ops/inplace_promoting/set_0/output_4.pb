@@ -1,0 +1,2 @@
+B
+remainder_JL&ç4I06
