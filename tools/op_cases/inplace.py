@@ -271,3 +271,14 @@ def _(self, a8, u8, a16, a32, a64, b, e):
             a32.cumsum(1, dtype=i32), a64.cumsum(1, dtype=i8), b.cumsum(1, dtype=i16),
             a8.cumprod(1, dtype=i8), u8.cumprod(1, dtype=u8t), a16.cumprod(1, dtype=i16), a32.cumprod(1, dtype=i32),
             a32.cumprod(1), a64.cumprod(1, dtype=i16), e.cumsum(1, dtype=i8), e.cumprod(0, dtype=i16))
+
+
+@case("index_add_bool", ["index_add.default"],
+      lambda g, d: (rb(g, 5, 3), rb(g, 4, 3), ri(g, 0, 5, 4)))
+def _(self, x, src, idx):
+    """index_add on bool tensors: alpha=True ORs the scattered rows in (duplicate indices too), alpha=False
+    adds nothing (self as it is); the in-place form as well."""
+    a = torch.ops.aten
+    y = x.clone()
+    y.index_add_(0, idx, src, alpha=False)
+    return a.index_add(x, 0, idx, src), a.index_add(x, 0, idx, src, alpha=False), y

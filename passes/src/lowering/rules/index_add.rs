@@ -9,13 +9,20 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.index_add.default", index_add)
         "self: T[3,5]; dim: -1; index: i64[0]; source: T[3,0]",
         "self: T[5]; dim: 0; index: i64[]{0..5}; source: T[1]",
         "self: T[]; dim: 0; index: i64[]{0..1}; source: T[]",
+        "self: T[5,3]; dim: 0; index: i64[4]{0..5}; source: T[4,3]; alpha: 0",
     ])
     .dtypes(&["f32", "i64", "i32", "f64", "f16", "bf16", "i8", "u8"])];
 
 /// `self[..., index[i], ...] += alpha * source[..., i, ...]` along `dim`:
 /// `ScatterElements` with reduction "add" (duplicate indices accumulate).
 fn index_add<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
-    index_scatter(ctx, "sum", true, ctx.args.number("alpha")?.as_f64())
+    let alpha = ctx.args.number("alpha")?.as_f64();
+    // Bool tensors: `alpha = False` adds nothing (`self` as it is); a bool
+    // Mul by 0 has no ONNX form (found by the in-place OpInfo sweep).
+    if alpha == 0.0 && crate::lowering::builder::is_bool(ctx.result_element(0)?) {
+        return Ok(vec![ctx.op("Identity", &[ctx.args.tensor("self")?], &[])?]);
+    }
+    index_scatter(ctx, "sum", true, alpha)
 }
 
 /// The body of index_add / index_copy / index_reduce: `alpha * source`
