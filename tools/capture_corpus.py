@@ -229,7 +229,7 @@ class ViTLastHidden(nn.Module):
         return self.hf(pixel_values=pixel_values).last_hidden_state
 
 
-def build_llama() -> nn.Module:
+def _llama_config():
     tf = _quiet_transformers()
     cfg = tf.LlamaConfig(
         vocab_size=128, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
@@ -238,7 +238,42 @@ def build_llama() -> nn.Module:
         pad_token_id=0, tie_word_embeddings=False,
     )
     cfg._attn_implementation = "sdpa"
+    return tf, cfg
+
+
+def build_llama() -> nn.Module:
+    tf, cfg = _llama_config()
     return LogitsOnly(tf.LlamaForCausalLM(cfg))
+
+
+class LlamaDecodeStep(nn.Module):
+    """One decode step with a KV cache: input_ids [B, 1] and the past key/value
+    of each layer [B, kv_heads, P, head_dim] -> (logits, present k0, v0, k1, v1).
+    The DynamicCache is filled with `cache.update(k, v, layer)`; the past
+    lengths are not tied to each other here (torch.export gives them their own
+    symbols where the model does not force them equal)."""
+
+    def __init__(self, hf: nn.Module) -> None:
+        super().__init__()
+        self.hf = hf
+
+    def forward(self, input_ids: torch.Tensor, k0: torch.Tensor, v0: torch.Tensor,
+                k1: torch.Tensor, v1: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        from transformers import DynamicCache
+
+        cache = DynamicCache(config=self.hf.config)
+        cache.update(k0, v0, 0)
+        cache.update(k1, v1, 1)
+        out = self.hf(input_ids=input_ids, past_key_values=cache, use_cache=True)
+        present = []
+        for layer in out.past_key_values.layers:
+            present += [layer.keys, layer.values]
+        return (out.logits, *present)
+
+
+def build_llama_decode() -> nn.Module:
+    tf, cfg = _llama_config()
+    return LlamaDecodeStep(tf.LlamaForCausalLM(cfg))
 
 
 def build_bert() -> nn.Module:
@@ -478,6 +513,11 @@ class Spec:
     dim_max: dict[str, int] = field(default_factory=dict)
     # Capture with backed_size_oblivious (lets a size-1 sample dim stay dynamic).
     size_oblivious: bool = False
+    # Declare every dynamic axis as Dim.DYNAMIC instead of a named Dim: torch
+    # names the symbols itself, and axes that share a spec dim name (and value)
+    # get their own symbol unless the program forces them equal.  meta.json then
+    # records torch's symbols (symbolic_input_shapes, range_constraints).
+    auto_dims: bool = False
     large: bool = False  # not tracked by git: generated on demand
     # extra_meta(model, input sets) -> more meta.json fields (PT2E models: parity_tolerance).
     extra_meta: Callable[[nn.Module, list], dict] | None = None
@@ -520,6 +560,15 @@ def inputs_seq(k, g, d):
     return (_randn(g, d["batch"], d["seq"], 32),)
 
 
+def inputs_llama_decode(k, g, d):
+    ids = _ids(g, 2, 1)
+    # k0, v0, k1, v1: [batch 2, kv heads 2, past, head dim 16]
+    return (ids, *(_randn(g, 2, 2, d["past"], 16) for _ in range(4)))
+
+
+PAST = ("past", 7, 13)
+
+
 SPECS: list[Spec] = [
     Spec("mlp", "hand-written", "Linear(16,32)-GELU-Linear(32,8)",
          MLP, inputs_x(16), [{0: BATCH}], seed=100),
@@ -536,6 +585,16 @@ SPECS: list[Spec] = [
          "LlamaForCausalLM, hidden 64, intermediate 128, 2 layers, 4 heads / 2 kv heads (GQA), "
          "rotary, vocab 128, use_cache=False, sdpa attention; output = logits",
          build_llama, inputs_tokens, [{0: BATCH, 1: SEQ}], seed=103),
+    Spec("llama_decode", "transformers",
+         "the llama configuration (hidden 64, intermediate 128, 2 layers, 4 heads / 2 kv heads, "
+         "vocab 128) as ONE decode step with a KV cache: forward(input_ids [2, 1], k0, v0, k1, v1 "
+         "[2, 2, P, 16]) fills a DynamicCache with cache.update(k, v, layer) and runs "
+         "past_key_values=cache, use_cache=True; outputs = logits, present k0, v0, k1, v1 "
+         "[2, 2, P+1, 16]; sdpa attention; batch static (2), the past axis of each past tensor "
+         "Dim.DYNAMIC, so torch gives the past key and past value their own length symbols "
+         "(see symbolic_input_shapes)",
+         build_llama_decode, inputs_llama_decode, [{}, {2: PAST}, {2: PAST}, {2: PAST}, {2: PAST}],
+         seed=115, auto_dims=True),
     Spec("bert", "transformers",
          "BertModel, hidden 32, 2 layers, 4 heads, vocab 128, no pooler, sdpa attention; "
          "output = last_hidden_state; set_1 attention_mask has padding zeros",
@@ -720,22 +779,23 @@ def capture(spec: Spec, out_root: Path) -> dict:
             if dname not in dim_objs:
                 kw = {"max": spec.dim_max[dname]} if dname in spec.dim_max else {}
                 dim_objs[dname] = Dim(dname, **kw)
-            entry[axis] = dim_objs[dname]
+            entry[axis] = Dim.DYNAMIC if spec.auto_dims else dim_objs[dname]
         dynamic_shapes.append(entry or None)
 
     # Capture on a deep copy (the original stays untouched for the eager runs).
-    seed_all(spec.seed)
-    cap_model = copy.deepcopy(model)
-    if spec.size_oblivious:
-        import torch.fx.experimental._config as fx_config
+    def export() -> torch.export.ExportedProgram:
+        seed_all(spec.seed)
+        cap_model = copy.deepcopy(model)
+        if spec.size_oblivious:
+            import torch.fx.experimental._config as fx_config
 
-        with fx_config.patch(backed_size_oblivious=True):
-            ep = torch.export.export(cap_model, sets[0], dynamic_shapes=tuple(dynamic_shapes),
-                                     strict=False)
-    else:
-        ep = torch.export.export(cap_model, sets[0], dynamic_shapes=tuple(dynamic_shapes),
-                                 strict=False)
-    del cap_model
+            with fx_config.patch(backed_size_oblivious=True):
+                return torch.export.export(cap_model, sets[0], dynamic_shapes=tuple(dynamic_shapes),
+                                           strict=False)
+        return torch.export.export(cap_model, sets[0], dynamic_shapes=tuple(dynamic_shapes),
+                                   strict=False)
+
+    ep = export()
     ir = "TRAINING"
     if spec.core:
         ep = ep.run_decompositions()
@@ -752,9 +812,15 @@ def capture(spec: Spec, out_root: Path) -> dict:
         mutated_buffers = list(dict(sig.buffers_to_mutate).values())
     else:
         mutated_source = "run_decompositions().graph_signature.buffers_to_mutate"
+        # run_decompositions() shares the program's ShapeEnv: the equalities it
+        # finds (the decomposed SDPA ties the key and value lengths) become
+        # replacements that the saved TRAINING program would then show (one
+        # symbol for all past lengths).  For Dim.DYNAMIC captures decompose a
+        # second export instead.
+        decomp_src = export() if spec.auto_dims else ep
         try:
             mutated_buffers = list(
-                dict(ep.run_decompositions().graph_signature.buffers_to_mutate).values())
+                dict(decomp_src.run_decompositions().graph_signature.buffers_to_mutate).values())
         except Exception as e:  # noqa: BLE001 - torch bug; see scan_mutated_buffers
             mutated_buffers = scan_mutated_buffers(ep)
             mutated_source = (f"scan of in-place ops on buffers in the TRAINING graph "
@@ -825,6 +891,14 @@ def capture(spec: Spec, out_root: Path) -> dict:
         "torch": torch.__version__,
     }
     meta["mutated_buffers_source"] = mutated_source
+    if spec.auto_dims:
+        shapes = {}
+        for node in ep.graph.nodes:
+            if node.op == "placeholder" and node.name in input_names:
+                shapes[node.name] = [str(d) for d in node.meta["val"].shape]
+        meta["symbolic_input_shapes"] = shapes
+        meta["range_constraints"] = {str(k): str(v) for k, v in
+                                     sorted(ep.range_constraints.items(), key=lambda kv: str(kv[0]))}
     if spec.family == "transformers":
         import transformers
 
@@ -855,7 +929,9 @@ this file).  Each `NAME/` holds:
 
 - `model.pt2`: `torch.export.save` of `torch.export.export(..., strict=False)`
   (TRAINING IR), or of `ep.run_decompositions()` for the ATEN rows; dynamic dims
-  declared with `torch.export.Dim`;
+  declared with `torch.export.Dim` (`Dim.DYNAMIC` for `llama_decode`: torch
+  names the symbols, `meta.json` records them in `symbolic_input_shapes` and
+  `range_constraints`);
 - `set_0/`, `set_1/`: `input_<i>.pb` and `output_<j>.pb`, ONNX `TensorProto`s
   whose `name` is the ONNX graph input/output name.  `set_0` has the capture
   shapes, `set_1` a different value for every dynamic dim.  Outputs are the

@@ -433,6 +433,7 @@ parity!(
     cnn_block,
     resnet18,
     llama,
+    llama_decode,
     bert,
     bert_core,
     gpt2,
@@ -446,6 +447,22 @@ parity!(
     pt2e_mlp_dynamic,
     pt2e_transformer_xnnpack,
 );
+
+/// The decode step of `llama_decode` (one query token against a KV cache
+/// whose past key and past value lengths are separate symbols) converted
+/// with the default pipeline: the attention of each of the 2 layers is one
+/// `Attention` node and no `Softmax` is left.
+#[test]
+fn llama_decode_fuses_decode_attention() {
+    let input = Path::new("tests/corpus/llama_decode/model.pt2");
+    assert!(input.is_file(), "{} missing: tools/capture_corpus.py --only llama_decode", input.display());
+    let out = crate::scratch_dir("llama_decode_attention").join("model.onnx");
+    convert(input.to_str().unwrap(), &out, &ConvertOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let model = onnx_protobuf::ModelProto::parse_from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    let ops: Vec<&str> = model.graph.node.iter().map(|n| n.op_type.as_str()).collect();
+    let count = |op: &str| ops.iter().filter(|o| **o == op).count();
+    assert_eq!((count("Attention"), count("Softmax")), (2, 0), "decode attention not fused: {ops:?}");
+}
 
 /// `onnx.checker.check_model(full_check=True)` accepts the conversion of
 /// every corpus model (one Python process for all of them).
