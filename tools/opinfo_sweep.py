@@ -8,7 +8,7 @@ expecttest hypothesis` once):
     .venv/bin/python tools/opinfo_sweep.py [--ir default|core|default,core]
         [--dtype float32 | --dtypes all | --dtype float32,int64] [--samples N]
         [--ops name,...] [--jobs N] [--out DIR] [--timeout S] [--no-doc]
-        [--dynamic]
+        [--dynamic] [--inplace]
 
 For every OpInfo of torch's `op_db` (torch.testing._internal.
 common_methods_invocations, CPU) and every selected dtype it supports, each
@@ -69,6 +69,20 @@ floats scaled by a random factor in [0.5, 1.5]), eager as the reference,
 only when the exported program accepts it and agrees with eager; its verdict
 (`resized_status`: pass, wrong, ort-error, none) never changes the case's
 category.
+
+--inplace runs each OpInfo's in-place variant (`op.inplace_variant`: x.add_,
+F.elu(inplace=True), ...) as `y = x.clone(); y.op_(*args, **kwargs);
+return y`: torch.export keeps the in-place ATen op (add_.Tensor, ...) in the
+TRAINING IR, so the converter meets the mutating overloads.  Only OpInfos
+with an in-place variant, and only deterministic ones: OpInfos whose op or
+in-place variant goes through `wrapper_set_seed` (uniform, normal, dropout,
+rrelu, ...; `seeded_opinfo`) are left out.  Samples the in-place op refuses
+in eager (a result dtype it cannot write back, an input it would have to
+broadcast) are capture-skips.  Same categories and report as the default
+mode; captures under DIR/cache/<ir>-inplace (their key includes "inplace"),
+the summary under IR/dtype/inplace in the docs JSON ("-inplace" appended to
+a given tag), results in DIR/results-<ir>-<dtype>-inplace.json.  With
+--dynamic as well: cache <ir>-dynamic-inplace, tag dynamic-inplace.
 
 bfloat16 tensors (no numpy dtype) are stored upcast to float32 in io.npz
 (exact) and listed in the capture's meta; they are fed to onnxruntime as
@@ -246,6 +260,9 @@ class Worker:
         if self.args.dynamic:
             # Never the key of a static capture of the same sample.
             h.update(b"|dynamic")
+        if self.args.inplace:
+            # Never the key of the out-of-place capture of the same sample.
+            h.update(b"|inplace")
         for leaf in leaves:
             if isinstance(leaf, torch.Tensor):
                 h.update(f"T{leaf.dtype}{tuple(leaf.shape)}{leaf.layout}".encode())
@@ -264,6 +281,23 @@ class Worker:
         """An nn.Module calling the op on its tensor arguments (the rest baked in)."""
         torch, pytree = self.torch, self.pytree
         fn = op.op
+
+        if self.args.inplace:
+            inplace = op.inplace_variant
+
+            class InplaceModule(torch.nn.Module):
+                def forward(self, *ts):
+                    ls = list(leaves)
+                    for k, t in zip(tensor_pos, ts):
+                        ls[k] = t
+                    inp, args, kwargs = pytree.tree_unflatten(ls, spec)
+                    # A clone, so the graph mutates no user input: the
+                    # in-place op stays in the exported graph.
+                    y = inp.clone()
+                    inplace(y, *args, **kwargs)
+                    return (y,)
+
+            return InplaceModule()
 
         class SampleModule(torch.nn.Module):
             def forward(self, *ts):
@@ -584,7 +618,7 @@ class Worker:
         torch, np, pytree = self.torch, self.np, self.pytree
         leaves, spec = pytree.tree_flatten((sample.input, tuple(sample.args), dict(sample.kwargs)))
         key = self.sample_key(op, task, leaves, spec)
-        case_dir = self.cache / (task["ir"] + ("-dynamic" if self.args.dynamic else "")) / key
+        case_dir = self.cache / (task["ir"] + mode_suffix(self.args)) / key
         meta_path = case_dir / "meta.json"
         meta = json.loads(meta_path.read_text()) if meta_path.exists() and not self.args.fresh else None
         # Captures from before complex tensors were judged (skipped then).
@@ -824,6 +858,19 @@ def symbolic(torch, d) -> bool:
 
 def op_key(op) -> str:
     return op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+
+
+def mode_suffix(args) -> str:
+    """The cache directory and results file suffix of --dynamic / --inplace."""
+    return ("-dynamic" if args.dynamic else "") + ("-inplace" if args.inplace else "")
+
+
+def seeded_opinfo(op) -> bool:
+    """OpInfo's random ops call `wrapper_set_seed` (a fixed seed inside
+    the call, so eager runs agree) from their op or in-place variant
+    lambdas: uniform, normal, dropout, rrelu, ..."""
+    return any("wrapper_set_seed" in getattr(getattr(f, "__code__", None), "co_names", ())
+               for f in (op.op, op.inplace_variant))
 
 
 def first_line(s: str) -> str:
@@ -1192,6 +1239,9 @@ def run_sweep(args):
         key = op_key(op)
         if wanted_ops and key not in wanted_ops and op.name not in wanted_ops:
             continue
+        if args.inplace and (op.inplace_variant is None or seeded_opinfo(op)):
+            # --inplace: OpInfos with an in-place variant, deterministic ones.
+            continue
         supported = op.supported_dtypes("cpu")
         if dtype_words == ["all"]:
             dts = sorted((str(d).replace("torch.", "") for d in supported), key=str)
@@ -1203,7 +1253,7 @@ def run_sweep(args):
                 # outputs compared as real views): passes/src/lowering/complex.rs.
                 tasks.append({"op": key, "dtype": d, "ir": ir})
     if not tasks:
-        sys.exit("opinfo_sweep: nothing to run (check --ops / --dtype)")
+        sys.exit("opinfo_sweep: nothing to run (check --ops / --dtype; --inplace keeps only deterministic OpInfos with an in-place variant)")
 
     results = defaultdict(list)   # (ir, dtype) -> list of case dicts
     op_errors = {}
@@ -1216,7 +1266,7 @@ def run_sweep(args):
     worker_argv = [sys.executable, str(Path(__file__).resolve()), "--worker", "--out", str(out),
                    "--binary", str(run_binary), "--bin-hash", bin_hash, "--timeout", str(args.timeout),
                    "--samples", str(args.samples or 0)] + (["--fresh"] if args.fresh else []) + \
-        (["--dynamic"] if args.dynamic else [])
+        (["--dynamic"] if args.dynamic else []) + (["--inplace"] if args.inplace else [])
     jobs = [Job(args, worker_argv) for _ in range(max(1, min(args.jobs, len(queue))))]
     sel = selectors.DefaultSelector()
     for j in jobs:
@@ -1318,7 +1368,7 @@ def run_sweep(args):
     summaries = {}
     for (ir, dtype), cases in sorted(results.items()):
         cases.sort(key=lambda c: (c["op"], c["i"]))
-        (out / f"results-{ir}-{dtype}{'-dynamic' if args.dynamic else ''}.json").write_text(json.dumps(
+        (out / f"results-{ir}-{dtype}{mode_suffix(args)}.json").write_text(json.dumps(
             {"ir": ir, "dtype": dtype, "binary": str(binary), "binary_hash": bin_hash, "cases": cases}, indent=0))
         key = f"{ir}/{dtype}" + (f"/{args.tag}" if args.tag else "")
         summaries[key] = summarize(ir, dtype, cases, args, binary_time, elapsed)
@@ -1427,6 +1477,7 @@ def summarize(ir, dtype, cases, args, binary_time, elapsed):
                              "reason": c["reason"], **({"dyn_dims": c["dyn_dims"], "key": c.get("key", "")}
                                                        if "dyn_dims" in c else {})} for c in flagged],
         **({"dynamic": dynamic_summary(cases)} if args.dynamic else {}),
+        **({"inplace": True} if args.inplace else {}),
     }
 
 
@@ -1455,8 +1506,8 @@ def pct(n, d):
 
 def print_summary(s, verbose=False):
     t = s["totals"]
-    print(f"\n=== OpInfo sweep: IR {s['ir']}, {s['dtype']}, {s['cases']} cases over {s['opinfos']} OpInfos "
-          f"({s['samples_per_opinfo']} samples each) ===")
+    print(f"\n=== OpInfo sweep: IR {s['ir']}, {s['dtype']}{', in-place variants' if s.get('inplace') else ''}, "
+          f"{s['cases']} cases over {s['opinfos']} OpInfos ({s['samples_per_opinfo']} samples each) ===")
     print(f"{'op':40} {'n':>4} " + " ".join(f"{k[:7]:>7}" for k in CATEGORIES))
     for op, c in s["per_op"].items():
         n = sum(c.values())
@@ -1558,6 +1609,11 @@ def render_md(data):
     for k in order:
         s = configs[k]
         L += ["", f"## {s['ir']} IR, {s['dtype']}{title_tag(s)}", ""]
+        if s.get("inplace"):
+            L += ["Each sample runs the OpInfo's in-place variant on a clone of its input "
+                  "(`y = x.clone(); y.op_(...)`; torch.export keeps the in-place op). Only OpInfos with an "
+                  "in-place variant, deterministic ones (not those seeded by `wrapper_set_seed`). Samples the "
+                  "in-place op refuses in eager (result dtype, broadcast input) are capture-skips.", ""]
         d = s.get("dynamic")
         if d:
             w = d["with_dynamic_dims"]
@@ -1671,6 +1727,8 @@ def main():
     p.add_argument("--report", metavar="PATH", help="also write a short report (totals, wrong/crash, top missing) here")
     p.add_argument("--dynamic", action="store_true", help="capture with every dim Dim.AUTO (own cache and "
                    "docs row IR/dtype/dynamic); counts dims left dynamic, retries at other sizes")
+    p.add_argument("--inplace", action="store_true", help="run each OpInfo's in-place variant on a clone of its "
+                   "input (deterministic OpInfos with one; own cache and docs row IR/dtype/inplace)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--bin-hash", default="", help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -1686,6 +1744,9 @@ def main():
     if args.dynamic and "dynamic" not in args.tag:
         # Its own row in the docs JSON (IR/dtype/dynamic), never the static one.
         args.tag = f"{args.tag}-dynamic" if args.tag else "dynamic"
+    if args.inplace and "inplace" not in args.tag:
+        # Likewise its own row (IR/dtype/inplace), never the out-of-place one.
+        args.tag = f"{args.tag}-inplace" if args.tag else "inplace"
     rc = run_sweep(args)
     if args.report and DOC_JSON.exists():
         Path(args.report).write_text(render_report(json.loads(DOC_JSON.read_text())))
