@@ -137,7 +137,11 @@ impl QuantizeWeights {
                 None if part == "sym" => q.symmetric = true,
                 None if part == "asym" => q.symmetric = false,
                 Some(("block", v)) => {
-                    q.block = v.parse().ok().filter(|b: &u32| (16..=4096).contains(b) && b.is_power_of_two()).ok_or_else(
+                    q.block = v
+                        .parse()
+                        .ok()
+                        .filter(|b: &u32| aten2onnx_passes::onnx_quantize_weights::valid_block(*b as i64))
+                        .ok_or_else(
                         || bad(format!("block must be a power of two from 16 to 4096, got {v:?}")),
                     )?
                 }

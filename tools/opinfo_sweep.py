@@ -282,15 +282,19 @@ class Worker:
         torch, pytree = self.torch, self.pytree
         fn = op.op
 
+        def sample(ts):
+            """(input, args, kwargs) of the sample with its tensors replaced by `ts`."""
+            ls = list(leaves)
+            for k, t in zip(tensor_pos, ts):
+                ls[k] = t
+            return pytree.tree_unflatten(ls, spec)
+
         if self.args.inplace:
             inplace = op.inplace_variant
 
             class InplaceModule(torch.nn.Module):
                 def forward(self, *ts):
-                    ls = list(leaves)
-                    for k, t in zip(tensor_pos, ts):
-                        ls[k] = t
-                    inp, args, kwargs = pytree.tree_unflatten(ls, spec)
+                    inp, args, kwargs = sample(ts)
                     # A clone, so the graph mutates no user input: the
                     # in-place op stays in the exported graph.
                     y = inp.clone()
@@ -301,10 +305,7 @@ class Worker:
 
         class SampleModule(torch.nn.Module):
             def forward(self, *ts):
-                ls = list(leaves)
-                for k, t in zip(tensor_pos, ts):
-                    ls[k] = t
-                inp, args, kwargs = pytree.tree_unflatten(ls, spec)
+                inp, args, kwargs = sample(ts)
                 # A flat tuple: torch.return_types and other named tuples
                 # cannot be serialized by torch.export.save.
                 return tuple(pytree.tree_leaves(fn(inp, *args, **kwargs)))

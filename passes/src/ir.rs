@@ -368,3 +368,34 @@ pub fn sync_function_types(root: OperationRef<'_, '_>) {
         };
     }
 }
+
+/// An integer attribute of `op` (`None` when absent or not an integer).
+pub fn int_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<i64> {
+    let attr = op.attribute(name).ok()?;
+    unsafe { sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| sys::mlirIntegerAttrGetValueInt(attr.to_raw())) }
+}
+
+/// True when `value` has exactly one use.
+pub fn single_use(value: Value<'_, '_>) -> bool {
+    unsafe {
+        let first = sys::mlirValueGetFirstUse(value.to_raw());
+        !sys::mlirOpOperandIsNull(first) && sys::mlirOpOperandIsNull(sys::mlirOpOperandGetNextUse(first))
+    }
+}
+
+/// Sets the discardable attribute `name` of `op` to the i64 `value` (the
+/// passes' summaries on their function: `onnx.fuse_weights = N`).
+pub fn set_i64_attribute(op: OperationRef<'_, '_>, name: &str, value: i64) {
+    // The ContextRef must outlive `to_ref`'s borrow (a temporary dangles).
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let i64_type = melior::ir::r#type::IntegerType::new(context, 64).into();
+    let attr: Attribute = melior::ir::attribute::IntegerAttribute::new(i64_type, value).into();
+    unsafe {
+        sys::mlirOperationSetDiscardableAttributeByName(
+            op.to_raw(),
+            sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+            attr.to_raw(),
+        )
+    };
+}

@@ -87,16 +87,7 @@ impl ProjectPass for FlattenTokens {
         let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
         let gemms = flatten_block(body, onnx_ir::opset_of(op));
         if gemms > 0 {
-            let context = op.context();
-            let context = unsafe { context.to_ref() };
-            let attr: Attribute = IntegerAttribute::new(IntegerType::new(context, 64).into(), gemms as i64).into();
-            unsafe {
-                sys::mlirOperationSetDiscardableAttributeByName(
-                    op.to_raw(),
-                    sys::MlirStringRef { data: SUMMARY_ATTR.as_ptr() as *const _, length: SUMMARY_ATTR.len() },
-                    attr.to_raw(),
-                )
-            };
+            ir::set_i64_attribute(op, SUMMARY_ATTR, gemms as i64);
         }
         Ok(())
     }
@@ -188,14 +179,6 @@ fn attributes_within(op: OperationRef<'_, '_>, allowed: &[&str]) -> bool {
     })
 }
 
-fn int_attr(op: OperationRef<'_, '_>, name: &str) -> Option<i64> {
-    op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value())
-}
-
-fn is_none(v: Value<'_, '_>) -> bool {
-    ir::defining_op(v).is_some_and(|d| op_name(d) == onnx_ir::NONE_OP)
-}
-
 /// A token-wise op: the operand indices that carry rows (`[L..., *]`
 /// values, which join the op's region or enter it through a Reshape).
 fn token_operands(op: OperationRef<'_, '_>) -> Option<Vec<usize>> {
@@ -258,7 +241,7 @@ fn token_operands(op: OperationRef<'_, '_>) -> Option<Vec<usize>> {
         }
         _ if LAST_AXIS.contains(&kind) => {
             let rank = out.len() as i64;
-            let axis = int_attr(op, "axis").unwrap_or(-1);
+            let axis = ir::int_attribute(op, "axis").unwrap_or(-1);
             if !(axis == -1 || axis == rank - 1) || !full(0) {
                 return None;
             }
@@ -268,7 +251,7 @@ fn token_operands(op: OperationRef<'_, '_>) -> Option<Vec<usize>> {
             // Scale and bias: 1-D (or absent); the statistics outputs unused.
             for i in 1..op.operand_count() {
                 let v = ir::operand_at(op, i)?;
-                if !is_none(v) && dims(v).map(|d| d.len()) != Some(1) {
+                if !onnx_ir::is_none_value(v) && dims(v).map(|d| d.len()) != Some(1) {
                     return None;
                 }
             }

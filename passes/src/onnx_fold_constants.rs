@@ -114,11 +114,6 @@ fn constant_of(value: Value<'_, '_>) -> Option<IntTensor> {
     }
 }
 
-fn int_attr(op: OperationRef<'_, '_>, name: &str) -> Option<i64> {
-    let attr = op.attribute(name).ok()?;
-    unsafe { sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| sys::mlirIntegerAttrGetValueInt(attr.to_raw())) }
-}
-
 fn norm(i: i64, n: usize) -> i64 {
     if i < 0 {
         i + n as i64
@@ -148,8 +143,8 @@ fn elementwise(a: &IntTensor, b: &IntTensor, f: impl Fn(i64, i64) -> Option<i64>
 fn shape_dims(shape_op: OperationRef<'_, '_>) -> Option<Vec<Option<i64>>> {
     let d = dims(crate::ir::operand_at(shape_op, 0)?.r#type())?;
     let rank = d.len();
-    let start = norm(int_attr(shape_op, "start").unwrap_or(0), rank).clamp(0, rank as i64) as usize;
-    let end = norm(int_attr(shape_op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
+    let start = norm(crate::ir::int_attribute(shape_op, "start").unwrap_or(0), rank).clamp(0, rank as i64) as usize;
+    let end = norm(crate::ir::int_attribute(shape_op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
     Some(d.get(start..end.max(start))?.to_vec())
 }
 
@@ -157,7 +152,7 @@ fn shape_dims(shape_op: OperationRef<'_, '_>) -> Option<Vec<Option<i64>>> {
 /// next to a symbolic batch, as the TorchScript exporter reads sizes): the
 /// dims, although `Shape(x)` as a whole is not constant.
 fn gather_of_static_dims(op: OperationRef<'_, '_>) -> Option<IntTensor> {
-    if int_attr(op, "axis").unwrap_or(0) != 0 || op.operand_count() != 2 {
+    if crate::ir::int_attribute(op, "axis").unwrap_or(0) != 0 || op.operand_count() != 2 {
         return None;
     }
     let shape_op = crate::ir::defining_op(crate::ir::operand_at(op, 0)?)?;
@@ -224,7 +219,7 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
         ("Squeeze", [x, axes]) if x.shape == [1] && (axes.values == [0] || axes.values == [-1]) => {
             IntTensor { shape: vec![], values: x.values.clone() }
         }
-        ("Gather", [data, indices]) if data.shape.len() == 1 && int_attr(op, "axis").unwrap_or(0) == 0 => {
+        ("Gather", [data, indices]) if data.shape.len() == 1 && crate::ir::int_attribute(op, "axis").unwrap_or(0) == 0 => {
             let n = data.values.len();
             let values = indices
                 .values

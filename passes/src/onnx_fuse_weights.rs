@@ -39,7 +39,7 @@ use crate::{
     Factory, PassId, PassInfo, ProjectPass,
 };
 use melior::ir::{
-    attribute::{AttributeLike, DenseElementsAttribute, FloatAttribute, IntegerAttribute, StringAttribute},
+    attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute, StringAttribute},
     operation::{OperationBuilder, OperationLike},
     r#type::{IntegerType, RankedTensorType},
     Attribute, BlockLike, Identifier, OperationRef, RegionLike, Type, Value, ValueLike,
@@ -70,16 +70,7 @@ impl ProjectPass for FuseWeights {
         let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
         let fused = fuse_block(body, onnx_ir::opset_of(op));
         if fused > 0 {
-            let context = op.context();
-            let context = unsafe { context.to_ref() };
-            let attr: Attribute = IntegerAttribute::new(IntegerType::new(context, 64).into(), fused as i64).into();
-            unsafe {
-                sys::mlirOperationSetDiscardableAttributeByName(
-                    op.to_raw(),
-                    sys::MlirStringRef { data: SUMMARY_ATTR.as_ptr() as *const _, length: SUMMARY_ATTR.len() },
-                    attr.to_raw(),
-                )
-            };
+            ir::set_i64_attribute(op, SUMMARY_ATTR, fused as i64);
         }
         Ok(())
     }
@@ -101,19 +92,11 @@ fn weight_of(value: Value<'_, '_>) -> Option<(i64, i64, String)> {
     }
 }
 
-/// True when `value` has exactly one use.
-fn single_use(value: Value<'_, '_>) -> bool {
-    unsafe {
-        let first = sys::mlirValueGetFirstUse(value.to_raw());
-        !sys::mlirOpOperandIsNull(first) && sys::mlirOpOperandIsNull(sys::mlirOpOperandGetNextUse(first))
-    }
-}
-
 /// The `Add(y, b)` (either order) that is the only use of `y`, with `b` a
 /// `[n]` weight of element type `elem` used only there, and the sum of
 /// `y`'s type (the bias broadcasts along the last axis only).
 fn bias_add<'c, 'a>(y: Value<'c, 'a>, n: i64, elem: &str) -> Option<(OperationRef<'c, 'a>, Value<'c, 'a>)> {
-    if !single_use(y) {
+    if !ir::single_use(y) {
         return None;
     }
     let (user, index) = unsafe {
@@ -129,7 +112,7 @@ fn bias_add<'c, 'a>(y: Value<'c, 'a>, n: i64, elem: &str) -> Option<(OperationRe
     let b = ir::operand_at(user, 1 - index)?;
     let sum = ir::result_at(user, 0)?;
     let fits = ir::defining_op(b).is_some_and(|d| onnx_ir::is_weight_op(&op_name(d)))
-        && single_use(b)
+        && ir::single_use(b)
         && shape_of(b.r#type()).is_some_and(|s| s[..] == [Dim::Static(n)])
         && crate::lowering::builder::element_type(b.r#type()).map(|e| e.to_string()).as_deref() == Some(elem)
         && sum.r#type() == y.r#type();
@@ -164,7 +147,7 @@ fn member(op: OperationRef<'_, '_>) -> Option<(Key, i64)> {
     let x = ir::operand_at(op, 0)?;
     let w = ir::operand_at(op, 1)?;
     // A weight also used elsewhere would be written twice (alone and in the concat).
-    let (k, n, elem) = weight_of(w).filter(|_| single_use(w))?;
+    let (k, n, elem) = weight_of(w).filter(|_| ir::single_use(w))?;
     let form = match name.as_str() {
         "onnx.MatMul" if op.operand_count() == 2 => Form::MatMul,
         "onnx.Gemm" if (2..=3).contains(&op.operand_count()) => {
@@ -194,7 +177,7 @@ fn member(op: OperationRef<'_, '_>) -> Option<(Key, i64)> {
                 Some(c) if ir::defining_op(c).is_some_and(|d| op_name(d) == onnx_ir::NONE_OP) => false,
                 Some(c) => {
                     let fits = ir::defining_op(c).is_some_and(|d| onnx_ir::is_weight_op(&op_name(d)))
-                        && single_use(c)
+                        && ir::single_use(c)
                         && shape_of(c.r#type()).is_some_and(|s| s[..] == [Dim::Static(width)])
                         && crate::lowering::builder::element_type(c.r#type()).map(|e| e.to_string())
                             == Some(elem.clone());

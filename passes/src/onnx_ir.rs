@@ -47,6 +47,11 @@ pub const WEIGHT_TRANSFORM_OP: &str = "onnx.weight_transform";
 pub const WEIGHT_TRANSFORM_KINDS: &[&str] =
     &["transpose", "reshape", "cast", "concat", "slice", "conv_bn_weight", "conv_bn_bias", "rtn_data", "rtn_scales", "rtn_zero_points", "narrow"];
 
+/// True when `value` is the `onnx.none` placeholder of a missing optional input.
+pub fn is_none_value(value: melior::ir::Value<'_, '_>) -> bool {
+    crate::ir::defining_op(value).is_some_and(|op| crate::ir::op_name(op) == NONE_OP)
+}
+
 /// True for ops whose value is an initializer (read from the archive, or
 /// computed from initializers by the writer).
 pub fn is_weight_op(name: &str) -> bool {

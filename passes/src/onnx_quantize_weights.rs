@@ -74,7 +74,7 @@ pub const INFO: PassInfo = PassInfo {
             return Err(format!("onnx-quantize-weights: bits must be 4 or 8, got {bits}"));
         }
         let block = number("block", 32)?;
-        if !(16..=4096).contains(&block) || (block as u64).count_ones() != 1 {
+        if !valid_block(block) {
             return Err(format!("onnx-quantize-weights: block must be a power of two from 16 to 4096, got {block}"));
         }
         let symmetric = match number("symmetric", 1)? {
@@ -103,6 +103,13 @@ pub const INFO: PassInfo = PassInfo {
         Ok(Box::new(Factory { pass, id: &ID, info: &INFO }))
     },
 };
+
+/// The block sizes the quantization takes: a power of two from 16 to 4096
+/// (onnxruntime fuses blocked DequantizeLinear + MatMul only for powers of
+/// two from 16). The CLI spec, this pass and the writer all check it.
+pub fn valid_block(block: i64) -> bool {
+    (16..=4096).contains(&block) && (block as u64).is_power_of_two()
+}
 
 #[derive(Clone)]
 struct QuantizeWeights {
@@ -146,27 +153,10 @@ impl ProjectPass for QuantizeWeights {
             }
         }
         if done > 0 {
-            // `to_ref` borrows the ContextRef: keep it alive (a temporary
-            // dangles, and the release build crashed in Float32Type::get).
-            let context_ref = op.context();
-            let context = unsafe { context_ref.to_ref() };
-            let attr: Attribute = IntegerAttribute::new(IntegerType::new(context, 64).into(), done).into();
-            unsafe {
-                sys::mlirOperationSetDiscardableAttributeByName(
-                    op.to_raw(),
-                    sys::MlirStringRef { data: SUMMARY_ATTR.as_ptr() as *const _, length: SUMMARY_ATTR.len() },
-                    attr.to_raw(),
-                )
-            };
+            ir::set_i64_attribute(op, SUMMARY_ATTR, done);
         }
         Ok(())
     }
-}
-
-/// An integer attribute of `op`.
-fn int_attr(op: OperationRef<'_, '_>, name: &str) -> Option<i64> {
-    let attr = op.attribute(name).ok()?;
-    IntegerAttribute::try_from(attr).ok().map(|i| i.value())
 }
 
 /// A float attribute of `op`.
@@ -201,14 +191,6 @@ fn leaf_names(value: Value<'_, '_>, out: &mut Vec<String>) {
     }
 }
 
-/// True when `value` has exactly one use.
-fn single_use(value: Value<'_, '_>) -> bool {
-    unsafe {
-        let first = sys::mlirValueGetFirstUse(value.to_raw());
-        !sys::mlirOpOperandIsNull(first) && sys::mlirOpOperandIsNull(sys::mlirOpOperandGetNextUse(first))
-    }
-}
-
 /// The `kind` and attributes of a weight transform op, if `value` is one.
 fn transform_kind<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, String)> {
     let def = ir::defining_op(value)?;
@@ -230,7 +212,7 @@ fn untransposed<'c, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
 /// along axis 1 (a QKV weight of `onnx-fuse-weights`).
 fn concat_of_transposes<'c, 'a>(value: Value<'c, 'a>) -> Option<Vec<Value<'c, 'a>>> {
     let (def, kind) = transform_kind(value)?;
-    if kind != "concat" || int_attr(def, "axis") != Some(1) {
+    if kind != "concat" || ir::int_attribute(def, "axis") != Some(1) {
         return None;
     }
     (0..def.operand_count())
@@ -244,17 +226,17 @@ impl QuantizeWeights {
         let is_gemm = op_name(p) == "onnx.Gemm";
         let (x, w) = (ir::operand_at(p, 0)?, ir::operand_at(p, 1)?);
         let trans_b = if is_gemm {
-            let plain = int_attr(p, "transA").unwrap_or(0) == 0
+            let plain = ir::int_attribute(p, "transA").unwrap_or(0) == 0
                 && float_attr(p, "alpha").unwrap_or(1.0) == 1.0
                 && float_attr(p, "beta").unwrap_or(1.0) == 1.0;
             if !plain {
                 return None;
             }
-            int_attr(p, "transB").unwrap_or(0) == 1
+            ir::int_attribute(p, "transB").unwrap_or(0) == 1
         } else {
             false
         };
-        if !onnx_ir::is_weight_value(w) || !single_use(w) || p.result_count() != 1 {
+        if !onnx_ir::is_weight_value(w) || !ir::single_use(w) || p.result_count() != 1 {
             return None;
         }
         let elem = crate::lowering::builder::element_type(w.r#type())?;
@@ -387,7 +369,7 @@ impl QuantizeWeights {
                 .ok()?;
             insert(op)?
         };
-        let result = match ir::operand_at(p, 2).filter(|c| is_gemm && !is_none(*c)) {
+        let result = match ir::operand_at(p, 2).filter(|c| is_gemm && !onnx_ir::is_none_value(*c)) {
             Some(c) => {
                 let op = OperationBuilder::new("onnx.Add", location)
                     .add_operands(&[product, c])
@@ -418,9 +400,4 @@ fn erase_unused_weight(value: Value<'_, '_>) {
     for operand in operands {
         erase_unused_weight(operand);
     }
-}
-
-/// True for the `onnx.none` placeholder of a missing optional input.
-fn is_none(v: Value<'_, '_>) -> bool {
-    ir::defining_op(v).is_some_and(|d| op_name(d) == onnx_ir::NONE_OP)
 }

@@ -213,11 +213,6 @@ fn matmul_operands(op_type: &str) -> Option<(usize, usize)> {
     }
 }
 
-fn int_attr(op: OperationRef<'_, '_>, name: &str) -> Option<i64> {
-    let a = op.attribute(name).ok()?;
-    unsafe { sys::mlirAttributeIsAInteger(a.to_raw()).then(|| sys::mlirIntegerAttrGetValueInt(a.to_raw())) }
-}
-
 fn norm(axis: i64, rank: usize) -> usize {
     (if axis < 0 { axis + rank as i64 } else { axis }).max(0) as usize
 }
@@ -422,8 +417,8 @@ fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut Shap
         },
         "Shape" => ir::operand_at(op, 0).and_then(|x| shape_of(x.r#type())).map(|s| {
             let r = s.len();
-            let start = norm(int_attr(op, "start").unwrap_or(0), r).min(r);
-            let end = norm(int_attr(op, "end").unwrap_or(r as i64), r).min(r);
+            let start = norm(crate::ir::int_attribute(op, "start").unwrap_or(0), r).min(r);
+            let end = norm(crate::ir::int_attribute(op, "end").unwrap_or(r as i64), r).min(r);
             s[start..end.max(start)].to_vec()
         }),
         "Concat" => (0..op.operand_count()).map(operand_values).collect::<Option<Vec<_>>>().map(|v| v.concat()),
@@ -456,7 +451,7 @@ fn track_shape_values(op: OperationRef<'_, '_>, op_type: &str, values: &mut Shap
                 _ => None,
             }
         }
-        "Gather" if int_attr(op, "axis").unwrap_or(0) == 0 => {
+        "Gather" if crate::ir::int_attribute(op, "axis").unwrap_or(0) == 0 => {
             let data = operand_values(0);
             let idx = ir::operand_at(op, 1).and_then(|v| const_ints(v, values));
             match (data, idx) {
@@ -553,8 +548,8 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             }
             // C broadcasts one way to the [M, N] result.
             (Some(a), Some(b)) => {
-                let ta = int_attr(op, "transA").unwrap_or(0) != 0;
-                let tb = int_attr(op, "transB").unwrap_or(0) != 0;
+                let ta = crate::ir::int_attribute(op, "transA").unwrap_or(0) != 0;
+                let tb = crate::ir::int_attribute(op, "transB").unwrap_or(0) != 0;
                 if let (Dim::Static(x), Dim::Static(y)) = (&a[usize::from(!ta)], &b[usize::from(tb)]) {
                     if x != y {
                         return Err(format!(
@@ -595,7 +590,7 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             if x.len() != w.len() || x.len() < 3 {
                 return Err(format!("input {} and weight {} need the same rank, at least 3", show(&x), show(&w)));
             }
-            let group = int_attr(op, "group").unwrap_or(1);
+            let group = crate::ir::int_attribute(op, "group").unwrap_or(1);
             let channels = if op_type == "Conv" {
                 match &w[1] {
                     Dim::Static(c) => Some(c.saturating_mul(group)),
@@ -651,7 +646,7 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             for (i, name, heads) in
                 [(0, "query", "q_num_heads"), (1, "key", "kv_num_heads"), (2, "value", "kv_num_heads")]
             {
-                if let (Some(x), Some(h)) = (input(i), int_attr(op, heads)) {
+                if let (Some(x), Some(h)) = (input(i), crate::ir::int_attribute(op, heads)) {
                     if let (3, Some(Dim::Static(w))) = (x.len(), x.last()) {
                         if h <= 0 || w % h != 0 {
                             return Err(format!(
@@ -721,7 +716,7 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             }
         }
         "RNN" | "GRU" | "LSTM" => {
-            let hidden = int_attr(op, "hidden_size");
+            let hidden = crate::ir::int_attribute(op, "hidden_size");
             if let Some(h) = hidden.filter(|&h| h <= 0) {
                 return Err(format!("attribute 'hidden_size' is {h}; it must be positive"));
             }
@@ -905,7 +900,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         "Split" => {
             let n = op.result_count();
             let Some(x) = input(0) else { return vec![None; n] };
-            let axis = norm(int_attr(op, "axis").unwrap_or(0), x.len());
+            let axis = norm(crate::ir::int_attribute(op, "axis").unwrap_or(0), x.len());
             if axis >= x.len() || n == 0 {
                 return vec![None; n];
             }
@@ -969,14 +964,14 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             }))
         }
         "Gemm" => one(input(0).zip(input(1)).and_then(|(a, b)| {
-            let ta = int_attr(op, "transA").unwrap_or(0) != 0;
-            let tb = int_attr(op, "transB").unwrap_or(0) != 0;
+            let ta = crate::ir::int_attribute(op, "transA").unwrap_or(0) != 0;
+            let tb = crate::ir::int_attribute(op, "transB").unwrap_or(0) != 0;
             Some(vec![a.get(if ta { 1 } else { 0 })?.clone(), b.get(if tb { 0 } else { 1 })?.clone()])
         })),
         "Shape" => one(input(0).map(|s| {
             let r = s.len();
-            let start = norm(int_attr(op, "start").unwrap_or(0), r).min(r);
-            let end = norm(int_attr(op, "end").unwrap_or(r as i64), r).min(r);
+            let start = norm(crate::ir::int_attribute(op, "start").unwrap_or(0), r).min(r);
+            let end = norm(crate::ir::int_attribute(op, "end").unwrap_or(r as i64), r).min(r);
             vec![Dim::Static(end.saturating_sub(start) as i64)]
         })),
         // The shape of its value (function bodies inlined by the importer
@@ -991,7 +986,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         "Reshape" => one(ir::operand_at(op, 1).and_then(|s| values.get(&key(s))).map(|target| {
             let data = input(0);
             // allowzero = 1: a 0 is a real 0, not "copy the input's dim".
-            let allowzero = int_attr(op, "allowzero") == Some(1);
+            let allowzero = crate::ir::int_attribute(op, "allowzero") == Some(1);
             let mut out: Shape = target
                 .iter()
                 .enumerate()
@@ -1018,7 +1013,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             .map(|(x, target)| broadcast(&[x, target]))),
         "Concat" => one((0..op.operand_count()).map(input).collect::<Option<Vec<_>>>().and_then(|shapes| {
             let first = shapes.first()?.clone();
-            let axis = norm(int_attr(op, "axis")?, first.len());
+            let axis = norm(crate::ir::int_attribute(op, "axis")?, first.len());
             if axis >= first.len() {
                 return None;
             }
@@ -1031,7 +1026,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             Some(out)
         })),
         "Gather" => one(input(0).zip(input(1)).and_then(|(data, idx)| {
-            let axis = norm(int_attr(op, "axis").unwrap_or(0), data.len());
+            let axis = norm(crate::ir::int_attribute(op, "axis").unwrap_or(0), data.len());
             // An axis out of range (e.g. a 0-d `data`) is invalid ONNX: infer nothing.
             if axis >= data.len() {
                 return None;
@@ -1097,7 +1092,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         "Dropout" => vec![input(0); op.result_count()],
         // Blocks of b x b pixels to channels and back.
         "SpaceToDepth" | "DepthToSpace" => one(input(0).and_then(|x| {
-            let b = int_attr(op, "blocksize").filter(|&b| b > 0)?;
+            let b = crate::ir::int_attribute(op, "blocksize").filter(|&b| b > 0)?;
             let bb = b.checked_mul(b)?;
             if x.len() != 4 {
                 return None;
@@ -1132,7 +1127,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         })),
         "LayerNormalization" => {
             let x = input(0);
-            let axis = int_attr(op, "axis").unwrap_or(-1);
+            let axis = crate::ir::int_attribute(op, "axis").unwrap_or(-1);
             let stats = x.as_ref().map(|s| {
                 let a = norm(axis, s.len());
                 s.iter().enumerate().map(|(i, d)| if i < a { d.clone() } else { Dim::Static(1) }).collect()
@@ -1141,10 +1136,10 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         }
         "ReduceSum" | "ReduceMean" | "ReduceMax" | "ReduceMin" | "ReduceProd" | "ReduceL1" | "ReduceL2"
         | "ReduceLogSum" | "ReduceLogSumExp" | "ReduceSumSquare" | "ArgMax" | "ArgMin" => one(input(0).and_then(|s| {
-            let keep = int_attr(op, "keepdims").unwrap_or(1) != 0;
+            let keep = crate::ir::int_attribute(op, "keepdims").unwrap_or(1) != 0;
             let all = || (0..s.len() as i64).collect::<Vec<_>>();
             let axes = if op_type.starts_with("Arg") {
-                vec![int_attr(op, "axis").unwrap_or(0)]
+                vec![crate::ir::int_attribute(op, "axis").unwrap_or(0)]
             } else {
                 match given_operand(op, 1) {
                     Some(a) => const_ints(a, values)?,
@@ -1153,7 +1148,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             };
             // No axes: every axis, or none with noop_with_empty_axes.
             let axes = match axes.is_empty() {
-                true if int_attr(op, "noop_with_empty_axes").unwrap_or(0) != 0 => return Some(s),
+                true if crate::ir::int_attribute(op, "noop_with_empty_axes").unwrap_or(0) != 0 => return Some(s),
                 true => all(),
                 false => axes,
             };
@@ -1181,7 +1176,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             let n = op.result_count();
             let mut out = vec![None; n];
             let (Some(q), Some(k), Some(v)) = (input(0), input(1), input(2)) else { return out };
-            let heads = (int_attr(op, "q_num_heads"), int_attr(op, "kv_num_heads"));
+            let heads = (crate::ir::int_attribute(op, "q_num_heads"), crate::ir::int_attribute(op, "kv_num_heads"));
             // Per-head size of a 3-D [B, S, heads * size] operand.
             let per_head = |d: &Dim, h: Option<i64>| match (d, h) {
                 (Dim::Static(w), Some(h)) if h > 0 && w % h == 0 => Dim::Static(w / h),
@@ -1253,7 +1248,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             let mut out = vec![None; op.result_count()];
             if let (Some(first), Some(x)) = (out.first_mut(), input(0)) {
                 if let Some(rows) = x.first() {
-                    *first = Some(vec![rows.clone(), int_attr(op, "n_targets").map_or(Dim::Unknown, Dim::Static)]);
+                    *first = Some(vec![rows.clone(), crate::ir::int_attribute(op, "n_targets").map_or(Dim::Unknown, Dim::Static)]);
                 }
             }
             out
@@ -1298,7 +1293,7 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
         })),
         // [size of the dims before axis, size of the dims from it].
         "Flatten" => one(input(0).and_then(|s| {
-            let axis = int_attr(op, "axis").unwrap_or(1);
+            let axis = crate::ir::int_attribute(op, "axis").unwrap_or(1);
             let r = s.len() as i64;
             if axis < -r || axis > r {
                 return None;
@@ -1386,7 +1381,7 @@ fn window_shape(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w: Op
     let is_conv = matches!(op_type, "Conv" | "ConvTranspose");
     let channels = match (op_type, &w) {
         ("Conv", Some(w)) => w.first().cloned().unwrap_or(Dim::Unknown),
-        ("ConvTranspose", Some(w)) => match (w.get(1), int_attr(op, "group").unwrap_or(1)) {
+        ("ConvTranspose", Some(w)) => match (w.get(1), crate::ir::int_attribute(op, "group").unwrap_or(1)) {
             (Some(Dim::Static(c)), g) => Dim::Static(c.saturating_mul(g)),
             _ => Dim::Unknown,
         },
@@ -1396,7 +1391,7 @@ fn window_shape(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w: Op
     let mut out = vec![x[0].clone(), channels];
     let auto_pad = op.attribute("auto_pad").ok().and_then(ir::string_value).unwrap_or_default();
     let undetermined = !(auto_pad.is_empty() || auto_pad == "NOTSET")
-        || (!is_conv && int_attr(op, "ceil_mode").unwrap_or(0) != 0)
+        || (!is_conv && crate::ir::int_attribute(op, "ceil_mode").unwrap_or(0) != 0)
         || op.attribute("output_shape").is_ok();
     let kernel = match ints("kernel_shape") {
         Some(k) => Some(k),
@@ -1460,12 +1455,12 @@ fn recurrent_shapes(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w
         Some("bidirectional") => 2,
         _ => 1,
     };
-    let hidden = match (int_attr(op, "hidden_size"), &w[1]) {
+    let hidden = match (crate::ir::int_attribute(op, "hidden_size"), &w[1]) {
         (Some(h), _) => Dim::Static(h),
         (None, Dim::Static(rows)) => Dim::Static(rows / gates(op_type)),
         _ => Dim::Unknown,
     };
-    let batch_first = int_attr(op, "layout").unwrap_or(0) == 1;
+    let batch_first = crate::ir::int_attribute(op, "layout").unwrap_or(0) == 1;
     let (seq, batch) = if batch_first { (&x[1], &x[0]) } else { (&x[0], &x[1]) };
     let dirs = Dim::Static(dirs);
     let y = if batch_first {

@@ -85,8 +85,8 @@ impl Spec {
         if !(bits == 4 || bits == 8) {
             return Err(format!("RTN bits must be 4 or 8, got {bits}"));
         }
-        if !(16..=4096).contains(&block) || (block as u64).count_ones() != 1 {
-            return Err(format!("RTN block size must be a power of two from 16, got {block}"));
+        if !aten2onnx_passes::onnx_quantize_weights::valid_block(block) {
+            return Err(format!("RTN block size must be a power of two from 16 to 4096, got {block}"));
         }
         if part == Part::ZeroPoints && symmetric {
             return Err("symmetric RTN has no zero points".into());
@@ -198,12 +198,8 @@ fn read_floats(data: &Data<'_>, data_type: i32, start: u64, count: u64, raw: &mu
     raw.clear();
     super::transform::write_elements(data, size, raw, start, count)?;
     out.clear();
-    out.extend(raw.chunks_exact(size).map(|b| match data_type {
-        1 => f32::from_le_bytes(b.try_into().unwrap()),
-        10 => half::f16::from_le_bytes(b.try_into().unwrap()).to_f32(),
-        16 => half::bf16::from_le_bytes(b.try_into().unwrap()).to_f32(),
-        _ => f32::NAN,
-    }));
+    // Exact: float16, bfloat16 and float32 values are float32 values.
+    out.extend(raw.chunks_exact(size).map(|b| super::transform::decode(b, data_type) as f32));
     Ok(())
 }
 

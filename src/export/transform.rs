@@ -114,7 +114,7 @@ fn row_major(dims: &[i64]) -> Vec<i64> {
     strides
 }
 
-fn decode(bytes: &[u8], data_type: i32) -> f64 {
+pub(super) fn decode(bytes: &[u8], data_type: i32) -> f64 {
     match data_type {
         1 => f32::from_le_bytes(bytes.try_into().unwrap()) as f64,
         11 => f64::from_le_bytes(bytes.try_into().unwrap()),
