@@ -141,9 +141,7 @@ impl QuantizeWeights {
                         .parse()
                         .ok()
                         .filter(|b: &u32| aten2onnx_passes::onnx_quantize_weights::valid_block(*b as i64))
-                        .ok_or_else(
-                        || bad(format!("block must be a power of two from 16 to 4096, got {v:?}")),
-                    )?
+                        .ok_or_else(|| bad(format!("block must be a power of two from 16 to 4096, got {v:?}")))?
                 }
                 Some(("accuracy", v)) => {
                     q.accuracy_level = v
@@ -163,7 +161,11 @@ impl QuantizeWeights {
                 Some(("scope", v)) => {
                     return Err(bad(format!("scope {v:?} is not supported yet: only 'linear' (MatMul/Gemm weights)")))
                 }
-                _ => return Err(bad(format!("unknown option {part:?} (block=N, sym, asym, exclude=REGEX, accuracy=N, scope=linear)"))),
+                _ => {
+                    return Err(bad(format!(
+                        "unknown option {part:?} (block=N, sym, asym, exclude=REGEX, accuracy=N, scope=linear)"
+                    )))
+                }
             }
         }
         Ok(q)

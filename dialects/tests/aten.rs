@@ -324,7 +324,8 @@ fn quantized_ops_are_registered() {
     assert!(aten::lookup("torchao::int_matmul", "").is_none());
     let ovl: Vec<_> = aten::overloads("quantized_decomposed::quantize_per_tensor").iter().map(|o| o.overload).collect();
     assert_eq!(ovl, ["", "tensor", "tensor2"]);
-    let ovl: Vec<_> = aten::overloads("quantized_decomposed::dequantize_per_tensor").iter().map(|o| o.overload).collect();
+    let ovl: Vec<_> =
+        aten::overloads("quantized_decomposed::dequantize_per_tensor").iter().map(|o| o.overload).collect();
     assert_eq!(ovl, ["", "tensor", "tensor2"]);
     assert!(aten::overloads("quantized_decomposed::").is_empty());
     assert!(aten::overloads("quantized_decomposed").is_empty());
@@ -403,7 +404,10 @@ fn quantized_display_matches_torch_str() {
     // The dtype defaults are stored by name and print as torch's codes.
     let f8 = op("torchao::quantize_affine_float8_non_decomposed", "");
     assert_eq!(f8.arg("float8_dtype").unwrap().default, Some(DefaultValue::ScalarType("float8_e4m3fn")));
-    assert_eq!(op("torchao::dequantize_affine", "").arg("output_dtype").unwrap().default, Some(DefaultValue::ScalarType("float32")));
+    assert_eq!(
+        op("torchao::dequantize_affine", "").arg("output_dtype").unwrap().default,
+        Some(DefaultValue::ScalarType("float32"))
+    );
 }
 
 /// Every recorded schema of tools/quantized_schemas.json prints back exactly
@@ -422,6 +426,7 @@ fn quantized_schemas_round_trip() {
         .collect();
     assert_eq!(ours, recorded);
     // Exactly the namespaced ops of the registry are the quantized ones.
-    let namespaced: Vec<_> = aten::all().iter().filter(|o| o.name.contains("::")).map(|o| (o.name, o.overload)).collect();
+    let namespaced: Vec<_> =
+        aten::all().iter().filter(|o| o.name.contains("::")).map(|o| (o.name, o.overload)).collect();
     assert_eq!(namespaced, aten::QUANTIZED_OVERLOADS);
 }

@@ -24,10 +24,10 @@ mod onnx_flatten_tokens;
 mod onnx_fold_constants;
 pub mod onnx_fuse_weights;
 pub mod onnx_ir;
+pub mod onnx_quantize_weights;
 pub mod onnx_shape_inference;
 mod onnx_verify;
 pub mod onnx_widen_half;
-pub mod onnx_quantize_weights;
 pub mod onnx_widen_ints;
 pub mod optimizer;
 

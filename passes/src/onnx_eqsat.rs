@@ -61,7 +61,10 @@ pub const INFO: PassInfo = PassInfo {
         PassOption { name: "rules", help: "rule families or family/rule names, separated by ',' (default: all)" },
         PassOption { name: "iterations", help: "saturation rounds at most (default 32)" },
         PassOption { name: "node-factor", help: "e-nodes allowed per op of the body, plus 10000 (default 8)" },
-        PassOption { name: "time-limit-ms", help: "wall-clock budget per body (default none: the output then depends on the input only)" },
+        PassOption {
+            name: "time-limit-ms",
+            help: "wall-clock budget per body (default none: the output then depends on the input only)",
+        },
         PassOption {
             name: "target",
             help:

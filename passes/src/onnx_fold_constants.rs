@@ -144,7 +144,8 @@ fn shape_dims(shape_op: OperationRef<'_, '_>) -> Option<Vec<Option<i64>>> {
     let d = dims(crate::ir::operand_at(shape_op, 0)?.r#type())?;
     let rank = d.len();
     let start = norm(crate::ir::int_attribute(shape_op, "start").unwrap_or(0), rank).clamp(0, rank as i64) as usize;
-    let end = norm(crate::ir::int_attribute(shape_op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
+    let end =
+        norm(crate::ir::int_attribute(shape_op, "end").unwrap_or(rank as i64), rank).clamp(0, rank as i64) as usize;
     Some(d.get(start..end.max(start))?.to_vec())
 }
 
@@ -219,7 +220,9 @@ fn evaluate(op: OperationRef<'_, '_>) -> Option<IntTensor> {
         ("Squeeze", [x, axes]) if x.shape == [1] && (axes.values == [0] || axes.values == [-1]) => {
             IntTensor { shape: vec![], values: x.values.clone() }
         }
-        ("Gather", [data, indices]) if data.shape.len() == 1 && crate::ir::int_attribute(op, "axis").unwrap_or(0) == 0 => {
+        ("Gather", [data, indices])
+            if data.shape.len() == 1 && crate::ir::int_attribute(op, "axis").unwrap_or(0) == 0 =>
+        {
             let n = data.values.len();
             let values = indices
                 .values

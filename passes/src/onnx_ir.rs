@@ -44,8 +44,19 @@ pub const INITIALIZER_OP: &str = "onnx.initializer";
 /// src/export/transform.rs and passes/src/optimizer/rules/weights.rs).
 pub const WEIGHT_TRANSFORM_OP: &str = "onnx.weight_transform";
 /// The kinds of [`WEIGHT_TRANSFORM_OP`].
-pub const WEIGHT_TRANSFORM_KINDS: &[&str] =
-    &["transpose", "reshape", "cast", "concat", "slice", "conv_bn_weight", "conv_bn_bias", "rtn_data", "rtn_scales", "rtn_zero_points", "narrow"];
+pub const WEIGHT_TRANSFORM_KINDS: &[&str] = &[
+    "transpose",
+    "reshape",
+    "cast",
+    "concat",
+    "slice",
+    "conv_bn_weight",
+    "conv_bn_bias",
+    "rtn_data",
+    "rtn_scales",
+    "rtn_zero_points",
+    "narrow",
+];
 
 /// True when `value` is the `onnx.none` placeholder of a missing optional input.
 pub fn is_none_value(value: melior::ir::Value<'_, '_>) -> bool {

@@ -54,7 +54,8 @@ pub const SUMMARY_ATTR: &str = "onnx.quantized_weights";
 
 pub const INFO: PassInfo = PassInfo {
     name: "onnx-quantize-weights",
-    summary: "Weight-only block-wise RTN quantization of MatMul/Gemm weights (DequantizeLinear + MatMul, or MatMulNBits)",
+    summary:
+        "Weight-only block-wise RTN quantization of MatMul/Gemm weights (DequantizeLinear + MatMul, or MatMulNBits)",
     options: &[
         PassOption { name: "bits", help: "4 (default) or 8" },
         PassOption { name: "block", help: "block size along K, a power of two from 16 (default 32)" },
@@ -66,7 +67,8 @@ pub const INFO: PassInfo = PassInfo {
     create: |options| {
         let number = |key: &str, default: i64| -> Result<i64, String> {
             options.get(key).map_or(Ok(default), |v| {
-                v.parse::<i64>().map_err(|_| format!("onnx-quantize-weights: option '{key}' must be a number, got '{v}'"))
+                v.parse::<i64>()
+                    .map_err(|_| format!("onnx-quantize-weights: option '{key}' must be a number, got '{v}'"))
             })
         };
         let bits = number("bits", 4)?;
@@ -94,9 +96,9 @@ pub const INFO: PassInfo = PassInfo {
             return Err(format!("onnx-quantize-weights: accuracy-level must be 0..4, got {accuracy_level}"));
         }
         let exclude = match options.get("exclude") {
-            Some(r) => Some(
-                regex::Regex::new(r).map_err(|e| format!("onnx-quantize-weights: exclude is not a regex: {e}"))?,
-            ),
+            Some(r) => {
+                Some(regex::Regex::new(r).map_err(|e| format!("onnx-quantize-weights: exclude is not a regex: {e}"))?)
+            }
             None => None,
         };
         let pass = QuantizeWeights { bits, block, symmetric, nbits, accuracy_level, exclude };

@@ -1248,7 +1248,10 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             let mut out = vec![None; op.result_count()];
             if let (Some(first), Some(x)) = (out.first_mut(), input(0)) {
                 if let Some(rows) = x.first() {
-                    *first = Some(vec![rows.clone(), crate::ir::int_attribute(op, "n_targets").map_or(Dim::Unknown, Dim::Static)]);
+                    *first = Some(vec![
+                        rows.clone(),
+                        crate::ir::int_attribute(op, "n_targets").map_or(Dim::Unknown, Dim::Static),
+                    ]);
                 }
             }
             out

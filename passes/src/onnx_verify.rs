@@ -56,7 +56,10 @@ pub fn verify(op: OperationRef<'_, '_>) -> Result<(), ()> {
         // default opset (the attribute is read where it is an integer only).
         if let Ok(a) = inner.attribute(onnx_ir::OPSET_ATTR) {
             if !unsafe { sys::mlirAttributeIsAInteger(a.to_raw()) } {
-                op_error(inner, &format!("`{}` must be an integer attribute (the ONNX opset), got {a}", onnx_ir::OPSET_ATTR));
+                op_error(
+                    inner,
+                    &format!("`{}` must be an integer attribute (the ONNX opset), got {a}", onnx_ir::OPSET_ATTR),
+                );
                 ok = false;
             }
         }

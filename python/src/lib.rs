@@ -135,7 +135,8 @@ fn convert(
     half_precision: &str,
     quantize_weights: Option<&str>,
 ) -> PyResult<usize> {
-    let options = options(opset, external_data, debug_info, dim_names, target, decompose, half_precision, quantize_weights)?;
+    let options =
+        options(opset, external_data, debug_info, dim_names, target, decompose, half_precision, quantize_weights)?;
     let shown = input.clone();
     run(py, &shown, move || {
         let output = Path::new(&output);
@@ -183,7 +184,8 @@ fn verify(
     half_precision: &str,
     quantize_weights: Option<&str>,
 ) -> PyResult<(bool, String)> {
-    let options = options(opset, external_data, debug_info, dim_names, target, decompose, half_precision, quantize_weights)?;
+    let options =
+        options(opset, external_data, debug_info, dim_names, target, decompose, half_precision, quantize_weights)?;
     #[cfg(feature = "torch")]
     {
         use aten2onnx::verify::{verify_reporting, VerifyOptions};

@@ -193,7 +193,14 @@ fn qdq_value(v: f32, r: f32, zp: i32, lo: i32, hi: i32) -> i32 {
 
 /// Decodes `count` source elements (float32, float16 or bfloat16) starting
 /// at element `start` of `data`.
-fn read_floats(data: &Data<'_>, data_type: i32, start: u64, count: u64, raw: &mut Vec<u8>, out: &mut Vec<f32>) -> io::Result<()> {
+fn read_floats(
+    data: &Data<'_>,
+    data_type: i32,
+    start: u64,
+    count: u64,
+    raw: &mut Vec<u8>,
+    out: &mut Vec<f32>,
+) -> io::Result<()> {
     let size = super::transform::element_size(data_type).unwrap_or(4);
     raw.clear();
     super::transform::write_elements(data, size, raw, start, count)?;
@@ -292,11 +299,8 @@ pub fn write(spec: &Spec, w: &Data<'_>, data_type: i32, n: i64, k: i64, out: &mu
         }
         Layout::Qdq => {
             // Block b of K for every column: its parameters, then its rows.
-            let (lo, hi) = if spec.symmetric {
-                (-(spec.kmid() as i32), spec.kmid() as i32 - 1)
-            } else {
-                (0, spec.kmax() as i32)
-            };
+            let (lo, hi) =
+                if spec.symmetric { (-(spec.kmid() as i32), spec.kmid() as i32 - 1) } else { (0, spec.kmax() as i32) };
             let mut columns: Vec<Vec<f32>> = vec![Vec::new(); n as usize];
             let mut params: Vec<(f32, u8)> = vec![(0.0, 0); n as usize];
             let mut scales = Vec::new();

@@ -719,8 +719,8 @@ pub fn resolve<'a>(
     if let Some((layout, bits, block, symmetric)) = &t.rtn {
         let spec = super::rtn::Spec::parse(&t.kind, layout, *bits, *block, *symmetric)
             .map_err(|e| format!("{}: {e}", init.position))?;
-        let [input] =
-            <[Input; 1]>::try_from(inputs).map_err(|_| format!("{}: an RTN transform takes one operand", init.position))?;
+        let [input] = <[Input; 1]>::try_from(inputs)
+            .map_err(|_| format!("{}: an RTN transform takes one operand", init.position))?;
         return rtn(spec, input, init.data_type, &init.dims).map_err(|e| format!("{}: {e}", init.position));
     }
     if t.kind == "slice" {
@@ -741,7 +741,10 @@ fn rtn<'a>(spec: super::rtn::Spec, input: Input<'a>, data_type: i32, dims: &[i64
         return Err(format!("RTN quantizes a 2-D [N, K] weight, got {:?}", input.dims));
     };
     if !matches!(input.data_type, 1 | 10 | 16) {
-        return Err(format!("RTN quantizes float32, float16 or bfloat16 weights, got ONNX data type {}", input.data_type));
+        return Err(format!(
+            "RTN quantizes float32, float16 or bfloat16 weights, got ONNX data type {}",
+            input.data_type
+        ));
     }
     let (want_type, want_dims) = spec.result(n, k);
     if want_type != data_type || want_dims != dims {

@@ -38,10 +38,10 @@ mod int_kernels;
 #[cfg(feature = "torch")]
 mod layout_meta;
 mod optimizer;
-mod quantize_weights;
 mod parity;
 mod passes;
 mod pipeline;
+mod quantize_weights;
 mod random;
 mod report;
 #[cfg(feature = "torch")]

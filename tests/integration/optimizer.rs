@@ -779,10 +779,7 @@ fn flatten_tokens_keeps_the_numbers() {
 fn conversions_are_byte_identical_under_load() {
     use std::sync::atomic::{AtomicBool, Ordering};
     let dir = crate::scratch_dir("determinism");
-    let options = aten2onnx::translate::ConvertOptions {
-        target: Target::OnnxRuntime,
-        ..Default::default()
-    };
+    let options = aten2onnx::translate::ConvertOptions { target: Target::OnnxRuntime, ..Default::default() };
     let convert = |out: &Path| {
         aten2onnx::translate::convert("tests/corpus/llama/model.pt2", out, &options).unwrap();
         std::fs::read(out).unwrap()

@@ -56,7 +56,12 @@ fn rtn_weights_equal_onnxruntime_quantizer() {
                 .unwrap();
             let stdout = String::from_utf8_lossy(&out.stdout);
             eprintln!("{} {spec}:\n{stdout}", target.name());
-            assert!(out.status.success(), "{} {spec}: {stdout}\n{}", target.name(), String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{} {spec}: {stdout}\n{}",
+                target.name(),
+                String::from_utf8_lossy(&out.stderr)
+            );
             assert!(stdout.contains("9 products, 0 differences"), "{stdout}");
         }
     }
@@ -75,7 +80,10 @@ fn quantize_weights_spec_errors() {
         assert!(e.contains(message), "{spec}: {e}");
     }
     let q = QuantizeWeights::parse("int8:asym:block=64:exclude=lm_head:accuracy=0").unwrap();
-    assert_eq!((q.bits, q.block, q.symmetric, q.exclude.as_deref(), q.accuracy_level), (8, 64, false, Some("lm_head"), 0));
+    assert_eq!(
+        (q.bits, q.block, q.symmetric, q.exclude.as_deref(), q.accuracy_level),
+        (8, 64, false, Some("lm_head"), 0)
+    );
 }
 
 /// The standard form needs blocked DequantizeLinear (opset 21): an older

@@ -78,7 +78,13 @@ pub fn facts(block: BlockRef<'_, '_>) -> BTreeMap<String, String> {
     }
     let names: Vec<String> = parent.keys().cloned().collect();
     // Every symbol in a class of two or more (its representative included).
-    let pairs: Vec<(String, String)> = names.into_iter().map(|n| { let r = find(&mut parent, &n); (n, r) }).collect();
+    let pairs: Vec<(String, String)> = names
+        .into_iter()
+        .map(|n| {
+            let r = find(&mut parent, &n);
+            (n, r)
+        })
+        .collect();
     let mut sizes: BTreeMap<String, usize> = BTreeMap::new();
     for (_, r) in &pairs {
         *sizes.entry(r.clone()).or_default() += 1;

@@ -35,9 +35,9 @@
 pub mod analysis;
 pub mod convert;
 pub mod cost;
+pub mod dim_facts;
 pub mod extract_ilp;
 pub mod lang;
-pub mod dim_facts;
 pub mod rules;
 pub mod skip_sum;
 

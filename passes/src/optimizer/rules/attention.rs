@@ -958,9 +958,8 @@ impl Prover<'_, '_> {
                 continue;
             }
             // The shape entry for axis a (right-aligned): 1 keeps x's size.
-            let keeps = entries.as_ref().is_some_and(|e| {
-                (a + e.len()).checked_sub(dims.len()).is_some_and(|i| e[i] == 1)
-            });
+            let keeps =
+                entries.as_ref().is_some_and(|e| (a + e.len()).checked_sub(dims.len()).is_some_and(|i| e[i] == 1));
             if !keeps {
                 return None;
             }

@@ -258,10 +258,7 @@ fn layer_normalization_of(rw: &mut Rw<'_>, class: Id, d: Id, den: Id) -> Option<
     for (sub_head, c) in rw.producers(d, "Sub") {
         let [x, mean] = c[..] else { continue };
         let Some(ty) = rw.ty(x).cloned() else { continue };
-        if !sub_head.attrs.is_empty()
-            || ty.elem != Some(dtype::FLOAT)
-            || !rw.same_type(class, x)
-            || !rw.same_type(d, x)
+        if !sub_head.attrs.is_empty() || ty.elem != Some(dtype::FLOAT) || !rw.same_type(class, x) || !rw.same_type(d, x)
         {
             continue;
         }
