@@ -40,3 +40,12 @@ func.func @linalg_polar_wide(%a: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<5x
   %0:2 = "aten.linalg_polar.default"(%a) : (tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<5x5xf32>)
   return %0#0, %0#1 : tensor<3x5xf32>, tensor<5x5xf32>
 }
+
+// -----
+
+// A PT2E quantize with a zero scale is refused (torch divides by it).
+func.func @zero_scale(%x: tensor<2xf32>) -> tensor<2xi8> {
+  // expected-error @+1 {{scale 0 is not a positive float32 number (torch divides by it)}}
+  %q = "aten.quantized_decomposed::quantize_per_tensor.default"(%x) {dtype = i8, quant_max = 127 : i64, quant_min = -128 : i64, scale = 0.0 : f64, zero_point = 0 : i64} : (tensor<2xf32>) -> tensor<2xi8>
+  return %q : tensor<2xi8>
+}
