@@ -8,6 +8,7 @@
 //! (one pass a file).
 
 pub mod context;
+pub mod custom_ops;
 pub mod diagnostics;
 pub mod error;
 pub mod export;

@@ -19,9 +19,18 @@ use std::path::Path;
 /// Imports a `.pt2` archive and prints the aten-dialect module (verified
 /// against the registries first).
 pub fn pt2_to_aten_text(path: &str, print: PrintOptions) -> Result<String, Error> {
+    pt2_to_aten_text_with(path, print, &import::ImportOptions::default())
+}
+
+/// [`pt2_to_aten_text`] with custom-op translations.
+pub fn pt2_to_aten_text_with(
+    path: &str,
+    print: PrintOptions,
+    options: &import::ImportOptions<'_>,
+) -> Result<String, Error> {
     let context = create_context();
     let archive = aten2onnx_pt2::Archive::open(path)?;
-    let module = import::import_program(&context, &archive, path)?;
+    let module = import::import_program_with(&context, &archive, path, options)?;
     verify_input(&context, &module, path)?;
     Ok(module::print(&module, print))
 }
@@ -105,6 +114,9 @@ pub struct ConvertOptions {
     /// [`QuantizeWeights::parse`]): `onnx-quantize-weights` after the
     /// optimizer.
     pub quantize_weights: Option<QuantizeWeights>,
+    /// Translations of custom ops (`--custom-ops LIB.onnx`, see
+    /// [`crate::custom_ops`]).
+    pub custom_ops: Option<std::sync::Arc<crate::custom_ops::CustomOps>>,
 }
 
 /// A `--quantize-weights` SPEC: `int4` or `int8`, then `:`-separated
@@ -237,6 +249,7 @@ impl Default for ConvertOptions {
             native_half: false,
             verification: Verification::EachPass,
             quantize_weights: None,
+            custom_ops: None,
         }
     }
 }
@@ -333,9 +346,25 @@ pub fn load<'c>(context: &'c Context, path: &str) -> Result<Module<'c>, Error> {
 /// [`load`]; an ONNX model is first upgraded to opset `onnx_opset` when
 /// given (`--to-onnx m.onnx --opset N`, see `onnx_import::upgrade`).
 pub fn load_at_opset<'c>(context: &'c Context, path: &str, onnx_opset: Option<u32>) -> Result<Module<'c>, Error> {
+    load_with(context, path, onnx_opset, &import::ImportOptions::default())
+}
+
+/// [`load`] as a conversion with `options` loads: an ONNX model upgraded
+/// to the given opset, a `.pt2`'s custom ops translated at the opset.
+pub fn load_for<'c>(context: &'c Context, path: &str, options: &ConvertOptions) -> Result<Module<'c>, Error> {
+    let import = import::ImportOptions { custom_ops: options.custom_ops.as_deref(), opset: Some(options.opset) };
+    load_with(context, path, options.opset_given.then_some(options.opset), &import)
+}
+
+fn load_with<'c>(
+    context: &'c Context,
+    path: &str,
+    onnx_opset: Option<u32>,
+    import: &import::ImportOptions<'_>,
+) -> Result<Module<'c>, Error> {
     let module = if path.ends_with(".pt2") {
         let archive = aten2onnx_pt2::Archive::open(path)?;
-        import::import_program(context, &archive, path)?
+        import::import_program_with(context, &archive, path, import)?
     } else if is_onnx_input(path) {
         crate::onnx_import::import_at_opset(context, path, onnx_opset)?
     } else if path.ends_with(".mlir") {
@@ -446,8 +475,7 @@ fn convert_steps(
     let context = create_context();
     let mut load_ms = 0.0;
     crate::progress::stage(format!("loading {input}"));
-    let upgrade_to = options.opset_given.then_some(options.opset);
-    let mut module = report::timed(&mut load_ms, || load_at_opset(&context, input, upgrade_to))?;
+    let mut module = report::timed(&mut load_ms, || load_for(&context, input, options))?;
     crate::progress::stage("lowering and optimizing");
     if let Some(r) = report.as_deref_mut() {
         r.timings_ms.load = load_ms;

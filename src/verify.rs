@@ -214,7 +214,7 @@ pub fn verify_reporting(
 
 fn compare_with_libtorch(input: &str, output: &Path, options: &VerifyOptions) -> Result<VerifyReport, Error> {
     let context = create_context();
-    let reference = translate::load(&context, input)?;
+    let reference = translate::load_for(&context, input, &options.convert)?;
     let inputs = match &options.inputs {
         Some(path) => read_inputs_for(path, &argument_names(&reference))?,
         None => sample_inputs(&reference)?,
@@ -303,9 +303,10 @@ fn variant_matches(
     pipeline: &str,
     inputs: &[tch::Tensor],
     expected: &[tch::Tensor],
+    convert: &ConvertOptions,
 ) -> Result<(bool, Vec<String>), Error> {
     let context = create_context();
-    let mut module = translate::load(&context, input)?;
+    let mut module = translate::load_for(&context, input, convert)?;
     translate::run_pipeline(&context, &mut module, input, pipeline)?;
     let applied = applied_rules(&crate::module::print(&module, Default::default()));
     let path = output.with_extension("bisect.onnx");
@@ -340,20 +341,20 @@ fn bisect_optimizer(
     let no_flatten = drop_pass(&full, "onnx-flatten-tokens");
     let eqsat_only = drop_pass(&no_flatten, "onnx-fuse-weights");
     let none = drop_pass(&eqsat_only, "onnx-eqsat");
-    if !variant_matches(input, output, &none, inputs, expected)?.0 {
+    if !variant_matches(input, output, &none, inputs, expected, convert)?.0 {
         return blame(
             "the onnx passes before onnx-eqsat (onnx-fold-constants, onnx-cse, dce, onnx-shape-inference)",
             vec![],
         );
     }
-    let (ok, applied) = variant_matches(input, output, &eqsat_only, inputs, expected)?;
+    let (ok, applied) = variant_matches(input, output, &eqsat_only, inputs, expected, convert)?;
     if ok {
-        if variant_matches(input, output, &no_flatten, inputs, expected)?.0 {
+        if variant_matches(input, output, &no_flatten, inputs, expected, convert)?.0 {
             return blame("onnx-flatten-tokens (passes/src/onnx_flatten_tokens.rs)", vec![]);
         }
         return blame("onnx-fuse-weights (passes/src/onnx_fuse_weights.rs)", vec![]);
     }
-    if !variant_matches(input, output, &eqsat_with(&eqsat_only, "iterations=0"), inputs, expected)?.0 {
+    if !variant_matches(input, output, &eqsat_with(&eqsat_only, "iterations=0"), inputs, expected, convert)?.0 {
         return blame(
             "onnx-eqsat with no rule applied (its rebuild: passes/src/optimizer/convert.rs, extraction)",
             vec![],
@@ -364,12 +365,12 @@ fn bisect_optimizer(
     // rules matches, checked above).
     let with_rules = |rules: &[String]| eqsat_with(&eqsat_only, &format!("rules={}", rules.join(",")));
     let mut culprits = applied;
-    if culprits.is_empty() || variant_matches(input, output, &with_rules(&culprits), inputs, expected)?.0 {
+    if culprits.is_empty() || variant_matches(input, output, &with_rules(&culprits), inputs, expected, convert)?.0 {
         return blame("onnx-eqsat (the mismatch needs rules that did not fire alone)", vec![]);
     }
     for rule in culprits.clone() {
         let rest: Vec<String> = culprits.iter().filter(|r| **r != rule).cloned().collect();
-        if !rest.is_empty() && !variant_matches(input, output, &with_rules(&rest), inputs, expected)?.0 {
+        if !rest.is_empty() && !variant_matches(input, output, &with_rules(&rest), inputs, expected, convert)?.0 {
             culprits = rest;
         }
     }
@@ -418,10 +419,10 @@ fn bisect(
     convert: &ConvertOptions,
 ) -> Result<Option<Divergence>, Error> {
     let context = create_context();
-    let reference = translate::load(&context, input)?;
+    let reference = translate::load_for(&context, input, convert)?;
     let run = interp::run(&reference, inputs.iter().map(|t| RtValue::Tensor(t.shallow_clone())).collect(), true)?;
 
-    let mut module = translate::load(&context, input)?;
+    let mut module = translate::load_for(&context, input, convert)?;
     let collector = DiagnosticCollector::attach(&context);
     let manager = crate::pipeline::Pipeline::parse(&lowering_trace_pipeline(convert.opset))?.build(&context, true)?;
     if manager.run(&mut module).is_err() {

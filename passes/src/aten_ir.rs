@@ -53,6 +53,17 @@ pub const SYM_CONSTANT_OP: &str = "aten.sym.constant";
 /// their subgraphs as regions terminated by `aten.yield`.
 pub const HOP_PREFIX: &str = "aten.hop.";
 pub const YIELD_OP: &str = "aten.yield";
+/// Calls of custom ops (`torch.library` ops outside ATen):
+/// `aten.custom.<namespace>::<op>.<overload>`, tensor arguments as operands,
+/// static ones as attributes (`arg_names` lists every argument in call
+/// order), and one region: the op's ONNX translation instantiated for this
+/// call, in the onnx dialect, ending in `onnx.yield` (the lowering inlines
+/// it; see `aten2onnx::custom_ops`).
+pub const CUSTOM_PREFIX: &str = "aten.custom.";
+/// The `domain::name` of the function a custom call was instantiated from.
+pub const CUSTOM_TRANSLATION_ATTR: &str = "aten.translation";
+/// The names of a custom call's arguments that are its operands, in order.
+pub const CUSTOM_OPERANDS_ATTR: &str = "aten.operand_args";
 /// Per-argument operand counts, when the default layout does not hold.
 pub const SEGMENTS_ATTR: &str = "operandSegmentSizes";
 /// Per-return result counts, when the default layout of results does not
@@ -84,6 +95,8 @@ pub enum AtenOp {
     /// `aten.hop.<name>`.
     HigherOrder,
     Yield,
+    /// `aten.custom.<namespace>::<op>.<overload>`.
+    Custom,
 }
 
 /// Splits `aten.add.Tensor` into (`add`, `Tensor`).
@@ -114,6 +127,9 @@ pub fn classify(name: &str) -> Result<AtenOp, String> {
     }
     if name.starts_with(HOP_PREFIX) {
         return Ok(AtenOp::HigherOrder);
+    }
+    if name.starts_with(CUSTOM_PREFIX) {
+        return Ok(AtenOp::Custom);
     }
     let Some((op, overload)) = split_name(name) else {
         return Err("is not an aten op name: expected 'aten.<op>.<overload>'".to_string());

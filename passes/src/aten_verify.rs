@@ -10,7 +10,7 @@ use crate::{
     Factory, PassId, PassInfo, ProjectPass,
 };
 use aten2onnx_dialects::aten::{ArgType, OpSchema};
-use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use melior::ir::{operation::OperationLike, OperationRef, RegionLike, ValueLike};
 
 static ID: PassId = PassId::new();
 
@@ -90,6 +90,25 @@ fn verify_op(op: OperationRef<'_, '_>, name: &str) -> Result<(), String> {
             Ok(())
         }
         AtenOp::Yield => Ok(()),
+        AtenOp::Custom => {
+            if op.region_count() != 1 {
+                return Err("a custom-op call needs its translation as one region".to_string());
+            }
+            let body = op.region(0).ok().and_then(|r| r.first_block()).ok_or("a custom-op call has an empty region")?;
+            match ir::last_op(body) {
+                Some(t) if ir::op_name(t) == crate::onnx_ir::YIELD_OP => {
+                    if t.operand_count() != op.result_count() {
+                        return Err(format!(
+                            "its translation yields {} value(s) for {} result(s)",
+                            t.operand_count(),
+                            op.result_count()
+                        ));
+                    }
+                    Ok(())
+                }
+                _ => Err("a custom-op call's region must end in onnx.yield".to_string()),
+            }
+        }
     }
 }
 

@@ -650,6 +650,7 @@ fn lower_op<'c, 'a>(
             }
         }
         AtenOp::Sym(sym) => vec![lower_sym(&b, op, sym.op)?],
+        AtenOp::Custom => inline_custom_call(op)?,
         AtenOp::HigherOrder | AtenOp::Yield => {
             return Err("higher-order op left after control-flow lowering (bug)".into())
         }
@@ -662,6 +663,60 @@ fn lower_op<'c, 'a>(
         unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
     }
     Ok(())
+}
+
+/// Moves the translation in a custom-op call's region before the call (its
+/// block arguments replaced by the call's operands, already lowered) and
+/// returns the values it yields.
+fn inline_custom_call<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let body = op.region(0).ok().and_then(|r| r.first_block()).ok_or("a custom-op call without its translation")?;
+    if body.argument_count() != op.operand_count() {
+        return Err(format!(
+            "its translation takes {} tensor(s), the call passes {}",
+            body.argument_count(),
+            op.operand_count()
+        ));
+    }
+    for (i, operand) in op.operands().enumerate() {
+        let argument = body.argument(i).map_err(|e| e.to_string())?;
+        unsafe { sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), operand.to_raw()) };
+    }
+    let terminator = ir::last_op(body).ok_or("a custom-op translation without a terminator")?;
+    let yielded: Vec<Value<'c, 'a>> = terminator.operands().map(|v| unsafe { Value::from_raw(v.to_raw()) }).collect();
+    // Values the translation computes take the types torch recorded for the
+    // op's results (the body's are unranked until shape inference); a
+    // different element type is a wrong translation.
+    let computed: Vec<bool> = yielded
+        .iter()
+        .map(|v| ir::defining_op(*v).is_some_and(|d| d.parent_operation().is_some_and(|p| p == op)))
+        .collect();
+    for (i, (value, &computed)) in yielded.iter().zip(&computed).enumerate() {
+        let expected =
+            ir::result_at(op, i).ok_or("the translation yields more values than the op has results")?.r#type();
+        let actual = value.r#type();
+        let (Some(want), Some(got)) = (builder::element_type(expected), builder::element_type(actual)) else {
+            continue;
+        };
+        if want != got {
+            return Err(format!(
+                "its translation's output #{i} has element type {got}, torch computed {want} for the op's result"
+            ));
+        }
+        if computed && actual != expected {
+            unsafe { sys::mlirValueSetType(value.to_raw(), expected.to_raw()) };
+        }
+    }
+    while let Some(first) = body.first_operation() {
+        if first == terminator {
+            break;
+        }
+        // SAFETY: `first` is detached from the region and re-attached
+        // before the call in the same function.
+        unsafe { sys::mlirOperationMoveBefore(first.to_raw(), op.to_raw()) };
+    }
+    // The yielded values now live in the call's block; the region's
+    // terminator goes with the call when it is erased.
+    Ok(yielded)
 }
 
 /// `loc("<node>"("<aten op>"(<position>)))` from the aten op's

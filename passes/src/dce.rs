@@ -44,7 +44,9 @@ pub fn is_removable(op: OperationRef<'_, '_>) -> bool {
     match aten_ir::classify(&name) {
         Ok(AtenOp::Registered(schema)) => schema.is_functional(),
         Ok(AtenOp::Weight | AtenOp::None | AtenOp::SymConstant | AtenOp::Sym(_)) => true,
-        Ok(AtenOp::HigherOrder | AtenOp::Yield) | Err(_) => false,
+        // A custom op's translation is pure ONNX, but the op itself may have
+        // effects torch did not record: kept.
+        Ok(AtenOp::HigherOrder | AtenOp::Yield | AtenOp::Custom) | Err(_) => false,
     }
 }
 

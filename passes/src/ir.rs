@@ -399,3 +399,13 @@ pub fn set_i64_attribute(op: OperationRef<'_, '_>, name: &str, value: i64) {
         )
     };
 }
+
+/// The last op of `block` (its terminator, when it has one; unregistered
+/// terminators such as `onnx.yield` are not known to MLIR as such).
+pub fn last_op<'c, 'a>(block: melior::ir::BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut op = block.first_operation()?;
+    while let Some(next) = op.next_in_block() {
+        op = next;
+    }
+    Some(op)
+}

@@ -40,7 +40,7 @@ fn run<T: Send>(py: Python<'_>, input: &str, body: impl FnOnce() -> Result<T, St
 }
 
 // `..defaults`: fields added to ConvertOptions later keep their defaults.
-#[allow(clippy::needless_update)]
+#[allow(clippy::needless_update, clippy::too_many_arguments)]
 fn options(
     opset: Option<i64>,
     external_data: &str,
@@ -50,7 +50,13 @@ fn options(
     decompose: Option<Vec<String>>,
     half_precision: &str,
     quantize_weights: Option<&str>,
+    custom_ops: Option<&str>,
 ) -> PyResult<translate::ConvertOptions> {
+    let custom_ops = custom_ops
+        .map(aten2onnx::custom_ops::CustomOps::load)
+        .transpose()
+        .map_err(|e| ConversionError::new_err(e.to_string()))?
+        .map(std::sync::Arc::new);
     let quantize_weights = quantize_weights
         .map(translate::QuantizeWeights::parse)
         .transpose()
@@ -99,6 +105,7 @@ fn options(
         decompose: decompose.unwrap_or_default(),
         native_half,
         quantize_weights,
+        custom_ops,
         // As `aten-translate`: verifiers on the input and the result (a
         // failure re-runs verifying each pass, so errors are the same).
         verification: translate::Verification::Result,
@@ -106,7 +113,7 @@ fn options(
     })
 }
 
-/// convert(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None)
+/// convert(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None, custom_ops=None)
 ///
 /// Converts a `.pt2` (or `.mlir`) file to an ONNX model at `output`, as
 /// `aten-translate --to-onnx input -o output` does (written atomically:
@@ -115,10 +122,11 @@ fn options(
 /// write the export report to (JSON, or `.xlsx`), also when the conversion
 /// fails; `input_name`: the input as the report names it (default `input`).
 /// `target`, `decompose` and `half_precision` as `aten-translate --target` /
-/// `--decompose` / `--half-precision`.
+/// `--decompose` / `--half-precision`; `custom_ops` a translation library
+/// as `--custom-ops`.
 /// Returns the number of ONNX nodes written.
 #[pyfunction]
-#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None))]
+#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None, custom_ops=None))]
 #[allow(clippy::too_many_arguments)]
 fn convert(
     py: Python<'_>,
@@ -134,9 +142,19 @@ fn convert(
     decompose: Option<Vec<String>>,
     half_precision: &str,
     quantize_weights: Option<&str>,
+    custom_ops: Option<&str>,
 ) -> PyResult<usize> {
-    let options =
-        options(opset, external_data, debug_info, dim_names, target, decompose, half_precision, quantize_weights)?;
+    let options = options(
+        opset,
+        external_data,
+        debug_info,
+        dim_names,
+        target,
+        decompose,
+        half_precision,
+        quantize_weights,
+        custom_ops,
+    )?;
     let shown = input.clone();
     run(py, &shown, move || {
         let output = Path::new(&output);
@@ -155,7 +173,7 @@ fn convert(
     })
 }
 
-/// verify(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None)
+/// verify(input, output, opset=None, external_data="auto", debug_info=True, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None, custom_ops=None)
 ///
 /// `aten-translate --to-onnx input -o output --verify [--inputs inputs] [--report report]`:
 /// converts, then runs the program on libtorch and the model in
@@ -165,7 +183,7 @@ fn convert(
 /// the comparison (`verify`). Only in builds with the `torch` feature (see
 /// `has_verify`).
 #[pyfunction]
-#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None))]
+#[pyo3(signature = (input, output, opset=None, external_data="auto", debug_info=true, dim_names=None, inputs=None, report=None, input_name=None, target="standard", decompose=None, half_precision="torch", quantize_weights=None, custom_ops=None))]
 #[allow(clippy::too_many_arguments)]
 #[allow(unused_variables)]
 fn verify(
@@ -183,9 +201,19 @@ fn verify(
     decompose: Option<Vec<String>>,
     half_precision: &str,
     quantize_weights: Option<&str>,
+    custom_ops: Option<&str>,
 ) -> PyResult<(bool, String)> {
-    let options =
-        options(opset, external_data, debug_info, dim_names, target, decompose, half_precision, quantize_weights)?;
+    let options = options(
+        opset,
+        external_data,
+        debug_info,
+        dim_names,
+        target,
+        decompose,
+        half_precision,
+        quantize_weights,
+        custom_ops,
+    )?;
     #[cfg(feature = "torch")]
     {
         use aten2onnx::verify::{verify_reporting, VerifyOptions};

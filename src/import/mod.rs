@@ -11,10 +11,11 @@
 
 pub mod args;
 pub mod composite;
+mod custom;
 pub mod location;
 pub mod types;
 
-use crate::Error;
+use crate::{custom_ops::CustomOps, Error};
 use aten2onnx_passes::aten_ir;
 use aten2onnx_pt2::{
     schema::{
@@ -41,10 +42,36 @@ pub const ENTRY_FUNCTION: &str = "forward";
 /// Imports `archive`'s program. `path` is recorded as the module's
 /// `aten.archive` (weights are read from it later) and used in errors.
 pub fn import_program<'c>(context: &'c Context, archive: &Archive, path: &str) -> Result<Module<'c>, Error> {
+    import_program_with(context, archive, path, &ImportOptions::default())
+}
+
+/// What an import may need besides the archive.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ImportOptions<'o> {
+    /// Translations of custom ops (`--custom-ops`).
+    pub custom_ops: Option<&'o CustomOps>,
+    /// The opset the translations are instantiated at (the conversion's);
+    /// `None`: the default opset.
+    pub opset: Option<u32>,
+}
+
+/// [`import_program`] with custom-op translations.
+pub fn import_program_with<'c>(
+    context: &'c Context,
+    archive: &Archive,
+    path: &str,
+    options: &ImportOptions<'_>,
+) -> Result<Module<'c>, Error> {
     let expanded =
         composite::expand(archive.program()).map_err(|message| Error::Import { path: path.to_string(), message })?;
     let program = expanded.as_ref().unwrap_or_else(|| archive.program());
-    let importer = Importer { context, path, archive };
+    let importer = Importer {
+        context,
+        path,
+        archive,
+        custom_ops: options.custom_ops,
+        opset: options.opset.unwrap_or(aten2onnx_passes::onnx_ir::DEFAULT_OPSET),
+    };
     importer.check_supported(program.graph())?;
     importer.module(program)
 }
@@ -193,6 +220,8 @@ pub(crate) struct Importer<'c, 'a> {
     pub(crate) context: &'c Context,
     pub(crate) path: &'a str,
     archive: &'a Archive,
+    custom_ops: Option<&'a CustomOps>,
+    opset: u32,
 }
 
 /// Values by their name in the graph.
@@ -203,7 +232,18 @@ enum Target<'t> {
     Aten(&'static aten2onnx_dialects::aten::OpSchema),
     Sym(&'static aten2onnx_dialects::sym::SymOp),
     HigherOrder(&'t str),
+    /// An op of a namespace outside ATen (`torch.library`): translated by
+    /// a function of the custom-op library, if one is given.
+    Custom {
+        namespace: &'t str,
+        op: &'t str,
+        overload: &'t str,
+    },
 }
+
+/// Namespaces of torch's own ops, never custom ops.
+const TORCH_NAMESPACES: &[&str] =
+    &["prims", "quantized", "_quantized", "profiler", "inductor", "rngprims", "_c10d_functional"];
 
 /// Op namespaces besides `aten` whose ops the registry holds.
 const QUANTIZATION_NAMESPACES: &[&str] = &["quantized_decomposed", "torchao"];
@@ -239,6 +279,14 @@ fn classify_target(target: &str) -> Result<Target<'_>, String> {
     if let Some(sym) = aten2onnx_dialects::sym::lookup(target) {
         return Ok(Target::Sym(sym));
     }
+    if let Some(rest) = target.strip_prefix("torch.ops.") {
+        let mut parts = rest.splitn(3, '.');
+        if let (Some(namespace), Some(op), Some(overload)) = (parts.next(), parts.next(), parts.next()) {
+            if !TORCH_NAMESPACES.contains(&namespace) && !overload.contains('.') {
+                return Ok(Target::Custom { namespace, op, overload });
+            }
+        }
+    }
     Err(format!("'{target}' is not an ATen op, a symbolic-scalar op or a higher-order op this importer knows"))
 }
 
@@ -259,7 +307,7 @@ impl<'c> Importer<'c, '_> {
     /// lines, before building anything.
     fn check_supported(&self, graph: &Graph) -> Result<(), Error> {
         let mut unknown: BTreeMap<String, (usize, Vec<String>)> = BTreeMap::new();
-        fn visit(graph: &Graph, unknown: &mut BTreeMap<String, (usize, Vec<String>)>) {
+        fn visit(graph: &Graph, unknown: &mut BTreeMap<String, (usize, Vec<String>)>, custom_ops: Option<&CustomOps>) {
             for node in &graph.nodes {
                 let inner = match substitute(node) {
                     Ok(inner) => inner,
@@ -273,7 +321,23 @@ impl<'c> Importer<'c, '_> {
                     }
                 };
                 let node = inner.as_ref().unwrap_or(node);
-                if let Err(reason) = classify_target(&node.target) {
+                let classified = classify_target(&node.target).and_then(|target| match target {
+                    Target::Custom { namespace, op, overload } => match custom_ops {
+                        Some(library) if library.find(namespace, op, overload).is_some() => Ok(target),
+                        Some(library) => Err(format!(
+                            "custom op '{namespace}::{op}.{overload}' has no translation in {} (a function named \
+                             `{op}.{overload}` or `{op}` in domain `{namespace}`; docs/custom_ops.md)",
+                            library.label
+                        )),
+                        None => Err(format!(
+                            "custom op '{namespace}::{op}.{overload}' has no ONNX translation: give one as a function \
+                             `{op}` in domain `{namespace}` of an ONNX model passed with --custom-ops LIB.onnx, or in \
+                             `custom_translation_table=` of aten2onnx.export (docs/custom_ops.md)"
+                        )),
+                    },
+                    other => Ok(other),
+                });
+                if let Err(reason) = classified {
                     let entry = unknown.entry(reason).or_default();
                     entry.0 += 1;
                     if entry.1.len() < 3 {
@@ -282,12 +346,12 @@ impl<'c> Importer<'c, '_> {
                 }
                 for input in &node.inputs {
                     if let Argument::AsGraph(g) = &input.arg {
-                        visit(&g.graph, unknown);
+                        visit(&g.graph, unknown, custom_ops);
                     }
                 }
             }
         }
-        visit(graph, &mut unknown);
+        visit(graph, &mut unknown, self.custom_ops);
         if unknown.is_empty() {
             return Ok(());
         }
@@ -607,6 +671,23 @@ impl<'c> Importer<'c, '_> {
             Target::Sym(sym) => {
                 let operands = args::sym_operands(self, block, node, scope, location)?;
                 OperationBuilder::new(sym.op, location).add_operands(&operands).add_results(&result_types).build()
+            }
+            Target::Custom { namespace, op, overload } => {
+                let (operands, attributes, region) = self.custom_call(
+                    block,
+                    node,
+                    scope,
+                    constants,
+                    location,
+                    (namespace, op, overload),
+                    &result_types,
+                )?;
+                OperationBuilder::new(&format!("{}{namespace}::{op}.{overload}", aten_ir::CUSTOM_PREFIX), location)
+                    .add_operands(&operands)
+                    .add_attributes(&attributes)
+                    .add_regions([region])
+                    .add_results(&result_types)
+                    .build()
             }
             Target::HigherOrder(hop) => {
                 let (operands, attributes, regions) = self.higher_order(block, node, scope, constants, location)?;

@@ -69,6 +69,16 @@ unsafe extern "C" {
         outs: *mut *mut Out,
         nouts: *mut usize,
     ) -> *mut c_char;
+    fn a2o_call_named(
+        name: *const c_char,
+        overload: *const c_char,
+        names: *const *const c_char,
+        args: *const Arg,
+        nargs: usize,
+        outs: *mut *mut Out,
+        nouts: *mut usize,
+    ) -> *mut c_char;
+
     fn a2o_free_outs(outs: *mut Out, n: usize);
     fn a2o_free_string(s: *mut c_char);
     fn a2o_set_autocast_cpu(enabled: bool, dtype: i64, prev_enabled: *mut bool, prev_dtype: *mut i64);
@@ -95,11 +105,38 @@ pub enum Returned {
 /// Calls `aten::<name>.<overload>` with boxed arguments (in schema order).
 /// Keep everything the args point at alive for the call.
 pub fn call(name: &str, overload: &str, args: &[Arg]) -> Result<Vec<Returned>, String> {
+    call_with(name, overload, args, None)
+}
+
+/// [`call`] with the arguments by name (`names[k]` names `args[k]`): the
+/// schema's defaults fill the others.
+pub fn call_named(name: &str, overload: &str, names: &[&str], args: &[Arg]) -> Result<Vec<Returned>, String> {
+    call_with(name, overload, args, Some(names))
+}
+
+fn call_with(name: &str, overload: &str, args: &[Arg], names: Option<&[&str]>) -> Result<Vec<Returned>, String> {
     let name_c = CString::new(name).map_err(|e| e.to_string())?;
     let overload_c = CString::new(overload).map_err(|e| e.to_string())?;
     let mut outs: *mut Out = std::ptr::null_mut();
     let mut n = 0usize;
-    let error = unsafe { a2o_call(name_c.as_ptr(), overload_c.as_ptr(), args.as_ptr(), args.len(), &mut outs, &mut n) };
+    let error = match names {
+        None => unsafe { a2o_call(name_c.as_ptr(), overload_c.as_ptr(), args.as_ptr(), args.len(), &mut outs, &mut n) },
+        Some(names) => {
+            let owned: Vec<CString> = names.iter().map(|s| CString::new(*s).unwrap_or_default()).collect();
+            let pointers: Vec<*const c_char> = owned.iter().map(|s| s.as_ptr()).collect();
+            unsafe {
+                a2o_call_named(
+                    name_c.as_ptr(),
+                    overload_c.as_ptr(),
+                    pointers.as_ptr(),
+                    args.as_ptr(),
+                    args.len(),
+                    &mut outs,
+                    &mut n,
+                )
+            }
+        }
+    };
     if !error.is_null() {
         let message = unsafe { CStr::from_ptr(error) }.to_string_lossy().into_owned();
         unsafe { a2o_free_string(error) };

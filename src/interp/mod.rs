@@ -205,6 +205,7 @@ impl Interpreter<'_> {
             }
             AtenOp::HigherOrder => self.higher_order(op, name),
             AtenOp::Yield => Err("stray aten.yield".into()),
+            AtenOp::Custom => self.custom_call(op, name),
             AtenOp::Registered(schema) => self.call(op, schema),
         }
     }
@@ -359,6 +360,72 @@ impl Interpreter<'_> {
             args.push(boxed);
         }
         let returned = ffi::call(schema.name, schema.overload_name(), &args)?;
+        drop(keep);
+        let mut results = Vec::new();
+        for r in returned {
+            match r {
+                ffi::Returned::Tensor(t) => results.push(RtValue::Tensor(t)),
+                ffi::Returned::Tensors(list) => results.extend(list.into_iter().map(RtValue::Tensor)),
+                ffi::Returned::Int(i) => results.push(RtValue::Int(i)),
+                ffi::Returned::Double(d) => results.push(RtValue::Float(d)),
+                ffi::Returned::Bool(b) => results.push(RtValue::Bool(b)),
+                ffi::Returned::None => results.push(RtValue::None),
+            }
+        }
+        Ok(results)
+    }
+}
+
+impl Interpreter<'_> {
+    /// A custom op through the dispatcher (registered in this process: the
+    /// Python entry point's; `aten-translate --verify` has no Python ops).
+    fn custom_call(&mut self, op: OperationRef<'_, '_>, name: &str) -> Result<Vec<RtValue>, String> {
+        let full = name.strip_prefix(aten_ir::CUSTOM_PREFIX).unwrap_or(name);
+        let (qualified, overload) = full.rsplit_once('.').ok_or("a custom op name without an overload")?;
+        let names = |attr: &str| -> Vec<String> {
+            op.attribute(attr)
+                .ok()
+                .map(|a| {
+                    let raw = a.to_raw();
+                    let n = unsafe { mlir_sys::mlirArrayAttrGetNumElements(raw) }.max(0) as isize;
+                    (0..n)
+                        .filter_map(|k| {
+                            let element = unsafe { Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, k)) };
+                            aten2onnx_passes::ir::string_value(element)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let operand_names = names(aten_ir::CUSTOM_OPERANDS_ATTR);
+        let mut operands = op.operands();
+        let mut keep = Keep::default();
+        let mut args = Vec::new();
+        let arg_names = names("arg_names");
+        for arg in &arg_names {
+            let boxed = if operand_names.contains(arg) {
+                let value = operands.next().ok_or("fewer operands than tensor arguments")?;
+                operand_arg(&ArgType::parse("Tensor"), vec![self.get(value)?], &mut keep)?
+            } else if let Ok(attr) = op.attribute(arg) {
+                let ty = match aten2onnx_passes::ir::attribute_kind(attr) {
+                    "integer" => "int",
+                    "float" => "float",
+                    "bool" => "bool",
+                    "string" => "str",
+                    "array<i64>" => "int[]",
+                    "array<f64>" => "float[]",
+                    other => return Err(format!("argument '{arg}': a {other} attribute")),
+                };
+                attribute_arg(&ArgType::parse(ty), attr, &mut keep).map_err(|e| format!("argument '{arg}': {e}"))?
+            } else {
+                ffi::Arg::default()
+            };
+            args.push(boxed);
+        }
+        let arg_names: Vec<&str> = arg_names.iter().map(String::as_str).collect();
+        let returned = ffi::call_named(qualified, overload, &arg_names, &args).map_err(|e| {
+            format!("{e}\n(the reference run calls the custom op '{qualified}.{overload}' through libtorch: it must be registered in this process)")
+        })?;
         drop(keep);
         let mut results = Vec::new();
         for r in returned {

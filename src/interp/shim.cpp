@@ -142,16 +142,57 @@ static void from_ivalue(const c10::IValue& v, A2OOut* out) {
   }
 }
 
+// `aten::<name>`, or `name` itself when it has a namespace
+// (`quantized_decomposed::quantize_per_tensor`, a custom op's `mylib::op`).
+static std::string qualified(const char* name) {
+  std::string s(name);
+  return s.find("::") == std::string::npos ? "aten::" + s : s;
+}
+
 // Calls aten::<name>.<overload>; returns NULL on success, else an error the
 // caller frees with a2o_free_string.
 char* a2o_call(const char* name, const char* overload, const A2OArg* args, size_t nargs, A2OOut** outs,
                size_t* nouts) {
   try {
     auto handle = c10::Dispatcher::singleton().findSchemaOrThrow(
-        (std::string("aten::") + name).c_str(), std::strcmp(overload, "default") == 0 ? "" : overload);
+        qualified(name).c_str(), std::strcmp(overload, "default") == 0 ? "" : overload);
     torch::jit::Stack stack;
     stack.reserve(nargs);
     for (size_t k = 0; k < nargs; ++k) stack.push_back(to_ivalue(args[k]));
+    handle.callBoxed(&stack);
+    *nouts = stack.size();
+    *outs = static_cast<A2OOut*>(std::malloc(sizeof(A2OOut) * (stack.size() + 1)));
+    for (size_t k = 0; k < stack.size(); ++k) from_ivalue(stack[k], &(*outs)[k]);
+    return nullptr;
+  } catch (const std::exception& e) {
+    return dup_error(e.what());
+  }
+}
+
+// Calls <name>.<overload> with arguments by name: each argument of the
+// schema takes the value of the same name, else its default (a custom op's
+// call records only the arguments the program passed). A None for an
+// argument that is not optional takes the default too.
+char* a2o_call_named(const char* name, const char* overload, const char* const* names, const A2OArg* args,
+                     size_t nargs, A2OOut** outs, size_t* nouts) {
+  try {
+    auto handle = c10::Dispatcher::singleton().findSchemaOrThrow(
+        qualified(name).c_str(), std::strcmp(overload, "default") == 0 ? "" : overload);
+    torch::jit::Stack stack;
+    for (const auto& formal : handle.schema().arguments()) {
+      size_t k = 0;
+      while (k < nargs && formal.name() != names[k]) ++k;
+      const bool given = k < nargs;
+      const bool none = given && args[k].kind == A2O_NONE;
+      const bool optional = formal.type()->kind() == c10::TypeKind::OptionalType;
+      if (given && (!none || optional)) {
+        stack.push_back(to_ivalue(args[k]));
+      } else if (formal.default_value()) {
+        stack.push_back(*formal.default_value());
+      } else {
+        throw std::runtime_error("argument '" + formal.name() + "' of " + qualified(name) + " is missing");
+      }
+    }
     handle.callBoxed(&stack);
     *nouts = stack.size();
     *outs = static_cast<A2OOut*>(std::malloc(sizeof(A2OOut) * (stack.size() + 1)));
@@ -175,7 +216,7 @@ void a2o_free_string(char* s) { std::free(s); }
 int64_t a2o_num_arguments(const char* name, const char* overload) {
   try {
     auto handle = c10::Dispatcher::singleton().findSchemaOrThrow(
-        (std::string("aten::") + name).c_str(), std::strcmp(overload, "default") == 0 ? "" : overload);
+        qualified(name).c_str(), std::strcmp(overload, "default") == 0 ? "" : overload);
     return static_cast<int64_t>(handle.schema().arguments().size());
   } catch (...) {
     return -1;

@@ -87,6 +87,14 @@ pub fn to_mlir_text(path: &str, to: Option<u32>) -> Result<String, Error> {
     importer.model(&model).map_err(fail)
 }
 
+/// The onnx-dialect module text of an in-memory model (a custom op's
+/// translation applied to one call, see `custom_ops`); `label` names it in
+/// messages. Its tensors must be in the model (no external data).
+pub fn function_call_text(model: &ModelProto, label: &str) -> Result<String, String> {
+    let mut importer = Importer::new(model, PathBuf::from(label), 0)?;
+    importer.model(model)
+}
+
 /// The `dim_param` names the module's function arguments and results use,
 /// each mapped to itself (the writer keeps them as they are).
 pub fn dim_params(module: &Module) -> BTreeMap<String, String> {

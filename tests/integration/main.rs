@@ -21,6 +21,7 @@
 //! record (the module's `aten.archive`, locations).
 
 mod control_flow;
+mod custom_ops;
 #[cfg(feature = "torch")]
 mod decompose;
 #[cfg(feature = "torch")]

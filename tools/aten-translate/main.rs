@@ -73,6 +73,11 @@ struct Args {
     /// `--target onnxruntime`: MatMulNBits. docs/quantization.md.
     #[arg(long = "quantize-weights", value_name = "SPEC")]
     quantize_weights: Option<String>,
+    /// Translations of custom ops: an ONNX model whose function `my_op` in
+    /// domain `mylib` translates `mylib::my_op` (`my_op.<overload>` for one
+    /// overload). docs/custom_ops.md.
+    #[arg(long = "custom-ops", value_name = "LIB.onnx")]
+    custom_ops: Option<String>,
     /// Put initializers in `<output>.data` (always), or never; default: only past 2 GiB.
     #[arg(long = "external-data", value_parser = ["auto", "always", "never"], default_value = "auto")]
     external_data: String,
@@ -147,7 +152,9 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
         let text = if args.from_onnx {
             translate::onnx_to_text(&args.input, print)?
         } else {
-            translate::pt2_to_aten_text(&args.input, print)?
+            let library = args.custom_ops.as_deref().map(aten2onnx::custom_ops::CustomOps::load).transpose()?;
+            let import = aten2onnx::import::ImportOptions { custom_ops: library.as_ref(), opset: args.opset };
+            translate::pt2_to_aten_text_with(&args.input, print, &import)?
         };
         aten2onnx::write_output(output, text.as_bytes())
     } else {
@@ -169,6 +176,12 @@ fn run(args: &Args) -> Result<(), aten2onnx::Error> {
             decompose: args.decompose.clone(),
             native_half: args.half_precision == "native",
             quantize_weights: args.quantize_weights.as_deref().map(translate::QuantizeWeights::parse).transpose()?,
+            custom_ops: args
+                .custom_ops
+                .as_deref()
+                .map(aten2onnx::custom_ops::CustomOps::load)
+                .transpose()?
+                .map(std::sync::Arc::new),
             verification: if args.verify_each {
                 translate::Verification::EachPass
             } else {
