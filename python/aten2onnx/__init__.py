@@ -27,6 +27,7 @@ import torch
 
 from . import _native
 from ._native import ConversionError
+from ._flex_attention import decompose_flex_attention
 
 __all__ = ["export", "ConversionError", "has_verify", "DEFAULT_OPSET", "__version__"]
 
@@ -169,6 +170,8 @@ def export(
 
     with tempfile.TemporaryDirectory(prefix="aten2onnx-") as tmp:
         pt2 = os.path.join(tmp, f"{_safe(label)}.pt2")
+        # flex_attention: torch.export.save cannot save its higher-order op (a copy with ATen ops instead)
+        ep = decompose_flex_attention(ep)
         with _save_lock:  # torch.export.save is not thread-safe (a global pickler hook)
             torch.export.save(ep, pt2)
         output = f if to_path else os.path.join(tmp, "model.onnx")
