@@ -25,7 +25,7 @@ from typing import Any, Dict, Optional, Sequence
 # libtorch that torch loads.
 import torch
 
-from . import _native
+from . import _custom_ops, _native
 from ._native import ConversionError
 from ._flex_attention import decompose_flex_attention
 
@@ -62,6 +62,7 @@ def export(
     decompose: Sequence[str] = (),
     half_precision: str = "torch",
     quantize_weights: Optional[str] = None,
+    custom_translation_table: Optional[Dict[Any, Any]] = None,
 ):
     """Exports a module (or an `ExportedProgram`) to ONNX.
 
@@ -113,6 +114,17 @@ def export(
             `:`-separated options (`block=N`, `sym`/`asym`, `exclude=REGEX`,
             `accuracy=N`), e.g. `"int4:block=64:exclude=lm_head"`
             (docs/quantization.md).
+        custom_translation_table: ONNX translations of custom ops
+            (`torch.library` ops), as `torch.onnx.export`'s: `{op: function}`
+            with `op` a `torch.ops.mylib.my_op.default` overload (or the
+            `torch.ops.mylib.my_op` packet, or `"mylib::my_op"`) and
+            `function` an onnxscript function or an `onnx.FunctionProto`
+            (or a list of them: the first is used). Tensor arguments become
+            the function's inputs (by name, else in order), the other
+            arguments its attributes of the same names. The translation is
+            inlined. Custom ops without one whose registration has a
+            CompositeImplicitAutograd kernel are decomposed; others are
+            refused naming the op and its Python line (docs/custom_ops.md).
 
     Returns:
         `bytes` of the ONNX model when `f` is None; `None` when it was
@@ -158,6 +170,9 @@ def export(
             f"not {type(model_or_exported_program).__name__}"
         )
 
+    ep = _custom_ops.decompose_composite_custom_ops(ep, custom_translation_table)
+    library = _custom_ops.translation_library(custom_translation_table)
+
     dim_names = _dim_names(ep, signature_of, dynamic_shapes) if dynamic_shapes is not None else {}
 
     file_object = f is not None and hasattr(f, "write")
@@ -176,13 +191,18 @@ def export(
             torch.export.save(ep, pt2)
         output = f if to_path else os.path.join(tmp, "model.onnx")
         mode = external_data if to_path else "never"
+        custom_ops = None
+        if library is not None:
+            custom_ops = os.path.join(tmp, "custom_translations.onnx")
+            with open(custom_ops, "wb") as library_file:
+                library_file.write(library)
         try:
             if verify:
                 _find_onnxruntime()
                 inputs = _save_inputs(ep, tmp)
                 ok, text = _native.verify(pt2, output, opset, mode, debug_info, dim_names, inputs, report_path,
                                           os.path.basename(pt2), target, list(decompose), half_precision,
-                                          quantize_weights)
+                                          quantize_weights, custom_ops)
                 if not ok:
                     # as `aten-translate --verify`: the model stays written
                     raise ConversionError(
@@ -192,11 +212,13 @@ def export(
                 _log.info("verify:\n%s", text)
             else:
                 _native.convert(pt2, output, opset, mode, debug_info, dim_names, report_path, os.path.basename(pt2),
-                                target, list(decompose), half_precision, quantize_weights)
+                                target, list(decompose), half_precision, quantize_weights, custom_ops)
         except ConversionError as error:
             # The temporary .pt2 is gone after this call: name it as the
             # module it came from, the way the CLI names its input.
             message = str(error).replace(pt2, os.path.basename(pt2))
+            if custom_ops is not None:
+                message = message.replace(custom_ops, "custom_translation_table")
             raise ConversionError(message) from None
         if to_path:
             return _load_proto(f) if return_proto else None
