@@ -53,7 +53,16 @@ pub fn take_panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 /// Parses the command line with clap, mapping clap's exit code 2 to 1:
 /// `--help` and `--version` print and exit 0, every flag error exits 1.
 pub fn parse_args<T: clap::Parser>() -> Result<T, ExitCode> {
-    match T::try_parse() {
+    parse_args_from(std::env::args_os())
+}
+
+/// [`parse_args`] over `args` (the first is the program name).
+pub fn parse_args_from<T: clap::Parser, I, S>(args: I) -> Result<T, ExitCode>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<std::ffi::OsString> + Clone,
+{
+    match T::try_parse_from(args) {
         Ok(args) => Ok(args),
         Err(error) => {
             let _ = error.print();

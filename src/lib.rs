@@ -7,6 +7,7 @@
 //! onnx), `aten2onnx-pt2` (zero-copy archive reader), `aten2onnx-passes`
 //! (one pass a file).
 
+pub mod cli;
 pub mod context;
 pub mod custom_ops;
 pub mod diagnostics;

@@ -7,19 +7,30 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-bash tools/setup.sh
+# Each step's wall time, on stderr at the end (where CI time goes).
+TIMES=()
+step() {
+  local start=$SECONDS
+  "$@"
+  TIMES+=("$(printf '%5d s  %s' $((SECONDS - start)) "$*")")
+}
+trap '{ printf "test.sh step times:\n"; printf "  %s\n" "${TIMES[@]}"; } >&2' EXIT
+step bash tools/setup.sh
 source tools/env.sh
 # The corpus model too large to keep in git is generated (deterministically).
 [ -f tests/corpus/resnet18/model.pt2 ] || .venv/bin/python tools/capture_corpus.py --only resnet18
 # insta: never write snapshots in CI, fail on any difference.
 export INSTA_UPDATE=no
-# The default build needs no libtorch; the tests run with the `torch`
-# feature (libtorch interpreter, --verify, differential tests of every rule).
-cargo build --workspace --bins
-cargo test --workspace --features aten2onnx/torch --no-fail-fast
-ATEN2ONNX_TORCH=1 ATEN2ONNX_BIN_DIR="$ROOT/target/debug" lit -sv lit-tests
+# The default build (no libtorch) is the wheel's: built in release, the way
+# users get it (tools/build-wheel.sh; python/tests/test_wheel.py installs it
+# into a clean venv). The tests run with the `torch` feature (libtorch
+# interpreter, --verify, differential tests of every rule); `cargo test`
+# builds the tools the lit suite runs, once.
+step bash tools/build-wheel.sh
+step cargo test --workspace --features aten2onnx/torch --no-fail-fast
+step env ATEN2ONNX_TORCH=1 ATEN2ONNX_BIN_DIR="$ROOT/target/debug" lit -sv lit-tests
 # The Python entry point (python/, docs/python.md): the extension built in the
 # dev profile into the shared target dir and installed into .venv (editable),
 # with the `torch` feature (verify=True), then its pytest suite.
-(cd python && VIRTUAL_ENV="$ROOT/.venv" maturin develop --profile dev --features torch)
-.venv/bin/python -m pytest -q python/tests
+step bash -c 'cd python && VIRTUAL_ENV="$0/.venv" maturin develop --profile dev --features torch' "$ROOT"
+step .venv/bin/python -m pytest -q python/tests

@@ -252,6 +252,29 @@ fn verify(
 const VERIFY_UNAVAILABLE: &str = "verify=True needs libtorch: this aten2onnx extension was built without the `torch` \
      feature (rebuild it with `maturin build --features torch`, see docs/python.md)";
 
+/// cli_main(tool, args) -> int
+///
+/// Runs `aten-translate` or `aten-opt` (`tool`) on the command-line
+/// arguments `args` (without the program name), as the binaries do: output
+/// on stdout / files, messages on stderr; returns the exit code (0 or 1).
+/// The Python package installs both commands through this
+/// (`aten2onnx._cli`), so a wheel carries one copy of the compiler.
+#[pyfunction]
+fn cli_main(py: Python<'_>, tool: &str, args: Vec<std::ffi::OsString>) -> PyResult<i32> {
+    let main = match tool {
+        "aten-translate" => aten2onnx::cli::translate::main::<Vec<std::ffi::OsString>, std::ffi::OsString>,
+        "aten-opt" => aten2onnx::cli::opt::main::<Vec<std::ffi::OsString>, std::ffi::OsString>,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "tool must be 'aten-translate' or 'aten-opt', not {other:?}"
+            )))
+        }
+    };
+    let argv: Vec<std::ffi::OsString> = std::iter::once(std::ffi::OsString::from(tool)).chain(args).collect();
+    let code = py.detach(|| main(argv));
+    Ok(if code == std::process::ExitCode::SUCCESS { 0 } else { 1 })
+}
+
 /// Whether this build can `verify` (the `torch` feature).
 #[pyfunction]
 fn has_verify() -> bool {
@@ -268,5 +291,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(has_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(cli_main, m)?)?;
     Ok(())
 }
