@@ -1,6 +1,8 @@
 //! `aten-opt`: runs pass pipelines over aten/onnx modules, mlir-opt style.
 //!
-//!     aten-opt in.mlir --pass-pipeline='builtin.module(func.func(dce))'
+//! ```text
+//! aten-opt in.mlir --pass-pipeline='builtin.module(func.func(dce))'
+//! ```
 
 use crate::{
     module::PrintOptions,

@@ -1,9 +1,11 @@
 //! `aten-translate`: translations in and out of the MLIR world.
 //!
-//!     aten-translate --from-pt2 model.pt2            # print the aten dialect module
-//!     aten-translate --to-onnx model.pt2 -o m.onnx   # the main job
-//!     aten-translate --from-onnx model.onnx          # print an ONNX model in the onnx dialect
-//!     aten-translate --to-onnx in.onnx -o out.onnx   # re-optimize an ONNX model
+//! ```text
+//! aten-translate --from-pt2 model.pt2            # print the aten dialect module
+//! aten-translate --to-onnx model.pt2 -o m.onnx   # the main job
+//! aten-translate --from-onnx model.onnx          # print an ONNX model in the onnx dialect
+//! aten-translate --to-onnx in.onnx -o out.onnx   # re-optimize an ONNX model
+//! ```
 
 use crate::{export::ExternalData, module::PrintOptions, translate};
 use clap::{ArgGroup, Parser};
@@ -68,9 +70,11 @@ struct Args {
     /// block-wise round-to-nearest with onnxruntime's quantizer's numbers:
     /// `int4` or `int8`, then `:`-separated options `block=N` (32), `sym`
     /// (default) / `asym`, `exclude=REGEX` (archive names left in float,
-    /// e.g. `lm_head`), `accuracy=N` (MatMulNBits accuracy_level, default 4).
-    /// Standard output: DequantizeLinear + MatMul (opset 21+); with
-    /// `--target onnxruntime`: MatMulNBits. docs/quantization.md.
+    /// e.g. `lm_head`), `accuracy=N` (MatMulNBits accuracy_level, default 4),
+    /// `scope=linear,embedding` (embedding tables too, int4).
+    /// Standard output: DequantizeLinear + MatMul / Gather (opset 21+); with
+    /// `--target onnxruntime`: MatMulNBits, GatherBlockQuantized.
+    /// docs/quantization.md.
     #[arg(long = "quantize-weights", value_name = "SPEC")]
     quantize_weights: Option<String>,
     /// Translations of custom ops: an ONNX model whose function `my_op` in
