@@ -102,6 +102,13 @@ impl<'c, 'a> Args<'c, 'a> {
         }
     }
 
+    /// The argument is a value computed in the graph (an operand), not a
+    /// number the capture recorded: a `Scalar` from `t.item()` or a
+    /// symbolic number.
+    pub fn is_dynamic(&self, name: &str) -> Result<bool, String> {
+        Ok(self.attribute(name)?.is_none() && self.operand_range(name)?.is_some_and(|r| !r.is_empty()))
+    }
+
     /// A tensor argument that the capture may have recorded as a Python
     /// number ("wrapped number").
     pub fn tensor_or_number(&self, name: &str) -> Result<Result<Value<'c, 'a>, Number>, String> {

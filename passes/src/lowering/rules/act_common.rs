@@ -26,6 +26,28 @@ pub fn elu<'c, 'a>(
     ctx.opmath_result(b.op_like("Where", &[gt, pos, neg], &[], x)?)
 }
 
+/// [`elu`] with `alpha`, `scale` and `input_scale` the named `Scalar`
+/// arguments, numbers or values computed in the graph (`t.item()`), in the
+/// opmath type as torch's kernel takes them (`alpha * scale` multiplied
+/// there too).
+pub fn elu_args<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    alpha: Value<'c, 'a>,
+    scale: Value<'c, 'a>,
+    input_scale: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let x = b.cast_like_type(x, ctx.opmath_element()?)?;
+    let xs = b.op_like("Mul", &[x, input_scale], &[], x)?;
+    let e = b.op_like("Sub", &[b.op_like("Exp", &[xs], &[], x)?, b.const_like(x, 1.0)?], &[], x)?;
+    let negcoef = b.op_like("Mul", &[alpha, scale], &[], alpha)?;
+    let neg = b.op_like("Mul", &[e, negcoef], &[], x)?;
+    let pos = b.op_like("Mul", &[x, scale], &[], x)?;
+    let gt = b.op("Greater", &[x, b.const_like(x, 0.0)?], &[], b.unranked(bool_type(ctx)))?;
+    ctx.opmath_result(b.op_like("Where", &[gt, pos, neg], &[], x)?)
+}
+
 /// `x > 0 ? x : x * slope` with `slope` a value broadcasting against `x`
 /// (torch's leaky_relu / prelu kernels; NaN stays NaN).
 pub fn leaky<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, slope: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {

@@ -6,8 +6,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addcdiv.default", |c| {
     // in torch's order: `self + value * tensor1 / tensor2`.
     let e = c.opmath_element()?;
     let (x, t1, t2) = (c.tensor_as("self", e)?, c.tensor_as("tensor1", e)?, c.tensor_as("tensor2", e)?);
-    let v = c.args.number("value")?.as_f64();
-    let scaled = if v != 1.0 { c.b.op_like("Mul", &[c.b.const_scalar(e, v)?, t1], &[], t1)? } else { t1 };
+    // `value`: a number, or a value computed in the graph (`t.item()`).
+    let scaled = if c.args.is_dynamic("value")? || c.args.number("value")?.as_f64() != 1.0 {
+        c.b.op_like("Mul", &[c.tensor_as("value", e)?, t1], &[], t1)?
+    } else {
+        t1
+    };
     let p = c.b.op_like("Div", &[scaled, t2], &[], x)?;
     Ok(vec![c.opmath_result(c.b.op_like("Add", &[x, p], &[], x)?)?])
 })

@@ -98,6 +98,14 @@ pub fn shape_slice<'c, 'a>(
 }
 
 /// A broadcastable tensor filled with `value` and shaped by `shape`.
+/// `shape` filled with the `Scalar` argument `name`: a constant when the
+/// capture recorded a number, else its graph value (`t.item()`, a symbolic
+/// number) cast to the result type.
+pub fn filled_with<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, name: &str) -> Result<Vec<Value<'c, 'a>>, String> {
+    let scalar = ctx.tensor_as(name, ctx.result_element(0)?)?;
+    Ok(vec![ctx.op("Expand", &[scalar, shape], &[])?])
+}
+
 pub fn filled<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, value: f64) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = ctx.result_element(0)?;
     let scalar = ctx.b.const_scalar(element, value)?;

@@ -5,6 +5,12 @@ use crate::lowering::{Attr, Rule};
 pub const RULES: &[Rule] = &[Rule::custom("aten.elu.default", |c| {
     let b = &c.b;
     let x = c.args.tensor("self")?;
+    if c.args.is_dynamic("alpha")? || c.args.is_dynamic("scale")? || c.args.is_dynamic("input_scale")? {
+        // Values computed in the graph (`t.item()`).
+        let e = c.opmath_element()?;
+        let (alpha, scale) = (c.tensor_as("alpha", e)?, c.tensor_as("scale", e)?);
+        return Ok(vec![super::act_common::elu_args(c, x, alpha, scale, c.tensor_as("input_scale", e)?)?]);
+    }
     let alpha = c.args.number("alpha")?.as_f64();
     let scale = c.args.number("scale")?.as_f64();
     let input_scale = c.args.number("input_scale")?.as_f64();

@@ -54,7 +54,8 @@ fn scatter<'c, 'a>(ctx: &Ctx<'c, 'a>, reduce: Option<String>) -> Result<Vec<Valu
         let src = ctx.tensor_as("src", element)?;
         cut_to(ctx, src, index)?
     } else {
-        let v = ctx.b.const_scalar(element, ctx.args.number("value")?.as_f64())?;
+        // A number or a value computed in the graph (`t.item()`).
+        let v = ctx.tensor_as("value", element)?;
         let shape = b.shape(index)?;
         b.op_like("Expand", &[v, shape], &[], x)?
     };

@@ -9,8 +9,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.threshold.default", |c| {
     let ct = if crate::lowering::builder::is_float(el) { el } else { super::prod_common::compute_type(c, el) };
     let x = c.tensor_as("self", ct)?;
     let b = &c.b;
-    let th = b.const_like(x, c.args.number("threshold")?.as_f64())?;
-    let v = b.const_like(x, c.args.number("value")?.as_f64())?;
+    // Numbers or values computed in the graph (`t.item()`).
+    let (th, v) = (c.tensor_as("threshold", ct)?, c.tensor_as("value", ct)?);
     let le = bool_op(c, "LessOrEqual", &[x, th])?;
     let y = b.op_like("Where", &[le, v, x], &[], x)?;
     Ok(vec![super::prod_common::finish(c, y)?])
