@@ -123,7 +123,8 @@ pub struct ConvertOptions {
 /// options: `block=N` (32), `sym` (default) or `asym`, `exclude=REGEX`
 /// (archive names that stay float, e.g. `lm_head`), `accuracy=N`
 /// (MatMulNBits' accuracy_level with `--target onnxruntime`, default 4),
-/// `scope=linear` (the only scope so far). E.g. `int4`,
+/// `scope=linear` (default) or `scope=linear,embedding` (Gather tables too:
+/// GatherBlockQuantized, 4 bits). E.g. `int4`,
 /// `int4:block=64:asym:exclude=lm_head`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantizeWeights {
@@ -132,6 +133,8 @@ pub struct QuantizeWeights {
     pub symmetric: bool,
     pub exclude: Option<String>,
     pub accuracy_level: u32,
+    /// `scope=linear,embedding`: Gather tables too (4 bits).
+    pub embeddings: bool,
 }
 
 impl QuantizeWeights {
@@ -143,7 +146,8 @@ impl QuantizeWeights {
             "int8" => 8,
             other => return Err(bad(format!("the type must be int4 or int8, got {other:?}"))),
         };
-        let mut q = QuantizeWeights { bits, block: 32, symmetric: true, exclude: None, accuracy_level: 4 };
+        let mut q =
+            QuantizeWeights { bits, block: 32, symmetric: true, exclude: None, accuracy_level: 4, embeddings: false };
         for part in parts {
             match part.split_once('=') {
                 None if part == "sym" => q.symmetric = true,
@@ -169,16 +173,26 @@ impl QuantizeWeights {
                     }
                     q.exclude = Some(v.to_string());
                 }
-                Some(("scope", "linear")) => {}
+                Some(("scope", "linear")) => q.embeddings = false,
+                Some(("scope", "linear,embedding" | "embedding,linear")) => q.embeddings = true,
                 Some(("scope", v)) => {
-                    return Err(bad(format!("scope {v:?} is not supported yet: only 'linear' (MatMul/Gemm weights)")))
+                    return Err(bad(format!(
+                        "scope {v:?} is not supported: 'linear' (MatMul/Gemm weights) or 'linear,embedding' (and \
+                         Gather tables)"
+                    )))
                 }
                 _ => {
                     return Err(bad(format!(
-                        "unknown option {part:?} (block=N, sym, asym, exclude=REGEX, accuracy=N, scope=linear)"
+                        "unknown option {part:?} (block=N, sym, asym, exclude=REGEX, accuracy=N, \
+                         scope=linear|linear,embedding)"
                     )))
                 }
             }
+        }
+        if q.embeddings && q.bits != 4 {
+            return Err(bad("embedding tables are quantized to 4 bits only (onnxruntime's GatherBlockQuantized): \
+                            use int4 with scope=linear,embedding"
+                .to_string()));
         }
         Ok(q)
     }
@@ -193,6 +207,9 @@ impl QuantizeWeights {
         );
         if let Some(e) = &self.exclude {
             s.push_str(&format!(" exclude={e}"));
+        }
+        if self.embeddings {
+            s.push_str(" embeddings=1");
         }
         s.push('}');
         s

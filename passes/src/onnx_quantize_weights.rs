@@ -27,6 +27,18 @@
 //! `lm_head`), and weights used by anything else than the product (a tied
 //! embedding stays float; the product still quantizes its own use).
 //!
+//! With `embeddings=1`, every `Gather(E, ids)` (axis 0) whose `E` is a
+//! float32 weight of static shape `[V, H]` (an embedding table) is quantized
+//! too, 4 bits only, in blocks along `H`, with the numbers of onnxruntime's
+//! quantizer for Gather (its numpy path: round half to even, division by
+//! the scale; src/export/rtn.rs): `format=matmulnbits` writes
+//! `com.microsoft.GatherBlockQuantized(q, ids, s[, z]) {gather_axis = 0,
+//! quantize_axis = 1, block_size}`, `qdq` a blocked `DequantizeLinear(q, s[,
+//! z]) {axis = 1}` feeding the `Gather`. `q` is int4 (symmetric) or uint4
+//! `[V, H]`, `s` float32 `[V, H / block]`. A table tied to a Linear weight
+//! (the same archive tensor) is quantized for each use; the float table is
+//! written only if something else still reads it.
+//!
 //! Options: `bits=4|8` (4), `block=N` (32; a power of two from 16),
 //! `symmetric=1|0` (1), `format=qdq|matmulnbits` (qdq), `accuracy-level=N`
 //! (MatMulNBits' compute type, 0..4; default 4: int8 activations, the fast
@@ -63,6 +75,10 @@ pub const INFO: PassInfo = PassInfo {
         PassOption { name: "format", help: "qdq (default: DequantizeLinear + MatMul, opset 21+) or matmulnbits" },
         PassOption { name: "accuracy-level", help: "MatMulNBits accuracy_level, 0..4 (default 4)" },
         PassOption { name: "exclude", help: "a regex: weights whose archive name matches stay float (e.g. lm_head)" },
+        PassOption {
+            name: "embeddings",
+            help: "1: also Gather tables (4 bits; GatherBlockQuantized or DequantizeLinear)",
+        },
     ],
     create: |options| {
         let number = |key: &str, default: i64| -> Result<i64, String> {
@@ -101,7 +117,17 @@ pub const INFO: PassInfo = PassInfo {
             }
             None => None,
         };
-        let pass = QuantizeWeights { bits, block, symmetric, nbits, accuracy_level, exclude };
+        let embeddings = match number("embeddings", 0)? {
+            0 => false,
+            1 => true,
+            other => return Err(format!("onnx-quantize-weights: embeddings must be 0 or 1, got {other}")),
+        };
+        if embeddings && bits != 4 {
+            return Err("onnx-quantize-weights: embeddings are quantized to 4 bits only (onnxruntime's \
+                        GatherBlockQuantized)"
+                .to_string());
+        }
+        let pass = QuantizeWeights { bits, block, symmetric, nbits, accuracy_level, exclude, embeddings };
         Ok(Box::new(Factory { pass, id: &ID, info: &INFO }))
     },
 };
@@ -121,6 +147,7 @@ struct QuantizeWeights {
     nbits: bool,
     accuracy_level: i64,
     exclude: Option<regex::Regex>,
+    embeddings: bool,
 }
 
 impl ProjectPass for QuantizeWeights {
@@ -140,17 +167,24 @@ impl ProjectPass for QuantizeWeights {
             return Err(());
         }
         let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
-        let mut products = Vec::new();
+        let (mut products, mut gathers) = (Vec::new(), Vec::new());
         let mut next = body.first_operation();
         while let Some(o) = next {
             next = o.next_in_block();
-            if matches!(op_name(o).as_str(), "onnx.MatMul" | "onnx.Gemm") {
-                products.push(o);
+            match op_name(o).as_str() {
+                "onnx.MatMul" | "onnx.Gemm" => products.push(o),
+                "onnx.Gather" if self.embeddings => gathers.push(o),
+                _ => {}
             }
         }
         let mut done = 0i64;
         for p in products {
             if self.rewrite(body, p).is_some() {
+                done += 1;
+            }
+        }
+        for g in gathers {
+            if self.rewrite_gather(body, g).is_some() {
                 done += 1;
             }
         }
@@ -386,6 +420,98 @@ impl QuantizeWeights {
         unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), result.to_raw()) };
         unsafe { sys::mlirOperationDestroy(p.to_raw()) };
         erase_unused_weight(w);
+        Some(())
+    }
+}
+
+impl QuantizeWeights {
+    /// Rewrites `g` (`Gather(E, ids)`, axis 0) when its table qualifies.
+    fn rewrite_gather<'c, 'a>(&self, block: melior::ir::BlockRef<'c, 'a>, g: OperationRef<'c, 'a>) -> Option<()> {
+        let (table, ids) = (ir::operand_at(g, 0)?, ir::operand_at(g, 1)?);
+        if ir::int_attribute(g, "axis").unwrap_or(0) != 0 || !onnx_ir::is_weight_value(table) || g.result_count() != 1 {
+            return None;
+        }
+        let context_ref = g.context(); // alive while `context` is used
+        let context = unsafe { context_ref.to_ref() };
+        let elem = crate::lowering::builder::element_type(table.r#type())?;
+        if elem != Type::float32(context) {
+            return None;
+        }
+        let (v, h) = static_2d(table.r#type())?;
+        if let Some(re) = &self.exclude {
+            let mut names = Vec::new();
+            leaf_names(table, &mut names);
+            if names.iter().any(|name| re.is_match(name)) {
+                return None;
+            }
+        }
+        let location = g.location();
+        let i64_type: Type = IntegerType::new(context, 64).into();
+        let str_attr = |name: &str, v: &str| (Identifier::new(context, name), StringAttribute::new(context, v).into());
+        let int = |name: &str, v: i64| -> (Identifier, Attribute) {
+            (Identifier::new(context, name), IntegerAttribute::new(i64_type, v).into())
+        };
+        let ranked = |dims: &[i64], element: Type<'c>| -> Type<'c> {
+            RankedTensorType::new(&dims.iter().map(|&d| d as u64).collect::<Vec<_>>(), element, None).into()
+        };
+        let insert = |op: melior::ir::Operation<'c>| -> Option<Value<'c, 'a>> {
+            ir::result_at(block.insert_operation_before(g, op), 0)
+        };
+        let nb = (h + self.block - 1) / self.block;
+        let q_elem: Type =
+            if self.symmetric { IntegerType::new(context, 4).into() } else { IntegerType::unsigned(context, 4).into() };
+        let part = |kind: &str, ty: Type<'c>| -> Option<Value<'c, 'a>> {
+            let op = OperationBuilder::new(onnx_ir::WEIGHT_TRANSFORM_OP, location)
+                .add_operands(&[table])
+                .add_attributes(&[
+                    str_attr("kind", kind),
+                    str_attr("layout", "gather"),
+                    int("bits", 4),
+                    int("block_size", self.block),
+                    int("symmetric", self.symmetric as i64),
+                ])
+                .add_results(&[ty])
+                .build()
+                .ok()?;
+            insert(op)
+        };
+        let f32_type = Type::float32(context);
+        let data = part("rtn_data", ranked(&[v, h], q_elem))?;
+        let scales = part("rtn_scales", ranked(&[v, nb], f32_type))?;
+        let zero_points = if self.symmetric { None } else { Some(part("rtn_zero_points", ranked(&[v, nb], q_elem))?) };
+        let result_ty = ir::result_at(g, 0)?.r#type();
+        let result = if self.nbits {
+            let mut operands = vec![data, ids, scales];
+            operands.extend(zero_points);
+            let op = OperationBuilder::new(&onnx_ir::op_name("com.microsoft", "GatherBlockQuantized"), location)
+                .add_operands(&operands)
+                .add_attributes(&[int("gather_axis", 0), int("quantize_axis", 1), int("block_size", self.block)])
+                .add_results(&[result_ty])
+                .build()
+                .ok()?;
+            insert(op)?
+        } else {
+            let mut operands = vec![data, scales];
+            operands.extend(zero_points);
+            let dq = OperationBuilder::new("onnx.DequantizeLinear", location)
+                .add_operands(&operands)
+                .add_attributes(&[int("axis", 1), int("block_size", self.block)])
+                .add_results(&[ranked(&[v, h], f32_type)])
+                .build()
+                .ok()?;
+            let dq = insert(dq)?;
+            let op = OperationBuilder::new("onnx.Gather", location)
+                .add_operands(&[dq, ids])
+                .add_attributes(&[int("axis", 0)])
+                .add_results(&[result_ty])
+                .build()
+                .ok()?;
+            insert(op)?
+        };
+        let old = ir::result_at(g, 0)?;
+        unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), result.to_raw()) };
+        unsafe { sys::mlirOperationDestroy(g.to_raw()) };
+        erase_unused_weight(table);
         Some(())
     }
 }

@@ -112,7 +112,8 @@ def export(
         quantize_weights: weight-only quantization of the Linear layers, as
             `aten-translate --quantize-weights`: `"int4"` or `"int8"`, then
             `:`-separated options (`block=N`, `sym`/`asym`, `exclude=REGEX`,
-            `accuracy=N`), e.g. `"int4:block=64:exclude=lm_head"`
+            `accuracy=N`, `scope=linear,embedding` for the embedding tables too), e.g.
+            `"int4:block=64:exclude=lm_head"`
             (docs/quantization.md).
         custom_translation_table: ONNX translations of custom ops
             (`torch.library` ops), as `torch.onnx.export`'s: `{op: function}`

@@ -36,7 +36,20 @@
 //!   low nibble first), scales float32 `[nb, N]`, zero points `[nb, N]` of
 //!   the data's type (asymmetric only).
 //!
-//! The writer reads one row of `w` (MatMulNBits) or one block of rows of
+//! - Gather (`com.microsoft.GatherBlockQuantized`, or a blocked
+//!   `DequantizeLinear {axis = 1}` feeding `Gather`; 4 bits): the source is
+//!   the embedding table `[V, H]` itself, blocks along `H`; data int4
+//!   (symmetric) / uint4 `[V, H]`, scales float32 `[V, nb]`, zero points
+//!   uint4 `[V, nb]`, packed two per byte over the flattened tensor. The
+//!   numbers are those of the quantizer's numpy path for Gather
+//!   (`quantize_ndarray`), not MLAS's: per block, in float32,
+//!   symmetric `m = |mx| > |mn| ? mx : mn; scale = m / -8;
+//!   q = clamp(rint(v / scale), -8, 7)` (0 when scale is 0), asymmetric
+//!   `mn = min(mn, 0); mx = max(mx, 0); scale = (mx - mn) / 15;
+//!   zp = clamp(rint(-mn / scale), 0, 15)` (8 when scale is 0),
+//!   `q = clamp(rint(v / scale + zp), 0, 15)`, `rint` rounding half to even.
+//!
+//! The writer reads one row of `w` (MatMulNBits, Gather) or one block of rows of
 //! its transpose (QDQ) at a time: memory is bounded by a block row, never
 //! the weight.
 
@@ -59,6 +72,9 @@ pub enum Layout {
     NBits,
     /// Blocked `DequantizeLinear` (opset 21) over `[K, N]`.
     Qdq,
+    /// An embedding table `[V, H]` for `GatherBlockQuantized` (or a
+    /// blocked `DequantizeLinear` along axis 1), 4 bits.
+    Gather,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,8 +96,12 @@ impl Spec {
         let layout = match layout {
             "matmulnbits" => Layout::NBits,
             "qdq" => Layout::Qdq,
-            _ => return Err(format!("RTN layout must be 'matmulnbits' or 'qdq', got '{layout}'")),
+            "gather" => Layout::Gather,
+            _ => return Err(format!("RTN layout must be 'matmulnbits', 'qdq' or 'gather', got '{layout}'")),
         };
+        if layout == Layout::Gather && bits != 4 {
+            return Err(format!("RTN of an embedding table is 4-bit only, got {bits}"));
+        }
         if !(bits == 4 || bits == 8) {
             return Err(format!("RTN bits must be 4 or 8, got {bits}"));
         }
@@ -119,6 +139,9 @@ impl Spec {
             (Layout::Qdq, Part::Data) => (packed_type, vec![k, n]),
             (Layout::Qdq, Part::Scales) => (1, vec![nb, n]),
             (Layout::Qdq, Part::ZeroPoints) => (packed_type, vec![nb, n]),
+            (Layout::Gather, Part::Data) => (packed_type, vec![n, k]),
+            (Layout::Gather, Part::Scales) => (1, vec![n, nb]),
+            (Layout::Gather, Part::ZeroPoints) => (packed_type, vec![n, nb]),
         }
     }
 
@@ -161,6 +184,51 @@ pub fn block_params(v: &[f32], spec: &Spec) -> (f32, u8) {
             zpf.round() as u8
         };
         (scale, zp)
+    }
+}
+
+/// `(scale, zero point)` of one block of an embedding table: the
+/// quantizer's numpy arithmetic for Gather (module doc; NaN propagates
+/// through numpy's min / max).
+pub fn gather_params(v: &[f32], symmetric: bool) -> (f32, u8) {
+    let nan = v.iter().any(|x| x.is_nan());
+    let (mut mn, mut mx) = (f32::INFINITY, f32::NEG_INFINITY);
+    for &x in v {
+        mn = mn.min(x);
+        mx = mx.max(x);
+    }
+    if nan {
+        (mn, mx) = (f32::NAN, f32::NAN);
+    }
+    if symmetric {
+        let m = if mx.abs() > mn.abs() { mx } else { mn };
+        (m / -8.0, 0)
+    } else {
+        let (mn, mx) = (if mn.is_nan() || mn < 0.0 { mn } else { 0.0 }, if mx.is_nan() || mx > 0.0 { mx } else { 0.0 });
+        let scale = (mx - mn) / 15.0;
+        let zp = if scale == 0.0 { 8.0 } else { (-mn / scale).round_ties_even() };
+        (scale, numpy_u8(zp.clamp(0.0, 15.0)))
+    }
+}
+
+/// A value of an embedding table's block (module doc).
+fn gather_value(v: f32, scale: f32, zp: u8, symmetric: bool) -> u8 {
+    if symmetric {
+        let q = if scale == 0.0 { 0.0 } else { (v / scale).round_ties_even() };
+        numpy_u8(q.clamp(-8.0, 7.0)) & 0xF
+    } else {
+        let q = if scale == 0.0 { 8.0 } else { (v / scale + zp as f32).round_ties_even() };
+        numpy_u8(q.clamp(0.0, 15.0))
+    }
+}
+
+/// `astype(int8 / uint8)` of a clamped value: exact for the small integers
+/// it gets; a NaN (a table holding NaN) becomes 0, as it does on x86.
+fn numpy_u8(x: f32) -> u8 {
+    if x.is_nan() {
+        0
+    } else {
+        (x as i32) as u8
     }
 }
 
@@ -296,6 +364,31 @@ pub fn write(spec: &Spec, w: &Data<'_>, data_type: i32, n: i64, k: i64, out: &mu
                 out.write_all(&bytes)?;
             }
             Ok(())
+        }
+        Layout::Gather => {
+            let mut sink = Sink::new(out, true);
+            let mut scales = Vec::with_capacity(nb as usize * 4);
+            for r in 0..n {
+                read_floats(w, data_type, r * k, k, &mut raw, &mut row)?;
+                scales.clear();
+                for b in 0..nb {
+                    let block = &row[(b * bs) as usize..((b + 1) * bs).min(k) as usize];
+                    let (scale, zp) = gather_params(block, spec.symmetric);
+                    match spec.part {
+                        Part::Scales => scales.extend_from_slice(&scale.to_le_bytes()),
+                        Part::ZeroPoints => sink.push(zp)?,
+                        Part::Data => {
+                            for &v in block {
+                                sink.push(gather_value(v, scale, zp, spec.symmetric))?;
+                            }
+                        }
+                    }
+                }
+                if spec.part == Part::Scales {
+                    sink.out.write_all(&scales)?;
+                }
+            }
+            sink.finish()
         }
         Layout::Qdq => {
             // Block b of K for every column: its parameters, then its rows.

@@ -36,11 +36,19 @@ fn rtn_weights_equal_onnxruntime_quantizer() {
                 ("int8:accuracy=0", &["--bits", "8", "--block", "32"]),
                 ("int8:asym:block=16:accuracy=0", &["--bits", "8", "--block", "16", "--asym"]),
                 ("int4:block=128:accuracy=0", &["--bits", "4", "--block", "128"]),
+                // The embedding table too (GatherBlockQuantized).
+                ("int4:scope=linear,embedding:accuracy=0", &["--bits", "4", "--block", "32", "--embeddings"]),
+                (
+                    "int4:asym:block=16:scope=linear,embedding:accuracy=0",
+                    &["--bits", "4", "--block", "16", "--asym", "--embeddings"],
+                ),
             ],
             // The quantizer's QDQ form is 4-bit only.
             Target::Standard => &[
                 ("int4", &["--bits", "4", "--block", "32", "--format", "qdq"]),
                 ("int4:asym:block=64", &["--bits", "4", "--block", "64", "--asym", "--format", "qdq"]),
+                // The table as DequantizeLinear {axis = 1} + Gather, the quantizer's numbers.
+                ("int4:scope=linear,embedding", &["--bits", "4", "--block", "32", "--format", "qdq", "--embeddings"]),
             ],
         };
         for (spec, args) in specs {
@@ -63,6 +71,9 @@ fn rtn_weights_equal_onnxruntime_quantizer() {
                 String::from_utf8_lossy(&out.stderr)
             );
             assert!(stdout.contains("9 products, 0 differences"), "{stdout}");
+            if spec.contains("embedding") {
+                assert!(stdout.contains("1 tables, 0 differences"), "{stdout}");
+            }
         }
     }
 }
@@ -72,13 +83,15 @@ fn quantize_weights_spec_errors() {
     for (spec, message) in [
         ("int3", "the type must be int4 or int8"),
         ("int4:block=48", "block must be a power of two"),
-        ("int4:scope=embedding", "not supported yet"),
+        ("int4:scope=embedding", "is not supported"),
+        ("int8:scope=linear,embedding", "4 bits only"),
         ("int4:exclude=a b", "without spaces or braces"),
         ("int4:fast", "unknown option"),
     ] {
         let e = QuantizeWeights::parse(spec).unwrap_err().to_string();
         assert!(e.contains(message), "{spec}: {e}");
     }
+    assert!(QuantizeWeights::parse("int4:scope=linear,embedding").unwrap().embeddings);
     let q = QuantizeWeights::parse("int8:asym:block=64:exclude=lm_head:accuracy=0").unwrap();
     assert_eq!(
         (q.bits, q.block, q.symmetric, q.exclude.as_deref(), q.accuracy_level),
