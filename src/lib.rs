@@ -22,6 +22,7 @@ pub mod onnx_import;
 pub mod opt;
 pub mod output;
 pub mod pipeline;
+pub mod pipeline_spec;
 pub mod progress;
 pub mod report;
 pub mod translate;

@@ -44,20 +44,11 @@ pub fn onnx_to_text(path: &str, print: PrintOptions) -> Result<String, Error> {
     Ok(module::print(&module, print))
 }
 
-/// The onnx part of [`default_pipeline`]: what an imported ONNX model goes
-/// through.
-pub fn onnx_pipeline() -> String {
-    // A debugging aid (bisecting a pass): `ATEN2ONNX_ONNX_PIPELINE=...`.
-    if let Some(p) = std::env::var("ATEN2ONNX_ONNX_PIPELINE").ok().filter(|p| !p.is_empty()) {
-        return p;
-    }
-    // Inference and folding twice: models without intermediate types
-    // (torch.onnx's TorchScript exporter) get theirs from the first
-    // inference, the second folding reads them (`Gather(Shape(x), 3)` of a
-    // static head size), and the second inference follows the constants.
-    "builtin.module(func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, \
-     onnx-fold-constants, onnx-cse, dce, onnx-shape-inference, onnx-eqsat, onnx-fuse-weights, onnx-flatten-tokens))"
-        .to_string()
+/// What an imported ONNX model goes through: optimization only
+/// ([`crate::pipeline_spec::PipelineSpec::onnx`]). A debugging aid
+/// (bisecting a pass): `ATEN2ONNX_ONNX_PIPELINE=...` replaces it, as given.
+pub fn onnx_pipeline_override() -> Option<String> {
+    std::env::var("ATEN2ONNX_ONNX_PIPELINE").ok().filter(|p| !p.is_empty())
 }
 
 pub fn is_onnx_input(path: &str) -> bool {
@@ -216,26 +207,6 @@ impl QuantizeWeights {
     }
 }
 
-/// `pipeline` with `onnx-quantize-weights` after `onnx-fuse-weights` (or
-/// after `onnx-eqsat`), unchanged without quantization.
-pub fn with_quantize_weights(
-    pipeline: &str,
-    quantize: Option<&QuantizeWeights>,
-    target: aten2onnx_passes::optimizer::rules::Target,
-) -> String {
-    let Some(q) = quantize else { return pipeline.to_string() };
-    for anchor in ["onnx-fuse-weights", "onnx-eqsat"] {
-        if let Some(at) = pipeline.find(anchor) {
-            // After the anchor and its options.
-            let rest = &pipeline[at + anchor.len()..];
-            let end = if rest.starts_with('{') { rest.find('}').map_or(0, |e| e + 1) } else { 0 };
-            let cut = at + anchor.len() + end;
-            return format!("{}, {}{}", &pipeline[..cut], q.pass(target), &pipeline[cut..]);
-        }
-    }
-    pipeline.to_string()
-}
-
 /// When [`run_pipeline_with`] runs the registry verifiers (aten-verify,
 /// onnx-verify; MLIR's structural verifier runs after every pass either
 /// way).
@@ -281,13 +252,10 @@ pub fn check_opset(opset: u32) -> Result<(), Error> {
 }
 
 /// The pass pipeline of the main job, from the aten dialect to a verified
-/// onnx-dialect module.
+/// onnx-dialect module (every option at its default: see
+/// [`crate::pipeline_spec::PipelineSpec`] for the others).
 pub fn default_pipeline(opset: u32) -> String {
-    format!(
-        "builtin.module(aten-remove-inplace, aten-decompose{{opset={opset}}}, convert-aten-to-onnx{{opset={opset}}}, \
-         func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, onnx-eqsat, \
-         onnx-fuse-weights, onnx-flatten-tokens, onnx-widen-half, onnx-widen-ints, onnx-cse))"
-    )
+    crate::pipeline_spec::PipelineSpec::new(opset).render()
 }
 
 /// `--decompose` names: each must look like an aten op name, or it would
@@ -300,56 +268,6 @@ pub fn check_decompose(ops: &[String]) -> Result<(), Error> {
         }
     }
     Ok(())
-}
-
-/// `pipeline` with `aten-decompose` also decomposing `ops` (which must have
-/// decompositions: the pass refuses the others by name).
-pub fn with_decompositions(pipeline: &str, ops: &[String]) -> String {
-    if ops.is_empty() {
-        return pipeline.to_string();
-    }
-    match pipeline.find("aten-decompose{") {
-        Some(at) => {
-            let at = at + "aten-decompose{".len();
-            format!("{}ops={} {}", &pipeline[..at], ops.join(","), &pipeline[at..])
-        }
-        None => pipeline.to_string(),
-    }
-}
-
-/// `pipeline` without `onnx-widen-half` (`--half-precision native`).
-pub fn without_widen_half(pipeline: &str) -> String {
-    pipeline.replace(", onnx-widen-half", "")
-}
-
-/// `pipeline` with `onnx-eqsat` retargeted: `onnx-eqsat{target=onnxruntime}`
-/// for [`Target::OnnxRuntime`](aten2onnx_passes::optimizer::rules::Target),
-/// unchanged for the standard target.
-pub fn with_target(pipeline: &str, target: aten2onnx_passes::optimizer::rules::Target) -> String {
-    use aten2onnx_passes::optimizer::rules::Target;
-    if target == Target::Standard {
-        return pipeline.to_string();
-    }
-    // `onnx-eqsat{opts}` gets the option first in its braces.
-    if pipeline.contains("onnx-eqsat{") {
-        return pipeline.replacen("onnx-eqsat{", &format!("onnx-eqsat{{target={} ", target.name()), 1);
-    }
-    pipeline.replacen("onnx-eqsat", &format!("onnx-eqsat{{target={}}}", target.name()), 1)
-}
-
-/// `pipeline` with `onnx-eqsat` extracting by `extract`:
-/// `onnx-eqsat{extract=ilp}` for
-/// [`Extractor::Ilp`](aten2onnx_passes::optimizer::extract_ilp::Extractor),
-/// unchanged for greedy extraction (the default).
-pub fn with_extract(pipeline: &str, extract: aten2onnx_passes::optimizer::extract_ilp::Extractor) -> String {
-    use aten2onnx_passes::optimizer::extract_ilp::Extractor;
-    if extract == Extractor::Greedy {
-        return pipeline.to_string();
-    }
-    if pipeline.contains("onnx-eqsat{") {
-        return pipeline.replacen("onnx-eqsat{", &format!("onnx-eqsat{{extract={} ", extract.name()), 1);
-    }
-    pipeline.replacen("onnx-eqsat", &format!("onnx-eqsat{{extract={}}}", extract.name()), 1)
 }
 
 /// Loads a `.pt2` (imported) or `.mlir` (parsed) file into `context` and
@@ -546,12 +464,13 @@ fn convert_steps(
         dim_names,
         ..Default::default()
     };
-    let pipeline = if onnx_input { onnx_pipeline() } else { default_pipeline(opset) };
-    let pipeline = with_extract(&with_target(&pipeline, options.target), options.extract);
-    let pipeline = with_quantize_weights(&pipeline, options.quantize_weights.as_ref(), options.target);
     check_decompose(&options.decompose)?;
-    let pipeline = with_decompositions(&pipeline, &options.decompose);
-    let pipeline = if options.native_half { without_widen_half(&pipeline) } else { pipeline };
+    use crate::pipeline_spec::{PipelineSpec, Source};
+    let source = if onnx_input { Source::Onnx } else { Source::Aten };
+    let pipeline = match onnx_pipeline_override().filter(|_| onnx_input) {
+        Some(text) => text,
+        None => PipelineSpec::for_conversion(options, source, opset).render(),
+    };
     let Some(r) = report else {
         run_pipeline_with(&context, &mut module, input, &pipeline, options.verification)?;
         return export::write_model(&module, output, &export_options);

@@ -20,6 +20,7 @@ use crate::{
     export::{self, ExportOptions},
     interp::{self, tch_kind_of_type, RtValue},
     lowering_trace_pipeline,
+    pipeline_spec::{PipelineSpec, Source},
     translate::{self, ConvertOptions},
     Error,
 };
@@ -251,33 +252,6 @@ fn compare_with_libtorch(input: &str, output: &Path, options: &VerifyOptions) ->
     Ok(report)
 }
 
-/// `pipeline` without the pass `name` (and its options).
-fn drop_pass(pipeline: &str, name: &str) -> String {
-    let Some(start) = pipeline.find(name) else { return pipeline.to_string() };
-    let mut end = start + name.len();
-    if pipeline[end..].starts_with('{') {
-        end += pipeline[end..].find('}').map_or(0, |i| i + 1);
-    }
-    // Drop the separator before it (", ") or after it.
-    let before = pipeline[..start].trim_end();
-    if let Some(b) = before.strip_suffix(',') {
-        format!("{b}{}", &pipeline[end..])
-    } else {
-        let after = pipeline[end..].trim_start();
-        format!("{}{}", &pipeline[..start], after.strip_prefix(',').map_or(after, str::trim_start))
-    }
-}
-
-/// `pipeline` with `extra` added to the options of `onnx-eqsat`.
-fn eqsat_with(pipeline: &str, extra: &str) -> String {
-    let Some(start) = pipeline.find("onnx-eqsat") else { return pipeline.to_string() };
-    let end = start + "onnx-eqsat".len();
-    match pipeline[end..].strip_prefix('{') {
-        Some(rest) => format!("{}{{{extra} {rest}", &pipeline[..end]),
-        None => format!("{}{{{extra}}}{}", &pipeline[..end], &pipeline[end..]),
-    }
-}
-
 /// The rules `onnx-eqsat` applied (`applied = {"family/rule" = N, ...}` of
 /// every `onnx.eqsat` attribute), in order of first appearance.
 fn applied_rules(text: &str) -> Vec<String> {
@@ -331,16 +305,19 @@ fn bisect_optimizer(
         return Ok(None);
     }
     let blame = |stage: &str, rules: Vec<(String, String)>| Ok(Some(OptimizerBlame { stage: stage.into(), rules }));
-    let full = translate::with_decompositions(
-        &translate::with_extract(
-            &translate::with_target(&translate::default_pipeline(convert.opset), convert.target),
-            convert.extract,
-        ),
-        &convert.decompose,
-    );
-    let no_flatten = drop_pass(&full, "onnx-flatten-tokens");
-    let eqsat_only = drop_pass(&no_flatten, "onnx-fuse-weights");
-    let none = drop_pass(&eqsat_only, "onnx-eqsat");
+    // The conversion's pipeline without the weight quantization and with
+    // the half types widened (as the bisection has always compared), then
+    // with stages turned off.
+    let full = PipelineSpec {
+        quantize_weights: None,
+        native_half: false,
+        ..PipelineSpec::for_conversion(convert, Source::Aten, convert.opset)
+    };
+    let no_flatten_spec = PipelineSpec { flatten_tokens: false, ..full };
+    let eqsat_only_spec = PipelineSpec { fuse_weights: false, ..no_flatten_spec.clone() };
+    let (no_flatten, eqsat_only) = (no_flatten_spec.render(), eqsat_only_spec.render());
+    let none = PipelineSpec { eqsat: false, ..eqsat_only_spec.clone() }.render();
+    let eqsat_with = |option: String| PipelineSpec { eqsat_options: vec![option], ..eqsat_only_spec.clone() }.render();
     if !variant_matches(input, output, &none, inputs, expected, convert)?.0 {
         return blame(
             "the onnx passes before onnx-eqsat (onnx-fold-constants, onnx-cse, dce, onnx-shape-inference)",
@@ -354,7 +331,7 @@ fn bisect_optimizer(
         }
         return blame("onnx-fuse-weights (passes/src/onnx_fuse_weights.rs)", vec![]);
     }
-    if !variant_matches(input, output, &eqsat_with(&eqsat_only, "iterations=0"), inputs, expected, convert)?.0 {
+    if !variant_matches(input, output, &eqsat_with("iterations=0".into()), inputs, expected, convert)?.0 {
         return blame(
             "onnx-eqsat with no rule applied (its rebuild: passes/src/optimizer/convert.rs, extraction)",
             vec![],
@@ -363,7 +340,7 @@ fn bisect_optimizer(
     // Delta debugging over the applied rules: drop each rule whose absence
     // keeps the mismatch; what remains is needed for it (an empty set of
     // rules matches, checked above).
-    let with_rules = |rules: &[String]| eqsat_with(&eqsat_only, &format!("rules={}", rules.join(",")));
+    let with_rules = |rules: &[String]| eqsat_with(format!("rules={}", rules.join(",")));
     let mut culprits = applied;
     if culprits.is_empty() || variant_matches(input, output, &with_rules(&culprits), inputs, expected, convert)?.0 {
         return blame("onnx-eqsat (the mismatch needs rules that did not fire alone)", vec![]);
@@ -836,29 +813,10 @@ mod tests {
 mod bisect_tests {
     use super::*;
 
-    /// The optimizer bisection edits the main pipeline's text.
+    /// The rules the bisection reads from a module's summaries (its
+    /// pipeline variants: `pipeline_spec`'s tests).
     #[test]
-    fn pipeline_edits() {
-        let p = translate::default_pipeline(23);
-        // The widening passes (type legalization, no rewrite rules) stay.
-        let no_flatten = drop_pass(&p, "onnx-flatten-tokens");
-        assert!(
-            no_flatten.ends_with("onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-cse))"),
-            "{no_flatten}"
-        );
-        assert!(p.contains("onnx-fuse-weights, onnx-flatten-tokens, onnx-widen-half"), "{p}");
-        let eqsat_only = drop_pass(&no_flatten, "onnx-fuse-weights");
-        assert!(eqsat_only.ends_with("onnx-eqsat, onnx-widen-half, onnx-widen-ints, onnx-cse))"), "{eqsat_only}");
-        let none = drop_pass(&eqsat_only, "onnx-eqsat");
-        assert!(none.ends_with("onnx-shape-inference, onnx-widen-half, onnx-widen-ints, onnx-cse))"), "{none}");
-        assert!(eqsat_with(&eqsat_only, "rules=a/b,c/d")
-            .ends_with("onnx-eqsat{rules=a/b,c/d}, onnx-widen-half, onnx-widen-ints, onnx-cse))"));
-        let t = "builtin.module(func.func(onnx-eqsat{target=onnxruntime}, onnx-fuse-weights))";
-        assert_eq!(
-            eqsat_with(t, "iterations=0"),
-            "builtin.module(func.func(onnx-eqsat{iterations=0 target=onnxruntime}, onnx-fuse-weights))"
-        );
-        assert_eq!(drop_pass(t, "onnx-eqsat"), "builtin.module(func.func(onnx-fuse-weights))");
+    fn applied_rules_are_read() {
         let text = r#"attributes {onnx.eqsat = {applied = {"algebra/mul-by-one" = 4 : i64, "attention/sdpa" = 2 : i64}, eclasses = 3 : i64}} ... {applied = {"attention/sdpa" = 1 : i64}}"#;
         assert_eq!(applied_rules(text), vec!["algebra/mul-by-one".to_string(), "attention/sdpa".to_string()]);
     }

@@ -20,7 +20,8 @@ use std::path::{Path, PathBuf};
 fn convert(input: &str, out: &Path, extract: Extractor) -> (usize, String) {
     let context = create_context();
     let mut module = translate::load(&context, input).unwrap_or_else(|e| panic!("{input}: {e}"));
-    let pipeline = translate::with_extract(&translate::default_pipeline(23), extract);
+    let pipeline =
+        aten2onnx::pipeline_spec::PipelineSpec { extract, ..aten2onnx::pipeline_spec::PipelineSpec::new(23) }.render();
     translate::run_pipeline(&context, &mut module, input, &pipeline).unwrap_or_else(|e| panic!("{input}: {e}"));
     let text = module::print(&module, PrintOptions::default());
     write_model(&module, out, &ExportOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", out.display()));

@@ -533,7 +533,11 @@ fn corpus_with_ort_target_matches_eager() {
         crate::parity::ort_missing();
         return;
     };
-    let pipeline = aten2onnx::translate::with_target(&aten2onnx::translate::default_pipeline(23), Target::OnnxRuntime);
+    let pipeline = aten2onnx::pipeline_spec::PipelineSpec {
+        target: Target::OnnxRuntime,
+        ..aten2onnx::pipeline_spec::PipelineSpec::new(23)
+    }
+    .render();
     let fired = std::cell::RefCell::new(std::collections::BTreeSet::new());
     let convert = |input: &str, out: &Path| -> Result<(), String> {
         let context = create_context();
