@@ -168,7 +168,7 @@ pub fn list_passes() -> String {
 /// the ops that have no ONNX expression as `{"target": "aten.<op>", "file",
 /// "inexpressible": reason}` (read by tools/gen_coverage.py).
 /// One line per decomposition of `aten-decompose`: target, what it
-/// becomes, and its file under passes/src/decompositions/.
+/// becomes, and its file under passes/lowering/src/decompositions/.
 pub fn list_decompositions() -> String {
     use aten2onnx_passes::decompositions::{all, file_of};
     all().map(|d| format!("{}  ->  {}  [{}]\n", d.target, d.summary, file_of(d.target).unwrap_or("?"))).collect()
@@ -203,13 +203,13 @@ pub fn list_rules() -> String {
             )
         })
         .collect();
-    // Ops with no ONNX expression (passes/src/lowering/inexpressible.rs): no
+    // Ops with no ONNX expression (passes/lowering/src/inexpressible.rs): no
     // rule, refused with this reason at every opset.
     let refused = aten2onnx_passes::lowering::inexpressible::OPS.iter().map(|entry| {
         format!(
             "  {{\"target\": {}, \"file\": {}, \"inexpressible\": {}}}",
             quote(&format!("aten.{}", entry.op)),
-            quote("passes/src/lowering/inexpressible.rs"),
+            quote("passes/lowering/src/inexpressible.rs"),
             quote(entry.reason)
         )
     });

@@ -333,7 +333,7 @@ fn bisect_optimizer(
     }
     if !variant_matches(input, output, &eqsat_with("iterations=0".into()), inputs, expected, convert)?.0 {
         return blame(
-            "onnx-eqsat with no rule applied (its rebuild: passes/src/optimizer/convert.rs, extraction)",
+            "onnx-eqsat with no rule applied (its rebuild: passes/optimizer/src/convert.rs, extraction)",
             vec![],
         );
     }
@@ -355,7 +355,7 @@ fn bisect_optimizer(
         .into_iter()
         .map(|r| {
             let family = r.split('/').next().unwrap_or_default().replace('-', "_");
-            (r, format!("passes/src/optimizer/rules/{family}.rs"))
+            (r, format!("passes/optimizer/src/rules/{family}.rs"))
         })
         .collect();
     blame("onnx-eqsat rule", files)
@@ -363,7 +363,7 @@ fn bisect_optimizer(
 
 fn compare(name: &str, got: &tch::Tensor, expected: &tch::Tensor) -> OutputError {
     // A complex output is written as its real view (trailing dim of 2,
-    // passes/src/lowering/complex.rs): compared as torch.view_as_real.
+    // passes/lowering/src/complex.rs): compared as torch.view_as_real.
     let real_view = expected.is_complex().then(|| expected.resolve_conj().resolve_neg().view_as_real());
     let expected = real_view.as_ref().unwrap_or(expected);
     if got.size() != expected.size() {
@@ -660,7 +660,7 @@ pub fn run_onnx(model: &Path, inputs: &[tch::Tensor]) -> Result<Vec<(String, tch
     let names: Vec<String> = session.inputs().iter().map(|i| i.name().to_string()).collect();
     let mut feeds: Vec<(String, DynValue)> = Vec::new();
     for (name, t) in names.iter().zip(inputs) {
-        // A complex input is fed as its real view (passes/src/lowering/complex.rs).
+        // A complex input is fed as its real view (passes/lowering/src/complex.rs).
         let t =
             if t.is_complex() { t.resolve_conj().resolve_neg().view_as_real().contiguous() } else { t.contiguous() };
         let shape: Vec<i64> = t.size();
@@ -756,7 +756,7 @@ mod tests {
             divergence: Some(Divergence {
                 node: "silu".into(),
                 aten_op: "aten.silu.default".into(),
-                rule: "passes/src/lowering/rules/silu.rs".into(),
+                rule: "passes/lowering/src/rules/silu.rs".into(),
                 position: SourcePosition::default(),
                 max_abs: 0.25,
             }),
@@ -778,14 +778,14 @@ mod tests {
     /// minimal set of several is listed as needed together.
     #[test]
     fn optimizer_blame_rendering() {
-        let rule = |r: &str, f: &str| (r.to_string(), format!("passes/src/optimizer/rules/{f}.rs"));
+        let rule = |r: &str, f: &str| (r.to_string(), format!("passes/optimizer/src/rules/{f}.rs"));
         let report = |rules: Vec<(String, String)>| VerifyReport {
             outputs: vec![OutputError { name: "y".into(), max_abs: 0.5, max_rel: 0.5, ok: false }],
             divergence: None,
             optimizer: Some(OptimizerBlame { stage: "onnx-eqsat rule".into(), rules }),
         };
         let one = report(vec![rule("algebra/add-zero", "algebra")]).render();
-        assert!(one.contains("first bad rewrite: onnx-eqsat rule algebra/add-zero (passes/src/optimizer/rules/algebra.rs): the same conversion without it matches libtorch"), "{one}");
+        assert!(one.contains("first bad rewrite: onnx-eqsat rule algebra/add-zero (passes/optimizer/src/rules/algebra.rs): the same conversion without it matches libtorch"), "{one}");
         let two = report(vec![
             rule("algebra/reciprocal-mul-to-div", "algebra"),
             rule("normalization/rms-normalization", "normalization"),
@@ -793,7 +793,7 @@ mod tests {
         .render();
         assert!(two.contains("first bad rewrite: 2 onnx-eqsat rules, needed together"), "{two}");
         assert!(
-            two.contains("\n  normalization/rms-normalization (passes/src/optimizer/rules/normalization.rs)\n"),
+            two.contains("\n  normalization/rms-normalization (passes/optimizer/src/rules/normalization.rs)\n"),
             "{two}"
         );
         let stage = VerifyReport {

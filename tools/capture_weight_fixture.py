@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Writes tests/fixtures/optimizer/weights.pt2: named weights the weight-transform
-rules' examples read (passes/src/optimizer/rules/weights.rs, conv.rs and the
+rules' examples read (passes/optimizer/src/rules/weights.rs, conv.rs and the
 onnx-fuse-weights pass), through `aten.archive`.
 
 Parameters: fc.weight [5,4]; conv.weight [4,3,3,3], conv.bias [4];
 bn.weight, bn.bias [4] and buffers bn.running_mean, bn.running_var [4];
 q.weight [4,4], k.weight [2,4], v.weight [2,4], g.weight, u.weight [4,4]; h16.weight [3,4] (float16);
 gqa_wq [32,64], gqa_wk, gqa_wv [32,32] ([K, N] projections of 4 query / 2 kv heads of 16:
-the GroupQueryAttention example of passes/src/optimizer/rules/ort_attention.rs).
+the GroupQueryAttention example of passes/optimizer/src/rules/ort_attention.rs).
 Deterministic (fixed seed); torch 2.13.
 """
 import sys

@@ -9,7 +9,7 @@ Sources:
   rules        `aten-opt --list-rules` (JSON: target, source file, opset range,
                dtypes, number of differential samples) from $ATEN2ONNX_BIN_DIR
                or target/debug; when that binary is missing or predates the
-               flag, the rule files under passes/src/lowering/rules/ are
+               flag, the rule files under passes/lowering/src/rules/ are
                parsed instead (targets, `.opsets(a, b)`, `.dtypes(&[...])`).
   core ATen    every `aten::` overload of the pinned torch (2.13) tagged
                `torch.Tag.core`.
@@ -76,7 +76,7 @@ def rules_from_sources():
             md = re.search(r"\.dtypes\(\s*&\[([^\]]*)\]", chunk)
             if md:
                 dtypes = re.findall(r'"(\w+)"', md.group(1))
-            rules.append({"target": m.group(1), "file": f"passes/src/lowering/rules/{path.name}",
+            rules.append({"target": m.group(1), "file": f"passes/lowering/src/rules/{path.name}",
                           "opsets": list(opsets), "dtypes": dtypes, "samples": None})
     return rules
 
@@ -85,7 +85,7 @@ INEXPRESSIBLE_RS = REPO / "passes" / "src" / "lowering" / "inexpressible.rs"
 
 
 def inexpressible_from_sources():
-    """Fallback: the table of passes/src/lowering/inexpressible.rs."""
+    """Fallback: the table of passes/lowering/src/inexpressible.rs."""
     if not INEXPRESSIBLE_RS.exists():
         return []
     text = INEXPRESSIBLE_RS.read_text()
@@ -94,7 +94,7 @@ def inexpressible_from_sources():
     for m in re.finditer(r'Inexpressible\s*\{\s*op:\s*"(\w+)",\s*reason:\s*(?:"((?:[^"\\]|\\.)*)"|(\w+))', text, re.S):
         reason = m.group(2) if m.group(2) is not None else consts.get(m.group(3), m.group(3))
         reason = re.sub(r"\\\n\s*", "", reason)
-        out.append({"target": f"aten.{m.group(1)}", "file": "passes/src/lowering/inexpressible.rs",
+        out.append({"target": f"aten.{m.group(1)}", "file": "passes/lowering/src/inexpressible.rs",
                     "inexpressible": reason})
     return out
 
@@ -237,7 +237,7 @@ def render(rules, source, core, torch_version, all_aten, sweep, refused=(), via=
     L += ["", f"## Ops with no ONNX expression ({len(refused_ops)})", "",
           "Refused at every opset, with the reason, under their own heading of the conversion error",
           "(\"have no ONNX expression\", apart from \"have no lowering\" = not yet implemented); the table is",
-          "`passes/src/lowering/inexpressible.rs` (all overloads of each op). An op without a rule whose",
+          "`passes/lowering/src/inexpressible.rs` (all overloads of each op). An op without a rule whose",
           "tensors are complex is refused the same way.", ""]
     if refused_ops:
         L += ["| op | reason |", "|---|---|"]
@@ -270,7 +270,7 @@ def main():
     source = "`aten-opt --list-rules`"
     if rules is None:
         rules = rules_from_sources()
-        source = "the rule files (passes/src/lowering/rules/*.rs; `aten-opt --list-rules` unavailable)"
+        source = "the rule files (passes/lowering/src/rules/*.rs; `aten-opt --list-rules` unavailable)"
         print(f"gen_coverage: {args.binary} --list-rules unavailable; parsed the rule files", file=sys.stderr)
     refused = [r for r in rules if "inexpressible" in r]
     rules = [r for r in rules if "inexpressible" not in r]

@@ -484,7 +484,7 @@ class Worker:
         arrays = {}
         # Complex tensors are fed and compared as their real views (trailing
         # dim of 2), how the converter writes complex graph inputs and outputs
-        # (passes/src/lowering/complex.rs).
+        # (passes/lowering/src/complex.rs).
         # bfloat16 ones (numpy has no such dtype) as float32, exactly; meta
         # lists them (bf16_inputs, bf16_outputs) for feeding and comparing.
         def real_view(t):
@@ -898,10 +898,10 @@ def panic_message(stderr: str) -> str:
 
 
 MISSING_HEAD = re.compile(r"have no lowering to ONNX opset")
-# Ops refused because ONNX cannot express them (passes/src/lowering/inexpressible.rs).
+# Ops refused because ONNX cannot express them (passes/lowering/src/inexpressible.rs).
 INEXPRESSIBLE_HEAD = re.compile(r"have no ONNX expression")
 # Ops whose rule handles real tensors only, met on complex tensors
-# (passes/src/lowering/complex.rs): listed as missing, `<op> [complex]`.
+# (passes/lowering/src/complex.rs): listed as missing, `<op> [complex]`.
 COMPLEX_HEAD = re.compile(r"are not supported on complex tensors")
 MISSING_ITEM = re.compile(r"^\s+(aten\.[\w.]+|[\w.]+\.[\w]+): \d+x")
 
@@ -1251,7 +1251,7 @@ def run_sweep(args):
         for ir in irs:
             for d in dts:
                 # Complex dtypes are judged through view_as_real (inputs fed,
-                # outputs compared as real views): passes/src/lowering/complex.rs.
+                # outputs compared as real views): passes/lowering/src/complex.rs.
                 tasks.append({"op": key, "dtype": d, "ir": ir})
     if not tasks:
         sys.exit("opinfo_sweep: nothing to run (check --ops / --dtype; --inplace keeps only deterministic OpInfos with an in-place variant)")

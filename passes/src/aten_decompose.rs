@@ -34,7 +34,7 @@ pub const MAX_ROUNDS: usize = 8;
 pub const INFO: PassInfo = PassInfo {
     name: "aten-decompose",
     summary:
-        "Decompose aten ops without a lowering rule (or listed) into simpler aten ops (passes/src/decompositions/)",
+        "Decompose aten ops without a lowering rule (or listed) into simpler aten ops (passes/lowering/src/decompositions/)",
     options: &[
         PassOption { name: "ops", help: "ops to decompose even though they have a rule, separated by ','" },
         PassOption {
@@ -160,7 +160,7 @@ fn decompose_one<'c, 'a>(
     let values: Vec<Value<'c, 'a>> = (d.decompose)(&dx)?;
     if values.len() != op.result_count() {
         return Err(format!(
-            "decomposition bug: {} value(s) for {} result(s) (passes/src/decompositions/{})",
+            "decomposition bug: {} value(s) for {} result(s) (passes/lowering/src/decompositions/{})",
             values.len(),
             op.result_count(),
             decompositions::file_of(d.target).unwrap_or("?")
@@ -170,7 +170,7 @@ fn decompose_one<'c, 'a>(
         let result = ir::result_at(op, i).ok_or("the op lost a result")?;
         if value.r#type() != result.r#type() {
             return Err(format!(
-                "decomposition bug: result {i} has type {} but the op's is {} (passes/src/decompositions/{})",
+                "decomposition bug: result {i} has type {} but the op's is {} (passes/lowering/src/decompositions/{})",
                 value.r#type(),
                 result.r#type(),
                 decompositions::file_of(d.target).unwrap_or("?")

@@ -25,7 +25,7 @@ static ID: PassId = PassId::new();
 
 pub const INFO: PassInfo = PassInfo {
     name: "convert-aten-to-onnx",
-    summary: "Lower aten ops to onnx ops (rules in passes/src/lowering/rules/)",
+    summary: "Lower aten ops to onnx ops (rules in passes/lowering/src/rules/)",
     options: &[
         PassOption { name: "opset", help: "target ONNX opset, 17..28 (default 23)" },
         PassOption {
@@ -338,7 +338,7 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
     if !refused.is_empty() {
         let mut text = format!(
             "{refused_total} op(s) of {} kind(s) have no ONNX expression (refused at every opset; see \
-             passes/src/lowering/inexpressible.rs):",
+             passes/lowering/src/inexpressible.rs):",
             refused.len()
         );
         for (name, (count, places, reason)) in &refused {

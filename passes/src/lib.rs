@@ -6,9 +6,13 @@
 //! pipeline parser builds project passes from it and hands every other name to
 //! MLIR's own registry.
 
-pub mod aten_ir;
-pub mod diag;
-pub mod ir;
+// The layers below, under the names the passes (and the tools) use:
+// `aten2onnx-ir` (dialect conventions, IR, type and shape helpers),
+// `aten2onnx-lowering` (the lowering rules and decompositions),
+// `aten2onnx-optimizer` (the e-graph optimizer). docs/architecture.md.
+pub use aten2onnx_ir::{aten_ir, diag, ir, onnx_ir, shape, types};
+pub use aten2onnx_lowering::{self as lowering, decompositions};
+pub use aten2onnx_optimizer as optimizer;
 
 mod aten_decompose;
 mod aten_remove_inplace;
@@ -16,20 +20,16 @@ mod aten_verify;
 pub mod control_flow;
 pub mod convert_aten_to_onnx;
 mod dce;
-pub mod decompositions;
-pub mod lowering;
 mod onnx_cse;
 pub mod onnx_eqsat;
 mod onnx_flatten_tokens;
 mod onnx_fold_constants;
 pub mod onnx_fuse_weights;
-pub mod onnx_ir;
 pub mod onnx_quantize_weights;
 pub mod onnx_shape_inference;
 mod onnx_verify;
 pub mod onnx_widen_half;
 pub mod onnx_widen_ints;
-pub mod optimizer;
 
 use melior::{
     ir::{operation::OperationLike, r#type::TypeId, OperationRef},

@@ -29,7 +29,7 @@
 //! a scalar loop on CPU) no longer apply.
 //!
 //! A region is rewritten only when that pays, by the optimizer's cost model
-//! (passes/src/optimizer/cost.rs): the Adds that disappear (a node's
+//! (passes/optimizer/src/cost.rs): the Adds that disappear (a node's
 //! overhead plus the bytes they move) must outweigh the Reshape and shape
 //! nodes added (a node's overhead each; Reshape moves nothing). A model
 //! without biases (Llama's Linears) is left as it is.

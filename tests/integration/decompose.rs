@@ -1,4 +1,4 @@
-//! `aten-decompose` (passes/src/decompositions/): every decomposition, on
+//! `aten-decompose` (passes/lowering/src/decompositions/): every decomposition, on
 //! every sample and dtype it declares, is checked numerically like a
 //! lowering rule: libtorch runs the original op, onnxruntime the model
 //! converted with the decomposition forced (`--decompose <op>`), which must

@@ -990,7 +990,7 @@ fn convolution_parameters_of_the_wrong_length_are_refused() {
     );
 }
 
-/// Ops ONNX cannot express (passes/src/lowering/inexpressible.rs, and ops
+/// Ops ONNX cannot express (passes/lowering/src/inexpressible.rs, and ops
 /// on complex tensors) are listed all at once, with counts, source lines and
 /// the reason, under their own heading, apart from the ops whose lowering is
 /// only not yet implemented.
@@ -1026,7 +1026,7 @@ fn inexpressible_ops_are_listed_apart_from_missing_lowerings() {
     let message = assert_fails(&output, &dir);
     let expected: [&str; 8] = [
         "error: 5 op(s) of 4 kind(s) cannot be lowered to ONNX opset 23:",
-        "3 op(s) of 2 kind(s) have no ONNX expression (refused at every opset; see passes/src/lowering/inexpressible.rs):",
+        "3 op(s) of 2 kind(s) have no ONNX expression (refused at every opset; see passes/lowering/src/inexpressible.rs):",
         "  aten.linalg_eigvals.default: 2x, e.g. input.mlir:4:8; input.mlir:5:8 -- needs an eigendecomposition",
         "  aten.linalg_lstsq.default: 1x, e.g. input.mlir:2:10 -- least squares through LAPACK",
         // A rule written for real tensors is refused on complex ones

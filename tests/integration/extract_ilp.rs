@@ -1,5 +1,5 @@
 //! Exact extraction: `onnx-eqsat{extract=ilp}` (`aten-translate --extract
-//! ilp`, `passes/src/optimizer/extract_ilp.rs`). Corpus models converted with
+//! ilp`, `passes/optimizer/src/extract_ilp.rs`). Corpus models converted with
 //! the ILP extraction run in onnxruntime like greedy extraction's (within
 //! 1e-5 + 1e-5|x| on the recorded inputs) and like eager PyTorch (the parity
 //! tolerance); the ILP's choice never costs more than greedy's nor has more

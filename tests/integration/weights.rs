@@ -1,5 +1,5 @@
 //! Weight transforms done by the writer (issue 8, item 2): the
-//! `onnx.weight_transform` op (passes/src/onnx_ir.rs), the rules that make
+//! `onnx.weight_transform` op (passes/ir/src/onnx_ir.rs), the rules that make
 //! them (optimizer families `weights` and `conv`, tested with every eqsat
 //! rule in `optimizer.rs`), the `onnx-fuse-weights` pass, and the writer
 //! (src/export/transform.rs).

@@ -1,4 +1,4 @@
-# Complex tensors between ops (passes/src/lowering/complex.rs: a complex
+# Complex tensors between ops (passes/lowering/src/complex.rs: a complex
 # value is lowered as its real view, a trailing dim of 2). The captured
 # inputs and outputs are real (the harness reads float32/int64/bool only):
 # the models build complex values from real inputs and return real views,

@@ -1,0 +1,5 @@
+use super::_adaptive_avg_pool2d_backward::adaptive_backward;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten._adaptive_avg_pool3d_backward.default", |c| adaptive_backward(c, 3))
+    .samples(&["grad_output: T[1,2,2,3,2]; self: T[1,2,5,7,4]"])];

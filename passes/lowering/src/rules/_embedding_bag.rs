@@ -1,0 +1,155 @@
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{Type, Value, ValueLike};
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten._embedding_bag.default", embedding_bag).samples(&[
+        "weight: T[10,3]; indices: i64[8]{0..10}; offsets: i64[3]{0..1}; mode: 0; returns: [0]",
+        "weight: T[10,3]; indices: i64[8]{0..10}; offsets: i64[1]{0..1}; mode: 1; returns: [0]",
+        "weight: T[10,3]; indices: i64[8]{0..10}; offsets: i64[2]{0..1}; mode: 2; returns: [0]",
+        "weight: T[10,3]; indices: i64[8]{0..10}; offsets: i64[2]{0..1}; mode: 0; per_sample_weights: T[8]; returns: [0]",
+        "weight: T[6,3]; indices: i64[8]{0..6}; offsets: i64[2]{0..1}; mode: 1; padding_idx: 2; returns: [0]",
+        "weight: T[6,3]; indices: i64[8]{0..6}; offsets: i64[2]{0..1}; mode: 2; padding_idx: 3; returns: [0]",
+        "weight: T[1,3]; indices: i64[8]{0..10}; offsets: i64[0]{0..1}; mode: 1; returns: [0]",
+        "weight: T[4,3]; indices: i64[8]{0..4}; offsets: i64[1]{0..1}; mode: 0; include_last_offset: true; returns: [0]",
+        // (not mode 2 with no bags: libtorch's CPU kernel crashes on it.)
+    ]),
+    Rule::custom("aten._embedding_bag_forward_only.default", embedding_bag).samples(&[
+        "weight: T[10,3]; indices: i64[8]{0..10}; offsets: i64[3]{0..1}; mode: 1; returns: [0]",
+        "weight: T[10,3]; indices: i64[8]{0..10}; offsets: i64[2]{0..1}; mode: 2; returns: [0]",
+    ]),
+];
+
+/// Pooled bags of embedding rows (result 0), for 1-D `indices` split by
+/// `offsets` (what F.embedding_bag passes; 2-D inputs are flattened in
+/// Python). Each index gets its bag (`#offsets <= position - 1`); a [B, L]
+/// membership mask (without `padding_idx` entries, and without positions past
+/// the last offset with `include_last_offset`) sums rows by MatMul, divides
+/// by the bag size for mean, masks a ReduceMax for max. Empty bags give 0,
+/// like torch. Results 1..3 (offset2bag, bag_size, max_indices) only serve
+/// the backward: a graph that reads them is refused.
+pub(super) fn embedding_bag<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    for i in 1..4 {
+        let r = crate::ir::result_at(c.args.op, i).ok_or_else(|| format!("_embedding_bag has no result {i}"))?;
+        if crate::ir::has_uses(r) {
+            return Err("embedding_bag's offset2bag / bag_size / max_indices results are used; only the pooled output is supported".into());
+        }
+    }
+    let b = &c.b;
+    let w = c.args.tensor("weight")?;
+    let element = builder::element_type(w.r#type()).ok_or("not a tensor")?;
+    let i64t = b.i64_type();
+    let un_i = b.unranked(i64t);
+    let idx = b.cast_like_type(c.args.tensor("indices")?, i64t)?;
+    if c.rank(idx)? != 1 {
+        return Err("embedding_bag with indices that are not 1-D".into());
+    }
+    let offsets = b.cast_like_type(c.args.tensor("offsets")?, i64t)?;
+    let mode = c.args.int("mode")?;
+    let include_last = c.args.bool("include_last_offset")?;
+    let mut padding_idx =
+        if c.args.schema.arg("padding_idx").is_some() { c.args.opt_int("padding_idx")? } else { None };
+    // `embedding_bag.padding_idx` takes Python's padding_idx as given (None
+    // = no padding) and ATen counts a negative one from the end;
+    // `_embedding_bag` gets it normalized, with -1 meaning none.
+    if c.args.schema.name == "embedding_bag" && c.args.schema.overload == "padding_idx" {
+        if let Some(p) = padding_idx.filter(|&p| p < 0) {
+            let rows = builder::dims(w.r#type())
+                .and_then(|d| d.first().copied().flatten())
+                .ok_or("a negative padding_idx needs a static number of embeddings")?;
+            if p < -rows {
+                return Err(format!("padding_idx {p} is out of range for {rows} embeddings"));
+            }
+            padding_idx = Some(p + rows);
+        }
+    }
+    // No bags (statically): an empty [0, D] result; torch reads no index
+    // then (so out-of-range ones pass in sum / mean mode) and Gather would fail.
+    let n_offsets = builder::dims(offsets.r#type()).and_then(|d| d.first().copied().flatten());
+    let out = if n_offsets == Some(0) || (include_last && n_offsets == Some(1)) {
+        let d = b.op("Shape", &[w], &[("start", Attr::Int(1))], un_i)?;
+        let shape = b.op("Concat", &[b.const_i64s(&[0])?, d], &[("axis", Attr::Int(0))], un_i)?;
+        c.op("Expand", &[b.const_scalar(element, 0.0)?, shape], &[])?
+    } else {
+        pooled(c, w, idx, offsets, mode, include_last, padding_idx)?
+    };
+    // Unused auxiliary results (checked above): zeros of their rank and
+    // element type, for the dead-code pass to drop (a symbolic dim, e.g. a
+    // dynamic number of bags, is built as 1: nothing reads it).
+    let mut results = vec![out];
+    for i in 1..4 {
+        let ty = c.result_type(i)?;
+        let el = builder::element_type(ty).ok_or("not a tensor")?;
+        let shape: Vec<i64> = builder::dims(ty).ok_or("unknown rank")?.into_iter().map(|d| d.unwrap_or(1)).collect();
+        let shape = b.const_i64s(&shape)?;
+        results.push(b.op("Expand", &[b.const_scalar(el, 0.0)?, shape], &[], ty)?);
+    }
+    Ok(results)
+}
+
+/// Result 0 of `embedding_bag` with at least one bag.
+fn pooled<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    w: Value<'c, 'a>,
+    idx: Value<'c, 'a>,
+    offsets: Value<'c, 'a>,
+    mode: i64,
+    include_last: bool,
+    padding_idx: Option<i64>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &c.b;
+    let element = builder::element_type(w.r#type()).ok_or("not a tensor")?;
+    let i64t = b.i64_type();
+    let un_i = b.unranked(i64t);
+    let bool_t: Type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
+    let un_b = b.unranked(bool_t);
+    let zero = b.const_i64_scalar(0)?;
+    let one = b.const_i64_scalar(1)?;
+    let length = b.op("Shape", &[idx], &[], un_i)?;
+    let length = c.squeeze(length, &[0])?;
+    let positions = b.op("Range", &[zero, length, one], &[], un_i)?;
+    let starts = if include_last { super::nn_common::slice(c, offsets, &[0], &[0], &[-1])? } else { offsets };
+    let bags = b.op("Shape", &[starts], &[], un_i)?;
+    let bags = c.squeeze(bags, &[0])?;
+    // bag[l] = #(starts <= l) - 1.
+    let le = b.op("LessOrEqual", &[c.unsqueeze(starts, &[0])?, c.unsqueeze(positions, &[1])?], &[], un_b)?;
+    let count = c.reduce("ReduceSum", b.cast(le, i64t)?, Some(&[1]), false, un_i)?;
+    let bag = b.op("Sub", &[count, one], &[], un_i)?;
+    let bag_ids = b.op("Range", &[zero, bags, one], &[], un_i)?;
+    let mut mask = b.op("Equal", &[c.unsqueeze(bag, &[0])?, c.unsqueeze(bag_ids, &[1])?], &[], un_b)?;
+    if include_last {
+        let last = super::nn_common::slice(c, offsets, &[0], &[-1], &[i64::MAX])?;
+        let inside = b.op("Less", &[positions, last], &[], un_b)?;
+        mask = b.op("And", &[mask, c.unsqueeze(inside, &[0])?], &[], un_b)?;
+    }
+    if let Some(p) = padding_idx.filter(|&p| p >= 0) {
+        let not_pad = b.op("Not", &[b.op("Equal", &[idx, b.const_i64_scalar(p)?], &[], un_b)?], &[], un_b)?;
+        mask = b.op("And", &[mask, c.unsqueeze(not_pad, &[0])?], &[], un_b)?;
+    }
+    let mut rows = b.op_like("Gather", &[w, idx], &[("axis", Attr::Int(0))], w)?;
+    if let Some(psw) = c.args.opt_tensor("per_sample_weights")? {
+        if mode != 0 {
+            return Err("per_sample_weights only work with mode='sum'".into());
+        }
+        let psw = b.cast_like_type(psw, element)?;
+        rows = b.op_like("Mul", &[rows, c.unsqueeze(psw, &[1])?], &[], w)?;
+    }
+    let maskf = b.cast(mask, element)?;
+    let sizes = c.reduce("ReduceSum", maskf, Some(&[1]), true, b.unranked(element))?;
+    let out = match mode {
+        0 => b.op_like("MatMul", &[maskf, rows], &[], w)?,
+        1 => {
+            let sum = b.op_like("MatMul", &[maskf, rows], &[], w)?;
+            let denom = b.op_like("Max", &[sizes, b.const_scalar(element, 1.0)?], &[], w)?;
+            b.op_like("Div", &[sum, denom], &[], w)?
+        }
+        2 => {
+            let neg_inf = b.const_scalar(element, f64::NEG_INFINITY)?;
+            let picked = b.op_like("Where", &[c.unsqueeze(mask, &[2])?, c.unsqueeze(rows, &[0])?, neg_inf], &[], w)?;
+            let max = c.reduce("ReduceMax", picked, Some(&[1]), false, b.unranked(element))?;
+            let nonempty = b.op("Greater", &[sizes, b.const_scalar(element, 0.0)?], &[], un_b)?;
+            b.op_like("Where", &[nonempty, max, b.const_scalar(element, 0.0)?], &[], w)?
+        }
+        m => return Err(format!("embedding_bag mode {m}")),
+    };
+    c.op("Identity", &[out], &[])
+}

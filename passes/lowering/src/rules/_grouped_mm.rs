@@ -1,0 +1,90 @@
+use super::polynomial_common::build_loop;
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
+
+/// `torch._grouped_mm` (`F.grouped_mm`), and transformers' float32 stand-in
+/// `transformers::grouped_mm_fallback` that the importer reads as this op:
+/// the experts of Hugging Face mixture-of-experts models (Mixtral, Qwen-MoE,
+/// OLMoE, ...) under torch.export.
+pub const RULES: &[Rule] = &[Rule::custom("aten._grouped_mm.default", grouped_mm)
+    .samples(&[
+        // Rows sorted by group; `offs` holds each group's end (the last one
+        // is the row count: ATen leaves rows past it unwritten).
+        "self: T[6,8]; mat2: T[1,8,8]; offs: i32[1]{6..7}",
+        // Two groups ending at 6: all rows in group 0, group 1 empty.
+        "self: T[6,8]; mat2: T[2,8,8]; offs: i32[2]{6..7}",
+        // 3-D x 3-D: a batched matmul.
+        "self: T[2,6,8]; mat2: T[2,8,8]",
+    ])
+    .refuses(&[("self: T[6,8]; mat2: T[8,8]; offs: i32[2]{0..7}", "only 2-D x 3-D")])
+    .dtypes(&["f32", "f16"])];
+
+/// 2-D x 3-D with offsets: rows `offs[g-1]..offs[g]` of `self` times
+/// `mat2[g]`, by an ONNX `Loop` over the groups that appends each group's
+/// product (exactly the matmuls torch does, nothing computed for other
+/// groups); rows past `offs[-1]` are zeros (transformers' fallback writes
+/// zeros there, ATen leaves them unspecified). 3-D x 3-D without offsets is
+/// a batched `MatMul`. Other layouts (grouping along K, 3-D x 2-D), a bias
+/// and another output dtype are refused.
+fn grouped_mm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let w = c.args.tensor("mat2")?;
+    if c.args.opt_tensor("bias")?.is_some() {
+        return Err("grouped mm with a bias is not supported".into());
+    }
+    let el = c.result_element(0)?;
+    if builder::element_type(x.r#type()) != Some(el) || builder::element_type(w.r#type()) != Some(el) {
+        return Err("grouped mm with an out_dtype other than the inputs' is not supported".into());
+    }
+    let (rx, rw) = (c.rank(x)?, c.rank(w)?);
+    let offs = c.args.opt_tensor("offs")?;
+    let offs = match (rx, rw, offs) {
+        (3, 3, None) => return Ok(vec![c.op("MatMul", &[x, w], &[])?]),
+        (2, 3, Some(offs)) => offs,
+        (_, _, offs) => {
+            return Err(format!(
+                "grouped mm of a rank-{rx} by a rank-{rw} tensor {} offsets: only 2-D x 3-D with offsets (groups \
+                 of rows) and 3-D x 3-D without are supported",
+                if offs.is_some() { "with" } else { "without" }
+            ))
+        }
+    };
+    let b = &c.b;
+    let i64_t = b.i64_type();
+    let int = |ty| b.unranked(ty);
+    let ends = b.cast(offs, i64_t)?;
+    let prev =
+        b.op("Slice", &[ends, b.const_i64s(&[0])?, b.const_i64s(&[-1])?, b.const_i64s(&[0])?], &[], int(i64_t))?;
+    let starts = b.op("Concat", &[b.const_i64s(&[0])?, prev], &[("axis", Attr::Int(0))], int(i64_t))?;
+    let groups = match builder::dims(w.r#type()).and_then(|d| d[0]) {
+        Some(g) => b.const_i64_scalar(g)?,
+        None => {
+            let g = b.op("Slice", &[b.shape(w)?, b.const_i64s(&[0])?, b.const_i64s(&[1])?], &[], int(i64_t))?;
+            c.squeeze(g, &[0])?
+        }
+    };
+    // The empty [0, N] product the loop appends to.
+    let none = b.op("Slice", &[x, b.const_i64s(&[0])?, b.const_i64s(&[0])?, b.const_i64s(&[0])?], &[], int(el))?;
+    let w0 = b.op("Gather", &[w, b.const_i64_scalar(0)?], &[("axis", Attr::Int(0))], int(el))?;
+    let init = b.op("MatMul", &[none, w0], &[], int(el))?;
+    let out = build_loop(c, el, groups, &[init], |b, g, carried| {
+        let g1 = b.op("Reshape", &[g, b.const_i64s(&[1])?], &[], b.unranked(i64_t))?;
+        let start = b.op("Gather", &[starts, g1], &[("axis", Attr::Int(0))], b.unranked(i64_t))?;
+        let end = b.op("Gather", &[ends, g1], &[("axis", Attr::Int(0))], b.unranked(i64_t))?;
+        let rows = b.op("Slice", &[x, start, end, b.const_i64s(&[0])?], &[], b.unranked(el))?;
+        let wg = b.op("Gather", &[w, g], &[("axis", Attr::Int(0))], b.unranked(el))?;
+        let y = b.op("MatMul", &[rows, wg], &[], b.unranked(el))?;
+        Ok(vec![b.op("Concat", &[carried[0], y], &[("axis", Attr::Int(0))], b.unranked(el))?])
+    })?;
+    // Zero rows past the last group.
+    let first = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        b.op("Slice", &[b.shape(v)?, b.const_i64s(&[0])?, b.const_i64s(&[1])?], &[], int(i64_t))
+    };
+    let missing = b.op("Sub", &[first(x)?, first(out[0])?], &[], int(i64_t))?;
+    let missing = b.op("Max", &[missing, b.const_i64s(&[0])?], &[], int(i64_t))?;
+    let pads =
+        b.op("Concat", &[b.const_i64s(&[0, 0])?, missing, b.const_i64s(&[0])?], &[("axis", Attr::Int(0))], int(i64_t))?;
+    let zero = b.const_scalar(el, 0.0)?;
+    let y = b.op("Pad", &[out[0], pads, zero], &[("mode", Attr::String("constant".into()))], int(el))?;
+    Ok(vec![c.op("Identity", &[y], &[])?])
+}

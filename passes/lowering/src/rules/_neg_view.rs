@@ -1,0 +1,12 @@
+use super::complex_common::neg;
+use crate::Rule;
+
+/// `_neg_view` (a lazily negated view): its values are `-self`.
+pub const RULES: &[Rule] = &[Rule::custom("aten._neg_view.default", |c| {
+    let x = c.args.tensor("self")?;
+    Ok(vec![c.op("Neg", &[x], &[])?])
+})
+.complex(neg)
+.samples(&["self: T[2,3]"])
+.dtypes(&["f32", "f64"])
+.complex_samples(&["self: C[2,3]"])];

@@ -1,0 +1,17 @@
+use super::to::convert;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten._to_copy.default", convert)
+    .complex(super::complex_common::to_copy)
+    .complex_samples(&[
+        "self: C[2,3]; dtype: dtype(f32)",
+        "self: T[2,3]; dtype: dtype(c64)",
+        "self: C[2,3]; dtype: dtype(c128)",
+        "self: C[2,3]; dtype: dtype(bool)",
+    ])
+    .samples(&[
+        "self: T[2,3]; dtype: dtype(i64)",
+        "self: T[2,3]; dtype: dtype(f64)",
+        "self: i64[2,3]; dtype: dtype(f32)",
+    ])
+    .dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];

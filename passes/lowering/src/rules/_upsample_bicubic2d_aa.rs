@@ -1,0 +1,13 @@
+use super::_upsample_bilinear2d_aa::upsample_aa;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten._upsample_bicubic2d_aa.vec", |c| upsample_aa(c, true)).samples(&[
+        "input: T[1,2,8,9]; output_size: [3,4]; align_corners: false; scale_factors: none",
+        "input: T[1,2,5,6]; output_size: [7,10]; align_corners: false; scale_factors: none",
+        "input: T[1,2,8,9]; output_size: none; align_corners: false; scale_factors: [0.4,0.5]",
+        "input: T[2,1,8,9]; output_size: [3,4]; align_corners: true; scale_factors: none",
+    ]),
+    Rule::custom("aten._upsample_bicubic2d_aa.default", |c| upsample_aa(c, true))
+        .samples(&["self: T[1,2,8,9]; output_size: [3,4]; align_corners: false"]),
+];

@@ -1,0 +1,58 @@
+//! Pieces shared by the activation rules of issue 7 (selu, celu, rrelu,
+//! prelu, shrink ops). Not a rule file.
+
+use super::math_common::bool_type;
+use crate::Ctx;
+use melior::ir::Value;
+
+/// torch's `elu` kernel: `x * scale` where `x > 0`, else
+/// `(exp(x * input_scale) - 1) * alpha * scale` (NaN stays NaN).
+pub fn elu<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    alpha: f64,
+    scale: f64,
+    input_scale: f64,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    // Half inputs: computed in float32 with float32 constants, as torch does.
+    let x = b.cast_like_type(x, ctx.opmath_element()?)?;
+    let k = |v: f64| b.const_like(x, v);
+    let xs = if input_scale == 1.0 { x } else { b.op_like("Mul", &[x, k(input_scale)?], &[], x)? };
+    let e = b.op_like("Sub", &[b.op_like("Exp", &[xs], &[], x)?, k(1.0)?], &[], x)?;
+    let neg = b.op_like("Mul", &[e, k(alpha * scale)?], &[], x)?;
+    let pos = if scale == 1.0 { x } else { b.op_like("Mul", &[x, k(scale)?], &[], x)? };
+    let gt = b.op("Greater", &[x, k(0.0)?], &[], b.unranked(bool_type(ctx)))?;
+    ctx.opmath_result(b.op_like("Where", &[gt, pos, neg], &[], x)?)
+}
+
+/// [`elu`] with `alpha`, `scale` and `input_scale` the named `Scalar`
+/// arguments, numbers or values computed in the graph (`t.item()`), in the
+/// opmath type as torch's kernel takes them (`alpha * scale` multiplied
+/// there too).
+pub fn elu_args<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    alpha: Value<'c, 'a>,
+    scale: Value<'c, 'a>,
+    input_scale: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let x = b.cast_like_type(x, ctx.opmath_element()?)?;
+    let xs = b.op_like("Mul", &[x, input_scale], &[], x)?;
+    let e = b.op_like("Sub", &[b.op_like("Exp", &[xs], &[], x)?, b.const_like(x, 1.0)?], &[], x)?;
+    let negcoef = b.op_like("Mul", &[alpha, scale], &[], alpha)?;
+    let neg = b.op_like("Mul", &[e, negcoef], &[], x)?;
+    let pos = b.op_like("Mul", &[x, scale], &[], x)?;
+    let gt = b.op("Greater", &[x, b.const_like(x, 0.0)?], &[], b.unranked(bool_type(ctx)))?;
+    ctx.opmath_result(b.op_like("Where", &[gt, pos, neg], &[], x)?)
+}
+
+/// `x > 0 ? x : x * slope` with `slope` a value broadcasting against `x`
+/// (torch's leaky_relu / prelu kernels; NaN stays NaN).
+pub fn leaky<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, slope: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let gt = b.op("Greater", &[x, b.const_like(x, 0.0)?], &[], b.unranked(bool_type(ctx)))?;
+    let neg = b.op_like("Mul", &[x, slope], &[], x)?;
+    ctx.op("Where", &[gt, x, neg], &[])
+}

@@ -1,0 +1,32 @@
+use crate::{Attr, Rule};
+
+/// `beta * self + alpha * (mat1 @ mat2)` is `Gemm`.
+pub const RULES: &[Rule] = &[Rule::custom("aten.addmm.default", |c| {
+    let (a, b, bias) = (c.args.tensor("mat1")?, c.args.tensor("mat2")?, c.args.tensor("self")?);
+    let element = c.result_element(0)?;
+    if !crate::builder::is_float(element) {
+        // onnxruntime has no integer Gemm: MatMul, then the integer scalings.
+        let (alpha, beta) = (c.args.number("alpha")?.as_f64(), c.args.number("beta")?.as_f64());
+        let mut prod = c.b.op_like("MatMul", &[a, b], &[], a)?;
+        if alpha != 1.0 {
+            let k = c.b.const_scalar(element, alpha)?;
+            prod = c.b.op_like("Mul", &[prod, k], &[], a)?;
+        }
+        if beta == 0.0 {
+            // torch ignores `self` when beta is 0 (only its shape broadcasts).
+            let zero = c.b.const_scalar(element, 0.0)?;
+            let shaped = c.b.op_like("Mul", &[bias, zero], &[], a)?;
+            return Ok(vec![c.op("Add", &[prod, shaped], &[])?]);
+        }
+        let mut bias = bias;
+        if beta != 1.0 {
+            let k = c.b.const_scalar(element, beta)?;
+            bias = c.b.op_like("Mul", &[bias, k], &[], a)?;
+        }
+        return Ok(vec![c.op("Add", &[prod, bias], &[])?]);
+    }
+    let alpha = c.args.number("alpha")?.as_f64() as f32;
+    let beta = c.args.number("beta")?.as_f64() as f32;
+    Ok(vec![c.op("Gemm", &[a, b, bias], &[("alpha", Attr::Float(alpha)), ("beta", Attr::Float(beta))])?])
+})
+.samples(&["self: T[4]; mat1: T[3,2]; mat2: T[2,4]", "self: T[3,4]; mat1: T[3,2]; mat2: T[2,4]; beta: 0.5; alpha: 2"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32"])];

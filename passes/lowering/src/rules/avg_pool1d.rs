@@ -1,0 +1,9 @@
+use super::nn_common::avg_pool;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.avg_pool1d.default", |c| avg_pool(c, 1)).samples(&[
+    "self: T[1,2,7]; kernel_size: [2]",
+    "self: T[1,2,7]; kernel_size: [3]; stride: [2]; padding: [1]; count_include_pad: false",
+    "self: T[1,2,8]; kernel_size: [3]; stride: [2]; padding: [1]; ceil_mode: true",
+    "self: T[3,7]; kernel_size: [3]; stride: [1]",
+])];

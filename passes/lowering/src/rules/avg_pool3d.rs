@@ -1,0 +1,13 @@
+use super::nn_common::avg_pool;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.avg_pool3d.default", |c| avg_pool(c, 3))
+    .samples(&[
+        "self: T[1,2,4,4,4]; kernel_size: [2,2,2]",
+        "self: T[1,2,5,5,6]; kernel_size: [3,3,3]; stride: [2,2,2]; padding: [1,1,1]; count_include_pad: false",
+        "self: T[1,1,5,6,5]; kernel_size: [2,3,2]; stride: [2,2,2]; ceil_mode: true",
+        "self: T[2,4,4,4]; kernel_size: [2,2,2]",
+        "self: T[1,2,4,4,4]; kernel_size: [2,2,2]; divisor_override: 3",
+        "self: T[1,1,5,6,5]; kernel_size: [2,3,2]; stride: [2,2,2]; ceil_mode: true; divisor_override: 3",
+        "self: T[2,5,5,5]; kernel_size: [3,3,3]; stride: [2,2,2]; padding: [1,1,1]; ceil_mode: true; divisor_override: 7",
+    ])];

@@ -1,0 +1,16 @@
+use super::prod_common::beta_alpha;
+use crate::Rule;
+
+/// `beta * self + alpha * bmm(batch1, batch2)`; `beta == 0` ignores self.
+pub const RULES: &[Rule] = &[Rule::custom("aten.baddbmm.default", |c| {
+    let el = super::prod_common::compute_type(c, c.result_element(0)?);
+    let p = c.b.op("MatMul", &[c.tensor_as("batch1", el)?, c.tensor_as("batch2", el)?], &[], c.b.unranked(el))?;
+    beta_alpha(c, p)
+})
+.samples(&[
+    "self: T[2,3,5]; batch1: T[2,3,4]; batch2: T[2,4,5]",
+    "self: T[5]; batch1: T[2,3,4]; batch2: T[2,4,5]; beta: 0.5; alpha: 2",
+    "self: T[1,3,1]; batch1: T[2,3,4]; batch2: T[2,4,5]; beta: 0",
+    "self: T[0,3,5]; batch1: T[0,3,4]; batch2: T[0,4,5]",
+])
+.dtypes(&["f32", "f64", "f16", "bf16", "i64", "i32", "i8", "u8"])];

@@ -1,0 +1,19 @@
+use super::bitwise_left_shift::shift;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.bitwise_right_shift.Tensor", |c| shift(c, false))
+        .samples(&[
+            "self: T[2,3]; other: T[2,3]{0..4}",
+            "self: T[2,3]; other: T[3]{0..70}",
+            "self: T[]; other: T[2]{0..3}",
+        ])
+        .dtypes(&["i64"]),
+    Rule::custom("aten.bitwise_right_shift.Tensor_Scalar", |c| shift(c, false))
+        .samples(&["self: T[2,3]; other: 1", "self: T[2,3]; other: 0"])
+        .dtypes(&["i64"]),
+    Rule::custom("aten.__rshift__.Tensor", |c| shift(c, false))
+        .samples(&["self: T[2,3]; other: T[2,3]{0..4}"])
+        .dtypes(&["i64"]),
+    Rule::custom("aten.__rshift__.Scalar", |c| shift(c, false)).samples(&["self: T[2,3]; other: 1"]).dtypes(&["i64"]),
+];

@@ -1,0 +1,3 @@
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::unary("aten.cos.default", "Cos").dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

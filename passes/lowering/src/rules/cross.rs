@@ -1,0 +1,9 @@
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.cross.default", |c| super::linalg_cross::cross(c, c.args.opt_int("dim")?))
+    .samples(&[
+        "self: T[4,3]; other: T[4,3]; dim: 1",
+        "self: T[3,4]; other: T[3,4]",
+        "self: T[2,3]; other: T[2,3]; dim: -1",
+    ])
+    .dtypes(&["f32", "i64", "i32", "f64"])];

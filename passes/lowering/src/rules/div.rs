@@ -1,0 +1,174 @@
+use super::math_common::{bool_op, is_float_value};
+use crate::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.div.Tensor", true_div)
+        .samples(&[
+            "self: T[2,3]; other: T[2,3]",
+            "self: T[2,3]; other: T[3]",
+            "self: T[2,1]; other: T[1,4]",
+            "self: T[0,3]; other: T[3]",
+            "self: T[2,3]; other: 2.5",
+            "self: T[64]; other: 3.3",
+            "self: T[64]; other: f32[]",
+            "self: T[64]; other: i64[]{1..9}",
+        ])
+        .complex(super::complex_common::div)
+        .complex_samples(&[
+            "self: C[2,3]; other: C[2,3]",
+            "self: C[2,3]; other: T[3]{pos}",
+            "self: T[2,3]; other: C[2,3]",
+            "self: C[2,3]; other: 2.5",
+        ])
+        .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"]),
+    Rule::custom("aten.div.Scalar", true_div)
+        .samples(&["self: T[2,3]; other: 2.5", "self: T[0,3]; other: 2", "self: T[]; other: -1.5", "self: T[64]; other: 3.3"])
+        .complex(super::complex_common::div)
+        .complex_samples(&["self: C[2,3]; other: 2.5"])
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
+    Rule::custom("aten.div.Tensor_mode", div_mode)
+        .samples(&[
+            "self: T[2,3]; other: T[2,3]{1..4}; rounding_mode: \"floor\"",
+            "self: T[2,3]; other: T[2,3]{1..4}; rounding_mode: \"trunc\"",
+            "self: T[2,3]; other: T[2,3]{1..4}; rounding_mode: none",
+            "self: T[2,3]; other: T[3]{-4..-1}; rounding_mode: \"floor\"",
+            "self: T[2,3]; other: T[3]{-4..-1}; rounding_mode: \"trunc\"",
+            "self: T[]; other: T[3]{1..4}; rounding_mode: \"floor\"",
+            "self: i64[2,3]{-9..10}; other: i64[2,3]{1..4}; rounding_mode: \"floor\"",
+            "self: i64[2,3]{-9..10}; other: i64[2,3]{-4..-1}; rounding_mode: \"trunc\"",
+        ])
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
+    Rule::custom("aten.div.Scalar_mode", div_mode)
+        .samples(&[
+            "self: T[2,3]; other: 3; rounding_mode: \"floor\"",
+            "self: T[2,3]; other: -3; rounding_mode: \"trunc\"",
+            "self: T[2,3]; other: -2; rounding_mode: \"floor\"",
+            "self: T[2,3]; other: 2; rounding_mode: none",
+            "self: T[]; other: 2; rounding_mode: \"trunc\"",
+        ])
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
+    Rule::custom("aten.floor_divide.default", |c| rounded(c, Some("floor")))
+        .samples(&[
+            "self: T[2,3]; other: T[2,3]{1..4}",
+            "self: T[2,3]; other: T[3]{-3..-1}",
+            "self: T[]; other: T[2]{1..3}",
+        ])
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
+    Rule::custom("aten.floor_divide.Scalar", |c| rounded(c, Some("floor")))
+        .samples(&["self: T[2,3]; other: 3", "self: T[2,3]; other: -2", "self: T[2,3]; other: 1.5"])
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
+];
+
+/// `Div`; a float16/bfloat16 tensor divided by a number divides by it in
+/// float32, as torch does (common::half_opmath_scalar).
+fn true_div<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    if let Some(done) = super::common::half_opmath_scalar(ctx, "Div")? {
+        return Ok(done);
+    }
+    let element = ctx.result_element(0)?;
+    let lhs = ctx.tensor_as("self", element)?;
+    let rhs = ctx.tensor_as("other", element)?;
+    Ok(vec![ctx.op("Div", &[lhs, rhs], &[])?])
+}
+
+fn div_mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let mode = if ctx.args.is_none("rounding_mode")? { None } else { Some(ctx.args.string("rounding_mode")?) };
+    rounded(ctx, mode.as_deref())
+}
+
+/// True division, or division rounded toward -inf ("floor") or 0 ("trunc").
+///
+/// Floats: torch's floor division (below), or `sign(q) * floor(|q|)` for
+/// trunc (a non-zero divided by zero gives +-inf and 0/0 NaN, like torch). Integers are divided exactly in their own type: ONNX integer `Div`
+/// truncates, and floor subtracts 1 where the remainder is non-zero and its
+/// sign differs from the divisor's. An integer division by zero raises
+/// ZeroDivisionError in torch and fails at run time in onnxruntime
+/// ("Integer division by zero").
+pub(super) fn rounded<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: Option<&str>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let element = ctx.result_element(0)?;
+    let b = &ctx.b;
+    if let Some(m) = mode {
+        if m != "floor" && m != "trunc" {
+            return Err(format!("rounding_mode '{m}' (expected \"floor\", \"trunc\" or None)"));
+        }
+    }
+    let lhs = ctx.tensor_as("self", element)?;
+    let rhs = ctx.tensor_as("other", element)?;
+    if crate::builder::is_bool(element) {
+        return Err("division of bools".into());
+    }
+    if !is_float_value(lhs) {
+        if mode.is_none() {
+            return Err("true division with an integer result".into());
+        }
+        let q = b.op_like("Div", &[lhs, rhs], &[], lhs)?;
+        if mode == Some("trunc") {
+            return Ok(vec![ctx.op("Identity", &[q], &[])?]);
+        }
+        let p = b.op_like("Mul", &[q, rhs], &[], lhs)?;
+        let r = b.op_like("Sub", &[lhs, p], &[], lhs)?;
+        let zero = b.const_like(lhs, 0.0)?;
+        let r_nonzero = bool_op(ctx, "Equal", &[r, zero])?;
+        let r_nonzero = bool_op(ctx, "Not", &[r_nonzero])?;
+        let r_neg = bool_op(ctx, "Less", &[r, zero])?;
+        let d_neg = bool_op(ctx, "Less", &[rhs, zero])?;
+        let differ = bool_op(ctx, "Xor", &[r_neg, d_neg])?;
+        let fix = bool_op(ctx, "And", &[r_nonzero, differ])?;
+        let one = b.const_like(lhs, 1.0)?;
+        let q1 = b.op_like("Sub", &[q, one], &[], lhs)?;
+        return Ok(vec![ctx.op("Where", &[fix, q1, q], &[])?]);
+    }
+    let q = b.op_like("Div", &[lhs, rhs], &[], lhs)?;
+    let q = match mode {
+        None => q,
+        Some("floor") => float_floor_div(ctx, lhs, rhs, q)?,
+        _ => {
+            // trunc(q) = sign(q) * floor(|q|)
+            let a = b.op_like("Abs", &[q], &[], q)?;
+            let f = b.op_like("Floor", &[a], &[], q)?;
+            let s = b.op_like("Sign", &[q], &[], q)?;
+            b.op_like("Mul", &[s, f], &[], q)?
+        }
+    };
+    Ok(vec![ctx.op("Identity", &[q], &[])?])
+}
+
+/// torch's float floor division (`div_floor_floating`), which rounds the
+/// exact quotient rather than `a / b` (`1.0 // 0.1` is 9, not
+/// `floor(10.0)`): `mod = fmod(a, b)`, `div = (a - mod) / b`, minus 1 where
+/// `mod` is non-zero and its sign differs from `b`'s; then `floor(div)`,
+/// plus 1 where `div - floor(div) > 0.5`; `copysign(0, a / b)` where `div`
+/// is 0; `a / b` where `b` is 0. `q` is `a / b`.
+pub(super) fn float_floor_div<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    a: Value<'c, 'a>,
+    bv: Value<'c, 'a>,
+    q: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let zero = b.const_like(a, 0.0)?;
+    let one = b.const_like(a, 1.0)?;
+    let half = b.const_like(a, 0.5)?;
+    let m = b.op_like("Mod", &[a, bv], &[("fmod", crate::Attr::Int(1))], a)?;
+    let am = b.op_like("Sub", &[a, m], &[], a)?;
+    let div = b.op_like("Div", &[am, bv], &[], a)?;
+    let m_zero = bool_op(ctx, "Equal", &[m, zero])?;
+    let m_nonzero = bool_op(ctx, "Not", &[m_zero])?;
+    let m_neg = bool_op(ctx, "Less", &[m, zero])?;
+    let b_neg = bool_op(ctx, "Less", &[bv, zero])?;
+    let differ = bool_op(ctx, "Xor", &[m_neg, b_neg])?;
+    let fix = bool_op(ctx, "And", &[m_nonzero, differ])?;
+    let div1 = b.op_like("Sub", &[div, one], &[], a)?;
+    let div = b.op_like("Where", &[fix, div1, div], &[], a)?;
+    let fl = b.op_like("Floor", &[div], &[], a)?;
+    let frac = b.op_like("Sub", &[div, fl], &[], a)?;
+    let up = bool_op(ctx, "Greater", &[frac, half])?;
+    let fl1 = b.op_like("Add", &[fl, one], &[], a)?;
+    let fl = b.op_like("Where", &[up, fl1, fl], &[], a)?;
+    let signed_zero = b.op_like("Mul", &[q, zero], &[], a)?;
+    let div_zero = bool_op(ctx, "Equal", &[div, zero])?;
+    let r = b.op_like("Where", &[div_zero, signed_zero, fl], &[], a)?;
+    let b_zero = bool_op(ctx, "Equal", &[bv, zero])?;
+    b.op_like("Where", &[b_zero, q, r], &[], a)
+}

@@ -1,0 +1,53 @@
+use crate::{builder, Attr, Ctx, IntArg, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.embedding_dense_backward.default", embedding_dense_backward).samples(&[
+    "grad_output: T[2,3,4]; indices: i64[2,3]{0..5}; num_weights: 5; padding_idx: -1; scale_grad_by_freq: false",
+    "grad_output: T[6,4]; indices: i64[6]{0..4}; num_weights: 6; padding_idx: 2; scale_grad_by_freq: false",
+    "grad_output: T[2,3,4]; indices: i64[2,3]{0..5}; num_weights: 5; padding_idx: 1; scale_grad_by_freq: true",
+    "grad_output: T[4]; indices: i64[]{0..3}; num_weights: 3; padding_idx: -1; scale_grad_by_freq: false",
+    "grad_output: T[0]; indices: i64[]{0..3}; num_weights: 3; padding_idx: -1; scale_grad_by_freq: false",
+    "grad_output: T[2,0]; indices: i64[2]{0..3}; num_weights: 3; padding_idx: 1; scale_grad_by_freq: true",
+    "grad_output: T[0,4]; indices: i64[0]; num_weights: 3; padding_idx: -1; scale_grad_by_freq: true",
+])];
+
+/// Rows of `grad_output` added into a zero [num_weights, D] table at their
+/// indices (ScatterND add); `padding_idx` rows get nothing; with
+/// `scale_grad_by_freq` each row is divided by its index's count.
+fn embedding_dense_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &c.b;
+    let g = c.args.tensor("grad_output")?;
+    let idx = b.cast_like_type(c.args.tensor("indices")?, b.i64_type())?;
+    let i64t = b.unranked(b.i64_type());
+    let element = builder::element_type(g.r#type()).ok_or("not a tensor")?;
+    let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
+    let num = match c.args.sym_int("num_weights")? {
+        IntArg::Static(n) => b.const_i64s(&[n])?,
+        IntArg::Dynamic(v) => v,
+    };
+    let padding_idx = match c.args.sym_int("padding_idx")? {
+        IntArg::Static(p) => p,
+        IntArg::Dynamic(_) => return Err("a dynamic padding_idx is not supported".into()),
+    };
+    let flat_idx = b.op("Reshape", &[idx, b.const_i64s(&[-1])?], &[], i64t)?;
+    let d = b.op("Shape", &[g], &[("start", Attr::Int(-1))], i64t)?;
+    // [#indices, D] (not [-1, D]: D may be 0), a 0 being a real size.
+    let count = b.shape(flat_idx)?;
+    let rows_shape = b.op("Concat", &[count, d], &[("axis", Attr::Int(0))], i64t)?;
+    let mut rows = b.op_like("Reshape", &[g, rows_shape], &[("allowzero", Attr::Int(1))], g)?;
+    if c.args.bool("scale_grad_by_freq")? {
+        let ones = b.op_like("Expand", &[b.const_scalar(element, 1.0)?, b.shape(flat_idx)?], &[], g)?;
+        let zeros = b.op_like("Expand", &[b.const_scalar(element, 0.0)?, num], &[], g)?;
+        let counts = b.op_like("ScatterElements", &[zeros, flat_idx, ones], &[("reduction", Attr::String("add".into()))], g)?;
+        let per_row = b.op_like("Gather", &[counts, flat_idx], &[("axis", Attr::Int(0))], g)?;
+        rows = b.op_like("Div", &[rows, c.unsqueeze(per_row, &[1])?], &[], g)?;
+    }
+    if padding_idx >= 0 {
+        let keep = b.op("Not", &[b.op("Equal", &[flat_idx, b.const_i64_scalar(padding_idx)?], &[], bool_t)?], &[], bool_t)?;
+        rows = b.op_like("Where", &[c.unsqueeze(keep, &[1])?, rows, b.const_scalar(element, 0.0)?], &[], g)?;
+    }
+    let table_shape = b.op("Concat", &[num, d], &[("axis", Attr::Int(0))], i64t)?;
+    let zeros = b.op_like("Expand", &[b.const_scalar(element, 0.0)?, table_shape], &[], g)?;
+    let nd_idx = c.unsqueeze(flat_idx, &[1])?;
+    Ok(vec![c.op("ScatterND", &[zeros, nd_idx, rows], &[("reduction", Attr::String("add".into()))])?])
+}

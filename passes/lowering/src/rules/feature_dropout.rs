@@ -1,0 +1,20 @@
+use super::random_common::{torch_dropout, DropoutKind};
+use crate::Rule;
+
+/// torch's `feature_dropout` (`_dropout_impl`, see random_common.rs): the input in eval
+/// mode or with p = 0, `input * 0` with p = 1, else a random mask per (N, C) channel with scaling 1 / (1 - p).
+pub const RULES: &[Rule] = &[Rule::custom("aten.feature_dropout.default", |c| {
+    let x = c.args.tensor("input")?;
+    let out = torch_dropout(c, x, c.rank(x).ok(), c.args.float("p")?, c.args.bool("train")?, DropoutKind::Feature)?;
+    Ok(vec![c.op("Identity", &[out], &[])?])
+})
+.samples(&[
+    "input: T[2,3,4]; p: 0.5; train: false",
+    "input: T[2,3,4]; p: 0.0; train: true",
+    "input: T[2,3,4]; p: 1.0; train: true",
+])
+.dtypes(&["f32", "f64"])
+.refuses(&[
+    ("input: T[2,3]; p: 1.5; train: true", "between 0 and 1"),
+    ("input: T[3]; p: 0.5; train: true", "at least 2 dimensions"),
+])];

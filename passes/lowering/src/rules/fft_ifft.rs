@@ -1,0 +1,19 @@
+use super::fft_complex_common::{fft, Kind};
+use crate::Rule;
+
+/// `fft_ifft` through ONNX DFT, see fft_complex_common.rs.
+pub const RULES: &[Rule] = &[Rule::custom("aten.fft_ifft.default", |c| fft(c, Kind::Ifft, true, None))
+    .complex(|c| fft(c, Kind::Ifft, true, None))
+    .opsets(20, 28)
+    .samples(&[
+        "self: T[3,8]",
+        "self: T[3,7]; n: 10; dim: 0; norm: \"ortho\"",
+        "self: T[5,6]; n: 4; norm: \"forward\"",
+        "self: T[9]; dim: -1; norm: \"backward\"",
+    ])
+    .dtypes(&["f32", "f64", "i64", "bool"])
+    .complex_samples(&[
+        "self: C[3,8]",
+        "self: C[3,7]; n: 10; dim: 0; norm: \"ortho\"",
+        "self: C[5,6]; n: 4; norm: \"forward\"",
+    ])];

@@ -1,0 +1,15 @@
+use super::fft_complex_common::{fft, Kind};
+use crate::Rule;
+
+/// `fft_ihfftn` through ONNX DFT, see fft_complex_common.rs.
+pub const RULES: &[Rule] = &[Rule::custom("aten.fft_ihfftn.default", |c| fft(c, Kind::Ihfft, false, None))
+    .complex(|c| fft(c, Kind::Ihfft, false, None))
+    .opsets(20, 28)
+    .samples(&[
+        "self: T[3,4,5]",
+        "self: T[3,4,5]; s: [6,3]; norm: \"ortho\"",
+        "self: T[3,4,5]; dim: [0,-1]; norm: \"forward\"",
+        "self: T[3,4,5]; s: [2,-1]; dim: [2,0]",
+    ])
+    .dtypes(&["f32", "f64", "i64", "bool"])
+    .complex_samples(&[])];

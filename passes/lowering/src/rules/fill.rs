@@ -1,0 +1,20 @@
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.fill.Scalar", |c| {
+        let x = c.args.tensor("self")?;
+        let v = c.tensor_as("value", c.result_element(0)?)?;
+        let shape = c.b.shape(x)?;
+        Ok(vec![c.op("Expand", &[v, shape], &[])?])
+    })
+    .samples(&["self: T[2,3]; value: 1.5", "self: T[0]; value: 1"])
+    .dtypes(&["f32", "i64"]),
+    Rule::custom("aten.fill.Tensor", |c| {
+        let x = c.args.tensor("self")?;
+        let v = c.tensor_as("value", c.result_element(0)?)?;
+        let shape = c.b.shape(x)?;
+        Ok(vec![c.op("Expand", &[v, shape], &[])?])
+    })
+    .samples(&["self: T[2,3]; value: T[]"])
+    .dtypes(&["f32", "i64"]),
+];

@@ -1,0 +1,6 @@
+use super::fmax::fmaxmin;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.fmin.default", |c| fmaxmin(c, "Min"))
+    .samples(&["self: T[2,3]; other: T[2,3]", "self: T[2,3]; other: T[3]", "self: T[]; other: T[2]"])
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

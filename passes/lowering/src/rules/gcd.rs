@@ -1,0 +1,67 @@
+use super::polynomial_common::build_loop_while;
+use crate::{builder, Ctx, Rule};
+use melior::ir::{r#type::IntegerType, Type, Value};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.gcd.default", |c| {
+    let (a, b, element) = operands(c, "gcd")?;
+    let g = gcd_i64(c, a, b)?;
+    Ok(vec![c.b.cast(g, element)?])
+})
+.samples(&[
+    "self: T[2,5]{-40..40}; other: T[2,5]{-40..40}",
+    "self: T[6]{0..3}; other: T[]{0..30}",
+    "self: T[0,3]; other: T[3]",
+])
+.dtypes(&["i64", "i32", "i16", "i8"])];
+
+/// The two operands, broadcast by the ops that read them, in int64, and the
+/// result's element type. torch computes gcd/lcm of integers only.
+pub(super) fn operands<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    op: &str,
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>, Type<'c>), String> {
+    let element = c.result_element(0)?;
+    if builder::is_float(element) || builder::is_bool(element) {
+        return Err(format!("{op} of {element}: torch computes it for integer tensors only"));
+    }
+    let i64_type: Type = IntegerType::new(c.b.context, 64).into();
+    let a = c.b.cast(c.args.tensor("self")?, i64_type)?;
+    let b = c.b.cast(c.args.tensor("other")?, i64_type)?;
+    Ok((a, b, element))
+}
+
+/// torch's `calc_gcd` on int64 values: `a, b = |a|, |b|; while a != 0:
+/// a, b = b % a, a; return b` (gcd(0, 0) = 0), elementwise with broadcasting.
+/// An ONNX Loop runs it until every `a` is 0; Euclid needs at most 92 steps
+/// for 64-bit values (Fibonacci numbers), the trip limit is 100. The
+/// results are exact: every step is integer arithmetic.
+pub(super) fn gcd_i64<'c, 'a>(c: &Ctx<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let i64_type = c.b.i64_type();
+    let bool_type: Type = IntegerType::new(c.b.context, 1).into();
+    // Broadcast both to the common shape first (a + 0*b, b + 0*a).
+    let zero = c.b.const_i64_scalar(0)?;
+    let za = c.b.op_like("Mul", &[a, zero], &[], a)?;
+    let zb = c.b.op_like("Mul", &[b, zero], &[], b)?;
+    let a = c.b.op_like("Abs", &[c.b.op_like("Add", &[a, zb], &[], a)?], &[], a)?;
+    let b = c.b.op_like("Abs", &[c.b.op_like("Add", &[b, za], &[], b)?], &[], b)?;
+    let trips = c.b.const_i64_scalar(100)?;
+    let out = build_loop_while(c, &[i64_type, i64_type], trips, &[a, b], |lb, _iter, _cond, carried| {
+        let (a, b) = (carried[0], carried[1]);
+        let zero = lb.const_i64_scalar(0)?;
+        let one = lb.const_i64_scalar(1)?;
+        let live = lb.op("Not", &[lb.op("Equal", &[a, zero], &[], lb.unranked(bool_type))?], &[], lb.unranked(bool_type))?;
+        let safe = lb.op_like("Where", &[live, a, one], &[], a)?;
+        let rem = lb.op_like("Mod", &[b, safe], &[], a)?;
+        let next_a = lb.op_like("Where", &[live, rem, zero], &[], a)?;
+        let next_b = lb.op_like("Where", &[live, a, b], &[], a)?;
+        // Go on while some a is non-zero (an empty tensor stops at once).
+        let nonzero = lb.op("Not", &[lb.op("Equal", &[next_a, zero], &[], lb.unranked(bool_type))?], &[], lb.unranked(bool_type))?;
+        let as_int = lb.cast(nonzero, i64_type)?;
+        let flat = lb.op_like("Reshape", &[as_int, lb.const_i64s(&[-1])?], &[], as_int)?;
+        let padded = lb.op_like("Concat", &[flat, lb.const_i64s(&[0])?], &[("axis", crate::Attr::Int(0))], flat)?;
+        let any = lb.op_like("ReduceMax", &[padded], &[("keepdims", crate::Attr::Int(0))], flat)?;
+        let go = lb.op("Greater", &[any, zero], &[], lb.unranked(bool_type))?;
+        Ok((go, vec![next_a, next_b]))
+    })?;
+    Ok(out[1])
+}

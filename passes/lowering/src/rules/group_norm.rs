@@ -1,0 +1,69 @@
+use crate::{builder, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.group_norm.default", group_norm)
+    .samples(&[
+        "input: T[2,4,3,3]; num_groups: 2; weight: T[4]; bias: T[4]",
+        "input: T[2,6,5]; num_groups: 3",
+        "input: T[0,4,3]; num_groups: 2; weight: T[4]; bias: T[4]",
+    ]).dtypes(&["f32", "f16", "bf16", "f64"])];
+
+/// Normalize over [C/G, spatial] per group: reshape to [N, G, C/G * spatial], mean and
+/// variance over the last axis, back to the input shape, then the
+/// per-channel affine.
+fn group_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let x = ctx.args.tensor("input")?;
+    let rank = ctx.rank(x)?;
+    let groups = ctx.args.int("num_groups")?;
+    let eps = ctx.args.float("eps")?;
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    let grouped = b.op_like("Reshape", &[x, grouped_shape(ctx, x, None, groups)?], &[], x)?;
+    let mean = ctx.reduce("ReduceMean", grouped, Some(&[-1]), true, b.unranked(element))?;
+    let d = b.op_like("Sub", &[grouped, mean], &[], x)?;
+    let sq = b.op_like("Mul", &[d, d], &[], x)?;
+    let var = ctx.reduce("ReduceMean", sq, Some(&[-1]), true, b.unranked(element))?;
+    let var = b.op_like("Add", &[var, b.const_like(x, eps)?], &[], x)?;
+    let std = b.op_like("Sqrt", &[var], &[], x)?;
+    let normed = b.op_like("Div", &[d, std], &[], x)?;
+    let shape = b.shape(x)?;
+    let mut y = b.op_like("Reshape", &[normed, shape], &[], x)?;
+    // weight / bias are [C]: broadcast as [C, 1, ...].
+    let trailing: Vec<i64> = (1..rank as i64 - 1).collect();
+    if let Some(w) = ctx.args.opt_tensor("weight")? {
+        let w = if trailing.is_empty() { w } else { ctx.unsqueeze(w, &trailing)? };
+        y = b.op_like("Mul", &[y, w], &[], x)?;
+    }
+    if let Some(bias) = ctx.args.opt_tensor("bias")? {
+        let bias = if trailing.is_empty() { bias } else { ctx.unsqueeze(bias, &trailing)? };
+        y = b.op_like("Add", &[y, bias], &[], x)?;
+    }
+    Ok(vec![ctx.op("Identity", &[y], &[])?])
+}
+
+/// `[N, G, C/G * spatial]` for `x` `[N, C, *spatial]`: N from `n` (else
+/// copied, Reshape's 0) and the group size spelled out, never -1 (with N = 0,
+/// `-1` has no value and onnx.checker rejects the model).
+pub fn grouped_shape<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    n: Option<Value<'c, 'a>>,
+    groups: i64,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let i64t = b.unranked(b.i64_type());
+    let n = match n {
+        Some(n) => n,
+        None => b.const_i64s(&[0])?,
+    };
+    let dims = builder::dims(x.r#type()).ok_or("group norm of a tensor of unknown rank")?;
+    let inner = match dims[1..].iter().copied().collect::<Option<Vec<i64>>>() {
+        Some(rest) if groups > 0 => b.const_i64s(&[rest.iter().product::<i64>() / groups])?,
+        _ => {
+            let rest = b.op("Shape", &[x], &[("start", crate::Attr::Int(1))], i64t)?;
+            let prod = b.op("ReduceProd", &[rest], &[("keepdims", crate::Attr::Int(1))], i64t)?;
+            b.op("Div", &[prod, b.const_i64s(&[groups.max(1)])?], &[], i64t)?
+        }
+    };
+    b.op("Concat", &[n, b.const_i64s(&[groups])?, inner], &[("axis", crate::Attr::Int(0))], i64t)
+}

@@ -1,0 +1,17 @@
+use melior::ir::ValueLike;
+use super::math_common::bool_op;
+use crate::{builder::element_type, Rule};
+
+/// torch: `-lambd <= x <= lambd ? 0 : x` (NaN kept: it fails both tests).
+pub const RULES: &[Rule] = &[Rule::custom("aten.hardshrink.default", |c| {
+    let x = c.args.tensor("self")?;
+    let b = &c.b;
+    // A number or a value computed in the graph (`t.item()`).
+    let l = c.tensor_as("lambd", element_type(x.r#type()).ok_or("self is not a tensor")?)?;
+    let ge = bool_op(c, "GreaterOrEqual", &[x, b.op_like("Neg", &[l], &[], l)?])?;
+    let le = bool_op(c, "LessOrEqual", &[x, l])?;
+    let inside = bool_op(c, "And", &[ge, le])?;
+    Ok(vec![c.op("Where", &[inside, b.const_like(x, 0.0)?, x], &[])?])
+})
+.samples(&["self: T[3,4]", "self: T[3,4]; lambd: 1.5", "self: T[3,4]; lambd: -0.5", "self: T[]", "self: T[0,2]"])
+.dtypes(&["f32", "f64", "f16", "bf16"])];

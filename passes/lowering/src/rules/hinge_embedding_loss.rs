@@ -1,0 +1,21 @@
+use super::nn_common::{reduce_loss, Ew};
+use crate::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.hinge_embedding_loss.default", loss).samples(&[
+    "self: T[3,4]; target: T[3,4]",
+    "self: T[3,4]; target: T[3,4]; margin: 0.5; reduction: 0",
+    "self: T[3,4]; target: T[3,4]; reduction: 2",
+])];
+
+/// `where(target != 1, max(margin - self, 0), 0) + where(target != -1, self, 0)`.
+fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let e = Ew { ctx: c, like: x };
+    let t = c.tensor_as("target", c.result_element(0)?)?;
+    let clamp = e.op("Max", &[e.op("Sub", &[e.k(c.args.float("margin")?)?, x])?, e.k(0.0)?])?;
+    let not_pos = e.bool_op("Not", &[e.bool_op("Equal", &[t, e.k(1.0)?])?])?;
+    let not_neg = e.bool_op("Not", &[e.bool_op("Equal", &[t, e.k(-1.0)?])?])?;
+    let l = e.op("Add", &[e.op("Where", &[not_pos, clamp, e.k(0.0)?])?, e.op("Where", &[not_neg, x, e.k(0.0)?])?])?;
+    Ok(vec![reduce_loss(c, l)?])
+}

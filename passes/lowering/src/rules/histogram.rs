@@ -1,0 +1,198 @@
+use super::math_common::{bool_type, elem};
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{Type, Value, ValueLike};
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.histogram.bin_ct", histogram)
+        .samples(&[
+            "self: T[20]",
+            "self: T[4,5]; bins: 7",
+            "self: T[30]; bins: 5; range: [-1.0, 1.5]",
+            "self: T[30]; bins: 4; range: [0.0, 0.0]",
+            "self: T[3,5]; bins: 3; weight: T[3,5]{pos}",
+            "self: T[3,5]; bins: 6; density: true",
+            "self: T[3,5]; bins: 6; weight: T[3,5]{pos}; density: true; range: [-1.0, 2.0]",
+            "self: T[]; bins: 3",
+            "self: T[0]; bins: 3",
+        ])
+        .dtypes(&["f32", "f64"]),
+    Rule::custom("aten.histogram.bins_tensor", histogram)
+        .samples(&[
+            "self: T[20]; bins: T[5]{sorted}",
+            "self: T[4,5]; bins: T[3]{sorted}; weight: T[4,5]{pos}",
+            "self: T[4,5]; bins: T[6]{sorted}; density: true",
+            "self: T[4,5]; bins: T[4]{sorted}; weight: T[4,5]{pos}; density: true",
+            "self: T[]; bins: T[3]{sorted}",
+            "self: T[0]; bins: T[3]{sorted}",
+        ])
+        .dtypes(&["f32", "f64"]),
+];
+
+/// Element `i` of a 1-D vector as a 0-d value.
+pub(super) fn at<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, i: i64) -> Result<Value<'c, 'a>, String> {
+    ctx.b.op_like("Gather", &[v, ctx.b.const_i64_scalar(i)?], &[("axis", Attr::Int(0))], v)
+}
+
+/// torch's CPU linspace of `steps` points from 0-d `start` to 0-d `end`
+/// in `element` arithmetic: `step = (end - start) / (steps - 1)`, the first
+/// half `start + step * i`, the rest `end - step * (steps - 1 - i)`.
+pub(super) fn linspace<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    start: Value<'c, 'a>,
+    end: Value<'c, 'a>,
+    steps: i64,
+    element: Type<'c>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let fts = b.unranked(element);
+    let c = |v: f64| b.const_scalar(element, v);
+    if steps == 1 {
+        return ctx.unsqueeze(start, &[0]);
+    }
+    let step = b.op("Div", &[b.op("Sub", &[end, start], &[], fts)?, c((steps - 1) as f64)?], &[], fts)?;
+    let half = steps / 2;
+    let first: Vec<f64> = (0..half).map(|i| i as f64).collect();
+    let second: Vec<f64> = (half..steps).map(|i| (steps - 1 - i) as f64).collect();
+    let first = super::tensor_common::constant(ctx, element, &[first.len() as u64], &first)?;
+    let second = super::tensor_common::constant(ctx, element, &[second.len() as u64], &second)?;
+    let lo = b.op("Add", &[start, b.op("Mul", &[step, first], &[], fts)?], &[], fts)?;
+    let hi = b.op("Sub", &[end, b.op("Mul", &[step, second], &[], fts)?], &[], fts)?;
+    b.op("Concat", &[lo, hi], &[("axis", Attr::Int(0))], fts)
+}
+
+/// Sums `weight` (or 1) of the elements of `flat` with `valid` into bin
+/// `pos` (int64, any value where not valid) of `nbins` bins (a 1-D int64
+/// shape), in `element`.
+pub(super) fn accumulate<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    pos: Value<'c, 'a>,
+    valid: Value<'c, 'a>,
+    weight: Option<Value<'c, 'a>>,
+    nbins: Value<'c, 'a>,
+    element: Type<'c>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let fts = b.unranked(element);
+    let i64s = b.unranked(b.i64_type());
+    let pos = b.op("Where", &[valid, pos, b.const_i64_scalar(0)?], &[], i64s)?;
+    let one = b.const_scalar(element, 1.0)?;
+    let w = weight.unwrap_or(one);
+    let zero = b.const_scalar(element, 0.0)?;
+    let updates = b.op("Where", &[valid, w, zero], &[], fts)?;
+    let zeros = b.op("Expand", &[zero, nbins], &[], fts)?;
+    b.op("ScatterElements", &[zeros, pos, updates], &[("axis", Attr::Int(0)), ("reduction", Attr::String("add".into()))], fts)
+}
+
+/// Data-dependent outer edges: the min and max of `flat` (0-d each).
+pub(super) fn extrema<'c, 'a>(ctx: &Ctx<'c, 'a>, flat: Value<'c, 'a>) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
+    let fts = ctx.b.unranked(elem(flat)?);
+    Ok((ctx.reduce("ReduceMin", flat, None, false, fts)?, ctx.reduce("ReduceMax", flat, None, false, fts)?))
+}
+
+/// torch.histogram: equal-width bins over `range` (or the data's min/max,
+/// widened by 0.5 each side when equal; [0, 1] for an empty input) or the
+/// given edges; an element goes to the bin of the last edge <= it (the last
+/// bin includes its right edge; out-of-range and NaN elements are skipped),
+/// with its weight; density divides by the total and the bin widths.
+fn histogram<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let x = ctx.args.tensor("self")?;
+    let element = elem(x)?;
+    if !builder::is_float(element) {
+        return Err("histogram needs a float input (torch refuses others)".into());
+    }
+    let fts = b.unranked(element);
+    let i64s = b.unranked(b.i64_type());
+    let bools = b.unranked(bool_type(ctx));
+    let flat = b.op("Reshape", &[x, b.const_i64s(&[-1])?], &[], fts)?;
+    let numel: Option<i64> = builder::dims(x.r#type()).and_then(|d| d.into_iter().product::<Option<i64>>());
+    let edges = match ctx.args.schema.arg("bins").is_some_and(|a| a.ty == "Tensor") {
+        true => {
+            let bins = ctx.args.tensor("bins")?;
+            if ctx.rank(bins)? != 1 {
+                return Err("histogram: bins must be a 1-D tensor".into());
+            }
+            b.cast_like_type(bins, element)?
+        }
+        false => {
+            let n = ctx.args.int("bins")?;
+            if n <= 0 {
+                return Err(format!("histogram: bins must be > 0, got {n}"));
+            }
+            let c = |v: f64| b.const_scalar(element, v);
+            let (l, r) = if !ctx.args.is_none("range")? {
+                let range = ctx.args.floats("range")?;
+                if range.len() != 2 {
+                    return Err("histogram: range must have two elements".into());
+                }
+                let (mut l, mut r) = (range[0], range[1]);
+                if !(l.is_finite() && r.is_finite()) {
+                    return Err("histogram: range is not finite".into());
+                }
+                if l > r {
+                    return Err("histogram: min should not exceed max".into());
+                }
+                if l == r {
+                    l -= 0.5;
+                    r += 0.5;
+                }
+                (c(l)?, c(r)?)
+            } else if numel == Some(0) {
+                (c(0.0)?, c(1.0)?)
+            } else {
+                if numel.is_none() {
+                    return Err("histogram without a range needs a static element count".into());
+                }
+                let (l, r) = extrema(ctx, flat)?;
+                let same = b.op("Equal", &[l, r], &[], bools)?;
+                let l2 = b.op("Sub", &[l, c(0.5)?], &[], fts)?;
+                let r2 = b.op("Add", &[r, c(0.5)?], &[], fts)?;
+                (b.op("Where", &[same, l2, l], &[], fts)?, b.op("Where", &[same, r2, r], &[], fts)?)
+            };
+            linspace(ctx, l, r, n + 1, element)?
+        }
+    };
+    // bin of each element: (#edges <= x) - 1, the last bin closed.
+    let nedges = b.op("Shape", &[edges], &[], i64s)?;
+    let nbins = b.op("Sub", &[nedges, b.const_i64s(&[1])?], &[], i64s)?;
+    let xe = ctx.unsqueeze(flat, &[-1])?;
+    let le = b.op("LessOrEqual", &[edges, xe], &[], bools)?;
+    let le = b.cast(le, b.i64_type())?;
+    let count = ctx.reduce("ReduceSum", le, Some(&[-1]), false, i64s)?;
+    let pos = b.op("Sub", &[count, b.const_i64_scalar(1)?], &[], i64s)?;
+    let last = ctx.squeeze(nbins, &[0])?;
+    let top = b.op("Equal", &[pos, last], &[], bools)?;
+    let pos = b.op("Where", &[top, b.op("Sub", &[last, b.const_i64_scalar(1)?], &[], i64s)?, pos], &[], i64s)?;
+    let lo = at(ctx, edges, 0)?;
+    let hi = at(ctx, edges, -1)?;
+    let valid = b.op(
+        "And",
+        &[b.op("GreaterOrEqual", &[flat, lo], &[], bools)?, b.op("LessOrEqual", &[flat, hi], &[], bools)?],
+        &[],
+        bools,
+    )?;
+    let weight = match ctx.args.opt_tensor("weight")? {
+        Some(w) => Some(b.op("Reshape", &[b.cast_like_type(w, element)?, b.const_i64s(&[-1])?], &[], fts)?),
+        None => None,
+    };
+    let mut hist = accumulate(ctx, pos, valid, weight, nbins, element)?;
+    if ctx.args.bool("density")? {
+        let total = ctx.reduce("ReduceSum", hist, None, false, fts)?;
+        hist = b.op("Div", &[hist, total], &[], fts)?;
+        let widths = b.op(
+            "Sub",
+            &[slice1(ctx, edges, 1, None)?, slice1(ctx, edges, 0, Some(-1))?],
+            &[],
+            fts,
+        )?;
+        hist = b.op("Div", &[hist, widths], &[], fts)?;
+    }
+    Ok(vec![b.op("Identity", &[hist], &[], ctx.result_type(0)?)?, b.op("Identity", &[edges], &[], ctx.result_type(1)?)?])
+}
+
+/// `v[start..end]` of a 1-D vector.
+fn slice1<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, start: i64, end: Option<i64>) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let args = [v, b.const_i64s(&[start])?, b.const_i64s(&[end.unwrap_or(i64::MAX)])?, b.const_i64s(&[0])?];
+    b.op_like("Slice", &args, &[], v)
+}

@@ -1,0 +1,371 @@
+use super::histogram::linspace;
+use super::math_common::{bool_type, elem};
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{Type, Value, ValueLike};
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.histogramdd.default", histogramdd_counts)
+        .samples(&[
+            "self: T[20,2]; bins: [3, 4]",
+            "self: T[5,5]; bins: [1, 1, 1, 1, 1]",
+            "self: T[4,5,3]; bins: [2, 3, 4]; weight: T[4,5]{pos}",
+            "self: T[30,2]; bins: [4, 5]; range: [-1.0, 1.0, 0.0, 2.0]",
+            "self: T[30,2]; bins: [4, 2]; range: [0.5, 0.5, -1.0, 1.0]; density: true",
+            "self: T[12,2]; bins: [3, 5]; weight: T[12]{pos}; density: true",
+            "self: T[0,2]; bins: [2, 3]",
+            "self: T[1,3]; bins: [2, 2, 2]",
+            "self: T[6,1]; bins: [4]",
+        ])
+        .dtypes(&["f32", "f64"]),
+    Rule::custom("aten.histogramdd.int_bins", histogramdd_counts)
+        .samples(&[
+            "self: T[20,2]; bins: 3",
+            "self: T[30,3]; bins: 2; range: [-1.0, 1.0, 0.0, 2.0, -0.5, 0.5]",
+            "self: T[10,2]; bins: 4; weight: T[10]{pos}; density: true",
+            "self: T[0,3,2]; bins: 2",
+        ])
+        .dtypes(&["f32", "f64"]),
+    Rule::custom("aten.histogramdd.TensorList_bins", histogramdd_tensors)
+        .samples(&[
+            "self: T[20,2]; bins: (T[4]{sorted}, T[3]{sorted})",
+            "self: T[4,5,2]; bins: (T[5]{sorted}, T[2]{sorted}); weight: T[4,5]{pos}",
+            "self: T[15,3]; bins: (T[3]{sorted}, T[4]{sorted}, T[3]{sorted}); density: true",
+            "self: T[0,2]; bins: (T[3]{sorted}, T[3]{sorted})",
+        ])
+        .dtypes(&["f32", "f64"]),
+];
+
+/// `torch.histogramdd` with bin counts (an int for every dim, or one int
+/// repeated): the edges of [`count_edges`], the histogram of
+/// [`histogram_of`]; results `(hist, *bin_edges)`.
+fn histogramdd_counts<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let p = points(ctx)?;
+    let counts = bin_counts(ctx, p.d)?;
+    let edges = count_edges(ctx, &p, &counts)?;
+    let hist = histogram_of(ctx, &p, &edges)?;
+    with_edges(ctx, hist, &edges)
+}
+
+/// `torch.histogramdd` with bin edges (a 1-D tensor for every dim; `range`
+/// is ignored, as in torch): the edges are returned as given.
+fn histogramdd_tensors<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let p = points(ctx)?;
+    let edges = tensor_edges(ctx, &p)?;
+    let hist = histogram_of(ctx, &p, &edges)?;
+    with_edges(ctx, hist, &edges)
+}
+
+/// Results `(hist, *edges)`, each typed as torch inferred.
+fn with_edges<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    hist: Value<'c, 'a>,
+    edges: &[Value<'c, 'a>],
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let results = melior::ir::operation::OperationLike::result_count(&ctx.args.op);
+    if results != 1 + edges.len() {
+        return Err(format!(
+            "histogramdd of a {}-dimensional histogram has {results} results, expected {} (hist and one edge tensor per dim)",
+            edges.len(),
+            1 + edges.len()
+        ));
+    }
+    let mut out = vec![ctx.b.op("Identity", &[hist], &[], ctx.result_type(0)?)?];
+    for (i, e) in edges.iter().enumerate() {
+        out.push(ctx.b.op("Identity", &[*e], &[], ctx.result_type(1 + i)?)?);
+    }
+    Ok(out)
+}
+
+/// The input of a histogramdd op as points: `self` of shape `(..., D)` is
+/// `M` points of `D` coordinates (`flat`, `(M, D)`; unset when `D` is 0).
+pub(super) struct Points<'c, 'a> {
+    pub flat: Option<Value<'c, 'a>>,
+    pub d: usize,
+    /// `M` when static.
+    pub rows: Option<i64>,
+    pub element: Type<'c>,
+}
+
+/// `self` as points, with torch's checks: a float32 or float64 tensor (the
+/// CPU kernel takes no other dtype) of rank >= 2 whose innermost dim (the
+/// number of dimensions of the histogram) is static.
+pub(super) fn points<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Points<'c, 'a>, String> {
+    let x = ctx.args.tensor("self")?;
+    let element = elem(x)?;
+    if !matches!(crate::onnx_ir::data_type_code(element), Some(1) | Some(11)) {
+        return Err(format!("histogramdd of element type {element}: torch's kernel takes float32 and float64 only"));
+    }
+    let dims = builder::dims(x.r#type()).ok_or("'self' is not a ranked tensor")?;
+    if dims.len() < 2 {
+        return Err("torch.histogramdd: input tensor should have at least 2 dimensions".into());
+    }
+    let d = dims[dims.len() - 1]
+        .ok_or("histogramdd needs a static innermost dim (the number of dimensions of the histogram)")?;
+    let rows = dims[..dims.len() - 1].iter().copied().product::<Option<i64>>();
+    let flat = match d {
+        0 => None,
+        _ => Some(ctx.b.op("Reshape", &[x, ctx.b.const_i64s(&[-1, d])?], &[], ctx.b.unranked(element))?),
+    };
+    Ok(Points { flat, d: d as usize, rows, element })
+}
+
+/// The bin count of every dim: `bins` (int[]) or the int `bins` repeated.
+pub(super) fn bin_counts(ctx: &Ctx<'_, '_>, d: usize) -> Result<Vec<i64>, String> {
+    let counts = if ctx.args.schema.arg("bins").is_some_and(|a| a.ty == "int") {
+        vec![ctx.args.int("bins")?; d]
+    } else {
+        ctx.args.ints("bins")?
+    };
+    if counts.len() != d {
+        return Err(format!(
+            "histogramdd: the size of bins ({}) must be equal to the innermost dimension of the input ({d})",
+            counts.len()
+        ));
+    }
+    if let Some((i, n)) = counts.iter().enumerate().find(|(_, n)| **n <= 0) {
+        return Err(format!("torch.histogramdd: bins must be > 0, but got {n} for dimension {i}"));
+    }
+    Ok(counts)
+}
+
+/// torch's equal-width edges (`histogramdd_bin_edges`): for each dim,
+/// `counts[i] + 1` points of torch's linspace from the outer edges: `range`
+/// (pairs per dim), else the min and max of that coordinate over the points
+/// (0 and 1 when there are none); equal outer edges are widened by 0.5 each
+/// side. The outer edges are checked like torch's when static (finite,
+/// min <= max); data-dependent ones torch refuses at run time (NaN or
+/// infinite coordinates) are not checked.
+pub(super) fn count_edges<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    p: &Points<'c, 'a>,
+    counts: &[i64],
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let d = p.d;
+    let element = p.element;
+    let fts = b.unranked(element);
+    let bools = b.unranked(bool_type(ctx));
+    let c = |v: f64| b.const_scalar(element, v);
+    let mut bounds = Vec::with_capacity(d);
+    if !ctx.args.is_none("range")? {
+        let range = ctx.args.floats("range")?;
+        if range.len() != 2 * d {
+            return Err(format!(
+                "torch.histogramdd: for a {d}-dimensional histogram range should have {} elements, but got {}",
+                2 * d,
+                range.len()
+            ));
+        }
+        for i in 0..d {
+            let (mut l, mut r) = (range[2 * i], range[2 * i + 1]);
+            if !(l.is_finite() && r.is_finite()) {
+                return Err(format!("torch.histogramdd: dimension {i}'s range [{l}, {r}] is not finite"));
+            }
+            if l > r {
+                return Err(format!(
+                    "torch.histogramdd: min should not exceed max, but got min {l} max {r} for dimension {i}"
+                ));
+            }
+            if l == r {
+                l -= 0.5;
+                r += 0.5;
+            }
+            bounds.push((c(l)?, c(r)?));
+        }
+    } else if p.rows == Some(0) || d == 0 {
+        for _ in 0..d {
+            bounds.push((c(0.0)?, c(1.0)?));
+        }
+    } else {
+        let flat = p.flat.ok_or("internal: no points")?;
+        // With a dynamic point count, the first point (zeros when there is
+        // none) is appended: the extrema are unchanged, and a reduction over
+        // no points (whose value onnxruntime does not define) never runs.
+        let (source, empty) = match p.rows {
+            Some(_) => (flat, None),
+            None => {
+                let zeros = b.op("Expand", &[c(0.0)?, b.const_i64s(&[1, d as i64])?], &[], fts)?;
+                let padded = b.op("Concat", &[flat, zeros], &[("axis", Attr::Int(0))], fts)?;
+                let first =
+                    b.op("Slice", &[padded, b.const_i64s(&[0])?, b.const_i64s(&[1])?, b.const_i64s(&[0])?], &[], fts)?;
+                let source = b.op("Concat", &[flat, first], &[("axis", Attr::Int(0))], fts)?;
+                let rows = b.op(
+                    "Gather",
+                    &[b.shape(flat)?, b.const_i64_scalar(0)?],
+                    &[("axis", Attr::Int(0))],
+                    b.unranked(b.i64_type()),
+                )?;
+                let empty = b.op("Equal", &[rows, b.const_i64_scalar(0)?], &[], bools)?;
+                (source, Some(empty))
+            }
+        };
+        let mins = ctx.reduce("ReduceMin", source, Some(&[0]), false, fts)?;
+        let maxs = ctx.reduce("ReduceMax", source, Some(&[0]), false, fts)?;
+        for i in 0..d {
+            let at =
+                |v: Value<'c, 'a>| b.op("Gather", &[v, b.const_i64_scalar(i as i64)?], &[("axis", Attr::Int(0))], fts);
+            let (l, r) = (at(mins)?, at(maxs)?);
+            let same = b.op("Equal", &[l, r], &[], bools)?;
+            let mut l = b.op("Where", &[same, b.op("Sub", &[l, c(0.5)?], &[], fts)?, l], &[], fts)?;
+            let mut r = b.op("Where", &[same, b.op("Add", &[r, c(0.5)?], &[], fts)?, r], &[], fts)?;
+            if let Some(empty) = empty {
+                l = b.op("Where", &[empty, c(0.0)?, l], &[], fts)?;
+                r = b.op("Where", &[empty, c(1.0)?, r], &[], fts)?;
+            }
+            bounds.push((l, r));
+        }
+    }
+    bounds.into_iter().zip(counts).map(|((l, r), &n)| linspace(ctx, l, r, n + 1, element)).collect()
+}
+
+/// The `bins` tensors as edges, with torch's checks: one 1-D tensor of the
+/// input's dtype per dim, with at least 2 edges (1 bin).
+pub(super) fn tensor_edges<'c, 'a>(ctx: &Ctx<'c, 'a>, p: &Points<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let edges = ctx.args.tensors("bins")?;
+    if edges.len() != p.d {
+        return Err(format!(
+            "torch.histogramdd: expected {} sequences of bin edges for a {}-dimensional histogram but got {}",
+            p.d,
+            p.d,
+            edges.len()
+        ));
+    }
+    for (i, e) in edges.iter().enumerate() {
+        let dims = builder::dims(e.r#type()).ok_or("a bins tensor is not ranked")?;
+        if dims.len() != 1 {
+            return Err(format!(
+                "torch.histogramdd: bins tensor should have one dimension, but got {} dimensions in the bins tensor for dimension {i}",
+                dims.len()
+            ));
+        }
+        if let Some(n) = dims[0].filter(|&n| n < 2) {
+            return Err(format!("torch.histogramdd: bins must be > 0, but got {} for dimension {i}", n - 1));
+        }
+        if elem(*e)? != p.element {
+            return Err(format!(
+                "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got {} and {} for dimension {i}",
+                p.element,
+                elem(*e)?
+            ));
+        }
+    }
+    Ok(edges)
+}
+
+/// torch's CPU histogramdd kernel over `edges` (one 1-D tensor per dim):
+/// a point is counted (with its `weight`, else 1) in the bin of the last
+/// edge <= each coordinate, the last bin of every dim closed on the right;
+/// a point with a coordinate outside its outer edges (or NaN) is skipped.
+/// `density` divides by the total, then by the bin widths of every dim.
+///
+/// The flat bin index of every point (`sum pos_i * stride_i`; skipped
+/// points get the index one past the last bin) is scattered with
+/// `ScatterElements(add)` into `prod(bins) + 1` zeros, the extra slot
+/// dropped.
+pub(super) fn histogram_of<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    p: &Points<'c, 'a>,
+    edges: &[Value<'c, 'a>],
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let element = p.element;
+    let fts = b.unranked(element);
+    let i64s = b.unranked(b.i64_type());
+    let bools = b.unranked(bool_type(ctx));
+    let density = ctx.args.bool("density")?;
+    let Some(flat) = p.flat else {
+        // A 0-dimensional histogram: one bin no point reaches (torch returns
+        // 0, and NaN = 0 / 0 for the density).
+        let zero = b.const_scalar(element, 0.0)?;
+        return if density { b.op("Div", &[zero, zero], &[], fts) } else { Ok(zero) };
+    };
+    let weight = match ctx.args.opt_tensor("weight")? {
+        Some(w) => {
+            let wd = builder::dims(w.r#type()).ok_or("'weight' is not a ranked tensor")?;
+            let xd = builder::rank(ctx.args.tensor("self")?.r#type()).unwrap_or(0);
+            if wd.len() + 1 != xd {
+                return Err(
+                    "torch.histogramdd: if weight tensor is provided it should have the same shape as the input tensor excluding its innermost dimension"
+                        .into(),
+                );
+            }
+            Some(b.op("Reshape", &[b.cast_like_type(w, element)?, b.const_i64s(&[-1])?], &[], fts)?)
+        }
+        None => None,
+    };
+    let one = b.const_i64_scalar(1)?;
+    let mut index: Option<Value> = None;
+    let mut valid: Option<Value> = None;
+    let mut stride = one;
+    let mut nbins = Vec::with_capacity(edges.len());
+    for (i, &e) in edges.iter().enumerate().rev() {
+        let col = b.op("Gather", &[flat, b.const_i64_scalar(i as i64)?], &[("axis", Attr::Int(1))], fts)?;
+        let nb = b.op("Sub", &[b.op("Shape", &[e], &[], i64s)?, b.const_i64s(&[1])?], &[], i64s)?;
+        let nb0 = ctx.squeeze(nb, &[0])?;
+        // position: (#edges <= x) - 1, the last bin closed.
+        let le = b.op("LessOrEqual", &[e, ctx.unsqueeze(col, &[-1])?], &[], bools)?;
+        let count = ctx.reduce("ReduceSum", b.cast(le, b.i64_type())?, Some(&[-1]), false, i64s)?;
+        let pos = b.op("Sub", &[count, one], &[], i64s)?;
+        let top = b.op("Equal", &[pos, nb0], &[], bools)?;
+        let pos = b.op("Where", &[top, b.op("Sub", &[nb0, one], &[], i64s)?, pos], &[], i64s)?;
+        let lo = b.op("Gather", &[e, b.const_i64_scalar(0)?], &[("axis", Attr::Int(0))], fts)?;
+        let hi = b.op("Gather", &[e, b.const_i64_scalar(-1)?], &[("axis", Attr::Int(0))], fts)?;
+        let inside = b.op(
+            "And",
+            &[b.op("GreaterOrEqual", &[col, lo], &[], bools)?, b.op("LessOrEqual", &[col, hi], &[], bools)?],
+            &[],
+            bools,
+        )?;
+        let ok =
+            b.op("And", &[inside, b.op("GreaterOrEqual", &[pos, b.const_i64_scalar(0)?], &[], bools)?], &[], bools)?;
+        let term = b.op("Mul", &[pos, stride], &[], i64s)?;
+        index = Some(match index {
+            Some(acc) => b.op("Add", &[acc, term], &[], i64s)?,
+            None => term,
+        });
+        valid = Some(match valid {
+            Some(acc) => b.op("And", &[acc, ok], &[], bools)?,
+            None => ok,
+        });
+        stride = b.op("Mul", &[stride, nb0], &[], i64s)?;
+        nbins.push(nb);
+    }
+    nbins.reverse();
+    let (index, valid) = (index.ok_or("internal: no dims")?, valid.ok_or("internal: no dims")?);
+    let total = stride;
+    let index = b.op("Where", &[valid, index, total], &[], i64s)?;
+    let zero = b.const_scalar(element, 0.0)?;
+    let w = match weight {
+        Some(w) => w,
+        None => b.const_scalar(element, 1.0)?,
+    };
+    let updates = b.op("Where", &[valid, w, zero], &[], fts)?;
+    let slots = ctx.unsqueeze(b.op("Add", &[total, one], &[], i64s)?, &[0])?;
+    let zeros = b.op("Expand", &[zero, slots], &[], fts)?;
+    let sums = b.op(
+        "ScatterElements",
+        &[zeros, index, updates],
+        &[("axis", Attr::Int(0)), ("reduction", Attr::String("add".into()))],
+        fts,
+    )?;
+    let end = ctx.unsqueeze(total, &[0])?;
+    let hist = b.op("Slice", &[sums, b.const_i64s(&[0])?, end, b.const_i64s(&[0])?], &[], fts)?;
+    let shape = if nbins.len() == 1 { nbins[0] } else { b.op("Concat", &nbins, &[("axis", Attr::Int(0))], i64s)? };
+    let mut hist = b.op("Reshape", &[hist, shape], &[], fts)?;
+    if density {
+        let sum = ctx.reduce("ReduceSum", hist, None, false, fts)?;
+        hist = b.op("Div", &[hist, sum], &[], fts)?;
+        let d = edges.len();
+        for (i, &e) in edges.iter().enumerate() {
+            let part = |start: i64, end: i64| {
+                b.op("Slice", &[e, b.const_i64s(&[start])?, b.const_i64s(&[end])?, b.const_i64s(&[0])?], &[], fts)
+            };
+            let widths = b.op("Sub", &[part(1, i64::MAX)?, part(0, -1)?], &[], fts)?;
+            let mut along = vec![1i64; d];
+            along[i] = -1;
+            let widths = b.op("Reshape", &[widths, b.const_i64s(&along)?], &[], fts)?;
+            hist = b.op("Div", &[hist, widths], &[], fts)?;
+        }
+    }
+    Ok(hist)
+}

@@ -1,0 +1,22 @@
+use super::nn_common::{reduce_loss, Ew};
+use crate::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.huber_loss.default", loss).samples(&[
+    "self: T[3,4]; target: T[3,4]",
+    "self: T[3,4]; target: T[3,4]; reduction: 0; delta: 0.5",
+    "self: T[3,4]; target: T[3,4]; reduction: 2; delta: 2.5",
+])];
+
+/// `0.5 d^2` where `|d| < delta`, else `delta (|d| - 0.5 delta)`.
+fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let e = Ew { ctx: c, like: x };
+    let delta = c.args.float("delta")?;
+    let d = e.op("Sub", &[x, c.tensor_as("target", c.result_element(0)?)?])?;
+    let a = e.op("Abs", &[d])?;
+    let quad = e.op("Mul", &[e.op("Mul", &[d, d])?, e.k(0.5)?])?;
+    let lin = e.op("Mul", &[e.op("Sub", &[a, e.k(0.5 * delta)?])?, e.k(delta)?])?;
+    let small = e.bool_op("Less", &[a, e.k(delta)?])?;
+    Ok(vec![reduce_loss(c, e.op("Where", &[small, quad, lin])?)?])
+}

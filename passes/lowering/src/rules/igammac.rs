@@ -1,0 +1,14 @@
+use super::igamma::incomplete_gamma;
+use crate::Rule;
+
+/// torch.igammac(a, x): the regularized upper incomplete gamma function
+/// Q = 1 - P (see igamma.rs).
+pub const RULES: &[Rule] = &[Rule::custom("aten.igammac.default", |c| incomplete_gamma(c, true))
+    .samples(&[
+        "self: T[3,4]{pos}; other: T[3,4]{pos}",
+        "self: T[2,5]{0..30}; other: T[2,5]{0..40}",
+        "self: T[4,1]; other: T[5]",
+        "self: T[]{pos}; other: T[]",
+        "self: T[0,3]; other: T[3]",
+    ])
+    .dtypes(&["f32", "f64"])];

@@ -1,0 +1,14 @@
+use super::math_common::{bool_op, is_float_value};
+use crate::Rule;
+
+/// `IsNaN` on floats; integers and bools are never NaN (`x != x`).
+pub const RULES: &[Rule] = &[Rule::custom("aten.isnan.default", |c| {
+    let x = c.args.tensor("self")?;
+    if is_float_value(x) {
+        return Ok(vec![c.op("IsNaN", &[x], &[])?]);
+    }
+    let eq = bool_op(c, "Equal", &[x, x])?;
+    Ok(vec![c.op("Not", &[eq], &[])?])
+})
+.samples(&["self: T[2,3]", "self: T[0,3]", "self: T[]"])
+.dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

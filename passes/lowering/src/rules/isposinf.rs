@@ -1,0 +1,6 @@
+use super::isinf::inf;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.isposinf.default", |c| inf(c, true, false))
+    .samples(&["self: T[2,3]", "self: T[]"])
+    .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

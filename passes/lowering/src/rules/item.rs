@@ -1,0 +1,4 @@
+use crate::Rule;
+
+/// `.item()` in the TRAINING IR (core ATen calls it `_local_scalar_dense`).
+pub const RULES: &[Rule] = &[Rule::custom("aten.item.default", super::_local_scalar_dense::scalar_value)];

@@ -1,0 +1,25 @@
+use super::nn_common::{reduce_loss, Ew};
+use crate::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.kl_div.default", loss).samples(&[
+    "self: T[3,4]; target: T[3,4]{pos}",
+    "self: T[3,4]; target: T[3,4]; reduction: 0; log_target: true",
+    "self: T[3,4]; target: T[3,4]{pos}; reduction: 2",
+    "self: T[3,4]; target: T[3,4]; reduction: 0",
+])];
+
+/// `log_target ? exp(t) (t - x) : xlogy(t, t) - t x` (0 where t == 0).
+fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let e = Ew { ctx: c, like: x };
+    let t = c.tensor_as("target", c.result_element(0)?)?;
+    let l = if c.args.bool("log_target")? {
+        e.op("Mul", &[e.op("Exp", &[t])?, e.op("Sub", &[t, x])?])?
+    } else {
+        let zero = e.bool_op("Equal", &[t, e.k(0.0)?])?;
+        let xlogy = e.op("Where", &[zero, e.k(0.0)?, e.op("Mul", &[t, e.op("Log", &[t])?])?])?;
+        e.op("Sub", &[xlogy, e.op("Mul", &[t, x])?])?
+    };
+    Ok(vec![reduce_loss(c, l)?])
+}

@@ -1,0 +1,27 @@
+use super::gcd::{gcd_i64, operands};
+use crate::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.lcm.default", lcm)
+    .samples(&[
+        "self: T[2,5]{-12..12}; other: T[2,5]{-12..12}",
+        "self: T[6]{0..3}; other: T[]{0..10}",
+        "self: T[0,3]; other: T[3]",
+    ])
+    .dtypes(&["i64", "i32", "i16", "i8"])];
+
+/// torch's `calc_lcm`: `g = gcd(a, b); g == 0 ? 0 : |a / g * b|`, computed
+/// in int64 and cast back (the cast wraps like torch's narrower arithmetic).
+fn lcm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let (a, b, element) = operands(c, "lcm")?;
+    let g = gcd_i64(c, a, b)?;
+    let bool_type: melior::ir::Type = melior::ir::r#type::IntegerType::new(c.b.context, 1).into();
+    let zero = c.b.const_i64_scalar(0)?;
+    let one = c.b.const_i64_scalar(1)?;
+    let is_zero = c.b.op("Equal", &[g, zero], &[], c.b.unranked(bool_type))?;
+    let safe = c.b.op_like("Where", &[is_zero, one, g], &[], g)?;
+    let q = c.b.op_like("Div", &[a, safe], &[], a)?;
+    let l = c.b.op_like("Abs", &[c.b.op_like("Mul", &[q, b], &[], a)?], &[], a)?;
+    let l = c.b.op_like("Where", &[is_zero, zero, l], &[], l)?;
+    Ok(vec![c.b.cast(l, element)?])
+}

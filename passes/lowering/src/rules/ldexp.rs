@@ -1,0 +1,92 @@
+use crate::{builder, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.ldexp.Tensor", ldexp)
+    .samples(&[
+        "self: T[3,4]; other: i64[3,4]{-5..6}",
+        "self: T[3,4]; other: i64[4]{-200..200}",
+        "self: T[]; other: T[2]",
+        "self: T[2,3]; other: i32[3]{-140..140}",
+        "self: T[0,3]; other: i64[3]{0..3}",
+        "self: T[3,4]; other: i64[3,4]{-2300..2300}",
+        "self: T[3,4]; other: T[3,4]",
+        "self: i64[3,4]{-5..5}; other: i64[3,4]{-160..10}",
+        "self: i64[3,4]{-5..5}; other: T[3,4]",
+    ])
+    .dtypes(&["f32", "f64", "f16"])];
+
+/// torch: a float `self` with integer exponents is scaled exactly (one
+/// rounding, like `std::ldexp`); otherwise `self * pow(2.0, other)`, the
+/// power in `other`'s float type (float32 for an integer `self` and
+/// exponent, so 2^200 overflows there as in torch), the product in the
+/// result type. Half tensors are computed in float32 and rounded once
+/// (products of halves are exact in float32).
+fn ldexp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let el = c.result_element(0)?;
+    let b = &c.b;
+    let f32_t = b.f32_type();
+    let other = c.args.tensor("other")?;
+    let oel = builder::element_type(other.r#type()).ok_or("other is not a tensor")?;
+    let sel = builder::element_type(c.args.tensor("self")?.r#type()).ok_or("self is not a tensor")?;
+    if builder::is_float(sel) && !builder::is_float(oel) && !builder::is_bool(oel) {
+        return exact(c, el, oel);
+    }
+    let pow_t = if builder::is_float(oel) { oel } else { f32_t };
+    let f16 = |t: melior::ir::Type<'c>| builder::is_float(t) && t != f32_t && t != melior::ir::Type::float64(b.context);
+    let pow_c = if f16(pow_t) { f32_t } else { pow_t };
+    let e = b.cast_like_type(other, pow_c)?;
+    let mut p = b.op("Pow", &[b.const_scalar(pow_c, 2.0)?, e], &[], b.unranked(pow_c))?;
+    if pow_c != pow_t {
+        p = b.cast(p, pow_t)?;
+    }
+    let mul_t = if f16(el) { f32_t } else { el };
+    let x = c.tensor_as("self", el)?;
+    let x = b.cast_like_type(x, mul_t)?;
+    let p = b.cast_like_type(p, mul_t)?;
+    let y = b.op("Mul", &[x, p], &[], b.unranked(mul_t))?;
+    Ok(vec![c.op("Cast", &[y], &[("to", crate::Attr::Int(crate::onnx_ir::data_type_code(el).ok_or("dtype")?))])?])
+}
+
+/// `self * 2^other` rounded once, for a float `self` and integer `other`:
+/// computed in double, where `2^n` is exact for `-1074 <= n <= 1023` and one
+/// multiply rounds correctly; larger `n` scale up in three exact steps
+/// (only the final value can overflow), smaller `n` by `2^-1000` first
+/// (exact unless the result underflows to 0 anyway). Half / float32 results
+/// never need the extra steps (their products stay inside double's range
+/// once `n` is clamped to it) and are rounded once by the final cast.
+fn exact<'c, 'a>(c: &Ctx<'c, 'a>, el: melior::ir::Type<'c>, oel: melior::ir::Type<'c>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let _ = oel;
+    let b = &c.b;
+    let f64_t = melior::ir::Type::float64(b.context);
+    let x = b.cast_like_type(c.tensor_as("self", el)?, f64_t)?;
+    let n = b.cast(c.args.tensor("other")?, f64_t)?;
+    let k = |v: f64| b.const_scalar(f64_t, v);
+    let f = |op: &str, ins: &[Value<'c, 'a>]| b.op(op, ins, &[], b.unranked(f64_t));
+    let two = k(2.0)?;
+    let clip = |v: Value<'c, 'a>, lo: f64, hi: f64| -> Result<Value<'c, 'a>, String> { f("Min", &[f("Max", &[v, k(lo)?])?, k(hi)?]) };
+    let single = f("Mul", &[x, f("Pow", &[two, clip(n, -1074.0, 1023.0)?])?])?;
+    let y = if el == f64_t {
+        // n > 1023: three steps of at most 2^767 (n clamped to 2300).
+        let big = clip(n, 0.0, 2300.0)?;
+        let third = f("Floor", &[f("Div", &[big, k(3.0)?])?])?;
+        let last = f("Sub", &[big, f("Mul", &[third, two])?])?;
+        let p3 = f("Pow", &[two, third])?;
+        let up = f("Mul", &[f("Mul", &[f("Mul", &[x, p3])?, p3])?, f("Pow", &[two, last])?])?;
+        // n < -1074: by 2^-1000, then by 2^(n + 1000) (n clamped to -2300).
+        let rest = clip(f("Add", &[n, k(1000.0)?])?, -1300.0, 0.0)?;
+        let down = f("Mul", &[f("Mul", &[x, f("Pow", &[two, k(-1000.0)?])?])?, f("Pow", &[two, rest])?])?;
+        let bool_t = b.unranked(super::math_common::bool_type(c));
+        let is_up = b.op("Greater", &[n, k(1023.0)?], &[], bool_t)?;
+        let is_down = b.op("Less", &[n, k(-1074.0)?], &[], bool_t)?;
+        let y = f("Where", &[is_up, up, f("Where", &[is_down, down, single])?])?;
+        // A zero result has x's sign: x * 0 through Where's false branch
+        // (onnxruntime's true branch turns -0.0 into 0.0).
+        // (No Not: onnxruntime's NotWhereFusion would swap the branches back.)
+        let nonzero = b.op("Greater", &[f("Abs", &[y])?, k(0.0)?], &[], bool_t)?;
+        f("Where", &[nonzero, y, f("Mul", &[x, k(0.0)?])?])?
+    } else {
+        single
+    };
+    let code = crate::onnx_ir::data_type_code(el).ok_or("dtype")?;
+    Ok(vec![c.op("Cast", &[y], &[("to", crate::Attr::Int(code))])?])
+}

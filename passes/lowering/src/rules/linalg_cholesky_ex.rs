@@ -1,0 +1,41 @@
+use super::linalg_common::{self as lc, La};
+use crate::{Ctx, Rule};
+use melior::ir::Value;
+
+/// `(L, info)`: Cholesky factor of a symmetric positive-definite `[*, n, n]`
+/// (static n <= 16), unrolled LAPACK `potf2` (see linalg_common.rs). Reads
+/// the lower triangle (`upper=False`, `L L^T = A`) or the upper one
+/// (`upper=True`, `U^T U = A`) like LAPACK; the other triangle of the result
+/// is 0. `info` is the order of the first leading minor that is not
+/// positive-definite (0 when `A` is); `L` is then NaN from that column on
+/// (torch leaves LAPACK's partial work there, which the docs do not specify).
+pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_cholesky_ex.default", |c| {
+    // check_errors=True: torch raises where info != 0, which a graph cannot
+    // do; where torch returns, the results are the same (see linalg_common.rs).
+    let upper = c.args.bool("upper")?;
+    let (l, info) = cholesky(c, "self", upper)?;
+    Ok(vec![l, info])
+})
+.samples(&[
+    "self: T[3,3]{spd}",
+    "self: T[2,4,4]{spd}",
+    "self: T[3,3]{spd}; upper: true",
+    "self: T[1,1]{spd}",
+    "self: T[0,0]",
+    "self: T[2,0,0]",
+])
+.dtypes(&["f32", "f64"])];
+
+/// `(factor, info)` of the tensor argument `name`.
+pub fn cholesky<'c, 'a>(c: &Ctx<'c, 'a>, name: &str, upper: bool) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
+    let a = c.args.tensor(name)?;
+    let element = lc::float_element(a, name)?;
+    let (n, batch) = lc::square_dims(a, name)?;
+    let la = La::new(c, element);
+    // The upper triangle of A is the lower one of A^T; U = L^T.
+    let input = if upper { la.transpose(a, batch + 2)? } else { a };
+    let (l, flags) = lc::cholesky(&la, input, n, batch)?;
+    let factor = if upper { la.transpose(l, batch + 2)? } else { l };
+    let info = lc::info_from_flags(&la, flags, a)?;
+    Ok((factor, info))
+}

@@ -1,0 +1,90 @@
+//! `torch.linalg.cond`. p = None / 2 / -2: `sigma_max / sigma_min` (or its
+//! inverse) from Jacobi singular values (linalg_jacobi_common.rs), any
+//! m x n. Other p (1, -1, inf, -inf, 'fro', 'nuc'), square only:
+//! `norm(A) * norm(inv(A))` as torch computes it (`linalg_inv_ex`, the
+//! inverse filled with inf where `info > 0`, NaN products made inf).
+//! Empty matrices give 0, like torch.
+use super::linalg_inv_ex::inverse;
+use super::linalg_jacobi_common::{cast_result, operand_dims, real_float, singular_values, zeros_result, Ops};
+use super::linalg_matrix_norm::{matrix_norm, MatrixOrd};
+use crate::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.linalg_cond.default", |c| {
+        if c.args.is_none("p")? {
+            return cond(c, MatrixOrd::Number(2.0));
+        }
+        cond(c, MatrixOrd::Number(c.args.number("p")?.as_f64()))
+    })
+    .samples(&[
+        "self: T[4,4]",
+        "self: T[2,3,5]",
+        "self: T[2,1,5,5]; p: -2",
+        "self: T[3,3]{dd}; p: 1",
+        "self: T[2,3,3]{dd}; p: -1",
+        "self: T[3,3]{dd}; p: inf",
+        "self: T[3,3]{dd}; p: -inf",
+        "self: T[1,1]",
+        "self: T[0,0]",
+        "self: T[2,0,0]; p: 1",
+        "self: T[3,0]",
+    ])
+    .dtypes(&["f32", "f64"]),
+    Rule::custom("aten.linalg_cond.p_str", |c| cond(c, MatrixOrd::Str(c.args.string("p")?)))
+        .samples(&["self: T[4,4]{dd}; p: \"fro\"", "self: T[2,3,3]{dd}; p: \"nuc\"", "self: T[0,0]; p: \"fro\""])
+        .dtypes(&["f32", "f64"]),
+];
+
+fn cond<'c, 'a>(c: &Ctx<'c, 'a>, ord: MatrixOrd) -> Result<Vec<Value<'c, 'a>>, String> {
+    real_float(c, "self")?;
+    let o = Ops { b: &c.b };
+    let a = c.args.tensor("self")?;
+    let (m, n, batch) = operand_dims(c, "self", "self")?;
+    let two = match &ord {
+        MatrixOrd::Number(p) if p.abs() == 2.0 => Some(*p > 0.0),
+        MatrixOrd::Number(p) if p.abs() == 1.0 || p.is_infinite() => None,
+        MatrixOrd::Str(s) if s == "fro" || s == "nuc" => None,
+        MatrixOrd::Number(p) => {
+            return Err(format!("linalg.cond: order {p} is not one of None, 2, -2, 1, -1, inf, -inf"))
+        }
+        MatrixOrd::Str(s) => return Err(format!("linalg.cond: order '{s}' is not one of 'fro', 'nuc'")),
+    };
+    if two.is_none() && m != n {
+        return Err(format!("linalg.cond with this order needs square matrices, got {m}x{n} (torch raises)"));
+    }
+    if m == 0 || n == 0 {
+        // torch: zeros of the batch shape.
+        return Ok(vec![zeros_result(c, 0, a, &[])?]);
+    }
+    if let Some(positive) = two {
+        let k = m.min(n);
+        let s = singular_values(c, a, m, n, batch)?;
+        let first = o.f("Slice", &[s, o.b.const_i64s(&[0])?, o.b.const_i64s(&[1])?, o.b.const_i64s(&[-1])?])?;
+        let last =
+            o.f("Slice", &[s, o.b.const_i64s(&[k as i64 - 1])?, o.b.const_i64s(&[k as i64])?, o.b.const_i64s(&[-1])?])?;
+        let r = if positive { o.f("Div", &[first, last])? } else { o.f("Div", &[last, first])? };
+        let r = o.f("Squeeze", &[r, o.b.const_i64s(&[-1])?])?;
+        return Ok(vec![cast_result(c, 0, r)?]);
+    }
+    // norm(A) * norm(inv(A)), in the input's precision like torch.
+    let element = c.result_element(0)?;
+    let operand_ty = c.aten_operand_types[c.args.operand_range("self")?.ok_or("self is not a tensor")?.start];
+    let a_typed = c.b.op("Identity", &[a], &[], operand_ty)?;
+    let (inv, info) = inverse(c, "self")?;
+    let inv = c.b.op("Identity", &[inv], &[], operand_ty)?;
+    let ity = c.b.unranked(c.b.i64_type());
+    let info = c.b.cast(info, c.b.i64_type())?;
+    let info = c.b.op("Unsqueeze", &[info, o.b.const_i64s(&[-1, -2])?], &[], ity)?;
+    let bad = o.bo("Greater", &[info, c.b.const_i64_scalar(0)?])?;
+    let inf = c.b.const_scalar(element, f64::INFINITY)?;
+    let inv = c.b.op("Where", &[bad, inf, inv], &[], operand_ty)?;
+    let rank = batch + 2;
+    let dims = [rank as i64 - 2, rank as i64 - 1];
+    let result = c.result_type(0)?;
+    let na = matrix_norm(c, a_typed, &ord, &dims, false, result)?;
+    let ni = matrix_norm(c, inv, &ord, &dims, false, result)?;
+    let r = c.b.op("Mul", &[na, ni], &[], c.b.unranked(element))?;
+    let nan = c.b.op("IsNaN", &[r], &[], c.b.unranked(melior::ir::r#type::IntegerType::new(c.b.context, 1).into()))?;
+    Ok(vec![c.b.op("Where", &[nan, inf, r], &[], result)?])
+}

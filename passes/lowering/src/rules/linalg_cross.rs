@@ -1,0 +1,44 @@
+use crate::{Attr, Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_cross.default", |c| {
+    let dim = c.args.int("dim")?;
+    cross(c, Some(dim))
+})
+.samples(&[
+    "self: T[3]; other: T[3]",
+    "self: T[4,3]; other: T[4,3]",
+    "self: T[3,4]; other: T[3,4]; dim: 0",
+    "self: T[2,1,3]; other: T[1,4,3]; dim: -1",
+    "self: T[0,3]; other: T[0,3]",
+])
+.dtypes(&["f32", "i64", "i32", "f64"])];
+
+/// `a x b` along `dim` (size 3), both broadcast: with `r1`/`r2` the
+/// components rotated by one and two, `r1(a) r2(b) - r2(a) r1(b)`.
+/// `dim = None` (cross.default): the first dim of size 3.
+pub fn cross<'c, 'a>(ctx: &Ctx<'c, 'a>, dim: Option<i64>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let element = ctx.result_element(0)?;
+    let (x, y) = (ctx.tensor_as("self", element)?, ctx.tensor_as("other", element)?);
+    let out = crate::builder::dims(ctx.result_type(0)?).ok_or("unknown result rank")?;
+    let rank = out.len();
+    let dim = match dim {
+        Some(d) => ctx.dim(d, rank)?,
+        None => out.iter().position(|d| *d == Some(3)).ok_or("cross: no dimension of size 3")?,
+    };
+    if out[dim].is_some_and(|n| n != 3) {
+        return Err(format!("cross: dimension {dim} does not have size 3"));
+    }
+    let shape = super::tensor_common::broadcast_shape(ctx, &[x, y])?;
+    let x = b.op_like("Expand", &[x, shape], &[], x)?;
+    let y = b.op_like("Expand", &[y, shape], &[], y)?;
+    let rot = |v: Value<'c, 'a>, by: &[i64]| -> Result<Value<'c, 'a>, String> {
+        let idx = b.const_i64s(by)?;
+        b.op_like("Gather", &[v, idx], &[("axis", Attr::Int(dim as i64))], v)
+    };
+    let (x1, x2, y1, y2) = (rot(x, &[1, 2, 0])?, rot(x, &[2, 0, 1])?, rot(y, &[1, 2, 0])?, rot(y, &[2, 0, 1])?);
+    let p = b.op_like("Mul", &[x1, y2], &[], x)?;
+    let q = b.op_like("Mul", &[x2, y1], &[], x)?;
+    Ok(vec![ctx.op("Sub", &[p, q], &[])?])
+}

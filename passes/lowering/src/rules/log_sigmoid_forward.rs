@@ -1,0 +1,14 @@
+use super::log_sigmoid::log_sigmoid;
+use crate::Rule;
+
+/// (log_sigmoid(x), buffer) with torch's CPU buffer `exp(-|x|)` (what its
+/// backward reads).
+pub const RULES: &[Rule] = &[Rule::custom("aten.log_sigmoid_forward.default", |c| {
+    let out = log_sigmoid(c)?;
+    let x = c.tensor_as("self", c.result_element(0)?)?;
+    let a = c.b.op_like("Abs", &[x], &[], x)?;
+    let a = c.b.op_like("Neg", &[a], &[], x)?;
+    let buffer = c.b.op("Exp", &[a], &[], c.result_type(1)?)?;
+    Ok(vec![out, buffer])
+})
+.samples(&["self: T[2,3]", "self: T[0,3]", "self: T[]"])];

@@ -1,0 +1,3 @@
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::unary("aten.logical_not.default", "Not").dtypes(&["bool", "f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8"])];

@@ -1,0 +1,102 @@
+use super::householder_common as hh;
+use super::polynomial_common::build_loop;
+use crate::{Attr, Ctx, Rule};
+use melior::ir::{r#type::IntegerType, Type, Value};
+
+/// `exp(A)` of square matrices `[*, n, n]` (static n) by scaling and
+/// squaring, computed in float64: `s = max(0, ceil(log2(||A||_1)))` per
+/// matrix, the degree-18 Taylor polynomial of `A / 2^s` (norm <= 1: the
+/// truncation error is below 1/19! ~ 8e-18, float64 rounding), then `s`
+/// squarings in an ONNX Loop of `max(s)` iterations (each matrix squares
+/// while the iteration is below its own `s`). torch (ATen's `mexp`, an
+/// optimized Taylor of degree 1..18 with its own scaling) computes the same
+/// exponential to rounding; a matrix with a NaN or infinite entry gives NaN
+/// everywhere, as torch does.
+///
+/// Float32 is refused: torch computes it in float32, whose rounding the
+/// squarings amplify far beyond the 1e-4 relative tolerance on matrices of
+/// moderate norm (an OpInfo sample, ||A||_1 = 27: torch's float32 result is
+/// off by 3.5e-4 on an entry of 0.149, while this float64 graph matches
+/// torch's float64 to 3e-9). A graph cannot reproduce torch's float32
+/// rounding, so it would give silently different numbers; set
+/// `LOWER_FLOAT32` to lower float32 too (cast to float64 and back).
+pub const RULES: &[Rule] = &[Rule::custom("aten.matrix_exp.default", matrix_exp)
+    .samples(&[
+        "self: T[3,3]",
+        "self: T[2,4,4]",
+        "self: T[1,1]",
+        "self: T[0,0]",
+        "self: T[0,3,3]",
+        "self: T[2,0,0]",
+        "self: T[2,3,3]{unit}",
+    ])
+    .refuses(&[("self: f32[3,3]", "float32")])
+    .dtypes(&["f64"])];
+
+/// Lower float32 matrices too (more accurate than torch's float32 result,
+/// hence not equal to it within tolerance on ill-conditioned inputs).
+const LOWER_FLOAT32: bool = false;
+
+const DEGREE: usize = 18;
+
+pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let (n, n2, _) = hh::static_dims(c, "self", c.result_type(0).ok())?;
+    if n != n2 {
+        return Err(format!("matrix_exp: expected a square matrix, got {n}x{n2}"));
+    }
+    let (a, element) = hh::as_f64(c, "self")?;
+    if !LOWER_FLOAT32 && element != Type::float64(c.b.context) {
+        return Err(format!(
+            "matrix_exp of float32 ({element}): torch computes it in float32, whose rounding the squarings amplify \
+             beyond the comparison tolerance on matrices of moderate norm; the lowering (float64 scaling and \
+             squaring) is only enabled for float64 (cast the input to float64)"
+        ));
+    }
+    let b = &c.b;
+    let f64_e = Type::float64(b.context);
+    let t = b.unranked(f64_e);
+    let bool_t: Type = IntegerType::new(b.context, 1).into();
+    let bt = b.unranked(bool_t);
+    let k = |v: f64| b.const_scalar(f64_e, v);
+    let f = |op: &str, inputs: &[Value<'c, '_>]| b.op(op, inputs, &[], t);
+    let keep = ("keepdims", Attr::Int(1));
+    // ||A||_1 per matrix, [*, 1, 1].
+    let col_sums = b.op("ReduceSum", &[f("Abs", &[a])?, b.const_i64s(&[-2])?], &[keep], t)?;
+    let norm = c.reduce("ReduceMax", col_sums, Some(&[-1]), true, t)?;
+    let finite = b.op(
+        "Not",
+        &[b.op("Or", &[b.op("IsNaN", &[norm], &[], bt)?, b.op("IsInf", &[norm], &[], bt)?], &[], bt)?],
+        &[],
+        bt,
+    )?;
+    let safe_norm = f("Where", &[finite, norm, k(0.0)?])?;
+    // s = max(0, ceil(log2(norm))); log2 of 0 is -inf, clamped to 0.
+    let log2 = f("Div", &[f("Log", &[safe_norm])?, k(std::f64::consts::LN_2)?])?;
+    let s = f("Max", &[f("Ceil", &[log2])?, k(0.0)?])?;
+    let x = f("Mul", &[a, f("Pow", &[k(2.0)?, f("Neg", &[s])?])?])?;
+    let x = f("Where", &[finite, x, k(0.0)?])?;
+    // Taylor by Horner: P = I + X P / j, j = DEGREE..1.
+    let eye = hh::eye_batch(c, a, n, n)?;
+    let mut p = eye;
+    for j in (1..=DEGREE).rev() {
+        let xp = f("MatMul", &[x, p])?;
+        p = f("Add", &[eye, f("Div", &[xp, k(j as f64)?])?])?;
+    }
+    // Squarings: max(s) iterations (0 for an empty batch).
+    let flat = b.op("Reshape", &[s, b.const_i64s(&[-1])?], &[], t)?;
+    let flat =
+        b.op("Concat", &[flat, b.const_i64s(&[0]).and_then(|z| b.cast(z, f64_e))?], &[("axis", Attr::Int(0))], t)?;
+    let top = c.reduce("ReduceMax", flat, None, false, t)?;
+    let trips = b.cast(top, b.i64_type())?;
+    let out = build_loop(c, f64_e, trips, &[p], |lb, it, carried| {
+        let p = carried[0];
+        let ty = lb.unranked(f64_e);
+        let sq = lb.op("MatMul", &[p, p], &[], ty)?;
+        let itf = lb.cast(it, f64_e)?;
+        let go = lb.op("Less", &[itf, s], &[], lb.unranked(bool_t))?;
+        Ok(vec![lb.op("Where", &[go, sq, p], &[], ty)?])
+    })?;
+    let nan = k(f64::NAN)?;
+    let y = f("Where", &[finite, out[0], nan])?;
+    Ok(vec![hh::finish(c, 0, y)?])
+}

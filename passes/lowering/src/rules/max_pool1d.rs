@@ -1,0 +1,17 @@
+use super::nn_common::max_pool;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.max_pool1d.default", |c| max_pool(c, 1, false)).samples(&[
+        "self: T[1,2,8]; kernel_size: [2]",
+        "self: T[1,2,9]; kernel_size: [3]; stride: [2]; padding: [1]",
+        "self: T[3,9]; kernel_size: [3]; stride: [2]; ceil_mode: true",
+    ])
+    // libtorch's max_pool1d (without indices) has no integer kernels.
+    .dtypes(&["f32", "f64"]),
+    Rule::custom("aten.max_pool1d_with_indices.default", |c| max_pool(c, 1, true)).samples(&[
+        "self: T[2,2,8]; kernel_size: [2]",
+        "self: T[1,2,9]; kernel_size: [3]; stride: [2]; padding: [1]; dilation: [2]; ceil_mode: true",
+    ])
+    .dtypes(&["f32", "f64", "i32", "i16", "u8", "i8"]),
+];

@@ -1,0 +1,18 @@
+use super::nn_common::max_pool;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.max_pool3d.default", |c| max_pool(c, 3, false)).samples(&[
+        "self: T[1,2,4,4,4]; kernel_size: [2,2,2]",
+        "self: T[1,2,5,5,6]; kernel_size: [3,3,3]; stride: [2,2,2]; padding: [1,1,1]; ceil_mode: true",
+        "self: T[2,4,5,4]; kernel_size: [2,2,2]",
+    ])
+    .dtypes(&["f32", "f64", "i32", "i16", "u8", "i8"]),
+    Rule::custom("aten.max_pool3d_with_indices.default", |c| max_pool(c, 3, true)).samples(&[
+        "self: T[2,2,4,4,4]; kernel_size: [2,2,2]",
+        "self: T[1,2,5,5,6]; kernel_size: [3,3,3]; stride: [2,2,2]; padding: [1,1,1]; ceil_mode: true",
+        "self: T[1,1,6,6,6]; kernel_size: [2,2,2]; dilation: [2,2,2]",
+        "self: T[2,4,5,4]; kernel_size: [2,2,2]",
+    ])
+    .dtypes(&["f32", "f64", "i32", "i16", "u8", "i8"]),
+];

@@ -1,0 +1,83 @@
+use super::tensor_common::sort;
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{r#type::IntegerType, Value, ValueLike};
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.median.default", median_all)
+        .samples(&["self: T[3,5]", "self: T[6]", "self: T[]", "self: T[2,2]"])
+        .dtypes(&["f32", "i64", "i32", "f64"]),
+    Rule::custom("aten.median.dim", median_dim)
+        .samples(&[
+            "self: T[3,5]; dim: 1",
+            "self: T[4,5]; dim: 0; keepdim: true",
+            "self: T[6]; dim: 0",
+            "self: T[2,3,4]; dim: -1",
+            "self: T[]; dim: 0",
+        ])
+        .dtypes(&["f32", "i64", "i32", "f64"]),
+];
+
+/// The lower median of all elements (element `(n-1)/2` of the sorted
+/// values); NaN if any element is NaN (torch propagates it).
+fn median_all<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let x = ctx.args.tensor("self")?;
+    let n: i64 = super::tensor_common::static_dims(ctx, x, "median")?.iter().product();
+    if n == 0 {
+        return Err("median of an empty tensor is undefined (torch refuses it)".into());
+    }
+    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    let (values, _) = sort(ctx, flat, 0, false)?;
+    let idx = b.const_i64_scalar((n - 1) / 2)?;
+    let m = b.op_like("Gather", &[values, idx], &[("axis", Attr::Int(0))], x)?;
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    if !builder::is_float(element) {
+        return Ok(vec![m]);
+    }
+    // NaN sorts last: the largest element is NaN iff any is.
+    let last = b.const_i64_scalar(n - 1)?;
+    let top = b.op_like("Gather", &[values, last], &[("axis", Attr::Int(0))], x)?;
+    let isnan = b.op("IsNaN", &[top], &[], b.unranked(IntegerType::new(b.context, 1).into()))?;
+    Ok(vec![ctx.op("Where", &[isnan, top, m], &[])?])
+}
+
+/// Lower median along `dim` and its index; where a row holds NaN, NaN and
+/// the index of its first NaN (torch's result).
+fn median_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let x = ctx.args.tensor("self")?;
+    let rank = ctx.rank(x)?;
+    let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
+    if rank == 0 {
+        return Ok(vec![x, b.const_i64_scalar(0)?]);
+    }
+    let n = super::tensor_common::static_dims(ctx, x, "median")?[dim];
+    if n == 0 {
+        return Err("median along an empty dim is undefined (torch refuses it)".into());
+    }
+    let keepdim = ctx.args.bool("keepdim")?;
+    let (values, indices) = sort(ctx, x, dim, false)?;
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    if !builder::is_float(element) {
+        return super::kthvalue::pick(ctx, values, indices, dim, (n - 1) / 2, keepdim);
+    }
+    let picked = {
+        let idx = b.const_i64s(&[(n - 1) / 2])?;
+        let attrs = [("axis", Attr::Int(dim as i64))];
+        (b.op_like("Gather", &[values, idx], &attrs, x)?, b.op_like("Gather", &[indices, idx], &attrs, indices)?)
+    };
+    let bool_type = IntegerType::new(b.context, 1).into();
+    let isnan = b.op("IsNaN", &[x], &[], b.unranked(bool_type))?;
+    let as_int = b.cast(isnan, IntegerType::new(b.context, 32).into())?;
+    // First NaN of each row (ArgMax picks the first maximum).
+    let first = b.op("ArgMax", &[as_int], &[("axis", Attr::Int(dim as i64)), ("keepdims", Attr::Int(1))], b.unranked(b.i64_type()))?;
+    let any = b.op("GatherElements", &[isnan, first], &[("axis", Attr::Int(dim as i64))], b.unranked(bool_type))?;
+    let nan = b.const_scalar(element, f64::NAN)?;
+    let mut v = b.op_like("Where", &[any, nan, picked.0], &[], x)?;
+    let mut i = b.op_like("Where", &[any, first, picked.1], &[], indices)?;
+    if !keepdim {
+        v = ctx.squeeze(v, &[dim as i64])?;
+        i = ctx.squeeze(i, &[dim as i64])?;
+    }
+    Ok(vec![v, i])
+}

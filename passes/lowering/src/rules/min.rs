@@ -1,0 +1,23 @@
+use super::math_common::reduce_nan;
+use super::max::reduce_with_index;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.min.dim", |c| reduce_with_index(c, "ReduceMin", "ArgMin"))
+        .samples(&["self: T[3,4]; dim: 1", "self: T[3,4]; dim: -2; keepdim: true", "self: T[]; dim: 0"])
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
+    Rule::custom("aten.min.other", |c| {
+        let e = c.result_element(0)?;
+        let (a, b) = (c.tensor_as("self", e)?, c.tensor_as("other", e)?);
+        // ONNX Min takes no bools: on bools min is And.
+        Ok(vec![c.op(if crate::builder::is_bool(e) { "And" } else { "Min" }, &[a, b], &[])?])
+    })
+    .samples(&["self: T[2,3]; other: T[3]", "self: T[]; other: T[2]"])
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
+    Rule::custom("aten.min.default", |c| {
+        let x = c.args.tensor("self")?;
+        Ok(vec![reduce_nan(c, "ReduceMin", x, None, false, c.result_type(0)?)?])
+    })
+    .samples(&["self: T[3,4]", "self: T[]"])
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
+];

@@ -1,0 +1,78 @@
+use super::nn_common::{reduce_loss, Ew};
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.multi_margin_loss.default", loss)
+    .samples(&[
+        "self: T[4,5]; target: i64[4]{0..5}",
+        "self: T[4,5]; target: i64[4]{0..5}; p: 2; margin: 0.5; reduction: 0",
+        "self: T[4,5]; target: i64[4]{0..5}; weight: T[5]{pos}; reduction: 2",
+        "self: T[4,5]; target: i64[4]{0..5}; p: 2; weight: T[5]{pos}",
+        "self: T[5]; target: i64[]{0..5}; reduction: 0",
+        "self: T[5]; target: i64[1]{0..5}; reduction: 0",
+        "self: T[5]; target: i64[]{0..5}",
+    ])
+    .dtypes(&["f32", "f64"])
+    .refuses(&[("self: T[4,5]; target: i64[4]{0..5}; p: 3", "p")])];
+
+/// torch's kernel: per sample `sum_{i != y} w[y] * h(margin - x[y] + x[i]) / C`
+/// with `h(z) = z` (p = 1) or `z*z` (p = 2) where `z > 0`, else 0 (a NaN `z`
+/// counts 0, as in torch's `if (z > 0)`); reduced.
+fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let el = c.result_element(0)?;
+    let x0 = c.tensor_as("self", el)?;
+    let p = c.args.number("p")?.as_f64();
+    if p != 1.0 && p != 2.0 {
+        return Err(format!("multi_margin_loss: only p == 1 and p == 2 are supported, got {p}"));
+    }
+    let rank = c.rank(c.args.tensor("self")?)?;
+    if rank > 2 {
+        return Err("multi_margin_loss: input must be 0-d, 1-d or 2-d".into());
+    }
+    let b = &c.b;
+    let i64_t = b.i64_type();
+    let (x, classes, classes_f) = class_rows(c, x0, rank)?;
+    let t0 = c.args.tensor("target")?;
+    let t = b.op("Reshape", &[b.cast(t0, i64_t)?, b.const_i64s(&[-1, 1])?], &[], b.unranked(i64_t))?;
+    let e = Ew { ctx: c, like: x0 };
+    let xt = b.op_like("GatherElements", &[x, t], &[("axis", Attr::Int(1))], x0)?;
+    let z = e.op("Add", &[e.op("Sub", &[e.k(c.args.number("margin")?.as_f64())?, xt])?, x])?;
+    let h = if p == 2.0 { e.op("Mul", &[z, z])? } else { z };
+    let classes_range = b.op("Range", &[b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?], &[], b.unranked(i64_t))?;
+    let is_target = e.bool_op("Equal", &[classes_range, t])?;
+    let keep = e.bool_op("And", &[e.bool_op("Greater", &[z, e.k(0.0)?])?, e.bool_op("Not", &[is_target])?])?;
+    let mut h = e.op("Where", &[keep, h, e.k(0.0)?])?;
+    if let Some(w) = c.args.opt_tensor("weight")? {
+        let w = b.cast_like(w, x0)?;
+        let wt = b.op_like("Gather", &[w, t], &[("axis", Attr::Int(0))], x0)?;
+        h = e.op("Mul", &[h, wt])?;
+    }
+    let s = c.reduce("ReduceSum", h, Some(&[1]), false, b.unranked(el))?;
+    let s = e.op("Div", &[s, classes_f])?;
+    // Per-sample losses: shaped like torch's result for reduction='none'
+    // (its static shape: [N], 0-d, or [1] where export's meta says so).
+    let s = super::prod_common::per_sample_shape(c, s, b.shape(t0)?)?;
+    Ok(vec![reduce_loss(c, s)?])
+}
+
+/// `x` as `[rows, C]` rows of class scores (a 0-d or 1-d input is one row),
+/// with the class count C as a 0-d int64 and in `x`'s type: constants when
+/// C is static, read from the shape otherwise.
+pub(super) fn class_rows<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    x0: Value<'c, 'a>,
+    rank: usize,
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>), String> {
+    let b = &c.b;
+    let dims = builder::dims(x0.r#type()).ok_or("unknown rank")?;
+    let classes = if rank == 0 { Some(1) } else { dims[rank - 1] };
+    if let Some(classes) = classes {
+        let x = b.op_like("Reshape", &[x0, b.const_i64s(&[-1, classes])?], &[], x0)?;
+        return Ok((x, b.const_i64_scalar(classes)?, b.const_like(x0, classes as f64)?));
+    }
+    // A dynamic C (rank 1 or 2): one row of a 1-d input.
+    let x = if rank == 2 { x0 } else { c.unsqueeze(x0, &[0])? };
+    let n = c.squeeze(super::common::dim_size(c, x0, rank as i64 - 1)?, &[0])?;
+    let element = builder::element_type(x0.r#type()).ok_or("not a tensor")?;
+    Ok((x, n, b.cast(n, element)?))
+}

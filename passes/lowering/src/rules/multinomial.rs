@@ -1,0 +1,81 @@
+use super::random_common::{compute_type, open_uniform};
+use crate::{Attr, Ctx, IntArg, Rule};
+use melior::ir::{Value, ValueLike};
+
+/// `torch.multinomial(probs, n, replacement)`: `probs` is `[C]` or `[B, C]`
+/// (non-negative weights, not necessarily normalized); the result is `[n]` or
+/// `[B, n]` int64 category indices.
+///
+/// Like torch: without replacement (and for `n == 1`) the `n` largest of
+/// `probs / E`, `E ~ Exp(1)` (`TopK`, in descending order of key: the
+/// exponential-race form of sequential sampling without replacement); with
+/// replacement, each of the `n` draws is the argmax of its own `probs / E`
+/// over the categories (an exact categorical draw; torch walks the CDF
+/// instead, the same distribution). Zero-weight categories are never drawn
+/// while a positive one is left. Inputs torch rejects at run time (negative,
+/// infinite or NaN weights, an all-zero row, `n` more than the positive
+/// categories without replacement) cannot be checked in ONNX: they give
+/// indices, not an error.
+pub const RULES: &[Rule] = &[Rule::custom("aten.multinomial.default", multinomial)
+    .samples(&["self: T[4]{pos}; num_samples: 2", "self: T[3,5]{pos}; num_samples: 4; replacement: true"])
+    .refuses(&[
+        ("self: T[4]{pos}; num_samples: 5", "without replacement"),
+        ("self: T[2,3,4]{pos}; num_samples: 1", "1 or 2 dim"),
+    ])];
+
+fn multinomial<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let probs = ctx.args.tensor("self")?;
+    let replacement = ctx.args.bool("replacement")?;
+    let rank = ctx.rank(probs)?;
+    if rank != 1 && rank != 2 {
+        return Err(format!("prob_dist must be 1 or 2 dim (got rank {rank})"));
+    }
+    let element = super::random_common::element_of(probs)?;
+    let t = compute_type(ctx, element)?;
+    let categories = crate::builder::dims(probs.r#type()).and_then(|d| d[rank - 1]);
+    let n = ctx.args.sym_int("num_samples")?;
+    if let IntArg::Static(n) = n {
+        if n <= 0 {
+            return Err(format!("cannot sample n_sample <= 0 samples (got {n})"));
+        }
+        if let (Some(c), false) = (categories, replacement) {
+            if n > c {
+                return Err(format!(
+                    "cannot sample n_sample > prob_dist.size(-1) samples without replacement ({n} > {c})"
+                ));
+            }
+        }
+    }
+    let single = matches!(n, IntArg::Static(1));
+    let p = b.cast_like_type(probs, t)?;
+    let n_tensor = ctx.int_tensor(n)?;
+    let keys = |p: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        // probs / E with E = -ln(u), u in (0, 1): E > 0, so zero weights give 0.
+        let u = open_uniform(ctx, b.shape(p)?, element)?;
+        let ln = b.op("Log", &[u], &[], b.unranked(t))?;
+        let minus_one = b.const_scalar(t, -1.0)?;
+        let e = b.op("Mul", &[ln, minus_one], &[], b.unranked(t))?;
+        b.op("Div", &[p, e], &[], b.unranked(t))
+    };
+    let i64s = b.unranked(b.i64_type());
+    let indices = if !replacement || single {
+        let q = keys(p)?;
+        b.build(
+            "TopK",
+            &[q, n_tensor],
+            &[("axis", Attr::Int(-1)), ("largest", Attr::Int(1)), ("sorted", Attr::Int(1))],
+            &[b.unranked(t), i64s],
+        )?[1]
+    } else {
+        // [.., C] -> [.., n, C] -> ArgMax over C -> [.., n]
+        let lead = super::tensor_common::shape_part(ctx, probs, 0, Some(rank as i64 - 1))?;
+        let last = super::tensor_common::shape_part(ctx, probs, rank as i64 - 1, None)?;
+        let shape = b.op("Concat", &[lead, n_tensor, last], &[("axis", Attr::Int(0))], i64s)?;
+        let p3 = ctx.unsqueeze(p, &[rank as i64 - 1])?;
+        let expanded = b.op("Expand", &[p3, shape], &[], b.unranked(t))?;
+        let q = keys(expanded)?;
+        b.op("ArgMax", &[q], &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(0))], i64s)?
+    };
+    Ok(vec![ctx.op("Identity", &[b.cast_like_type(indices, ctx.result_element(0)?)?], &[])?])
+}

@@ -1,0 +1,5 @@
+use super::channel_shuffle::channel_shuffle;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.native_channel_shuffle.default", channel_shuffle)
+    .samples(&["self: T[2,6,3,3]; groups: 3", "self: T[1,4,5]; groups: 2"])];

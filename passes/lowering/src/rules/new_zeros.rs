@@ -1,0 +1,9 @@
+use super::common::filled;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.new_zeros.default", |c| {
+    let shape = c.int_list_tensor(&c.args.sym_ints("size")?)?;
+    filled(c, shape, 0.0)
+})
+.samples(&["self: T[2]; size: [3,4]"])
+.dtypes(&["f32", "i64"])];

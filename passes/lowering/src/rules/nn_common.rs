@@ -1,0 +1,522 @@
+//! Pieces shared by the neural-network rules (padding, pooling,
+//! convolution, losses).
+
+use crate::{builder, Attr, Ctx};
+use melior::ir::{Value, ValueLike};
+
+/// `v` repeated to `n` entries when torch gave one value for every spatial dim.
+pub fn expand(v: Vec<i64>, n: usize) -> Vec<i64> {
+    if v.len() == 1 && n > 1 {
+        vec![v[0]; n]
+    } else {
+        v
+    }
+}
+
+/// `Slice(x, starts, ends, axes)` with constant bounds.
+pub fn slice<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    axes: &[i64],
+    starts: &[i64],
+    ends: &[i64],
+) -> Result<Value<'c, 'a>, String> {
+    let s = ctx.b.const_i64s(starts)?;
+    let e = ctx.b.const_i64s(ends)?;
+    let a = ctx.b.const_i64s(axes)?;
+    ctx.b.op_like("Slice", &[x, s, e, a], &[], x)
+}
+
+/// Pads `x` by torch's pad list (`(begin, end)` pairs from the last dim
+/// backwards) in `mode` ("constant", "reflect", "replicate", "circular").
+/// Negative pads crop first (torch crops, then pads what is left); circular
+/// padding is a concat of slices (ONNX Pad "wrap" needs opset 19 and refuses
+/// some shapes).
+pub fn pad_torch<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    pairs: &[i64],
+    mode: &str,
+    value: f64,
+) -> Result<Value<'c, 'a>, String> {
+    let rank = ctx.rank(x)?;
+    if pairs.len() % 2 != 0 || pairs.len() / 2 > rank {
+        return Err(format!("pad has {} values for a rank-{rank} tensor", pairs.len()));
+    }
+    let mut begins = vec![0i64; rank];
+    let mut ends = vec![0i64; rank];
+    for (i, pair) in pairs.chunks(2).enumerate() {
+        begins[rank - 1 - i] = pair[0];
+        ends[rank - 1 - i] = pair[1];
+    }
+    if begins.iter().chain(&ends).all(|&p| p == 0) {
+        return Ok(x);
+    }
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    if mode == "constant" {
+        // ONNX Pad crops with negative pads in constant mode.
+        let pads = ctx.b.const_i64s(&[begins, ends].concat())?;
+        let v = ctx.b.const_scalar(element, value)?;
+        return ctx.b.op_like("Pad", &[x, pads, v], &[("mode", Attr::String("constant".into()))], x);
+    }
+    // Negative pads crop: circular crops first and wraps what is left;
+    // reflect and replicate pad the whole input, then crop (torch's kernels
+    // index the original input).
+    let crop: Vec<usize> = (0..rank).filter(|&d| begins[d] < 0 || ends[d] < 0).collect();
+    let cropped = |y: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        if crop.is_empty() {
+            return Ok(y);
+        }
+        let axes: Vec<i64> = crop.iter().map(|&d| d as i64).collect();
+        let starts: Vec<i64> = crop.iter().map(|&d| (-begins[d]).max(0)).collect();
+        let stops: Vec<i64> = crop.iter().map(|&d| if ends[d] < 0 { ends[d] } else { i64::MAX }).collect();
+        slice(ctx, y, &axes, &starts, &stops)
+    };
+    let pos_begins: Vec<i64> = begins.iter().map(|&p| p.max(0)).collect();
+    let pos_ends: Vec<i64> = ends.iter().map(|&p| p.max(0)).collect();
+    let any_pad = pos_begins.iter().chain(&pos_ends).any(|&p| p > 0);
+    match mode {
+        "reflect" | "replicate" => {
+            let mut y = x;
+            if any_pad {
+                let pads = ctx.b.const_i64s(&[pos_begins, pos_ends].concat())?;
+                let onnx = if mode == "reflect" { "reflect" } else { "edge" };
+                y = ctx.b.op_like("Pad", &[y, pads], &[("mode", Attr::String(onnx.into()))], x)?;
+            }
+            cropped(y)
+        }
+        "circular" => {
+            let mut y = cropped(x)?;
+            for d in 0..rank {
+                let (b, e) = (pos_begins[d], pos_ends[d]);
+                if b == 0 && e == 0 {
+                    continue;
+                }
+                let mut parts = Vec::new();
+                if b > 0 {
+                    parts.push(slice(ctx, y, &[d as i64], &[-b], &[i64::MAX])?);
+                }
+                parts.push(y);
+                if e > 0 {
+                    parts.push(slice(ctx, y, &[d as i64], &[0], &[e])?);
+                }
+                y = ctx.b.op_like("Concat", &parts, &[("axis", Attr::Int(d as i64))], x)?;
+            }
+            Ok(y)
+        }
+        other => Err(format!("pad mode '{other}' is not supported")),
+    }
+}
+
+/// Runs `f` on `x` with a batch dim of 1 added when `x` is unbatched (rank
+/// `batched_rank - 1`), and removes it from the results (ONNX Conv / Pool
+/// need the batch dim).
+pub fn with_batch<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    batched_rank: usize,
+    f: impl FnOnce(Value<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let rank = ctx.rank(x)?;
+    if rank == batched_rank {
+        return f(x);
+    }
+    if rank + 1 != batched_rank {
+        return Err(format!("expected a rank-{batched_rank} (or unbatched rank-{}) input, got rank {rank}", batched_rank - 1));
+    }
+    // Keep the static shape: rules read the batched input's dims.
+    let ty = x.r#type();
+    let batched_type = match builder::dims(ty) {
+        Some(d) => {
+            let mut shape: Vec<u64> = vec![1];
+            shape.extend(d.iter().map(|d| d.map(|v| v as u64).unwrap_or(i64::MIN as u64)));
+            let element = builder::element_type(ty).ok_or("not a tensor")?;
+            melior::ir::r#type::RankedTensorType::new(&shape, element, None).into()
+        }
+        None => unranked_like(ctx, x)?,
+    };
+    let axes = ctx.b.const_i64s(&[0])?;
+    let xb = ctx.b.op("Unsqueeze", &[x, axes], &[], batched_type)?;
+    let results = f(xb)?;
+    results.into_iter().map(|r| ctx.squeeze(r, &[0])).collect()
+}
+
+/// `reflection_padNd` / `replication_padNd` (`self`, `padding`): torch's pad
+/// list in `mode`, on batched or unbatched input.
+pub fn pad_rule<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: &str, spatial: usize) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = ctx.args.tensor("self")?;
+    let pairs = static_ints(ctx, "padding")?;
+    if pairs.len() != 2 * spatial {
+        return Err(format!("padding has {} values, expected {}", pairs.len(), 2 * spatial));
+    }
+    let y = pad_torch(ctx, x, &pairs, mode, 0.0)?;
+    Ok(vec![ctx.op("Identity", &[y], &[])?])
+}
+
+/// A `SymInt[]` argument that must be static.
+pub fn static_ints(ctx: &Ctx<'_, '_>, name: &str) -> Result<Vec<i64>, String> {
+    ctx.args
+        .sym_ints(name)?
+        .into_iter()
+        .map(|p| match p {
+            crate::IntArg::Static(v) => Ok(v),
+            crate::IntArg::Dynamic(_) => Err(format!("a dynamic '{name}' is not supported")),
+        })
+        .collect()
+}
+
+/// Pooling windows: kernel, stride (default: the kernel), padding,
+/// dilation, one entry per spatial dim.
+pub struct Window {
+    pub kernel: Vec<i64>,
+    pub stride: Vec<i64>,
+    pub padding: Vec<i64>,
+    pub dilation: Vec<i64>,
+    pub ceil_mode: bool,
+}
+
+impl Window {
+    /// Reads `kernel_size`, `stride`, `padding`, `dilation` (if the op has
+    /// it) and `ceil_mode`.
+    pub fn read(ctx: &Ctx<'_, '_>, spatial: usize) -> Result<Window, String> {
+        let kernel = expand(ctx.args.ints("kernel_size")?, spatial);
+        let stride = expand(ctx.args.ints("stride")?, spatial);
+        let stride = if stride.is_empty() { kernel.clone() } else { stride };
+        let padding = expand(ctx.args.ints("padding")?, spatial);
+        let dilation = if ctx.args.schema.arg("dilation").is_some() {
+            expand(ctx.args.ints("dilation")?, spatial)
+        } else {
+            vec![1; spatial]
+        };
+        let ceil_mode = ctx.args.bool("ceil_mode")?;
+        for v in [&kernel, &stride, &padding, &dilation] {
+            if v.len() != spatial {
+                return Err(format!("pooling parameters for {} dims, expected {spatial}", v.len()));
+            }
+        }
+        if kernel.iter().chain(&stride).chain(&dilation).any(|&v| v <= 0) {
+            return Err("pooling kernel, stride and dilation must be positive".into());
+        }
+        Ok(Window { kernel, stride, padding, dilation, ceil_mode })
+    }
+
+    /// The ONNX attributes (symmetric pads).
+    pub fn attrs(&self, with_dilation: bool) -> Vec<(&'static str, Attr)> {
+        let mut attrs = vec![
+            ("kernel_shape", Attr::Ints(self.kernel.clone())),
+            ("strides", Attr::Ints(self.stride.clone())),
+            ("pads", Attr::Ints(self.padding.iter().chain(self.padding.iter()).copied().collect())),
+            ("ceil_mode", Attr::Int(self.ceil_mode as i64)),
+        ];
+        if with_dilation {
+            attrs.push(("dilations", Attr::Ints(self.dilation.clone())));
+        }
+        attrs
+    }
+
+    /// torch's output size of spatial dim `i` for input size `input`.
+    pub fn output_size(&self, i: usize, input: i64) -> i64 {
+        let (k, s, p, d) = (self.kernel[i], self.stride[i], self.padding[i], self.dilation[i]);
+        let num = input + 2 * p - d * (k - 1) - 1 + if self.ceil_mode { s - 1 } else { 0 };
+        let mut out = num.div_euclid(s) + 1;
+        if self.ceil_mode && (out - 1) * s >= input + p {
+            out -= 1;
+        }
+        out
+    }
+}
+
+/// The unranked type of `x`'s element type.
+pub fn unranked_like<'c>(ctx: &Ctx<'c, '_>, x: Value<'c, '_>) -> Result<melior::ir::Type<'c>, String> {
+    Ok(ctx.b.unranked(builder::element_type(x.r#type()).ok_or("not a tensor")?))
+}
+
+/// `avg_poolNd`: ONNX AveragePool (same output sizes and divisors as torch,
+/// ceil_mode included); `divisor_override` rescales a count_include_pad
+/// average (a window sum over k elements, zeros for padding). When a
+/// ceil_mode window overhangs the padded input, the input is zero-padded
+/// explicitly so that the last window ends exactly at the padded end (a
+/// negative pad crops what no window reads) and pooled without pads.
+pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = ctx.args.tensor("self")?;
+    // ONNX AveragePool is floating-point only, and torch's integer average
+    // (a sum in the integer type, then a truncating division) has no
+    // float expression that stays exact for 64-bit sums.
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    if !builder::is_float(element) {
+        return Err(format!(
+            "average pooling of a {element} tensor: torch sums and divides in the integer type; \
+             convert the input to a floating-point type"
+        ));
+    }
+    let w = Window::read(ctx, spatial)?;
+    let mut count_include_pad = ctx.args.bool("count_include_pad")?;
+    let divisor =
+        if ctx.args.schema.arg("divisor_override").is_some() { ctx.args.opt_int("divisor_override")? } else { None };
+    // (left, right) zero pads of each spatial dim, for an overhanging window.
+    let mut explicit_pads: Option<Vec<(i64, PadEnd)>> = None;
+    if let Some(div) = divisor {
+        if div == 0 {
+            return Err("divisor_override of 0".into());
+        }
+        if w.ceil_mode {
+            let dims = builder::dims(ctx.result_type(0)?).ok_or("unknown rank")?;
+            let in_dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
+            let rank = dims.len();
+            if in_dims.len() != rank {
+                return Err("avg_pool: the input and result ranks differ".into());
+            }
+            let mut pads = Vec::new();
+            let mut overhang = false;
+            for i in 0..spatial {
+                let Some(input) = in_dims[rank - spatial + i] else {
+                    // A dynamic size: the right pad computed in the graph
+                    // (padding explicitly is exact whether or not the last
+                    // window overhangs).
+                    let axis = (rank - spatial + i) as i64;
+                    pads.push((w.padding[i], PadEnd::Dynamic(ceil_mode_right_pad(ctx, x, axis, &w, i)?)));
+                    overhang = true;
+                    continue;
+                };
+                let out = w.output_size(i, input);
+                if dims[rank - spatial + i].is_some_and(|d| d != out) {
+                    return Err("avg_pool: the output size differs from torch's".into());
+                }
+                let end = (out - 1) * w.stride[i] + w.kernel[i];
+                if end > input + 2 * w.padding[i] {
+                    overhang = true;
+                }
+                pads.push((w.padding[i], PadEnd::Static(end - input - w.padding[i])));
+            }
+            if overhang {
+                explicit_pads = Some(pads);
+            }
+        }
+        count_include_pad = true;
+    }
+    with_batch(ctx, x, spatial + 2, |xb| {
+        let mut attrs = w.attrs(false);
+        attrs.push(("count_include_pad", Attr::Int(count_include_pad as i64)));
+        let mut y = match &explicit_pads {
+            None => ctx.b.op_like("AveragePool", &[xb], &attrs, xb)?,
+            Some(pads) => {
+                let b = &ctx.b;
+                let mut left = vec![0, 0];
+                left.extend(pads.iter().map(|p| p.0));
+                left.extend([0, 0]);
+                let mut parts = vec![b.const_i64s(&left)?];
+                for (_, right) in pads {
+                    parts.push(match right {
+                        PadEnd::Static(v) => b.const_i64s(&[*v])?,
+                        PadEnd::Dynamic(v) => *v,
+                    });
+                }
+                let pads = super::tensor_common::concat(ctx, &parts)?;
+                let zero = ctx.b.const_like(xb, 0.0)?;
+                let padded =
+                    ctx.b.op_like("Pad", &[xb, pads, zero], &[("mode", Attr::String("constant".into()))], xb)?;
+                let attrs = [
+                    ("kernel_shape", Attr::Ints(w.kernel.clone())),
+                    ("strides", Attr::Ints(w.stride.clone())),
+                    ("count_include_pad", Attr::Int(1)),
+                ];
+                ctx.b.op_like("AveragePool", &[padded], &attrs, xb)?
+            }
+        };
+        if let Some(div) = divisor {
+            let k: i64 = w.kernel.iter().product();
+            let f = ctx.b.const_like(xb, k as f64 / div as f64)?;
+            y = ctx.b.op_like("Mul", &[y, f], &[], xb)?;
+        }
+        Ok(vec![y])
+    })
+}
+
+/// The right pad of an explicitly padded ceil_mode window (avg_pool).
+enum PadEnd<'c, 'a> {
+    Static(i64),
+    /// A 1-D, one-element int64 computed from a dynamic size.
+    Dynamic(Value<'c, 'a>),
+}
+
+/// torch's ceil_mode output size of spatial dim `i` (`Window::output_size`)
+/// for the run-time size of `x`'s `axis`, and the right pad that makes the
+/// last window end at `(out - 1) * stride + kernel` (negative: a crop).
+fn ceil_mode_right_pad<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    axis: i64,
+    w: &Window,
+    i: usize,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let ints = b.unranked(b.i64_type());
+    let (k, s, p, d) = (w.kernel[i], w.stride[i], w.padding[i], w.dilation[i]);
+    let k_of = |v: i64| b.const_i64s(&[v]);
+    let input = super::common::dim_size(ctx, x, axis)?;
+    // num = input + 2p - d(k - 1) - 1 + (s - 1) >= 0 for any valid input,
+    // where Div's truncation is the floor.
+    let num = b.op("Add", &[input, k_of(2 * p - d * (k - 1) - 1 + s - 1)?], &[], ints)?;
+    let out = b.op("Add", &[b.op("Div", &[num, k_of(s)?], &[], ints)?, k_of(1)?], &[], ints)?;
+    // The last window must start inside the input or the left padding.
+    let last_start = b.op("Mul", &[b.op("Sub", &[out, k_of(1)?], &[], ints)?, k_of(s)?], &[], ints)?;
+    let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
+    let past = b.op("GreaterOrEqual", &[last_start, b.op("Add", &[input, k_of(p)?], &[], ints)?], &[], bool_t)?;
+    let out = b.op("Where", &[past, b.op("Sub", &[out, k_of(1)?], &[], ints)?, out], &[], ints)?;
+    let end = b.op("Add", &[b.op("Mul", &[b.op("Sub", &[out, k_of(1)?], &[], ints)?, k_of(s)?], &[], ints)?, k_of(k)?], &[], ints)?;
+    b.op("Sub", &[end, b.op("Add", &[input, k_of(p)?], &[], ints)?], &[], ints)
+}
+
+/// `max_poolNd` / `max_poolNd_with_indices`: ONNX MaxPool. Its indices count
+/// over the whole N*C*spatial tensor; torch's within each (n, c) plane, so
+/// they are taken modulo the plane size.
+pub fn max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize, with_indices: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = ctx.args.tensor("self")?;
+    let w = Window::read(ctx, spatial)?;
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    if !builder::is_float(element) {
+        // Integers up to 32 bits: max-pooled in float64, which holds them
+        // exactly (onnxruntime's MaxPool has no 16/32-bit integer kernels);
+        // 64-bit values past 2^53 would round.
+        if !matches!(crate::onnx_ir::data_type_code(element), Some(2 | 3 | 4 | 5 | 6 | 12)) {
+            return Err(format!(
+                "max pooling of a {element} tensor (integers up to 32 bits are pooled exactly in float64; \
+                 64-bit integers and bool are not supported)"
+            ));
+        }
+        let b = &ctx.b;
+        let f64_type = melior::ir::Type::float64(b.context);
+        return with_batch(ctx, x, spatial + 2, |xb| {
+            let xf = b.cast(xb, f64_type)?;
+            let attrs = w.attrs(true);
+            let mut out = if with_indices {
+                let r = b.build("MaxPool", &[xf], &attrs, &[b.unranked(f64_type), b.unranked(b.i64_type())])?;
+                let plane = plane_size(ctx, xf, spatial)?;
+                vec![r[0], b.op("Mod", &[r[1], plane], &[], b.unranked(b.i64_type()))?]
+            } else {
+                vec![b.op("MaxPool", &[xf], &attrs, b.unranked(f64_type))?]
+            };
+            out[0] = b.cast(out[0], element)?;
+            Ok(out)
+        });
+    }
+    with_batch(ctx, x, spatial + 2, |xb| nan_max_pool(ctx, xb, spatial, &w.attrs(true), with_indices))
+}
+
+/// ONNX MaxPool with torch's NaN semantics: a window holding a NaN gives
+/// NaN (MaxPool skips it), and its index is the window's last NaN in scan
+/// order (torch's `val > max || isnan(val)` keeps replacing). Indices, when
+/// asked for, are per (n, c) plane like torch's.
+pub fn nan_max_pool<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    xb: Value<'c, 'a>,
+    spatial: usize,
+    attrs: &[(&str, Attr)],
+    with_indices: bool,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let i64_type = b.i64_type();
+    let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
+    let (values, indices) = if with_indices {
+        let r = b.build("MaxPool", &[xb], attrs, &[unranked_like(ctx, xb)?, b.unranked(i64_type)])?;
+        let plane = plane_size(ctx, xb, spatial)?;
+        (r[0], Some(b.op("Mod", &[r[1], plane], &[], b.unranked(i64_type))?))
+    } else {
+        (b.op_like("MaxPool", &[xb], attrs, xb)?, None)
+    };
+    if super::quant_common::provably_nan_free(xb) {
+        return Ok(vec![values].into_iter().chain(indices).collect());
+    }
+    let nan = b.op("IsNaN", &[xb], &[], bool_t)?;
+    let nan_f = b.cast_like(nan, xb)?;
+    let has_nan = b.op_like("MaxPool", &[nan_f], attrs, xb)?;
+    let has_nan = b.op("Greater", &[has_nan, b.const_like(xb, 0.0)?], &[], bool_t)?;
+    let values = b.op_like("Where", &[has_nan, b.const_like(xb, f64::NAN)?, values], &[], xb)?;
+    let Some(indices) = indices else {
+        return Ok(vec![values]);
+    };
+    // Position + 1 of each NaN in its plane (0 elsewhere): the window max is the last NaN.
+    let plane = plane_size(ctx, xb, spatial)?;
+    let one = b.const_i64_scalar(1)?;
+    let pos = b.op("Range", &[one, b.op("Add", &[plane, one], &[], b.unranked(i64_type))?, one], &[], b.unranked(i64_type))?;
+    let plane_shape = b.op("Shape", &[xb], &[("start", Attr::Int(2))], b.unranked(i64_type))?;
+    let pos = b.op("Reshape", &[pos, plane_shape], &[], b.unranked(i64_type))?;
+    let pos_f = b.cast_like(pos, xb)?;
+    let nan_pos = b.op_like("Where", &[nan, pos_f, b.const_like(xb, 0.0)?], &[], xb)?;
+    let last = b.op_like("MaxPool", &[nan_pos], attrs, xb)?;
+    let last = b.op("Sub", &[b.cast(last, i64_type)?, one], &[], b.unranked(i64_type))?;
+    let indices = b.op("Where", &[has_nan, last, indices], &[], b.unranked(i64_type))?;
+    Ok(vec![values, indices])
+}
+
+/// The number of elements of the last `spatial` dims of `x`, as a 0-d int64.
+pub fn plane_size<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, spatial: usize) -> Result<Value<'c, 'a>, String> {
+    let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
+    let rank = dims.len();
+    let tail: Option<Vec<i64>> = dims[rank - spatial..].iter().copied().collect();
+    if let Some(tail) = tail {
+        return ctx.b.const_i64_scalar(tail.iter().product());
+    }
+    let shape = ctx.b.op("Shape", &[x], &[("start", Attr::Int((rank - spatial) as i64))], ctx.b.unranked(ctx.b.i64_type()))?;
+    ctx.reduce("ReduceProd", shape, None, false, ctx.b.unranked(ctx.b.i64_type()))
+}
+
+/// The `p`-norm of `d` over `axis` (torch's vector norm: p = 0 counts
+/// non-zeros, p = inf is the max |d|, p = -inf the min |d|).
+pub fn p_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, d: Value<'c, 'a>, axis: i64, keepdim: bool, p: f64) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let ty = unranked_like(ctx, d)?;
+    let abs = b.op_like("Abs", &[d], &[], d)?;
+    if p == f64::INFINITY {
+        return ctx.reduce("ReduceMax", abs, Some(&[axis]), keepdim, ty);
+    }
+    if p == f64::NEG_INFINITY {
+        return ctx.reduce("ReduceMin", abs, Some(&[axis]), keepdim, ty);
+    }
+    if p == 0.0 {
+        let nz = b.op("Not", &[b.op("Equal", &[d, b.const_like(d, 0.0)?], &[], ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?], &[], ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?;
+        let nz = b.cast_like(nz, d)?;
+        return ctx.reduce("ReduceSum", nz, Some(&[axis]), keepdim, ty);
+    }
+    if p == 1.0 {
+        return ctx.reduce("ReduceSum", abs, Some(&[axis]), keepdim, ty);
+    }
+    if p == 2.0 {
+        let sq = b.op_like("Mul", &[d, d], &[], d)?;
+        let s = ctx.reduce("ReduceSum", sq, Some(&[axis]), keepdim, ty)?;
+        return b.op_like("Sqrt", &[s], &[], d);
+    }
+    let pw = b.op_like("Pow", &[abs, b.const_like(d, p)?], &[], d)?;
+    let s = ctx.reduce("ReduceSum", pw, Some(&[axis]), keepdim, ty)?;
+    b.op_like("Pow", &[s, b.const_like(d, 1.0 / p)?], &[], d)
+}
+
+/// torch's loss `reduction` (0 none, 1 mean, 2 sum) of the elementwise loss `l`.
+pub fn reduce_loss<'c, 'a>(ctx: &Ctx<'c, 'a>, l: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let reduction = ctx.args.int("reduction")?;
+    match reduction {
+        0 => ctx.op("Identity", &[l], &[]),
+        1 => ctx.reduce("ReduceMean", l, None, false, ctx.result_type(0)?),
+        2 => ctx.reduce("ReduceSum", l, None, false, ctx.result_type(0)?),
+        r => Err(format!("loss reduction {r}")),
+    }
+}
+
+/// Elementwise helpers for loss rules (result typed like `like`).
+pub struct Ew<'x, 'c, 'a> {
+    pub ctx: &'x Ctx<'c, 'a>,
+    pub like: Value<'c, 'a>,
+}
+
+impl<'x, 'c, 'a> Ew<'x, 'c, 'a> {
+    pub fn op(&self, op: &str, inputs: &[Value<'c, 'a>]) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.op_like(op, inputs, &[], self.like)
+    }
+    pub fn k(&self, v: f64) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.const_like(self.like, v)
+    }
+    pub fn bool_op(&self, op: &str, inputs: &[Value<'c, 'a>]) -> Result<Value<'c, 'a>, String> {
+        let bool_t = melior::ir::r#type::IntegerType::new(self.ctx.b.context, 1).into();
+        self.ctx.b.op(op, inputs, &[], self.ctx.b.unranked(bool_t))
+    }
+}

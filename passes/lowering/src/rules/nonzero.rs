@@ -1,0 +1,41 @@
+use crate::{Attr, Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.nonzero.default", nonzero)
+    .samples(&["self: T[3,4]", "self: T[5]", "self: T[2,0]", "self: T[2,3,2]", "self: T[]"])
+    .dtypes(&["f32", "i64", "bool", "i32", "f64"])];
+
+/// `Transpose(NonZero(x))`: one row of indices per nonzero element, in
+/// row-major order (`[n, rank]`). A 0-d input gives `[n, 0]`.
+pub fn nonzero<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let x = ctx.args.tensor("self")?;
+    if ctx.rank(x)? == 0 {
+        // n = 1 if x != 0 else 0; the rows have no columns.
+        let one = b.const_i64s(&[1])?;
+        let flat = b.op_like("Reshape", &[x, one], &[], x)?;
+        let nz = b.op("NonZero", &[truth(ctx, flat)?], &[], b.unranked(b.i64_type()))?;
+        // nz: [1, n] -> [n, 0]
+        let t = b.op("Transpose", &[nz], &[("perm", Attr::Ints(vec![1, 0]))], b.unranked(b.i64_type()))?;
+        let starts = b.const_i64s(&[0])?;
+        let ends = b.const_i64s(&[0])?;
+        let axes = b.const_i64s(&[1])?;
+        return Ok(vec![ctx.op("Slice", &[t, starts, ends, axes], &[])?]);
+    }
+    let nz = b.op("NonZero", &[truth(ctx, x)?], &[], b.unranked(b.i64_type()))?;
+    Ok(vec![ctx.op("Transpose", &[nz], &[("perm", Attr::Ints(vec![1, 0]))])?])
+}
+
+/// `x != 0` as bool (onnxruntime's NonZero has no kernel for every type,
+/// e.g. float64).
+fn truth<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let element = crate::builder::element_type(melior::ir::ValueLike::r#type(&x)).ok_or("not a tensor")?;
+    if crate::builder::is_bool(element) {
+        return Ok(x);
+    }
+    let zero = b.const_scalar(element, 0.0)?;
+    let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
+    let eq = b.op("Equal", &[x, zero], &[], b.unranked(bool_type))?;
+    b.op("Not", &[eq], &[], b.unranked(bool_type))
+}

@@ -1,0 +1,31 @@
+use crate::{builder, Attr, Rule};
+use melior::ir::ValueLike;
+
+/// `torch.nonzero(x, as_tuple=True)` (`nonzero_numpy`): one 1-D index
+/// tensor per dim (a 0-d input counts as 1-D): the rows of `NonZero`.
+pub const RULES: &[Rule] = &[Rule::custom("aten.nonzero_numpy.default", |c| {
+    let b = &c.b;
+    let mut x = c.args.tensor("self")?;
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    let mut rank = c.rank(x)?;
+    if rank == 0 {
+        x = b.op_like("Reshape", &[x, b.const_i64s(&[1])?], &[], x)?;
+        rank = 1;
+    }
+    let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
+    let truth = if builder::is_bool(element) {
+        x
+    } else {
+        let eq = b.op("Equal", &[x, b.const_scalar(element, 0.0)?], &[], b.unranked(bool_type))?;
+        b.op("Not", &[eq], &[], b.unranked(bool_type))?
+    };
+    let nz = b.op("NonZero", &[truth], &[], b.unranked(b.i64_type()))?;
+    (0..rank)
+        .map(|i| {
+            let at = b.const_i64_scalar(i as i64)?;
+            b.op("Gather", &[nz, at], &[("axis", Attr::Int(0))], c.result_type(i)?)
+        })
+        .collect()
+})
+.samples(&["self: T[3,4]{0..2}", "self: T[5]{0..2}", "self: T[2,3,2]{0..2}", "self: T[2,0]", "self: T[]"])
+.dtypes(&["f32", "i64", "bool", "i32", "f64", "f16"])];

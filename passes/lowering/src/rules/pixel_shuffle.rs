@@ -1,0 +1,59 @@
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.pixel_shuffle.default", pixel_shuffle)
+    .samples(&[
+        "self: T[1,8,3,3]; upscale_factor: 2",
+        "self: T[2,9,2,3]; upscale_factor: 3",
+        "self: T[8,3,3]; upscale_factor: 2",
+        "self: T[2,1,4,2,2]; upscale_factor: 2",
+        "self: T[0,4,2,2]; upscale_factor: 2",
+    ])
+    .dtypes(&["f32", "f16", "f64", "i64", "i32", "i8", "u8", "bool"])];
+
+/// `(*, C r^2, H, W) -> (*, C, H r, W r)`. A 4-D float tensor: DepthToSpace
+/// (torch's channel order is its "CRD" mode). Other ranks and types (no
+/// onnxruntime kernel for integer or bool DepthToSpace): the same move
+/// spelled out, Reshape to (B, C, r, r, H, W), Transpose (0, 1, 4, 2, 5, 3),
+/// Reshape back.
+fn pixel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let r = c.args.int("upscale_factor")?;
+    if r <= 0 {
+        return Err(format!("pixel_shuffle: upscale_factor must be positive, got {r}"));
+    }
+    let rank = c.rank(x)?;
+    if rank < 3 {
+        return Err(format!("pixel_shuffle needs at least 3 dims, got {rank}"));
+    }
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    if rank == 4 && builder::is_float(element) {
+        return Ok(vec![c.op("DepthToSpace", &[x], &[("blocksize", Attr::Int(r)), ("mode", Attr::String("CRD".into()))])?]);
+    }
+    let b = &c.b;
+    let i64_t = b.i64_type();
+    let int = |op: &str, l: Value<'c, 'a>, rhs: Value<'c, 'a>| b.op(op, &[l, rhs], &[], b.unranked(i64_t));
+    let shape = b.shape(x)?;
+    let part = |from: i64, to: i64| -> Result<Value<'c, 'a>, String> {
+        b.op("Slice", &[shape, b.const_i64s(&[from])?, b.const_i64s(&[to])?], &[], b.unranked(i64_t))
+    };
+    let lead = rank as i64 - 3;
+    let batch = part(0, lead)?;
+    let (ch, h, w) = (part(lead, lead + 1)?, part(lead + 1, lead + 2)?, part(lead + 2, lead + 3)?);
+    let flat = c.reduce("ReduceProd", batch, None, true, b.unranked(i64_t))?;
+    let out_c = int("Div", ch, b.const_i64s(&[r * r])?)?;
+    let rr = b.const_i64s(&[r, r])?;
+    let six = b.op("Concat", &[flat, out_c, rr, h, w], &[("axis", Attr::Int(0))], b.unranked(i64_t))?;
+    let zero = [("allowzero", Attr::Int(1))];
+    let y = b.op_like("Reshape", &[x, six], &zero, x)?;
+    let y = b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 1, 4, 2, 5, 3]))], x)?;
+    let rv = b.const_i64s(&[r])?;
+    let back = b.op(
+        "Concat",
+        &[batch, out_c, int("Mul", h, rv)?, int("Mul", w, rv)?],
+        &[("axis", Attr::Int(0))],
+        b.unranked(i64_t),
+    )?;
+    Ok(vec![c.op("Reshape", &[y, back], &zero)?])
+}
+

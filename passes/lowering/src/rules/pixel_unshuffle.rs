@@ -1,0 +1,80 @@
+use super::common::dim_size;
+use super::tensor_common::concat;
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.pixel_unshuffle.default", pixel_unshuffle)
+    .samples(&["self: T[1,2,4,6]; downscale_factor: 2", "self: T[3,6,3]; downscale_factor: 3", "self: T[2,1,2,4,4]; downscale_factor: 2", "self: T[1,1,0,1]; downscale_factor: 1", "self: T[2,0,4,2]; downscale_factor: 2"])
+    .dtypes(&["f32", "i64"])];
+
+/// `[*, C, H*r, W*r] -> [*, C*r*r, H, W]`: channel `c*r*r + i*r + j` takes
+/// pixel (i, j) of each r x r block (not SpaceToDepth's order).
+fn pixel_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let r = c.args.int("downscale_factor")?;
+    let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
+    let rank = dims.len();
+    if rank < 3 {
+        return Err("pixel_unshuffle needs at least 3 dims".into());
+    }
+    if r <= 0 {
+        return Err(format!("pixel_unshuffle: downscale_factor must be positive, got {r}"));
+    }
+    let chw: Option<Vec<i64>> = dims[rank - 3..].iter().copied().collect();
+    let Some(chw) = chw else {
+        return dynamic_unshuffle(c, x, r, rank);
+    };
+    let (ch, h, w) = (chw[0], chw[1], chw[2]);
+    if h % r != 0 || w % r != 0 {
+        return Err(format!("pixel_unshuffle of {h}x{w} by {r}"));
+    }
+    // An empty input: torch returns it as it is (its shape, not the
+    // unshuffled one); the result type says which.
+    if dims.contains(&Some(0)) {
+        let out = builder::dims(c.result_type(0)?).ok_or("unknown result rank")?;
+        if let Some(shape) = out.iter().copied().collect::<Option<Vec<i64>>>() {
+            let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+            let zero = c.b.const_scalar(element, 0.0)?;
+            return Ok(vec![c.op("Expand", &[zero, c.b.const_i64s(&shape)?], &[])?]);
+        }
+    }
+    let i64t = c.b.unranked(c.b.i64_type());
+    let lead = c.b.op("Shape", &[x], &[("end", Attr::Int(rank as i64 - 3))], i64t)?;
+    let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
+    let lead_n = c.b.op("Reshape", &[lead_n, c.b.const_i64s(&[1])?], &[], i64t)?;
+    let s6 = c.b.op("Concat", &[lead_n, c.b.const_i64s(&[ch, h / r, r, w / r, r])?], &[("axis", Attr::Int(0))], i64t)?;
+    // allowzero: a 0 in these shapes is a real size 0 (an empty H or W), not
+    // "copy the input dim".
+    let y = c.b.op_like("Reshape", &[x, s6], &[("allowzero", Attr::Int(1))], x)?;
+    let y = c.b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 1, 3, 5, 2, 4]))], x)?;
+    let out = c.b.op("Concat", &[lead, c.b.const_i64s(&[ch * r * r, h / r, w / r])?], &[("axis", Attr::Int(0))], i64t)?;
+    Ok(vec![c.op("Reshape", &[y, out], &[("allowzero", Attr::Int(1))])?])
+}
+
+/// The same move with C, H or W dynamic: the sizes read from the shape (an
+/// H or W that r does not divide fails in the Reshape, as torch refuses it).
+fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: usize) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &c.b;
+    let i64t = b.unranked(b.i64_type());
+    let int = |op: &str, l: Value<'c, 'a>, rhs: Value<'c, 'a>| b.op(op, &[l, rhs], &[], i64t);
+    let lead_end = rank as i64 - 3;
+    let dim = |d: i64| dim_size(c, x, d);
+    let lead = b.op("Shape", &[x], &[("end", Attr::Int(lead_end))], i64t)?;
+    let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
+    let lead_n = b.op("Reshape", &[lead_n, b.const_i64s(&[1])?], &[], i64t)?;
+    let rv = b.const_i64s(&[r])?;
+    let (ch, h, w) = (dim(lead_end)?, int("Div", dim(lead_end + 1)?, rv)?, int("Div", dim(lead_end + 2)?, rv)?);
+    let s6 = concat(c, &[lead_n, ch, h, rv, w, rv])?;
+    let zero = [("allowzero", Attr::Int(1))];
+    let y = b.op_like("Reshape", &[x, s6], &zero, x)?;
+    let y = b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 1, 3, 5, 2, 4]))], x)?;
+    let out_c = int("Mul", ch, b.const_i64s(&[r * r])?)?;
+    let out = concat(c, &[lead, out_c, h, w])?;
+    // An empty input keeps its own shape (torch's quirk, see above).
+    let shape = b.shape(x)?;
+    let count = c.reduce("ReduceProd", shape, None, false, i64t)?;
+    let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
+    let empty = b.op("Equal", &[count, b.const_i64_scalar(0)?], &[], bool_t)?;
+    let out = b.op("Where", &[empty, shape, out], &[], i64t)?;
+    Ok(vec![c.op("Reshape", &[y, out], &zero)?])
+}

@@ -1,0 +1,173 @@
+use super::math_common::{bool_type, elem};
+use super::tensor_common::sort;
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.quantile.scalar", |c| quantile(c, false))
+        .samples(&[
+            "self: T[3,5]; q: 0.3",
+            "self: T[3,5]; q: 0.5; dim: 1",
+            "self: T[4,6]; q: 0.25; dim: 0; keepdim: true",
+            "self: T[2,3,4]; q: 0.7; dim: -2; interpolation: \"lower\"",
+            "self: T[2,3,4]; q: 0.7; dim: 1; interpolation: \"higher\"",
+            "self: T[5]; q: 0.375; interpolation: \"nearest\"",
+            "self: T[5]; q: 0.125; interpolation: \"nearest\"",
+            "self: T[3,5]; q: 0.6; dim: 1; interpolation: \"midpoint\"",
+            "self: T[3,5]; q: 1.0; keepdim: true",
+            "self: T[3,5]; q: 0.0; dim: 1",
+            "self: T[]; q: 0.4",
+            "self: T[]; q: 0.4; dim: 0; keepdim: true",
+        ])
+        .dtypes(&["f32", "f64"]),
+    Rule::custom("aten.quantile.default", |c| quantile(c, false))
+        .samples(&[
+            "self: T[3,5]; q: T[3]{unit}",
+            "self: T[4,6]; q: T[2]{unit}; dim: 1; keepdim: true",
+            "self: T[4,6]; q: T[]{unit}; dim: 0",
+            "self: T[2,3,4]; q: T[2]{unit}; dim: -1; interpolation: \"midpoint\"",
+            "self: T[2,3,4]; q: T[2]{unit}; dim: 0; interpolation: \"nearest\"",
+            "self: T[6]; q: T[4]{unit}; keepdim: true; interpolation: \"lower\"",
+        ])
+        .dtypes(&["f32", "f64"]),
+];
+
+/// torch's quantile (`ignore_nan`: nanquantile): sort along `dim` (or all
+/// elements), rank `q * (n - 1)` in the input's float type, where `n` counts
+/// the non-NaN elements for nanquantile (rank 0 when there are none, which
+/// picks a NaN), and for quantile is the row size with the rank sent to the
+/// last element (a NaN) when the row holds one; then `interpolation`:
+/// lower = floor, higher = ceil, nearest = round half to even, linear /
+/// midpoint = torch's lerp between the neighbours (weight `rank - floor`
+/// or 0.5). A tensor `q` (0-d or 1-D) puts its dim first.
+pub(super) fn quantile<'c, 'a>(ctx: &Ctx<'c, 'a>, ignore_nan: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let x = ctx.args.tensor("self")?;
+    let element = elem(x)?;
+    if !builder::is_float(element) {
+        return Err("quantile needs a float input (torch refuses others)".into());
+    }
+    let interpolation = ctx.args.string("interpolation")?;
+    if !matches!(interpolation.as_str(), "linear" | "lower" | "higher" | "midpoint" | "nearest") {
+        return Err(format!("quantile: unknown interpolation '{interpolation}'"));
+    }
+    let rank = ctx.rank(x)?;
+    let keepdim = ctx.args.bool("keepdim")?;
+    let dim = ctx.args.opt_int("dim")?.map(|d| ctx.dim(d, rank)).transpose()?;
+    let fts = b.unranked(element);
+    let i64s = b.unranked(b.i64_type());
+    let bools = b.unranked(bool_type(ctx));
+    // q as a 1-D vector [Q]; `q_scalar`: the result has no q dim.
+    let (q, q_scalar) = match ctx.args.tensor_or_number("q")? {
+        Err(n) => {
+            let q = n.as_f64();
+            if !(0.0..=1.0).contains(&q) {
+                return Err(format!("quantile: q={q} must be in [0, 1]"));
+            }
+            (b.const_scalar(element, q)?, true)
+        }
+        Ok(t) => {
+            let r = ctx.rank(t)?;
+            if r > 1 {
+                return Err("quantile: q must be a scalar or 1-D tensor".into());
+            }
+            (b.cast_like_type(t, element)?, r == 0)
+        }
+    };
+    let q = b.op("Reshape", &[q, b.const_i64s(&[-1])?], &[], fts)?;
+    // The working tensor `w` (rank >= 1) and its axis.
+    let (w, axis) = match dim {
+        None => (b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?, 0usize),
+        Some(_) if rank == 0 => (b.op_like("Reshape", &[x, b.const_i64s(&[1])?], &[], x)?, 0),
+        Some(d) => (x, d),
+    };
+    let wrank = if dim.is_none() || rank == 0 { 1 } else { rank };
+    if builder::dims(w.r#type()).and_then(|d| d.get(axis).copied().flatten()) == Some(0) {
+        return Err("quantile of an empty tensor / along an empty dim is undefined (torch refuses it)".into());
+    }
+    let ax = axis as i64;
+    let (sorted, _) = sort(ctx, w, axis, false)?;
+    let nan = b.op("IsNaN", &[w], &[], bools)?;
+    let nan_f = b.cast(nan, element)?;
+    // `[1, ..., 1]` of the row shape: q broadcasts to [Q, rows..] (kept axis).
+    let q_shape: Vec<i64> = std::iter::once(-1).chain(std::iter::repeat(1).take(wrank)).collect();
+    let qv = b.op("Reshape", &[q, b.const_i64s(&q_shape)?], &[], fts)?;
+    let size = b.op("Shape", &[w], &[("start", Attr::Int(ax)), ("end", Attr::Int(ax + 1))], i64s)?;
+    let size = b.cast(size, element)?;
+    let one = b.const_scalar(element, 1.0)?;
+    let ranks = if ignore_nan {
+        let nans = ctx.reduce("ReduceSum", nan_f, Some(&[ax]), true, fts)?;
+        let count = b.op("Sub", &[size, nans], &[], fts)?;
+        let last = b.op("Sub", &[count, one], &[], fts)?;
+        let r = b.op("Mul", &[qv, last], &[], fts)?;
+        let zero = b.const_scalar(element, 0.0)?;
+        let neg = b.op("Less", &[r, zero], &[], bools)?;
+        b.op("Where", &[neg, zero, r], &[], fts)?
+    } else {
+        let last = b.op("Sub", &[size, one], &[], fts)?;
+        let r = b.op("Mul", &[qv, last], &[], fts)?;
+        let any = ctx.reduce("ReduceMax", nan_f, Some(&[ax]), true, fts)?;
+        let any = b.cast(any, bool_type(ctx))?;
+        b.op("Where", &[any, last, r], &[], fts)?
+    };
+    // sorted as [Q, rows..] for GatherElements along axis + 1
+    let qn = b.op("Shape", &[q], &[], i64s)?;
+    let wshape = b.shape(sorted)?;
+    let full_shape = b.op("Concat", &[qn, wshape], &[("axis", Attr::Int(0))], i64s)?;
+    let sorted_q = ctx.unsqueeze(sorted, &[0])?;
+    let sorted_q = b.op("Expand", &[sorted_q, full_shape], &[], fts)?;
+    // ranks have the shape [Q, rows..] with the axis kept (size 1).
+    let gather = |r: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        let idx = b.cast(r, b.i64_type())?;
+        b.op("GatherElements", &[sorted_q, idx], &[("axis", Attr::Int(ax + 1))], fts)
+    };
+    let result = match interpolation.as_str() {
+        "lower" => gather(b.op("Floor", &[ranks], &[], fts)?)?,
+        "higher" => gather(b.op("Ceil", &[ranks], &[], fts)?)?,
+        "nearest" => gather(b.op("Round", &[ranks], &[], fts)?)?,
+        _ => {
+            let below_r = b.op("Floor", &[ranks], &[], fts)?;
+            let above_r = b.op("Ceil", &[ranks], &[], fts)?;
+            let below = gather(below_r)?;
+            let above = gather(above_r)?;
+            let weight = if interpolation == "midpoint" {
+                b.const_scalar(element, 0.5)?
+            } else {
+                b.op("Sub", &[ranks, below_r], &[], fts)?
+            };
+            lerp(ctx, below, above, weight)?
+        }
+    };
+    // result: [Q, rows with a kept axis]
+    let mut result = result;
+    if dim.is_none() {
+        // [Q, 1] -> [Q] or [Q, 1 x rank]
+        result = ctx.squeeze(result, &[1])?;
+        if keepdim && rank > 0 {
+            let axes: Vec<i64> = (1..=rank as i64).collect();
+            result = ctx.unsqueeze(result, &axes)?;
+        }
+    } else if rank == 0 || !keepdim {
+        result = ctx.squeeze(result, &[ax + 1])?;
+    }
+    if q_scalar {
+        result = ctx.squeeze(result, &[0])?;
+    }
+    Ok(vec![ctx.op("Identity", &[result], &[])?])
+}
+
+/// torch's lerp: `a + w (b - a)` for `|w| < 0.5`, else `b - (b - a)(1 - w)`.
+pub(super) fn lerp<'c, 'a>(ctx: &Ctx<'c, 'a>, a: Value<'c, 'a>, bv: Value<'c, 'a>, w: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let element = elem(a)?;
+    let fts = b.unranked(element);
+    let diff = b.op("Sub", &[bv, a], &[], fts)?;
+    let lo = b.op("Add", &[a, b.op("Mul", &[w, diff], &[], fts)?], &[], fts)?;
+    let one = b.const_scalar(element, 1.0)?;
+    let omw = b.op("Sub", &[one, w], &[], fts)?;
+    let hi = b.op("Sub", &[bv, b.op("Mul", &[diff, omw], &[], fts)?], &[], fts)?;
+    let half = b.const_scalar(element, 0.5)?;
+    let aw = b.op("Abs", &[w], &[], fts)?;
+    let small = b.op("Less", &[aw, half], &[], b.unranked(bool_type(ctx)))?;
+    b.op("Where", &[small, lo, hi], &[], fts)
+}

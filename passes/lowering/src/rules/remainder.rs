@@ -1,0 +1,47 @@
+use super::math_common::bool_op;
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.remainder.Scalar", remainder)
+        .samples(&[
+            "self: T[2,5]; other: 3",
+            "self: T[2,5]; other: -2",
+            "self: T[2,5]; other: 0.7",
+            "self: T[]; other: 2",
+        ])
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
+    Rule::custom("aten.remainder.Tensor", remainder)
+        .samples(&[
+            "self: T[2,5]; other: T[5]{1..4}",
+            "self: T[2,5]; other: T[2,5]{-4..-1}",
+            "self: T[]; other: T[3]{1..3}",
+            "self: T[2,5]; other: f32[5]",
+        ])
+        .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"]),
+];
+
+/// Python's modulo (the sign of the divisor): `Mod(fmod=0)` for integers;
+/// for floats torch's own formula, `m = fmod(x, y)` plus `y` where `m` is
+/// non-zero and its sign differs from `y`'s (exact, unlike
+/// `x - floor(x / y) * y`). `x % 0.0` is NaN like torch; an integer modulo by
+/// zero raises in torch and fails at run time in onnxruntime.
+fn remainder<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let element = ctx.result_element(0)?;
+    let x = ctx.tensor_as("self", element)?;
+    let y = ctx.tensor_as("other", element)?;
+    if !builder::is_float(element) {
+        return Ok(vec![ctx.op("Mod", &[x, y], &[("fmod", Attr::Int(0))])?]);
+    }
+    let b = &ctx.b;
+    let m = b.op_like("Mod", &[x, y], &[("fmod", Attr::Int(1))], x)?;
+    let zero = b.const_like(x, 0.0)?;
+    let m_zero = bool_op(ctx, "Equal", &[m, zero])?;
+    let m_nonzero = bool_op(ctx, "Not", &[m_zero])?;
+    let m_neg = bool_op(ctx, "Less", &[m, zero])?;
+    let y_neg = bool_op(ctx, "Less", &[y, zero])?;
+    let differ = bool_op(ctx, "Xor", &[m_neg, y_neg])?;
+    let fix = bool_op(ctx, "And", &[m_nonzero, differ])?;
+    let my = b.op_like("Add", &[m, y], &[], x)?;
+    Ok(vec![ctx.op("Where", &[fix, my, m], &[])?])
+}

@@ -1,0 +1,64 @@
+use super::prod_common::vector_norm;
+use crate::{builder, Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.renorm.default", renorm)
+    .samples(&[
+        "self: T[3,4,5]; p: 2; dim: 1; maxnorm: 0.5",
+        "self: T[3,4]; p: 1; dim: 0; maxnorm: 2.5",
+        "self: T[3,4]; p: 3.5; dim: -1; maxnorm: 1",
+        "self: T[3,4]; p: inf; dim: 0; maxnorm: 0.7",
+        "self: T[0,4]; p: 2; dim: 1; maxnorm: 0.5",
+        "self: T[3,4]; p: 2; dim: 0; maxnorm: 100",
+    ])
+    .dtypes(&["f32", "f64"])];
+
+/// torch: each slice along `dim` whose `p`-norm (over the other dims, in
+/// double like torch's CPU accumulation type) exceeds `maxnorm` is scaled by
+/// `maxnorm / (norm + 1e-7)`.
+fn renorm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let el = c.result_element(0)?;
+    if !builder::is_float(el) {
+        return Err("renorm of a non-float tensor".into());
+    }
+    let x = c.tensor_as("self", el)?;
+    let rank = c.rank(c.args.tensor("self")?)?;
+    if rank < 2 {
+        return Err(format!("renorm: input needs at least 2 dimensions, got {rank}"));
+    }
+    let dim = c.dim(c.args.int("dim")?, rank)? as i64;
+    let p = c.args.number("p")?.as_f64();
+    if !(p > 0.0) {
+        return Err("renorm: non-positive norm not supported".into());
+    }
+    let maxnorm = c.args.number("maxnorm")?.as_f64();
+    if maxnorm < 0.0 {
+        return Err("renorm: expected maxnorm to be >= 0".into());
+    }
+    let b = &c.b;
+    let f64_t = melior::ir::Type::float64(b.context);
+    let xd = b.cast_like_type(x, f64_t)?;
+    let axes: Vec<i64> = (0..rank as i64).filter(|&d| d != dim).collect();
+    let norm = if axes.is_empty() { b.op_like("Abs", &[xd], &[], xd)? } else { vector_norm(c, xd, Some(&axes), true, p)? };
+    let factor = b.cast_like_type(renorm_factor(c, norm, maxnorm, None)?, el)?;
+    Ok(vec![c.op("Mul", &[x, factor], &[])?])
+}
+
+/// torch's renormalisation factor of a (float64) `norm`: `maxnorm / (norm +
+/// 1e-7)` where `norm > maxnorm` (and `only`, when given, holds), else 1.
+/// Shared with embedding_renorm.
+pub(super) fn renorm_factor<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    norm: Value<'c, 'a>,
+    maxnorm: f64,
+    only: Option<Value<'c, 'a>>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &c.b;
+    let bool_t = b.unranked(super::math_common::bool_type(c));
+    let mut big = b.op("Greater", &[norm, b.const_like(norm, maxnorm)?], &[], bool_t)?;
+    if let Some(only) = only {
+        big = b.op("And", &[only, big], &[], bool_t)?;
+    }
+    let scale = b.op_like("Div", &[b.const_like(norm, maxnorm)?, b.op_like("Add", &[norm, b.const_like(norm, 1e-7)?], &[], norm)?], &[], norm)?;
+    b.op_like("Where", &[big, scale, b.const_like(norm, 1.0)?], &[], norm)
+}

@@ -1,0 +1,12 @@
+use crate::rules::rnn_common::{lower_sequence, Kind};
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.rnn_relu.input", |c| lower_sequence(c, Kind::RnnRelu))
+    .samples(&[
+        "input: T[5,2,3]; hx: T[1,2,4]; params: (T[4,3], T[4,4], T[4], T[4]); has_biases: true; \
+         num_layers: 1; dropout: 0.0; train: false; bidirectional: false; batch_first: false",
+        "input: T[2,5,3]; hx: T[4,2,4]; params: (T[4,3], T[4,4], T[4], T[4], T[4,3], T[4,4], T[4], T[4], \
+         T[4,8], T[4,4], T[4], T[4], T[4,8], T[4,4], T[4], T[4]); has_biases: true; num_layers: 2; \
+         dropout: 0.0; train: false; bidirectional: true; batch_first: true",
+    ])
+    .dtypes(&["f32"])];

@@ -1,0 +1,80 @@
+use crate::{builder, Attr, Ctx, IntArg, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.roll.default", roll)
+    .samples(&[
+        "self: T[3,5]; shifts: [1]; dims: [1]",
+        "self: T[3,5]; shifts: [1,-2]; dims: [0,1]",
+        "self: T[2,3]; shifts: [2]",
+        "self: T[0,0,3]; shifts: [2]",
+    ])
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];
+
+/// Per dim: `Concat(x[n-s:], x[:n-s])` with the shift taken modulo the
+/// size (at conversion time when both are static, in the graph otherwise);
+/// no dims means over the flattened tensor.
+fn roll<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let mut x = ctx.args.tensor("self")?;
+    let shifts = ctx.args.sym_ints("shifts")?;
+    let dims = ctx.args.ints("dims")?;
+    let flat = dims.is_empty();
+    let original = x;
+    if flat {
+        x = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    }
+    let dims = if flat { vec![0] } else { dims };
+    if shifts.len() != dims.len() {
+        return Err("shifts and dims differ in length".into());
+    }
+    let total: Option<i64> = builder::dims(original.r#type()).and_then(|d| d.into_iter().product());
+    // The flattened tensor is 1-D of `total` elements.
+    let shape = if flat { vec![total] } else { builder::dims(x.r#type()).ok_or("unknown rank")? };
+    for (&shift, &dim) in shifts.iter().zip(&dims) {
+        let d = ctx.norm_dim(dim, shape.len()) as usize;
+        let axis = b.const_i64s(&[d as i64])?;
+        let size = if flat { total } else { shape[d] };
+        let (tail, head) = match (shift, size) {
+            (IntArg::Static(shift), Some(n)) => {
+                if n == 0 {
+                    continue;
+                }
+                let s = shift.rem_euclid(n);
+                if s == 0 {
+                    continue;
+                }
+                let tail = b.op_like("Slice", &[x, b.const_i64s(&[n - s])?, b.const_i64s(&[n])?, axis], &[], x)?;
+                let head = b.op_like("Slice", &[x, b.const_i64s(&[0])?, b.const_i64s(&[n - s])?, axis], &[], x)?;
+                (tail, head)
+            }
+            // A dynamic size (Swin's shifted windows on a dynamic image) or
+            // shift: the split point n - (shift mod n) computed in the graph
+            // (Mod with fmod = 0 takes the divisor's sign like rem_euclid;
+            // the divisor max(n, 1) keeps an empty dim empty).
+            (shift, size) => {
+                let i64_t = b.i64_type();
+                let n = match size {
+                    Some(n) => b.const_i64s(&[n])?,
+                    None => {
+                        let bounds = [b.const_i64s(&[d as i64])?, b.const_i64s(&[d as i64 + 1])?];
+                        b.op("Slice", &[b.shape(x)?, bounds[0], bounds[1]], &[], b.unranked(i64_t))?
+                    }
+                };
+                let divisor = b.op("Max", &[n, b.const_i64s(&[1])?], &[], b.unranked(i64_t))?;
+                let s =
+                    b.op("Mod", &[ctx.int_tensor(shift)?, divisor], &[("fmod", Attr::Int(0))], b.unranked(i64_t))?;
+                let split = b.op("Sub", &[n, s], &[], b.unranked(i64_t))?;
+                let tail = b.op_like("Slice", &[x, split, b.const_i64s(&[i64::MAX])?, axis], &[], x)?;
+                let head = b.op_like("Slice", &[x, b.const_i64s(&[0])?, split, axis], &[], x)?;
+                (tail, head)
+            }
+        };
+        x = b.op_like("Concat", &[tail, head], &[("axis", Attr::Int(d as i64))], x)?;
+    }
+    if flat {
+        let shape = b.shape(original)?;
+        // allowzero: a 0 in the shape is an empty dim (a [0, 0, 0] input), not "copy".
+        return Ok(vec![ctx.op("Reshape", &[x, shape], &[("allowzero", Attr::Int(1))])?]);
+    }
+    Ok(vec![x])
+}

@@ -1,0 +1,12 @@
+use crate::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.rsqrt.default", rsqrt)
+    .samples(&["self: T[2,3]{pos}", "self: T[0]", "self: T[]"])
+    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];
+
+fn rsqrt<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = ctx.tensor_as("self", ctx.result_element(0)?)?;
+    let s = ctx.b.op_like("Sqrt", &[x], &[], x)?;
+    Ok(vec![ctx.op("Reciprocal", &[s], &[])?])
+}

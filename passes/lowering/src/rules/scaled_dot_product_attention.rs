@@ -1,0 +1,214 @@
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.scaled_dot_product_attention.default", sdpa)
+    .samples(&[
+        "query: T[1,2,4,8]; key: T[1,2,5,8]; value: T[1,2,5,8]",
+        "query: T[1,2,4,8]; key: T[1,2,5,8]; value: T[1,2,5,8]; attn_mask: bool[4,5]",
+        "query: T[1,2,4,8]; key: T[1,2,5,8]; value: T[1,2,5,8]; attn_mask: T[1,1,4,5]",
+        "query: T[2,2,4,8]; key: T[2,2,4,8]; value: T[2,2,4,8]; is_causal: true",
+        "query: T[1,4,3,8]; key: T[1,2,3,8]; value: T[1,2,3,8]; enable_gqa: true",
+        "query: T[2,4,3,8]; key: T[2,1,5,8]; value: T[2,1,5,8]",
+        "query: T[2,4,3,8]; key: T[2,1,3,8]; value: T[2,1,3,8]; is_causal: true",
+        "query: T[2,1,3,8]; key: T[2,4,5,8]; value: T[2,4,5,8]; attn_mask: bool[2,1,3,5]",
+        "query: T[4,3,8]; key: T[2,4,6,8]; value: T[2,4,6,8]; is_causal: true",
+        "query: T[2,4,3,8]; key: T[6,8]; value: T[6,8]",
+        "query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; scale: 0.5",
+        "query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; dropout_p: 1.0",
+    ])
+    .dtypes(&["f32", "f16", "bf16", "f64"])
+    .refuses(&[("query: T[1,2,3,4]; key: T[1,2,3,4]; value: T[1,2,3,4]; dropout_p: 1.5", "between 0 and 1")])];
+
+/// `softmax(Q K^T * scale + mask) V`, written out so it runs on every opset
+/// and runtime; GQA repeats K/V heads. (Fusing it into ONNX `Attention` is an
+/// optimizer pattern.)
+fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let q = ctx.args.tensor("query")?;
+    let mut k = ctx.args.tensor("key")?;
+    let mut v = ctx.args.tensor("value")?;
+    let dropout_p = ctx.args.float("dropout_p")?;
+    if !(0.0..=1.0).contains(&dropout_p) {
+        return Err(format!("dropout probability has to be between 0 and 1, but got {dropout_p}"));
+    }
+    let rank = ctx.rank(q)?;
+    let q_dims = builder::dims(q.r#type()).ok_or("unknown rank")?;
+    let k_dims = builder::dims(k.r#type()).ok_or("unknown rank")?;
+    let v_rank = ctx.rank(v)?;
+    let k_rank = k_dims.len();
+    if rank < 2 || k_rank < 2 || v_rank < 2 {
+        return Err(format!("query, key and value need a rank of at least 2 (got {rank}, {k_rank}, {v_rank})"));
+    }
+    // Grouped-query attention: repeat each K/V head for its group of Q heads.
+    // Without enable_gqa torch's math path broadcasts the batch dims of its
+    // matmuls: a single K/V head (multi-query attention, e.g. Falcon) or a
+    // single Q head broadcasts against the other's heads, as ONNX MatMul does.
+    let enable_gqa = ctx.args.bool("enable_gqa")?;
+    // Different ranks broadcast their batch dims in the matmuls, like torch's.
+    if enable_gqa && (k_rank != rank || v_rank != rank) {
+        return Err(format!("enable_gqa with query, key and value of different ranks ({rank}, {k_rank}, {v_rank})"));
+    }
+    let broadcast = |d: Option<i64>| d == Some(1);
+    if rank == 4
+        && k_rank == 4
+        && q_dims[1] != k_dims[1]
+        && !(!enable_gqa && (broadcast(q_dims[1]) || broadcast(k_dims[1])))
+    {
+        let (Some(hq), Some(hkv)) = (q_dims[1], k_dims[1]) else {
+            return Err("GQA with a dynamic number of heads is not supported".into());
+        };
+        if !enable_gqa || hq % hkv != 0 {
+            return Err(format!("query has {hq} heads and key {hkv}; need enable_gqa and a multiple"));
+        }
+        let rep = hq / hkv;
+        let repeat = |x: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+            // [B, Hkv, S, E] -> [B, Hkv, 1, S, E] -> expand rep -> [B, Hq, S, E]
+            let x5 = ctx.unsqueeze(x, &[2])?;
+            let ones = b.const_i64s(&[1, 1, rep, 1, 1])?;
+            let expanded = b.op_like("Expand", &[x5, ones], &[], x)?;
+            let shape = {
+                // Keep B and E from x; S is inferred.
+                let s = b.shape(x)?;
+                let batch =
+                    b.op("Slice", &[s, b.const_i64s(&[0])?, b.const_i64s(&[1])?], &[], b.unranked(b.i64_type()))?;
+                let last =
+                    b.op("Slice", &[s, b.const_i64s(&[3])?, b.const_i64s(&[4])?], &[], b.unranked(b.i64_type()))?;
+                let mid = b.const_i64s(&[hq, -1])?;
+                b.op("Concat", &[batch, mid, last], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?
+            };
+            b.op_like("Reshape", &[expanded, shape], &[], x)
+        };
+        k = repeat(k)?;
+        v = repeat(v)?;
+    }
+    let scale = default_scale(ctx, &q_dims)?;
+    let (q, k, v, mask) = in_opmath(ctx, [q, k, v], ctx.args.opt_tensor("attn_mask")?)?;
+    let masked = mask.is_some();
+    let scores = attention_scores(ctx, q, k, k_rank, scale, ctx.args.bool("is_causal")?, mask)?;
+    let weights = b.op_like("Softmax", &[scores], &[("axis", Attr::Int(-1))], q)?;
+    // A query row whose keys are all masked attends to nothing: torch gives
+    // 0 there (its CPU kernels and the math path's `_safe_softmax`; ONNX
+    // `Attention` too), a plain Softmax NaN, which the next layer's
+    // `0 * NaN` in its value product would spread to every row. The causal
+    // mask alone never masks a whole row (key 0 is always visible).
+    let weights = if masked { zero_masked_rows(ctx, scores, weights)? } else { weights };
+    // torch's math SDPA: `dropout(attn, dropout_p, train=True)` on the weights.
+    let weights = super::random_common::torch_dropout(
+        ctx,
+        weights,
+        Some(rank.max(k_rank)),
+        dropout_p,
+        true,
+        super::random_common::DropoutKind::Plain,
+    )?;
+    let out = b.op_like("MatMul", &[weights, v], &[], q)?;
+    Ok(vec![ctx.opmath_result(out)?])
+}
+
+/// `Where(IsInf(ReduceMax(scores)) , 0, weights)`: the softmax `weights`
+/// of `scores` with rows of all `-inf` set to 0 (the optimizer's
+/// `sdpa-masked-rows` recognizes this form as ONNX `Attention`'s own).
+pub(super) fn zero_masked_rows<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    scores: Value<'c, 'a>,
+    weights: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let element = builder::element_type(scores.r#type()).ok_or("scores are not a tensor")?;
+    let m = ctx.reduce("ReduceMax", scores, Some(&[-1]), true, b.unranked(element))?;
+    let none = super::math_common::isinf(ctx, m, false, true)?;
+    let zero = b.const_like(scores, 0.0)?;
+    b.op_like("Where", &[none, zero, weights], &[], weights)
+}
+
+/// float16/bfloat16 attention computed in float32 from the start, as
+/// torch's CPU kernels do (flash attention accumulates in float32, the math
+/// path upcasts): the scale (`1/sqrt(8)` is not a float16 number), the
+/// scores and the softmax are never rounded to the half type; only the
+/// result is (the rule ends with `opmath_result`). A float mask comes along;
+/// a boolean one stays.
+#[allow(clippy::type_complexity)]
+pub(super) fn in_opmath<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    qkv: [Value<'c, 'a>; 3],
+    mask: Option<Value<'c, 'a>>,
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>, Option<Value<'c, 'a>>), String> {
+    let element = ctx.opmath_element()?;
+    let up = |x: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        let e = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+        if builder::is_bool(e) || e == element {
+            Ok(x)
+        } else {
+            ctx.b.cast(x, element)
+        }
+    };
+    let [q, k, v] = qkv;
+    Ok((up(q)?, up(k)?, up(v)?, mask.map(up).transpose()?))
+}
+
+/// `scale`, or torch's default `1 / sqrt(E)` from the query's head size;
+/// `None` when that size is dynamic (computed in the graph, see
+/// [`attention_scores`]).
+pub(super) fn default_scale(ctx: &Ctx<'_, '_>, q_dims: &[Option<i64>]) -> Result<Option<f64>, String> {
+    Ok(match ctx.args.opt_float("scale")? {
+        Some(s) => Some(s),
+        None => q_dims.last().copied().flatten().map(|e| 1.0 / (e as f64).sqrt()),
+    })
+}
+
+/// `Q K^T * scale`, with the causal (top-left aligned: key `j <= i` for
+/// query `i`) and the user's mask applied: `-inf` where a boolean mask is
+/// false, added when it is a float mask. The scores before the softmax,
+/// shared by every SDPA form. `k_rank`: the key's rank (a repeated or
+/// cast key may have lost it in its type).
+pub(super) fn attention_scores<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    q: Value<'c, 'a>,
+    k: Value<'c, 'a>,
+    k_rank: usize,
+    scale: Option<f64>,
+    is_causal: bool,
+    mask: Option<Value<'c, 'a>>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let mut perm: Vec<i64> = (0..k_rank as i64).collect();
+    perm.swap(k_rank - 2, k_rank - 1);
+    let kt = b.op_like("Transpose", &[k], &[("perm", Attr::Ints(perm))], k)?;
+    let scores = b.op_like("MatMul", &[q, kt], &[], q)?;
+    let scale = match scale {
+        Some(scale) => b.const_like(q, scale)?,
+        // A dynamic head size E: 1 / sqrt(E) in q's (opmath) type.
+        None => {
+            let i64_1d = melior::ir::r#type::RankedTensorType::new(&[1], b.i64_type(), None).into();
+            let e = b.op("Shape", &[q], &[("start", Attr::Int(-1))], i64_1d)?;
+            let e = b.cast_like(e, q)?;
+            let root = b.op_like("Sqrt", &[e], &[], e)?;
+            b.op_like("Reciprocal", &[root], &[], e)?
+        }
+    };
+    let mut scores = b.op_like("Mul", &[scores, scale], &[], q)?;
+    let neg_inf = b.const_like(q, f64::NEG_INFINITY)?;
+    if is_causal {
+        // Keep j <= i: a lower-triangular boolean mask of shape [L, S].
+        let sq = b.shape(q)?;
+        let sk = b.shape(k)?;
+        let l = b.op("Slice", &[sq, b.const_i64s(&[-2])?, b.const_i64s(&[-1])?], &[], b.unranked(b.i64_type()))?;
+        let s = b.op("Slice", &[sk, b.const_i64s(&[-2])?, b.const_i64s(&[-1])?], &[], b.unranked(b.i64_type()))?;
+        let ls = b.op("Concat", &[l, s], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+        let t = b.const_scalar(melior::ir::r#type::IntegerType::new(b.context, 1).into(), 1.0)?;
+        let full = b.op_like("Expand", &[t, ls], &[], t)?;
+        let zero = b.const_i64_scalar(0)?;
+        let causal = b.op_like("Trilu", &[full, zero], &[("upper", Attr::Int(0))], t)?;
+        scores = b.op_like("Where", &[causal, scores, neg_inf], &[], q)?;
+    }
+    if let Some(mask) = mask {
+        let element = builder::element_type(mask.r#type()).ok_or("mask is not a tensor")?;
+        scores = if builder::is_bool(element) {
+            b.op_like("Where", &[mask, scores, neg_inf], &[], q)?
+        } else {
+            let mask = b.cast_like(mask, q)?;
+            b.op_like("Add", &[scores, mask], &[], q)?
+        };
+    }
+    Ok(scores)
+}

@@ -1,0 +1,141 @@
+use super::math_common::{bool_type, elem};
+use crate::{builder, Attr, Ctx, Number, Rule};
+use melior::ir::{r#type::IntegerType, Type, Value};
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.searchsorted.Tensor", searchsorted)
+        .samples(&[
+            "sorted_sequence: T[6]{sorted}; self: T[3,4]",
+            "sorted_sequence: T[6]{sorted}; self: T[3,4]; right: true",
+            "sorted_sequence: T[2,5]{sorted}; self: T[2,3]; out_int32: true",
+            "sorted_sequence: T[2,3,5]{sorted}; self: T[2,3,4]; side: \"right\"",
+            "sorted_sequence: T[6]{sorted}; self: T[]",
+            "sorted_sequence: T[0]; self: T[3]",
+            "sorted_sequence: T[5]{sorted}; self: T[0]",
+            "sorted_sequence: i64[8]{sorted}; self: i64[5]{-1..4}; right: true",
+        ])
+        .dtypes(&["f32", "i64", "i32", "f64"]),
+    Rule::custom("aten.searchsorted.Scalar", searchsorted)
+        .samples(&[
+            "sorted_sequence: T[6]{sorted}; self: 0.5",
+            "sorted_sequence: T[6]{sorted}; self: 1; right: true",
+            "sorted_sequence: T[5]{sorted}; self: -0.25; out_int32: true",
+            "sorted_sequence: i64[8]{sorted}; self: 1; side: \"left\"",
+        ])
+        .dtypes(&["f32", "i64", "f64"]),
+];
+
+/// A dtype's promotion class: (is float, bits).
+fn class(t: Type<'_>) -> (bool, u32) {
+    let bits = if builder::is_bool(t) {
+        1
+    } else if let Ok(i) = IntegerType::try_from(t) {
+        i.width()
+    } else {
+        match t.to_string().as_str() {
+            "f64" => 64,
+            "f32" => 32,
+            _ => 16,
+        }
+    };
+    (builder::is_float(t), bits)
+}
+
+/// torch's `promote_types` for two real dtypes (no wrapped-number rule:
+/// searchsorted promotes the boundaries and the values like tensors).
+pub(super) fn promote<'c>(a: Type<'c>, b: Type<'c>) -> Type<'c> {
+    let (ca, cb) = (class(a), class(b));
+    match (ca.0, cb.0) {
+        (true, false) => a,
+        (false, true) => b,
+        _ => {
+            if ca.1 >= cb.1 {
+                a
+            } else {
+                b
+            }
+        }
+    }
+}
+
+/// The dtype a tensor of `t` and a Python number are compared in (torch's
+/// result_type with a wrapped number: the number counts only by category,
+/// a float number with an integer tensor gives the default float32).
+pub(super) fn promote_number<'c>(ctx: &Ctx<'c, '_>, t: Type<'c>, n: Number) -> Type<'c> {
+    match n {
+        Number::Float(_) if !builder::is_float(t) => Type::float32(ctx.b.context),
+        Number::Int(_) if builder::is_bool(t) => ctx.b.i64_type(),
+        _ => t,
+    }
+}
+
+/// The boundaries and values of a searchsorted-like op compared pairwise:
+/// the insertion index of each value is the number of boundaries `s` (in
+/// the last dim) with `!(s >= v)` (left) or `!(s > v)` (right), which is what
+/// torch's binary search returns on a sorted sequence (also for a NaN value,
+/// which goes past every boundary). `seq` is 1-D (shared) or has the
+/// leading dims of `values`.
+pub(super) fn insertion_index<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    seq: Value<'c, 'a>,
+    seq_rank: usize,
+    values: Value<'c, 'a>,
+    right: bool,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let bools = b.unranked(bool_type(ctx));
+    let i64s = b.unranked(b.i64_type());
+    // values [..., M, 1] against seq [N] or [..., 1, N]
+    let v = ctx.unsqueeze(values, &[-1])?;
+    let s = if seq_rank > 1 { ctx.unsqueeze(seq, &[-2])? } else { seq };
+    let cmp = b.op(if right { "Greater" } else { "GreaterOrEqual" }, &[s, v], &[], bools)?;
+    let below = b.op("Not", &[cmp], &[], bools)?;
+    let below = b.cast(below, b.i64_type())?;
+    ctx.reduce("ReduceSum", below, Some(&[-1]), false, i64s)
+}
+
+fn searchsorted<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let mut seq = ctx.args.tensor("sorted_sequence")?;
+    let seq_rank = ctx.rank(seq)?;
+    if seq_rank == 0 {
+        return Err("searchsorted: the boundaries must have at least one dim".into());
+    }
+    let right_flag = ctx.args.bool("right")?;
+    let right = if ctx.args.is_none("side")? {
+        right_flag
+    } else {
+        match ctx.args.string("side")?.as_str() {
+            "left" if right_flag => return Err("searchsorted: side='left' contradicts right=True".into()),
+            "left" => false,
+            "right" => true,
+            other => return Err(format!("searchsorted: side must be 'left' or 'right', got '{other}'")),
+        }
+    };
+    if let Some(sorter) = ctx.args.opt_tensor("sorter")? {
+        let sorter = b.cast_like_type(sorter, b.i64_type())?;
+        seq = b.op_like("GatherElements", &[seq, sorter], &[("axis", Attr::Int(-1))], seq)?;
+    }
+    let seq_element = elem(seq)?;
+    let values = match ctx.args.tensor_or_number("self")? {
+        Ok(v) => {
+            let vr = ctx.rank(v)?;
+            if seq_rank > 1 && vr != seq_rank {
+                return Err("searchsorted: boundaries and values must have the same leading dims".into());
+            }
+            let common = promote(seq_element, elem(v)?);
+            seq = b.cast_like_type(seq, common)?;
+            b.cast_like_type(v, common)?
+        }
+        Err(n) => {
+            if seq_rank > 1 {
+                return Err("searchsorted: a scalar value needs 1-D boundaries".into());
+            }
+            let common = promote_number(ctx, seq_element, n);
+            seq = b.cast_like_type(seq, common)?;
+            b.const_scalar(common, n.as_f64())?
+        }
+    };
+    let index = insertion_index(ctx, seq, seq_rank, values, right)?;
+    Ok(vec![b.cast_like_type(index, ctx.result_element(0)?).and_then(|v| ctx.op("Identity", &[v], &[]))?])
+}

@@ -1,0 +1,25 @@
+use super::nn_common::{reduce_loss, Ew};
+use crate::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.smooth_l1_loss.default", loss).samples(&[
+    "self: T[3,4]; target: T[3,4]",
+    "self: T[3,4]; target: T[3,4]; reduction: 0; beta: 0.5",
+    "self: T[3,4]; target: T[3,4]; reduction: 2; beta: 0.0",
+])];
+
+/// `0.5 d^2 / beta` where `|d| < beta`, else `|d| - 0.5 beta` (beta 0: L1).
+fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let e = Ew { ctx: c, like: x };
+    let beta = c.args.float("beta")?;
+    let d = e.op("Sub", &[x, c.tensor_as("target", c.result_element(0)?)?])?;
+    let a = e.op("Abs", &[d])?;
+    if beta == 0.0 {
+        return Ok(vec![reduce_loss(c, a)?]);
+    }
+    let quad = e.op("Div", &[e.op("Mul", &[e.op("Mul", &[d, d])?, e.k(0.5)?])?, e.k(beta)?])?;
+    let lin = e.op("Sub", &[a, e.k(0.5 * beta)?])?;
+    let small = e.bool_op("Less", &[a, e.k(beta)?])?;
+    Ok(vec![reduce_loss(c, e.op("Where", &[small, quad, lin])?)?])
+}

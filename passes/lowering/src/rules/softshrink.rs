@@ -1,0 +1,25 @@
+use melior::ir::ValueLike;
+use super::math_common::bool_op;
+use crate::{builder::element_type, Rule};
+
+/// torch: `x > l ? x - l : (x < -l ? x + l : x * 0)` (NaN stays NaN).
+pub const RULES: &[Rule] = &[Rule::custom("aten.softshrink.default", |c| {
+    let x = c.args.tensor("self")?;
+    let b = &c.b;
+    if !c.args.is_dynamic("lambd")? {
+        let l = c.args.number("lambd")?.as_f64();
+        if l < 0.0 {
+            return Err(format!("softshrink: lambda must be non-negative, got {l}"));
+        }
+    }
+    // A number or a value computed in the graph (`t.item()`).
+    let lp = c.tensor_as("lambd", element_type(x.r#type()).ok_or("self is not a tensor")?)?;
+    let (ln, zero) = (b.op_like("Neg", &[lp], &[], lp)?, b.const_like(x, 0.0)?);
+    let gt = bool_op(c, "Greater", &[x, lp])?;
+    let lt = bool_op(c, "Less", &[x, ln])?;
+    let mid = b.op_like("Mul", &[x, zero], &[], x)?;
+    let low = b.op_like("Where", &[lt, b.op_like("Add", &[x, lp], &[], x)?, mid], &[], x)?;
+    Ok(vec![c.op("Where", &[gt, b.op_like("Sub", &[x, lp], &[], x)?, low], &[])?])
+})
+.samples(&["self: T[3,4]", "self: T[3,4]; lambd: 1.5", "self: T[3,4]; lambd: 0", "self: T[]", "self: T[0,2]"])
+.dtypes(&["f32", "f64", "f16", "bf16"])];

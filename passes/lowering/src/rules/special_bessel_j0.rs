@@ -1,0 +1,7 @@
+use super::bessel_common::{bessel_j0, unary};
+use crate::Rule;
+
+/// torch.special.special_bessel_j0 (see bessel_common.rs).
+pub const RULES: &[Rule] = &[Rule::custom("aten.special_bessel_j0.default", |c| unary(c, |i| bessel_j0(i)))
+    .samples(&["self: T[2,3]", "self: T[3,4]{pos}", "self: i64[2,6]{-12..30}", "self: T[0]", "self: T[]"])
+    .dtypes(&["f32", "f64", "i64"])];

@@ -1,0 +1,270 @@
+//! Special functions ONNX has no op for (lgamma, digamma, erfinv, i0), built
+//! from elementwise ONNX ops in float64 (onnxruntime has double kernels for
+//! Log, Exp, Sin, Cos, Sqrt, Floor, Div, ... but not Erf, Tan or Atan, which
+//! these avoid). Not a rule file.
+
+use super::math_common::bool_op;
+use crate::Ctx;
+use melior::ir::{Type, Value};
+
+/// A small expression builder over float64 values.
+pub struct F64<'x, 'c, 'a> {
+    pub c: &'x Ctx<'c, 'a>,
+    pub like: Value<'c, 'a>,
+}
+
+impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
+    /// `x` (any numeric type) as float64, and the builder.
+    pub fn new(c: &'x Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<(Self, Value<'c, 'a>), String> {
+        let x = c.b.cast_like_type(x, f64_type(c))?;
+        Ok((F64 { c, like: x }, x))
+    }
+    pub fn k(&self, v: f64) -> Result<Value<'c, 'a>, String> {
+        self.c.b.const_like(self.like, v)
+    }
+    pub fn op(&self, op: &str, inputs: &[Value<'c, 'a>]) -> Result<Value<'c, 'a>, String> {
+        self.c.b.op_like(op, inputs, &[], self.like)
+    }
+    pub fn add(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.op("Add", &[a, b])
+    }
+    pub fn sub(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.op("Sub", &[a, b])
+    }
+    pub fn mul(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.op("Mul", &[a, b])
+    }
+    pub fn div(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.op("Div", &[a, b])
+    }
+    pub fn addk(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
+        let k = self.k(v)?;
+        self.add(a, k)
+    }
+    pub fn mulk(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
+        let k = self.k(v)?;
+        self.mul(a, k)
+    }
+    pub fn un(&self, op: &str, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.op(op, &[a])
+    }
+    pub fn cmp(&self, op: &str, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        bool_op(self.c, op, &[a, b])
+    }
+    pub fn cmpk(&self, op: &str, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
+        let k = self.k(v)?;
+        self.cmp(op, a, k)
+    }
+    pub fn select(&self, cond: Value<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.op("Where", &[cond, a, b])
+    }
+    /// Horner: `c[0] + t * (c[1] + t * (...))`.
+    pub fn poly(&self, t: Value<'c, 'a>, coefficients: &[f64]) -> Result<Value<'c, 'a>, String> {
+        let mut p = self.k(*coefficients.last().ok_or("empty polynomial")?)?;
+        for &ck in coefficients.iter().rev().skip(1) {
+            p = self.mul(p, t)?;
+            p = self.addk(p, ck)?;
+        }
+        Ok(p)
+    }
+    /// `x` is a non-positive integer (a pole of gamma).
+    pub fn is_pole(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        let f = self.un("Floor", x)?;
+        let int = self.cmp("Equal", f, x)?;
+        let nonpos = self.cmpk("LessOrEqual", x, 0.0)?;
+        bool_op(self.c, "And", &[int, nonpos])
+    }
+}
+
+pub fn f64_type<'c>(c: &Ctx<'c, '_>) -> Type<'c> {
+    Type::float64(c.b.context)
+}
+
+/// Lanczos coefficients (g = 7, n = 9): Gamma(z + 1) =
+/// sqrt(2 pi) (z + g + 1/2)^(z + 1/2) e^-(z + g + 1/2) A(z).
+const LANCZOS: [f64; 9] = [
+    0.999_999_999_999_809_9,
+    676.520_368_121_885_1,
+    -1_259.139_216_722_402_8,
+    771.323_428_777_653_1,
+    -176.615_029_162_140_6,
+    12.507_343_278_686_905,
+    -0.138_571_095_265_720_12,
+    9.984_369_578_019_572e-6,
+    1.505_632_735_149_311_6e-7,
+];
+
+/// log|Gamma(x)| of a float64 `x`: Lanczos for x >= 0.5, the reflection
+/// `log(pi / |sin(pi x)|) - lgamma(1 - x)` below (sin of x reduced mod 2, so
+/// large negative x stay exact); +inf at the poles and at +-inf; NaN stays
+/// NaN.
+pub fn lgamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let reflect = f.cmpk("Less", x, 0.5)?;
+    let one_minus = f.sub(f.k(1.0)?, x)?;
+    let w = f.select(reflect, one_minus, x)?;
+    let z = f.addk(w, -1.0)?;
+    let mut a = f.k(LANCZOS[0])?;
+    for (i, &p) in LANCZOS.iter().enumerate().skip(1) {
+        let d = f.addk(z, i as f64)?;
+        let term = f.div(f.k(p)?, d)?;
+        a = f.add(a, term)?;
+    }
+    let t = f.addk(z, 7.5)?;
+    let zh = f.addk(z, 0.5)?;
+    let lt = f.un("Log", t)?;
+    let s = f.mul(zh, lt)?;
+    let s = f.sub(s, t)?;
+    let la = f.un("Log", a)?;
+    let s = f.add(s, la)?;
+    let lg = f.addk(s, 0.5 * (2.0 * std::f64::consts::PI).ln())?;
+    // Reflection: log(pi) - log|sin(pi r)| - lgamma(1 - x), r = x mod 2.
+    let half = f.mulk(x, 0.5)?;
+    let fl = f.un("Floor", half)?;
+    let r = f.sub(x, f.mulk(fl, 2.0)?)?;
+    let s = f.un("Sin", f.mulk(r, std::f64::consts::PI)?)?;
+    let s = f.un("Abs", s)?;
+    let ls = f.un("Log", s)?;
+    let refl = f.sub(f.k(std::f64::consts::PI.ln())?, ls)?;
+    let refl = f.sub(refl, lg)?;
+    let y = f.select(reflect, refl, lg)?;
+    let inf = f.k(f64::INFINITY)?;
+    let pole = f.is_pole(x)?;
+    let y = f.select(pole, inf, y)?;
+    let ax = f.un("Abs", x)?;
+    let is_inf = f.cmp("Equal", ax, inf)?;
+    f.select(is_inf, inf, y)
+}
+
+/// digamma of a float64 `x`: for x >= 0.5, psi(x + 6) by its asymptotic
+/// series (error below 1e-11 there) minus sum 1/(x + j), j < 6; below, the
+/// reflection psi(1 - x) - pi cos(pi r) / sin(pi r) (r = x mod 1). Like
+/// torch: -inf at +0 (+inf at -0), NaN at negative integers and -inf.
+pub fn digamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let reflect = f.cmpk("Less", x, 0.5)?;
+    let one_minus = f.sub(f.k(1.0)?, x)?;
+    let w = f.select(reflect, one_minus, x)?;
+    let y = f.addk(w, 6.0)?;
+    let iy = f.div(f.k(1.0)?, y)?;
+    let iy2 = f.mul(iy, iy)?;
+    // ln y - 1/(2y) - sum B_2k / (2k y^2k)
+    let series =
+        f.poly(iy2, &[0.0, 1.0 / 12.0, -1.0 / 120.0, 1.0 / 252.0, -1.0 / 240.0, 1.0 / 132.0, -691.0 / 32760.0])?;
+    let ly = f.un("Log", y)?;
+    let mut psi = f.sub(ly, f.mulk(iy, 0.5)?)?;
+    psi = f.sub(psi, series)?;
+    for j in 0..6 {
+        let d = f.addk(w, j as f64)?;
+        psi = f.sub(psi, f.div(f.k(1.0)?, d)?)?;
+    }
+    let fl = f.un("Floor", x)?;
+    let r = f.sub(x, fl)?;
+    let pr = f.mulk(r, std::f64::consts::PI)?;
+    let cot = f.div(f.un("Cos", pr)?, f.un("Sin", pr)?)?;
+    let refl = f.sub(psi, f.mulk(cot, std::f64::consts::PI)?)?;
+    let out = f.select(reflect, refl, psi)?;
+    let nan = f.k(f64::NAN)?;
+    let pole = f.is_pole(x)?;
+    let out = f.select(pole, nan, out)?;
+    // x == +-0: copysign(inf, -x).
+    let zero = f.cmpk("Equal", x, 0.0)?;
+    let inv = f.div(f.k(1.0)?, x)?;
+    let neg_zero = f.cmpk("Less", inv, 0.0)?;
+    let signed_inf = f.select(neg_zero, f.k(f64::INFINITY)?, f.k(f64::NEG_INFINITY)?)?;
+    f.select(zero, signed_inf, out)
+}
+
+/// erfinv of a float64 `x` (M. Giles, "Approximating the erfinv function",
+/// 2010, single-precision fit): +-inf at +-1, NaN outside [-1, 1].
+pub fn erfinv<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let one = f.k(1.0)?;
+    let a = f.mul(f.sub(one, x)?, f.add(one, x)?)?;
+    erfinv_with(f, x, a)
+}
+
+/// erfinv of `x` given `a = (1 - x)(1 + x)` (which a caller may know more
+/// exactly than `1 - x^2`, e.g. ndtri's `4 p (1 - p)`).
+pub fn erfinv_with<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    // Clamp so the unused branch and |x| >= 1 stay finite; fixed below.
+    let a0 = a;
+    let a = f.op("Max", &[a, f.k(1e-300)?])?;
+    let w = f.un("Neg", f.un("Log", a)?)?;
+    let central = f.poly(
+        f.addk(w, -2.5)?,
+        &[
+            1.501_409_41,
+            0.246_640_727,
+            -0.004_177_681_64,
+            -0.001_253_725_03,
+            0.000_218_580_87,
+            -4.391_506_54e-6,
+            -3.523_387_7e-6,
+            3.432_739_39e-7,
+            2.810_226_36e-8,
+        ],
+    )?;
+    let tail = f.poly(
+        f.addk(f.un("Sqrt", w)?, -3.0)?,
+        &[
+            2.832_976_82,
+            1.001_674_06,
+            0.009_438_870_47,
+            -0.007_622_461_3,
+            0.005_739_507_73,
+            -0.003_673_428_44,
+            0.001_349_343_22,
+            0.000_100_950_558,
+            -0.000_200_214_257,
+        ],
+    )?;
+    let small = f.cmpk("Less", w, 5.0)?;
+    let p = f.select(small, central, tail)?;
+    let y = f.mul(p, x)?;
+    // Poles and the domain by `a` (|x| = 1 where a == 0, |x| > 1 where a < 0).
+    let is_one = f.cmpk("Equal", a0, 0.0)?;
+    let signed_inf = f.mulk(x, f64::INFINITY)?;
+    let y = f.select(is_one, signed_inf, y)?;
+    let out = f.cmpk("Less", a0, 0.0)?;
+    f.select(out, f.k(f64::NAN)?, y)
+}
+
+/// I0 (modified Bessel function of the first kind, order 0) of a float64
+/// `x`: Abramowitz & Stegun 9.8.1 (|x| <= 3.75, error < 1.6e-7) and 9.8.2
+/// (|x| > 3.75, relative error < 1.9e-7).
+pub fn i0<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let ax = f.un("Abs", x)?;
+    let t = f.mulk(ax, 1.0 / 3.75)?;
+    let t2 = f.mul(t, t)?;
+    let near = f.poly(t2, &[1.0, 3.515_622_9, 3.089_942_4, 1.206_749_2, 0.265_973_2, 0.036_076_8, 0.004_581_3])?;
+    let (axf, p) = i0_asymptotic_series(f, ax)?;
+    let e = f.un("Exp", axf)?;
+    let s = f.un("Sqrt", axf)?;
+    let far = f.mul(f.div(e, s)?, p)?;
+    let small = f.cmpk("LessOrEqual", ax, 3.75)?;
+    f.select(small, near, far)
+}
+
+/// The large-|x| series of I0 (Abramowitz & Stegun 9.8.2): `(a, p)` with
+/// `a = max(|x|, 3.75)` (so unused lanes stay finite) and `p` such that
+/// `I0(x) ~ exp(a) / sqrt(a) * p` and `I0e(x) ~ p / sqrt(a)` for |x| > 3.75.
+pub fn i0_asymptotic_series<'c, 'a>(
+    f: &F64<'_, 'c, 'a>,
+    ax: Value<'c, 'a>,
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
+    let axf = f.op("Max", &[ax, f.k(3.75)?])?;
+    let u = f.div(f.k(3.75)?, axf)?;
+    let p = f.poly(
+        u,
+        &[
+            0.398_942_28,
+            0.013_285_92,
+            0.002_253_19,
+            -0.001_575_65,
+            0.009_162_81,
+            -0.020_577_06,
+            0.026_355_37,
+            -0.016_476_33,
+            0.003_923_77,
+        ],
+    )?;
+    Ok((axf, p))
+}

@@ -1,0 +1,7 @@
+use super::digamma::digamma_rule;
+use crate::Rule;
+
+/// `torch.special.digamma` = digamma (exported as its own target in the TRAINING IR).
+pub const RULES: &[Rule] = &[Rule::custom("aten.special_digamma.default", digamma_rule)
+    .samples(&["self: T[2,3]", "self: T[]"])
+    .dtypes(&["f32", "i64"])];

@@ -1,0 +1,6 @@
+use super::softmax::softmax;
+use crate::Rule;
+
+/// `torch.special.log_softmax` (exported as its own target in the TRAINING IR).
+pub const RULES: &[Rule] = &[Rule::custom("aten.special_log_softmax.default", |c| softmax(c, "LogSoftmax"))
+    .samples(&["self: T[2,3]; dim: 1", "self: T[2,3]; dim: -1; dtype: dtype(f32)", "self: T[]; dim: 0"])];

@@ -1,0 +1,15 @@
+use super::erfc::erfc_of;
+use crate::Rule;
+
+/// The standard normal CDF, `erfc(-x / sqrt(2)) / 2` (accurate in the lower
+/// tail, where `(1 + erf(x / sqrt(2))) / 2` would round to 0).
+pub const RULES: &[Rule] = &[Rule::custom("aten.special_ndtr.default", |c| {
+    let x = c.tensor_as("self", c.result_element(0)?)?;
+    let k = c.b.const_like(x, -std::f64::consts::FRAC_1_SQRT_2)?;
+    let z = c.b.op_like("Mul", &[x, k], &[], x)?;
+    let e = erfc_of(c, z)?;
+    let half = c.b.const_like(x, 0.5)?;
+    Ok(vec![c.op("Mul", &[e, half], &[])?])
+})
+.samples(&["self: T[2,3]", "self: T[0]", "self: T[]"])
+.dtypes(&["f32", "i64"])];

@@ -1,0 +1,43 @@
+use super::math_common::{bool_op, isnan};
+use crate::{Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.special_xlog1py.default", xlog1py)
+        .samples(&[
+            "self: T[2,3]; other: T[2,3]{pos}",
+            "self: T[2,3]{0..2}; other: T[3]",
+            "self: T[]; other: T[2]{pos}",
+            "self: T[0,3]; other: T[3]",
+        ])
+        .dtypes(&["f32", "f64", "i64"]),
+    Rule::custom("aten.special_xlog1py.self_scalar", xlog1py)
+        .samples(&["self: 2.0; other: T[2,3]{pos}", "self: 0; other: T[2,3]"])
+        .dtypes(&["f32", "f64"]),
+    Rule::custom("aten.special_xlog1py.other_scalar", xlog1py)
+        .samples(&["self: T[2,3]; other: 2.5", "self: T[2,3]; other: 0"])
+        .dtypes(&["f32", "f64"]),
+];
+
+/// torch: NaN where `other` is NaN, 0 where `self == 0`, else
+/// `self * log1p(other)`; `log1p(y)` is `log(u) * y / (u - 1)` with
+/// `u = 1 + y` (exact where `u - 1 == y`), `y` where `u == 1`, `log(u)` for
+/// infinite `u`. Integer operands are promoted to the float result.
+fn xlog1py<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let el = c.result_element(0)?;
+    let x = c.tensor_as("self", el)?;
+    let y = c.tensor_as("other", el)?;
+    let b = &c.b;
+    let one = b.const_scalar(el, 1.0)?;
+    let u = b.op_like("Add", &[y, one], &[], y)?;
+    let log_u = b.op_like("Log", &[u], &[], y)?;
+    let d = b.op_like("Sub", &[u, one], &[], y)?;
+    let corrected = b.op_like("Mul", &[log_u, b.op_like("Div", &[y, d], &[], y)?], &[], y)?;
+    let l = b.op_like("Where", &[bool_op(c, "Equal", &[u, one])?, y, corrected], &[], y)?;
+    let l = b.op_like("Where", &[bool_op(c, "IsInf", &[u])?, log_u, l], &[], y)?;
+    let p = b.op_like("Mul", &[x, l], &[], y)?;
+    let zero = b.const_scalar(el, 0.0)?;
+    let p = b.op_like("Where", &[bool_op(c, "Equal", &[x, zero])?, zero, p], &[], y)?;
+    let nan = b.const_scalar(el, f64::NAN)?;
+    Ok(vec![c.op("Where", &[isnan(c, y)?, nan, p], &[])?])
+}

@@ -1,0 +1,15 @@
+use crate::{Attr, Rule};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.swapaxes.default", |c| {
+    let x = c.args.tensor("self")?;
+    let rank = c.rank(x)?;
+    let (a, b) = (c.dim(c.args.int("axis0")?, rank)?, c.dim(c.args.int("axis1")?, rank)?);
+    if rank == 0 || a == b {
+        return Ok(vec![x]);
+    }
+    let mut perm: Vec<i64> = (0..rank as i64).collect();
+    perm.swap(a, b);
+    Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
+})
+.samples(&["self: T[2,3,4]; axis0: 0; axis1: 2", "self: T[2,3]; axis0: -1; axis1: 0", "self: T[]; axis0: 0; axis1: 0"])
+.dtypes(&["f32", "i64", "bool", "i32", "f64"])];

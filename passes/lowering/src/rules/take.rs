@@ -1,0 +1,18 @@
+use crate::{Attr, Rule};
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.take.default", |c| {
+    let b = &c.b;
+    let x = c.args.tensor("self")?;
+    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    let index = c.args.tensor("index")?;
+    // Gather takes negative indices from the end, like torch.take.
+    Ok(vec![c.op("Gather", &[flat, index], &[("axis", Attr::Int(0))])?])
+})
+.samples(&[
+    "self: T[3,4]; index: i64[5]{0..12}",
+    "self: T[3,4]; index: i64[2,2]{-12..12}",
+    "self: T[]; index: i64[3]{0..1}",
+    "self: T[3,4]; index: i64[]{0..12}",
+    "self: T[3,4]; index: i64[0]",
+])
+.dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16", "i8", "u8"])];

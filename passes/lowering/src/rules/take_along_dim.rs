@@ -1,0 +1,68 @@
+use super::tensor_common::{broadcast_shape, concat, shape_part, vec_slice};
+use crate::{Attr, Ctx, Rule};
+use melior::ir::Value;
+
+pub const RULES: &[Rule] = &[Rule::custom("aten.take_along_dim.default", take_along_dim)
+    .samples(&[
+        "self: T[3,4]; indices: i64[3,2]{0..4}; dim: 1",
+        "self: T[3,4]; indices: i64[5,4]{-3..3}; dim: 0",
+        "self: T[3,4]; indices: i64[1,2]{0..4}; dim: -1",
+        "self: T[1,4]; indices: i64[3,2]{0..4}; dim: 1",
+        "self: T[3,4]; indices: i64[5]{0..12}",
+    ])
+    .dtypes(&["f32", "i64", "bool", "i32", "f64", "f16", "bf16", "i8", "u8"])];
+
+/// With `dim`: `self` and `indices` broadcast in every dim but `dim`, then
+/// `GatherElements`. Without: `take` on the flattened tensor.
+fn take_along_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let x = ctx.args.tensor("self")?;
+    let idx = ctx.args.tensor("indices")?;
+    let Some(dim) = ctx.args.opt_int("dim")? else {
+        let minus_one = b.const_i64s(&[-1])?;
+        let flat = b.op_like("Reshape", &[x, minus_one], &[], x)?;
+        let flat_idx = b.op_like("Reshape", &[idx, minus_one], &[], idx)?;
+        return Ok(vec![ctx.op("Gather", &[flat, flat_idx], &[("axis", Attr::Int(0))])?]);
+    };
+    let (rx, ri) = (ctx.rank(x)?, ctx.rank(idx)?);
+    if rx != ri {
+        return Err(format!("take_along_dim: self (rank {rx}) and indices (rank {ri}) must have the same rank"));
+    }
+    let rank = rx;
+    let d = ctx.dim(dim, rank)? as i64;
+    if rank == 0 {
+        return Ok(vec![x]);
+    }
+    // Shapes with `dim` set to 1, broadcast together.
+    let one = b.const_i64s(&[1])?;
+    let with_one = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        let mut parts = Vec::new();
+        if d > 0 {
+            parts.push(shape_part(ctx, v, 0, Some(d))?);
+        }
+        parts.push(one);
+        if d + 1 < rank as i64 {
+            parts.push(shape_part(ctx, v, d + 1, None)?);
+        }
+        concat(ctx, &parts)
+    };
+    let (sx, si) = (with_one(x)?, with_one(idx)?);
+    let zx = b.op_like("Expand", &[b.const_i64_scalar(0)?, sx], &[], idx)?;
+    let zi = b.op_like("Expand", &[b.const_i64_scalar(0)?, si], &[], idx)?;
+    let common = broadcast_shape(ctx, &[zx, zi])?;
+    let target = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        let mut parts = Vec::new();
+        if d > 0 {
+            parts.push(vec_slice(ctx, common, 0, Some(d))?);
+        }
+        parts.push(shape_part(ctx, v, d, Some(d + 1))?);
+        if d + 1 < rank as i64 {
+            parts.push(vec_slice(ctx, common, d + 1, None)?);
+        }
+        concat(ctx, &parts)
+    };
+    let (tx, ti) = (target(x)?, target(idx)?);
+    let x = b.op_like("Expand", &[x, tx], &[], x)?;
+    let idx = b.op_like("Expand", &[idx, ti], &[], idx)?;
+    Ok(vec![ctx.op("GatherElements", &[x, idx], &[("axis", Attr::Int(d))])?])
+}

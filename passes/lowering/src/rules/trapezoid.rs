@@ -1,0 +1,143 @@
+use super::math_common::elem;
+use crate::{builder, Attr, Ctx, Rule};
+use melior::ir::{Value, ValueLike};
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.trapezoid.x", |c| integrate(c, false))
+        .samples(&[
+            "y: T[3,5]; x: T[5]",
+            "y: T[3,5]; x: T[3,5]; dim: 1",
+            "y: T[4,3]; x: T[4]; dim: 0",
+            "y: T[2,3,4]; x: T[3,4]; dim: -2",
+            "y: T[2,4]; x: T[1,4]",
+            "y: T[6]; x: T[6]",
+            "y: T[3,1]; x: T[1]",
+            "y: T[3,0]; x: T[0]",
+        ])
+        .dtypes(&["f32", "f64", "i64"]),
+    Rule::custom("aten.trapezoid.dx", |c| integrate(c, false))
+        .samples(&[
+            "y: T[3,5]",
+            "y: T[3,5]; dx: 0.5; dim: 0",
+            "y: T[2,3,4]; dx: 2; dim: -2",
+            "y: T[6]; dx: -1.5",
+            "y: T[3,1]",
+            "y: T[3,0]",
+        ])
+        .dtypes(&["f32", "f64", "i64"]),
+];
+
+/// The spacing `dx` along `dim` from sample points `x` (torch: a 1-D `x`
+/// is laid along `dim`, a lower-rank `x` gets leading 1s), or `None` for the
+/// scalar `dx` overloads.
+fn spacing<'c, 'a>(ctx: &Ctx<'c, 'a>, rank: usize, dim: usize, element: melior::ir::Type<'c>) -> Result<Option<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let Some(x) = (if ctx.args.schema.arg("x").is_some() { Some(ctx.args.tensor("x")?) } else { None }) else {
+        return Ok(None);
+    };
+    let xr = ctx.rank(x)?;
+    if xr > rank {
+        return Err("trapezoid: x has more dims than y".into());
+    }
+    let x = b.cast_like_type(x, element)?;
+    let x = if xr == 1 {
+        let mut shape = vec![1i64; rank];
+        shape[dim] = -1;
+        b.op_like("Reshape", &[x, b.const_i64s(&shape)?], &[], x)?
+    } else if xr < rank {
+        ctx.unsqueeze(x, &(0..(rank - xr) as i64).collect::<Vec<_>>())?
+    } else {
+        x
+    };
+    let (left, right) = neighbours(ctx, x, dim)?;
+    Ok(Some(b.op_like("Sub", &[right, left], &[], x)?))
+}
+
+/// `v[.., :-1, ..]` and `v[.., 1:, ..]` along `dim`.
+fn neighbours<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, dim: usize) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
+    let b = &ctx.b;
+    let axes = b.const_i64s(&[dim as i64])?;
+    let left = b.op_like("Slice", &[v, b.const_i64s(&[0])?, b.const_i64s(&[-1])?, axes], &[], v)?;
+    let right = b.op_like("Slice", &[v, b.const_i64s(&[1])?, b.const_i64s(&[i64::MAX])?, axes], &[], v)?;
+    Ok((left, right))
+}
+
+/// trapezoid / trapz / cumulative_trapezoid with torch's formulas, in the
+/// result's float type: with points `x`, `sum((l + r) * dx) / 2` (cumulative:
+/// `cumsum((l + r) * dx) / 2`); with a scalar `dx`, `(sum(y) - (y0 + yn) * 0.5)
+/// * dx` (cumulative: `cumsum(dx / 2 * (l + r))`). An empty `dim` integrates
+/// to 0.
+pub(super) fn integrate<'c, 'a>(ctx: &Ctx<'c, 'a>, cumulative: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let y = ctx.args.tensor("y")?;
+    let rank = ctx.rank(y)?;
+    if rank == 0 {
+        return Err("trapezoid of a 0-d tensor is undefined (torch refuses it)".into());
+    }
+    if builder::is_bool(elem(y)?) {
+        return Err("trapezoid of a bool tensor is not supported (torch refuses it)".into());
+    }
+    // torch forms x's differences, y's pair sums and their products in the
+    // inputs' integer type, wrapping around (uint8: 3 - 5 = 254) before the
+    // sum and the division: computed here in floats, 8/16-bit integers would
+    // differ, so they are refused.
+    for name in ["y", "x"] {
+        if ctx.args.schema.arg(name).is_none() || ctx.args.is_none(name)? {
+            continue;
+        }
+        let t = elem(ctx.args.tensor(name)?)?;
+        let narrow = !builder::is_float(t)
+            && melior::ir::r#type::IntegerType::try_from(t).is_ok_and(|i| i.width() > 1 && i.width() <= 16);
+        if narrow {
+            return Err(format!(
+                "trapezoid of a {t} `{name}`: torch computes its differences and products in that integer type, \
+                 wrapping around, before summing; convert it to a wider or floating-point type"
+            ));
+        }
+    }
+    let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
+    let element = ctx.result_element(0)?;
+    let fts = b.unranked(element);
+    let y = b.cast_like_type(y, element)?;
+    let d = dim as i64;
+    let dx = spacing(ctx, rank, dim, element)?;
+    let empty = builder::dims(y.r#type()).and_then(|s| s[dim]) == Some(0);
+    if empty && !cumulative {
+        return Ok(vec![ctx.reduce("ReduceSum", y, Some(&[d]), false, ctx.result_type(0)?)?]);
+    }
+    let (left, right) = neighbours(ctx, y, dim)?;
+    let pair = b.op("Add", &[left, right], &[], fts)?;
+    let two = b.const_scalar(element, 2.0)?;
+    let cumsum = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> { b.op("CumSum", &[v, b.const_i64_scalar(d)?], &[], fts) };
+    let out = match (dx, cumulative) {
+        (Some(dx), false) => {
+            let p = b.op("Mul", &[pair, dx], &[], fts)?;
+            let s = ctx.reduce("ReduceSum", p, Some(&[d]), false, fts)?;
+            b.op("Div", &[s, two], &[], fts)?
+        }
+        (Some(dx), true) => {
+            let p = b.op("Mul", &[pair, dx], &[], fts)?;
+            b.op("Div", &[cumsum(p)?, two], &[], fts)?
+        }
+        (None, cum) => {
+            let h = if ctx.args.schema.arg("dx").is_some_and(|a| a.ty == "float") {
+                ctx.args.float("dx")?
+            } else {
+                ctx.args.number("dx")?.as_f64()
+            };
+            if cum {
+                let half = b.const_scalar(element, h / 2.0)?;
+                cumsum(b.op("Mul", &[half, pair], &[], fts)?)?
+            } else {
+                let total = ctx.reduce("ReduceSum", y, Some(&[d]), false, fts)?;
+                let first = b.op("Gather", &[y, b.const_i64_scalar(0)?], &[("axis", Attr::Int(d))], fts)?;
+                let last = b.op("Gather", &[y, b.const_i64_scalar(-1)?], &[("axis", Attr::Int(d))], fts)?;
+                let ends = b.op("Add", &[first, last], &[], fts)?;
+                let ends = b.op("Mul", &[ends, b.const_scalar(element, 0.5)?], &[], fts)?;
+                let inner = b.op("Sub", &[total, ends], &[], fts)?;
+                b.op("Mul", &[inner, b.const_scalar(element, h)?], &[], fts)?
+            }
+        }
+    };
+    Ok(vec![ctx.op("Identity", &[out], &[])?])
+}

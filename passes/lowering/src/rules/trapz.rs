@@ -1,0 +1,11 @@
+use super::trapezoid::integrate;
+use crate::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule::custom("aten.trapz.x", |c| integrate(c, false))
+        .samples(&["y: T[3,5]; x: T[5]", "y: T[4,3]; x: T[4,3]; dim: 0", "y: T[3,0]; x: T[0]"])
+        .dtypes(&["f32", "f64", "i64"]),
+    Rule::custom("aten.trapz.dx", |c| integrate(c, false))
+        .samples(&["y: T[3,5]", "y: T[3,5]; dx: 0.25; dim: 0", "y: T[6]; dx: 3.0", "y: T[2,0]"])
+        .dtypes(&["f32", "f64", "i64"]),
+];

@@ -1,0 +1,235 @@
+//! Algebraic simplification. Only identities that hold exactly for every
+//! input, NaN, infinities and signed zeros included: `x * 0` is not `0`
+//! (NaN, inf), float `x + 0.0` is not `x` (`-0.0 + 0.0 = +0.0`; only
+//! `x + (-0.0)` is), `x - 0.0` is. A constant operand must not broadcast the
+//! result to a larger shape: every rule checks the result's type equals the
+//! surviving operand's.
+
+use super::{both_orders, Rule, Rw};
+use crate::{
+    analysis::Dim,
+    lang::{dtype, Head},
+};
+use egg::Id;
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        name: "mul-by-one",
+        family: "algebra",
+        roots: &["Mul"],
+        min_opset: 1,
+        summary: "x * 1 -> x (either operand; the result keeps x's type)",
+        apply: mul_by_one,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = "onnx.Mul"(%one, %x) : (tensor<f32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "onnx.Relu"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "add-zero",
+        family: "algebra",
+        roots: &["Add"],
+        min_opset: 1,
+        summary: "x + 0 -> x for integers, x + (-0.0) -> x for floats (x + 0.0 is not x when x = -0.0)",
+        apply: add_zero,
+        example: r#"
+func.func @f(%x: tensor<2x3xi64>, %y: tensor<2x3xf32>) -> (tensor<2x3xi64>, tensor<2x3xf32>) {
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %0 = "onnx.Add"(%x, %zero) : (tensor<2x3xi64>, tensor<i64>) -> tensor<2x3xi64>
+  %nzero = "onnx.Constant"() {value = dense<-0.0> : tensor<f32>} : () -> tensor<f32>
+  %1 = "onnx.Add"(%nzero, %y) : (tensor<f32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %pzero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %2 = "onnx.Add"(%1, %pzero) : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0, %2 : tensor<2x3xi64>, tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "sub-zero",
+        family: "algebra",
+        roots: &["Sub"],
+        min_opset: 1,
+        summary: "x - 0 -> x (integers, and floats with +0.0)",
+        apply: sub_zero,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %0 = "onnx.Sub"(%x, %zero) : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x3xf32>
+  %1 = "onnx.Exp"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "div-by-one",
+        family: "algebra",
+        roots: &["Div"],
+        min_opset: 1,
+        summary: "x / 1 -> x",
+        apply: div_by_one,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<3xf32>} : () -> tensor<3xf32>
+  %0 = "onnx.Div"(%x, %one) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = "onnx.Tanh"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "double-negation",
+        family: "algebra",
+        roots: &["Neg"],
+        min_opset: 1,
+        summary: "Neg(Neg(x)) -> x",
+        apply: double_negation,
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "onnx.Neg"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "onnx.Neg"(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = "onnx.Sigmoid"(%1) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "reciprocal-mul-to-div",
+        family: "algebra",
+        roots: &["Mul"],
+        min_opset: 1,
+        summary: "a * Reciprocal(b) -> a / b for a constant b whose every element is a power of two with a representable reciprocal (then both are one rounding of the same number; for any other b they differ: 1e-39 * Reciprocal(2e-39) is inf in float32, 1e-39 / 2e-39 is 0.5)",
+        apply: reciprocal_mul_to_div,
+        example: r#"
+func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %b = "onnx.Constant"() {value = dense<[[4.0], [-0.125]]> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
+  %r = "onnx.Reciprocal"(%b) : (tensor<2x1xf32>) -> tensor<2x1xf32>
+  %0 = "onnx.Mul"(%a, %r) : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}"#,
+    },
+    Rule {
+        name: "one-div-mul-to-div",
+        family: "algebra",
+        roots: &["Mul"],
+        min_opset: 1,
+        summary: "a * (1 / b) -> a / b (float) for a constant b whose every element is a power of two with a representable reciprocal, as reciprocal-mul-to-div",
+        apply: one_div_mul_to_div,
+        example: r#"
+func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %b = "onnx.Constant"() {value = dense<[[0.5], [1024.0]]> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %r = "onnx.Div"(%one, %b) : (tensor<f32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  %0 = "onnx.Mul"(%r, %a) : (tensor<2x1xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}"#,
+    },
+];
+
+/// `x op c` is `x` when c is all `identity` values and the result has x's type.
+fn neutral(rw: &Rw<'_>, class: Id, x: Id, c: Id, accept: impl Fn(&crate::lang::Values, bool) -> bool) -> Option<Id> {
+    let elem = rw.elem(x)?;
+    let values = rw.values(c)?;
+    (rw.elem(c) == Some(elem)
+        && (rw.same_type(class, x) || broadcasts_into(rw, c, x))
+        && accept(values, dtype::is_float(elem)))
+    .then_some(x)
+}
+
+/// True when `c` has no more dims than `x` and all of size 1: `x op c` has
+/// x's shape whatever x's unknown dims are.
+fn broadcasts_into(rw: &Rw<'_>, c: Id, x: Id) -> bool {
+    match (rw.ty(c).and_then(|t| t.dims.as_ref()), rw.ty(x).and_then(|t| t.dims.as_ref())) {
+        (Some(dc), Some(dx)) => dc.len() <= dx.len() && dc.iter().all(|d| *d == Dim::Static(1)),
+        _ => false,
+    }
+}
+
+fn mul_by_one(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    both_orders(children).into_iter().find_map(|(x, c)| neutral(rw, class, x, c, |v, _| v.all_eq(1.0)))
+}
+
+fn add_zero(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    both_orders(children)
+        .into_iter()
+        .find_map(|(x, c)| neutral(rw, class, x, c, |v, float| if float { v.all_bits(-0.0) } else { v.all_eq(0.0) }))
+}
+
+fn sub_zero(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [x, c] = children else { return None };
+    neutral(rw, class, *x, *c, |v, float| if float { v.all_bits(0.0) } else { v.all_eq(0.0) })
+}
+
+fn div_by_one(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [x, c] = children else { return None };
+    neutral(rw, class, *x, *c, |v, _| v.all_eq(1.0))
+}
+
+fn double_negation(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    let [inner] = children else { return None };
+    rw.producers(*inner, "Neg").into_iter().find_map(|(_, c)| (c.len() == 1 && rw.same_type(class, c[0])).then(|| c[0]))
+}
+
+/// True when `1 / b` is exact for every element of the constant `b`: each
+/// is `±2^k` and `2^-k` is representable (normal or subnormal) in `b`'s
+/// float type. Then `a * (1 / b)` and `a / b` are the same single rounding
+/// of `a * 2^-k` for every `a` (NaN, infinities and subnormals included).
+/// For any other divisor the two differ, in the last bit for most values
+/// and completely where `1 / b` overflows or underflows.
+fn exact_reciprocal(rw: &Rw<'_>, b: Id) -> bool {
+    // The least and greatest exponents k of 2^k the type represents.
+    let (min_exp, max_exp) = match rw.elem(b) {
+        Some(dtype::FLOAT) => (-149, 127),
+        Some(dtype::DOUBLE) => (-1074, 1023),
+        Some(dtype::FLOAT16) => (-24, 15),
+        Some(dtype::BFLOAT16) => (-133, 127),
+        _ => return false,
+    };
+    let Some(v) = rw.values(b) else { return false };
+    v.len() > 0
+        && (0..v.len()).all(|i| {
+            let x = v.f64_at(i).abs();
+            if !x.is_finite() || x == 0.0 {
+                return false;
+            }
+            // A power of two in f64 (every exponent above is in f64's normal range
+            // but -1074, which is still exactly 2^-1074): no mantissa bits.
+            let (bits, exp) = (x.to_bits() & ((1u64 << 52) - 1), (x.to_bits() >> 52) as i64 - 1023);
+            let k = if exp == -1023 { 63 - bits.leading_zeros() as i64 - 1074 } else { exp };
+            let power_of_two = if exp == -1023 { bits.is_power_of_two() } else { bits == 0 };
+            power_of_two && (min_exp..=max_exp).contains(&k) && (min_exp..=max_exp).contains(&-k)
+        })
+}
+
+fn reciprocal_mul_to_div(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    for (a, r) in both_orders(children) {
+        for (_, c) in rw.producers(r, "Reciprocal") {
+            if let [b] = c[..] {
+                if rw.elem(a).is_some() && rw.elem(a) == rw.elem(b) && exact_reciprocal(rw, b) {
+                    return rw.add_like(Head::new("Div", vec![]), vec![a, b], class);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// `1 / b` is `Reciprocal(b)` for floats (integer division is not) when the
+/// quotient has `b`'s type (the one does not broadcast it to more dims).
+fn one_div_mul_to_div(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
+    for (a, r) in both_orders(children) {
+        for (_, c) in rw.producers(r, "Div") {
+            if let [one, b] = c[..] {
+                let float = rw.elem(b).is_some_and(dtype::is_float);
+                if float
+                    && rw.elem(a) == rw.elem(b)
+                    && rw.elem(one) == rw.elem(b)
+                    && rw.values(one).is_some_and(|v| v.all_eq(1.0))
+                    && rw.same_type(r, b)
+                    && exact_reciprocal(rw, b)
+                {
+                    return rw.add_like(Head::new("Div", vec![]), vec![a, b], class);
+                }
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,96 @@
+//! Convolutions: an inference BatchNormalization after a Conv whose weights
+//! and statistics are all initializers is folded into the Conv's weight and
+//! bias, computed by the writer (`onnx.weight_transform` kinds
+//! `conv_bn_weight` and `conv_bn_bias`, src/export/transform.rs):
+//!
+//! ```text
+//! f[m]  = scale[m] / sqrt(var[m] + epsilon)
+//! W'[m] = W[m] * f[m]
+//! b'[m] = (b[m] - mean[m]) * f[m] + B[m]        (b = 0 without a bias)
+//! ```
+//!
+//! The writer computes in f64 and rounds once; the folded model differs from
+//! the unfolded one by float rounding only (as every BN-folding exporter's).
+
+use super::{
+    weights::{is_weight, transform_head, EXAMPLE_ARCHIVE},
+    Rule, Rw,
+};
+use crate::lang::{dtype, AttrValue, Head};
+use egg::Id;
+
+// The example reads `EXAMPLE_ARCHIVE`.
+const _: &str = EXAMPLE_ARCHIVE;
+
+pub static RULES: &[Rule] = &[Rule {
+    name: "conv-batchnorm",
+    family: "conv",
+    roots: &["BatchNormalization"],
+    min_opset: 9,
+    summary: "BatchNormalization(Conv(x, W, b), scale, B, mean, var) of initializers -> Conv(x, W', b') with W', b' folded by the writer",
+    apply: conv_batchnorm,
+    example: r#"
+func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x5x5xf32, ["s0"]> {
+  %w = "onnx.initializer"() {name = "conv.weight"} : () -> tensor<4x3x3x3xf32>
+  %b = "onnx.initializer"() {name = "conv.bias"} : () -> tensor<4xf32>
+  %s = "onnx.initializer"() {name = "bn.weight"} : () -> tensor<4xf32>
+  %B = "onnx.initializer"() {name = "bn.bias"} : () -> tensor<4xf32>
+  %m = "onnx.initializer"() {name = "bn.running_mean"} : () -> tensor<4xf32>
+  %v = "onnx.initializer"() {name = "bn.running_var"} : () -> tensor<4xf32>
+  %0 = "onnx.Conv"(%x, %w, %b) {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<?x3x5x5xf32, ["s0"]>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<?x4x5x5xf32, ["s0"]>
+  %1 = "onnx.BatchNormalization"(%0, %s, %B, %m, %v) {epsilon = 9.99999974E-6 : f32} : (tensor<?x4x5x5xf32, ["s0"]>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x5x5xf32, ["s0"]>
+  return %1 : tensor<?x4x5x5xf32, ["s0"]>
+}"#,
+}];
+
+fn conv_batchnorm(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [y, scale, shift, mean, var] = children[..] else { return None };
+    if head.results != 1 || head.int("training_mode").unwrap_or(0) != 0 || !head.fully_known() {
+        return None;
+    }
+    if head.attrs.iter().any(|(k, _)| !matches!(k.as_str(), "epsilon" | "momentum" | "training_mode")) {
+        return None;
+    }
+    let epsilon = head.float("epsilon").unwrap_or(1e-5);
+    let elem = rw.elem(y)?;
+    if !matches!(elem, dtype::FLOAT | dtype::DOUBLE) || !rw.same_type(class, y) {
+        return None;
+    }
+    for stat in [scale, shift, mean, var] {
+        if !is_weight(rw, stat) || rw.elem(stat) != Some(elem) {
+            return None;
+        }
+    }
+    let m = match rw.ty(scale)?.static_shape()?[..] {
+        [m] => m,
+        _ => return None,
+    };
+    if [shift, mean, var].iter().any(|s| rw.ty(*s).and_then(|t| t.static_shape()) != Some(vec![m])) {
+        return None;
+    }
+    for (conv_head, operands) in rw.producers(y, "Conv") {
+        let (x, w, bias) = match operands[..] {
+            [x, w] => (x, w, None),
+            [x, w, b] if rw.ty(b).is_some_and(|t| t.elem.is_none()) => (x, w, None), // onnx.none
+            [x, w, b] => (x, w, Some(b)),
+            _ => continue,
+        };
+        let Some(wshape) = rw.ty(w).and_then(|t| t.static_shape()) else { continue };
+        if wshape.len() < 3 || wshape[0] != m || !is_weight(rw, w) || rw.elem(w) != Some(elem) {
+            continue;
+        }
+        if let Some(b) = bias {
+            if !is_weight(rw, b) || rw.ty(b).and_then(|t| t.static_shape()) != Some(vec![m]) || rw.elem(b) != Some(elem)
+            {
+                continue;
+            }
+        }
+        let eps = ("epsilon", AttrValue::float(epsilon));
+        let folded_w = rw.add_like(transform_head("conv_bn_weight", vec![eps.clone()]), vec![w, scale, var], w)?;
+        let mut bias_operands = vec![scale, shift, mean, var];
+        bias_operands.extend(bias);
+        let folded_b = rw.add_like(transform_head("conv_bn_bias", vec![eps]), bias_operands, scale)?;
+        return rw.add_like((*conv_head).clone(), vec![x, folded_w, folded_b], class);
+    }
+    None
+}

@@ -1,0 +1,120 @@
+//! Quantized graphs in the QDQ form (`QuantizeLinear` / `DequantizeLinear`
+//! around float ops, as PT2E programs lower): moving data instead of
+//! dequantized floats, and removing Q/DQ round trips.
+//!
+//! Only per-tensor dequantization (0-d scale and zero point) is moved: a
+//! per-axis or blocked one ties its parameters to an axis the moved op
+//! would renumber. Every rule here is exact: a data-movement op commutes
+//! with an elementwise map, and `Q(DQ(q))` with the same parameters gives
+//! back `q` when the scale is a normal float32 small enough that no
+//! `(q - zp) * scale` overflows.
+
+use super::{Rule, Rw};
+use crate::{
+    analysis::TyInfo,
+    lang::{dtype, Head},
+};
+use egg::Id;
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        name: "dq-through-data-movement",
+        family: "quant",
+        roots: &["Reshape", "Unsqueeze", "Squeeze", "Transpose", "Flatten", "Expand"],
+        min_opset: 13,
+        summary: "Reshape/Unsqueeze/Squeeze/Transpose/Flatten/Expand(DequantizeLinear(q, s, zp)) with 0-d s, zp -> DequantizeLinear(the same op of q, s, zp): the integers move (a quarter of the bytes for int8), and onnxruntime's QDQ propagation has nothing to insert (at opset 21+ it inserts a Q of mismatched zero-point type and fails to load the model, onnxruntime 1.32)",
+        apply: dq_through_data_movement,
+        example: r#"
+func.func @f(%q: tensor<?x4x6xi8, ["s0"]>) -> tensor<?x6x4xf32, ["s0"]> {
+  %s = "onnx.Constant"() {value = dense<0.25> : tensor<f32>} : () -> tensor<f32>
+  %z = "onnx.Constant"() {value = dense<-3> : tensor<i8>} : () -> tensor<i8>
+  %x = "onnx.DequantizeLinear"(%q, %s, %z) : (tensor<?x4x6xi8, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xf32, ["s0"]>
+  %t = "onnx.Transpose"(%x) {perm = array<i64: 0, 2, 1>} : (tensor<?x4x6xf32, ["s0"]>) -> tensor<?x6x4xf32, ["s0"]>
+  return %t : tensor<?x6x4xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "shape-of-dq",
+        family: "quant",
+        roots: &["Shape"],
+        min_opset: 13,
+        summary: "Shape(DequantizeLinear(q, ..)) -> Shape(q) (the same start/end): dequantization keeps the shape",
+        apply: shape_of_dq,
+        example: r#"
+func.func @f(%q: tensor<?x4xui8, ["s0"]>, %s: tensor<4xf32>) -> (tensor<?x4xf32, ["s0"]>, tensor<1xi64>) {
+  %x = "onnx.DequantizeLinear"(%q, %s) {axis = 1 : i64} : (tensor<?x4xui8, ["s0"]>, tensor<4xf32>) -> tensor<?x4xf32, ["s0"]>
+  %n = "onnx.Shape"(%x) {end = 1 : i64} : (tensor<?x4xf32, ["s0"]>) -> tensor<1xi64>
+  return %x, %n : tensor<?x4xf32, ["s0"]>, tensor<1xi64>
+}"#,
+    },
+    Rule {
+        name: "q-of-dq",
+        family: "quant",
+        roots: &["QuantizeLinear"],
+        min_opset: 13,
+        summary: "QuantizeLinear(DequantizeLinear(q, s, zp), s, zp) -> q for the same 0-d s and zp, s a float32 constant in [2^-126, 2^110] (then round((q - zp) * s / s) is q - zp for every 8- and 16-bit q)",
+        apply: q_of_dq,
+        example: r#"
+func.func @f(%q: tensor<2x3xi8>) -> tensor<2x3xi8> {
+  %s = "onnx.Constant"() {value = dense<0.0123> : tensor<f32>} : () -> tensor<f32>
+  %z = "onnx.Constant"() {value = dense<5> : tensor<i8>} : () -> tensor<i8>
+  %x = "onnx.DequantizeLinear"(%q, %s, %z) : (tensor<2x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
+  %y = "onnx.QuantizeLinear"(%x, %s, %z) : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+  return %y : tensor<2x3xi8>
+}"#,
+    },
+];
+
+/// The integer types the rules move or round-trip (8 and 16 bits).
+fn small_int(elem: Option<i32>) -> bool {
+    matches!(elem, Some(dtype::INT8 | dtype::UINT8 | dtype::INT16 | dtype::UINT16))
+}
+
+/// `(q, operands)` of a per-tensor `DequantizeLinear` producing `x`: 0-d
+/// scale and zero point (or none), no attribute but `axis` (moot then).
+fn per_tensor_dq(rw: &Rw<'_>, x: Id) -> Option<(Id, Vec<Id>)> {
+    rw.producers(x, "DequantizeLinear").into_iter().find_map(|(h, c)| {
+        let plain = h.attrs.iter().all(|(k, _)| k.as_str() == "axis");
+        let scalars = c[1..].iter().all(|&p| rw.ty(p).and_then(TyInfo::rank) == Some(0));
+        (h.results == 1 && plain && (2..=3).contains(&c.len()) && scalars && small_int(rw.elem(c[0])))
+            .then(|| (c[0], c[1..].to_vec()))
+    })
+}
+
+fn dq_through_data_movement(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let (&x, rest) = children.split_first()?;
+    let (q, params) = per_tensor_dq(rw, x)?;
+    let dims = rw.ty(class)?.dims.clone()?;
+    let moved_ty = TyInfo::tensor(rw.elem(q)?, dims);
+    let mut operands = vec![q];
+    operands.extend_from_slice(rest);
+    let moved = rw.add(head.clone(), operands, moved_ty);
+    let mut dq_operands = vec![moved];
+    dq_operands.extend(params);
+    rw.add_like(Head::new("DequantizeLinear", vec![]), dq_operands, class)
+}
+
+fn shape_of_dq(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [x] = children else { return None };
+    let q = rw.producers(*x, "DequantizeLinear").into_iter().find_map(|(h, c)| (h.results == 1).then(|| c[0]))?;
+    rw.add_like(head.clone(), vec![q], class)
+}
+
+fn q_of_dq(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    // Only the default saturation (float8 targets are not small ints anyway)
+    // and an `output_dtype` that the result type already says.
+    if !head.attrs.iter().all(|(k, _)| matches!(k.as_str(), "axis" | "saturate" | "output_dtype")) {
+        return None;
+    }
+    let (&x, qparams) = children.split_first()?;
+    let (q, dqparams) = per_tensor_dq(rw, x)?;
+    if qparams.len() != dqparams.len() || !rw.same_type(class, q) {
+        return None;
+    }
+    let same = qparams.iter().zip(&dqparams).all(|(a, b)| rw.find(*a) == rw.find(*b));
+    let scale = rw.scalar(qparams[0]).filter(|_| rw.elem(qparams[0]) == Some(dtype::FLOAT))?;
+    // |q - zp| < 2^17: the product stays normal and finite, and dividing it
+    // back is within half a unit of q - zp.
+    let in_range = (2f64.powi(-126)..=2f64.powi(110)).contains(&scale);
+    (same && in_range).then_some(q)
+}

@@ -1,5 +1,0 @@
-use crate::lowering::Rule;
-
-/// `Acosh`; integer and bool inputs are promoted to the float result type
-/// (out-of-domain values give NaN like torch).
-pub const RULES: &[Rule] = &[Rule::unary("aten.acosh.default", "Acosh").dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

@@ -1,9 +1,0 @@
-use super::adaptive_avg_pool2d::adaptive_avg_pool;
-use crate::lowering::Rule;
-
-pub const RULES: &[Rule] = &[Rule::custom("aten.adaptive_avg_pool1d.default", |c| adaptive_avg_pool(c, 1)).samples(&[
-    "self: T[1,2,8]; output_size: [1]",
-    "self: T[1,2,8]; output_size: [4]",
-    "self: T[2,3,7]; output_size: [3]",
-    "self: T[3,7]; output_size: [5]",
-])];

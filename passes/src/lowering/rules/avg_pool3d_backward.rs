@@ -1,6 +1,0 @@
-use super::avg_pool2d_backward::avg_pool_backward;
-use crate::lowering::Rule;
-
-pub const RULES: &[Rule] = &[Rule::custom("aten.avg_pool3d_backward.default", |c| avg_pool_backward(c, 3)).samples(&[
-    "grad_output: T[1,2,2,2,3]; self: T[1,2,4,4,5]; kernel_size: [2,2,2]; stride: [2,2,2]; padding: [0,0,1]; ceil_mode: true; count_include_pad: false; divisor_override: none",
-])];

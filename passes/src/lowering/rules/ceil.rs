@@ -1,6 +1,0 @@
-use super::common::rounding;
-use crate::lowering::Rule;
-
-pub const RULES: &[Rule] = &[Rule::custom("aten.ceil.default", |c| rounding(c, "Ceil"))
-    .samples(&["self: T[2,3]", "self: T[0]", "self: T[]"])
-    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"])];

@@ -1,3 +1,0 @@
-use crate::lowering::Rule;
-
-pub const RULES: &[Rule] = &[Rule::unary("aten.cos.default", "Cos").dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

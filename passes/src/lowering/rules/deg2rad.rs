@@ -1,9 +1,0 @@
-use crate::lowering::Rule;
-
-/// `x * 0.017453292519943295` in the float result type.
-pub const RULES: &[Rule] = &[Rule::custom("aten.deg2rad.default", |c| {
-    let x = c.tensor_as("self", c.result_element(0)?)?;
-    let k = c.b.const_like(x, 0.017453292519943295)?;
-    Ok(vec![c.op("Mul", &[x, k], &[])?])
-})
-.samples(&["self: T[2,3]", "self: T[0]", "self: T[]"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];

@@ -1,9 +1,0 @@
-use crate::lowering::rules::rnn_common::{lower_cell, Kind};
-use crate::lowering::Rule;
-
-pub const RULES: &[Rule] = &[Rule::custom("aten.rnn_tanh_cell.default", |c| lower_cell(c, Kind::RnnTanh))
-    .samples(&[
-        "input: T[2,3]; hx: T[2,4]; w_ih: T[4,3]; w_hh: T[4,4]; b_ih: T[4]; b_hh: T[4]",
-        "input: T[3,3]; hx: T[3,4]; w_ih: T[4,3]; w_hh: T[4,4]",
-    ])
-    .dtypes(&["f32"])];

@@ -1,6 +1,0 @@
-use super::mvlgamma::mvlgamma;
-use crate::lowering::Rule;
-
-/// `torch.special.multigammaln` = mvlgamma (exported as its own target in the TRAINING IR).
-pub const RULES: &[Rule] =
-    &[Rule::custom("aten.special_multigammaln.default", mvlgamma).samples(&["self: T[2,3]{pos}; p: 1"])];

@@ -1,8 +1,0 @@
-use crate::lowering::Rule;
-
-pub const RULES: &[Rule] = &[Rule::custom("aten.square.default", |c| {
-    let x = c.tensor_as("self", c.result_element(0)?)?;
-    Ok(vec![c.op("Mul", &[x, x], &[])?])
-})
-.samples(&["self: T[2,3]", "self: T[0]"])
-.dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

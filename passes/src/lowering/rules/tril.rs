@@ -1,6 +1,0 @@
-use super::triu::trilu;
-use crate::lowering::Rule;
-
-pub const RULES: &[Rule] = &[Rule::custom("aten.tril.default", |c| trilu(c, 0))
-    .samples(&["self: T[4,5]", "self: T[4,5]; diagonal: 1", "self: T[2,4,4]; diagonal: -1"])
-    .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];
