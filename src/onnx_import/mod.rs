@@ -942,20 +942,8 @@ impl<'m> Importer<'m> {
         let mut body = Vec::new();
         for n in &function.node {
             let mut n = n.clone();
-            n.input = n.input.iter().map(|i| rename(i)).collect();
-            n.output = n.output.iter().map(|o| rename(o)).collect();
+            instantiate_node(&mut n, &rename, &attr_values);
             n.name = format!("{prefix}/{}", n.name);
-            let mut attrs = Vec::new();
-            for a in &n.attribute {
-                if a.ref_attr_name.is_empty() {
-                    attrs.push(a.clone());
-                } else if let Some(v) = attr_values.get(&a.ref_attr_name) {
-                    let mut v = v.clone();
-                    v.name = a.name.clone();
-                    attrs.push(v);
-                }
-            }
-            n.attribute = attrs;
             body.push(n);
         }
         let mut inner_types = types.clone();
@@ -1444,5 +1432,54 @@ fn infer_elem(schema: Option<&registry::OpSchema>, node: &NodeProto, i: usize, i
     match schema.allowed_types(param) {
         Some([only]) => type_string_code(only),
         _ => None,
+    }
+}
+
+/// A node of a function body for one call: every value name renamed (in
+/// its subgraphs too, which may read the function's values: an `If` branch
+/// adding two inputs), and attributes that refer to the function's
+/// (`ref_attr_name`) given the call's value (left out when the call and
+/// the function's defaults have none, as ONNX says).
+fn instantiate_node(n: &mut NodeProto, rename: &dyn Fn(&str) -> String, attr_values: &HashMap<String, AttributeProto>) {
+    n.input = n.input.iter().map(|i| rename(i)).collect();
+    n.output = n.output.iter().map(|o| rename(o)).collect();
+    let mut attrs = Vec::new();
+    for a in &n.attribute {
+        let mut a = if a.ref_attr_name.is_empty() {
+            a.clone()
+        } else if let Some(v) = attr_values.get(&a.ref_attr_name) {
+            let mut v = v.clone();
+            v.name = a.name.clone();
+            v
+        } else {
+            continue;
+        };
+        if let Some(g) = a.g.as_mut() {
+            instantiate_graph(g, rename, attr_values);
+        }
+        for g in &mut a.graphs {
+            instantiate_graph(g, rename, attr_values);
+        }
+        attrs.push(a);
+    }
+    n.attribute = attrs;
+}
+
+/// [`instantiate_node`] over a subgraph: its inputs, outputs, value infos,
+/// initializers and nodes renamed alike (subgraph inputs and outputs are
+/// positional, so a consistent renaming keeps the meaning).
+fn instantiate_graph(
+    g: &mut GraphProto,
+    rename: &dyn Fn(&str) -> String,
+    attr_values: &HashMap<String, AttributeProto>,
+) {
+    for v in g.input.iter_mut().chain(g.output.iter_mut()).chain(g.value_info.iter_mut()) {
+        v.name = rename(&v.name);
+    }
+    for t in &mut g.initializer {
+        t.name = rename(&t.name);
+    }
+    for n in &mut g.node {
+        instantiate_node(n, rename, attr_values);
     }
 }

@@ -112,6 +112,85 @@ fn translated_by_a_function_of_the_library() {
     assert!(text.contains("factor = 2.000000e+00 : f64") && text.contains("\"onnx.Mul\""), "{text}");
 }
 
+/// `scale` written with an `If` whose branches read the function's input
+/// and, through `ref_attr_name`, its attribute: the subgraphs are
+/// instantiated for the call like the body.
+fn scale_through_if() -> FunctionProto {
+    use onnx_protobuf::{GraphProto as G, TensorProto, ValueInfoProto};
+    let branch = |name: &str, op: &str| G {
+        name: name.into(),
+        node: vec![
+            node(
+                "Constant",
+                &[],
+                &["f"],
+                vec![AttributeProto {
+                    name: "value_float".into(),
+                    ref_attr_name: "factor".into(),
+                    type_: AttributeType::FLOAT.into(),
+                    ..Default::default()
+                }],
+            ),
+            node("CastLike", &["f", "x"], &["g"], vec![]),
+            node(op, &["x", "g"], &[&format!("{name}_out")], vec![]),
+        ],
+        output: vec![ValueInfoProto { name: format!("{name}_out"), ..Default::default() }],
+        ..Default::default()
+    };
+    let graph_attr = |name: &str, g: G| AttributeProto {
+        name: name.into(),
+        g: Some(g).into(),
+        type_: AttributeType::GRAPH.into(),
+        ..Default::default()
+    };
+    let truth = TensorProto { data_type: 9, int32_data: vec![1], ..Default::default() };
+    FunctionProto {
+        name: "scale".into(),
+        domain: "aten2onnx_test".into(),
+        input: vec!["x".into()],
+        output: vec!["y".into()],
+        attribute: vec!["factor".into()],
+        node: vec![
+            node(
+                "Constant",
+                &[],
+                &["c"],
+                vec![AttributeProto {
+                    name: "value".into(),
+                    t: Some(truth).into(),
+                    type_: AttributeType::TENSOR.into(),
+                    ..Default::default()
+                }],
+            ),
+            node(
+                "If",
+                &["c"],
+                &["y"],
+                vec![
+                    graph_attr("then_branch", branch("then", "Mul")),
+                    graph_attr("else_branch", branch("else", "Div")),
+                ],
+            ),
+        ],
+        opset_import: vec![opset("", 18)],
+        ..Default::default()
+    }
+}
+
+#[test]
+fn translation_with_subgraphs() {
+    let dir = scratch_dir("custom_ops_subgraphs");
+    let lib = library(&dir, vec![scale_through_if()]);
+    let out = dir.join("model.onnx");
+    let output = run(
+        ATEN_TRANSLATE,
+        &root(),
+        &["--to-onnx", &fixture("custom_op"), "--custom-ops", &lib, "-o", out.to_str().unwrap()],
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    check_numbers(&out);
+}
+
 #[test]
 fn refused_with_a_reason() {
     let dir = scratch_dir("custom_ops_refused");
