@@ -1,4 +1,4 @@
-use super::mean::reduce_dims;
+use super::reduce_common::reduce_dims;
 use crate::Rule;
 
 /// NaN-propagating (a slice holding a NaN gives NaN, like torch).

@@ -21,7 +21,7 @@ fn diag<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let offset = ctx.args.int("diagonal")?;
     match ctx.rank(x)? {
         1 => Ok(vec![super::diag_embed::diag_embed(ctx, x, offset, 0, 1)?]),
-        2 => Ok(vec![super::diagonal::diagonal(ctx, x, offset, 0, 1)?]),
+        2 => Ok(vec![super::diagonal_common::diagonal(ctx, x, offset, 0, 1)?]),
         r => {
             let _ = Attr::Int(0);
             Err(format!("diag expects a 1-D or 2-D tensor, got rank {r}"))

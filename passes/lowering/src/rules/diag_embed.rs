@@ -38,14 +38,14 @@ pub fn diag_embed<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, d1: 
     let (m, idx) = match builder::dims(x.r#type()).ok_or("unknown rank")?[rank - 1] {
         Some(n) => {
             let m = n + offset.abs();
-            let positions = super::diagonal::diagonal_positions(m, m, offset);
+            let positions = super::diagonal_common::diagonal_positions(m, m, offset);
             (b.const_i64s(&[m])?, const_index(ctx, &[positions.len() as u64], &positions)?)
         }
         None => {
             let i64s = b.unranked(b.i64_type());
             let n = shape_part(ctx, x, rank as i64 - 1, None)?;
             let m = b.op("Add", &[n, b.const_i64s(&[offset.abs()])?], &[], i64s)?;
-            (m, super::diagonal::dynamic_positions(ctx, m, m, offset)?)
+            (m, super::diagonal_common::dynamic_positions(ctx, m, m, offset)?)
         }
     };
     let area = b.op("Mul", &[m, m], &[], b.unranked(b.i64_type()))?;

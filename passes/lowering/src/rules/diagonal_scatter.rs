@@ -1,4 +1,4 @@
-use super::diagonal::{diagonal_dims, diagonal_positions, dynamic_positions, flatten_pair, flatten_pair_dynamic};
+use super::diagonal_common::{diagonal_dims, diagonal_positions, dynamic_positions, flatten_pair, flatten_pair_dynamic};
 use super::tensor_common::const_index;
 use crate::{builder, Attr, Ctx, Rule};
 use melior::ir::{Value, ValueLike};

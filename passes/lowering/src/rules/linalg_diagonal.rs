@@ -1,4 +1,4 @@
-use super::diagonal::diagonal;
+use super::diagonal_common::diagonal;
 use crate::Rule;
 
 /// `torch.linalg.diagonal(A, offset, dim1=-2, dim2=-1)`: `torch.diagonal`

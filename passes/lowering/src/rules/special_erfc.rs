@@ -1,4 +1,4 @@
-use super::erfc::erfc;
+use super::erfc_common::erfc;
 use crate::Rule;
 
 /// `torch.special.erfc` (exported as its own target in the TRAINING IR).

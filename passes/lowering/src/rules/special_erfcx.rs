@@ -1,4 +1,4 @@
-use super::erfc::fit;
+use super::erfc_common::fit;
 use super::math_common::bool_op;
 use crate::Rule;
 

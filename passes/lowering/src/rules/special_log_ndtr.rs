@@ -1,4 +1,4 @@
-use super::erfc::{erfc_of, fit};
+use super::erfc_common::{erfc_of, fit};
 use super::math_common::bool_op;
 use crate::Rule;
 

@@ -1,4 +1,4 @@
-use super::erfc::erfc_of;
+use super::erfc_common::erfc_of;
 use crate::Rule;
 
 /// The standard normal CDF, `erfc(-x / sqrt(2)) / 2` (accurate in the lower

@@ -1,4 +1,4 @@
-use super::mean::{reduce_all, reduce_dims};
+use super::reduce_common::{reduce_all, reduce_dims};
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

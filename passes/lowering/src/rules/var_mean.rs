@@ -30,8 +30,8 @@ pub(super) fn with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<
     let dims = super::var::reduced_dims(c, rank)?;
     let axes = if dims.is_empty() { None } else { Some(&dims[..]) };
     let keepdim = c.args.bool("keepdim")?;
-    let mean = if super::mean::reduced_count(x, axes) == Some(0) {
-        super::mean::mean_of_empty(c, x, axes, keepdim, c.result_type(1)?)?
+    let mean = if super::reduce_common::reduced_count(x, axes) == Some(0) {
+        super::reduce_common::mean_of_empty(c, x, axes, keepdim, c.result_type(1)?)?
     } else {
         c.reduce("ReduceMean", x, axes, keepdim, c.result_type(1)?)?
     };
@@ -44,7 +44,7 @@ pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Va
     let x = c.args.tensor("self")?;
     let shape = builder::dims(x.r#type()).ok_or("unknown rank")?;
     let all: Vec<i64> = (0..shape.len() as i64).collect();
-    let empty = super::mean::reduced_count(x, None) == Some(0);
+    let empty = super::reduce_common::reduced_count(x, None) == Some(0);
     let correction = if c.args.bool("unbiased")? { 1.0 } else { 0.0 };
     let (x, _) = lift0(c, x)?;
     let b = &c.b;
@@ -61,7 +61,7 @@ pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Va
         b.op("Identity", &[var], &[], c.result_type(0)?)?
     };
     let mean = if empty {
-        super::mean::mean_of_empty(c, x, None, false, c.result_type(1)?)?
+        super::reduce_common::mean_of_empty(c, x, None, false, c.result_type(1)?)?
     } else {
         c.reduce("ReduceMean", x, None, false, c.result_type(1)?)?
     };

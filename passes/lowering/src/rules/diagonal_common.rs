@@ -1,0 +1,116 @@
+//! Diagonal positions and views shared by diagonal, diag, diag_embed, diagonal_scatter and linalg_diagonal. Not a rule file.
+
+use super::tensor_common::{concat, const_index, shape_part};
+use crate::{builder, Attr, Ctx};
+use melior::ir::{Value, ValueLike};
+
+/// The positions of diagonal `offset` of an `n1 x n2` matrix, as flat
+/// indices `row * n2 + col` (row along dim1).
+pub fn diagonal_positions(n1: i64, n2: i64, offset: i64) -> Vec<i64> {
+    let (r0, c0) = if offset >= 0 { (0, offset) } else { (-offset, 0) };
+    let len = (n1 - r0).min(n2 - c0).max(0);
+    (0..len).map(|k| (k + r0) * n2 + k + c0).collect()
+}
+
+/// Normalised (dim1, dim2) and the permutation that moves them last.
+pub fn diagonal_dims(ctx: &Ctx<'_, '_>, rank: usize, d1: i64, d2: i64) -> Result<(usize, usize, Vec<i64>), String> {
+    if rank < 2 {
+        return Err(format!("diagonal needs a tensor of rank >= 2, got {rank}"));
+    }
+    let (d1, d2) = (ctx.dim(d1, rank)?, ctx.dim(d2, rank)?);
+    if d1 == d2 {
+        return Err(format!("diagonal dimensions must be distinct, got {d1} and {d2}"));
+    }
+    let mut perm: Vec<i64> = (0..rank as i64).filter(|&d| d != d1 as i64 && d != d2 as i64).collect();
+    perm.push(d1 as i64);
+    perm.push(d2 as i64);
+    Ok((d1, d2, perm))
+}
+
+/// `x` with dims d1, d2 moved last and merged: `[..., n1 * n2]`; also the
+/// static n1, n2.
+pub fn flatten_pair<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    d1: usize,
+    d2: usize,
+    perm: &[i64],
+) -> Result<(Value<'c, 'a>, i64, i64), String> {
+    let b = &ctx.b;
+    let dims = builder::dims(x.r#type()).ok_or("operand has an unknown rank")?;
+    let (n1, n2) = match (dims[d1], dims[d2]) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return Err("diagonal along a dynamic dim is not supported".into()),
+    };
+    let rank = dims.len();
+    let xt = b.op_like("Transpose", &[x], &[("perm", Attr::Ints(perm.to_vec()))], x)?;
+    let batch = shape_part(ctx, xt, 0, Some(rank as i64 - 2))?;
+    let shape = concat(ctx, &[batch, b.const_i64s(&[n1 * n2])?])?;
+    Ok((b.op_like("Reshape", &[xt, shape], &[("allowzero", Attr::Int(1))], x)?, n1, n2))
+}
+
+/// torch.diagonal: dims d1, d2 removed, the diagonal appended last.
+pub fn diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, d1: i64, d2: i64) -> Result<Value<'c, 'a>, String> {
+    let rank = ctx.rank(x)?;
+    let (d1, d2, perm) = diagonal_dims(ctx, rank, d1, d2)?;
+    let dims = builder::dims(x.r#type()).ok_or("operand has an unknown rank")?;
+    if dims[d1].is_none() || dims[d2].is_none() {
+        return dynamic_diagonal(ctx, x, offset, &perm);
+    }
+    let (flat, n1, n2) = flatten_pair(ctx, x, d1, d2, &perm)?;
+    let positions = diagonal_positions(n1, n2, offset);
+    let idx = const_index(ctx, &[positions.len() as u64], &positions)?;
+    ctx.op("Gather", &[flat, idx], &[("axis", Attr::Int(rank as i64 - 2))])
+}
+
+/// `diagonal` when dim1 or dim2 has a dynamic size: the flat positions
+/// computed in the graph ([`dynamic_positions`]).
+fn dynamic_diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, perm: &[i64]) -> Result<Value<'c, 'a>, String> {
+    let rank = perm.len() as i64;
+    let (flat, n1, n2) = flatten_pair_dynamic(ctx, x, perm)?;
+    let at = dynamic_positions(ctx, n1, n2, offset)?;
+    ctx.op("Gather", &[flat, at], &[("axis", Attr::Int(rank - 2))])
+}
+
+/// [`flatten_pair`] with sizes read from the shape: `x` with the pair
+/// moved last and merged, and the pair's sizes n1, n2 (1-D, one element).
+pub fn flatten_pair_dynamic<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    perm: &[i64],
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>), String> {
+    let b = &ctx.b;
+    let rank = perm.len() as i64;
+    let i64s = b.unranked(b.i64_type());
+    let xt = b.op_like("Transpose", &[x], &[("perm", Attr::Ints(perm.to_vec()))], x)?;
+    let n1 = shape_part(ctx, xt, rank - 2, Some(rank - 1))?;
+    let n2 = shape_part(ctx, xt, rank - 1, None)?;
+    let batch = shape_part(ctx, xt, 0, Some(rank - 2))?;
+    let area = b.op("Mul", &[n1, n2], &[], i64s)?;
+    let shape = concat(ctx, &[batch, area])?;
+    Ok((b.op_like("Reshape", &[xt, shape], &[("allowzero", Attr::Int(1))], x)?, n1, n2))
+}
+
+/// [`diagonal_positions`] computed in the graph from 1-D sizes n1, n2:
+/// `(k + r0) * n2 + k + c0` for `k < max(0, min(n1 - r0, n2 - c0))`.
+pub fn dynamic_positions<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    n1: Value<'c, 'a>,
+    n2: Value<'c, 'a>,
+    offset: i64,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let i64s = b.unranked(b.i64_type());
+    let (r0, c0) = if offset >= 0 { (0, offset) } else { (-offset, 0) };
+    let (r0v, c0v) = (b.const_i64s(&[r0])?, b.const_i64s(&[c0])?);
+    let rows = b.op("Sub", &[n1, r0v], &[], i64s)?;
+    let cols = b.op("Sub", &[n2, c0v], &[], i64s)?;
+    let len = b.op("Min", &[rows, cols], &[], i64s)?;
+    let len = b.op("Max", &[len, b.const_i64s(&[0])?], &[], i64s)?;
+    let len = ctx.squeeze(len, &[0])?;
+    let k = b.op("Range", &[b.const_i64_scalar(0)?, len, b.const_i64_scalar(1)?], &[], i64s)?;
+    let row = b.op("Add", &[k, r0v], &[], i64s)?;
+    let at = b.op("Mul", &[row, n2], &[], i64s)?;
+    let at = b.op("Add", &[at, k], &[], i64s)?;
+    b.op("Add", &[at, c0v], &[], i64s)
+}
