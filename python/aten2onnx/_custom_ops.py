@@ -106,7 +106,7 @@ def _translated(op: "torch._ops.OpOverload", keys: Set[Tuple[str, str]]) -> bool
     return (op.namespace, f"{op._opname}.{op._overloadname}") in keys or (op.namespace, op._opname) in keys
 
 
-def _custom_targets(graph_module: torch.fx.GraphModule) -> Iterable["torch._ops.OpOverload"]:
+def _custom_nodes(graph_module: torch.fx.GraphModule) -> Iterable[Tuple["torch._ops.OpOverload", torch.fx.Node]]:
     for module in graph_module.modules():
         graph = getattr(module, "graph", None)
         if not isinstance(graph, torch.fx.Graph):
@@ -115,7 +115,19 @@ def _custom_targets(graph_module: torch.fx.GraphModule) -> Iterable["torch._ops.
             target = node.target
             if node.op == "call_function" and isinstance(target, torch._ops.OpOverload):
                 if target.namespace not in _KNOWN_NAMESPACES:
-                    yield target
+                    yield target, node
+
+
+def _source_line(node: torch.fx.Node) -> str:
+    """` at FILE:LINE` of the node's user code, when recorded."""
+    trace = node.meta.get("stack_trace") or ""
+    lines = [l.strip() for l in trace.splitlines() if l.strip().startswith("File ")]
+    if not lines:
+        return ""
+    import re
+
+    m = re.match(r'File "([^"]+)", line (\d+)', lines[-1])
+    return f" at {m.group(1)}:{m.group(2)}" if m else ""
 
 
 def decompose_composite_custom_ops(ep: "torch.export.ExportedProgram", table: Optional[Dict[Any, Any]]):
@@ -123,8 +135,18 @@ def decompose_composite_custom_ops(ep: "torch.export.ExportedProgram", table: Op
     decomposed (the same object when there are none)."""
     keys = {_key(op) for op in (table or {})}
     wanted = set()
-    for op in _custom_targets(ep.graph_module):
+    for op, node in _custom_nodes(ep.graph_module):
         if _translated(op, keys):
+            written = [a.name for a in op._schema.arguments if a.alias_info is not None and a.alias_info.is_write]
+            if written:
+                from . import ConversionError
+
+                where = _source_line(node)
+                raise ConversionError(
+                    f"custom op '{op.name()}' (node '{node.name}'{where}) writes its argument(s) {', '.join(written)} "
+                    "in place (mutates_args): a translation, a function of the op's inputs, would drop the write "
+                    "that later ops read; make the op return the new value instead"
+                )
             continue
         if torch._C._dispatch_has_kernel_for_dispatch_key(op.name(), "CompositeImplicitAutograd"):
             wanted.add(op)

@@ -227,3 +227,34 @@ def test_bad_table_values_are_type_errors():
             (torch.randn(3, 5), torch.randn(3, 5)),
             custom_translation_table={torch.ops.a2otest.scaled_add.default: lambda x: x},
         )
+
+
+# Writes its argument in place: a translation would drop the write.
+@torch.library.custom_op("a2otest::add_into", mutates_args=("out",))
+def add_into(x: torch.Tensor, out: torch.Tensor) -> None:
+    out.add_(x)
+
+
+@add_into.register_fake
+def _(x, out):
+    return None
+
+
+class UsesMutatingOp(torch.nn.Module):
+    def forward(self, x, y):
+        o = y.clone()
+        torch.ops.a2otest.add_into(x, o)
+        return o * 2
+
+
+def test_mutating_custom_op_is_refused_not_mistranslated():
+    @onnxscript.script(onnxscript.values.Opset("a2otest", 1), default_opset=op18)
+    def add_into_onnx(x, out):
+        return op18.Add(out, x)
+
+    with pytest.raises(aten2onnx.ConversionError, match="writes its argument"):
+        aten2onnx.export(
+            UsesMutatingOp(),
+            (torch.randn(2, 3), torch.randn(2, 3)),
+            custom_translation_table={torch.ops.a2otest.add_into.default: add_into_onnx},
+        )

@@ -34,6 +34,16 @@ impl<'c> Importer<'c, '_> {
         result_types: &[Type<'c>],
     ) -> Result<(Vec<Value<'c, 'b>>, Attrs<'c>, Region<'c>), String> {
         let library = self.custom_ops.ok_or("no custom-op translations were given (bug: checked before import)")?;
+        if result_types.is_empty() {
+            // Nothing to translate into: such an op writes its arguments in
+            // place (`mutates_args`) or only has side effects, and dropping
+            // the write would silently change what later ops read.
+            return Err(format!(
+                "custom op '{namespace}::{op}.{overload}' returns nothing: it writes its arguments in place or only \
+                 has side effects, which a translation (a function of its inputs) cannot express; make it return \
+                 the new value instead"
+            ));
+        }
         let function = library.find(namespace, op, overload).ok_or_else(|| {
             format!("custom op '{namespace}::{op}.{overload}' has no translation in {}", library.label)
         })?;
