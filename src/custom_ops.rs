@@ -67,6 +67,15 @@ pub enum CallArg {
 impl CustomOps {
     /// Loads `path` (an ONNX model; its graph, if any, is ignored).
     pub fn load(path: &str) -> Result<CustomOps, Error> {
+        let fail = |message: &str| Error::Import { path: path.to_string(), message: message.to_string() };
+        let meta = std::fs::metadata(path).map_err(|source| Error::Io { path: path.into(), source })?;
+        // A device or a pipe (`/dev/zero`) would be read without end.
+        if !meta.is_file() {
+            return Err(fail("not a regular file; --custom-ops takes an ONNX model file"));
+        }
+        if meta.len() > i32::MAX as u64 {
+            return Err(fail("larger than 2 GiB, past what a protobuf ONNX model can hold"));
+        }
         let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.into(), source })?;
         Self::from_bytes(&bytes, path)
     }

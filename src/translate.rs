@@ -406,6 +406,9 @@ fn convert_steps(
     let outputs: Vec<std::path::PathBuf> = std::iter::once(output.to_path_buf()).chain(data_file_of(output)).collect();
     for out in &outputs {
         check_not_input(out, &[(Path::new(input), "the input")])?;
+        if let Some(library) = &options.custom_ops {
+            check_not_input(out, &[(Path::new(&library.label), "the --custom-ops library")])?;
+        }
     }
     let context = create_context();
     let mut load_ms = 0.0;

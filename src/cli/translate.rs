@@ -153,6 +153,12 @@ fn run(args: &Args) -> Result<(), crate::Error> {
                 std::path::Path::new(output),
                 &[(std::path::Path::new(&args.input), "the input")],
             )?;
+            if let Some(library) = &args.custom_ops {
+                crate::output::check_not_input(
+                    std::path::Path::new(output),
+                    &[(std::path::Path::new(library), "the --custom-ops library")],
+                )?;
+            }
         }
         let text = if args.from_onnx {
             translate::onnx_to_text(&args.input, print)?

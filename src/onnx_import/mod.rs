@@ -42,6 +42,11 @@ use std::{
     path::{Path, PathBuf},
 };
 
+/// How deep function calls may nest when inlined.
+const MAX_INLINE_DEPTH: usize = 64;
+/// How many nodes inlining may produce in all.
+const MAX_INLINED_NODES: usize = 1_000_000;
+
 /// The module attribute with the versions of non-default domains.
 pub const OPSET_IMPORT_ATTR: &str = "onnx.opset_import";
 /// The module attribute with the imported model's IR version.
@@ -425,6 +430,9 @@ struct Importer<'m> {
     initializer_names: HashMap<String, usize>,
     /// Stack of functions being inlined (for recursion checks).
     inlining: Vec<String>,
+    /// Nodes inlined from functions so far (bounded: functions calling
+    /// each other twice nest exponentially).
+    inlined_nodes: usize,
 }
 
 /// One block being emitted: its text and per-block `onnx.none`.
@@ -471,6 +479,7 @@ impl<'m> Importer<'m> {
             initializers: String::new(),
             initializer_names: HashMap::new(),
             inlining: Vec::new(),
+            inlined_nodes: 0,
         })
     }
 
@@ -608,7 +617,14 @@ impl<'m> Importer<'m> {
                 return self.node(&tensor_form, scope, types, block);
             }
         }
-        if let Some(function) = self.functions.get(&(node.domain.clone(), node.op_type.clone())).copied() {
+        // A function named like a standard op of its domain does not
+        // replace the op (onnxruntime and onnx's reference evaluator run the
+        // op).
+        let standard = matches!(domain, "" | "ai.onnx.ml" | "ai.onnx.preview" | "ai.onnx.preview.training")
+            && !registry::versions(domain, &node.op_type).is_empty();
+        if let Some(function) =
+            self.functions.get(&(node.domain.clone(), node.op_type.clone())).copied().filter(|_| !standard)
+        {
             return self.inline(node, function, scope, types, block);
         }
         if !matches!(domain, "" | "ai.onnx.ml" | "ai.onnx.preview" | "ai.onnx.preview.training" | "com.microsoft") {
@@ -893,8 +909,18 @@ impl<'m> Importer<'m> {
         block: &mut Block,
     ) -> Result<(), String> {
         let key = format!("{}::{}", function.domain, function.name);
-        if self.inlining.contains(&key) || self.inlining.len() > 32 {
+        if self.inlining.contains(&key) {
             return Err(format!("function `{key}` calls itself"));
+        }
+        if self.inlining.len() >= MAX_INLINE_DEPTH {
+            return Err(format!("function calls nest deeper than {MAX_INLINE_DEPTH} (at `{key}`)"));
+        }
+        self.inlined_nodes += function.node.len();
+        if self.inlined_nodes > MAX_INLINED_NODES {
+            return Err(format!(
+                "inlining the model-local functions makes more than {MAX_INLINED_NODES} nodes (at `{key}`): \
+                 functions that call each other more than once nest exponentially"
+            ));
         }
         for import in &function.opset_import {
             let domain = if import.domain == "ai.onnx" { "" } else { import.domain.as_str() };

@@ -191,6 +191,32 @@ fn translation_with_subgraphs() {
     check_numbers(&out);
 }
 
+/// A library function named like a standard op of the default domain does
+/// not replace the op (as in onnxruntime): `Mul` below computes Add, and
+/// the translation's `Mul` stays a product.
+#[test]
+fn standard_ops_are_not_shadowed() {
+    let dir = scratch_dir("custom_ops_shadow");
+    let shadow = FunctionProto {
+        name: "Mul".into(),
+        domain: String::new(),
+        input: vec!["a".into(), "b".into()],
+        output: vec!["c".into()],
+        node: vec![node("Add", &["a", "b"], &["c"], vec![])],
+        opset_import: vec![opset("", 18)],
+        ..Default::default()
+    };
+    let lib = library(&dir, vec![scale_function("scale", "factor", 18), shadow]);
+    let out = dir.join("model.onnx");
+    let output = run(
+        ATEN_TRANSLATE,
+        &root(),
+        &["--to-onnx", &fixture("custom_op"), "--custom-ops", &lib, "-o", out.to_str().unwrap()],
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    check_numbers(&out);
+}
+
 #[test]
 fn refused_with_a_reason() {
     let dir = scratch_dir("custom_ops_refused");
@@ -228,6 +254,63 @@ fn refused_with_a_reason() {
         let message = assert_fails(&output, &dir);
         assert!(message.contains(expect), "{name}: {message}");
     }
+    // The output may not overwrite the library (nor read a device).
+    let lib = library(&dir, vec![scale_function("scale", "factor", 18)]);
+    let before = std::fs::read(&lib).unwrap();
+    let output = run(ATEN_TRANSLATE, &root(), &["--to-onnx", &fixture("custom_op"), "--custom-ops", &lib, "-o", &lib]);
+    let message = assert_fails(&output, &dir);
+    assert!(message.contains("would overwrite the --custom-ops library"), "{message}");
+    assert_eq!(std::fs::read(&lib).unwrap(), before, "the library is untouched");
+    let out = dir.join("model.onnx");
+    let output = run(
+        ATEN_TRANSLATE,
+        &root(),
+        &["--to-onnx", &fixture("custom_op"), "--custom-ops", "/dev/zero", "-o", out.to_str().unwrap()],
+    );
+    assert!(assert_fails(&output, &dir).contains("not a regular file"));
+    // Helpers calling the next one twice, 30 deep: 2^30 nodes, refused at
+    // the inlining budget instead of running out of memory.
+    let mut functions = vec![FunctionProto {
+        input: vec!["x".into()],
+        output: vec!["y".into()],
+        attribute: vec!["factor".into()],
+        node: vec![node("h0", &["x"], &["y"], vec![])],
+        ..scale_function("scale", "factor", 18)
+    }];
+    functions[0].node[0].domain = "aten2onnx_test".into();
+    for k in 0..30 {
+        let call = |out: &str, input: &str| {
+            let mut n = node(&format!("h{}", k + 1), &[input], &[out], vec![]);
+            n.domain = "aten2onnx_test".into();
+            n
+        };
+        functions.push(FunctionProto {
+            name: format!("h{k}"),
+            domain: "aten2onnx_test".into(),
+            input: vec!["x".into()],
+            output: vec!["y".into()],
+            node: vec![call("t", "x"), call("y", "t")],
+            opset_import: vec![opset("", 18)],
+            ..Default::default()
+        });
+    }
+    functions.push(FunctionProto {
+        name: "h30".into(),
+        domain: "aten2onnx_test".into(),
+        input: vec!["x".into()],
+        output: vec!["y".into()],
+        node: vec![node("Identity", &["x"], &["y"], vec![])],
+        opset_import: vec![opset("", 18)],
+        ..Default::default()
+    });
+    let lib = library(&dir, functions);
+    let output = run(
+        ATEN_TRANSLATE,
+        &root(),
+        &["--to-onnx", &fixture("custom_op"), "--custom-ops", &lib, "-o", out.to_str().unwrap()],
+    );
+    let message = assert_fails(&output, &dir);
+    assert!(message.contains("more than 1000000 nodes"), "{message}");
     // Without a library: the op, its node and Python line, and the way out.
     let output = run(ATEN_TRANSLATE, &root(), &["--from-pt2", &fixture("custom_op")]);
     let message = assert_fails(&output, &dir);
