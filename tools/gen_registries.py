@@ -67,6 +67,7 @@ import math
 import struct
 import sys
 import warnings
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,6 +88,8 @@ TORCHAO_PRIMITIVES = (
     "choose_scale_float8",
 )
 ONNX_OUT = ROOT / "dialects" / "src" / "onnx" / "generated.rs"
+# The typed ONNX builder of the lowering rules (one method an op).
+BUILDER_OUT = ROOT / "passes" / "lowering" / "src" / "onnx_ops.rs"
 
 # c10::Layout and c10::MemoryFormat enumerators (c10/core/Layout.h,
 # c10/core/MemoryFormat.h). The JIT exposes such defaults as plain ints;
@@ -1141,6 +1144,211 @@ def collect_onnx():
     return schemas
 
 
+
+# The opsets the lowering targets (passes/lowering/src/lib.rs MIN_OPSET / MAX_OPSET).
+BUILDER_OPSETS = (17, 28)
+RUST_KEYWORDS = {"as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if",
+                 "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "static",
+                 "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await",
+                 "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof",
+                 "unsized", "virtual", "yield", "try", "gen"}
+
+
+def snake(name: str) -> str:
+    out = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+    return out + "_" if out in RUST_KEYWORDS else out
+
+
+def emit_onnx_builder(schemas, versions) -> str:
+    """`passes/lowering/src/onnx_ops.rs`: one method a default-domain op on
+    `Ops` (`b.onnx()`), its inputs and attributes typed, for the opsets the
+    lowering targets."""
+    import onnx.defs
+
+    lo, hi = BUILDER_OPSETS
+    by_name = {}
+    for sc in schemas:
+        if sc.domain == "":
+            by_name.setdefault(sc.name, []).append(sc)
+    A = onnx.defs.OpSchema.AttrType
+    rust_attr = {
+        A.INT: ("i64", "Attr::Int({v})"),
+        A.FLOAT: ("f32", "Attr::Float({v})"),
+        A.STRING: ("&str", "Attr::String({v}.to_string())"),
+        A.INTS: ("&[i64]", "Attr::Ints({v}.to_vec())"),
+        A.FLOATS: ("&[f32]", "Attr::Floats({v}.to_vec())"),
+        A.STRINGS: ("&[&str]", "Attr::Strings({v}.iter().map(|s| s.to_string()).collect())"),
+        A.TENSOR: ("Attribute<'c>", "{v}"),
+    }
+    O = onnx.defs.OpSchema.FormalParameterOption
+    methods = []
+    skipped = []
+    for name in sorted(by_name):
+        versions_ = sorted(by_name[name], key=lambda x: x.since_version)
+        # Versions in force at some opset of lo..hi.
+        live = []
+        for i, sc in enumerate(versions_):
+            end = versions_[i + 1].since_version - 1 if i + 1 < len(versions_) else 10**9
+            if sc.since_version <= hi and end >= lo:
+                live.append(sc)
+        if not live or live[-1].deprecated:
+            continue
+        latest = live[-1]
+        attrs = {}
+        unsupported = None
+        for sc in live:
+            for an, a in sc.attributes.items():
+                if a.type not in rust_attr:
+                    # An optional one (Constant's sparse_value) is left out;
+                    # a required one (If's branches) leaves the op to the
+                    # by-name form.
+                    if a.required:
+                        unsupported = f"attribute {an} of type {a.type.name}"
+                    continue
+                attrs.setdefault(an, a)
+        if unsupported:
+            skipped.append(f"{name} ({unsupported})")
+            continue
+        required = {an for an in attrs if all(an in sc.attributes and sc.attributes[an].required for sc in live)}
+        input_names = {snake(f.name) for f in latest.inputs}
+        params = []
+        pushes = []
+        for f in latest.inputs:
+            v = snake(f.name)
+            if f.option == O.Variadic:
+                params.append(f"{v}: &[Value<'c, 'v>]")
+                pushes.append(f"node_inputs.extend({v}.iter().map(|v| Some(*v)));")
+            elif f.option == O.Optional:
+                params.append(f"{v}: Option<Value<'c, 'v>>")
+                pushes.append(f"node_inputs.push({v});")
+            else:
+                params.append(f"{v}: Value<'c, 'v>")
+                pushes.append(f"node_inputs.push(Some({v}));")
+        attr_pushes = []
+        for an in sorted(attrs):
+            ty, conv = rust_attr[attrs[an].type]
+            # An attribute that became an input (ReduceSumSquare's axes at 18).
+            v = snake(an) + "_attr" if snake(an) in input_names else snake(an)
+            if an in required:
+                params.append(f"{v}: {ty}")
+                attr_pushes.append(f"node_attrs.push(({rs_str(an)}, {attr_value(conv, v)}));")
+            else:
+                params.append(f"{v}: Option<{ty}>")
+                attr_pushes.append(f"if let Some({v}) = {v} {{ node_attrs.push(({rs_str(an)}, {attr_value(conv, v)})); }}")
+        since = ", ".join(str(sc.since_version) for sc in live)
+        doc = f"    /// `{name}` (versions {since} in opsets {lo}..{hi})."
+        body = [f"        let mut node_inputs: Vec<Option<Value<'c, 'v>>> = Vec::new();" if pushes else
+                f"        let node_inputs: Vec<Option<Value<'c, 'v>>> = Vec::new();"]
+        body += ["        " + p for p in pushes]
+        body.append(f"        let {'mut ' if attr_pushes else ''}node_attrs: Vec<(&'static str, AttrValue<'c>)> = Vec::new();")
+        body += ["        " + p for p in attr_pushes]
+        body.append(f"        Node {{ b: self.b, op_type: {rs_str(name)}, inputs: node_inputs, attrs: node_attrs }}")
+        methods.append(
+            f"{doc}\n    #[allow(clippy::too_many_arguments)]\n    pub fn {snake(name)}<'v>(&self, {', '.join(params)}) -> Node<'b, 'c, 'a, 'v> {{\n"
+            + "\n".join(body) + "\n    }"
+        )
+    header = f"""// @generated by tools/gen_registries.py from onnx=={versions['onnx']}. DO NOT EDIT.
+// Regenerate: .venv/bin/python tools/gen_registries.py
+
+//! The typed ONNX builder: one method per default-domain op of the opsets
+//! the lowering targets ({lo}..{hi}), on [`Ops`] (`builder.onnx()`), its
+//! inputs and attributes typed from the onnx registry, so a misspelled op or
+//! attribute, a wrong attribute type or a missing required input does not
+//! compile. Optional inputs and attributes are `Option`s; variadic inputs a
+//! slice. The [`Node`] it returns is built by `.like(v)` (one result of
+//! `v`'s element type, shape to be inferred), `.typed(ty)` or
+//! `.results(&[ty, ...])`. Which version of the op a model gets is the
+//! model's opset (`onnx-verify` checks the signature of that version).
+//! Ops taking graph, type or sparse attributes are built by name:
+//! {', '.join(skipped) if skipped else 'none'}.
+
+use crate::builder::{{Attr, Builder}};
+use melior::ir::{{Attribute, Type, Value}};
+
+/// An attribute of a typed call: a plain value, or an MLIR attribute
+/// (TENSOR attributes).
+pub enum AttrValue<'c> {{
+    Plain(Attr),
+    Raw(Attribute<'c>),
+}}
+
+/// The typed ops of a [`Builder`].
+pub struct Ops<'b, 'c, 'a> {{
+    b: &'b Builder<'c, 'a>,
+}}
+
+impl<'c, 'a> Builder<'c, 'a> {{
+    /// The typed ONNX ops (`b.onnx().transpose(x, Some(&[1, 0])).like(x)`).
+    pub fn onnx(&self) -> Ops<'_, 'c, 'a> {{
+        Ops {{ b: self }}
+    }}
+}}
+
+/// An op ready to be built: its inputs (`None` for an optional input left
+/// out) and attributes.
+pub struct Node<'b, 'c, 'a, 'v> {{
+    b: &'b Builder<'c, 'a>,
+    op_type: &'static str,
+    inputs: Vec<Option<Value<'c, 'v>>>,
+    attrs: Vec<(&'static str, AttrValue<'c>)>,
+}}
+
+impl<'c, 'a> Node<'_, 'c, 'a, '_> {{
+    /// One result with the element type of `like` and an unknown shape.
+    pub fn like(self, like: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {{
+        let element = crate::builder::element_type(melior::ir::ValueLike::r#type(&like)).ok_or("operand is not a tensor")?;
+        let ty = self.b.unranked(element);
+        self.typed(ty)
+    }}
+
+    /// One result of type `ty`.
+    pub fn typed(self, ty: Type<'c>) -> Result<Value<'c, 'a>, String> {{
+        Ok(self.results(&[ty])?.remove(0))
+    }}
+
+    /// The results, of types `types`.
+    pub fn results(self, types: &[Type<'c>]) -> Result<Vec<Value<'c, 'a>>, String> {{
+        // Trailing optional inputs left out are dropped; others are `onnx.none`.
+        let mut inputs = self.inputs;
+        while inputs.last().is_some_and(Option::is_none) {{
+            inputs.pop();
+        }}
+        let mut values: Vec<Value<'c, '_>> = Vec::with_capacity(inputs.len());
+        for input in inputs {{
+            values.push(match input {{
+                Some(v) => v,
+                None => self.b.none()?,
+            }});
+        }}
+        let mut plain = Vec::new();
+        let mut raw = Vec::new();
+        for (name, value) in self.attrs {{
+            match value {{
+                AttrValue::Plain(a) => plain.push((name, a)),
+                AttrValue::Raw(a) => raw.push((name, a)),
+            }}
+        }}
+        if raw.is_empty() {{
+            let plain: Vec<(&str, Attr)> = plain;
+            return self.b.build(self.op_type, &values, &plain, types);
+        }}
+        let mut attributes: Vec<(melior::ir::Identifier<'c>, Attribute<'c>)> =
+            plain.iter().map(|(n, a)| (melior::ir::Identifier::new(self.b.context, n), self.b.attribute(a))).collect();
+        attributes.extend(raw.into_iter().map(|(n, a)| (melior::ir::Identifier::new(self.b.context, n), a)));
+        self.b.build_raw(self.op_type, &values, attributes, types)
+    }}
+}}
+
+impl<'b, 'c, 'a> Ops<'b, 'c, 'a> {{
+"""
+    return header + "\n\n".join(methods) + "\n}\n"
+
+
+def attr_value(conv: str, v: str) -> str:
+    inner = conv.format(v=v)
+    return f"AttrValue::Raw({inner})" if conv == "{v}" else f"AttrValue::Plain({inner})"
+
+
 def opset_ranges() -> str:
     import onnx.defs
 
@@ -1277,6 +1485,7 @@ def main() -> int:
     outputs = {
         ATEN_OUT: emit_aten(aten, scalar_types, versions, newer, quantized),
         ONNX_OUT: emit_onnx(onnx_schemas, versions),
+        BUILDER_OUT: emit_onnx_builder(onnx_schemas, versions),
     }
     summary = (
         f"aten: {len(aten)} overloads over {len(set(s.name for s in aten))} names "

@@ -116,6 +116,16 @@ impl<'c, 'a> Builder<'c, 'a> {
         Ok(op.results().map(Into::into).collect())
     }
 
+    /// `onnx.none`: an optional input left out.
+    pub fn none(&self) -> Result<Value<'c, 'a>, String> {
+        let op = OperationBuilder::new(onnx_ir::NONE_OP, self.location)
+            .add_results(&[Type::none(self.context)])
+            .build()
+            .map_err(|e| e.to_string())?;
+        crate::ir::result_at(self.block.insert_operation_before(self.before, op), 0)
+            .ok_or_else(|| "onnx.none without a result".to_string())
+    }
+
     /// True when `value` is a result of an op this builder created.
     pub fn created(&self, value: Value<'_, '_>) -> bool {
         unsafe {
@@ -222,7 +232,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             Some(r) => RankedTensorType::new(&[r as u64], self.i64_type(), None).into(),
             None => self.unranked(self.i64_type()),
         };
-        self.op("Shape", &[value], &[], ty)
+        self.onnx().shape(value, None, None).typed(ty)
     }
 
     /// An ArrayAttribute of strings (STRINGS attributes).

@@ -111,7 +111,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
             None => {
                 // Zeros of re's shape (not re * 0: inf * 0 is NaN).
                 let zero = self.b.const_like(re, 0.0)?;
-                self.b.op_like("Expand", &[zero, self.b.shape(re)?], &[], re)?
+                self.b.onnx().expand(zero, self.b.shape(re)?).like(re)?
             }
         };
         self.b.op_like("Concat", &[re, im], &[("axis", Attr::Int(-1))], re)
@@ -130,7 +130,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
         let component = self.result_component(index)?;
         let element = builder::element_type(z.r#type()).ok_or("not a tensor")?;
         if element == component {
-            self.b.op_like("Identity", &[z], &[], z)
+            self.b.onnx().identity(z).like(z)
         } else {
             self.b.cast(z, component)
         }

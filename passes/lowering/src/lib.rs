@@ -15,6 +15,10 @@ pub mod builder;
 pub mod complex;
 pub mod decompositions;
 pub mod inexpressible;
+// Generated (tools/gen_registries.py): kept as written, so that the
+// freshness test can compare it.
+#[rustfmt::skip]
+pub mod onnx_ops;
 pub mod rules;
 
 // The shared layer, under the names the rules use (`crate::ir`, ...).
@@ -366,12 +370,12 @@ impl<'c, 'a> Ctx<'c, 'a> {
             let wide = self.b.cast(x, i64_t)?;
             let m = self.b.const_scalar(i64_t, 65536.0)?;
             let lo = self.b.op_like("Mod", &[wide, m], &[("fmod", Attr::Int(0))], wide)?;
-            let high_part = self.b.op_like("Sub", &[wide, lo], &[], wide)?;
-            let hi = self.b.op_like("Div", &[high_part, m], &[], wide)?;
+            let high_part = self.b.onnx().sub(wide, lo).like(wide)?;
+            let hi = self.b.onnx().div(high_part, m).like(wide)?;
             let lo = self.reduce(op_type, lo, axes, keepdims, wide_result())?;
             let hi = self.reduce(op_type, hi, axes, keepdims, wide_result())?;
-            let hi = self.b.op_like("Mul", &[hi, m], &[], hi)?;
-            let sum = self.b.op_like("Add", &[hi, lo], &[], hi)?;
+            let hi = self.b.onnx().mul(hi, m).like(hi)?;
+            let sum = self.b.onnx().add(hi, lo).like(hi)?;
             return self.b.cast(sum, back()?);
         }
         let axes_as_input = op_type == "ReduceSum" || self.b.opset >= 18;
@@ -418,13 +422,13 @@ impl<'c, 'a> Ctx<'c, 'a> {
     /// `Unsqueeze(x, axes)`.
     pub fn unsqueeze(&self, x: Value<'c, '_>, axes: &[i64]) -> Result<Value<'c, 'a>, String> {
         let axes = self.b.const_i64s(axes)?;
-        self.b.op_like("Unsqueeze", &[x, axes], &[], x)
+        self.b.onnx().unsqueeze(x, axes).like(x)
     }
 
     /// `Squeeze(x, axes)`.
     pub fn squeeze(&self, x: Value<'c, '_>, axes: &[i64]) -> Result<Value<'c, 'a>, String> {
         let axes = self.b.const_i64s(axes)?;
-        self.b.op_like("Squeeze", &[x, axes], &[], x)
+        self.b.onnx().squeeze(x, Some(axes)).like(x)
     }
 
     /// A `SymInt` as a 0-d tensor of element type `element` (for Range,

@@ -21,7 +21,7 @@ pub(super) fn cdist<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     if p < 0.0 {
         return Err("cdist with p < 0".into());
     }
-    let d = c.b.op_like("Sub", &[c.unsqueeze(x1, &[-2])?, c.unsqueeze(x2, &[-3])?], &[], x1)?;
+    let d = c.b.onnx().sub(c.unsqueeze(x1, &[-2])?, c.unsqueeze(x2, &[-3])?).like(x1)?;
     let n = p_norm(c, d, -1, false, p)?;
-    Ok(vec![c.op("Identity", &[n], &[])?])
+    Ok(vec![c.b.onnx().identity(n).typed(c.result_type(0)?)?])
 }

@@ -55,7 +55,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._chunk_cat.default", |c| {
             parts.push(shape_part(c, t, 0, Some(d as i64))?);
         }
         parts.push(b.const_i64s(&[n, -1])?);
-        views.push(b.op_like("Reshape", &[t, concat(c, &parts)?], &[], t)?);
+        views.push(b.onnx().reshape(t, concat(c, &parts)?, None).like(t)?);
     }
     Ok(vec![c.op("Concat", &views, &[("axis", Attr::Int(d as i64 + 1))])?])
 })
@@ -82,7 +82,7 @@ fn dynamic_chunks<'c, 'a>(
     let ints = b.unranked(b.i64_type());
     let nv = b.const_i64s(&[n])?;
     let len = shape_part(c, t, d as i64, Some(d as i64 + 1))?;
-    let short = b.op("Mod", &[b.op("Sub", &[nv, b.op("Mod", &[len, nv], &[], ints)?], &[], ints)?, nv], &[], ints)?;
+    let short = b.onnx().mod_(b.onnx().sub(nv, b.onnx().mod_(len, nv, None).typed(ints)?).typed(ints)?, nv, None).typed(ints)?;
     let lead = (d > 0).then(|| shape_part(c, t, 0, Some(d as i64))).transpose()?;
     let trail = (d + 1 < rank).then(|| shape_part(c, t, d as i64 + 1, None)).transpose()?;
     let mut parts: Vec<Value> = lead.into_iter().collect();
@@ -90,11 +90,11 @@ fn dynamic_chunks<'c, 'a>(
     parts.extend(trail);
     let zeros = full(c, concat(c, &parts)?, element, 0.0)?;
     let padded = b.op_like("Concat", &[t, zeros], &[("axis", Attr::Int(d as i64))], t)?;
-    let per_chunk = b.op("Div", &[b.op("Add", &[len, short], &[], ints)?, nv], &[], ints)?;
+    let per_chunk = b.onnx().div(b.onnx().add(len, short).typed(ints)?, nv).typed(ints)?;
     let rest = match trail {
         Some(trail) => {
             let count = c.reduce("ReduceProd", trail, None, true, ints)?;
-            b.op("Mul", &[per_chunk, count], &[], ints)?
+            b.onnx().mul(per_chunk, count).typed(ints)?
         }
         None => per_chunk,
     };

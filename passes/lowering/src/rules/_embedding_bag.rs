@@ -68,7 +68,7 @@ pub(super) fn embedding_bag<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
     let out = if n_offsets == Some(0) || (include_last && n_offsets == Some(1)) {
         let d = b.op("Shape", &[w], &[("start", Attr::Int(1))], un_i)?;
         let shape = b.op("Concat", &[b.const_i64s(&[0])?, d], &[("axis", Attr::Int(0))], un_i)?;
-        c.op("Expand", &[b.const_scalar(element, 0.0)?, shape], &[])?
+        c.b.onnx().expand(b.const_scalar(element, 0.0)?, shape).typed(c.result_type(0)?)?
     } else {
         pooled(c, w, idx, offsets, mode, include_last, padding_idx)?
     };
@@ -81,7 +81,7 @@ pub(super) fn embedding_bag<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
         let el = builder::element_type(ty).ok_or("not a tensor")?;
         let shape: Vec<i64> = builder::dims(ty).ok_or("unknown rank")?.into_iter().map(|d| d.unwrap_or(1)).collect();
         let shape = b.const_i64s(&shape)?;
-        results.push(b.op("Expand", &[b.const_scalar(el, 0.0)?, shape], &[], ty)?);
+        results.push(b.onnx().expand(b.const_scalar(el, 0.0)?, shape).typed(ty)?);
     }
     Ok(results)
 }
@@ -104,26 +104,26 @@ fn pooled<'c, 'a>(
     let un_b = b.unranked(bool_t);
     let zero = b.const_i64_scalar(0)?;
     let one = b.const_i64_scalar(1)?;
-    let length = b.op("Shape", &[idx], &[], un_i)?;
+    let length = b.onnx().shape(idx, None, None).typed(un_i)?;
     let length = c.squeeze(length, &[0])?;
-    let positions = b.op("Range", &[zero, length, one], &[], un_i)?;
+    let positions = b.onnx().range(zero, length, one, None).typed(un_i)?;
     let starts = if include_last { super::nn_common::slice(c, offsets, &[0], &[0], &[-1])? } else { offsets };
-    let bags = b.op("Shape", &[starts], &[], un_i)?;
+    let bags = b.onnx().shape(starts, None, None).typed(un_i)?;
     let bags = c.squeeze(bags, &[0])?;
     // bag[l] = #(starts <= l) - 1.
-    let le = b.op("LessOrEqual", &[c.unsqueeze(starts, &[0])?, c.unsqueeze(positions, &[1])?], &[], un_b)?;
+    let le = b.onnx().less_or_equal(c.unsqueeze(starts, &[0])?, c.unsqueeze(positions, &[1])?).typed(un_b)?;
     let count = c.reduce("ReduceSum", b.cast(le, i64t)?, Some(&[1]), false, un_i)?;
-    let bag = b.op("Sub", &[count, one], &[], un_i)?;
-    let bag_ids = b.op("Range", &[zero, bags, one], &[], un_i)?;
-    let mut mask = b.op("Equal", &[c.unsqueeze(bag, &[0])?, c.unsqueeze(bag_ids, &[1])?], &[], un_b)?;
+    let bag = b.onnx().sub(count, one).typed(un_i)?;
+    let bag_ids = b.onnx().range(zero, bags, one, None).typed(un_i)?;
+    let mut mask = b.onnx().equal(c.unsqueeze(bag, &[0])?, c.unsqueeze(bag_ids, &[1])?).typed(un_b)?;
     if include_last {
         let last = super::nn_common::slice(c, offsets, &[0], &[-1], &[i64::MAX])?;
-        let inside = b.op("Less", &[positions, last], &[], un_b)?;
-        mask = b.op("And", &[mask, c.unsqueeze(inside, &[0])?], &[], un_b)?;
+        let inside = b.onnx().less(positions, last).typed(un_b)?;
+        mask = b.onnx().and(mask, c.unsqueeze(inside, &[0])?).typed(un_b)?;
     }
     if let Some(p) = padding_idx.filter(|&p| p >= 0) {
-        let not_pad = b.op("Not", &[b.op("Equal", &[idx, b.const_i64_scalar(p)?], &[], un_b)?], &[], un_b)?;
-        mask = b.op("And", &[mask, c.unsqueeze(not_pad, &[0])?], &[], un_b)?;
+        let not_pad = b.onnx().not(b.onnx().equal(idx, b.const_i64_scalar(p)?).typed(un_b)?).typed(un_b)?;
+        mask = b.onnx().and(mask, c.unsqueeze(not_pad, &[0])?).typed(un_b)?;
     }
     let mut rows = b.op_like("Gather", &[w, idx], &[("axis", Attr::Int(0))], w)?;
     if let Some(psw) = c.args.opt_tensor("per_sample_weights")? {
@@ -131,25 +131,25 @@ fn pooled<'c, 'a>(
             return Err("per_sample_weights only work with mode='sum'".into());
         }
         let psw = b.cast_like_type(psw, element)?;
-        rows = b.op_like("Mul", &[rows, c.unsqueeze(psw, &[1])?], &[], w)?;
+        rows = b.onnx().mul(rows, c.unsqueeze(psw, &[1])?).like(w)?;
     }
     let maskf = b.cast(mask, element)?;
     let sizes = c.reduce("ReduceSum", maskf, Some(&[1]), true, b.unranked(element))?;
     let out = match mode {
-        0 => b.op_like("MatMul", &[maskf, rows], &[], w)?,
+        0 => b.onnx().mat_mul(maskf, rows).like(w)?,
         1 => {
-            let sum = b.op_like("MatMul", &[maskf, rows], &[], w)?;
-            let denom = b.op_like("Max", &[sizes, b.const_scalar(element, 1.0)?], &[], w)?;
-            b.op_like("Div", &[sum, denom], &[], w)?
+            let sum = b.onnx().mat_mul(maskf, rows).like(w)?;
+            let denom = b.onnx().max(&[sizes, b.const_scalar(element, 1.0)?]).like(w)?;
+            b.onnx().div(sum, denom).like(w)?
         }
         2 => {
             let neg_inf = b.const_scalar(element, f64::NEG_INFINITY)?;
-            let picked = b.op_like("Where", &[c.unsqueeze(mask, &[2])?, c.unsqueeze(rows, &[0])?, neg_inf], &[], w)?;
+            let picked = b.onnx().where_(c.unsqueeze(mask, &[2])?, c.unsqueeze(rows, &[0])?, neg_inf).like(w)?;
             let max = c.reduce("ReduceMax", picked, Some(&[1]), false, b.unranked(element))?;
-            let nonempty = b.op("Greater", &[sizes, b.const_scalar(element, 0.0)?], &[], un_b)?;
-            b.op_like("Where", &[nonempty, max, b.const_scalar(element, 0.0)?], &[], w)?
+            let nonempty = b.onnx().greater(sizes, b.const_scalar(element, 0.0)?).typed(un_b)?;
+            b.onnx().where_(nonempty, max, b.const_scalar(element, 0.0)?).like(w)?
         }
         m => return Err(format!("embedding_bag mode {m}")),
     };
-    c.op("Identity", &[out], &[])
+    c.b.onnx().identity(out).typed(c.result_type(0)?)
 }

@@ -39,7 +39,7 @@ fn grouped_mm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let (rx, rw) = (c.rank(x)?, c.rank(w)?);
     let offs = c.args.opt_tensor("offs")?;
     let offs = match (rx, rw, offs) {
-        (3, 3, None) => return Ok(vec![c.op("MatMul", &[x, w], &[])?]),
+        (3, 3, None) => return Ok(vec![c.b.onnx().mat_mul(x, w).typed(c.result_type(0)?)?]),
         (2, 3, Some(offs)) => offs,
         (_, _, offs) => {
             return Err(format!(
@@ -54,37 +54,37 @@ fn grouped_mm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let int = |ty| b.unranked(ty);
     let ends = b.cast(offs, i64_t)?;
     let prev =
-        b.op("Slice", &[ends, b.const_i64s(&[0])?, b.const_i64s(&[-1])?, b.const_i64s(&[0])?], &[], int(i64_t))?;
+        b.onnx().slice(ends, b.const_i64s(&[0])?, b.const_i64s(&[-1])?, Some(b.const_i64s(&[0])?), None).typed(int(i64_t))?;
     let starts = b.op("Concat", &[b.const_i64s(&[0])?, prev], &[("axis", Attr::Int(0))], int(i64_t))?;
     let groups = match builder::dims(w.r#type()).and_then(|d| d[0]) {
         Some(g) => b.const_i64_scalar(g)?,
         None => {
-            let g = b.op("Slice", &[b.shape(w)?, b.const_i64s(&[0])?, b.const_i64s(&[1])?], &[], int(i64_t))?;
+            let g = b.onnx().slice(b.shape(w)?, b.const_i64s(&[0])?, b.const_i64s(&[1])?, None, None).typed(int(i64_t))?;
             c.squeeze(g, &[0])?
         }
     };
     // The empty [0, N] product the loop appends to.
-    let none = b.op("Slice", &[x, b.const_i64s(&[0])?, b.const_i64s(&[0])?, b.const_i64s(&[0])?], &[], int(el))?;
+    let none = b.onnx().slice(x, b.const_i64s(&[0])?, b.const_i64s(&[0])?, Some(b.const_i64s(&[0])?), None).typed(int(el))?;
     let w0 = b.op("Gather", &[w, b.const_i64_scalar(0)?], &[("axis", Attr::Int(0))], int(el))?;
-    let init = b.op("MatMul", &[none, w0], &[], int(el))?;
+    let init = b.onnx().mat_mul(none, w0).typed(int(el))?;
     let out = build_loop(c, el, groups, &[init], |b, g, carried| {
-        let g1 = b.op("Reshape", &[g, b.const_i64s(&[1])?], &[], b.unranked(i64_t))?;
+        let g1 = b.onnx().reshape(g, b.const_i64s(&[1])?, None).typed(b.unranked(i64_t))?;
         let start = b.op("Gather", &[starts, g1], &[("axis", Attr::Int(0))], b.unranked(i64_t))?;
         let end = b.op("Gather", &[ends, g1], &[("axis", Attr::Int(0))], b.unranked(i64_t))?;
-        let rows = b.op("Slice", &[x, start, end, b.const_i64s(&[0])?], &[], b.unranked(el))?;
+        let rows = b.onnx().slice(x, start, end, Some(b.const_i64s(&[0])?), None).typed(b.unranked(el))?;
         let wg = b.op("Gather", &[w, g], &[("axis", Attr::Int(0))], b.unranked(el))?;
-        let y = b.op("MatMul", &[rows, wg], &[], b.unranked(el))?;
+        let y = b.onnx().mat_mul(rows, wg).typed(b.unranked(el))?;
         Ok(vec![b.op("Concat", &[carried[0], y], &[("axis", Attr::Int(0))], b.unranked(el))?])
     })?;
     // Zero rows past the last group.
     let first = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
-        b.op("Slice", &[b.shape(v)?, b.const_i64s(&[0])?, b.const_i64s(&[1])?], &[], int(i64_t))
+        b.onnx().slice(b.shape(v)?, b.const_i64s(&[0])?, b.const_i64s(&[1])?, None, None).typed(int(i64_t))
     };
-    let missing = b.op("Sub", &[first(x)?, first(out[0])?], &[], int(i64_t))?;
-    let missing = b.op("Max", &[missing, b.const_i64s(&[0])?], &[], int(i64_t))?;
+    let missing = b.onnx().sub(first(x)?, first(out[0])?).typed(int(i64_t))?;
+    let missing = b.onnx().max(&[missing, b.const_i64s(&[0])?]).typed(int(i64_t))?;
     let pads =
         b.op("Concat", &[b.const_i64s(&[0, 0])?, missing, b.const_i64s(&[0])?], &[("axis", Attr::Int(0))], int(i64_t))?;
     let zero = b.const_scalar(el, 0.0)?;
     let y = b.op("Pad", &[out[0], pads, zero], &[("mode", Attr::String("constant".into()))], int(el))?;
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }

@@ -26,5 +26,5 @@ fn bin_edges<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     if results != edges.len() {
         return Err(format!("_histogramdd_bin_edges has {results} results for {} dims", edges.len()));
     }
-    edges.iter().enumerate().map(|(i, e)| ctx.b.op("Identity", &[*e], &[], ctx.result_type(i)?)).collect()
+    edges.iter().enumerate().map(|(i, e)| ctx.b.onnx().identity(*e).typed(ctx.result_type(i)?)).collect()
 }

@@ -25,5 +25,5 @@ fn from_bin_cts<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     let counts = bin_counts(ctx, p.d)?;
     let edges = count_edges(ctx, &p, &counts)?;
     let hist = histogram_of(ctx, &p, &edges)?;
-    Ok(vec![ctx.op("Identity", &[hist], &[])?])
+    Ok(vec![ctx.b.onnx().identity(hist).typed(ctx.result_type(0)?)?])
 }

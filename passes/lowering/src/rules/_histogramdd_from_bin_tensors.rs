@@ -20,5 +20,5 @@ fn from_bin_tensors<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Str
     let p = points(ctx)?;
     let edges = tensor_edges(ctx, &p)?;
     let hist = histogram_of(ctx, &p, &edges)?;
-    Ok(vec![ctx.op("Identity", &[hist], &[])?])
+    Ok(vec![ctx.b.onnx().identity(hist).typed(ctx.result_type(0)?)?])
 }

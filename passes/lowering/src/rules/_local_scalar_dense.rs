@@ -14,12 +14,12 @@ pub fn scalar_value<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Str
         return Err("item() of a tensor with more than one element".into());
     }
     let one = b.const_i64s(&[1])?;
-    let flat = b.op_like("Reshape", &[x, one], &[], x)?;
+    let flat = b.onnx().reshape(x, one, None).like(x)?;
     let result = ctx.result_type(0)?;
     let element = builder::element_type(result).unwrap_or(result);
     let ty = melior::ir::r#type::RankedTensorType::new(&[1], element, None).into();
     if builder::element_type(flat.r#type()) == Some(element) {
-        return Ok(vec![b.op("Identity", &[flat], &[], ty)?]);
+        return Ok(vec![b.onnx().identity(flat).typed(ty)?]);
     }
     let to = crate::onnx_ir::data_type_code(element).ok_or("no ONNX type for the scalar")?;
     Ok(vec![b.op("Cast", &[flat], &[("to", crate::Attr::Int(to))], ty)?])

@@ -4,7 +4,7 @@ use crate::Rule;
 /// `_neg_view` (a lazily negated view): its values are `-self`.
 pub const RULES: &[Rule] = &[Rule::custom("aten._neg_view.default", |c| {
     let x = c.args.tensor("self")?;
-    Ok(vec![c.op("Neg", &[x], &[])?])
+    Ok(vec![c.b.onnx().neg(x).typed(c.result_type(0)?)?])
 })
 .complex(neg)
 .samples(&["self: T[2,3]"])

@@ -21,9 +21,9 @@ pub(super) fn pdist<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
         return Err("pdist needs a 2-D input".into());
     }
     let n = dims[0].ok_or("pdist needs a static row count")?;
-    let d = c.b.op_like("Sub", &[c.unsqueeze(x, &[1])?, c.unsqueeze(x, &[0])?], &[], x)?;
+    let d = c.b.onnx().sub(c.unsqueeze(x, &[1])?, c.unsqueeze(x, &[0])?).like(x)?;
     let full = p_norm(c, d, -1, false, p)?;
-    let flat = c.b.op_like("Reshape", &[full, c.b.const_i64s(&[-1])?], &[], x)?;
+    let flat = c.b.onnx().reshape(full, c.b.const_i64s(&[-1])?, None).like(x)?;
     let idx: Vec<i64> = (0..n).flat_map(|i| (i + 1..n).map(move |j| i * n + j)).collect();
     let idx = c.b.const_i64s(&idx)?;
     Ok(vec![c.op("Gather", &[flat, idx], &[("axis", Attr::Int(0))])?])

@@ -20,11 +20,11 @@ fn safe_softmax<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &c.b;
     let y = along_dim(c, x, c.args.int("dim")?, |x, axis| {
         let s = b.op_like("Softmax", &[x], &[("axis", Attr::Int(axis))], x)?;
-        let ninf = b.op("Equal", &[x, b.const_like(x, f64::NEG_INFINITY)?], &[], b.unranked(bool_type(c)))?;
+        let ninf = b.onnx().equal(x, b.const_like(x, f64::NEG_INFINITY)?).typed(b.unranked(bool_type(c)))?;
         let f32_t = b.f32_type();
         let all = c.reduce("ReduceMin", b.cast(ninf, f32_t)?, Some(&[axis]), true, b.unranked(f32_t))?;
         let all = b.cast(all, bool_type(c))?;
-        b.op_like("Where", &[all, b.const_like(x, 0.0)?, s], &[], x)
+        b.onnx().where_(all, b.const_like(x, 0.0)?, s).like(x)
     })?;
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }

@@ -47,16 +47,16 @@ fn flash<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // A row of -inf (every key masked): no finite maximum.
     let masked = isinf(ctx, m, false, true)?;
     let zero = b.const_like(q, 0.0)?;
-    let m = b.op_like("Where", &[masked, zero, m], &[], q)?;
-    let shifted = b.op_like("Sub", &[scores, m], &[], q)?;
-    let e = b.op_like("Exp", &[shifted], &[], q)?;
+    let m = b.onnx().where_(masked, zero, m).like(q)?;
+    let shifted = b.onnx().sub(scores, m).like(q)?;
+    let e = b.onnx().exp(shifted).like(q)?;
     let sum = ctx.reduce("ReduceSum", e, Some(&[-1]), true, unranked)?;
-    let weights = b.op_like("Div", &[e, sum], &[], q)?;
-    let weights = b.op_like("Where", &[masked, zero, weights], &[], q)?;
-    let out = ctx.opmath_result(b.op_like("MatMul", &[weights, v], &[], q)?)?;
-    let log = b.op_like("Log", &[sum], &[], q)?;
-    let lse = b.op_like("Add", &[log, m], &[], q)?;
-    let lse = b.op_like("Where", &[masked, zero, lse], &[], q)?;
+    let weights = b.onnx().div(e, sum).like(q)?;
+    let weights = b.onnx().where_(masked, zero, weights).like(q)?;
+    let out = ctx.opmath_result(b.onnx().mat_mul(weights, v).like(q)?)?;
+    let log = b.onnx().log(sum).like(q)?;
+    let lse = b.onnx().add(log, m).like(q)?;
+    let lse = b.onnx().where_(masked, zero, lse).like(q)?;
     let lse = ctx.squeeze(lse, &[3])?;
     let lse = b.cast_like_type(lse, ctx.result_element(1)?)?;
     Ok(vec![out, lse])

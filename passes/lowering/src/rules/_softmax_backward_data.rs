@@ -21,9 +21,9 @@ fn softmax_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let axis = c.dim(dim, rank)? as i64;
     // A 0-d pair is computed as 1-element vectors.
     let (g, o) = if rank == 0 { (c.unsqueeze(g, &[0])?, c.unsqueeze(o, &[0])?) } else { (g, o) };
-    let prod = b.op_like("Mul", &[g, o], &[], g)?;
+    let prod = b.onnx().mul(g, o).like(g)?;
     let s = c.reduce("ReduceSum", prod, Some(&[axis]), true, b.unranked(el))?;
-    let y = b.op_like("Mul", &[o, b.op_like("Sub", &[g, s], &[], g)?], &[], g)?;
+    let y = b.onnx().mul(o, b.onnx().sub(g, s).like(g)?).like(g)?;
     let y = if rank == 0 { c.squeeze(y, &[0])? } else { y };
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }

@@ -77,13 +77,13 @@ fn trilinear<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let x = if axes.is_empty() { x } else { c.unsqueeze(x, &axes)? };
         product = Some(match product {
             None => x,
-            Some(p) => c.b.op("Mul", &[p, x], &[], c.b.unranked(element))?,
+            Some(p) => c.b.onnx().mul(p, x).typed(c.b.unranked(element))?,
         });
     }
     let product = product.ok_or("_trilinear: no inputs")?;
     if sumdim.is_empty() {
         // Broadcast to the result type (the product already has its shape).
-        return Ok(vec![c.op("Identity", &[product], &[])?]);
+        return Ok(vec![c.b.onnx().identity(product).typed(c.result_type(0)?)?]);
     }
     Ok(vec![c.reduce("ReduceSum", product, Some(&sumdim), false, c.result_type(0)?)?])
 }

@@ -19,14 +19,14 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._unique2.default", unique2)
 fn unique2<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &ctx.b;
     let x = ctx.args.tensor("self")?;
-    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     let i64s = b.unranked(b.i64_type());
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let outs = b.build("Unique", &[flat], &[("sorted", Attr::Int(1))], &[b.unranked(element), i64s, i64s, i64s])?;
     let empty = || super::tensor_common::const_index(ctx, &[0], &[]);
     let inverse = if ctx.args.bool("return_inverse")? {
         let shape = b.shape(x)?;
-        b.op("Reshape", &[outs[2], shape], &[], ctx.result_type(1)?)?
+        b.onnx().reshape(outs[2], shape, None).typed(ctx.result_type(1)?)?
     } else {
         empty()?
     };

@@ -17,7 +17,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._unsafe_masked_index.default", |
         return Err("_unsafe_masked_index without index tensors is not supported".into());
     }
     let adv = super::index::advanced(c, x, &given)?;
-    let mut gathered = b.op_like("GatherND", &[adv.xt, adv.stacked], &[], x)?;
+    let mut gathered = b.onnx().gather_nd(adv.xt, adv.stacked, None).like(x)?;
     if let Some(p) = adv.block_at {
         // [B(nb), pre(p), post] -> [pre, B, post]
         let nb = adv.index_rank as i64;
@@ -29,10 +29,10 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._unsafe_masked_index.default", |
     }
     let element = c.result_element(0)?;
     let fill = c.tensor_as("fill", element)?;
-    let fill = b.op_like("Expand", &[fill, b.shape(gathered)?], &[], gathered)?;
+    let fill = b.onnx().expand(fill, b.shape(gathered)?).like(gathered)?;
     let mask = b.cast_like_type(c.args.tensor("mask")?, melior::ir::r#type::IntegerType::new(b.context, 1).into())?;
     let out = select(c, mask, gathered, fill)?;
-    Ok(vec![c.op("Identity", &[out], &[])?])
+    Ok(vec![c.b.onnx().identity(out).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[5,5]; mask: bool[7,1]; indices: (i64[7,1]{0..5}, i64[1,7]{0..5}); fill: 0",
@@ -70,10 +70,10 @@ pub fn clamp_indices<'c, 'a>(
         let idx = b.cast_like_type(*idx, b.i64_type())?;
         let size = b.op("Shape", &[x], &[("start", Attr::Int(d as i64)), ("end", Attr::Int(d as i64 + 1))], i64s)?;
         let size = ctx.squeeze(size, &[0])?;
-        let low = b.op("Neg", &[size], &[], i64s)?;
-        let high = b.op("Sub", &[size, b.const_i64_scalar(1)?], &[], i64s)?;
-        let clamped = b.op("Max", &[idx, low], &[], ranked)?;
-        out.push(Some(b.op("Min", &[clamped, high], &[], ranked)?));
+        let low = b.onnx().neg(size).typed(i64s)?;
+        let high = b.onnx().sub(size, b.const_i64_scalar(1)?).typed(i64s)?;
+        let clamped = b.onnx().max(&[idx, low]).typed(ranked)?;
+        out.push(Some(b.onnx().min(&[clamped, high]).typed(ranked)?));
     }
     Ok(out)
 }

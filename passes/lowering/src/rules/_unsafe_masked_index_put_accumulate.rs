@@ -18,7 +18,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._unsafe_masked_index_put_accumul
     let values = c.tensor_as("values", element)?;
     let mask = b.cast_like_type(c.args.tensor("mask")?, melior::ir::r#type::IntegerType::new(b.context, 1).into())?;
     let shape = super::tensor_common::broadcast_shape(c, &[values, mask])?;
-    let values = b.op_like("Expand", &[values, shape], &[], values)?;
+    let values = b.onnx().expand(values, shape).like(values)?;
     let zeros = super::tensor_common::full(c, shape, element, 0.0)?;
     let masked = select(c, mask, values, zeros)?;
     index_put_values(c, x, &indices, masked, true)

@@ -52,15 +52,15 @@ pub(super) fn upsample_aa<'c, 'a>(c: &Ctx<'c, 'a>, cubic: bool) -> Result<Vec<Va
         let attrs: Vec<Attribute> = m.iter().map(|&v| crate::builder::float_attr(c.b.context, element, v).into()).collect();
         let matrix = c.b.constant(ty, &attrs)?;
         y = if axis == 3 {
-            c.b.op_like("MatMul", &[y, matrix], &[], x)?
+            c.b.onnx().mat_mul(y, matrix).like(x)?
         } else {
             let perm = Attr::Ints(vec![0, 1, 3, 2]);
             let t = c.b.op_like("Transpose", &[y], &[("perm", perm.clone())], x)?;
-            let t = c.b.op_like("MatMul", &[t, matrix], &[], x)?;
+            let t = c.b.onnx().mat_mul(t, matrix).like(x)?;
             c.b.op_like("Transpose", &[t], &[("perm", perm)], x)?
         };
     }
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }
 
 /// torch's antialias weights as an [in, out] matrix (row-major).

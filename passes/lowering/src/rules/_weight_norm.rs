@@ -47,11 +47,11 @@ fn weight_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let vd = b.cast_like_type(v, acc)?;
     let norm = match &axes {
         // A rank-1 v normalized along its only dim: each element's norm is its |v|.
-        Some(axes) if axes.is_empty() => b.op_like("Abs", &[vd], &[], vd)?,
+        Some(axes) if axes.is_empty() => b.onnx().abs(vd).like(vd)?,
         Some(axes) => super::prod_common::vector_norm(ctx, vd, Some(axes), true, 2.0)?,
         None => super::prod_common::vector_norm(ctx, vd, None, false, 2.0)?,
     };
     let norm = b.cast_like_type(norm, el)?;
-    let scale = b.op_like("Div", &[g, norm], &[], g)?;
-    Ok(vec![ctx.op("Mul", &[v, scale], &[])?])
+    let scale = b.onnx().div(g, norm).like(g)?;
+    Ok(vec![ctx.b.onnx().mul(v, scale).typed(ctx.result_type(0)?)?])
 }

@@ -18,12 +18,12 @@ pub fn elu<'c, 'a>(
     // Half inputs: computed in float32 with float32 constants, as torch does.
     let x = b.cast_like_type(x, ctx.opmath_element()?)?;
     let k = |v: f64| b.const_like(x, v);
-    let xs = if input_scale == 1.0 { x } else { b.op_like("Mul", &[x, k(input_scale)?], &[], x)? };
-    let e = b.op_like("Sub", &[b.op_like("Exp", &[xs], &[], x)?, k(1.0)?], &[], x)?;
-    let neg = b.op_like("Mul", &[e, k(alpha * scale)?], &[], x)?;
-    let pos = if scale == 1.0 { x } else { b.op_like("Mul", &[x, k(scale)?], &[], x)? };
-    let gt = b.op("Greater", &[x, k(0.0)?], &[], b.unranked(bool_type(ctx)))?;
-    ctx.opmath_result(b.op_like("Where", &[gt, pos, neg], &[], x)?)
+    let xs = if input_scale == 1.0 { x } else { b.onnx().mul(x, k(input_scale)?).like(x)? };
+    let e = b.onnx().sub(b.onnx().exp(xs).like(x)?, k(1.0)?).like(x)?;
+    let neg = b.onnx().mul(e, k(alpha * scale)?).like(x)?;
+    let pos = if scale == 1.0 { x } else { b.onnx().mul(x, k(scale)?).like(x)? };
+    let gt = b.onnx().greater(x, k(0.0)?).typed(b.unranked(bool_type(ctx)))?;
+    ctx.opmath_result(b.onnx().where_(gt, pos, neg).like(x)?)
 }
 
 /// [`elu`] with `alpha`, `scale` and `input_scale` the named `Scalar`
@@ -39,20 +39,20 @@ pub fn elu_args<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let x = b.cast_like_type(x, ctx.opmath_element()?)?;
-    let xs = b.op_like("Mul", &[x, input_scale], &[], x)?;
-    let e = b.op_like("Sub", &[b.op_like("Exp", &[xs], &[], x)?, b.const_like(x, 1.0)?], &[], x)?;
-    let negcoef = b.op_like("Mul", &[alpha, scale], &[], alpha)?;
-    let neg = b.op_like("Mul", &[e, negcoef], &[], x)?;
-    let pos = b.op_like("Mul", &[x, scale], &[], x)?;
-    let gt = b.op("Greater", &[x, b.const_like(x, 0.0)?], &[], b.unranked(bool_type(ctx)))?;
-    ctx.opmath_result(b.op_like("Where", &[gt, pos, neg], &[], x)?)
+    let xs = b.onnx().mul(x, input_scale).like(x)?;
+    let e = b.onnx().sub(b.onnx().exp(xs).like(x)?, b.const_like(x, 1.0)?).like(x)?;
+    let negcoef = b.onnx().mul(alpha, scale).like(alpha)?;
+    let neg = b.onnx().mul(e, negcoef).like(x)?;
+    let pos = b.onnx().mul(x, scale).like(x)?;
+    let gt = b.onnx().greater(x, b.const_like(x, 0.0)?).typed(b.unranked(bool_type(ctx)))?;
+    ctx.opmath_result(b.onnx().where_(gt, pos, neg).like(x)?)
 }
 
 /// `x > 0 ? x : x * slope` with `slope` a value broadcasting against `x`
 /// (torch's leaky_relu / prelu kernels; NaN stays NaN).
 pub fn leaky<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, slope: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
-    let gt = b.op("Greater", &[x, b.const_like(x, 0.0)?], &[], b.unranked(bool_type(ctx)))?;
-    let neg = b.op_like("Mul", &[x, slope], &[], x)?;
-    ctx.op("Where", &[gt, x, neg], &[])
+    let gt = b.onnx().greater(x, b.const_like(x, 0.0)?).typed(b.unranked(bool_type(ctx)))?;
+    let neg = b.onnx().mul(x, slope).like(x)?;
+    ctx.b.onnx().where_(gt, x, neg).typed(ctx.result_type(0)?)
 }

@@ -36,7 +36,7 @@ pub(super) fn adaptive_avg_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
     }
     with_batch(c, x, spatial + 2, |xb| {
         if out.iter().all(|&o| o == 1) {
-            return Ok(vec![c.b.op_like("GlobalAveragePool", &[xb], &[], xb)?]);
+            return Ok(vec![c.b.onnx().global_average_pool(xb).like(xb)?]);
         }
         let dims = builder::dims(xb.r#type()).ok_or("unknown rank")?;
         let inputs: Vec<Option<i64>> = dims[2..].to_vec();
@@ -72,21 +72,21 @@ pub(super) fn adaptive_avg_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
                     let i64_t = c.b.i64_type();
                     let shape = c.b.shape(xb)?;
                     let bounds = [c.b.const_i64s(&[axis as i64])?, c.b.const_i64s(&[axis as i64 + 1])?];
-                    let n = c.b.op("Slice", &[shape, bounds[0], bounds[1]], &[], c.b.unranked(i64_t))?;
+                    let n = c.b.onnx().slice(shape, bounds[0], bounds[1], None, None).typed(c.b.unranked(i64_t))?;
                     dynamic_bins_matrix(c, n, output, element)?
                 }
             };
             if axis == rank - 1 {
-                y = c.b.op_like("MatMul", &[y, matrix], &[], xb)?;
+                y = c.b.onnx().mat_mul(y, matrix).like(xb)?;
             } else {
                 let mut perm: Vec<i64> = (0..rank as i64).collect();
                 perm.swap(axis, rank - 1);
                 let t = c.b.op_like("Transpose", &[y], &[("perm", Attr::Ints(perm.clone()))], xb)?;
-                let t = c.b.op_like("MatMul", &[t, matrix], &[], xb)?;
+                let t = c.b.onnx().mat_mul(t, matrix).like(xb)?;
                 y = c.b.op_like("Transpose", &[t], &[("perm", Attr::Ints(perm))], xb)?;
             }
         }
-        Ok(vec![c.b.op_like("Identity", &[y], &[], xb)?])
+        Ok(vec![c.b.onnx().identity(y).like(xb)?])
     })
 }
 
@@ -110,11 +110,11 @@ fn dynamic_bins_matrix<'c, 'a>(
     let start = int("Div", int("Mul", j, n)?, out)?;
     let end = int("Div", int("Add", int("Mul", j1, n)?, b.const_i64s(&[output - 1])?)?, out)?;
     let limit = c.squeeze(n, &[0])?;
-    let k = b.op("Range", &[b.const_i64_scalar(0)?, limit, b.const_i64_scalar(1)?], &[], b.unranked(i64_t))?;
+    let k = b.onnx().range(b.const_i64_scalar(0)?, limit, b.const_i64_scalar(1)?, None).typed(b.unranked(i64_t))?;
     let k = c.unsqueeze(k, &[1])?;
-    let ge = b.op("GreaterOrEqual", &[k, start], &[], b.unranked(bool_t))?;
-    let lt = b.op("Less", &[k, end], &[], b.unranked(bool_t))?;
-    let inside = b.op("And", &[ge, lt], &[], b.unranked(bool_t))?;
+    let ge = b.onnx().greater_or_equal(k, start).typed(b.unranked(bool_t))?;
+    let lt = b.onnx().less(k, end).typed(b.unranked(bool_t))?;
+    let inside = b.onnx().and(ge, lt).typed(b.unranked(bool_t))?;
     let count = b.cast(int("Sub", end, start)?, element)?;
-    b.op("Div", &[b.cast(inside, element)?, count], &[], b.unranked(element))
+    b.onnx().div(b.cast(inside, element)?, count).typed(b.unranked(element))
 }

@@ -48,7 +48,7 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
                 None => {
                     let axis = 2 + a as i64;
                     let (from, to) = (b.const_i64s(&[axis])?, b.const_i64s(&[axis + 1])?);
-                    Ok(I::D(b.op("Slice", &[shape.unwrap(), from, to], &[], b.unranked(i64_type))?))
+                    Ok(I::D(b.onnx().slice(shape.unwrap(), from, to, None, None).typed(b.unranked(i64_type))?))
                 }
             })
             .collect::<Result<_, String>>()?;
@@ -76,15 +76,15 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
             let starts = I::concat(c, &windows.iter().map(|w| w.0.clone()).collect::<Vec<_>>())?;
             let ends = I::concat(c, &windows.iter().map(|w| w.1.clone()).collect::<Vec<_>>())?;
             let ax = c.b.const_i64s(&axes)?;
-            let win = c.b.op_like("Slice", &[xb, starts, ends, ax], &[], xb)?;
-            let flat = c.b.op_like("Reshape", &[win, flat_shape], &[], xb)?;
+            let win = c.b.onnx().slice(xb, starts, ends, Some(ax), None).like(xb)?;
+            let flat = c.b.onnx().reshape(win, flat_shape, None).like(xb)?;
             // torch: a NaN wins (the window's last NaN); ReduceMax / ArgMax skip NaN.
             let bool_t = c.b.unranked(melior::ir::r#type::IntegerType::new(c.b.context, 1).into());
-            let nan_f = c.b.cast_like(c.b.op("IsNaN", &[flat], &[], bool_t)?, xb)?;
+            let nan_f = c.b.cast_like(c.b.onnx().is_na_n(flat).typed(bool_t)?, xb)?;
             let nan_count = c.reduce("ReduceMax", nan_f, Some(&[-1]), true, unranked_like(c, xb)?)?;
-            let has_nan = c.b.op("Greater", &[nan_count, c.b.const_like(xb, 0.0)?], &[], bool_t)?;
+            let has_nan = c.b.onnx().greater(nan_count, c.b.const_like(xb, 0.0)?).typed(bool_t)?;
             let max = c.reduce("ReduceMax", flat, Some(&[-1]), true, unranked_like(c, xb)?)?;
-            values.push(c.b.op_like("Where", &[has_nan, c.b.const_like(xb, f64::NAN)?, max], &[], xb)?);
+            values.push(c.b.onnx().where_(has_nan, c.b.const_like(xb, f64::NAN)?, max).like(xb)?);
             let arg = c.b.op(
                 "ArgMax",
                 &[flat],
@@ -97,7 +97,7 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
                 &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(1)), ("select_last_index", Attr::Int(1))],
                 c.b.unranked(i64_type),
             )?;
-            let local = c.b.op("Where", &[has_nan, last_nan, arg], &[], c.b.unranked(i64_type))?;
+            let local = c.b.onnx().where_(has_nan, last_nan, arg).typed(c.b.unranked(i64_type))?;
             // Window-local flat index -> plane index.
             let mut global: Option<Value> = None;
             let mut divisor = I::S(1);
@@ -106,20 +106,20 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
                 let size = windows[a].1.sub(c, &windows[a].0)?;
                 let mut part = local;
                 if !matches!(divisor, I::S(1)) {
-                    part = c.b.op("Div", &[part, divisor.value(c)?], &[], c.b.unranked(i64_type))?;
+                    part = c.b.onnx().div(part, divisor.value(c)?).typed(c.b.unranked(i64_type))?;
                 }
                 if a > 0 {
-                    part = c.b.op("Mod", &[part, size.value(c)?], &[], c.b.unranked(i64_type))?;
+                    part = c.b.onnx().mod_(part, size.value(c)?, None).typed(c.b.unranked(i64_type))?;
                 }
                 if !matches!(windows[a].0, I::S(0)) {
-                    part = c.b.op("Add", &[part, windows[a].0.value(c)?], &[], c.b.unranked(i64_type))?;
+                    part = c.b.onnx().add(part, windows[a].0.value(c)?).typed(c.b.unranked(i64_type))?;
                 }
                 if !matches!(stride, I::S(1)) {
-                    part = c.b.op("Mul", &[part, stride.value(c)?], &[], c.b.unranked(i64_type))?;
+                    part = c.b.onnx().mul(part, stride.value(c)?).typed(c.b.unranked(i64_type))?;
                 }
                 global = Some(match global {
                     None => part,
-                    Some(g) => c.b.op("Add", &[g, part], &[], c.b.unranked(i64_type))?,
+                    Some(g) => c.b.onnx().add(g, part).typed(c.b.unranked(i64_type))?,
                 });
                 divisor = divisor.mul_i(c, &size)?;
                 stride = stride.mul_i(c, &sizes[a])?;
@@ -130,9 +130,9 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
         shape.extend(&out);
         let shape = c.b.const_i64s(&shape)?;
         let v = c.b.op_like("Concat", &values, &[("axis", Attr::Int(-1))], xb)?;
-        let v = c.b.op_like("Reshape", &[v, shape], &[], xb)?;
+        let v = c.b.onnx().reshape(v, shape, None).like(xb)?;
         let i = c.b.op("Concat", &indices, &[("axis", Attr::Int(-1))], c.b.unranked(i64_type))?;
-        let i = c.b.op("Reshape", &[i, shape], &[], c.b.unranked(i64_type))?;
+        let i = c.b.onnx().reshape(i, shape, None).typed(c.b.unranked(i64_type))?;
         Ok(vec![v, i])
     })
 }

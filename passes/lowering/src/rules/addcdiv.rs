@@ -8,12 +8,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addcdiv.default", |c| {
     let (x, t1, t2) = (c.tensor_as("self", e)?, c.tensor_as("tensor1", e)?, c.tensor_as("tensor2", e)?);
     // `value`: a number, or a value computed in the graph (`t.item()`).
     let scaled = if c.args.is_dynamic("value")? || c.args.number("value")?.as_f64() != 1.0 {
-        c.b.op_like("Mul", &[c.tensor_as("value", e)?, t1], &[], t1)?
+        c.b.onnx().mul(c.tensor_as("value", e)?, t1).like(t1)?
     } else {
         t1
     };
-    let p = c.b.op_like("Div", &[scaled, t2], &[], x)?;
-    Ok(vec![c.opmath_result(c.b.op_like("Add", &[x, p], &[], x)?)?])
+    let p = c.b.onnx().div(scaled, t2).like(x)?;
+    Ok(vec![c.opmath_result(c.b.onnx().add(x, p).like(x)?)?])
 })
 .samples(&[
     "self: T[2,3]; tensor1: T[2,3]; tensor2: T[3]{pos}",

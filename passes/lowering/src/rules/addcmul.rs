@@ -8,12 +8,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addcmul.default", |c| {
     // torch's order: `self + value * tensor1 * tensor2` = (value * t1) * t2.
     // `value`: a number, or a value computed in the graph (`t.item()`).
     let scaled = if c.args.is_dynamic("value")? || c.args.number("value")?.as_f64() != 1.0 {
-        c.b.op_like("Mul", &[c.tensor_as("value", e)?, t1], &[], t1)?
+        c.b.onnx().mul(c.tensor_as("value", e)?, t1).like(t1)?
     } else {
         t1
     };
-    let p = c.b.op_like("Mul", &[scaled, t2], &[], x)?;
-    Ok(vec![c.opmath_result(c.b.op_like("Add", &[x, p], &[], x)?)?])
+    let p = c.b.onnx().mul(scaled, t2).like(x)?;
+    Ok(vec![c.opmath_result(c.b.onnx().add(x, p).like(x)?)?])
 })
 .samples(&[
     "self: T[2,3]; tensor1: T[2,3]; tensor2: T[3]",

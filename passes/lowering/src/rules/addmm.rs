@@ -7,23 +7,23 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addmm.default", |c| {
     if !crate::builder::is_float(element) {
         // onnxruntime has no integer Gemm: MatMul, then the integer scalings.
         let (alpha, beta) = (c.args.number("alpha")?.as_f64(), c.args.number("beta")?.as_f64());
-        let mut prod = c.b.op_like("MatMul", &[a, b], &[], a)?;
+        let mut prod = c.b.onnx().mat_mul(a, b).like(a)?;
         if alpha != 1.0 {
             let k = c.b.const_scalar(element, alpha)?;
-            prod = c.b.op_like("Mul", &[prod, k], &[], a)?;
+            prod = c.b.onnx().mul(prod, k).like(a)?;
         }
         if beta == 0.0 {
             // torch ignores `self` when beta is 0 (only its shape broadcasts).
             let zero = c.b.const_scalar(element, 0.0)?;
-            let shaped = c.b.op_like("Mul", &[bias, zero], &[], a)?;
-            return Ok(vec![c.op("Add", &[prod, shaped], &[])?]);
+            let shaped = c.b.onnx().mul(bias, zero).like(a)?;
+            return Ok(vec![c.b.onnx().add(prod, shaped).typed(c.result_type(0)?)?]);
         }
         let mut bias = bias;
         if beta != 1.0 {
             let k = c.b.const_scalar(element, beta)?;
-            bias = c.b.op_like("Mul", &[bias, k], &[], a)?;
+            bias = c.b.onnx().mul(bias, k).like(a)?;
         }
-        return Ok(vec![c.op("Add", &[prod, bias], &[])?]);
+        return Ok(vec![c.b.onnx().add(prod, bias).typed(c.result_type(0)?)?]);
     }
     let alpha = c.args.number("alpha")?.as_f64() as f32;
     let beta = c.args.number("beta")?.as_f64() as f32;

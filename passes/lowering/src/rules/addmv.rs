@@ -21,11 +21,11 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addmv.default", |c| {
         }
         let s = c.tensor_as("self", el)?;
         if builder::is_bool(el) {
-            return Ok(vec![c.op("Identity", &[s], &[])?]);
+            return Ok(vec![c.b.onnx().identity(s).typed(c.result_type(0)?)?]);
         }
-        return Ok(vec![c.op("Identity", &[super::prod_common::scaled(c, s, beta)?], &[])?]);
+        return Ok(vec![c.b.onnx().identity(super::prod_common::scaled(c, s, beta)?).typed(c.result_type(0)?)?]);
     }
-    let p = c.b.op("MatMul", &[c.tensor_as("mat", el)?, c.tensor_as("vec", el)?], &[], c.b.unranked(el))?;
+    let p = c.b.onnx().mat_mul(c.tensor_as("mat", el)?, c.tensor_as("vec", el)?).typed(c.b.unranked(el))?;
     beta_alpha(c, p)
 })
 .samples(&[

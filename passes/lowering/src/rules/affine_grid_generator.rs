@@ -46,7 +46,7 @@ fn affine_grid_generator<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, 
         let k = b.const_i64s(&[spatial as i64])?;
         let shape = b.op("Concat", &[&[batch], &dims[..], &[k]].concat(), &[("axis", Attr::Int(0))], un_i)?;
         let zero = b.const_scalar(c.result_element(0)?, 0.0)?;
-        return Ok(vec![c.op("Expand", &[zero, shape], &[])?]);
+        return Ok(vec![c.b.onnx().expand(zero, shape).typed(c.result_type(0)?)?]);
     }
     // Spatial sizes as [1] int64 tensors, outermost first (D, H, W).
     let dims: Vec<Value> = size[2..].iter().map(|d| c.int_tensor(*d)).collect::<Result<_, _>>()?;
@@ -56,28 +56,28 @@ fn affine_grid_generator<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, 
     for (axis, n) in dims.iter().enumerate().rev() {
         let count = c.squeeze(*n, &[0])?;
         let positions =
-            b.op("Range", &[b.const_i64_scalar(0)?, count, b.const_i64_scalar(1)?], &[], un_i)?;
-        let two_i = b.op("Mul", &[b.cast(positions, element)?, b.const_scalar(element, 2.0)?], &[], un)?;
+            b.onnx().range(b.const_i64_scalar(0)?, count, b.const_i64_scalar(1)?, None).typed(un_i)?;
+        let two_i = b.onnx().mul(b.cast(positions, element)?, b.const_scalar(element, 2.0)?).typed(un)?;
         let nf = b.cast(*n, element)?;
-        let centred = b.op("Sub", &[two_i, b.op("Sub", &[nf, b.const_scalar(element, 1.0)?], &[], un)?], &[], un)?;
+        let centred = b.onnx().sub(two_i, b.onnx().sub(nf, b.const_scalar(element, 1.0)?).typed(un)?).typed(un)?;
         let divisor = if align {
-            b.op("Max", &[b.op("Sub", &[nf, b.const_scalar(element, 1.0)?], &[], un)?, b.const_scalar(element, 1.0)?], &[], un)?
+            b.onnx().max(&[b.onnx().sub(nf, b.const_scalar(element, 1.0)?).typed(un)?, b.const_scalar(element, 1.0)?]).typed(un)?
         } else {
             nf
         };
-        let coords = b.op("Div", &[centred, divisor], &[], un)?;
+        let coords = b.onnx().div(centred, divisor).typed(un)?;
         // [n] -> broadcastable along `axis` of the [..spatial, 1] grid.
         let others: Vec<i64> = (0..=spatial as i64).filter(|&a| a != axis as i64).collect();
         let placed = c.unsqueeze(coords, &others)?;
-        channels.push(b.op("Expand", &[placed, grid_shape], &[], un)?);
+        channels.push(b.onnx().expand(placed, grid_shape).typed(un)?);
     }
-    channels.push(b.op("Expand", &[b.const_scalar(element, 1.0)?, grid_shape], &[], un)?);
+    channels.push(b.onnx().expand(b.const_scalar(element, 1.0)?, grid_shape).typed(un)?);
     let base = b.op("Concat", &channels, &[("axis", Attr::Int(-1))], un)?;
     // [1, ..spatial, k + 1] @ theta^T as [N, 1.., k + 1, k] -> [N, ..spatial, k]
     // (no flattening, so empty and symbolic sizes need no reshape).
     let base = c.unsqueeze(base, &[0])?;
     let theta_t = b.op("Transpose", &[theta], &[("perm", Attr::Ints(vec![0, 2, 1]))], un)?;
     let theta_t = if spatial > 1 { c.unsqueeze(theta_t, &(1..spatial as i64).collect::<Vec<_>>())? } else { theta_t };
-    let grid = b.op("MatMul", &[base, theta_t], &[], un)?;
+    let grid = b.onnx().mat_mul(base, theta_t).typed(un)?;
     Ok(vec![c.b.cast_like_type(grid, c.result_element(0)?)?])
 }

@@ -13,13 +13,13 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.angle.default", |c| {
     let zero = b.const_scalar(element, 0.0)?;
     let pi = b.const_scalar(element, std::f64::consts::PI)?;
     let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
-    let negative = b.op("Less", &[xf, zero], &[], b.unranked(bool_type))?;
-    let angle = b.op_like("Where", &[negative, pi, zero], &[], xf)?;
+    let negative = b.onnx().less(xf, zero).typed(b.unranked(bool_type))?;
+    let angle = b.onnx().where_(negative, pi, zero).like(xf)?;
     if !builder::is_float(input) {
-        return Ok(vec![c.op("Identity", &[angle], &[])?]);
+        return Ok(vec![c.b.onnx().identity(angle).typed(c.result_type(0)?)?]);
     }
-    let nan = b.op("IsNaN", &[xf], &[], b.unranked(bool_type))?;
-    Ok(vec![c.op("Where", &[nan, xf, angle], &[])?])
+    let nan = b.onnx().is_na_n(xf).typed(b.unranked(bool_type))?;
+    Ok(vec![c.b.onnx().where_(nan, xf, angle).typed(c.result_type(0)?)?])
 })
 .complex(super::complex_common::angle)
 .complex_samples(&["self: C[2,3]", "self: C[]", "self: C[0,2]"])

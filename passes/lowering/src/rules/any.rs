@@ -87,7 +87,7 @@ pub(super) fn any_all<'c, 'a>(ctx: &Ctx<'c, 'a>, dims: Dims, any: bool) -> Resul
 fn as_result<'c, 'a>(ctx: &Ctx<'c, 'a>, verdict: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let element = ctx.result_element(0)?;
     if crate::builder::is_bool(element) {
-        return ctx.b.op("Identity", &[verdict], &[], ctx.result_type(0)?);
+        return ctx.b.onnx().identity(verdict).typed(ctx.result_type(0)?);
     }
     let code = crate::onnx_ir::data_type_code(element).ok_or("no ONNX data type")?;
     ctx.op("Cast", &[verdict], &[("to", crate::Attr::Int(code))])

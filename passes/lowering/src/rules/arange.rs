@@ -105,17 +105,17 @@ fn arange<'c, 'a>(
                 }
             };
             let (sf, ef, df) = (as_f64(&s)?, as_f64(&e)?, as_f64(&d)?);
-            let span = b.op_like("Sub", &[ef, sf], &[], sf)?;
-            let q = b.op_like("Div", &[span, df], &[], sf)?;
-            let c = b.op_like("Ceil", &[q], &[], sf)?;
+            let span = b.onnx().sub(ef, sf).like(sf)?;
+            let q = b.onnx().div(span, df).like(sf)?;
+            let c = b.onnx().ceil(q).like(sf)?;
             let zero = b.const_scalar(f64_type, 0.0)?;
-            let c = b.op_like("Max", &[c, zero], &[], sf)?;
+            let c = b.onnx().max(&[c, zero]).like(sf)?;
             b.cast(c, i64_type)?
         }
     };
     let zero = b.const_i64_scalar(0)?;
     let one = b.const_i64_scalar(1)?;
-    let i = b.op("Range", &[zero, n, one], &[], b.unranked(i64_type))?;
+    let i = b.onnx().range(zero, n, one, None).typed(b.unranked(i64_type))?;
     // values = start + i * step in the accumulation type.
     let acc = if is_float { f64_type } else { i64_type };
     let value = |v: &S<'c, 'a>| -> Result<Value<'c, 'a>, String> {
@@ -126,8 +126,8 @@ fn arange<'c, 'a>(
     };
     let (sv, dv) = (value(&s)?, value(&d)?);
     let i = b.cast_like_type(i, acc)?;
-    let scaled = b.op_like("Mul", &[i, dv], &[], sv)?;
-    let values = b.op_like("Add", &[scaled, sv], &[], sv)?;
+    let scaled = b.onnx().mul(i, dv).like(sv)?;
+    let values = b.onnx().add(scaled, sv).like(sv)?;
     if acc == element {
         return Ok(vec![values]);
     }

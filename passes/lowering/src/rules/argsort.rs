@@ -36,5 +36,5 @@ fn argsort<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         return Ok(vec![ctx.b.const_i64_scalar(0)?]);
     }
     let (_, indices) = sort(ctx, x, dim, ctx.args.bool("descending")?)?;
-    Ok(vec![ctx.op("Identity", &[indices], &[])?])
+    Ok(vec![ctx.b.onnx().identity(indices).typed(ctx.result_type(0)?)?])
 }

@@ -36,7 +36,7 @@ fn as_strided<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;
     let (shape, indices) = strided_positions(ctx, x)?;
     let idx = const_index(ctx, &shape, &indices)?;
-    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     Ok(vec![ctx.op("Gather", &[flat, idx], &[("axis", Attr::Int(0))])?])
 }
 

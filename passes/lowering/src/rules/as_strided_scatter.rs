@@ -18,12 +18,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.as_strided_scatter.default", |c|
     }
     let n = positions.len() as i64;
     let idx = const_index(c, &[n as u64], &positions)?;
-    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     let src = c.tensor_as("src", c.result_element(0)?)?;
     let _ = shape;
-    let updates = b.op_like("Reshape", &[src, b.const_i64s(&[n])?], &[], x)?;
+    let updates = b.onnx().reshape(src, b.const_i64s(&[n])?, None).like(x)?;
     let scattered = b.op_like("ScatterElements", &[flat, idx, updates], &[("axis", Attr::Int(0))], x)?;
-    Ok(vec![c.op("Reshape", &[scattered, b.shape(x)?], &[])?])
+    Ok(vec![c.b.onnx().reshape(scattered, b.shape(x)?, None).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[3,4]; src: T[2,2]; size: [2,2]; stride: [1,2]",

@@ -13,7 +13,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.atan2.default", |c| {
     let y = c.tensor_as("self", element)?;
     let x = c.tensor_as("other", element)?;
     let r = atan2(c, y, x)?;
-    Ok(vec![c.op("Identity", &[r], &[])?])
+    Ok(vec![c.b.onnx().identity(r).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[2,3]; other: T[2,3]",
@@ -29,29 +29,29 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.atan2.default", |c| {
 pub(super) fn atan2<'c, 'a>(c: &Ctx<'c, 'a>, y: Value<'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let element = crate::builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let b = &c.b;
-    let ax = b.op_like("Abs", &[x], &[], x)?;
-    let ay = b.op_like("Abs", &[y], &[], x)?;
-    let hi = b.op_like("Max", &[ax, ay], &[], x)?;
-    let lo = b.op_like("Min", &[ax, ay], &[], x)?;
-    let q = b.op_like("Div", &[lo, hi], &[], x)?;
+    let ax = b.onnx().abs(x).like(x)?;
+    let ay = b.onnx().abs(y).like(x)?;
+    let hi = b.onnx().max(&[ax, ay]).like(x)?;
+    let lo = b.onnx().min(&[ax, ay]).like(x)?;
+    let q = b.onnx().div(lo, hi).like(x)?;
     let zero = b.const_scalar(element, 0.0)?;
     let one = b.const_scalar(element, 1.0)?;
     let hi_zero = bool_op(c, "Equal", &[hi, zero])?;
-    let q = b.op_like("Where", &[hi_zero, zero, q], &[], x)?;
+    let q = b.onnx().where_(hi_zero, zero, q).like(x)?;
     let xi = isinf(c, x, true, true)?;
     let yi = isinf(c, y, true, true)?;
     let both_inf = bool_op(c, "And", &[xi, yi])?;
-    let q = b.op_like("Where", &[both_inf, one, q], &[], x)?;
-    let r = b.op_like("Atan", &[q], &[], x)?;
+    let q = b.onnx().where_(both_inf, one, q).like(x)?;
+    let r = b.onnx().atan(q).like(x)?;
     let half_pi = b.const_scalar(element, std::f64::consts::FRAC_PI_2)?;
     let pi = b.const_scalar(element, std::f64::consts::PI)?;
     let steep = bool_op(c, "Greater", &[ay, ax])?;
-    let r2 = b.op_like("Sub", &[half_pi, r], &[], x)?;
-    let r = b.op_like("Where", &[steep, r2, r], &[], x)?;
+    let r2 = b.onnx().sub(half_pi, r).like(x)?;
+    let r = b.onnx().where_(steep, r2, r).like(x)?;
     let x_neg = signbit(c, x)?;
-    let r3 = b.op_like("Sub", &[pi, r], &[], x)?;
-    let r = b.op_like("Where", &[x_neg, r3, r], &[], x)?;
+    let r3 = b.onnx().sub(pi, r).like(x)?;
+    let r = b.onnx().where_(x_neg, r3, r).like(x)?;
     let y_neg = signbit(c, y)?;
-    let nr = b.op_like("Neg", &[r], &[], x)?;
-    b.op_like("Where", &[y_neg, nr, r], &[], x)
+    let nr = b.onnx().neg(r).like(x)?;
+    b.onnx().where_(y_neg, nr, r).like(x)
 }

@@ -42,23 +42,23 @@ pub(super) fn window_backward<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize, windows: 
     let divs = b.constant(dty, &divs)?;
     let mut flat = vec![0i64; lead];
     flat.push(-1);
-    let gf = b.op_like("Reshape", &[g, b.const_i64s(&flat)?], &[], g)?;
-    let gf = b.op_like("Div", &[gf, divs], &[], g)?;
+    let gf = b.onnx().reshape(g, b.const_i64s(&flat)?, None).like(g)?;
+    let gf = b.onnx().div(gf, divs).like(g)?;
     let upd = b.op_like("Gather", &[gf, b.const_i64s(&taps_out)?], &[("axis", Attr::Int(lead as i64))], g)?;
-    let idx = b.op("Expand", &[b.const_i64s(&taps_in)?, b.shape(upd)?], &[], i64t)?;
+    let idx = b.onnx().expand(b.const_i64s(&taps_in)?, b.shape(upd)?).typed(i64t)?;
     let shape = b.shape(x)?;
-    let lead_shape = b.op("Slice", &[shape, b.const_i64s(&[0])?, b.const_i64s(&[lead as i64])?], &[], i64t)?;
+    let lead_shape = b.onnx().slice(shape, b.const_i64s(&[0])?, b.const_i64s(&[lead as i64])?, None, None).typed(i64t)?;
     let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
     let plane: i64 = dims[lead..].iter().map(|d| d.ok_or("pool backward needs static spatial sizes")).product::<Result<i64, _>>()?;
     let zs = b.op("Concat", &[lead_shape, b.const_i64s(&[plane])?], &[("axis", Attr::Int(0))], i64t)?;
-    let zeros = b.op_like("Expand", &[b.const_scalar(element, 0.0)?, zs], &[], g)?;
+    let zeros = b.onnx().expand(b.const_scalar(element, 0.0)?, zs).like(g)?;
     let summed = b.op_like(
         "ScatterElements",
         &[zeros, idx, upd],
         &[("axis", Attr::Int(lead as i64)), ("reduction", Attr::String("add".into()))],
         g,
     )?;
-    Ok(vec![c.op("Reshape", &[summed, shape], &[])?])
+    Ok(vec![c.b.onnx().reshape(summed, shape, None).typed(c.result_type(0)?)?])
 }
 
 /// Static spatial sizes of `self` and `grad_output`.

@@ -4,7 +4,7 @@ use crate::Rule;
 /// `beta * self + alpha * bmm(batch1, batch2)`; `beta == 0` ignores self.
 pub const RULES: &[Rule] = &[Rule::custom("aten.baddbmm.default", |c| {
     let el = super::prod_common::compute_type(c, c.result_element(0)?);
-    let p = c.b.op("MatMul", &[c.tensor_as("batch1", el)?, c.tensor_as("batch2", el)?], &[], c.b.unranked(el))?;
+    let p = c.b.onnx().mat_mul(c.tensor_as("batch1", el)?, c.tensor_as("batch2", el)?).typed(c.b.unranked(el))?;
     beta_alpha(c, p)
 })
 .samples(&[

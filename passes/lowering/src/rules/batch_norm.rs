@@ -7,7 +7,7 @@ pub const RULES: &[Rule] = &[
         // alone (torch returns early, in training mode too).
         let x = c.args.tensor("input")?;
         if crate::builder::dims(melior::ir::ValueLike::r#type(&x)).is_some_and(|d| d.contains(&Some(0))) {
-            return Ok(vec![c.op("Identity", &[x], &[])?]);
+            return Ok(vec![c.b.onnx().identity(x).typed(c.result_type(0)?)?]);
         }
         if c.args.bool("training")? {
             if c.args.opt_tensor("running_mean")?.is_none() && c.args.opt_tensor("running_var")?.is_none() {
@@ -41,7 +41,7 @@ fn batch_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     if let Some(dims) = crate::builder::dims(melior::ir::ValueLike::r#type(&x)) {
         if dims.len() < 2 {
             if dims.first() == Some(&Some(0)) {
-                return ctx.op("Identity", &[x], &[]);
+                return ctx.b.onnx().identity(x).typed(ctx.result_type(0)?);
             }
             return Err("batch_norm needs an input with a channel dim (rank >= 2)".into());
         }
@@ -51,7 +51,7 @@ fn batch_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let fill = |v: f64| -> Result<Value<'c, 'a>, String> {
         let shape = ctx.b.shape(mean)?;
         let s = ctx.b.const_like(mean, v)?;
-        ctx.b.op_like("Expand", &[s, shape], &[], mean)
+        ctx.b.onnx().expand(s, shape).like(mean)
     };
     let scale = match ctx.args.opt_tensor("weight")? {
         Some(w) => w,

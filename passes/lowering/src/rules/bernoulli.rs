@@ -33,6 +33,6 @@ fn bernoulli<'c, 'a>(ctx: &Ctx<'c, 'a>, p: Value<'c, 'a>) -> Result<Vec<Value<'c
     let b = &ctx.b;
     let element = element_of(p)?;
     let u = uniform_like(ctx, p, element)?;
-    let hit = b.op("Less", &[u, p], &[], b.unranked(IntegerType::new(b.context, 1).into()))?;
+    let hit = b.onnx().less(u, p).typed(b.unranked(IntegerType::new(b.context, 1).into()))?;
     Ok(vec![b.cast(hit, ctx.result_element(0)?)?])
 }

@@ -393,7 +393,7 @@ pub fn unary<'c, 'a>(
     let input = Input { f, x, x_res, f32 };
     let y = body(&input)?;
     let y = input.f.select(input.f.un_bool("IsNaN", x)?, input.f.k(f64::NAN)?, y)?;
-    Ok(vec![c.b.cast(y, out).and_then(|v| c.op("Identity", &[v], &[]))?])
+    Ok(vec![c.b.cast(y, out).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }
 
 impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
@@ -409,13 +409,13 @@ impl<'x, 'c, 'a> Input<'x, 'c, 'a> {
     pub fn phase(&self, x_res: Value<'c, 'a>, shift: f64) -> Result<Value<'c, 'a>, String> {
         let c = self.f.c;
         let k = c.b.const_like(x_res, shift)?;
-        let d = c.b.op_like("Sub", &[x_res, k], &[], x_res)?;
+        let d = c.b.onnx().sub(x_res, k).like(x_res)?;
         c.b.cast_like_type(d, f64_type(c))
     }
 
     /// `|x|` in the result type.
     pub fn abs_res(&self) -> Result<Value<'c, 'a>, String> {
-        self.f.c.b.op_like("Abs", &[self.x_res], &[], self.x_res)
+        self.f.c.b.onnx().abs(self.x_res).like(self.x_res)
     }
 
     /// ln of the largest finite value of the result type: torch's
@@ -459,7 +459,7 @@ fn far_jy<'c, 'a>(
     let f = &i.f;
     let c = f.c;
     let xf = f.op("Max", &[ax, f.k(8.0)?])?;
-    let xf_res = c.b.op_like("Max", &[ax_res, c.b.const_like(ax_res, 8.0)?], &[], ax_res)?;
+    let xf_res = c.b.onnx().max(&[ax_res, c.b.const_like(ax_res, 8.0)?]).like(ax_res)?;
     let u = f.div(f.k(64.0)?, f.mul(xf, xf)?)?;
     let (pc, qc): (&[f64], &[f64]) = if order == 0 { (&P0_FAR, &Q0_FAR) } else { (&P1_FAR, &Q1_FAR) };
     let p = f.poly(u, pc)?;

@@ -32,16 +32,16 @@ fn bilinear<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let i = shape_part(c, w, 1, Some(2))?;
     let j = shape_part(c, w, 2, Some(3))?;
     let i64_t = c.b.unranked(c.b.i64_type());
-    let oj = c.b.op("Mul", &[o, j], &[], i64_t)?;
+    let oj = c.b.onnx().mul(o, j).typed(i64_t)?;
     let x1f = reshape(c, x1, concat_i64(c, &[n, i])?)?;
     let x2f = reshape(c, x2, concat_i64(c, &[n, j])?)?;
     let wt = reshape(c, transpose(c, w, &[1, 0, 2])?, concat_i64(c, &[i, oj])?)?;
-    let t = c.b.op_like("MatMul", &[x1f, wt], &[], x1)?;
+    let t = c.b.onnx().mat_mul(x1f, wt).like(x1)?;
     let t = reshape(c, t, concat_i64(c, &[n, o, j])?)?;
-    let p = c.b.op_like("Mul", &[t, c.unsqueeze(x2f, &[1])?], &[], x1)?;
+    let p = c.b.onnx().mul(t, c.unsqueeze(x2f, &[1])?).like(x1)?;
     let mut y = c.reduce("ReduceSum", p, Some(&[2]), false, c.b.unranked(el))?;
     if let Some(bias) = c.args.opt_tensor("bias")? {
-        y = c.b.op_like("Add", &[y, c.b.cast_like_type(bias, el)?], &[], x1)?;
+        y = c.b.onnx().add(y, c.b.cast_like_type(bias, el)?).like(x1)?;
     }
     let shape = concat_i64(c, &[shape_part(c, x1, 0, Some(-1))?, o])?;
     let y = reshape(c, y, shape)?;

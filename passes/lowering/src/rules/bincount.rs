@@ -44,14 +44,14 @@ fn bincount<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let minus_one = b.const_i64s(&[-1])?;
     let padded = b.op("Concat", &[pos, minus_one], &[("axis", Attr::Int(0))], i64s)?;
     let top = ctx.reduce("ReduceMax", padded, None, true, i64s)?;
-    let len = b.op("Add", &[top, b.const_i64s(&[1])?], &[], i64s)?;
-    let len = b.op("Max", &[len, b.const_i64s(&[minlength])?], &[], i64s)?;
-    let valid = b.op("GreaterOrEqual", &[pos, b.const_i64_scalar(0)?], &[], b.unranked(bool_type(ctx)))?;
+    let len = b.onnx().add(top, b.const_i64s(&[1])?).typed(i64s)?;
+    let len = b.onnx().max(&[len, b.const_i64s(&[minlength])?]).typed(i64s)?;
+    let valid = b.onnx().greater_or_equal(pos, b.const_i64_scalar(0)?).typed(b.unranked(bool_type(ctx)))?;
     let weights = if ctx.args.is_none("weights")? {
         None
     } else {
         Some(b.cast_like_type(ctx.args.tensor("weights")?, out)?)
     };
     let hist = accumulate(ctx, pos, valid, weights, len, out)?;
-    Ok(vec![ctx.op("Identity", &[hist], &[])?])
+    Ok(vec![ctx.b.onnx().identity(hist).typed(ctx.result_type(0)?)?])
 }

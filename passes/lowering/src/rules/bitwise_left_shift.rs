@@ -49,11 +49,11 @@ pub(super) fn shift<'c, 'a>(c: &Ctx<'c, 'a>, left: bool) -> Result<Vec<Value<'c,
     }
     let zero = b.const_like(x, 0.0)?;
     let neg = bool_op(c, "Less", &[x, zero])?;
-    let not_x = b.op_like("BitwiseNot", &[x], &[], x)?;
-    let t = b.op_like("Where", &[neg, not_x, x], &[], x)?;
+    let not_x = b.onnx().bitwise_not(x).like(x)?;
+    let t = b.onnx().where_(neg, not_x, x).like(x)?;
     let tu = b.cast(t, u)?;
     let s = b.op("BitShift", &[tu, nu], &[("direction", direction)], b.unranked(u))?;
     let s = b.cast(s, elem(x)?)?;
-    let not_s = b.op_like("BitwiseNot", &[s], &[], s)?;
-    Ok(vec![c.op("Where", &[neg, not_s, s], &[])?])
+    let not_s = b.onnx().bitwise_not(s).like(s)?;
+    Ok(vec![c.b.onnx().where_(neg, not_s, s).typed(c.result_type(0)?)?])
 }

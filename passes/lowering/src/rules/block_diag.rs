@@ -24,7 +24,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.block_diag.default", |c| {
             [r, n] => (*r, *n),
             _ => return Err(format!("block_diag expects tensors of rank <= 2, got rank {}", dims.len())),
         };
-        let m = b.op_like("Reshape", &[*t, b.const_i64s(&[rows, cols])?], &[], *t)?;
+        let m = b.onnx().reshape(*t, b.const_i64s(&[rows, cols])?, None).like(*t)?;
         blocks.push((b.cast_like_type(m, element)?, rows, cols));
     }
     let total: i64 = blocks.iter().map(|(_, _, c)| c).sum();
@@ -46,7 +46,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.block_diag.default", |c| {
     }
     if rows_out.is_empty() {
         let zeros = full(c, b.const_i64s(&[1, 0])?, element, 0.0)?;
-        return Ok(vec![c.op("Identity", &[zeros], &[])?]);
+        return Ok(vec![c.b.onnx().identity(zeros).typed(c.result_type(0)?)?]);
     }
     Ok(vec![c.op("Concat", &rows_out, &[("axis", Attr::Int(0))])?])
 })
@@ -73,7 +73,7 @@ fn dynamic_block_diag<'c, 'a>(
     for t in tensors {
         let rank = c.rank(*t)?;
         let m = match rank {
-            0 => b.op_like("Reshape", &[*t, b.const_i64s(&[1, 1])?], &[], *t)?,
+            0 => b.onnx().reshape(*t, b.const_i64s(&[1, 1])?, None).like(*t)?,
             1 => c.unsqueeze(*t, &[0])?,
             2 => *t,
             r => return Err(format!("block_diag expects tensors of rank <= 2, got rank {r}")),
@@ -82,16 +82,16 @@ fn dynamic_block_diag<'c, 'a>(
     }
     let mut total = b.const_i64s(&[0])?;
     for (_, _, cols) in &blocks {
-        total = b.op("Add", &[total, *cols], &[], ints)?;
+        total = b.onnx().add(total, *cols).typed(ints)?;
     }
     let mut before = b.const_i64s(&[0])?;
     let mut rows_out = Vec::new();
     for (m, rows, cols) in blocks {
-        let after = b.op("Sub", &[b.op("Sub", &[total, before], &[], ints)?, cols], &[], ints)?;
+        let after = b.onnx().sub(b.onnx().sub(total, before).typed(ints)?, cols).typed(ints)?;
         let left = full(c, concat(c, &[rows, before])?, element, 0.0)?;
         let right = full(c, concat(c, &[rows, after])?, element, 0.0)?;
         rows_out.push(b.op_like("Concat", &[left, m, right], &[("axis", Attr::Int(1))], m)?);
-        before = b.op("Add", &[before, cols], &[], ints)?;
+        before = b.onnx().add(before, cols).typed(ints)?;
     }
     Ok(vec![c.op("Concat", &rows_out, &[("axis", Attr::Int(0))])?])
 }

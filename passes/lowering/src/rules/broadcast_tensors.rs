@@ -19,6 +19,6 @@ fn broadcast_tensors<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
     tensors
         .iter()
         .enumerate()
-        .map(|(i, t)| ctx.b.op("Expand", &[*t, shape], &[], ctx.result_type(i)?))
+        .map(|(i, t)| ctx.b.onnx().expand(*t, shape).typed(ctx.result_type(i)?))
         .collect()
 }

@@ -45,5 +45,5 @@ fn bucketize<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     };
     let index = insertion_index(ctx, seq, 1, values, ctx.args.bool("right")?)?;
     let index = b.cast_like_type(index, ctx.result_element(0)?)?;
-    Ok(vec![ctx.op("Identity", &[index], &[])?])
+    Ok(vec![ctx.b.onnx().identity(index).typed(ctx.result_type(0)?)?])
 }

@@ -18,28 +18,28 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cartesian_prod.default", |c| {
     }
     if k == 1 {
         let t = b.cast_like_type(tensors[0], element)?;
-        return Ok(vec![c.op("Identity", &[t], &[])?]);
+        return Ok(vec![c.b.onnx().identity(t).typed(c.result_type(0)?)?]);
     }
     let shapes: Vec<_> = tensors.iter().map(|t| b.shape(*t)).collect::<Result<_, _>>()?;
     let full = b.op("Concat", &shapes, &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
     // Broadcast with `Where(mask, r, r)` over an all-false mask of the full shape, not
     // `Expand`: onnxruntime's Expand elimination drops an Expand from
     // [2,1] to [2,0] (an empty input), which then gives [2,2], not [0,2].
-    let zeros = b.op("ConstantOfShape", &[full], &[], b.unranked(b.f32_type()))?;
+    let zeros = b.onnx().constant_of_shape(full, None).typed(b.unranked(b.f32_type()))?;
     let mask = b.cast(zeros, super::math_common::bool_type(c))?;
     let mut columns = Vec::new();
     for (i, t) in tensors.iter().enumerate() {
         let mut shape = vec![1i64; k];
         shape[i] = -1;
         let t = b.cast_like_type(*t, element)?;
-        let r = b.op_like("Reshape", &[t, b.const_i64s(&shape)?], &[], t)?;
+        let r = b.onnx().reshape(t, b.const_i64s(&shape)?, None).like(t)?;
         // (onnxruntime has no bool Where: `r or false` broadcasts a bool.)
         let e = if crate::builder::is_bool(element) {
-            b.op_like("Or", &[r, mask], &[], t)?
+            b.onnx().or(r, mask).like(t)?
         } else {
-            b.op_like("Where", &[mask, r, r], &[], t)?
+            b.onnx().where_(mask, r, r).like(t)?
         };
-        columns.push(b.op_like("Reshape", &[e, b.const_i64s(&[-1, 1])?], &[], t)?);
+        columns.push(b.onnx().reshape(e, b.const_i64s(&[-1, 1])?, None).like(t)?);
     }
     Ok(vec![c.op("Concat", &columns, &[("axis", Attr::Int(1))])?])
 })

@@ -13,7 +13,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cat.default", |c| {
         return Err("cat of no tensors".into());
     };
     if kept.is_empty() {
-        return Ok(vec![c.op("Identity", &[c.b.cast_like_type(first, element)?], &[])?]);
+        return Ok(vec![c.b.onnx().identity(c.b.cast_like_type(first, element)?).typed(c.result_type(0)?)?]);
     }
     let mut inputs = Vec::new();
     for t in kept {

@@ -17,16 +17,16 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cauchy.default", |c| {
     }
     let y = transformed_like(c, x, element, |u, t| {
         let half = b.const_scalar(t, 0.5)?;
-        let centered = b.op("Sub", &[u, half], &[], b.unranked(t))?;
+        let centered = b.onnx().sub(u, half).typed(b.unranked(t))?;
         let pi = b.const_scalar(t, std::f64::consts::PI)?;
-        let angle = b.op("Mul", &[centered, pi], &[], b.unranked(t))?;
-        let tan = b.op("Tan", &[angle], &[], b.unranked(t))?;
+        let angle = b.onnx().mul(centered, pi).typed(b.unranked(t))?;
+        let tan = b.onnx().tan(angle).typed(b.unranked(t))?;
         let sigma = b.const_scalar(t, sigma)?;
-        let scaled = b.op("Mul", &[tan, sigma], &[], b.unranked(t))?;
+        let scaled = b.onnx().mul(tan, sigma).typed(b.unranked(t))?;
         let median = b.const_scalar(t, median)?;
-        b.op("Add", &[scaled, median], &[], b.unranked(t))
+        b.onnx().add(scaled, median).typed(b.unranked(t))
     })?;
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]; median: 1.0; sigma: 2.0"])
 .dtypes(&["f32", "f64"])

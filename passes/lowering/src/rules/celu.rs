@@ -11,7 +11,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.celu.default", |c| {
         let e = c.opmath_element()?;
         let f64_type = melior::ir::Type::float64(c.b.context);
         let alpha64 = c.tensor_as("alpha", f64_type)?;
-        let inverse = c.b.op_like("Div", &[c.b.const_scalar(f64_type, 1.0)?, alpha64], &[], alpha64)?;
+        let inverse = c.b.onnx().div(c.b.const_scalar(f64_type, 1.0)?, alpha64).like(alpha64)?;
         let (alpha, inverse) = (c.b.cast_like_type(alpha64, e)?, c.b.cast_like_type(inverse, e)?);
         let one = c.b.const_scalar(e, 1.0)?;
         return Ok(vec![super::act_common::elu_args(c, x, alpha, one, inverse)?]);

@@ -29,7 +29,7 @@ pub(super) fn channel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, '
         None => {
             let ints = b.unranked(b.i64_type());
             let n = shape_slice(c, x, 0, Some(1))?;
-            let per_group = b.op("Div", &[shape_slice(c, x, 1, Some(2))?, b.const_i64s(&[g])?], &[], ints)?;
+            let per_group = b.onnx().div(shape_slice(c, x, 1, Some(2))?, b.const_i64s(&[g])?).typed(ints)?;
             let rest = b.op("ReduceProd", &[shape_slice(c, x, 2, None)?], &[("keepdims", Attr::Int(1))], ints)?;
             concat(c, &[n, b.const_i64s(&[g])?, per_group, rest])?
         }

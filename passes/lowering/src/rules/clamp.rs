@@ -26,7 +26,7 @@ fn clamp<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         }
     };
     let (min, max) = (bound("min")?, bound("max")?);
-    Ok(vec![ctx.op("Clip", &[x, min, max], &[])?])
+    Ok(vec![ctx.b.onnx().clip(x, Some(min), Some(max)).typed(ctx.result_type(0)?)?])
 }
 
 /// ONNX `Clip` takes scalar bounds only: tensor bounds are `Max` then `Min`.
@@ -37,11 +37,11 @@ fn clamp_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     let max = if ctx.args.is_none("max")? { None } else { Some(ctx.tensor_as("max", element)?) };
     match (min, max) {
         (Some(lo), Some(hi)) => {
-            x = ctx.b.op_like("Max", &[x, lo], &[], x)?;
-            Ok(vec![ctx.op("Min", &[x, hi], &[])?])
+            x = ctx.b.onnx().max(&[x, lo]).like(x)?;
+            Ok(vec![ctx.b.onnx().min(&[x, hi]).typed(ctx.result_type(0)?)?])
         }
-        (Some(lo), None) => Ok(vec![ctx.op("Max", &[x, lo], &[])?]),
-        (None, Some(hi)) => Ok(vec![ctx.op("Min", &[x, hi], &[])?]),
+        (Some(lo), None) => Ok(vec![ctx.b.onnx().max(&[x, lo]).typed(ctx.result_type(0)?)?]),
+        (None, Some(hi)) => Ok(vec![ctx.b.onnx().min(&[x, hi]).typed(ctx.result_type(0)?)?]),
         (None, None) => Err("clamp without bounds".into()),
     }
 }

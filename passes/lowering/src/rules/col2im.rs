@@ -33,23 +33,23 @@ fn col2im<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             return Err(format!("col2im: {:?} blocks, expected {}", dims[2], oh * ow));
         }
         let i64t = c.b.unranked(c.b.i64_type());
-        let cols = c.b.op_like("Reshape", &[xb, c.b.const_i64s(&[0, ch, k * oh * ow])?], &[], xb)?;
+        let cols = c.b.onnx().reshape(xb, c.b.const_i64s(&[0, ch, k * oh * ow])?, None).like(xb)?;
         let shape = c.b.shape(cols)?;
-        let indices = c.b.op("Expand", &[c.b.const_i64s(&idx)?, shape], &[], i64t)?;
+        let indices = c.b.onnx().expand(c.b.const_i64s(&idx)?, shape).typed(i64t)?;
         let zshape = c.b.op(
             "Concat",
             &[c.b.op("Shape", &[xb], &[("end", Attr::Int(1))], i64t)?, c.b.const_i64s(&[ch, hp * wp])?],
             &[("axis", Attr::Int(0))],
             i64t,
         )?;
-        let zeros = c.b.op_like("Expand", &[c.b.const_like(xb, 0.0)?, zshape], &[], xb)?;
+        let zeros = c.b.onnx().expand(c.b.const_like(xb, 0.0)?, zshape).like(xb)?;
         let summed = c.b.op_like(
             "ScatterElements",
             &[zeros, indices, cols],
             &[("axis", Attr::Int(2)), ("reduction", Attr::String("add".into()))],
             xb,
         )?;
-        let plane = c.b.op_like("Reshape", &[summed, c.b.const_i64s(&[0, ch, hp, wp])?], &[], xb)?;
+        let plane = c.b.onnx().reshape(summed, c.b.const_i64s(&[0, ch, hp, wp])?, None).like(xb)?;
         let y = if padding.iter().any(|&p| p > 0) {
             slice(c, plane, &[2, 3], &[padding[0], padding[1]], &[padding[0] + out[0], padding[1] + out[1]])?
         } else {

@@ -19,7 +19,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.combinations.default", |c| {
     }
     if r == 0 {
         let (s, e, axes) = (b.const_i64s(&[0])?, b.const_i64s(&[0])?, b.const_i64s(&[0])?);
-        return Ok(vec![c.op("Slice", &[x, s, e, axes], &[])?]);
+        return Ok(vec![c.b.onnx().slice(x, s, e, Some(axes), None).typed(c.result_type(0)?)?]);
     }
     let tuples = index_tuples(n, r as usize, with_replacement, 1 << 22)
         .ok_or("combinations: too many tuples for constant indices")?;

@@ -14,7 +14,7 @@ pub fn binary_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c,
     let alpha = ctx.args.number("alpha")?;
     if alpha.as_f64() != 1.0 {
         let a = ctx.b.const_scalar(element, alpha.as_f64())?;
-        rhs = ctx.b.op_like("Mul", &[rhs, a], &[], rhs)?;
+        rhs = ctx.b.onnx().mul(rhs, a).like(rhs)?;
     }
     if element != result {
         let wide = ctx.b.op_like(op, &[lhs, rhs], &[], lhs)?;
@@ -32,9 +32,9 @@ pub fn rsub<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let alpha = ctx.args.number("alpha")?;
     if alpha.as_f64() != 1.0 {
         let a = ctx.b.const_scalar(element, alpha.as_f64())?;
-        lhs = ctx.b.op_like("Mul", &[lhs, a], &[], lhs)?;
+        lhs = ctx.b.onnx().mul(lhs, a).like(lhs)?;
     }
-    Ok(vec![ctx.op("Sub", &[rhs, lhs], &[])?])
+    Ok(vec![ctx.b.onnx().sub(rhs, lhs).typed(ctx.result_type(0)?)?])
 }
 
 /// The element type both sides of a comparison are cast to, following
@@ -71,7 +71,7 @@ pub fn compare<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str, negate: bool) -> Result<Vec<
             &[],
             crate::ir::result_at(ctx.args.op, 0).ok_or("the op has no result")?,
         )?;
-        Ok(vec![ctx.op("Not", &[eq], &[])?])
+        Ok(vec![ctx.b.onnx().not(eq).typed(ctx.result_type(0)?)?])
     } else {
         Ok(vec![ctx.op(op, &[lhs, rhs], &[])?])
     }
@@ -103,13 +103,13 @@ pub fn shape_slice<'c, 'a>(
 /// number) cast to the result type.
 pub fn filled_with<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, name: &str) -> Result<Vec<Value<'c, 'a>>, String> {
     let scalar = ctx.tensor_as(name, ctx.result_element(0)?)?;
-    Ok(vec![ctx.op("Expand", &[scalar, shape], &[])?])
+    Ok(vec![ctx.b.onnx().expand(scalar, shape).typed(ctx.result_type(0)?)?])
 }
 
 pub fn filled<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, value: f64) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = ctx.result_element(0)?;
     let scalar = ctx.b.const_scalar(element, value)?;
-    Ok(vec![ctx.op("Expand", &[scalar, shape], &[])?])
+    Ok(vec![ctx.b.onnx().expand(scalar, shape).typed(ctx.result_type(0)?)?])
 }
 
 /// `-1` entries of an expand size keep the input dim: ONNX Expand
@@ -200,8 +200,8 @@ fn dynamic_split_sizes<'c, 'a>(
             return Ok(total);
         }
         let ty = melior::ir::r#type::RankedTensorType::new(&[count as u64], b.i64_type(), None).into();
-        let used = b.op("Mul", &[each, b.const_i64s(&[count as i64 - 1])?], &[], i64_1)?;
-        let last = b.op("Sub", &[total, used], &[], i64_1)?;
+        let used = b.onnx().mul(each, b.const_i64s(&[count as i64 - 1])?).typed(i64_1)?;
+        let last = b.onnx().sub(total, used).typed(i64_1)?;
         let mut parts = vec![each; count - 1];
         parts.push(last);
         b.op("Concat", &parts, &[("axis", Attr::Int(0))], ty)
@@ -213,8 +213,8 @@ fn dynamic_split_sizes<'c, 'a>(
         Pieces::Chunks(n) if n > 0 => {
             // ceil(total / n) = (total + n - 1) / n on a non-negative size.
             let total = dim_size(ctx, x, dim)?;
-            let up = b.op("Add", &[total, b.const_i64s(&[n - 1])?], &[], i64_1)?;
-            even(b.op("Div", &[up, b.const_i64s(&[n])?], &[], i64_1)?, total)
+            let up = b.onnx().add(total, b.const_i64s(&[n - 1])?).typed(i64_1)?;
+            even(b.onnx().div(up, b.const_i64s(&[n])?).typed(i64_1)?, total)
         }
         Pieces::Chunks(n) => Err(format!("chunk expects `chunks` to be greater than 0, got: {n}")),
     }
@@ -241,7 +241,7 @@ pub fn compress<'c, 'a>(
     let wide_result = builder::with_element_type(result, f32_type).ok_or("not a tensor type")?;
     let picked = b.op("Compress", &[wide, condition], &axis, wide_result)?;
     let narrow = b.cast(picked, element)?;
-    b.op("Identity", &[narrow], &[], result)
+    b.onnx().identity(narrow).typed(result)
 }
 
 /// Logical op on bools, bitwise op on integers.

@@ -19,7 +19,7 @@ pub fn finish<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>) -> Result<Value<'c, 'a>
     } else {
         let element = c.result_element(0)?;
         let z = c.b.cast_like_type(z, element)?;
-        c.b.op_like("Identity", &[z], &[], z)
+        c.b.onnx().identity(z).like(z)
     }
 }
 
@@ -58,13 +58,13 @@ pub fn conj<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     }
     let z = c.args.tensor("self")?;
     let signs = const_floats(c, element_of(z)?, &[1.0, -1.0])?;
-    Ok(vec![finish(c, c.b.op_like("Mul", &[z, signs], &[], z)?)?])
+    Ok(vec![finish(c, c.b.onnx().mul(z, signs).like(z)?)?])
 }
 
 /// `-z` (neg, _neg_view).
 pub fn neg<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let z = c.args.tensor("self")?;
-    Ok(vec![finish(c, c.b.op_like("Neg", &[z], &[], z)?)?])
+    Ok(vec![finish(c, c.b.onnx().neg(z).like(z)?)?])
 }
 
 /// `real(z)` / `imag(z)` (`part` 0 / 1).
@@ -79,16 +79,16 @@ pub fn abs<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let z = c.args.tensor("self")?;
     let f64_type = Type::float64(c.b.context);
     let z64 = c.b.cast_like_type(z, f64_type)?;
-    let sq = c.b.op_like("Mul", &[z64, z64], &[], z64)?;
+    let sq = c.b.onnx().mul(z64, z64).like(z64)?;
     let axes = c.b.const_i64s(&[-1])?;
     let sum = c.b.op_like("ReduceSum", &[sq, axes], &[("keepdims", Attr::Int(0))], z64)?;
-    let r = c.b.op_like("Sqrt", &[sum], &[], z64)?;
+    let r = c.b.onnx().sqrt(sum).like(z64)?;
     let inf_part = isinf(c, z64, true, true)?;
     let inf_part = c.b.cast(inf_part, c.b.i64_type())?;
     let inf_any = c.b.op_like("ReduceMax", &[inf_part, axes], &[("keepdims", Attr::Int(0))], inf_part)?;
     let inf_any = c.b.cast(inf_any, melior::ir::r#type::IntegerType::new(c.b.context, 1).into())?;
     let inf = c.b.const_scalar(f64_type, f64::INFINITY)?;
-    let r = c.b.op_like("Where", &[inf_any, inf, r], &[], z64)?;
+    let r = c.b.onnx().where_(inf_any, inf, r).like(z64)?;
     Ok(vec![finish(c, r)?])
 }
 
@@ -105,8 +105,8 @@ pub fn make<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let component = c.result_component(0)?;
     let re = c.tensor_as("real", component)?;
     let im = c.tensor_as("imag", component)?;
-    let re = c.b.op_like("Expand", &[re, c.b.shape(im)?], &[], re)?;
-    let im = c.b.op_like("Expand", &[im, c.b.shape(re)?], &[], im)?;
+    let re = c.b.onnx().expand(re, c.b.shape(im)?).like(re)?;
+    let im = c.b.onnx().expand(im, c.b.shape(re)?).like(im)?;
     Ok(vec![finish(c, c.make_complex(re, Some(im))?)?])
 }
 
@@ -115,10 +115,10 @@ pub fn polar<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let component = c.result_component(0)?;
     let r = c.tensor_as("abs", component)?;
     let t = c.tensor_as("angle", component)?;
-    let cos = c.b.op_like("Cos", &[t], &[], t)?;
-    let sin = c.b.op_like("Sin", &[t], &[], t)?;
-    let re = c.b.op_like("Mul", &[r, cos], &[], r)?;
-    let im = c.b.op_like("Mul", &[r, sin], &[], r)?;
+    let cos = c.b.onnx().cos(t).like(t)?;
+    let sin = c.b.onnx().sin(t).like(t)?;
+    let re = c.b.onnx().mul(r, cos).like(r)?;
+    let im = c.b.onnx().mul(r, sin).like(r)?;
     Ok(vec![finish(c, c.make_complex(re, Some(im))?)?])
 }
 
@@ -140,7 +140,7 @@ pub fn add<'c, 'a>(c: &Ctx<'c, 'a>, op: &str) -> Out<'c, 'a> {
     if let Some(alpha) = alpha(c)? {
         if alpha != 1.0 {
             let k = c.b.const_scalar(component, alpha)?;
-            b = c.b.op_like("Mul", &[b, k], &[], b)?;
+            b = c.b.onnx().mul(b, k).like(b)?;
         }
     }
     Ok(vec![finish(c, c.b.op_like(op, &[a, b], &[], a)?)?])
@@ -162,15 +162,15 @@ pub fn mul<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
         let y = c.complex_operand("other", component)?;
         let (a, b) = (c.complex_part(x, 0)?, c.complex_part(x, 1)?);
         let (p, q) = (c.complex_part(y, 0)?, c.complex_part(y, 1)?);
-        let m = |u: Value<'c, 'a>, v: Value<'c, 'a>| c.b.op_like("Mul", &[u, v], &[], u);
-        let re = c.b.op_like("Sub", &[m(a, p)?, m(b, q)?], &[], a)?;
-        let im = c.b.op_like("Add", &[m(a, q)?, m(b, p)?], &[], a)?;
+        let m = |u: Value<'c, 'a>, v: Value<'c, 'a>| c.b.onnx().mul(u, v).like(u);
+        let re = c.b.onnx().sub(m(a, p)?, m(b, q)?).like(a)?;
+        let im = c.b.onnx().add(m(a, q)?, m(b, p)?).like(a)?;
         c.make_complex(re, Some(im))?
     } else {
         let (zname, rname) = if sc { ("self", "other") } else { ("other", "self") };
         let z = c.complex_operand(zname, component)?;
         let r = real_scale(c, rname, component)?;
-        c.b.op_like("Mul", &[z, r], &[], z)?
+        c.b.onnx().mul(z, r).like(z)?
     };
     Ok(vec![finish(c, z)?])
 }
@@ -185,7 +185,7 @@ pub fn div<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     if !c.is_complex("other") {
         let z = c.complex_operand("self", component)?;
         let r = real_scale(c, "other", component)?;
-        return Ok(vec![finish(c, c.b.op_like("Div", &[z, r], &[], z)?)?]);
+        return Ok(vec![finish(c, c.b.onnx().div(z, r).like(z)?)?]);
     }
     let x = c.complex_operand("self", component)?;
     let y = c.complex_operand("other", component)?;
@@ -193,8 +193,8 @@ pub fn div<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let (p, q) = (c.complex_part(y, 0)?, c.complex_part(y, 1)?);
     let bb = &c.b;
     let op = |t: &str, u: Value<'c, 'a>, v: Value<'c, 'a>| bb.op_like(t, &[u, v], &[], u);
-    let ap = bb.op_like("Abs", &[p], &[], p)?;
-    let aq = bb.op_like("Abs", &[q], &[], q)?;
+    let ap = bb.onnx().abs(p).like(p)?;
+    let aq = bb.onnx().abs(q).like(q)?;
     let big = bool_op(c, "GreaterOrEqual", &[ap, aq])?;
     // |c| >= |d|: rat = d/c, scl = 1/(c + d rat), re = (a + b rat) scl, im = (b - a rat) scl
     let rat1 = op("Div", q, p)?;
@@ -211,10 +211,10 @@ pub fn div<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let both_zero = bool_op(c, "And", &[bool_op(c, "Equal", &[ap, zero])?, bool_op(c, "Equal", &[aq, zero])?])?;
     let re0 = op("Div", a, ap)?;
     let im0 = op("Div", b, aq)?;
-    let re = bb.op_like("Where", &[big, re1, re2], &[], a)?;
-    let im = bb.op_like("Where", &[big, im1, im2], &[], a)?;
-    let re = bb.op_like("Where", &[both_zero, re0, re], &[], a)?;
-    let im = bb.op_like("Where", &[both_zero, im0, im], &[], a)?;
+    let re = bb.onnx().where_(big, re1, re2).like(a)?;
+    let im = bb.onnx().where_(big, im1, im2).like(a)?;
+    let re = bb.onnx().where_(both_zero, re0, re).like(a)?;
+    let im = bb.onnx().where_(both_zero, im0, im).like(a)?;
     Ok(vec![finish(c, c.make_complex(re, Some(im))?)?])
 }
 
@@ -283,7 +283,7 @@ fn reshape_dynamic<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>) -> Result<Value<'c
                 return Err("cannot tell whether a dynamic dim of a complex tensor is 1".into());
             }
             if axes.is_empty() {
-                return c.b.op_like("Identity", &[z], &[], z);
+                return c.b.onnx().identity(z).like(z);
             }
             c.squeeze(z, &axes)
         }
@@ -323,7 +323,7 @@ pub fn expand<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
             c.int_list_tensor(&sizes)?
         }
     };
-    Ok(vec![finish(c, c.b.op_like("Expand", &[z, shape], &[], z)?)?])
+    Ok(vec![finish(c, c.b.onnx().expand(z, shape).like(z)?)?])
 }
 
 /// `Transpose` with `perm` over the complex dims, the trailing dim last.
@@ -380,7 +380,7 @@ pub fn slice<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let ends = c.int_tensor(end)?;
     let axes = c.b.const_i64s(&[dim as i64])?;
     let steps = c.int_tensor(step)?;
-    Ok(vec![finish(c, c.b.op_like("Slice", &[z, starts, ends, axes, steps], &[], z)?)?])
+    Ok(vec![finish(c, c.b.onnx().slice(z, starts, ends, Some(axes), Some(steps)).like(z)?)?])
 }
 
 /// The elements of the `tensors` list as complex values of `component`.
@@ -458,5 +458,5 @@ pub fn constant_pad<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     }
     let z = c.args.tensor("self")?;
     let pads = c.b.const_i64s(&pads)?;
-    Ok(vec![finish(c, c.b.op_like("Pad", &[z, pads], &[], z)?)?])
+    Ok(vec![finish(c, c.b.onnx().pad(z, pads, None, None, None).like(z)?)?])
 }

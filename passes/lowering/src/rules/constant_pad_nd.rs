@@ -33,7 +33,7 @@ pub(super) fn pad<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
         Some(pairs) => pad_torch(ctx, x, &pairs, &mode, value)?,
         None => dynamic_constant_pad(ctx, x, &sym, &mode, value)?,
     };
-    Ok(vec![ctx.op("Identity", &[y], &[])?])
+    Ok(vec![ctx.b.onnx().identity(y).typed(ctx.result_type(0)?)?])
 }
 
 /// Pad amounts computed in the graph (e.g. `(window - W % window) % window`

@@ -125,15 +125,15 @@ pub(super) fn conv<'c, 'a>(ctx: &Ctx<'c, 'a>, transposed: bool) -> Result<Vec<Va
         pads.extend([0, 0]);
         pads.extend(&extra);
         let pads = ctx.b.const_i64s(&pads)?;
-        let y = ctx.b.op_like("Pad", &[y, pads], &[], xb)?;
+        let y = ctx.b.onnx().pad(y, pads, None, None, None).like(xb)?;
         match bias {
             None => Ok(vec![y]),
             Some(bias) => {
                 let mut shape = vec![-1i64];
                 shape.extend(vec![1; spatial]);
                 let shape = ctx.b.const_i64s(&shape)?;
-                let bias = ctx.b.op_like("Reshape", &[bias, shape], &[], bias)?;
-                Ok(vec![ctx.b.op_like("Add", &[y, bias], &[], xb)?])
+                let bias = ctx.b.onnx().reshape(bias, shape, None).like(bias)?;
+                Ok(vec![ctx.b.onnx().add(y, bias).like(xb)?])
             }
         }
     })

@@ -75,13 +75,13 @@ fn convolution_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let per_group = sd[1] / groups;
     let mut grouped_shape = vec![sd[0], groups, per_group];
     grouped_shape.extend(&sd[2..]);
-    let s5 = b.op_like("Reshape", &[sampled, b.const_i64s(&grouped_shape)?], &[], x)?;
+    let s5 = b.onnx().reshape(sampled, b.const_i64s(&grouped_shape)?, None).like(x)?;
     let mut perm: Vec<i64> = vec![2, 1, 0];
     perm.extend((3..3 + spatial as i64).collect::<Vec<_>>());
     let s5 = b.op_like("Transpose", &[s5], &[("perm", Attr::Ints(perm))], x)?;
     let mut s4_shape = vec![per_group, groups * sd[0]];
     s4_shape.extend(&sd[2..]);
-    let s4 = b.op_like("Reshape", &[s5, b.const_i64s(&s4_shape)?], &[], x)?;
+    let s4 = b.onnx().reshape(s5, b.const_i64s(&s4_shape)?, None).like(x)?;
     let mut swap: Vec<i64> = vec![1, 0];
     swap.extend((2..2 + spatial as i64).collect::<Vec<_>>());
     let k = b.op_like("Transpose", &[kernel_t], &[("perm", Attr::Ints(swap.clone()))], x)?;
@@ -89,7 +89,7 @@ fn convolution_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let gw = b.op_like("Transpose", &[gw], &[("perm", Attr::Ints(swap))], x)?;
     let axes: Vec<i64> = (2..2 + spatial as i64).collect();
     let gw = slice(c, gw, &axes, &vec![0; spatial], &kernel)?;
-    let grad_weight = c.b.op("Identity", &[gw], &[], c.result_type(1)?)?;
+    let grad_weight = c.b.onnx().identity(gw).typed(c.result_type(1)?)?;
     let bias_axes: Vec<i64> = std::iter::once(0).chain(2..2 + spatial as i64).collect();
     let grad_bias = c.reduce("ReduceSum", go, Some(&bias_axes), false, c.result_type(2)?)?;
     Ok(vec![grad_input, grad_weight, grad_bias])

@@ -18,8 +18,8 @@ fn copysign<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.tensor_as("self", element)?;
     let y = c.tensor_as("other", element)?;
     let b = &c.b;
-    let a = b.op_like("Abs", &[x], &[], x)?;
-    let na = b.op_like("Neg", &[a], &[], x)?;
+    let a = b.onnx().abs(x).like(x)?;
+    let na = b.onnx().neg(a).like(x)?;
     let neg = signbit(c, y)?;
-    Ok(vec![c.op("Where", &[neg, na, a], &[])?])
+    Ok(vec![c.b.onnx().where_(neg, na, a).typed(c.result_type(0)?)?])
 }

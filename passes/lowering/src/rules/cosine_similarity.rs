@@ -24,16 +24,16 @@ fn cosine_similarity<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Stri
     let eps = b.const_like(x1, c.args.float("eps")?)?;
     let ty = b.unranked(crate::builder::element_type(melior::ir::ValueLike::r#type(&x1)).ok_or("not a tensor")?);
     // Broadcast first so that `dim` counts from the common rank.
-    let zero = b.op_like("Sub", &[x1, x1], &[], x1)?;
-    let zero2 = b.op_like("Sub", &[x2, x2], &[], x1)?;
-    let x1b = b.op_like("Add", &[x1, zero2], &[], x1)?;
-    let x2b = b.op_like("Add", &[x2, zero], &[], x1)?;
+    let zero = b.onnx().sub(x1, x1).like(x1)?;
+    let zero2 = b.onnx().sub(x2, x2).like(x1)?;
+    let x1b = b.onnx().add(x1, zero2).like(x1)?;
+    let x2b = b.onnx().add(x2, zero).like(x1)?;
     let unit = |x: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
-        let sq = b.op_like("Mul", &[x, x], &[], x1)?;
-        let n = b.op_like("Sqrt", &[reduce(sq, true, ty)?], &[], x1)?;
-        let n = b.op_like("Max", &[n, eps], &[], x1)?;
-        b.op_like("Div", &[x, n], &[], x1)
+        let sq = b.onnx().mul(x, x).like(x1)?;
+        let n = b.onnx().sqrt(reduce(sq, true, ty)?).like(x1)?;
+        let n = b.onnx().max(&[n, eps]).like(x1)?;
+        b.onnx().div(x, n).like(x1)
     };
-    let prod = b.op_like("Mul", &[unit(x1b)?, unit(x2b)?], &[], x1)?;
+    let prod = b.onnx().mul(unit(x1b)?, unit(x2b)?).like(x1)?;
     Ok(vec![reduce(prod, false, c.result_type(0)?)?])
 }

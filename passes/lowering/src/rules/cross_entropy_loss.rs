@@ -67,7 +67,7 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
         }
         let l = e.op("Neg", &[c.reduce("ReduceSum", prod, Some(&[class_dim]), false, ty)?])?;
         return Ok(vec![match reduction {
-            0 => c.op("Identity", &[l], &[])?,
+            0 => c.b.onnx().identity(l).typed(c.result_type(0)?)?,
             1 => {
                 // Sum over the batch elements divided by their count.
                 let s = c.reduce("ReduceSum", l, None, false, ty)?;
@@ -77,7 +77,7 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
                     Some(sizes) => e.k(sizes.iter().map(|&v| v as f64).product())?,
                     None => b.cast(element_count_f64(c, x, &others)?, element)?,
                 };
-                c.op("Div", &[s, n], &[])?
+                c.b.onnx().div(s, n).typed(c.result_type(0)?)?
             }
             2 => c.reduce("ReduceSum", l, None, false, c.result_type(0)?)?,
             r => return Err(format!("loss reduction {r}")),
@@ -114,5 +114,5 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     };
     let a = e.op("Mul", &[nll_loss, e.k(1.0 - ls)?])?;
     let s = e.op("Mul", &[smooth, smoothing_share()?])?;
-    Ok(vec![c.op("Add", &[a, s], &[])?])
+    Ok(vec![c.b.onnx().add(a, s).typed(c.result_type(0)?)?])
 }

@@ -35,9 +35,9 @@ pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c,
         // Positions along the axis, broadcast to x's shape.
         let shape = b.shape(x)?;
         let one = b.const_i64_scalar(1)?;
-        let ones = b.op("Expand", &[one, shape], &[], b.unranked(i64_type))?;
+        let ones = b.onnx().expand(one, shape).typed(b.unranked(i64_type))?;
         let axis_t = b.const_i64_scalar(axis)?;
-        let pos = b.op_like("CumSum", &[ones, axis_t], &[], ones)?;
+        let pos = b.onnx().cum_sum(ones, axis_t, None, None).like(ones)?;
         let identity = if float {
             if max {
                 f64::NEG_INFINITY
@@ -55,7 +55,7 @@ pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c,
             b.const_i64_scalar(if max { i64::MIN } else { i64::MAX })?
         };
         let zero_i = b.const_i64_scalar(0)?;
-        let idx = b.op_like("Sub", &[pos, one], &[], ones)?;
+        let idx = b.onnx().sub(pos, one).like(ones)?;
         let scanned = inclusive_scan(c, &[(x, fill), (idx, zero_i)], axis, n, |b, earlier, later| {
             let (a, ai, y, yi) = (earlier[0], earlier[1], later[0], later[1]);
             let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
@@ -68,7 +68,7 @@ pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c,
             } else {
                 cmp
             };
-            Ok(vec![b.op_like("Where", &[take, y, a], &[], y)?, b.op_like("Where", &[take, yi, ai], &[], yi)?])
+            Ok(vec![b.onnx().where_(take, y, a).like(y)?, b.onnx().where_(take, yi, ai).like(yi)?])
         })?;
         let (y, idx) = (scanned[0], scanned[1]);
         indices_out = Some(idx);
@@ -82,10 +82,10 @@ pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c,
         let to = crate::onnx_ir::data_type_code(c.result_element(0)?).ok_or("no ONNX data type for the result")?;
         c.b.op("Cast", &[values], &[("to", Attr::Int(to))], c.result_type(0)?)?
     } else {
-        c.b.op("Identity", &[values], &[], c.result_type(0)?)?
+        c.b.onnx().identity(values).typed(c.result_type(0)?)?
     };
     Ok(vec![
         values,
-        c.b.op("Identity", &[idx], &[], c.result_type(1)?)?,
+        c.b.onnx().identity(idx).typed(c.result_type(1)?)?,
     ])
 }

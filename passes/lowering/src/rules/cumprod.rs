@@ -29,9 +29,9 @@ fn cumprod<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let y = along_dim(c, x, dim, |x, axis| {
         let one = c.b.const_scalar(elem(x)?, 1.0)?;
         let ys = inclusive_scan(c, &[(x, one)], axis, n, |b, earlier, later| {
-            Ok(vec![b.op_like("Mul", &[later[0], earlier[0]], &[], later[0])?])
+            Ok(vec![b.onnx().mul(later[0], earlier[0]).like(later[0])?])
         })?;
         Ok(ys[0])
     })?;
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }

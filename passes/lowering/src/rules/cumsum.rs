@@ -13,7 +13,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cumsum.default", |c| {
     let x = c.tensor_as("self", compute)?;
     let y = along_dim(c, x, c.args.int("dim")?, |x, axis| {
         let axis = c.b.const_i64_scalar(axis)?;
-        c.b.op_like("CumSum", &[x, axis], &[], x)
+        c.b.onnx().cum_sum(x, axis, None, None).like(x)
     })?;
     Ok(vec![c.b.cast_like_type(y, result)?])
 })

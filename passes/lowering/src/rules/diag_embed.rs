@@ -44,15 +44,15 @@ pub fn diag_embed<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, d1: 
         None => {
             let i64s = b.unranked(b.i64_type());
             let n = shape_part(ctx, x, rank as i64 - 1, None)?;
-            let m = b.op("Add", &[n, b.const_i64s(&[offset.abs()])?], &[], i64s)?;
+            let m = b.onnx().add(n, b.const_i64s(&[offset.abs()])?).typed(i64s)?;
             (m, super::diagonal_common::dynamic_positions(ctx, m, m, offset)?)
         }
     };
-    let area = b.op("Mul", &[m, m], &[], b.unranked(b.i64_type()))?;
+    let area = b.onnx().mul(m, m).typed(b.unranked(b.i64_type()))?;
     let flat_shape = concat(ctx, &[batch, area])?;
     let zeros = full(ctx, flat_shape, element, 0.0)?;
     let x_shape = b.shape(x)?;
-    let idx = b.op("Expand", &[idx, x_shape], &[], b.unranked(b.i64_type()))?;
+    let idx = b.onnx().expand(idx, x_shape).typed(b.unranked(b.i64_type()))?;
     let axis = rank as i64 - 1;
     let scattered = b.op_like("ScatterElements", &[zeros, idx, x], &[("axis", Attr::Int(axis))], x)?;
     let square = concat(ctx, &[batch, m, m])?;

@@ -12,13 +12,13 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.diagflat.default", |c| {
         Some(sizes) => {
             let numel: i64 = sizes.iter().product();
             let flat_type = RankedTensorType::new(&[numel as u64], element, None).into();
-            c.b.op("Reshape", &[x, c.b.const_i64s(&[numel])?], &[], flat_type)?
+            c.b.onnx().reshape(x, c.b.const_i64s(&[numel])?, None).typed(flat_type)?
         }
         // Dynamic sizes: flattened to [-1] (allowzero 0: -1 resolves an
         // empty input to 0 elements), the diagonal's length read at run time.
         None => {
             let flat_type = RankedTensorType::new(&[i64::MIN as u64], element, None).into();
-            c.b.op("Reshape", &[x, c.b.const_i64s(&[-1])?], &[], flat_type)?
+            c.b.onnx().reshape(x, c.b.const_i64s(&[-1])?, None).typed(flat_type)?
         }
     };
     Ok(vec![diag_embed(c, flat, c.args.int("offset")?, 0, 1)?])

@@ -86,7 +86,7 @@ pub fn flatten_pair_dynamic<'c, 'a>(
     let n1 = shape_part(ctx, xt, rank - 2, Some(rank - 1))?;
     let n2 = shape_part(ctx, xt, rank - 1, None)?;
     let batch = shape_part(ctx, xt, 0, Some(rank - 2))?;
-    let area = b.op("Mul", &[n1, n2], &[], i64s)?;
+    let area = b.onnx().mul(n1, n2).typed(i64s)?;
     let shape = concat(ctx, &[batch, area])?;
     Ok((b.op_like("Reshape", &[xt, shape], &[("allowzero", Attr::Int(1))], x)?, n1, n2))
 }
@@ -103,14 +103,14 @@ pub fn dynamic_positions<'c, 'a>(
     let i64s = b.unranked(b.i64_type());
     let (r0, c0) = if offset >= 0 { (0, offset) } else { (-offset, 0) };
     let (r0v, c0v) = (b.const_i64s(&[r0])?, b.const_i64s(&[c0])?);
-    let rows = b.op("Sub", &[n1, r0v], &[], i64s)?;
-    let cols = b.op("Sub", &[n2, c0v], &[], i64s)?;
-    let len = b.op("Min", &[rows, cols], &[], i64s)?;
-    let len = b.op("Max", &[len, b.const_i64s(&[0])?], &[], i64s)?;
+    let rows = b.onnx().sub(n1, r0v).typed(i64s)?;
+    let cols = b.onnx().sub(n2, c0v).typed(i64s)?;
+    let len = b.onnx().min(&[rows, cols]).typed(i64s)?;
+    let len = b.onnx().max(&[len, b.const_i64s(&[0])?]).typed(i64s)?;
     let len = ctx.squeeze(len, &[0])?;
-    let k = b.op("Range", &[b.const_i64_scalar(0)?, len, b.const_i64_scalar(1)?], &[], i64s)?;
-    let row = b.op("Add", &[k, r0v], &[], i64s)?;
-    let at = b.op("Mul", &[row, n2], &[], i64s)?;
-    let at = b.op("Add", &[at, k], &[], i64s)?;
-    b.op("Add", &[at, c0v], &[], i64s)
+    let k = b.onnx().range(b.const_i64_scalar(0)?, len, b.const_i64_scalar(1)?, None).typed(i64s)?;
+    let row = b.onnx().add(k, r0v).typed(i64s)?;
+    let at = b.onnx().mul(row, n2).typed(i64s)?;
+    let at = b.onnx().add(at, k).typed(i64s)?;
+    b.onnx().add(at, c0v).typed(i64s)
 }

@@ -35,7 +35,7 @@ fn diagonal_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Str
         (flat, dynamic_positions(ctx, n1, n2, offset)?)
     };
     let src_shape = b.shape(src)?;
-    let idx = b.op("Expand", &[idx, src_shape], &[], b.unranked(b.i64_type()))?;
+    let idx = b.onnx().expand(idx, src_shape).typed(b.unranked(b.i64_type()))?;
     let axis = rank as i64 - 2;
     let scattered = b.op_like("ScatterElements", &[flat, idx, src], &[("axis", Attr::Int(axis))], x)?;
     // Unmerge the pair, then undo the permutation.

@@ -41,8 +41,8 @@ fn diff<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     for _ in 0..n {
         let (zero, one, minus_one, end) =
             (b.const_i64s(&[0])?, b.const_i64s(&[1])?, b.const_i64s(&[-1])?, b.const_i64s(&[i64::MAX])?);
-        let hi = b.op_like("Slice", &[x, one, end, axes], &[], x)?;
-        let lo = b.op_like("Slice", &[x, zero, minus_one, axes], &[], x)?;
+        let hi = b.onnx().slice(x, one, end, Some(axes), None).like(x)?;
+        let lo = b.onnx().slice(x, zero, minus_one, Some(axes), None).like(x)?;
         x = b.op_like(if builder::is_bool(element) { "Xor" } else { "Sub" }, &[hi, lo], &[], x)?;
     }
     Ok(vec![x])

@@ -10,5 +10,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.digamma.default", digamma_rule)
 pub(super) fn digamma_rule<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let (f, x) = F64::new(c, c.args.tensor("self")?)?;
     let y = digamma(&f, x)?;
-    Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.op("Identity", &[v], &[]))?])
+    Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }

@@ -21,8 +21,8 @@ fn dist<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     if !builder::is_float(el) {
         return Err("dist of non-float tensors".into());
     }
-    let d = c.b.op("Sub", &[c.tensor_as("self", el)?, c.tensor_as("other", el)?], &[], c.b.unranked(el))?;
-    let flat = c.b.op_like("Reshape", &[d, c.b.const_i64s(&[-1])?], &[], d)?;
+    let d = c.b.onnx().sub(c.tensor_as("self", el)?, c.tensor_as("other", el)?).typed(c.b.unranked(el))?;
+    let flat = c.b.onnx().reshape(d, c.b.const_i64s(&[-1])?, None).like(d)?;
     let n = vector_norm(c, flat, Some(&[0]), false, c.args.number("p")?.as_f64())?;
-    Ok(vec![c.op("Identity", &[n], &[])?])
+    Ok(vec![c.b.onnx().identity(n).typed(c.result_type(0)?)?])
 }

@@ -69,7 +69,7 @@ fn true_div<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = ctx.result_element(0)?;
     let lhs = ctx.tensor_as("self", element)?;
     let rhs = ctx.tensor_as("other", element)?;
-    Ok(vec![ctx.op("Div", &[lhs, rhs], &[])?])
+    Ok(vec![ctx.b.onnx().div(lhs, rhs).typed(ctx.result_type(0)?)?])
 }
 
 fn div_mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
@@ -102,12 +102,12 @@ pub(super) fn rounded<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: Option<&str>) -> Result<V
         if mode.is_none() {
             return Err("true division with an integer result".into());
         }
-        let q = b.op_like("Div", &[lhs, rhs], &[], lhs)?;
+        let q = b.onnx().div(lhs, rhs).like(lhs)?;
         if mode == Some("trunc") {
-            return Ok(vec![ctx.op("Identity", &[q], &[])?]);
+            return Ok(vec![ctx.b.onnx().identity(q).typed(ctx.result_type(0)?)?]);
         }
-        let p = b.op_like("Mul", &[q, rhs], &[], lhs)?;
-        let r = b.op_like("Sub", &[lhs, p], &[], lhs)?;
+        let p = b.onnx().mul(q, rhs).like(lhs)?;
+        let r = b.onnx().sub(lhs, p).like(lhs)?;
         let zero = b.const_like(lhs, 0.0)?;
         let r_nonzero = bool_op(ctx, "Equal", &[r, zero])?;
         let r_nonzero = bool_op(ctx, "Not", &[r_nonzero])?;
@@ -116,22 +116,22 @@ pub(super) fn rounded<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: Option<&str>) -> Result<V
         let differ = bool_op(ctx, "Xor", &[r_neg, d_neg])?;
         let fix = bool_op(ctx, "And", &[r_nonzero, differ])?;
         let one = b.const_like(lhs, 1.0)?;
-        let q1 = b.op_like("Sub", &[q, one], &[], lhs)?;
-        return Ok(vec![ctx.op("Where", &[fix, q1, q], &[])?]);
+        let q1 = b.onnx().sub(q, one).like(lhs)?;
+        return Ok(vec![ctx.b.onnx().where_(fix, q1, q).typed(ctx.result_type(0)?)?]);
     }
-    let q = b.op_like("Div", &[lhs, rhs], &[], lhs)?;
+    let q = b.onnx().div(lhs, rhs).like(lhs)?;
     let q = match mode {
         None => q,
         Some("floor") => float_floor_div(ctx, lhs, rhs, q)?,
         _ => {
             // trunc(q) = sign(q) * floor(|q|)
-            let a = b.op_like("Abs", &[q], &[], q)?;
-            let f = b.op_like("Floor", &[a], &[], q)?;
-            let s = b.op_like("Sign", &[q], &[], q)?;
-            b.op_like("Mul", &[s, f], &[], q)?
+            let a = b.onnx().abs(q).like(q)?;
+            let f = b.onnx().floor(a).like(q)?;
+            let s = b.onnx().sign(q).like(q)?;
+            b.onnx().mul(s, f).like(q)?
         }
     };
-    Ok(vec![ctx.op("Identity", &[q], &[])?])
+    Ok(vec![ctx.b.onnx().identity(q).typed(ctx.result_type(0)?)?])
 }
 
 /// torch's float floor division (`div_floor_floating`), which rounds the
@@ -151,24 +151,24 @@ pub(super) fn float_floor_div<'c, 'a>(
     let one = b.const_like(a, 1.0)?;
     let half = b.const_like(a, 0.5)?;
     let m = b.op_like("Mod", &[a, bv], &[("fmod", crate::Attr::Int(1))], a)?;
-    let am = b.op_like("Sub", &[a, m], &[], a)?;
-    let div = b.op_like("Div", &[am, bv], &[], a)?;
+    let am = b.onnx().sub(a, m).like(a)?;
+    let div = b.onnx().div(am, bv).like(a)?;
     let m_zero = bool_op(ctx, "Equal", &[m, zero])?;
     let m_nonzero = bool_op(ctx, "Not", &[m_zero])?;
     let m_neg = bool_op(ctx, "Less", &[m, zero])?;
     let b_neg = bool_op(ctx, "Less", &[bv, zero])?;
     let differ = bool_op(ctx, "Xor", &[m_neg, b_neg])?;
     let fix = bool_op(ctx, "And", &[m_nonzero, differ])?;
-    let div1 = b.op_like("Sub", &[div, one], &[], a)?;
-    let div = b.op_like("Where", &[fix, div1, div], &[], a)?;
-    let fl = b.op_like("Floor", &[div], &[], a)?;
-    let frac = b.op_like("Sub", &[div, fl], &[], a)?;
+    let div1 = b.onnx().sub(div, one).like(a)?;
+    let div = b.onnx().where_(fix, div1, div).like(a)?;
+    let fl = b.onnx().floor(div).like(a)?;
+    let frac = b.onnx().sub(div, fl).like(a)?;
     let up = bool_op(ctx, "Greater", &[frac, half])?;
-    let fl1 = b.op_like("Add", &[fl, one], &[], a)?;
-    let fl = b.op_like("Where", &[up, fl1, fl], &[], a)?;
-    let signed_zero = b.op_like("Mul", &[q, zero], &[], a)?;
+    let fl1 = b.onnx().add(fl, one).like(a)?;
+    let fl = b.onnx().where_(up, fl1, fl).like(a)?;
+    let signed_zero = b.onnx().mul(q, zero).like(a)?;
     let div_zero = bool_op(ctx, "Equal", &[div, zero])?;
-    let r = b.op_like("Where", &[div_zero, signed_zero, fl], &[], a)?;
+    let r = b.onnx().where_(div_zero, signed_zero, fl).like(a)?;
     let b_zero = bool_op(ctx, "Equal", &[bv, zero])?;
-    b.op_like("Where", &[b_zero, q, r], &[], a)
+    b.onnx().where_(b_zero, q, r).like(a)
 }

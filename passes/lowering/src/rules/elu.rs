@@ -18,12 +18,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.elu.default", |c| {
         return Ok(vec![c.op("Elu", &[x], &[("alpha", Attr::Float(alpha as f32))])?]);
     }
     // scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1))
-    let e = b.op_like("Exp", &[b.op_like("Mul", &[x, b.const_like(x, input_scale)?], &[], x)?], &[], x)?;
+    let e = b.onnx().exp(b.onnx().mul(x, b.const_like(x, input_scale)?).like(x)?).like(x)?;
     let neg =
-        b.op_like("Mul", &[b.op_like("Sub", &[e, b.const_like(x, 1.0)?], &[], x)?, b.const_like(x, alpha)?], &[], x)?;
+        b.onnx().mul(b.onnx().sub(e, b.const_like(x, 1.0)?).like(x)?, b.const_like(x, alpha)?).like(x)?;
     let bool_type: melior::ir::Type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
-    let positive = b.op("Greater", &[x, b.const_like(x, 0.0)?], &[], b.unranked(bool_type))?;
-    let y = b.op_like("Where", &[positive, x, neg], &[], x)?;
-    Ok(vec![c.op("Mul", &[y, b.const_like(x, scale)?], &[])?])
+    let positive = b.onnx().greater(x, b.const_like(x, 0.0)?).typed(b.unranked(bool_type))?;
+    let y = b.onnx().where_(positive, x, neg).like(x)?;
+    Ok(vec![c.b.onnx().mul(y, b.const_like(x, scale)?).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,5]", "self: T[2,5]; alpha: 0.5", "self: T[3]; alpha: 1.5; scale: 2.0; input_scale: 0.5"]).dtypes(&["f32", "f16", "bf16", "f64"])];

@@ -29,25 +29,25 @@ fn embedding_dense_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
         IntArg::Static(p) => p,
         IntArg::Dynamic(_) => return Err("a dynamic padding_idx is not supported".into()),
     };
-    let flat_idx = b.op("Reshape", &[idx, b.const_i64s(&[-1])?], &[], i64t)?;
+    let flat_idx = b.onnx().reshape(idx, b.const_i64s(&[-1])?, None).typed(i64t)?;
     let d = b.op("Shape", &[g], &[("start", Attr::Int(-1))], i64t)?;
     // [#indices, D] (not [-1, D]: D may be 0), a 0 being a real size.
     let count = b.shape(flat_idx)?;
     let rows_shape = b.op("Concat", &[count, d], &[("axis", Attr::Int(0))], i64t)?;
     let mut rows = b.op_like("Reshape", &[g, rows_shape], &[("allowzero", Attr::Int(1))], g)?;
     if c.args.bool("scale_grad_by_freq")? {
-        let ones = b.op_like("Expand", &[b.const_scalar(element, 1.0)?, b.shape(flat_idx)?], &[], g)?;
-        let zeros = b.op_like("Expand", &[b.const_scalar(element, 0.0)?, num], &[], g)?;
+        let ones = b.onnx().expand(b.const_scalar(element, 1.0)?, b.shape(flat_idx)?).like(g)?;
+        let zeros = b.onnx().expand(b.const_scalar(element, 0.0)?, num).like(g)?;
         let counts = b.op_like("ScatterElements", &[zeros, flat_idx, ones], &[("reduction", Attr::String("add".into()))], g)?;
         let per_row = b.op_like("Gather", &[counts, flat_idx], &[("axis", Attr::Int(0))], g)?;
-        rows = b.op_like("Div", &[rows, c.unsqueeze(per_row, &[1])?], &[], g)?;
+        rows = b.onnx().div(rows, c.unsqueeze(per_row, &[1])?).like(g)?;
     }
     if padding_idx >= 0 {
-        let keep = b.op("Not", &[b.op("Equal", &[flat_idx, b.const_i64_scalar(padding_idx)?], &[], bool_t)?], &[], bool_t)?;
-        rows = b.op_like("Where", &[c.unsqueeze(keep, &[1])?, rows, b.const_scalar(element, 0.0)?], &[], g)?;
+        let keep = b.onnx().not(b.onnx().equal(flat_idx, b.const_i64_scalar(padding_idx)?).typed(bool_t)?).typed(bool_t)?;
+        rows = b.onnx().where_(c.unsqueeze(keep, &[1])?, rows, b.const_scalar(element, 0.0)?).like(g)?;
     }
     let table_shape = b.op("Concat", &[num, d], &[("axis", Attr::Int(0))], i64t)?;
-    let zeros = b.op_like("Expand", &[b.const_scalar(element, 0.0)?, table_shape], &[], g)?;
+    let zeros = b.onnx().expand(b.const_scalar(element, 0.0)?, table_shape).like(g)?;
     let nd_idx = c.unsqueeze(flat_idx, &[1])?;
     Ok(vec![c.op("ScatterND", &[zeros, nd_idx, rows], &[("reduction", Attr::String("add".into()))])?])
 }

@@ -42,13 +42,13 @@ fn embedding_renorm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     // Rows named by `indices`: a count per row (histogram's accumulation),
     // so repeated indices scale a row once.
     let i64_t = b.i64_type();
-    let flat = b.op("Reshape", &[indices, b.const_i64s(&[-1])?], &[], b.unranked(i64_t))?;
+    let flat = b.onnx().reshape(indices, b.const_i64s(&[-1])?, None).typed(b.unranked(i64_t))?;
     let flat = b.cast_like_type(flat, i64_t)?;
     let bool_t = super::math_common::bool_type(c);
-    let in_range = b.op("GreaterOrEqual", &[flat, b.const_i64_scalar(0)?], &[], b.unranked(bool_t))?;
+    let in_range = b.onnx().greater_or_equal(flat, b.const_i64_scalar(0)?).typed(b.unranked(bool_t))?;
     let counts = accumulate(c, flat, in_range, None, shape_slice(c, w, 0, Some(1))?, f64_t)?;
-    let named = b.op("Greater", &[counts, b.const_scalar(f64_t, 0.0)?], &[], b.unranked(bool_t))?;
+    let named = b.onnx().greater(counts, b.const_scalar(f64_t, 0.0)?).typed(b.unranked(bool_t))?;
     let factor = renorm_factor(c, norm, max_norm, Some(c.unsqueeze(named, &[1])?))?;
     let factor = b.cast_like_type(factor, el)?;
-    Ok(vec![c.op("Mul", &[w, factor], &[])?])
+    Ok(vec![c.b.onnx().mul(w, factor).typed(c.result_type(0)?)?])
 }

@@ -27,7 +27,7 @@ const P: [f64; 10] = [
 pub(super) fn erfc<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.tensor_as("self", c.result_element(0)?)?;
     let y = erfc_of(c, x)?;
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }
 
 /// erfc of a float value (see [`erfc`]).
@@ -35,17 +35,17 @@ pub(super) fn erfc_of<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Value
     let b = &c.b;
     let one = b.const_like(x, 1.0)?;
     let half = b.const_like(x, 0.5)?;
-    let e = b.op_like("Erf", &[x], &[], x)?;
-    let near = b.op_like("Sub", &[one, e], &[], x)?;
+    let e = b.onnx().erf(x).like(x)?;
+    let near = b.onnx().sub(one, e).like(x)?;
     // The fit on z = max(x, 0.5) (keeps unused lanes finite).
-    let z = b.op_like("Max", &[x, half], &[], x)?;
+    let z = b.onnx().max(&[x, half]).like(x)?;
     let (t, p) = fit(c, z)?;
-    let z2 = b.op_like("Mul", &[z, z], &[], x)?;
-    let arg = b.op_like("Sub", &[p, z2], &[], x)?;
-    let ex = b.op_like("Exp", &[arg], &[], x)?;
-    let far = b.op_like("Mul", &[t, ex], &[], x)?;
+    let z2 = b.onnx().mul(z, z).like(x)?;
+    let arg = b.onnx().sub(p, z2).like(x)?;
+    let ex = b.onnx().exp(arg).like(x)?;
+    let far = b.onnx().mul(t, ex).like(x)?;
     let is_near = bool_op(c, "Less", &[x, half])?;
-    b.op_like("Where", &[is_near, near, far], &[], x)
+    b.onnx().where_(is_near, near, far).like(x)
 }
 
 /// `(t, P(t))` of the fit at `z >= 0`: `erfc(z) = t * exp(P(t) - z^2)`.
@@ -53,14 +53,14 @@ pub(super) fn fit<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>) -> Result<(Value<'c
     let b = &c.b;
     let one = b.const_like(z, 1.0)?;
     let half = b.const_like(z, 0.5)?;
-    let hz = b.op_like("Mul", &[z, half], &[], z)?;
-    let den = b.op_like("Add", &[one, hz], &[], z)?;
-    let t = b.op_like("Div", &[one, den], &[], z)?;
+    let hz = b.onnx().mul(z, half).like(z)?;
+    let den = b.onnx().add(one, hz).like(z)?;
+    let t = b.onnx().div(one, den).like(z)?;
     let mut p = b.const_like(z, P[9])?;
     for k in (0..9).rev() {
-        p = b.op_like("Mul", &[p, t], &[], z)?;
+        p = b.onnx().mul(p, t).like(z)?;
         let ck = b.const_like(z, P[k])?;
-        p = b.op_like("Add", &[p, ck], &[], z)?;
+        p = b.onnx().add(p, ck).like(z)?;
     }
     Ok((t, p))
 }

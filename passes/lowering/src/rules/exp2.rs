@@ -9,5 +9,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.exp2.default", exp2)
 pub(super) fn exp2<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.tensor_as("self", c.result_element(0)?)?;
     let two = c.b.const_like(x, 2.0)?;
-    Ok(vec![c.op("Pow", &[two, x], &[])?])
+    Ok(vec![c.b.onnx().pow(two, x).typed(c.result_type(0)?)?])
 }

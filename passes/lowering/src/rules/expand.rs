@@ -4,7 +4,7 @@ use crate::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.expand.default", |c| {
     let x = c.args.tensor("self")?;
     let size = expand_size(c, c.args.sym_ints("size")?)?;
-    Ok(vec![c.op("Expand", &[x, size], &[])?])
+    Ok(vec![c.b.onnx().expand(x, size).typed(c.result_type(0)?)?])
 })
 .complex(super::complex_common::expand)
 .complex_samples(&["self: C[3,1]; size: [2,3,4]", "self: C[3,1]; size: [-1,4]"])

@@ -12,17 +12,17 @@ pub(super) fn expm1<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let x = c.tensor_as("self", c.result_element(0)?)?;
     let b = &c.b;
     let bool_t = b.unranked(super::math_common::bool_type(c));
-    let u = b.op_like("Exp", &[x], &[], x)?;
+    let u = b.onnx().exp(x).like(x)?;
     let one = b.const_like(x, 1.0)?;
     let minus_one = b.const_like(x, -1.0)?;
-    let d = b.op_like("Sub", &[u, one], &[], x)?;
-    let log_u = b.op_like("Log", &[u], &[], x)?;
-    let q = b.op_like("Div", &[x, log_u], &[], x)?;
-    let corrected = b.op_like("Mul", &[d, q], &[], x)?;
-    let u_is_one = b.op("Equal", &[u, one], &[], bool_t)?;
-    let d_is_m1 = b.op("Equal", &[d, minus_one], &[], bool_t)?;
-    let inf = b.op("IsInf", &[u], &[], bool_t)?;
-    let r = b.op_like("Where", &[d_is_m1, minus_one, corrected], &[], x)?;
-    let r = b.op_like("Where", &[u_is_one, x, r], &[], x)?;
-    Ok(vec![c.op("Where", &[inf, u, r], &[])?])
+    let d = b.onnx().sub(u, one).like(x)?;
+    let log_u = b.onnx().log(u).like(x)?;
+    let q = b.onnx().div(x, log_u).like(x)?;
+    let corrected = b.onnx().mul(d, q).like(x)?;
+    let u_is_one = b.onnx().equal(u, one).typed(bool_t)?;
+    let d_is_m1 = b.onnx().equal(d, minus_one).typed(bool_t)?;
+    let inf = b.onnx().is_inf(u, None, None).typed(bool_t)?;
+    let r = b.onnx().where_(d_is_m1, minus_one, corrected).like(x)?;
+    let r = b.onnx().where_(u_is_one, x, r).like(x)?;
+    Ok(vec![c.b.onnx().where_(inf, u, r).typed(c.result_type(0)?)?])
 }

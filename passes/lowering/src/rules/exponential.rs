@@ -16,11 +16,11 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.exponential.default", |c| {
         return Err(format!("exponential_ of element type {element}: floating types only"));
     }
     let y = transformed_like(c, x, element, |u, t| {
-        let ln = b.op("Log", &[u], &[], b.unranked(t))?;
+        let ln = b.onnx().log(u).typed(b.unranked(t))?;
         let k = b.const_scalar(t, -1.0 / lambd)?;
-        b.op("Mul", &[ln, k], &[], b.unranked(t))
+        b.onnx().mul(ln, k).typed(b.unranked(t))
     })?;
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]; lambd: 2.0"])
 .dtypes(&["f32", "f64"])

@@ -24,10 +24,10 @@ fn eye<'c, 'a>(ctx: &Ctx<'c, 'a>, n: IntArg<'c, 'a>, m: IntArg<'c, 'a>) -> Resul
     }
     let i64s = b.unranked(b.i64_type());
     let (zero, one) = (b.const_i64_scalar(0)?, b.const_i64_scalar(1)?);
-    let rows = b.op("Range", &[zero, ctx.int_scalar(n, b.i64_type())?, one], &[], i64s)?;
-    let cols = b.op("Range", &[zero, ctx.int_scalar(m, b.i64_type())?, one], &[], i64s)?;
+    let rows = b.onnx().range(zero, ctx.int_scalar(n, b.i64_type())?, one, None).typed(i64s)?;
+    let cols = b.onnx().range(zero, ctx.int_scalar(m, b.i64_type())?, one, None).typed(i64s)?;
     let rows = ctx.unsqueeze(rows, &[1])?;
     let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
-    let eq = b.op("Equal", &[rows, cols], &[], b.unranked(bool_type))?;
+    let eq = b.onnx().equal(rows, cols).typed(b.unranked(bool_type))?;
     Ok(vec![b.cast_like_type(eq, ctx.result_element(0)?)?])
 }

@@ -6,7 +6,7 @@ use crate::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.feature_dropout.default", |c| {
     let x = c.args.tensor("input")?;
     let out = torch_dropout(c, x, c.rank(x).ok(), c.args.float("p")?, c.args.bool("train")?, DropoutKind::Feature)?;
-    Ok(vec![c.op("Identity", &[out], &[])?])
+    Ok(vec![c.b.onnx().identity(out).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "input: T[2,3,4]; p: 0.5; train: false",

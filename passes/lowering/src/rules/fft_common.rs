@@ -152,18 +152,18 @@ pub fn real_c2r<'c, 'a>(
     let mut z = ctx.unsqueeze(x, &[rank as i64])?;
     let mut pads = vec![0i64; 2 * (rank + 1)];
     pads[2 * (rank + 1) - 1] = 1;
-    z = b.op_like("Pad", &[z, b.const_i64s(&pads)?], &[], x)?;
+    z = b.onnx().pad(z, b.const_i64s(&pads)?, None, None, None).like(x)?;
     let mut cur: Vec<Option<i64>> = sizes.clone();
     // Trims or zero-pads axis `d` of `z` from `cur[d]` to `to`.
     let resize = |z: Value<'c, 'a>, d: usize, from: Option<i64>, to: i64| -> Result<Value<'c, 'a>, String> {
         let from = from.ok_or_else(|| format!("the FFT needs a static size along dim {d}"))?;
         if to < from {
             let (start, end, axis) = (b.const_i64s(&[0])?, b.const_i64s(&[to])?, b.const_i64s(&[d as i64])?);
-            b.op_like("Slice", &[z, start, end, axis], &[], x)
+            b.onnx().slice(z, start, end, Some(axis), None).like(x)
         } else if to > from {
             let mut pads = vec![0i64; 2 * (rank + 1)];
             pads[rank + 1 + d] = to - from;
-            b.op_like("Pad", &[z, b.const_i64s(&pads)?], &[], x)
+            b.onnx().pad(z, b.const_i64s(&pads)?, None, None, None).like(x)
         } else {
             Ok(z)
         }
@@ -189,12 +189,12 @@ pub fn real_c2r<'c, 'a>(
         (Kind::Irfft, "forward") | (Kind::Hfft, "backward") => total,
         _ => total.sqrt(),
     };
-    let y = if factor == 1.0 { y } else { b.op_like("Mul", &[y, b.const_like(x, factor)?], &[], x)? };
+    let y = if factor == 1.0 { y } else { b.onnx().mul(y, b.const_like(x, factor)?).like(x)? };
     // The result's type: the input's float type, or torch's default float
     // type for integer and bool inputs.
     let out = ctx.result_element(0)?;
     let y = if out == f64_type { y } else { b.cast(y, out)? };
-    ctx.op("Identity", &[y], &[])
+    ctx.b.onnx().identity(y).typed(ctx.result_type(0)?)
 }
 
 /// The whole rule for `fft_irfft*` / `fft_hfft*`: `one` for the 1-D forms

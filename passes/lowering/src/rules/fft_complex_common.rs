@@ -106,11 +106,11 @@ fn resize<'c, 'a>(
     let from = from.ok_or_else(|| format!("the FFT needs a static size along dim {d}"))?;
     if to < from {
         let (start, end, axis) = (b.const_i64s(&[0])?, b.const_i64s(&[to])?, b.const_i64s(&[d as i64])?);
-        b.op_like("Slice", &[z, start, end, axis], &[], z)
+        b.onnx().slice(z, start, end, Some(axis), None).like(z)
     } else if to > from {
         let mut pads = vec![0i64; 2 * (rank + 1)];
         pads[rank + 1 + d] = to - from;
-        b.op_like("Pad", &[z, b.const_i64s(&pads)?], &[], z)
+        b.onnx().pad(z, b.const_i64s(&pads)?, None, None, None).like(z)
     } else {
         Ok(z)
     }
@@ -155,7 +155,7 @@ fn total_of<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, dims: &[usize], lengths: 
     let mut total = element_count_f64(c, z, &dynamic)?;
     if known != 1.0 {
         let scalar = RankedTensorType::new(&[], f64_type, None).into();
-        total = b.op("Mul", &[total, b.const_scalar(f64_type, known)?], &[], scalar)?;
+        total = b.onnx().mul(total, b.const_scalar(f64_type, known)?).typed(scalar)?;
     }
     Ok(Total::Dynamic(total))
 }
@@ -166,8 +166,8 @@ fn scale_pow<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, total: &Total<'c, 'a>, p
         _ if power == 0.0 => Ok(z),
         Total::Static(t) => scale(c, z, t.powf(power)),
         Total::Dynamic(t) => {
-            let factor = c.b.op_like("Pow", &[*t, c.b.const_scalar(Type::float64(c.b.context), power)?], &[], *t)?;
-            c.b.op_like("Mul", &[z, factor], &[], z)
+            let factor = c.b.onnx().pow(*t, c.b.const_scalar(Type::float64(c.b.context), power)?).like(*t)?;
+            c.b.onnx().mul(z, factor).like(z)
         }
     }
 }
@@ -180,10 +180,10 @@ fn one_sided<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, rank: usize, d: usize, n
     }
     let b = &c.b;
     let i64_1 = RankedTensorType::new(&[1], b.i64_type(), None).into();
-    let half = b.op("Div", &[dim_size(c, z, d as i64)?, b.const_i64s(&[2])?], &[], i64_1)?;
-    let end = b.op("Add", &[half, b.const_i64s(&[1])?], &[], i64_1)?;
+    let half = b.onnx().div(dim_size(c, z, d as i64)?, b.const_i64s(&[2])?).typed(i64_1)?;
+    let end = b.onnx().add(half, b.const_i64s(&[1])?).typed(i64_1)?;
     let (start, axis) = (b.const_i64s(&[0])?, b.const_i64s(&[d as i64])?);
-    b.op_like("Slice", &[z, start, end, axis], &[], z)
+    b.onnx().slice(z, start, end, Some(axis), None).like(z)
 }
 
 /// Complex-to-real transforms need static lengths (see [`DYNAMIC`]).
@@ -216,7 +216,7 @@ fn c2r<'c, 'a>(
             builder::element_type(melior::ir::ValueLike::r#type(&z)).ok_or("not a tensor")?,
             &[1.0, -1.0],
         )?;
-        let mirror = b.op_like("Mul", &[mirror, signs], &[], z)?;
+        let mirror = b.onnx().mul(mirror, signs).like(z)?;
         z = b.op_like("Concat", &[z, mirror], &[("axis", Attr::Int(d as i64))], z)?;
     }
     let z = c2c(c, z, &[d], &[n], false)?;
@@ -226,7 +226,7 @@ fn c2r<'c, 'a>(
 /// `conj` of a real view.
 fn conj<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let signs = const_floats(c, Type::float64(c.b.context), &[1.0, -1.0])?;
-    c.b.op_like("Mul", &[z, signs], &[], z)
+    c.b.onnx().mul(z, signs).like(z)
 }
 
 /// Multiplies by `factor` unless it is 1.
@@ -234,7 +234,7 @@ fn scale<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>, factor: f64) -> Result<Value
     if factor == 1.0 {
         Ok(z)
     } else {
-        c.b.op_like("Mul", &[z, c.b.const_like(z, factor)?], &[], z)
+        c.b.onnx().mul(z, c.b.const_like(z, factor)?).like(z)
     }
 }
 
@@ -476,7 +476,7 @@ pub fn stft<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
         }
     }
     let index = b.const_i64s(&index)?;
-    let index = b.op_like("Reshape", &[index, b.const_i64s(&[n_frames, n_fft])?], &[], index)?;
+    let index = b.onnx().reshape(index, b.const_i64s(&[n_frames, n_fft])?, None).like(index)?;
     let z = c.complex_operand("self", f64_type)?;
     let mut frames = b.op_like("Gather", &[z, index], &[("axis", Attr::Int(rank as i64 - 1))], z)?;
     let left = (n_fft - win_length) / 2;
@@ -484,7 +484,7 @@ pub fn stft<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
         let w = c.tensor_as("window", f64_type)?;
         if win_length < n_fft {
             let pads = b.const_i64s(&[left, n_fft - win_length - left])?;
-            Some(b.op_like("Pad", &[w, pads], &[], w)?)
+            Some(b.onnx().pad(w, pads, None, None, None).like(w)?)
         } else {
             Some(w)
         }
@@ -496,7 +496,7 @@ pub fn stft<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     };
     if let Some(w) = window {
         let w = c.unsqueeze(w, &[-1])?;
-        frames = b.op_like("Mul", &[frames, w], &[], frames)?;
+        frames = b.onnx().mul(frames, w).like(frames)?;
     }
     let mut z = c2c(c, frames, &[rank], &[n_fft], true)?;
     if onesided {

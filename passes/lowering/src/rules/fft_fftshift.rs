@@ -48,13 +48,13 @@ pub(super) fn shift<'c, 'a>(ctx: &Ctx<'c, 'a>, inverse: bool) -> Result<Vec<Valu
             None => {
                 let n = dim_size(ctx, x, d as i64)?;
                 let i64_1d = b.unranked(b.i64_type());
-                let n = if inverse { n } else { b.op("Add", &[n, b.const_i64s(&[1])?], &[], i64_1d)? };
-                b.op("Div", &[n, b.const_i64s(&[2])?], &[], i64_1d)?
+                let n = if inverse { n } else { b.onnx().add(n, b.const_i64s(&[1])?).typed(i64_1d)? };
+                b.onnx().div(n, b.const_i64s(&[2])?).typed(i64_1d)?
             }
         };
-        let tail = b.op_like("Slice", &[x, split, b.const_i64s(&[i64::MAX])?, axis], &[], x)?;
-        let head = b.op_like("Slice", &[x, b.const_i64s(&[0])?, split, axis], &[], x)?;
+        let tail = b.onnx().slice(x, split, b.const_i64s(&[i64::MAX])?, Some(axis), None).like(x)?;
+        let head = b.onnx().slice(x, b.const_i64s(&[0])?, split, Some(axis), None).like(x)?;
         x = b.op_like("Concat", &[tail, head], &[("axis", Attr::Int(d as i64))], x)?;
     }
-    Ok(vec![ctx.op("Identity", &[x], &[])?])
+    Ok(vec![ctx.b.onnx().identity(x).typed(ctx.result_type(0)?)?])
 }

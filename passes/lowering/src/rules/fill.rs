@@ -5,7 +5,7 @@ pub const RULES: &[Rule] = &[
         let x = c.args.tensor("self")?;
         let v = c.tensor_as("value", c.result_element(0)?)?;
         let shape = c.b.shape(x)?;
-        Ok(vec![c.op("Expand", &[v, shape], &[])?])
+        Ok(vec![c.b.onnx().expand(v, shape).typed(c.result_type(0)?)?])
     })
     .samples(&["self: T[2,3]; value: 1.5", "self: T[0]; value: 1"])
     .dtypes(&["f32", "i64"]),
@@ -13,7 +13,7 @@ pub const RULES: &[Rule] = &[
         let x = c.args.tensor("self")?;
         let v = c.tensor_as("value", c.result_element(0)?)?;
         let shape = c.b.shape(x)?;
-        Ok(vec![c.op("Expand", &[v, shape], &[])?])
+        Ok(vec![c.b.onnx().expand(v, shape).typed(c.result_type(0)?)?])
     })
     .samples(&["self: T[2,3]; value: T[]"])
     .dtypes(&["f32", "i64"]),

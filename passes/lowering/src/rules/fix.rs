@@ -4,12 +4,12 @@ use crate::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.fix.default", |c| {
     let x = c.args.tensor("self")?;
     if !crate::builder::is_float(c.result_element(0)?) {
-        return Ok(vec![c.op("Identity", &[x], &[])?]);
+        return Ok(vec![c.b.onnx().identity(x).typed(c.result_type(0)?)?]);
     }
-    let a = c.b.op_like("Abs", &[x], &[], x)?;
-    let f = c.b.op_like("Floor", &[a], &[], x)?;
-    let s = c.b.op_like("Sign", &[x], &[], x)?;
-    Ok(vec![c.op("Mul", &[s, f], &[])?])
+    let a = c.b.onnx().abs(x).like(x)?;
+    let f = c.b.onnx().floor(a).like(x)?;
+    let s = c.b.onnx().sign(x).like(x)?;
+    Ok(vec![c.b.onnx().mul(s, f).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,5]", "self: T[0]", "self: T[]"])
 .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8"])];

@@ -15,7 +15,7 @@ fn flatten<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let rank = ctx.rank(x)?;
     if rank == 0 {
         let shape = ctx.b.const_i64s(&[1])?;
-        return Ok(vec![ctx.op("Reshape", &[x, shape], &[])?]);
+        return Ok(vec![ctx.b.onnx().reshape(x, shape, None).typed(ctx.result_type(0)?)?]);
     }
     let start = ctx.norm_dim(ctx.args.int("start_dim")?, rank);
     let end = ctx.norm_dim(ctx.args.int("end_dim")?, rank);
@@ -32,5 +32,5 @@ fn flatten<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     } else {
         ctx.b.op("Concat", &parts, &[("axis", Attr::Int(0))], ctx.b.unranked(ctx.b.i64_type()))?
     };
-    Ok(vec![ctx.op("Reshape", &[x, shape], &[])?])
+    Ok(vec![ctx.b.onnx().reshape(x, shape, None).typed(ctx.result_type(0)?)?])
 }

@@ -13,7 +13,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.flip.default", |c| {
     let ends = c.b.const_i64s(&vec![i64::MIN; n])?;
     let axes = c.b.const_i64s(&dims)?;
     let steps = c.b.const_i64s(&vec![-1; n])?;
-    Ok(vec![c.op("Slice", &[x, starts, ends, axes, steps], &[])?])
+    Ok(vec![c.b.onnx().slice(x, starts, ends, Some(axes), Some(steps)).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[3,4]; dims: [0]", "self: T[2,3,4]; dims: [-1,0]", "self: T[0,2]; dims: [1]"])
 .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

@@ -22,5 +22,5 @@ fn float_power<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = c.result_element(0)?;
     let base = c.tensor_as("self", element)?;
     let exponent = c.tensor_as("exponent", element)?;
-    Ok(vec![c.op("Pow", &[base, exponent], &[])?])
+    Ok(vec![c.b.onnx().pow(base, exponent).typed(c.result_type(0)?)?])
 }

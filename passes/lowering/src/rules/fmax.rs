@@ -21,10 +21,10 @@ pub(super) fn fmaxmin<'c, 'a>(c: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c,
     let b = &c.b;
     let m = b.op_like(op, &[x, y], &[], x)?;
     if !is_float_value(x) {
-        return Ok(vec![c.op("Identity", &[m], &[])?]);
+        return Ok(vec![c.b.onnx().identity(m).typed(c.result_type(0)?)?]);
     }
     let xn = isnan(c, x)?;
     let yn = isnan(c, y)?;
-    let m = b.op_like("Where", &[yn, x, m], &[], x)?;
-    Ok(vec![c.op("Where", &[xn, y, m], &[])?])
+    let m = b.onnx().where_(yn, x, m).like(x)?;
+    Ok(vec![c.b.onnx().where_(xn, y, m).typed(c.result_type(0)?)?])
 }

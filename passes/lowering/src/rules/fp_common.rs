@@ -15,10 +15,10 @@ pub fn f64_type<'c>(ctx: &Ctx<'c, '_>) -> Type<'c> {
 fn scale_down<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, e: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let two = b.const_like(x, 2.0)?;
-    let e1 = b.op_like("Floor", &[b.op_like("Div", &[e, two], &[], x)?], &[], x)?;
-    let e2 = b.op_like("Sub", &[e, e1], &[], x)?;
-    let y = b.op_like("Div", &[x, b.op_like("Pow", &[two, e1], &[], x)?], &[], x)?;
-    b.op_like("Div", &[y, b.op_like("Pow", &[two, e2], &[], x)?], &[], x)
+    let e1 = b.onnx().floor(b.onnx().div(e, two).like(x)?).like(x)?;
+    let e2 = b.onnx().sub(e, e1).like(x)?;
+    let y = b.onnx().div(x, b.onnx().pow(two, e1).like(x)?).like(x)?;
+    b.onnx().div(y, b.onnx().pow(two, e2).like(x)?).like(x)
 }
 
 /// `(m, e)` with `x = m * 2^e`, `0.5 <= |m| < 1` and `e` an integer-valued
@@ -28,15 +28,15 @@ fn scale_down<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, e: Value<'c, 'a>) -> 
 pub fn frexp_f64<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let b = &ctx.b;
     let bool_t = b.unranked(bool_type(ctx));
-    let ax = b.op_like("Abs", &[x], &[], x)?;
-    let l = b.op_like("Div", &[b.op_like("Log", &[ax], &[], x)?, b.const_like(x, std::f64::consts::LN_2)?], &[], x)?;
-    let mut e = b.op_like("Add", &[b.op_like("Floor", &[l], &[], x)?, b.const_like(x, 1.0)?], &[], x)?;
+    let ax = b.onnx().abs(x).like(x)?;
+    let l = b.onnx().div(b.onnx().log(ax).like(x)?, b.const_like(x, std::f64::consts::LN_2)?).like(x)?;
+    let mut e = b.onnx().add(b.onnx().floor(l).like(x)?, b.const_like(x, 1.0)?).like(x)?;
     let mut m = scale_down(ctx, x, e)?;
     for _ in 0..2 {
-        let am = b.op_like("Abs", &[m], &[], x)?;
-        let up = b.cast_like(b.op("GreaterOrEqual", &[am, b.const_like(x, 1.0)?], &[], bool_t)?, x)?;
-        let down = b.cast_like(b.op("Less", &[am, b.const_like(x, 0.5)?], &[], bool_t)?, x)?;
-        e = b.op_like("Sub", &[b.op_like("Add", &[e, up], &[], x)?, down], &[], x)?;
+        let am = b.onnx().abs(m).like(x)?;
+        let up = b.cast_like(b.onnx().greater_or_equal(am, b.const_like(x, 1.0)?).typed(bool_t)?, x)?;
+        let down = b.cast_like(b.onnx().less(am, b.const_like(x, 0.5)?).typed(bool_t)?, x)?;
+        e = b.onnx().sub(b.onnx().add(e, up).like(x)?, down).like(x)?;
         m = scale_down(ctx, x, e)?;
     }
     Ok((m, e))
@@ -46,9 +46,9 @@ pub fn frexp_f64<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<(Value<'
 pub fn zero_or_special<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let bool_t = b.unranked(bool_type(ctx));
-    let zero = b.op("Equal", &[x, b.const_like(x, 0.0)?], &[], bool_t)?;
-    let nan = b.op("IsNaN", &[x], &[], bool_t)?;
+    let zero = b.onnx().equal(x, b.const_like(x, 0.0)?).typed(bool_t)?;
+    let nan = b.onnx().is_na_n(x).typed(bool_t)?;
     let inf = b.op("IsInf", &[x], &[("detect_positive", Attr::Int(1)), ("detect_negative", Attr::Int(1))], bool_t)?;
-    let s = b.op("Or", &[zero, nan], &[], bool_t)?;
-    b.op("Or", &[s, inf], &[], bool_t)
+    let s = b.onnx().or(zero, nan).typed(bool_t)?;
+    b.onnx().or(s, inf).typed(bool_t)
 }

@@ -5,10 +5,10 @@ use crate::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.frac.default", |c| {
     let x = c.tensor_as("self", c.result_element(0)?)?;
     let b = &c.b;
-    let a = b.op_like("Abs", &[x], &[], x)?;
-    let f = b.op_like("Floor", &[a], &[], x)?;
-    let s = b.op_like("Sign", &[x], &[], x)?;
-    let t = b.op_like("Mul", &[s, f], &[], x)?;
-    Ok(vec![c.op("Sub", &[x, t], &[])?])
+    let a = b.onnx().abs(x).like(x)?;
+    let f = b.onnx().floor(a).like(x)?;
+    let s = b.onnx().sign(x).like(x)?;
+    let t = b.onnx().mul(s, f).like(x)?;
+    Ok(vec![c.b.onnx().sub(x, t).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,5]", "self: T[0]", "self: T[]"]).dtypes(&["f32", "f16", "bf16", "f64"])];

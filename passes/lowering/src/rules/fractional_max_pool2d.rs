@@ -69,7 +69,7 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
     // Samples of the batch: random_samples[:N] (torch allows more rows).
     let batch = super::tensor_common::shape_part(ctx, x4, 0, Some(1))?;
     let zero = b.const_i64s(&[0])?;
-    let samples = b.op("Slice", &[samples, zero, batch, zero], &[], b.unranked(element))?;
+    let samples = b.onnx().slice(samples, zero, batch, Some(zero), None).typed(b.unranked(element))?;
     let nc = super::tensor_common::shape_part(ctx, x4, 0, Some(2))?;
     // Window positions per spatial dim: [N, C, out, pool] int64.
     let mut positions = Vec::new();
@@ -90,28 +90,28 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
             };
             let alpha = b.const_scalar(element, alpha)?;
             let steps = float_range(ctx, element, output - 1)?;
-            let shifted = b.op("Add", &[steps, u], &[], b.unranked(element))?;
-            let scaled = b.op("Mul", &[shifted, alpha], &[], b.unranked(element))?;
+            let shifted = b.onnx().add(steps, u).typed(b.unranked(element))?;
+            let scaled = b.onnx().mul(shifted, alpha).typed(b.unranked(element))?;
             let first = b.op("Cast", &[scaled], &[("to", Attr::Int(7))], i64s)?;
-            let base = b.op("Mul", &[u, alpha], &[], b.unranked(element))?;
+            let base = b.onnx().mul(u, alpha).typed(b.unranked(element))?;
             let base = b.op("Cast", &[base], &[("to", Attr::Int(7))], i64s)?;
-            let rel = b.op("Sub", &[first, base], &[], i64s)?;
+            let rel = b.onnx().sub(first, base).typed(i64s)?;
             let shape = b.op("Concat", &[nc, b.const_i64s(&[1])?], &[("axis", Attr::Int(0))], i64s)?;
-            let last = b.op("Expand", &[last, shape], &[], i64s)?;
+            let last = b.onnx().expand(last, shape).typed(i64s)?;
             b.op("Concat", &[rel, last], &[("axis", Attr::Int(-1))], i64s)?
         } else {
             let shape = b.op("Concat", &[nc, b.const_i64s(&[1])?], &[("axis", Attr::Int(0))], i64s)?;
-            b.op("Expand", &[last, shape], &[], i64s)?
+            b.onnx().expand(last, shape).typed(i64s)?
         };
         let offsets = b.const_i64s(&(0..pool).collect::<Vec<_>>())?;
         let starts = ctx.unsqueeze(starts, &[3])?; // [N, C, out, 1]
-        positions.push(b.op("Add", &[starts, offsets], &[], i64s)?); // [N, C, out, pool]
+        positions.push(b.onnx().add(starts, offsets).typed(i64s)?); // [N, C, out, pool]
     }
     // Gather the windows dim by dim: after dim i, that dim holds out_i * pool_i entries.
     let mut windows = x4;
     for i in 0..d {
         let axis = 2 + i;
-        let flat = b.op("Reshape", &[positions[i], b.const_i64s(&[0, 0, out[i] * kernel[i]])?], &[], i64s)?; // [N, C, out*pool]
+        let flat = b.onnx().reshape(positions[i], b.const_i64s(&[0, 0, out[i] * kernel[i]])?, None).typed(i64s)?; // [N, C, out*pool]
                                                                                                              // [N, C, L] with size-1 dims for the other spatial axes (L on `axis`),
                                                                                                              // expanded to the windows' shape with L on `axis`.
         let mut index = flat;
@@ -122,12 +122,12 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
         let ishape = b.shape(index)?;
         // target shape: windows' shape with dim `axis` = L.
         let l =
-            b.op("Slice", &[ishape, b.const_i64s(&[axis as i64])?, b.const_i64s(&[axis as i64 + 1])?], &[], i64s)?;
-        let head = b.op("Slice", &[wshape, b.const_i64s(&[0])?, b.const_i64s(&[axis as i64])?], &[], i64s)?;
+            b.onnx().slice(ishape, b.const_i64s(&[axis as i64])?, b.const_i64s(&[axis as i64 + 1])?, None, None).typed(i64s)?;
+        let head = b.onnx().slice(wshape, b.const_i64s(&[0])?, b.const_i64s(&[axis as i64])?, None, None).typed(i64s)?;
         let tail =
-            b.op("Slice", &[wshape, b.const_i64s(&[axis as i64 + 1])?, b.const_i64s(&[i64::MAX])?], &[], i64s)?;
+            b.onnx().slice(wshape, b.const_i64s(&[axis as i64 + 1])?, b.const_i64s(&[i64::MAX])?, None, None).typed(i64s)?;
         let target = b.op("Concat", &[head, l, tail], &[("axis", Attr::Int(0))], i64s)?;
-        let index = b.op("Expand", &[index, target], &[], i64s)?;
+        let index = b.onnx().expand(index, target).typed(i64s)?;
         windows =
             b.op("GatherElements", &[windows, index], &[("axis", Attr::Int(axis as i64))], b.unranked(element))?;
     }
@@ -145,16 +145,16 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
     grouped_shape.extend(out.iter().copied());
     grouped_shape.push(window_size);
     let group = |v: Value<'c, 'a>, ty: Type<'c>| -> Result<Value<'c, 'a>, String> {
-        let v = b.op("Reshape", &[v, b.const_i64s(&split)?], &[], b.unranked(ty))?;
+        let v = b.onnx().reshape(v, b.const_i64s(&split)?, None).typed(b.unranked(ty))?;
         let v = b.op("Transpose", &[v], &[("perm", Attr::Ints(perm.clone()))], b.unranked(ty))?;
-        b.op("Reshape", &[v, b.const_i64s(&grouped_shape)?], &[], b.unranked(ty))
+        b.onnx().reshape(v, b.const_i64s(&grouped_shape)?, None).typed(b.unranked(ty))
     };
     let windows = group(windows, element)?;
     // Flat input index of every window element: sum_i pos_i * stride_i.
     let mut flat_index: Option<Value> = None;
     for i in 0..d {
         let stride: i64 = spatial[i + 1..].iter().product();
-        let mut p = b.op("Mul", &[positions[i], b.const_i64_scalar(stride)?], &[], i64s)?; // [N, C, o_i, k_i]
+        let mut p = b.onnx().mul(positions[i], b.const_i64_scalar(stride)?).typed(i64s)?; // [N, C, o_i, k_i]
                                                                                            // Place (o_i, k_i) at dims (2 + 2i, 3 + 2i) of [N, C, o1, k1, ..., od, kd].
         for j in 0..d {
             if j != i {
@@ -164,17 +164,17 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
         }
         flat_index = Some(match flat_index {
             None => p,
-            Some(acc) => b.op("Add", &[acc, p], &[], i64s)?,
+            Some(acc) => b.onnx().add(acc, p).typed(i64s)?,
         });
     }
     let flat_index = flat_index.ok_or("no spatial dims")?;
     // Expand to the full [N, C, o1, k1, ...] shape before grouping.
     let nc_split = b.op("Concat", &[nc, b.const_i64s(&split[2..])?], &[("axis", Attr::Int(0))], i64s)?;
-    let flat_index = b.op("Expand", &[flat_index, nc_split], &[], i64s)?;
+    let flat_index = b.onnx().expand(flat_index, nc_split).typed(i64s)?;
     let flat_index = group(flat_index, b.i64_type())?;
     // The pick: the last NaN if any, else the first maximum.
     let bool_type: Type = IntegerType::new(b.context, 1).into();
-    let nan = b.op("IsNaN", &[windows], &[], b.unranked(bool_type))?;
+    let nan = b.onnx().is_na_n(windows).typed(b.unranked(bool_type))?;
     let nan_f = b.cast(nan, element)?;
     let any_nan = ctx.reduce("ReduceMax", nan_f, Some(&[-1]), true, b.unranked(element))?;
     let any_nan = b.cast(any_nan, bool_type)?;
@@ -190,7 +190,7 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
         &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(1)), ("select_last_index", Attr::Int(0))],
         i64s,
     )?;
-    let pick = b.op("Where", &[any_nan, last_nan, first_max], &[], i64s)?;
+    let pick = b.onnx().where_(any_nan, last_nan, first_max).typed(i64s)?;
     let value = b.op("GatherElements", &[windows, pick], &[("axis", Attr::Int(-1))], b.unranked(element))?;
     let index = b.op("GatherElements", &[flat_index, pick], &[("axis", Attr::Int(-1))], i64s)?;
     let mut value = ctx.squeeze(value, &[-1])?;
@@ -200,8 +200,8 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
         index = ctx.squeeze(index, &[0])?;
     }
     Ok(vec![
-        b.op("Identity", &[value], &[], ctx.result_type(0)?)?,
-        b.op("Identity", &[index], &[], ctx.result_type(1)?)?,
+        b.onnx().identity(value).typed(ctx.result_type(0)?)?,
+        b.onnx().identity(index).typed(ctx.result_type(1)?)?,
     ])
 }
 

@@ -18,22 +18,22 @@ fn frexp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &c.b;
     let xd = b.cast_like_type(x, f64_type(c))?;
     let special = zero_or_special(c, xd)?;
-    let safe = b.op_like("Where", &[special, b.const_like(xd, 1.0)?, xd], &[], xd)?;
+    let safe = b.onnx().where_(special, b.const_like(xd, 1.0)?, xd).like(xd)?;
     let (m, e) = frexp_f64(c, safe)?;
     // x itself through Where's false branch (onnxruntime's true branch turns
     // -0.0 into 0.0).
     // (Finite non-zero without Not: onnxruntime's NotWhereFusion would swap
     // the branches back.)
     let bool_t = b.unranked(super::math_common::bool_type(c));
-    let ax = b.op_like("Abs", &[xd], &[], xd)?;
+    let ax = b.onnx().abs(xd).like(xd)?;
     let regular = b.op(
         "And",
-        &[b.op("Greater", &[ax, b.const_like(xd, 0.0)?], &[], bool_t)?, b.op("Less", &[ax, b.const_like(xd, f64::INFINITY)?], &[], bool_t)?],
+        &[b.onnx().greater(ax, b.const_like(xd, 0.0)?).typed(bool_t)?, b.onnx().less(ax, b.const_like(xd, f64::INFINITY)?).typed(bool_t)?],
         &[],
         bool_t,
     )?;
-    let m = b.op_like("Where", &[regular, m, xd], &[], xd)?;
-    let e = b.op_like("Where", &[special, b.const_like(xd, 0.0)?, e], &[], xd)?;
+    let m = b.onnx().where_(regular, m, xd).like(xd)?;
+    let e = b.onnx().where_(special, b.const_like(xd, 0.0)?, e).like(xd)?;
     let m = b.op("Cast", &[m], &[("to", crate::Attr::Int(onnx_code(el)?))], c.result_type(0)?)?;
     let exp_el = c.result_element(1)?;
     let e = b.op("Cast", &[e], &[("to", crate::Attr::Int(onnx_code(exp_el)?))], c.result_type(1)?)?;

@@ -9,9 +9,9 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.full.default", |c| {
         // tensor, cast to the result type and expanded.
         Ok(value) => {
             let element = c.result_element(0)?;
-            let scalar = c.b.op_like("Reshape", &[value, c.b.const_i64s(&[])?], &[], value)?;
+            let scalar = c.b.onnx().reshape(value, c.b.const_i64s(&[])?, None).like(value)?;
             let scalar = c.b.cast_like_type(scalar, element)?;
-            Ok(vec![c.op("Expand", &[scalar, shape], &[])?])
+            Ok(vec![c.b.onnx().expand(scalar, shape).typed(c.result_type(0)?)?])
         }
     }
 })

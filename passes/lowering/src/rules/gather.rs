@@ -19,17 +19,17 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.gather.default", |c| {
     if let Some(shape) = static_out.as_ref().filter(|s| s.contains(&0)) {
         // An empty index (torch lets its rank differ from self's then).
         let zero = c.b.const_scalar(builder::element_type(x.r#type()).ok_or("self is not a tensor")?, 0.0)?;
-        return Ok(vec![c.op("Expand", &[zero, c.b.const_i64s(shape)?], &[])?]);
+        return Ok(vec![c.b.onnx().expand(zero, c.b.const_i64s(shape)?).typed(c.result_type(0)?)?]);
     }
     if rank == 0 {
         // A 0-d self (dim 0 or -1) with a 0-d or one-element index:
         // GatherElements needs rank >= 1.
         let shape = static_out.ok_or("gather of a 0-d tensor with a dynamic index shape")?;
         let flat = c.b.const_i64s(&[-1])?;
-        let x1 = c.b.op_like("Reshape", &[x, flat], &[], x)?;
-        let i1 = c.b.op_like("Reshape", &[index, flat], &[], index)?;
+        let x1 = c.b.onnx().reshape(x, flat, None).like(x)?;
+        let i1 = c.b.onnx().reshape(index, flat, None).like(index)?;
         let y = c.b.op_like("GatherElements", &[x1, i1], &[("axis", Attr::Int(0))], x)?;
-        return Ok(vec![c.op("Reshape", &[y, c.b.const_i64s(&shape)?], &[])?]);
+        return Ok(vec![c.b.onnx().reshape(y, c.b.const_i64s(&shape)?, None).typed(c.result_type(0)?)?]);
     }
     Ok(vec![c.op("GatherElements", &[x, index], &[("axis", Attr::Int(dim))])?])
 })

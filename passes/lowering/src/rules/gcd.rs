@@ -40,27 +40,27 @@ pub(super) fn gcd_i64<'c, 'a>(c: &Ctx<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a
     let bool_type: Type = IntegerType::new(c.b.context, 1).into();
     // Broadcast both to the common shape first (a + 0*b, b + 0*a).
     let zero = c.b.const_i64_scalar(0)?;
-    let za = c.b.op_like("Mul", &[a, zero], &[], a)?;
-    let zb = c.b.op_like("Mul", &[b, zero], &[], b)?;
-    let a = c.b.op_like("Abs", &[c.b.op_like("Add", &[a, zb], &[], a)?], &[], a)?;
-    let b = c.b.op_like("Abs", &[c.b.op_like("Add", &[b, za], &[], b)?], &[], b)?;
+    let za = c.b.onnx().mul(a, zero).like(a)?;
+    let zb = c.b.onnx().mul(b, zero).like(b)?;
+    let a = c.b.onnx().abs(c.b.onnx().add(a, zb).like(a)?).like(a)?;
+    let b = c.b.onnx().abs(c.b.onnx().add(b, za).like(b)?).like(b)?;
     let trips = c.b.const_i64_scalar(100)?;
     let out = build_loop_while(c, &[i64_type, i64_type], trips, &[a, b], |lb, _iter, _cond, carried| {
         let (a, b) = (carried[0], carried[1]);
         let zero = lb.const_i64_scalar(0)?;
         let one = lb.const_i64_scalar(1)?;
-        let live = lb.op("Not", &[lb.op("Equal", &[a, zero], &[], lb.unranked(bool_type))?], &[], lb.unranked(bool_type))?;
-        let safe = lb.op_like("Where", &[live, a, one], &[], a)?;
-        let rem = lb.op_like("Mod", &[b, safe], &[], a)?;
-        let next_a = lb.op_like("Where", &[live, rem, zero], &[], a)?;
-        let next_b = lb.op_like("Where", &[live, a, b], &[], a)?;
+        let live = lb.onnx().not(lb.onnx().equal(a, zero).typed(lb.unranked(bool_type))?).typed(lb.unranked(bool_type))?;
+        let safe = lb.onnx().where_(live, a, one).like(a)?;
+        let rem = lb.onnx().mod_(b, safe, None).like(a)?;
+        let next_a = lb.onnx().where_(live, rem, zero).like(a)?;
+        let next_b = lb.onnx().where_(live, a, b).like(a)?;
         // Go on while some a is non-zero (an empty tensor stops at once).
-        let nonzero = lb.op("Not", &[lb.op("Equal", &[next_a, zero], &[], lb.unranked(bool_type))?], &[], lb.unranked(bool_type))?;
+        let nonzero = lb.onnx().not(lb.onnx().equal(next_a, zero).typed(lb.unranked(bool_type))?).typed(lb.unranked(bool_type))?;
         let as_int = lb.cast(nonzero, i64_type)?;
-        let flat = lb.op_like("Reshape", &[as_int, lb.const_i64s(&[-1])?], &[], as_int)?;
+        let flat = lb.onnx().reshape(as_int, lb.const_i64s(&[-1])?, None).like(as_int)?;
         let padded = lb.op_like("Concat", &[flat, lb.const_i64s(&[0])?], &[("axis", crate::Attr::Int(0))], flat)?;
         let any = lb.op_like("ReduceMax", &[padded], &[("keepdims", crate::Attr::Int(0))], flat)?;
-        let go = lb.op("Greater", &[any, zero], &[], lb.unranked(bool_type))?;
+        let go = lb.onnx().greater(any, zero).typed(lb.unranked(bool_type))?;
         Ok((go, vec![next_a, next_b]))
     })?;
     Ok(out[1])

@@ -24,18 +24,18 @@ fn gelu<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         // tanh(sqrt(2/pi) * (x + 0.044715 x^3))
         let c = b.const_like(x, 0.044715)?;
         let k = b.const_like(x, (2.0 / std::f64::consts::PI).sqrt())?;
-        let x3 = b.op_like("Mul", &[x, x], &[], x)?;
-        let x3 = b.op_like("Mul", &[x3, x], &[], x)?;
-        let t = b.op_like("Mul", &[x3, c], &[], x)?;
-        let t = b.op_like("Add", &[x, t], &[], x)?;
-        let t = b.op_like("Mul", &[t, k], &[], x)?;
-        b.op_like("Tanh", &[t], &[], x)?
+        let x3 = b.onnx().mul(x, x).like(x)?;
+        let x3 = b.onnx().mul(x3, x).like(x)?;
+        let t = b.onnx().mul(x3, c).like(x)?;
+        let t = b.onnx().add(x, t).like(x)?;
+        let t = b.onnx().mul(t, k).like(x)?;
+        b.onnx().tanh(t).like(x)?
     } else {
         let r = b.const_like(x, std::f64::consts::FRAC_1_SQRT_2)?;
-        let t = b.op_like("Mul", &[x, r], &[], x)?;
-        b.op_like("Erf", &[t], &[], x)?
+        let t = b.onnx().mul(x, r).like(x)?;
+        b.onnx().erf(t).like(x)?
     };
-    let t = b.op_like("Add", &[inner, one], &[], x)?;
-    let t = b.op_like("Mul", &[x, t], &[], x)?;
-    Ok(vec![ctx.op("Mul", &[t, half], &[])?])
+    let t = b.onnx().add(inner, one).like(x)?;
+    let t = b.onnx().mul(x, t).like(x)?;
+    Ok(vec![ctx.b.onnx().mul(t, half).typed(ctx.result_type(0)?)?])
 }

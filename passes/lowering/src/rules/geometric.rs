@@ -13,14 +13,14 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.geometric.default", |c| {
     }
     let element = c.result_element(0)?;
     let y = transformed_like(c, x, element, |u, t| {
-        let ln = b.op("Log", &[u], &[], b.unranked(t))?;
+        let ln = b.onnx().log(u).typed(b.unranked(t))?;
         let k = b.const_scalar(t, 1.0 / (-p).ln_1p())?;
-        let ratio = b.op("Mul", &[ln, k], &[], b.unranked(t))?;
-        let ceil = b.op("Ceil", &[ratio], &[], b.unranked(t))?;
+        let ratio = b.onnx().mul(ln, k).typed(b.unranked(t))?;
+        let ceil = b.onnx().ceil(ratio).typed(b.unranked(t))?;
         let one = b.const_scalar(t, 1.0)?;
-        b.op("Max", &[ceil, one], &[], b.unranked(t))
+        b.onnx().max(&[ceil, one]).typed(b.unranked(t))
     })?;
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]; p: 0.3"])
 .dtypes(&["f32", "f64", "i64"])

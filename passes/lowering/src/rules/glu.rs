@@ -20,7 +20,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.glu.default", |c| {
         }
         None => c.b.build("Split", &[x], &[("axis", Attr::Int(dim))], &halves)?,
     };
-    let s = c.b.op_like("Sigmoid", &[parts[1]], &[], x)?;
-    Ok(vec![c.op("Mul", &[parts[0], s], &[])?])
+    let s = c.b.onnx().sigmoid(parts[1]).like(x)?;
+    Ok(vec![c.b.onnx().mul(parts[0], s).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,6]", "self: T[4,3]; dim: 0"]).dtypes(&["f32", "f16", "bf16", "f64"])];

@@ -48,7 +48,7 @@ fn slice<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, axis: i64, start: i64, end
     let s = b.const_i64s(&[start])?;
     let e = b.const_i64s(&[end.unwrap_or(i64::MAX)])?;
     let a = b.const_i64s(&[axis])?;
-    b.op_like("Slice", &[v, s, e, a], &[], v)
+    b.onnx().slice(v, s, e, Some(a), None).like(v)
 }
 
 /// torch.gradient: second-order central differences inside, first- or
@@ -123,7 +123,7 @@ fn gradient<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
                 coordinates(ctx, f, d, rank, c, edge_order)?
             }
         };
-        out.push(ctx.b.op("Identity", &[g], &[], ty)?);
+        out.push(ctx.b.onnx().identity(g).typed(ty)?);
     }
     Ok(out)
 }
@@ -131,7 +131,7 @@ fn gradient<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
 fn uniform<'c, 'a>(ctx: &Ctx<'c, 'a>, f: Value<'c, 'a>, d: i64, h: f64, edge_order: i64) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let k = |v: f64| b.const_like(f, v);
-    let mul = |a: Value<'c, 'a>, c: f64| -> Result<Value<'c, 'a>, String> { b.op_like("Mul", &[k(c)?, a], &[], f) };
+    let mul = |a: Value<'c, 'a>, c: f64| -> Result<Value<'c, 'a>, String> { b.onnx().mul(k(c)?, a).like(f) };
     let bin = |op: &str, a: Value<'c, 'a>, c: Value<'c, 'a>| b.op_like(op, &[a, c], &[], f);
     let hh = k(h)?;
     let center = bin("Sub", slice(ctx, f, d, 2, None)?, slice(ctx, f, d, 0, Some(-2))?)?;
@@ -168,9 +168,9 @@ fn coordinates<'c, 'a>(
     let mut shape = vec![1i64; rank];
     shape[dim] = -1;
     let shape = b.const_i64s(&shape)?;
-    let along = |v: Value<'c, 'a>| b.op_like("Reshape", &[v, shape], &[], f);
+    let along = |v: Value<'c, 'a>| b.onnx().reshape(v, shape, None).like(f);
     let sum12 = bin("Add", dx1, dx2)?;
-    let neg_dx2 = b.op_like("Neg", &[dx2], &[], f)?;
+    let neg_dx2 = b.onnx().neg(dx2).like(f)?;
     let a = along(bin("Div", neg_dx2, bin("Mul", dx1, sum12)?)?)?;
     let bb = along(bin("Div", bin("Sub", dx2, dx1)?, bin("Mul", dx1, dx2)?)?)?;
     let c = along(bin("Div", dx1, bin("Mul", dx2, sum12)?)?)?;
@@ -185,15 +185,15 @@ fn coordinates<'c, 'a>(
         let two = b.const_like(f, 2.0)?;
         let (h0, h1) = (at(0)?, at(1)?);
         let s01 = bin("Add", h0, h1)?;
-        let a = b.op_like("Neg", &[bin("Div", bin("Add", bin("Mul", two, h0)?, h1)?, bin("Mul", h0, s01)?)?], &[], f)?;
+        let a = b.onnx().neg(bin("Div", bin("Add", bin("Mul", two, h0)?, h1)?, bin("Mul", h0, s01)?)?).like(f)?;
         let bq = bin("Div", s01, bin("Mul", h0, h1)?)?;
-        let cq = bin("Div", b.op_like("Neg", &[h0], &[], f)?, bin("Mul", h1, s01)?)?;
+        let cq = bin("Div", b.onnx().neg(h0).like(f)?, bin("Mul", h1, s01)?)?;
         let p = bin("Add", bin("Mul", a, slice(ctx, f, d, 0, Some(1))?)?, bin("Mul", bq, slice(ctx, f, d, 1, Some(2))?)?)?;
         let p = bin("Add", p, bin("Mul", cq, slice(ctx, f, d, 2, Some(3))?)?)?;
         let (hl, hm) = (at(-1)?, at(-2)?);
         let slm = bin("Add", hl, hm)?;
         let a = bin("Div", hl, bin("Mul", hm, slm)?)?;
-        let bq = b.op_like("Neg", &[bin("Div", slm, bin("Mul", hl, hm)?)?], &[], f)?;
+        let bq = b.onnx().neg(bin("Div", slm, bin("Mul", hl, hm)?)?).like(f)?;
         let cq = bin("Div", bin("Add", bin("Mul", two, hl)?, hm)?, bin("Mul", hl, slm)?)?;
         let q = bin("Add", bin("Mul", a, slice(ctx, f, d, -3, Some(-2))?)?, bin("Mul", bq, slice(ctx, f, d, -2, Some(-1))?)?)?;
         let q = bin("Add", q, bin("Mul", cq, slice(ctx, f, d, -1, None)?)?)?;

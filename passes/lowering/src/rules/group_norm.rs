@@ -18,27 +18,27 @@ fn group_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let groups = ctx.args.int("num_groups")?;
     let eps = ctx.args.float("eps")?;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
-    let grouped = b.op_like("Reshape", &[x, grouped_shape(ctx, x, None, groups)?], &[], x)?;
+    let grouped = b.onnx().reshape(x, grouped_shape(ctx, x, None, groups)?, None).like(x)?;
     let mean = ctx.reduce("ReduceMean", grouped, Some(&[-1]), true, b.unranked(element))?;
-    let d = b.op_like("Sub", &[grouped, mean], &[], x)?;
-    let sq = b.op_like("Mul", &[d, d], &[], x)?;
+    let d = b.onnx().sub(grouped, mean).like(x)?;
+    let sq = b.onnx().mul(d, d).like(x)?;
     let var = ctx.reduce("ReduceMean", sq, Some(&[-1]), true, b.unranked(element))?;
-    let var = b.op_like("Add", &[var, b.const_like(x, eps)?], &[], x)?;
-    let std = b.op_like("Sqrt", &[var], &[], x)?;
-    let normed = b.op_like("Div", &[d, std], &[], x)?;
+    let var = b.onnx().add(var, b.const_like(x, eps)?).like(x)?;
+    let std = b.onnx().sqrt(var).like(x)?;
+    let normed = b.onnx().div(d, std).like(x)?;
     let shape = b.shape(x)?;
-    let mut y = b.op_like("Reshape", &[normed, shape], &[], x)?;
+    let mut y = b.onnx().reshape(normed, shape, None).like(x)?;
     // weight / bias are [C]: broadcast as [C, 1, ...].
     let trailing: Vec<i64> = (1..rank as i64 - 1).collect();
     if let Some(w) = ctx.args.opt_tensor("weight")? {
         let w = if trailing.is_empty() { w } else { ctx.unsqueeze(w, &trailing)? };
-        y = b.op_like("Mul", &[y, w], &[], x)?;
+        y = b.onnx().mul(y, w).like(x)?;
     }
     if let Some(bias) = ctx.args.opt_tensor("bias")? {
         let bias = if trailing.is_empty() { bias } else { ctx.unsqueeze(bias, &trailing)? };
-        y = b.op_like("Add", &[y, bias], &[], x)?;
+        y = b.onnx().add(y, bias).like(x)?;
     }
-    Ok(vec![ctx.op("Identity", &[y], &[])?])
+    Ok(vec![ctx.b.onnx().identity(y).typed(ctx.result_type(0)?)?])
 }
 
 /// `[N, G, C/G * spatial]` for `x` `[N, C, *spatial]`: N from `n` (else
@@ -62,7 +62,7 @@ pub fn grouped_shape<'c, 'a>(
         _ => {
             let rest = b.op("Shape", &[x], &[("start", crate::Attr::Int(1))], i64t)?;
             let prod = b.op("ReduceProd", &[rest], &[("keepdims", crate::Attr::Int(1))], i64t)?;
-            b.op("Div", &[prod, b.const_i64s(&[groups.max(1)])?], &[], i64t)?
+            b.onnx().div(prod, b.const_i64s(&[groups.max(1)])?).typed(i64t)?
         }
     };
     b.op("Concat", &[n, b.const_i64s(&[groups])?, inner], &[("axis", crate::Attr::Int(0))], i64t)

@@ -8,10 +8,10 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.hardshrink.default", |c| {
     let b = &c.b;
     // A number or a value computed in the graph (`t.item()`).
     let l = c.tensor_as("lambd", element_type(x.r#type()).ok_or("self is not a tensor")?)?;
-    let ge = bool_op(c, "GreaterOrEqual", &[x, b.op_like("Neg", &[l], &[], l)?])?;
+    let ge = bool_op(c, "GreaterOrEqual", &[x, b.onnx().neg(l).like(l)?])?;
     let le = bool_op(c, "LessOrEqual", &[x, l])?;
     let inside = bool_op(c, "And", &[ge, le])?;
-    Ok(vec![c.op("Where", &[inside, b.const_like(x, 0.0)?, x], &[])?])
+    Ok(vec![c.b.onnx().where_(inside, b.const_like(x, 0.0)?, x).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[3,4]", "self: T[3,4]; lambd: 1.5", "self: T[3,4]; lambd: -0.5", "self: T[]", "self: T[0,2]"])
 .dtypes(&["f32", "f64", "f16", "bf16"])];

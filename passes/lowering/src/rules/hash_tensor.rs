@@ -85,12 +85,12 @@ fn hash_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let shifts = ctx.b.cast(ctx.b.const_i64s(&shifts)?, u64t)?;
     let shifted = ctx.b.op("BitShift", &[expanded, shifts], &[("direction", Attr::String("RIGHT".into()))], ctx.b.unranked(u64t))?;
     let one = ctx.b.cast(ctx.b.const_i64s(&[1])?, u64t)?;
-    let bits = ctx.b.op("BitwiseAnd", &[shifted, one], &[], ctx.b.unranked(u64t))?;
+    let bits = ctx.b.onnx().bitwise_and(shifted, one).typed(ctx.b.unranked(u64t))?;
     let bits = ctx.b.cast(bits, i64t)?;
     // Parity of each bit over the reduced dims.
     let counts = if axes.is_empty() { bits } else { ctx.reduce("ReduceSum", bits, Some(&axes), keepdim, ctx.b.unranked(i64t))? };
     let two = ctx.b.const_i64s(&[2])?;
-    let parity = ctx.b.op("Mod", &[counts, two], &[], ctx.b.unranked(i64t))?;
+    let parity = ctx.b.onnx().mod_(counts, two, None).typed(ctx.b.unranked(i64t))?;
     let parity = ctx.b.cast(parity, u64t)?;
     // Put the bits back in two 32-bit halves: onnxruntime's int64 ReduceSum
     // is not exact near 2^63 (it returned 0 for a word with bit 63 set), sums
@@ -103,14 +103,14 @@ fn hash_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let axis = ctx.b.const_i64s(&[out_rank])?;
     let half = |from: i64| -> Result<Value<'c, 'a>, String> {
         let (s, e) = (ctx.b.const_i64s(&[from])?, ctx.b.const_i64s(&[from + 32])?);
-        let bits = ctx.b.op("Slice", &[placed, s, e, axis], &[], ctx.b.unranked(i64t))?;
+        let bits = ctx.b.onnx().slice(placed, s, e, Some(axis), None).typed(ctx.b.unranked(i64t))?;
         let sum = ctx.reduce("ReduceSum", bits, Some(&[out_rank]), false, ctx.b.unranked(i64t))?;
         ctx.b.cast(sum, u64t)
     };
     let (low, high) = (half(0)?, half(32)?);
     let thirty_two = ctx.b.cast(ctx.b.const_i64_scalar(32)?, u64t)?;
     let high = ctx.b.op("BitShift", &[high, thirty_two], &[("direction", Attr::String("LEFT".into()))], ctx.b.unranked(u64t))?;
-    Ok(vec![ctx.op("BitwiseOr", &[high, low], &[])?])
+    Ok(vec![ctx.b.onnx().bitwise_or(high, low).typed(ctx.result_type(0)?)?])
 }
 
 /// The IEEE 754 bit pattern of `x` cast to float64, as int64, with exact
@@ -138,69 +138,69 @@ fn float64_words<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c
     let c = |v: f64| b.const_scalar(f64t, v);
     let v = b.cast(x, f64t)?;
     let zero = c(0.0)?;
-    let a = b.op("Abs", &[v], &[], fts)?;
-    let below = b.op("Less", &[v, zero], &[], bools)?;
-    let reciprocal = b.op("Div", &[c(1.0)?, v], &[], fts)?;
+    let a = b.onnx().abs(v).typed(fts)?;
+    let below = b.onnx().less(v, zero).typed(bools)?;
+    let reciprocal = b.onnx().div(c(1.0)?, v).typed(fts)?;
     let negative_zero = b.op(
         "And",
-        &[b.op("Equal", &[v, zero], &[], bools)?, b.op("Less", &[reciprocal, zero], &[], bools)?],
+        &[b.onnx().equal(v, zero).typed(bools)?, b.onnx().less(reciprocal, zero).typed(bools)?],
         &[],
         bools,
     )?;
-    let sign = b.op("Or", &[below, negative_zero], &[], bools)?;
-    let nan = b.op("IsNaN", &[v], &[], bools)?;
-    let inf = b.op("IsInf", &[v], &[], bools)?;
+    let sign = b.onnx().or(below, negative_zero).typed(bools)?;
+    let nan = b.onnx().is_na_n(v).typed(bools)?;
+    let inf = b.onnx().is_inf(v, None, None).typed(bools)?;
     let smallest_normal = c(f64::MIN_POSITIVE)?;
     let normal = b.op(
         "And",
-        &[b.op("GreaterOrEqual", &[a, smallest_normal], &[], bools)?, b.op("Not", &[inf], &[], bools)?],
+        &[b.onnx().greater_or_equal(a, smallest_normal).typed(bools)?, b.onnx().not(inf).typed(bools)?],
         &[],
         bools,
     )?;
     let subnormal = b.op(
         "And",
-        &[b.op("Less", &[a, smallest_normal], &[], bools)?, b.op("Greater", &[a, zero], &[], bools)?],
+        &[b.onnx().less(a, smallest_normal).typed(bools)?, b.onnx().greater(a, zero).typed(bools)?],
         &[],
         bools,
     )?;
     // Normal values scaled into [1, 2); `e` counts the exponent (exact small
     // integers in float64).
-    let mut m = b.op("Where", &[normal, a, c(1.0)?], &[], fts)?;
+    let mut m = b.onnx().where_(normal, a, c(1.0)?).typed(fts)?;
     let mut e = zero;
     let steps = [512i32, 256, 128, 64, 32, 16, 8, 4, 2, 1];
     for k in steps {
-        let up = b.op("GreaterOrEqual", &[m, c(pow2(k))?], &[], bools)?;
-        m = b.op("Where", &[up, b.op("Mul", &[m, c(pow2(-k))?], &[], fts)?, m], &[], fts)?;
-        e = b.op("Add", &[e, b.op("Where", &[up, c(k as f64)?, zero], &[], fts)?], &[], fts)?;
+        let up = b.onnx().greater_or_equal(m, c(pow2(k))?).typed(bools)?;
+        m = b.onnx().where_(up, b.onnx().mul(m, c(pow2(-k))?).typed(fts)?, m).typed(fts)?;
+        e = b.onnx().add(e, b.onnx().where_(up, c(k as f64)?, zero).typed(fts)?).typed(fts)?;
     }
     for k in steps {
-        let down = b.op("Less", &[m, c(pow2(1 - k))?], &[], bools)?;
-        m = b.op("Where", &[down, b.op("Mul", &[m, c(pow2(k))?], &[], fts)?, m], &[], fts)?;
-        e = b.op("Sub", &[e, b.op("Where", &[down, c(k as f64)?, zero], &[], fts)?], &[], fts)?;
+        let down = b.onnx().less(m, c(pow2(1 - k))?).typed(bools)?;
+        m = b.onnx().where_(down, b.onnx().mul(m, c(pow2(k))?).typed(fts)?, m).typed(fts)?;
+        e = b.onnx().sub(e, b.onnx().where_(down, c(k as f64)?, zero).typed(fts)?).typed(fts)?;
     }
-    let mantissa = b.op("Mul", &[b.op("Sub", &[m, c(1.0)?], &[], fts)?, c(pow2(52))?], &[], fts)?;
-    let scaled = b.op("Mul", &[a, c(pow2(1022))?], &[], fts)?;
-    let sub_mantissa = b.op("Mul", &[scaled, c(pow2(52))?], &[], fts)?;
-    let special = b.op("Or", &[nan, inf], &[], bools)?;
+    let mantissa = b.onnx().mul(b.onnx().sub(m, c(1.0)?).typed(fts)?, c(pow2(52))?).typed(fts)?;
+    let scaled = b.onnx().mul(a, c(pow2(1022))?).typed(fts)?;
+    let sub_mantissa = b.onnx().mul(scaled, c(pow2(52))?).typed(fts)?;
+    let special = b.onnx().or(nan, inf).typed(bools)?;
     let exponent = b.op(
         "Where",
-        &[normal, b.op("Add", &[e, c(1023.0)?], &[], fts)?, b.op("Where", &[special, c(2047.0)?, zero], &[], fts)?],
+        &[normal, b.onnx().add(e, c(1023.0)?).typed(fts)?, b.onnx().where_(special, c(2047.0)?, zero).typed(fts)?],
         &[],
         fts,
     )?;
-    let nan_mantissa = b.op("Where", &[nan, c(pow2(51))?, zero], &[], fts)?;
+    let nan_mantissa = b.onnx().where_(nan, c(pow2(51))?, zero).typed(fts)?;
     let mantissa = b.op(
         "Where",
-        &[normal, mantissa, b.op("Where", &[subnormal, sub_mantissa, nan_mantissa], &[], fts)?],
+        &[normal, mantissa, b.onnx().where_(subnormal, sub_mantissa, nan_mantissa).typed(fts)?],
         &[],
         fts,
     )?;
     let exponent = b.cast(exponent, i64t)?;
     let mantissa = b.cast(mantissa, i64t)?;
-    let field = b.op("Mul", &[exponent, b.const_i64_scalar(1 << 52)?], &[], i64s)?;
-    let low = b.op("Add", &[field, mantissa], &[], i64s)?;
-    let signed = b.op("Add", &[low, b.const_i64_scalar(i64::MIN)?], &[], i64s)?;
-    b.op("Where", &[sign, signed, low], &[], i64s)
+    let field = b.onnx().mul(exponent, b.const_i64_scalar(1 << 52)?).typed(i64s)?;
+    let low = b.onnx().add(field, mantissa).typed(i64s)?;
+    let signed = b.onnx().add(low, b.const_i64_scalar(i64::MIN)?).typed(i64s)?;
+    b.onnx().where_(sign, signed, low).typed(i64s)
 }
 
 /// `2^k` for a normal float64 exponent (`-1022 <= k <= 1023`), built from

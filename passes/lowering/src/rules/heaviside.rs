@@ -8,14 +8,14 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.heaviside.default", |c| {
     let v = c.tensor_as("values", element)?;
     if crate::builder::is_bool(element) {
         // Bools have no ONNX order (Greater): true stays true, false takes `values`.
-        return Ok(vec![c.op("Or", &[x, v], &[])?]);
+        return Ok(vec![c.b.onnx().or(x, v).typed(c.result_type(0)?)?]);
     }
     let b = &c.b;
     let zero = b.const_scalar(element, 0.0)?;
     let pos = bool_op(c, "Greater", &[x, zero])?;
     let step = b.cast(pos, element)?;
     let is_zero = bool_op(c, "Equal", &[x, zero])?;
-    Ok(vec![c.op("Where", &[is_zero, v, step], &[])?])
+    Ok(vec![c.b.onnx().where_(is_zero, v, step).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[2,3]{-1..2}; values: T[2,3]",

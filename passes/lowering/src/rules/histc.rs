@@ -36,7 +36,7 @@ fn histc<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let i64s = b.unranked(b.i64_type());
     let bools = b.unranked(bool_type(ctx));
     let c = |v: f64| b.const_scalar(element, v);
-    let flat = b.op("Reshape", &[x, b.const_i64s(&[-1])?], &[], fts)?;
+    let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).typed(fts)?;
     let numel: Option<i64> = builder::dims(x.r#type()).and_then(|d| d.into_iter().product::<Option<i64>>());
     let (mut lo, mut hi) = (ctx.args.number("min")?.as_f64(), ctx.args.number("max")?.as_f64());
     let (l, r) = if lo != hi || numel == Some(0) {
@@ -56,24 +56,24 @@ fn histc<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             return Err("histc with min == max needs a static element count".into());
         }
         let (l, r) = extrema(ctx, flat)?;
-        let same = b.op("Equal", &[l, r], &[], bools)?;
-        let l2 = b.op("Sub", &[l, c(1.0)?], &[], fts)?;
-        let r2 = b.op("Add", &[r, c(1.0)?], &[], fts)?;
-        (b.op("Where", &[same, l2, l], &[], fts)?, b.op("Where", &[same, r2, r], &[], fts)?)
+        let same = b.onnx().equal(l, r).typed(bools)?;
+        let l2 = b.onnx().sub(l, c(1.0)?).typed(fts)?;
+        let r2 = b.onnx().add(r, c(1.0)?).typed(fts)?;
+        (b.onnx().where_(same, l2, l).typed(fts)?, b.onnx().where_(same, r2, r).typed(fts)?)
     };
     let valid = b.op(
         "And",
-        &[b.op("GreaterOrEqual", &[flat, l], &[], bools)?, b.op("LessOrEqual", &[flat, r], &[], bools)?],
+        &[b.onnx().greater_or_equal(flat, l).typed(bools)?, b.onnx().less_or_equal(flat, r).typed(bools)?],
         &[],
         bools,
     )?;
-    let t = b.op("Mul", &[b.op("Sub", &[flat, l], &[], fts)?, c(bins as f64)?], &[], fts)?;
-    let t = b.op("Div", &[t, b.op("Sub", &[r, l], &[], fts)?], &[], fts)?;
-    let t = b.op("Where", &[valid, t, c(0.0)?], &[], fts)?;
+    let t = b.onnx().mul(b.onnx().sub(flat, l).typed(fts)?, c(bins as f64)?).typed(fts)?;
+    let t = b.onnx().div(t, b.onnx().sub(r, l).typed(fts)?).typed(fts)?;
+    let t = b.onnx().where_(valid, t, c(0.0)?).typed(fts)?;
     let pos = b.cast(t, b.i64_type())?;
     let last = b.const_i64_scalar(bins)?;
-    let top = b.op("Equal", &[pos, last], &[], bools)?;
-    let pos = b.op("Where", &[top, b.const_i64_scalar(bins - 1)?, pos], &[], i64s)?;
+    let top = b.onnx().equal(pos, last).typed(bools)?;
+    let pos = b.onnx().where_(top, b.const_i64_scalar(bins - 1)?, pos).typed(i64s)?;
     let hist = accumulate(ctx, pos, valid, None, b.const_i64s(&[bins])?, element)?;
-    Ok(vec![ctx.op("Identity", &[hist], &[])?])
+    Ok(vec![ctx.b.onnx().identity(hist).typed(ctx.result_type(0)?)?])
 }

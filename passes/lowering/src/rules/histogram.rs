@@ -49,14 +49,14 @@ pub(super) fn linspace<'c, 'a>(
     if steps == 1 {
         return ctx.unsqueeze(start, &[0]);
     }
-    let step = b.op("Div", &[b.op("Sub", &[end, start], &[], fts)?, c((steps - 1) as f64)?], &[], fts)?;
+    let step = b.onnx().div(b.onnx().sub(end, start).typed(fts)?, c((steps - 1) as f64)?).typed(fts)?;
     let half = steps / 2;
     let first: Vec<f64> = (0..half).map(|i| i as f64).collect();
     let second: Vec<f64> = (half..steps).map(|i| (steps - 1 - i) as f64).collect();
     let first = super::tensor_common::constant(ctx, element, &[first.len() as u64], &first)?;
     let second = super::tensor_common::constant(ctx, element, &[second.len() as u64], &second)?;
-    let lo = b.op("Add", &[start, b.op("Mul", &[step, first], &[], fts)?], &[], fts)?;
-    let hi = b.op("Sub", &[end, b.op("Mul", &[step, second], &[], fts)?], &[], fts)?;
+    let lo = b.onnx().add(start, b.onnx().mul(step, first).typed(fts)?).typed(fts)?;
+    let hi = b.onnx().sub(end, b.onnx().mul(step, second).typed(fts)?).typed(fts)?;
     b.op("Concat", &[lo, hi], &[("axis", Attr::Int(0))], fts)
 }
 
@@ -74,12 +74,12 @@ pub(super) fn accumulate<'c, 'a>(
     let b = &ctx.b;
     let fts = b.unranked(element);
     let i64s = b.unranked(b.i64_type());
-    let pos = b.op("Where", &[valid, pos, b.const_i64_scalar(0)?], &[], i64s)?;
+    let pos = b.onnx().where_(valid, pos, b.const_i64_scalar(0)?).typed(i64s)?;
     let one = b.const_scalar(element, 1.0)?;
     let w = weight.unwrap_or(one);
     let zero = b.const_scalar(element, 0.0)?;
-    let updates = b.op("Where", &[valid, w, zero], &[], fts)?;
-    let zeros = b.op("Expand", &[zero, nbins], &[], fts)?;
+    let updates = b.onnx().where_(valid, w, zero).typed(fts)?;
+    let zeros = b.onnx().expand(zero, nbins).typed(fts)?;
     b.op("ScatterElements", &[zeros, pos, updates], &[("axis", Attr::Int(0)), ("reduction", Attr::String("add".into()))], fts)
 }
 
@@ -104,7 +104,7 @@ fn histogram<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let fts = b.unranked(element);
     let i64s = b.unranked(b.i64_type());
     let bools = b.unranked(bool_type(ctx));
-    let flat = b.op("Reshape", &[x, b.const_i64s(&[-1])?], &[], fts)?;
+    let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).typed(fts)?;
     let numel: Option<i64> = builder::dims(x.r#type()).and_then(|d| d.into_iter().product::<Option<i64>>());
     let edges = match ctx.args.schema.arg("bins").is_some_and(|a| a.ty == "Tensor") {
         true => {
@@ -144,50 +144,50 @@ fn histogram<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
                     return Err("histogram without a range needs a static element count".into());
                 }
                 let (l, r) = extrema(ctx, flat)?;
-                let same = b.op("Equal", &[l, r], &[], bools)?;
-                let l2 = b.op("Sub", &[l, c(0.5)?], &[], fts)?;
-                let r2 = b.op("Add", &[r, c(0.5)?], &[], fts)?;
-                (b.op("Where", &[same, l2, l], &[], fts)?, b.op("Where", &[same, r2, r], &[], fts)?)
+                let same = b.onnx().equal(l, r).typed(bools)?;
+                let l2 = b.onnx().sub(l, c(0.5)?).typed(fts)?;
+                let r2 = b.onnx().add(r, c(0.5)?).typed(fts)?;
+                (b.onnx().where_(same, l2, l).typed(fts)?, b.onnx().where_(same, r2, r).typed(fts)?)
             };
             linspace(ctx, l, r, n + 1, element)?
         }
     };
     // bin of each element: (#edges <= x) - 1, the last bin closed.
-    let nedges = b.op("Shape", &[edges], &[], i64s)?;
-    let nbins = b.op("Sub", &[nedges, b.const_i64s(&[1])?], &[], i64s)?;
+    let nedges = b.onnx().shape(edges, None, None).typed(i64s)?;
+    let nbins = b.onnx().sub(nedges, b.const_i64s(&[1])?).typed(i64s)?;
     let xe = ctx.unsqueeze(flat, &[-1])?;
-    let le = b.op("LessOrEqual", &[edges, xe], &[], bools)?;
+    let le = b.onnx().less_or_equal(edges, xe).typed(bools)?;
     let le = b.cast(le, b.i64_type())?;
     let count = ctx.reduce("ReduceSum", le, Some(&[-1]), false, i64s)?;
-    let pos = b.op("Sub", &[count, b.const_i64_scalar(1)?], &[], i64s)?;
+    let pos = b.onnx().sub(count, b.const_i64_scalar(1)?).typed(i64s)?;
     let last = ctx.squeeze(nbins, &[0])?;
-    let top = b.op("Equal", &[pos, last], &[], bools)?;
-    let pos = b.op("Where", &[top, b.op("Sub", &[last, b.const_i64_scalar(1)?], &[], i64s)?, pos], &[], i64s)?;
+    let top = b.onnx().equal(pos, last).typed(bools)?;
+    let pos = b.onnx().where_(top, b.onnx().sub(last, b.const_i64_scalar(1)?).typed(i64s)?, pos).typed(i64s)?;
     let lo = at(ctx, edges, 0)?;
     let hi = at(ctx, edges, -1)?;
     let valid = b.op(
         "And",
-        &[b.op("GreaterOrEqual", &[flat, lo], &[], bools)?, b.op("LessOrEqual", &[flat, hi], &[], bools)?],
+        &[b.onnx().greater_or_equal(flat, lo).typed(bools)?, b.onnx().less_or_equal(flat, hi).typed(bools)?],
         &[],
         bools,
     )?;
     let weight = match ctx.args.opt_tensor("weight")? {
-        Some(w) => Some(b.op("Reshape", &[b.cast_like_type(w, element)?, b.const_i64s(&[-1])?], &[], fts)?),
+        Some(w) => Some(b.onnx().reshape(b.cast_like_type(w, element)?, b.const_i64s(&[-1])?, None).typed(fts)?),
         None => None,
     };
     let mut hist = accumulate(ctx, pos, valid, weight, nbins, element)?;
     if ctx.args.bool("density")? {
         let total = ctx.reduce("ReduceSum", hist, None, false, fts)?;
-        hist = b.op("Div", &[hist, total], &[], fts)?;
+        hist = b.onnx().div(hist, total).typed(fts)?;
         let widths = b.op(
             "Sub",
             &[slice1(ctx, edges, 1, None)?, slice1(ctx, edges, 0, Some(-1))?],
             &[],
             fts,
         )?;
-        hist = b.op("Div", &[hist, widths], &[], fts)?;
+        hist = b.onnx().div(hist, widths).typed(fts)?;
     }
-    Ok(vec![b.op("Identity", &[hist], &[], ctx.result_type(0)?)?, b.op("Identity", &[edges], &[], ctx.result_type(1)?)?])
+    Ok(vec![b.onnx().identity(hist).typed(ctx.result_type(0)?)?, b.onnx().identity(edges).typed(ctx.result_type(1)?)?])
 }
 
 /// `v[start..end]` of a 1-D vector.

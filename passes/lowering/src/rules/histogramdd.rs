@@ -69,9 +69,9 @@ fn with_edges<'c, 'a>(
             1 + edges.len()
         ));
     }
-    let mut out = vec![ctx.b.op("Identity", &[hist], &[], ctx.result_type(0)?)?];
+    let mut out = vec![ctx.b.onnx().identity(hist).typed(ctx.result_type(0)?)?];
     for (i, e) in edges.iter().enumerate() {
-        out.push(ctx.b.op("Identity", &[*e], &[], ctx.result_type(1 + i)?)?);
+        out.push(ctx.b.onnx().identity(*e).typed(ctx.result_type(1 + i)?)?);
     }
     Ok(out)
 }
@@ -104,7 +104,7 @@ pub(super) fn points<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Points<'c, 'a>, String
     let rows = dims[..dims.len() - 1].iter().copied().product::<Option<i64>>();
     let flat = match d {
         0 => None,
-        _ => Some(ctx.b.op("Reshape", &[x, ctx.b.const_i64s(&[-1, d])?], &[], ctx.b.unranked(element))?),
+        _ => Some(ctx.b.onnx().reshape(x, ctx.b.const_i64s(&[-1, d])?, None).typed(ctx.b.unranked(element))?),
     };
     Ok(Points { flat, d: d as usize, rows, element })
 }
@@ -184,10 +184,10 @@ pub(super) fn count_edges<'c, 'a>(
         let (source, empty) = match p.rows {
             Some(_) => (flat, None),
             None => {
-                let zeros = b.op("Expand", &[c(0.0)?, b.const_i64s(&[1, d as i64])?], &[], fts)?;
+                let zeros = b.onnx().expand(c(0.0)?, b.const_i64s(&[1, d as i64])?).typed(fts)?;
                 let padded = b.op("Concat", &[flat, zeros], &[("axis", Attr::Int(0))], fts)?;
                 let first =
-                    b.op("Slice", &[padded, b.const_i64s(&[0])?, b.const_i64s(&[1])?, b.const_i64s(&[0])?], &[], fts)?;
+                    b.onnx().slice(padded, b.const_i64s(&[0])?, b.const_i64s(&[1])?, Some(b.const_i64s(&[0])?), None).typed(fts)?;
                 let source = b.op("Concat", &[flat, first], &[("axis", Attr::Int(0))], fts)?;
                 let rows = b.op(
                     "Gather",
@@ -195,7 +195,7 @@ pub(super) fn count_edges<'c, 'a>(
                     &[("axis", Attr::Int(0))],
                     b.unranked(b.i64_type()),
                 )?;
-                let empty = b.op("Equal", &[rows, b.const_i64_scalar(0)?], &[], bools)?;
+                let empty = b.onnx().equal(rows, b.const_i64_scalar(0)?).typed(bools)?;
                 (source, Some(empty))
             }
         };
@@ -205,12 +205,12 @@ pub(super) fn count_edges<'c, 'a>(
             let at =
                 |v: Value<'c, 'a>| b.op("Gather", &[v, b.const_i64_scalar(i as i64)?], &[("axis", Attr::Int(0))], fts);
             let (l, r) = (at(mins)?, at(maxs)?);
-            let same = b.op("Equal", &[l, r], &[], bools)?;
-            let mut l = b.op("Where", &[same, b.op("Sub", &[l, c(0.5)?], &[], fts)?, l], &[], fts)?;
-            let mut r = b.op("Where", &[same, b.op("Add", &[r, c(0.5)?], &[], fts)?, r], &[], fts)?;
+            let same = b.onnx().equal(l, r).typed(bools)?;
+            let mut l = b.onnx().where_(same, b.onnx().sub(l, c(0.5)?).typed(fts)?, l).typed(fts)?;
+            let mut r = b.onnx().where_(same, b.onnx().add(r, c(0.5)?).typed(fts)?, r).typed(fts)?;
             if let Some(empty) = empty {
-                l = b.op("Where", &[empty, c(0.0)?, l], &[], fts)?;
-                r = b.op("Where", &[empty, c(1.0)?, r], &[], fts)?;
+                l = b.onnx().where_(empty, c(0.0)?, l).typed(fts)?;
+                r = b.onnx().where_(empty, c(1.0)?, r).typed(fts)?;
             }
             bounds.push((l, r));
         }
@@ -277,7 +277,7 @@ pub(super) fn histogram_of<'c, 'a>(
         // A 0-dimensional histogram: one bin no point reaches (torch returns
         // 0, and NaN = 0 / 0 for the density).
         let zero = b.const_scalar(element, 0.0)?;
-        return if density { b.op("Div", &[zero, zero], &[], fts) } else { Ok(zero) };
+        return if density { b.onnx().div(zero, zero).typed(fts) } else { Ok(zero) };
     };
     let weight = match ctx.args.opt_tensor("weight")? {
         Some(w) => {
@@ -289,7 +289,7 @@ pub(super) fn histogram_of<'c, 'a>(
                         .into(),
                 );
             }
-            Some(b.op("Reshape", &[b.cast_like_type(w, element)?, b.const_i64s(&[-1])?], &[], fts)?)
+            Some(b.onnx().reshape(b.cast_like_type(w, element)?, b.const_i64s(&[-1])?, None).typed(fts)?)
         }
         None => None,
     };
@@ -300,48 +300,48 @@ pub(super) fn histogram_of<'c, 'a>(
     let mut nbins = Vec::with_capacity(edges.len());
     for (i, &e) in edges.iter().enumerate().rev() {
         let col = b.op("Gather", &[flat, b.const_i64_scalar(i as i64)?], &[("axis", Attr::Int(1))], fts)?;
-        let nb = b.op("Sub", &[b.op("Shape", &[e], &[], i64s)?, b.const_i64s(&[1])?], &[], i64s)?;
+        let nb = b.onnx().sub(b.onnx().shape(e, None, None).typed(i64s)?, b.const_i64s(&[1])?).typed(i64s)?;
         let nb0 = ctx.squeeze(nb, &[0])?;
         // position: (#edges <= x) - 1, the last bin closed.
-        let le = b.op("LessOrEqual", &[e, ctx.unsqueeze(col, &[-1])?], &[], bools)?;
+        let le = b.onnx().less_or_equal(e, ctx.unsqueeze(col, &[-1])?).typed(bools)?;
         let count = ctx.reduce("ReduceSum", b.cast(le, b.i64_type())?, Some(&[-1]), false, i64s)?;
-        let pos = b.op("Sub", &[count, one], &[], i64s)?;
-        let top = b.op("Equal", &[pos, nb0], &[], bools)?;
-        let pos = b.op("Where", &[top, b.op("Sub", &[nb0, one], &[], i64s)?, pos], &[], i64s)?;
+        let pos = b.onnx().sub(count, one).typed(i64s)?;
+        let top = b.onnx().equal(pos, nb0).typed(bools)?;
+        let pos = b.onnx().where_(top, b.onnx().sub(nb0, one).typed(i64s)?, pos).typed(i64s)?;
         let lo = b.op("Gather", &[e, b.const_i64_scalar(0)?], &[("axis", Attr::Int(0))], fts)?;
         let hi = b.op("Gather", &[e, b.const_i64_scalar(-1)?], &[("axis", Attr::Int(0))], fts)?;
         let inside = b.op(
             "And",
-            &[b.op("GreaterOrEqual", &[col, lo], &[], bools)?, b.op("LessOrEqual", &[col, hi], &[], bools)?],
+            &[b.onnx().greater_or_equal(col, lo).typed(bools)?, b.onnx().less_or_equal(col, hi).typed(bools)?],
             &[],
             bools,
         )?;
         let ok =
-            b.op("And", &[inside, b.op("GreaterOrEqual", &[pos, b.const_i64_scalar(0)?], &[], bools)?], &[], bools)?;
-        let term = b.op("Mul", &[pos, stride], &[], i64s)?;
+            b.onnx().and(inside, b.onnx().greater_or_equal(pos, b.const_i64_scalar(0)?).typed(bools)?).typed(bools)?;
+        let term = b.onnx().mul(pos, stride).typed(i64s)?;
         index = Some(match index {
-            Some(acc) => b.op("Add", &[acc, term], &[], i64s)?,
+            Some(acc) => b.onnx().add(acc, term).typed(i64s)?,
             None => term,
         });
         valid = Some(match valid {
-            Some(acc) => b.op("And", &[acc, ok], &[], bools)?,
+            Some(acc) => b.onnx().and(acc, ok).typed(bools)?,
             None => ok,
         });
-        stride = b.op("Mul", &[stride, nb0], &[], i64s)?;
+        stride = b.onnx().mul(stride, nb0).typed(i64s)?;
         nbins.push(nb);
     }
     nbins.reverse();
     let (index, valid) = (index.ok_or("internal: no dims")?, valid.ok_or("internal: no dims")?);
     let total = stride;
-    let index = b.op("Where", &[valid, index, total], &[], i64s)?;
+    let index = b.onnx().where_(valid, index, total).typed(i64s)?;
     let zero = b.const_scalar(element, 0.0)?;
     let w = match weight {
         Some(w) => w,
         None => b.const_scalar(element, 1.0)?,
     };
-    let updates = b.op("Where", &[valid, w, zero], &[], fts)?;
-    let slots = ctx.unsqueeze(b.op("Add", &[total, one], &[], i64s)?, &[0])?;
-    let zeros = b.op("Expand", &[zero, slots], &[], fts)?;
+    let updates = b.onnx().where_(valid, w, zero).typed(fts)?;
+    let slots = ctx.unsqueeze(b.onnx().add(total, one).typed(i64s)?, &[0])?;
+    let zeros = b.onnx().expand(zero, slots).typed(fts)?;
     let sums = b.op(
         "ScatterElements",
         &[zeros, index, updates],
@@ -349,22 +349,22 @@ pub(super) fn histogram_of<'c, 'a>(
         fts,
     )?;
     let end = ctx.unsqueeze(total, &[0])?;
-    let hist = b.op("Slice", &[sums, b.const_i64s(&[0])?, end, b.const_i64s(&[0])?], &[], fts)?;
+    let hist = b.onnx().slice(sums, b.const_i64s(&[0])?, end, Some(b.const_i64s(&[0])?), None).typed(fts)?;
     let shape = if nbins.len() == 1 { nbins[0] } else { b.op("Concat", &nbins, &[("axis", Attr::Int(0))], i64s)? };
-    let mut hist = b.op("Reshape", &[hist, shape], &[], fts)?;
+    let mut hist = b.onnx().reshape(hist, shape, None).typed(fts)?;
     if density {
         let sum = ctx.reduce("ReduceSum", hist, None, false, fts)?;
-        hist = b.op("Div", &[hist, sum], &[], fts)?;
+        hist = b.onnx().div(hist, sum).typed(fts)?;
         let d = edges.len();
         for (i, &e) in edges.iter().enumerate() {
             let part = |start: i64, end: i64| {
-                b.op("Slice", &[e, b.const_i64s(&[start])?, b.const_i64s(&[end])?, b.const_i64s(&[0])?], &[], fts)
+                b.onnx().slice(e, b.const_i64s(&[start])?, b.const_i64s(&[end])?, Some(b.const_i64s(&[0])?), None).typed(fts)
             };
-            let widths = b.op("Sub", &[part(1, i64::MAX)?, part(0, -1)?], &[], fts)?;
+            let widths = b.onnx().sub(part(1, i64::MAX)?, part(0, -1)?).typed(fts)?;
             let mut along = vec![1i64; d];
             along[i] = -1;
-            let widths = b.op("Reshape", &[widths, b.const_i64s(&along)?], &[], fts)?;
-            hist = b.op("Div", &[hist, widths], &[], fts)?;
+            let widths = b.onnx().reshape(widths, b.const_i64s(&along)?, None).typed(fts)?;
+            hist = b.onnx().div(hist, widths).typed(fts)?;
         }
     }
     Ok(hist)

@@ -83,7 +83,7 @@ pub fn finish<'c, 'a>(c: &Ctx<'c, 'a>, index: usize, x: Value<'c, 'a>) -> Result
     let ty = c.result_type(index)?;
     let element = c.result_element(index)?;
     if element == Type::float64(c.b.context) {
-        return c.b.op("Identity", &[x], &[], ty);
+        return c.b.onnx().identity(x).typed(ty);
     }
     let to = crate::onnx_ir::data_type_code(element).ok_or_else(|| format!("no ONNX data type for {element}"))?;
     c.b.op("Cast", &[x], &[("to", Attr::Int(to))], ty)
@@ -174,7 +174,7 @@ fn iota<'c, 'a>(c: &Ctx<'c, 'a>, count: usize) -> Result<Value<'c, 'a>, String> 
 fn iota_col<'c, 'a>(c: &Ctx<'c, 'a>, count: usize) -> Result<Value<'c, 'a>, String> {
     let flat = iota(c, count)?;
     let shape = c.b.const_i64s(&[count as i64, 1])?;
-    c.b.op("Reshape", &[flat, shape], &[], c.b.unranked(c.b.i64_type()))
+    c.b.onnx().reshape(flat, shape, None).typed(c.b.unranked(c.b.i64_type()))
 }
 
 /// `Shape(x)[:-2] ++ tail` (int64 1-D).
@@ -289,7 +289,7 @@ pub fn apply_left<'c, 'a>(
     let out = build_loop(c, f64_t, trips, &[x], |b, it, carried| {
         let f = F { b };
         let x = carried[0];
-        let i = if descending { b.op("Sub", &[last, it], &[], b.unranked(b.i64_type()))? } else { it };
+        let i = if descending { b.onnx().sub(last, it).typed(b.unranked(b.i64_type()))? } else { it };
         let (zero, one) = (f.k(0.0)?, f.k(1.0)?);
         let col = f.gather(v, i, -1)?; // [*, r]
         let below = f.bool("Greater", &[rows, i])?;

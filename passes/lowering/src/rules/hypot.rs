@@ -9,24 +9,24 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.hypot.default", |c| {
     let x = c.tensor_as("self", element)?;
     let y = c.tensor_as("other", element)?;
     let b = &c.b;
-    let ax = b.op_like("Abs", &[x], &[], x)?;
-    let ay = b.op_like("Abs", &[y], &[], x)?;
-    let m = b.op_like("Max", &[ax, ay], &[], x)?;
-    let n = b.op_like("Min", &[ax, ay], &[], x)?;
-    let r = b.op_like("Div", &[n, m], &[], x)?;
-    let r2 = b.op_like("Mul", &[r, r], &[], x)?;
+    let ax = b.onnx().abs(x).like(x)?;
+    let ay = b.onnx().abs(y).like(x)?;
+    let m = b.onnx().max(&[ax, ay]).like(x)?;
+    let n = b.onnx().min(&[ax, ay]).like(x)?;
+    let r = b.onnx().div(n, m).like(x)?;
+    let r2 = b.onnx().mul(r, r).like(x)?;
     let one = b.const_like(x, 1.0)?;
-    let s = b.op_like("Add", &[one, r2], &[], x)?;
-    let s = b.op_like("Sqrt", &[s], &[], x)?;
-    let h = b.op_like("Mul", &[m, s], &[], x)?;
+    let s = b.onnx().add(one, r2).like(x)?;
+    let s = b.onnx().sqrt(s).like(x)?;
+    let h = b.onnx().mul(m, s).like(x)?;
     let zero = b.const_like(x, 0.0)?;
     let m_zero = bool_op(c, "Equal", &[m, zero])?;
-    let h = b.op_like("Where", &[m_zero, zero, h], &[], x)?;
+    let h = b.onnx().where_(m_zero, zero, h).like(x)?;
     let inf = b.const_like(x, f64::INFINITY)?;
     let xi = isinf(c, x, true, true)?;
     let yi = isinf(c, y, true, true)?;
     let any_inf = bool_op(c, "Or", &[xi, yi])?;
-    Ok(vec![c.op("Where", &[any_inf, inf, h], &[])?])
+    Ok(vec![c.b.onnx().where_(any_inf, inf, h).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[2,3]; other: T[2,3]",

@@ -50,7 +50,7 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
     let x = f.select(decided, f.k(1.0)?, x_in)?;
     // Iterations: ceil(30 + 8 sqrt(a)), max over the elements.
     let need = f.un("Ceil", f.addk(f.mulk(f.un("Sqrt", a)?, 8.0)?, 30.0)?)?;
-    let flat = c.b.op_like("Reshape", &[need, c.b.const_i64s(&[-1])?], &[], need)?;
+    let flat = c.b.onnx().reshape(need, c.b.const_i64s(&[-1])?, None).like(need)?;
     let floor = c.b.cast(c.b.const_i64s(&[30])?, f64t)?;
     let flat = c.b.op_like("Concat", &[flat, floor], &[("axis", Attr::Int(0))], need)?;
     let n = c.reduce("ReduceMax", flat, None, false, c.b.unranked(f64t))?;
@@ -74,7 +74,7 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
         let an = op("Neg", &[op("Mul", &[i, op("Sub", &[i, a])?])?])?;
         let bb = op("Add", &[bb, k(2.0)?])?;
         let clamp = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
-            let tiny = b.op("Less", &[op("Abs", &[v])?, k(FPMIN)?], &[], b.unranked(bool_type(c)))?;
+            let tiny = b.onnx().less(op("Abs", &[v])?, k(FPMIN)?).typed(b.unranked(bool_type(c)))?;
             op("Where", &[tiny, k(FPMIN)?, v])
         };
         let dd = clamp(op("Add", &[op("Mul", &[an, dd])?, bb])?)?;
@@ -103,7 +103,7 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
     let y = f.select(x_zero, f.k(at_x_zero)?, y)?;
     let y = f.select(a_zero, f.select(f.cmpk("Greater", x_in, 0.0)?, f.k(at_a_zero)?, nan)?, y)?;
     let y = f.select(negative, nan, y)?;
-    Ok(vec![c.b.cast(y, out).and_then(|v| c.op("Identity", &[v], &[]))?])
+    Ok(vec![c.b.cast(y, out).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }
 
 fn bool_type<'c>(c: &Ctx<'c, '_>) -> Type<'c> {

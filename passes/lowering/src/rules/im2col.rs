@@ -68,11 +68,11 @@ fn im2col<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let (idx, oh, ow) = patch_indices(hp, wp, &kernel, &dilation, &stride)?;
         let pads = c.b.const_i64s(&[0, 0, padding[0], padding[1], 0, 0, padding[0], padding[1]])?;
         let zero = c.b.const_like(xb, 0.0)?;
-        let padded = c.b.op_like("Pad", &[xb, pads, zero], &[], xb)?;
-        let flat = c.b.op_like("Reshape", &[padded, c.b.const_i64s(&[0, ch, hp * wp])?], &[], xb)?;
+        let padded = c.b.onnx().pad(xb, pads, Some(zero), None, None).like(xb)?;
+        let flat = c.b.onnx().reshape(padded, c.b.const_i64s(&[0, ch, hp * wp])?, None).like(xb)?;
         let g = c.b.op_like("Gather", &[flat, c.b.const_i64s(&idx)?], &[("axis", Attr::Int(2))], xb)?;
         let k = kernel[0] * kernel[1];
-        Ok(vec![c.b.op_like("Reshape", &[g, c.b.const_i64s(&[0, ch * k, oh * ow])?], &[], xb)?])
+        Ok(vec![c.b.onnx().reshape(g, c.b.const_i64s(&[0, ch * k, oh * ow])?, None).like(xb)?])
     })
 }
 
@@ -96,7 +96,7 @@ fn im2col_dynamic<'c, 'a>(
     let ch = ch.ok_or("im2col with dynamic H or W needs a static channel count")?;
     let pads = c.b.const_i64s(&[0, 0, padding[0], padding[1], 0, 0, padding[0], padding[1]])?;
     let zero = c.b.const_like(xb, 0.0)?;
-    let padded = c.b.op_like("Pad", &[xb, pads, zero], &[], xb)?;
+    let padded = c.b.onnx().pad(xb, pads, Some(zero), None, None).like(xb)?;
     // The end of offset i along an axis: `-(d*(k-1-i))`, or "to the end".
     let end = |i: i64, axis: usize| match dilation[axis] * (kernel[axis] - 1 - i) {
         0 => i64::MAX,
@@ -110,8 +110,8 @@ fn im2col_dynamic<'c, 'a>(
         for kj in 0..kernel[1] {
             let s = c.b.const_i64s(&[ki * dilation[0], kj * dilation[1]])?;
             let e = c.b.const_i64s(&[end(ki, 0), end(kj, 1)])?;
-            let p = c.b.op_like("Slice", &[padded, s, e, axes, steps], &[], xb)?;
-            patches.push(c.b.op_like("Unsqueeze", &[p, axis2], &[], xb)?);
+            let p = c.b.onnx().slice(padded, s, e, Some(axes), Some(steps)).like(xb)?;
+            patches.push(c.b.onnx().unsqueeze(p, axis2).like(xb)?);
         }
     }
     // [N, C, k, oh, ow] -> [N, C*k, oh*ow]: torch orders channels major,

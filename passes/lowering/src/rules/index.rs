@@ -43,7 +43,7 @@ pub fn int_indices<'c, 'a>(
                 return Err("a 0-d boolean index is not supported".into());
             }
             let mask = b.cast_like_type(*idx, melior::ir::r#type::IntegerType::new(b.context, 1).into())?;
-            let nz = b.op("NonZero", &[mask], &[], b.unranked(i64_type))?;
+            let nz = b.onnx().non_zero(mask).typed(b.unranked(i64_type))?;
             // Each row: a 1-D index of a data-dependent length.
             let dynamic = unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() } as u64;
             let row_type = melior::ir::r#type::RankedTensorType::new(&[dynamic], i64_type, None).into();
@@ -109,12 +109,12 @@ pub fn advanced<'c, 'a>(
     // The common broadcast shape of the indices: the shape of their sum.
     let mut sum = given[0].1;
     for (_, v) in &given[1..] {
-        sum = b.op("Add", &[sum, *v], &[], i64s)?;
+        sum = b.onnx().add(sum, *v).typed(i64s)?;
     }
     let index_shape = b.shape(sum)?;
     let mut stacked = Vec::new();
     for (_, v) in given {
-        let e = b.op("Expand", &[*v, index_shape], &[], i64s)?;
+        let e = b.onnx().expand(*v, index_shape).typed(i64s)?;
         stacked.push(ctx.unsqueeze(e, &[-1])?);
     }
     let stacked = if stacked.len() == 1 {
@@ -150,7 +150,7 @@ fn index<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         }
         many => {
             let adv = advanced(ctx, x, many)?;
-            let gathered = b.op_like("GatherND", &[adv.xt, adv.stacked], &[], x)?;
+            let gathered = b.onnx().gather_nd(adv.xt, adv.stacked, None).like(x)?;
             match adv.block_at {
                 None => Ok(vec![gathered]),
                 Some(p) => {

@@ -20,7 +20,7 @@ fn index_add<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // Bool tensors: `alpha = False` adds nothing (`self` as it is); a bool
     // Mul by 0 has no ONNX form (found by the in-place OpInfo sweep).
     if alpha == 0.0 && crate::builder::is_bool(ctx.result_element(0)?) {
-        return Ok(vec![ctx.op("Identity", &[ctx.args.tensor("self")?], &[])?]);
+        return Ok(vec![ctx.b.onnx().identity(ctx.args.tensor("self")?).typed(ctx.result_type(0)?)?]);
     }
     index_scatter(ctx, "sum", true, alpha)
 }
@@ -43,7 +43,7 @@ pub fn index_scatter<'c, 'a>(
     let (x1, mut src, rank1) = lift_0d(ctx, x, src, rank)?;
     if alpha != 1.0 {
         let a = b.const_scalar(element, alpha)?;
-        src = b.op_like("Mul", &[src, a], &[], src)?;
+        src = b.onnx().mul(src, a).like(src)?;
     }
     let shape = b.shape(src)?;
     let index = index_along(ctx, ctx.args.tensor("index")?, dim, rank1, shape)?;
@@ -64,8 +64,8 @@ pub fn lift_0d<'c, 'a>(
     }
     let one = ctx.b.const_i64s(&[1])?;
     Ok((
-        ctx.b.op_like("Reshape", &[x, one], &[], x)?,
-        ctx.b.op_like("Reshape", &[src, one], &[], src)?,
+        ctx.b.onnx().reshape(x, one, None).like(x)?,
+        ctx.b.onnx().reshape(src, one, None).like(src)?,
         1,
     ))
 }
@@ -73,5 +73,5 @@ pub fn lift_0d<'c, 'a>(
 /// The result typed like the op's, back to 0-d when `self` was.
 pub fn finish<'c, 'a>(ctx: &Ctx<'c, 'a>, r: Value<'c, 'a>, rank: usize) -> Result<Vec<Value<'c, 'a>>, String> {
     let shape = if rank == 0 { ctx.b.const_i64s(&[])? } else { ctx.b.shape(ctx.args.tensor("self")?)? };
-    Ok(vec![ctx.op("Reshape", &[r, shape], &[])?])
+    Ok(vec![ctx.b.onnx().reshape(r, shape, None).typed(ctx.result_type(0)?)?])
 }

@@ -27,8 +27,8 @@ fn index_fill<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
     let value = ctx.tensor_as("value", element)?;
     let index = ctx.args.tensor("index")?;
-    let (x1, rank1) = if rank == 0 { (b.op_like("Reshape", &[x, b.const_i64s(&[1])?], &[], x)?, 1) } else { (x, rank) };
-    let flat = b.op_like("Reshape", &[index, b.const_i64s(&[-1])?], &[], index)?;
+    let (x1, rank1) = if rank == 0 { (b.onnx().reshape(x, b.const_i64s(&[1])?, None).like(x)?, 1) } else { (x, rank) };
+    let flat = b.onnx().reshape(index, b.const_i64s(&[-1])?, None).like(index)?;
     let mut parts = Vec::new();
     if dim > 0 {
         parts.push(shape_part(ctx, x1, 0, Some(dim as i64))?);
@@ -38,7 +38,7 @@ fn index_fill<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         parts.push(shape_part(ctx, x1, dim as i64 + 1, None)?);
     }
     let region = concat(ctx, &parts)?;
-    let updates = b.op_like("Expand", &[value, region], &[], x)?;
+    let updates = b.onnx().expand(value, region).like(x)?;
     let idx = index_along(ctx, flat, dim, rank1, region)?;
     let r = scatter_reduce(ctx, x1, dim, idx, updates, "none", true)?;
     super::index_add::finish(ctx, r, rank)

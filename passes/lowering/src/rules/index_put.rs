@@ -72,7 +72,7 @@ pub fn index_put_values<'c, 'a>(
         }
     }
     let region = b.op("Concat", &parts, &[("axis", Attr::Int(0))], i64s)?;
-    let mut values = b.op_like("Expand", &[values, region], &[], values)?;
+    let mut values = b.onnx().expand(values, region).like(values)?;
     if let Some(p) = adv.block_at {
         // [pre(p), B(nb), post] -> [B, pre, post]
         let out_rank = nb + rank - m;

@@ -22,12 +22,12 @@ fn index_select<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
     let index = ctx.args.tensor("index")?;
     let minus_one = b.const_i64s(&[-1])?;
-    let index = b.op_like("Reshape", &[index, minus_one], &[], index)?;
+    let index = b.onnx().reshape(index, minus_one, None).like(index)?;
     if rank == 0 {
-        let x1 = b.op_like("Reshape", &[x, minus_one], &[], x)?;
+        let x1 = b.onnx().reshape(x, minus_one, None).like(x)?;
         let g = b.op_like("Gather", &[x1, index], &[("axis", Attr::Int(0))], x)?;
         let scalar = b.const_i64s(&[])?;
-        return Ok(vec![ctx.op("Reshape", &[g, scalar], &[])?]);
+        return Ok(vec![ctx.b.onnx().reshape(g, scalar, None).typed(ctx.result_type(0)?)?]);
     }
     Ok(vec![ctx.op("Gather", &[x, index], &[("axis", Attr::Int(dim as i64))])?])
 }

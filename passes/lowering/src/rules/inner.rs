@@ -22,15 +22,15 @@ fn inner<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let o = c.tensor_as("other", el)?;
     let (ra, ro) = (c.rank(c.args.tensor("self")?)?, c.rank(c.args.tensor("other")?)?);
     if ra == 0 || ro == 0 {
-        return Ok(vec![c.op("Mul", &[a, o], &[])?]);
+        return Ok(vec![c.b.onnx().mul(a, o).typed(c.result_type(0)?)?]);
     }
     if ra == 1 && ro == 1 {
-        return Ok(vec![c.op("MatMul", &[a, o], &[])?]);
+        return Ok(vec![c.b.onnx().mat_mul(a, o).typed(c.result_type(0)?)?]);
     }
     let k = shape_part(c, a, -1, None)?;
     let a2 = reshape(c, a, concat_i64(c, &[shape_prod(c, a, 0, Some(-1))?, k])?)?;
     let o2 = reshape(c, o, concat_i64(c, &[shape_prod(c, o, 0, Some(-1))?, k])?)?;
-    let m = c.b.op_like("MatMul", &[a2, transpose(c, o2, &[1, 0])?], &[], a)?;
+    let m = c.b.onnx().mat_mul(a2, transpose(c, o2, &[1, 0])?).like(a)?;
     let shape = concat_i64(c, &[shape_part(c, a, 0, Some(-1))?, shape_part(c, o, 0, Some(-1))?])?;
-    Ok(vec![c.op("Reshape", &[m, shape], &[])?])
+    Ok(vec![c.b.onnx().reshape(m, shape, None).typed(c.result_type(0)?)?])
 }

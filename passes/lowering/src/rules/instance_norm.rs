@@ -35,23 +35,23 @@ fn instance_norm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
         }
         let axes: Vec<i64> = (2..rank as i64).collect();
         let mean = c.reduce("ReduceMean", x, Some(&axes), true, unranked)?;
-        let d = b.op_like("Sub", &[x, mean], &[], x)?;
-        let sq = b.op_like("Mul", &[d, d], &[], x)?;
+        let d = b.onnx().sub(x, mean).like(x)?;
+        let sq = b.onnx().mul(d, d).like(x)?;
         let var = c.reduce("ReduceMean", sq, Some(&axes), true, unranked)?;
-        (d, b.op_like("Add", &[var, eps], &[], x)?)
+        (d, b.onnx().add(var, eps).like(x)?)
     } else {
         let (Some(rm), Some(rv)) = running else {
             return Err("instance_norm without input stats needs running statistics".into());
         };
-        let d = b.op_like("Sub", &[x, per_channel(rm)?], &[], x)?;
-        (d, b.op_like("Add", &[per_channel(rv)?, eps], &[], x)?)
+        let d = b.onnx().sub(x, per_channel(rm)?).like(x)?;
+        (d, b.onnx().add(per_channel(rv)?, eps).like(x)?)
     };
-    let mut y = b.op_like("Div", &[d, b.op_like("Sqrt", &[ve], &[], x)?], &[], x)?;
+    let mut y = b.onnx().div(d, b.onnx().sqrt(ve).like(x)?).like(x)?;
     if let Some(w) = c.args.opt_tensor("weight")? {
-        y = b.op_like("Mul", &[y, per_channel(w)?], &[], x)?;
+        y = b.onnx().mul(y, per_channel(w)?).like(x)?;
     }
     if let Some(bias) = c.args.opt_tensor("bias")? {
-        y = b.op_like("Add", &[y, per_channel(bias)?], &[], x)?;
+        y = b.onnx().add(y, per_channel(bias)?).like(x)?;
     }
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }

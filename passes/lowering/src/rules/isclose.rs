@@ -38,13 +38,13 @@ fn isclose<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let is_half = is_float && el != f32_t && el != f64_t;
     // Equality (half compared in float: same result).
     let (ea, eo) = if is_half { (b.cast(a, f32_t)?, b.cast(o, f32_t)?) } else { (a, o) };
-    let mut close = b.op("Equal", &[ea, eo], &[], bool_t)?;
+    let mut close = b.onnx().equal(ea, eo).typed(bool_t)?;
     if is_float && c.args.bool("equal_nan")? {
-        let both = b.op("And", &[b.op("IsNaN", &[ea], &[], bool_t)?, b.op("IsNaN", &[eo], &[], bool_t)?], &[], bool_t)?;
-        close = b.op("Or", &[close, both], &[], bool_t)?;
+        let both = b.onnx().and(b.onnx().is_na_n(ea).typed(bool_t)?, b.onnx().is_na_n(eo).typed(bool_t)?).typed(bool_t)?;
+        close = b.onnx().or(close, both).typed(bool_t)?;
     }
     if rtol == 0.0 && atol == 0.0 {
-        return Ok(vec![c.op("Identity", &[close], &[])?]);
+        return Ok(vec![c.b.onnx().identity(close).typed(c.result_type(0)?)?]);
     }
     // The element type each value is rounded to, and the one ops run in.
     let (store, compute) = if builder::is_bool(el) {
@@ -63,27 +63,27 @@ fn isclose<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let (allowed, actual, allowed_t) = if is_float || builder::is_bool(el) {
         let ca = b.cast_like_type(a, compute)?;
         let co = b.cast_like_type(o, compute)?;
-        let t = round(b.op("Mul", &[b.const_scalar(compute, rtol)?, co], &[], b.unranked(compute))?, store, compute)?;
-        let t = b.op("Abs", &[t], &[], b.unranked(compute))?;
-        let allowed = round(b.op("Add", &[b.const_scalar(compute, atol)?, t], &[], b.unranked(compute))?, store, compute)?;
-        let d = round(b.op("Sub", &[ca, co], &[], b.unranked(compute))?, store, compute)?;
-        (allowed, b.op("Abs", &[d], &[], b.unranked(compute))?, compute)
+        let t = round(b.onnx().mul(b.const_scalar(compute, rtol)?, co).typed(b.unranked(compute))?, store, compute)?;
+        let t = b.onnx().abs(t).typed(b.unranked(compute))?;
+        let allowed = round(b.onnx().add(b.const_scalar(compute, atol)?, t).typed(b.unranked(compute))?, store, compute)?;
+        let d = round(b.onnx().sub(ca, co).typed(b.unranked(compute))?, store, compute)?;
+        (allowed, b.onnx().abs(d).typed(b.unranked(compute))?, compute)
     } else {
         let co = b.cast(o, f32_t)?;
-        let t = b.op("Abs", &[b.op("Mul", &[b.const_scalar(f32_t, rtol)?, co], &[], b.unranked(f32_t))?], &[], b.unranked(f32_t))?;
-        let allowed = b.op("Add", &[b.const_scalar(f32_t, atol)?, t], &[], b.unranked(f32_t))?;
-        let d = b.op("Abs", &[b.op("Sub", &[a, o], &[], b.unranked(el))?], &[], b.unranked(el))?;
+        let t = b.onnx().abs(b.onnx().mul(b.const_scalar(f32_t, rtol)?, co).typed(b.unranked(f32_t))?).typed(b.unranked(f32_t))?;
+        let allowed = b.onnx().add(b.const_scalar(f32_t, atol)?, t).typed(b.unranked(f32_t))?;
+        let d = b.onnx().abs(b.onnx().sub(a, o).typed(b.unranked(el))?).typed(b.unranked(el))?;
         (allowed, b.cast(d, f32_t)?, f32_t)
     };
     let _ = allowed_t;
-    let within = b.op("LessOrEqual", &[actual, allowed], &[], bool_t)?;
+    let within = b.onnx().less_or_equal(actual, allowed).typed(bool_t)?;
     let within = if is_float || builder::is_bool(el) {
         let inf = b.op("IsInf", &[actual], &[("detect_positive", Attr::Int(1)), ("detect_negative", Attr::Int(1))], bool_t)?;
-        let nan = b.op("IsNaN", &[actual], &[], bool_t)?;
-        let finite = b.op("Not", &[b.op("Or", &[inf, nan], &[], bool_t)?], &[], bool_t)?;
-        b.op("And", &[finite, within], &[], bool_t)?
+        let nan = b.onnx().is_na_n(actual).typed(bool_t)?;
+        let finite = b.onnx().not(b.onnx().or(inf, nan).typed(bool_t)?).typed(bool_t)?;
+        b.onnx().and(finite, within).typed(bool_t)?
     } else {
         within
     };
-    Ok(vec![c.op("Or", &[close, within], &[])?])
+    Ok(vec![c.b.onnx().or(close, within).typed(c.result_type(0)?)?])
 }

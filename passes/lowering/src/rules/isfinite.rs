@@ -5,11 +5,11 @@ use crate::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.isfinite.default", |c| {
     let x = c.args.tensor("self")?;
     if is_float_value(x) {
-        let d = c.b.op_like("Sub", &[x, x], &[], x)?;
+        let d = c.b.onnx().sub(x, x).like(x)?;
         let zero = c.b.const_like(x, 0.0)?;
-        return Ok(vec![c.op("Equal", &[d, zero], &[])?]);
+        return Ok(vec![c.b.onnx().equal(d, zero).typed(c.result_type(0)?)?]);
     }
-    Ok(vec![c.op("Equal", &[x, x], &[])?])
+    Ok(vec![c.b.onnx().equal(x, x).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]", "self: T[0,3]", "self: T[]"])
 .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

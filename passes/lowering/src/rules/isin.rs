@@ -56,9 +56,9 @@ fn isin<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let e = as_value(e)?;
     let t = as_value(t)?;
     let bools = b.unranked(bool_type(ctx));
-    let flat = b.op("Reshape", &[t, b.const_i64s(&[-1])?], &[], b.unranked(common))?;
+    let flat = b.onnx().reshape(t, b.const_i64s(&[-1])?, None).typed(b.unranked(common))?;
     let e1 = ctx.unsqueeze(e, &[-1])?;
-    let eq = b.op("Equal", &[e1, flat], &[], bools)?;
+    let eq = b.onnx().equal(e1, flat).typed(bools)?;
     let eq = b.cast(eq, b.i64_type())?;
     let hits = ctx.reduce("ReduceSum", eq, Some(&[-1]), false, b.unranked(b.i64_type()))?;
     let zero = b.const_i64_scalar(0)?;

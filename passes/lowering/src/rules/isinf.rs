@@ -15,5 +15,5 @@ pub(super) fn inf<'c, 'a>(c: &Ctx<'c, 'a>, pos: bool, neg: bool) -> Result<Vec<V
         return Ok(vec![c.op("IsInf", &[x], &attrs)?]);
     }
     let eq = bool_op(c, "Equal", &[x, x])?;
-    Ok(vec![c.op("Not", &[eq], &[])?])
+    Ok(vec![c.b.onnx().not(eq).typed(c.result_type(0)?)?])
 }

@@ -5,10 +5,10 @@ use crate::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.isnan.default", |c| {
     let x = c.args.tensor("self")?;
     if is_float_value(x) {
-        return Ok(vec![c.op("IsNaN", &[x], &[])?]);
+        return Ok(vec![c.b.onnx().is_na_n(x).typed(c.result_type(0)?)?]);
     }
     let eq = bool_op(c, "Equal", &[x, x])?;
-    Ok(vec![c.op("Not", &[eq], &[])?])
+    Ok(vec![c.b.onnx().not(eq).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]", "self: T[0,3]", "self: T[]"])
 .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

@@ -44,7 +44,7 @@ fn kron<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let o2 = c.unsqueeze(o, &even)?;
     let p = c.b.op_like(op, &[a2, o2], &[], a)?;
     let i64_t = c.b.unranked(c.b.i64_type());
-    let shape = c.b.op("Mul", &[c.b.op("Shape", &[a], &[], i64_t)?, c.b.op("Shape", &[o], &[], i64_t)?], &[], i64_t)?;
+    let shape = c.b.onnx().mul(c.b.onnx().shape(a, None, None).typed(i64_t)?, c.b.onnx().shape(o, None, None).typed(i64_t)?).typed(i64_t)?;
     let y = reshape(c, p, shape)?;
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }

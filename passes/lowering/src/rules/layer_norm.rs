@@ -28,7 +28,7 @@ fn layer_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, results: usize) -> Result<Vec<Value<'c,
         None => {
             let shape = ctx.int_list_tensor(&normalized)?;
             let one = ctx.b.const_like(x, 1.0)?;
-            ctx.b.op_like("Expand", &[one, shape], &[], x)?
+            ctx.b.onnx().expand(one, shape).like(x)?
         }
     };
     let mut inputs = vec![x, scale];

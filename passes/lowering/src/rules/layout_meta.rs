@@ -205,21 +205,21 @@ pub fn mul<'c, 'a>(ctx: &Ctx<'c, 'a>, a: Iv<'c, 'a>, b: Iv<'c, 'a>) -> Result<Iv
     match (a, b) {
         (Iv::S(x), Iv::S(y)) => x.checked_mul(y).map(Iv::S).ok_or_else(|| "int64 overflow".to_string()),
         (Iv::S(1), v) | (v, Iv::S(1)) => Ok(v),
-        _ => Ok(Iv::D(ctx.b.op("Mul", &[dyn_i(ctx, a)?, dyn_i(ctx, b)?], &[], i64_1(ctx))?)),
+        _ => Ok(Iv::D(ctx.b.onnx().mul(dyn_i(ctx, a)?, dyn_i(ctx, b)?).typed(i64_1(ctx))?)),
     }
 }
 
 fn div<'c, 'a>(ctx: &Ctx<'c, 'a>, a: Iv<'c, 'a>, k: i64) -> Result<Iv<'c, 'a>, String> {
     match a {
         Iv::S(x) => Ok(Iv::S(x / k)),
-        Iv::D(_) => Ok(Iv::D(ctx.b.op("Div", &[dyn_i(ctx, a)?, ctx.b.const_i64s(&[k])?], &[], i64_1(ctx))?)),
+        Iv::D(_) => Ok(Iv::D(ctx.b.onnx().div(dyn_i(ctx, a)?, ctx.b.const_i64s(&[k])?).typed(i64_1(ctx))?)),
     }
 }
 
 pub fn eq<'c, 'a>(ctx: &Ctx<'c, 'a>, a: Iv<'c, 'a>, b: Iv<'c, 'a>) -> Result<Bv<'c, 'a>, String> {
     match (a, b) {
         (Iv::S(x), Iv::S(y)) => Ok(Bv::S(x == y)),
-        _ => Ok(Bv::D(ctx.b.op("Equal", &[dyn_i(ctx, a)?, dyn_i(ctx, b)?], &[], bool_1(ctx))?)),
+        _ => Ok(Bv::D(ctx.b.onnx().equal(dyn_i(ctx, a)?, dyn_i(ctx, b)?).typed(bool_1(ctx))?)),
     }
 }
 
@@ -227,7 +227,7 @@ pub fn and<'c, 'a>(ctx: &Ctx<'c, 'a>, a: Bv<'c, 'a>, b: Bv<'c, 'a>) -> Result<Bv
     match (a, b) {
         (Bv::S(false), _) | (_, Bv::S(false)) => Ok(Bv::S(false)),
         (Bv::S(true), v) | (v, Bv::S(true)) => Ok(v),
-        (Bv::D(x), Bv::D(y)) => Ok(Bv::D(ctx.b.op("And", &[x, y], &[], bool_1(ctx))?)),
+        (Bv::D(x), Bv::D(y)) => Ok(Bv::D(ctx.b.onnx().and(x, y).typed(bool_1(ctx))?)),
     }
 }
 
@@ -235,7 +235,7 @@ pub fn or<'c, 'a>(ctx: &Ctx<'c, 'a>, a: Bv<'c, 'a>, b: Bv<'c, 'a>) -> Result<Bv<
     match (a, b) {
         (Bv::S(true), _) | (_, Bv::S(true)) => Ok(Bv::S(true)),
         (Bv::S(false), v) | (v, Bv::S(false)) => Ok(v),
-        (Bv::D(x), Bv::D(y)) => Ok(Bv::D(ctx.b.op("Or", &[x, y], &[], bool_1(ctx))?)),
+        (Bv::D(x), Bv::D(y)) => Ok(Bv::D(ctx.b.onnx().or(x, y).typed(bool_1(ctx))?)),
     }
 }
 
@@ -244,7 +244,7 @@ pub fn select<'c, 'a>(ctx: &Ctx<'c, 'a>, c: Bv<'c, 'a>, a: Iv<'c, 'a>, b: Iv<'c,
     match c {
         Bv::S(true) => Ok(a),
         Bv::S(false) => Ok(b),
-        Bv::D(c) => Ok(Iv::D(ctx.b.op("Where", &[c, dyn_i(ctx, a)?, dyn_i(ctx, b)?], &[], i64_1(ctx))?)),
+        Bv::D(c) => Ok(Iv::D(ctx.b.onnx().where_(c, dyn_i(ctx, a)?, dyn_i(ctx, b)?).typed(i64_1(ctx))?)),
     }
 }
 

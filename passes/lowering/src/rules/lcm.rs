@@ -18,10 +18,10 @@ fn lcm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let bool_type: melior::ir::Type = melior::ir::r#type::IntegerType::new(c.b.context, 1).into();
     let zero = c.b.const_i64_scalar(0)?;
     let one = c.b.const_i64_scalar(1)?;
-    let is_zero = c.b.op("Equal", &[g, zero], &[], c.b.unranked(bool_type))?;
-    let safe = c.b.op_like("Where", &[is_zero, one, g], &[], g)?;
-    let q = c.b.op_like("Div", &[a, safe], &[], a)?;
-    let l = c.b.op_like("Abs", &[c.b.op_like("Mul", &[q, b], &[], a)?], &[], a)?;
-    let l = c.b.op_like("Where", &[is_zero, zero, l], &[], l)?;
+    let is_zero = c.b.onnx().equal(g, zero).typed(c.b.unranked(bool_type))?;
+    let safe = c.b.onnx().where_(is_zero, one, g).like(g)?;
+    let q = c.b.onnx().div(a, safe).like(a)?;
+    let l = c.b.onnx().abs(c.b.onnx().mul(q, b).like(a)?).like(a)?;
+    let l = c.b.onnx().where_(is_zero, zero, l).like(l)?;
     Ok(vec![c.b.cast(l, element)?])
 }

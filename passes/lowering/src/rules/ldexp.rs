@@ -35,7 +35,7 @@ fn ldexp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let f16 = |t: melior::ir::Type<'c>| builder::is_float(t) && t != f32_t && t != melior::ir::Type::float64(b.context);
     let pow_c = if f16(pow_t) { f32_t } else { pow_t };
     let e = b.cast_like_type(other, pow_c)?;
-    let mut p = b.op("Pow", &[b.const_scalar(pow_c, 2.0)?, e], &[], b.unranked(pow_c))?;
+    let mut p = b.onnx().pow(b.const_scalar(pow_c, 2.0)?, e).typed(b.unranked(pow_c))?;
     if pow_c != pow_t {
         p = b.cast(p, pow_t)?;
     }
@@ -43,7 +43,7 @@ fn ldexp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.tensor_as("self", el)?;
     let x = b.cast_like_type(x, mul_t)?;
     let p = b.cast_like_type(p, mul_t)?;
-    let y = b.op("Mul", &[x, p], &[], b.unranked(mul_t))?;
+    let y = b.onnx().mul(x, p).typed(b.unranked(mul_t))?;
     Ok(vec![c.op("Cast", &[y], &[("to", crate::Attr::Int(crate::onnx_ir::data_type_code(el).ok_or("dtype")?))])?])
 }
 
@@ -76,13 +76,13 @@ fn exact<'c, 'a>(c: &Ctx<'c, 'a>, el: melior::ir::Type<'c>, oel: melior::ir::Typ
         let rest = clip(f("Add", &[n, k(1000.0)?])?, -1300.0, 0.0)?;
         let down = f("Mul", &[f("Mul", &[x, f("Pow", &[two, k(-1000.0)?])?])?, f("Pow", &[two, rest])?])?;
         let bool_t = b.unranked(super::math_common::bool_type(c));
-        let is_up = b.op("Greater", &[n, k(1023.0)?], &[], bool_t)?;
-        let is_down = b.op("Less", &[n, k(-1074.0)?], &[], bool_t)?;
+        let is_up = b.onnx().greater(n, k(1023.0)?).typed(bool_t)?;
+        let is_down = b.onnx().less(n, k(-1074.0)?).typed(bool_t)?;
         let y = f("Where", &[is_up, up, f("Where", &[is_down, down, single])?])?;
         // A zero result has x's sign: x * 0 through Where's false branch
         // (onnxruntime's true branch turns -0.0 into 0.0).
         // (No Not: onnxruntime's NotWhereFusion would swap the branches back.)
-        let nonzero = b.op("Greater", &[f("Abs", &[y])?, k(0.0)?], &[], bool_t)?;
+        let nonzero = b.onnx().greater(f("Abs", &[y])?, k(0.0)?).typed(bool_t)?;
         f("Where", &[nonzero, y, f("Mul", &[x, k(0.0)?])?])?
     } else {
         single

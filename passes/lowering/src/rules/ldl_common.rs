@@ -148,7 +148,7 @@ fn zeros_i32<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, last: Option<usize>) -> 
         shape = b.op("Concat", &[shape, tail], &[("axis", Attr::Int(0))], i64_u)?;
     }
     let fill = b.const_scalar(i32_t, 0.0)?;
-    b.op("Expand", &[fill, shape], &[], b.unranked(i32_t))
+    b.onnx().expand(fill, shape).typed(b.unranked(i32_t))
 }
 
 /// Op builders for one matrix size.
@@ -232,7 +232,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
     fn gather_rows(&self, x: Value<'c, 'a>, idx: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         let b = &self.la.ctx.b;
         let shape = b.shape(x)?;
-        let idx = b.op("Expand", &[idx, shape], &[], b.unranked(b.i64_type()))?;
+        let idx = b.onnx().expand(idx, shape).typed(b.unranked(b.i64_type()))?;
         b.op("GatherElements", &[x, idx], &[("axis", Attr::Int(-2))], b.unranked(self.la.element))
     }
 
@@ -240,7 +240,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
     fn gather_cols(&self, x: Value<'c, 'a>, idx: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         let b = &self.la.ctx.b;
         let shape = b.shape(x)?;
-        let idx = b.op("Expand", &[idx, shape], &[], b.unranked(b.i64_type()))?;
+        let idx = b.onnx().expand(idx, shape).typed(b.unranked(b.i64_type()))?;
         b.op("GatherElements", &[x, idx], &[("axis", Attr::Int(-1))], b.unranked(self.la.element))
     }
 
@@ -300,7 +300,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 // Row imax of the trailing symmetric matrix, columns >= k.
                 let sym = sym.ok_or("no symmetric matrix")?;
                 let width = b.const_i64s(&[1, n as i64])?;
-                let row_idx = b.op("Expand", &[imax, width], &[], b.unranked(b.i64_type()))?;
+                let row_idx = b.onnx().expand(imax, width).typed(b.unranked(b.i64_type()))?;
                 let row =
                     b.op("GatherElements", &[sym, row_idx], &[("axis", Attr::Int(-2))], b.unranked(la.element))?;
                 let arow = self.f("Abs", &[row])?;
@@ -442,7 +442,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
         let all =
             b.op("Concat", &flags, &[("axis", Attr::Int(-1))], b.unranked(IntegerType::new(b.context, 1).into()))?;
         let axes = b.const_i64s(&[self.batch as i64])?;
-        let flags = b.op("Squeeze", &[all, axes], &[], b.unranked(IntegerType::new(b.context, 1).into()))?;
+        let flags = b.onnx().squeeze(all, Some(axes)).typed(b.unranked(IntegerType::new(b.context, 1).into()))?;
         let info = la.first_true_1based(flags)?;
         Ok((x, pivots, info))
     }
@@ -456,11 +456,11 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
         let batch_ones = b.op("Concat", &[shape, ones], &[("axis", Attr::Int(0))], i64_u)?;
         let mut parts = Vec::new();
         for p in pivots {
-            parts.push(b.op("Expand", &[*p, batch_ones], &[], i64_u)?);
+            parts.push(b.onnx().expand(*p, batch_ones).typed(i64_u)?);
         }
         let all = b.op("Concat", &parts, &[("axis", Attr::Int(-1))], i64_u)?;
         let axes = b.const_i64s(&[self.batch as i64])?;
-        let squeezed = b.op("Squeeze", &[all, axes], &[], i64_u)?;
+        let squeezed = b.onnx().squeeze(all, Some(axes)).typed(i64_u)?;
         b.cast(squeezed, IntegerType::new(b.context, 32).into())
     }
 

@@ -24,15 +24,15 @@ fn lerp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let e = c.tensor_as("end", element)?;
     let w = c.tensor_as("weight", element)?;
     let b = &c.b;
-    let d = b.op_like("Sub", &[e, s], &[], s)?;
-    let wd = b.op_like("Mul", &[w, d], &[], s)?;
-    let low = b.op_like("Add", &[s, wd], &[], s)?;
+    let d = b.onnx().sub(e, s).like(s)?;
+    let wd = b.onnx().mul(w, d).like(s)?;
+    let low = b.onnx().add(s, wd).like(s)?;
     let one = b.const_scalar(element, 1.0)?;
     let half = b.const_scalar(element, 0.5)?;
-    let omw = b.op_like("Sub", &[one, w], &[], s)?;
-    let t = b.op_like("Mul", &[d, omw], &[], s)?;
-    let high = b.op_like("Sub", &[e, t], &[], s)?;
-    let aw = b.op_like("Abs", &[w], &[], w)?;
+    let omw = b.onnx().sub(one, w).like(s)?;
+    let t = b.onnx().mul(d, omw).like(s)?;
+    let high = b.onnx().sub(e, t).like(s)?;
+    let aw = b.onnx().abs(w).like(w)?;
     let small = bool_op(c, "Less", &[aw, half])?;
-    Ok(vec![c.opmath_result(b.op_like("Where", &[small, low, high], &[], s)?)?])
+    Ok(vec![c.opmath_result(b.onnx().where_(small, low, high).like(s)?)?])
 }

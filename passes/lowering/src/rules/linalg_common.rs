@@ -124,7 +124,7 @@ impl<'x, 'c, 'a> La<'x, 'c, 'a> {
 
     pub fn where_(&self, cond: Value<'c, '_>, a: Value<'c, '_>, b: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
         let ty = self.ctx.b.unranked(builder::element_type(a.r#type()).ok_or("Where of a non-tensor")?);
-        self.ctx.b.op("Where", &[cond, a, b], &[], ty)
+        self.ctx.b.onnx().where_(cond, a, b).typed(ty)
     }
 
     /// `x[..., start:end, ...]` along `axis` (negative: from the end).
@@ -132,7 +132,7 @@ impl<'x, 'c, 'a> La<'x, 'c, 'a> {
         let b = &self.ctx.b;
         let (s, e, a) = (b.const_i64s(&[start as i64])?, b.const_i64s(&[end as i64])?, b.const_i64s(&[axis])?);
         let ty = b.unranked(builder::element_type(x.r#type()).ok_or("Slice of a non-tensor")?);
-        b.op("Slice", &[x, s, e, a], &[], ty)
+        b.onnx().slice(x, s, e, Some(a), None).typed(ty)
     }
 
     /// Element `(i, j)` of the last two dims, kept as `[*, 1, 1]`.
@@ -174,7 +174,7 @@ impl<'x, 'c, 'a> La<'x, 'c, 'a> {
         let mut shape = vec![0i64; batch];
         shape.push((rows * cols) as i64);
         let shape = b.const_i64s(&shape)?;
-        let flat = b.op("Reshape", &[x, shape], &[], self.float_t())?;
+        let flat = b.onnx().reshape(x, shape, None).typed(self.float_t())?;
         let idx: Vec<i64> = (0..rows.min(cols)).map(|k| (k * cols + k) as i64).collect();
         let idx = b.const_i64s(&idx)?;
         b.op("Gather", &[flat, idx], &[("axis", Attr::Int(-1))], self.float_t())
@@ -188,7 +188,7 @@ impl<'x, 'c, 'a> La<'x, 'c, 'a> {
         let ones = b.const_i64s(&[1, 1])?;
         let target = b.op("Concat", &[other_batch, ones], &[("axis", Attr::Int(0))], self.i64_t())?;
         let ty = b.unranked(builder::element_type(x.r#type()).ok_or("Expand of a non-tensor")?);
-        b.op("Expand", &[x, target], &[], ty)
+        b.onnx().expand(x, target).typed(ty)
     }
 
     /// Index of the first `true` along the last axis plus one, or 0 when
@@ -200,8 +200,8 @@ impl<'x, 'c, 'a> La<'x, 'c, 'a> {
         let first = b.op("ArgMax", &[as_int], &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(0))], self.i64_t())?;
         let any = self.ctx.reduce("ReduceMax", as_int, Some(&[-1]), false, self.i64_t())?;
         let one = b.const_scalar(b.i64_type(), 1.0)?;
-        let plus = b.op("Add", &[first, one], &[], self.i64_t())?;
-        let info = b.op("Mul", &[plus, any], &[], self.i64_t())?;
+        let plus = b.onnx().add(first, one).typed(self.i64_t())?;
+        let info = b.onnx().mul(plus, any).typed(self.i64_t())?;
         b.cast(info, i32_t)
     }
 }
@@ -239,14 +239,14 @@ pub fn lu<'c, 'a>(la: &La<'_, 'c, 'a>, a: Value<'c, 'a>, m: usize, n: usize, piv
                 b.unranked(b.i64_type()),
             )?;
             let kk = b.const_scalar(b.i64_type(), k as f64)?;
-            let p = b.op("Add", &[arg, kk], &[], b.unranked(b.i64_type()))?;
+            let p = b.onnx().add(arg, kk).typed(b.unranked(b.i64_type()))?;
             // idx[r] = p if r == k, k if r == p, else r; then gather rows.
             let is_k = la.cmp("Equal", &[rows, kk])?;
             let is_p = la.cmp("Equal", &[rows, p])?;
             let inner = la.where_(is_p, kk, rows)?;
             let idx = la.where_(is_k, p, inner)?;
             let shape = b.shape(x)?;
-            let idx = b.op("Expand", &[idx, shape], &[], b.unranked(b.i64_type()))?;
+            let idx = b.onnx().expand(idx, shape).typed(b.unranked(b.i64_type()))?;
             x = b.op("GatherElements", &[x, idx], &[("axis", Attr::Int(-2))], b.unranked(la.element))?;
             p
         } else {
@@ -290,7 +290,7 @@ impl<'c, 'a> Lu<'c, 'a> {
             let zero = b.const_i64s(&[0])?;
             let shape = b.op("Concat", &[shape, zero], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
             let fill = b.const_scalar(i32_t, 0.0)?;
-            return b.op("Expand", &[fill, shape], &[], b.unranked(i32_t));
+            return b.onnx().expand(fill, shape).typed(b.unranked(i32_t));
         }
         // Each pivot [*, 1, 1] (or a constant [1, 1]) broadcast to the batch.
         let batch_ones = {
@@ -301,13 +301,13 @@ impl<'c, 'a> Lu<'c, 'a> {
         let one = b.const_scalar(b.i64_type(), 1.0)?;
         let mut parts = Vec::new();
         for p in &self.pivots {
-            let p = b.op("Expand", &[*p, batch_ones], &[], b.unranked(b.i64_type()))?;
-            parts.push(b.op("Add", &[p, one], &[], b.unranked(b.i64_type()))?);
+            let p = b.onnx().expand(*p, batch_ones).typed(b.unranked(b.i64_type()))?;
+            parts.push(b.onnx().add(p, one).typed(b.unranked(b.i64_type()))?);
         }
         let all = b.op("Concat", &parts, &[("axis", Attr::Int(-1))], b.unranked(b.i64_type()))?;
         // [*, 1, k] -> [*, k]
         let axes = b.const_i64s(&[batch as i64])?;
-        let squeezed = b.op("Squeeze", &[all, axes], &[], b.unranked(b.i64_type()))?;
+        let squeezed = b.onnx().squeeze(all, Some(axes)).typed(b.unranked(b.i64_type()))?;
         b.cast(squeezed, i32_t)
     }
 
@@ -352,7 +352,7 @@ impl<'c, 'a> Lu<'c, 'a> {
             let inner = la.where_(is_p, kk, rows)?;
             let idx = la.where_(is_k, *p, inner)?;
             let shape = b.shape(x)?;
-            let idx = b.op("Expand", &[idx, shape], &[], b.unranked(b.i64_type()))?;
+            let idx = b.onnx().expand(idx, shape).typed(b.unranked(b.i64_type()))?;
             x = b.op("GatherElements", &[x, idx], &[("axis", Attr::Int(-2))], b.unranked(la.element))?;
         }
         Ok(x)
@@ -450,7 +450,7 @@ pub fn slogdet_from_lu<'c, 'a>(
 /// `[*, 1, 1]` -> `[*]`.
 fn squeeze_matrix_dims<'c, 'a>(la: &La<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let axes = la.ctx.b.const_i64s(&[-2, -1])?;
-    la.ctx.b.op("Squeeze", &[x, axes], &[], la.ctx.b.unranked(la.element))
+    la.ctx.b.onnx().squeeze(x, Some(axes)).typed(la.ctx.b.unranked(la.element))
 }
 
 /// A tensor of the batch shape of `like` (`[*, m, n]` -> `[*]`) filled with
@@ -459,7 +459,7 @@ pub fn batch_filled<'c, 'a>(la: &La<'_, 'c, 'a>, like: Value<'c, 'a>, value: f64
     let b = &la.ctx.b;
     let shape = b.op("Shape", &[like], &[("end", Attr::Int(-2))], b.unranked(b.i64_type()))?;
     let fill = la.scalar(value)?;
-    b.op("Expand", &[fill, shape], &[], b.unranked(la.element))
+    b.onnx().expand(fill, shape).typed(b.unranked(la.element))
 }
 
 /// An identity matrix `[n, n]` of the element type (broadcast as a batch).
@@ -515,7 +515,7 @@ pub fn cholesky<'c, 'a>(
         // Each flag is [*, 1, 1]: concat on the last axis, drop the other.
         let all = b.op("Concat", &bad, &[("axis", Attr::Int(-1))], b.unranked(la.bool_t()))?;
         let axes = b.const_i64s(&[batch as i64])?;
-        Some(b.op("Squeeze", &[all, axes], &[], b.unranked(la.bool_t()))?)
+        Some(b.onnx().squeeze(all, Some(axes)).typed(b.unranked(la.bool_t()))?)
     };
     Ok((x, flags))
 }
@@ -534,7 +534,7 @@ pub fn info_from_flags<'c, 'a>(
             let i32_t: Type = IntegerType::new(b.context, 32).into();
             let shape = b.op("Shape", &[shape_of], &[("end", Attr::Int(-2))], b.unranked(b.i64_type()))?;
             let fill = b.const_scalar(i32_t, 0.0)?;
-            b.op("Expand", &[fill, shape], &[], b.unranked(i32_t))
+            b.onnx().expand(fill, shape).typed(b.unranked(i32_t))
         }
     }
 }
@@ -568,12 +568,12 @@ pub fn lu_from_parts<'c, 'a>(
     let b = &la.ctx.b;
     let as_i64 = b.cast(pivots, b.i64_type())?;
     let one = b.const_scalar(b.i64_type(), 1.0)?;
-    let zero_based = b.op("Sub", &[as_i64, one], &[], b.unranked(b.i64_type()))?;
+    let zero_based = b.onnx().sub(as_i64, one).typed(b.unranked(b.i64_type()))?;
     let mut out = Vec::new();
     for k in 0..steps {
         let p = la.slice(zero_based, -1, k, k + 1)?;
         let axes = b.const_i64s(&[-1])?;
-        out.push(b.op("Unsqueeze", &[p, axes], &[], b.unranked(b.i64_type()))?);
+        out.push(b.onnx().unsqueeze(p, axes).typed(b.unranked(b.i64_type()))?);
     }
     Ok(Lu { lu, pivots: out, exchanges: true })
 }

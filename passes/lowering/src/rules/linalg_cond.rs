@@ -70,21 +70,21 @@ fn cond<'c, 'a>(c: &Ctx<'c, 'a>, ord: MatrixOrd) -> Result<Vec<Value<'c, 'a>>, S
     // norm(A) * norm(inv(A)), in the input's precision like torch.
     let element = c.result_element(0)?;
     let operand_ty = c.aten_operand_types[c.args.operand_range("self")?.ok_or("self is not a tensor")?.start];
-    let a_typed = c.b.op("Identity", &[a], &[], operand_ty)?;
+    let a_typed = c.b.onnx().identity(a).typed(operand_ty)?;
     let (inv, info) = inverse(c, "self")?;
-    let inv = c.b.op("Identity", &[inv], &[], operand_ty)?;
+    let inv = c.b.onnx().identity(inv).typed(operand_ty)?;
     let ity = c.b.unranked(c.b.i64_type());
     let info = c.b.cast(info, c.b.i64_type())?;
-    let info = c.b.op("Unsqueeze", &[info, o.b.const_i64s(&[-1, -2])?], &[], ity)?;
+    let info = c.b.onnx().unsqueeze(info, o.b.const_i64s(&[-1, -2])?).typed(ity)?;
     let bad = o.bo("Greater", &[info, c.b.const_i64_scalar(0)?])?;
     let inf = c.b.const_scalar(element, f64::INFINITY)?;
-    let inv = c.b.op("Where", &[bad, inf, inv], &[], operand_ty)?;
+    let inv = c.b.onnx().where_(bad, inf, inv).typed(operand_ty)?;
     let rank = batch + 2;
     let dims = [rank as i64 - 2, rank as i64 - 1];
     let result = c.result_type(0)?;
     let na = matrix_norm(c, a_typed, &ord, &dims, false, result)?;
     let ni = matrix_norm(c, inv, &ord, &dims, false, result)?;
-    let r = c.b.op("Mul", &[na, ni], &[], c.b.unranked(element))?;
-    let nan = c.b.op("IsNaN", &[r], &[], c.b.unranked(melior::ir::r#type::IntegerType::new(c.b.context, 1).into()))?;
-    Ok(vec![c.b.op("Where", &[nan, inf, r], &[], result)?])
+    let r = c.b.onnx().mul(na, ni).typed(c.b.unranked(element))?;
+    let nan = c.b.onnx().is_na_n(r).typed(c.b.unranked(melior::ir::r#type::IntegerType::new(c.b.context, 1).into()))?;
+    Ok(vec![c.b.onnx().where_(nan, inf, r).typed(result)?])
 }

@@ -31,14 +31,14 @@ pub fn cross<'c, 'a>(ctx: &Ctx<'c, 'a>, dim: Option<i64>) -> Result<Vec<Value<'c
         return Err(format!("cross: dimension {dim} does not have size 3"));
     }
     let shape = super::tensor_common::broadcast_shape(ctx, &[x, y])?;
-    let x = b.op_like("Expand", &[x, shape], &[], x)?;
-    let y = b.op_like("Expand", &[y, shape], &[], y)?;
+    let x = b.onnx().expand(x, shape).like(x)?;
+    let y = b.onnx().expand(y, shape).like(y)?;
     let rot = |v: Value<'c, 'a>, by: &[i64]| -> Result<Value<'c, 'a>, String> {
         let idx = b.const_i64s(by)?;
         b.op_like("Gather", &[v, idx], &[("axis", Attr::Int(dim as i64))], v)
     };
     let (x1, x2, y1, y2) = (rot(x, &[1, 2, 0])?, rot(x, &[2, 0, 1])?, rot(y, &[1, 2, 0])?, rot(y, &[2, 0, 1])?);
-    let p = b.op_like("Mul", &[x1, y2], &[], x)?;
-    let q = b.op_like("Mul", &[x2, y1], &[], x)?;
-    Ok(vec![ctx.op("Sub", &[p, q], &[])?])
+    let p = b.onnx().mul(x1, y2).like(x)?;
+    let q = b.onnx().mul(x2, y1).like(x)?;
+    Ok(vec![ctx.b.onnx().sub(p, q).typed(ctx.result_type(0)?)?])
 }

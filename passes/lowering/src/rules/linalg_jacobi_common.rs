@@ -85,7 +85,7 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     }
     pub fn where_(&self, c: Value<'c, '_>, x: Value<'c, '_>, y: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
         let e = builder::element_type(x.r#type()).ok_or("Where of a non-tensor")?;
-        self.b.op("Where", &[c, x, y], &[], self.b.unranked(e))
+        self.b.onnx().where_(c, x, y).typed(self.b.unranked(e))
     }
     /// Gather along `axis` (element type kept).
     pub fn gather(&self, x: Value<'c, '_>, idx: Value<'c, '_>, axis: i64) -> Result<Value<'c, 'a>, String> {
@@ -551,12 +551,12 @@ pub fn symmetric_eigen<'c, 'a>(
         let (cs, sn) = rotation(o, app, aqq, apq, rotate)?;
         // Columns: c, s as [*, 1, h]; rows: [*, h, 1].
         let (cc, sc) = (
-            o.b.op("Unsqueeze", &[cs, b.const_i64s(&[-2])?], &[], b.unranked(o.f64t()))?,
-            o.b.op("Unsqueeze", &[sn, b.const_i64s(&[-2])?], &[], b.unranked(o.f64t()))?,
+            o.b.onnx().unsqueeze(cs, b.const_i64s(&[-2])?).typed(b.unranked(o.f64t()))?,
+            o.b.onnx().unsqueeze(sn, b.const_i64s(&[-2])?).typed(b.unranked(o.f64t()))?,
         );
         let (cr, sr) = (
-            o.b.op("Unsqueeze", &[cs, b.const_i64s(&[-1])?], &[], b.unranked(o.f64t()))?,
-            o.b.op("Unsqueeze", &[sn, b.const_i64s(&[-1])?], &[], b.unranked(o.f64t()))?,
+            o.b.onnx().unsqueeze(cs, b.const_i64s(&[-1])?).typed(b.unranked(o.f64t()))?,
+            o.b.onnx().unsqueeze(sn, b.const_i64s(&[-1])?).typed(b.unranked(o.f64t()))?,
         );
         let x = rotate_pairs(o, a, p, q, inv, -1, cc, sc)?;
         let x = rotate_pairs(o, x, p, q, inv, -2, cr, sr)?;
@@ -642,7 +642,7 @@ pub fn cutoff<'c, 'a>(
     smax: Value<'c, 'a>,
 ) -> Result<Value<'c, 'a>, String> {
     let o = Ops { b: &c.b };
-    let un = |x: Value<'c, 'a>| o.b.op("Unsqueeze", &[x, o.b.const_i64s(&[-1])?], &[], o.b.unranked(o.f64t()));
+    let un = |x: Value<'c, 'a>| o.b.onnx().unsqueeze(x, o.b.const_i64s(&[-1])?).typed(o.b.unranked(o.f64t()));
     let atol = un(atol)?;
     let rtol = un(rtol)?;
     o.f("Max", &[atol, o.f("Mul", &[rtol, smax])?])
@@ -677,7 +677,7 @@ pub fn zeros_result<'c, 'a>(
         None => o.batch_shape_with(a, tail)?,
     };
     let zero = o.b.const_scalar(element, 0.0)?;
-    o.b.op("Expand", &[zero, shape], &[], ty)
+    o.b.onnx().expand(zero, shape).typed(ty)
 }
 
 /// The message for used singular / eigen vectors.
@@ -797,7 +797,7 @@ pub fn pinv_op<'c, 'a>(
     // Non-finite input (torch raises): NaN, not a plausible-looking 0.
     let nan = o.bo("IsNaN", &[svd.sigma])?;
     let d = o.where_(nan, o.k(f64::NAN)?, d)?;
-    let d = o.b.op("Unsqueeze", &[d, o.b.const_i64s(&[-2])?], &[], o.b.unranked(o.f64t()))?;
+    let d = o.b.onnx().unsqueeze(d, o.b.const_i64s(&[-2])?).typed(o.b.unranked(o.f64t()))?;
     let vd = o.f("Mul", &[v, d])?;
     let mut p = o.f("MatMul", &[vd, o.transpose(u, rank)?])?;
     if svd.transposed {

@@ -103,7 +103,7 @@ pub fn matrix_norm<'c, 'a>(
         builder::dims(ty).ok_or("unranked operand")?.iter().map(|d| d.map_or(i64::MIN as u64, |d| d as u64)).collect();
     dims[sum_axis as usize] = 1;
     let sums_ty = melior::ir::r#type::RankedTensorType::new(&dims, element, None).into();
-    let abs = ctx.b.op_like("Abs", &[x], &[], x)?;
+    let abs = ctx.b.onnx().abs(x).like(x)?;
     let sums = ctx.reduce("ReduceSum", abs, Some(&[sum_axis]), true, sums_ty)?;
     let op = if ord > 0.0 { "ReduceMax" } else { "ReduceMin" };
     let reduced = if ord > 0.0 && dims[max_axis as usize] == 0 {
@@ -114,10 +114,10 @@ pub fn matrix_norm<'c, 'a>(
         reduce_nan(ctx, op, sums, Some(&[max_axis]), true, ctx.b.unranked(element))?
     };
     if keepdim {
-        return ctx.b.op("Identity", &[reduced], &[], result);
+        return ctx.b.onnx().identity(reduced).typed(result);
     }
     let axes = ctx.b.const_i64s(&[d0.min(d1), d0.max(d1)])?;
-    ctx.b.op("Squeeze", &[reduced, axes], &[], result)
+    ctx.b.onnx().squeeze(reduced, Some(axes)).typed(result)
 }
 
 /// The ±2 and nuclear norms from singular values: the matrix sizes must be

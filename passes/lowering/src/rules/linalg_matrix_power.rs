@@ -39,7 +39,7 @@ fn matrix_power<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     };
     if n == 0 {
         let eye = eye_like_batch(c, x)?;
-        return Ok(vec![c.op("Identity", &[eye], &[])?]);
+        return Ok(vec![c.b.onnx().identity(eye).typed(c.result_type(0)?)?]);
     }
     let mut z: Option<Value<'c, 'a>> = None;
     let mut result: Option<Value<'c, 'a>> = None;
@@ -47,17 +47,17 @@ fn matrix_power<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let bit = n % 2;
         n /= 2;
         let zz = match z {
-            Some(z) => c.b.op_like("MatMul", &[z, z], &[], x)?,
+            Some(z) => c.b.onnx().mat_mul(z, z).like(x)?,
             None => x,
         };
         z = Some(zz);
         if bit == 1 {
             result = Some(match result {
-                Some(r) => c.b.op_like("MatMul", &[r, zz], &[], x)?,
+                Some(r) => c.b.onnx().mat_mul(r, zz).like(x)?,
                 None => zz,
             });
         }
     }
     let r = result.ok_or("no result")?;
-    Ok(vec![c.op("Identity", &[r], &[])?])
+    Ok(vec![c.b.onnx().identity(r).typed(c.result_type(0)?)?])
 }

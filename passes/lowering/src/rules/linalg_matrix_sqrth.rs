@@ -30,7 +30,7 @@ fn matrix_sqrth<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // max(d, 0) that keeps NaN (Max would too, but say it).
     let negative = o.bo("Less", &[d, o.k(0.0)?])?;
     let root = o.f("Sqrt", &[o.where_(negative, o.k(0.0)?, d)?])?;
-    let root = o.b.op("Unsqueeze", &[root, o.b.const_i64s(&[-2])?], &[], o.b.unranked(o.f64t()))?;
+    let root = o.b.onnx().unsqueeze(root, o.b.const_i64s(&[-2])?).typed(o.b.unranked(o.f64t()))?;
     let x = o.f("MatMul", &[o.f("Mul", &[v, root])?, o.transpose(v, batch + 2)?])?;
     Ok(vec![cast_result(c, 0, x)?])
 }

@@ -18,7 +18,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_multi_dot.default", |c| {
     let mut acc = c.b.cast_like_type(ts[0], el)?;
     for (i, t) in ts.iter().enumerate().skip(1) {
         let t = c.b.cast_like_type(*t, el)?;
-        acc = if i == ts.len() - 1 { c.op("MatMul", &[acc, t], &[])? } else { c.b.op("MatMul", &[acc, t], &[], c.b.unranked(el))? };
+        acc = if i == ts.len() - 1 { c.b.onnx().mat_mul(acc, t).typed(c.result_type(0)?)? } else { c.b.onnx().mat_mul(acc, t).typed(c.b.unranked(el))? };
     }
     Ok(vec![acc])
 })

@@ -32,7 +32,7 @@ fn polar<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let (w, v) = (svd.u.ok_or("no U")?, svd.v.ok_or("no V")?);
     let vt = o.transpose(v, rank)?;
     let u = o.f("MatMul", &[w, vt])?;
-    let sigma = o.b.op("Unsqueeze", &[svd.sigma, o.b.const_i64s(&[-2])?], &[], o.b.unranked(o.f64t()))?;
+    let sigma = o.b.onnx().unsqueeze(svd.sigma, o.b.const_i64s(&[-2])?).typed(o.b.unranked(o.f64t()))?;
     let h = o.f("MatMul", &[o.f("Mul", &[v, sigma])?, vt])?;
     Ok(vec![cast_result(c, 0, u)?, cast_result(c, 1, h)?])
 }

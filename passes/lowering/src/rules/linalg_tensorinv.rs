@@ -24,14 +24,14 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_tensorinv.default", |c| {
     let la = La::new(c, element);
     let square = RankedTensorType::new(&[n as u64, n as u64], element, None).into();
     let shape = c.b.const_i64s(&[n, n])?;
-    let a2 = c.b.op("Reshape", &[a, shape], &[], square)?;
+    let a2 = c.b.onnx().reshape(a, shape, None).typed(square)?;
     let f = lc::lu(&la, a2, n as usize, n as usize, true)?;
     let eye = lc::identity(&la, n as usize)?;
     let x = lc::lu_solve(&la, &f, eye, n as usize, 2, false)?;
     let mut out: Vec<i64> = sizes[ind as usize..].to_vec();
     out.extend(&sizes[..ind as usize]);
     let out = c.b.const_i64s(&out)?;
-    Ok(vec![c.op("Reshape", &[x, out], &[])?])
+    Ok(vec![c.b.onnx().reshape(x, out, None).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[4,2,2]{dd}; ind: 1", "self: T[2,3,6]; ind: 2", "self: T[3,3]{dd}; ind: 1"])
 .dtypes(&["f32", "f64"])];

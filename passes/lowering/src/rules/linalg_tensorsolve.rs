@@ -35,16 +35,16 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_tensorsolve.default", |c|
     lc::matrix_limit(n as usize, "the reshaped self")?;
     let square = RankedTensorType::new(&[n as u64, n as u64], element, None).into();
     let shape = c.b.const_i64s(&[n, n])?;
-    let a2 = c.b.op("Reshape", &[a, shape], &[], square)?;
+    let a2 = c.b.onnx().reshape(a, shape, None).typed(square)?;
     let flat_ty = RankedTensorType::new(&[n as u64], element, None).into();
     let flat = c.b.const_i64s(&[n])?;
     let b = c.b.cast_like_type(b, element)?;
-    let b1 = c.b.op("Reshape", &[b, flat], &[], flat_ty)?;
+    let b1 = c.b.onnx().reshape(b, flat, None).typed(flat_ty)?;
     let (x, _, _) = lc::solve(&la, a2, b1, true)?;
     let out = builder::dims(c.result_type(0)?).ok_or("unknown result rank")?;
     let out: Vec<i64> = static_dims(&out, "the result")?;
     let out = c.b.const_i64s(&out)?;
-    Ok(vec![c.op("Reshape", &[x, out], &[])?])
+    Ok(vec![c.b.onnx().reshape(x, out, None).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3,6]; other: T[2,3]", "self: T[6,2,3]; other: T[2,3]; dims: [0]", "self: T[4,4]{dd}; other: T[4]"])
 .dtypes(&["f32", "f64"])];

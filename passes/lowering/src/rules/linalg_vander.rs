@@ -26,13 +26,13 @@ fn vander<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &c.b;
     // torch treats a 0-d x as a 1-element vector.
     let x = if rank == 0 { c.unsqueeze(x, &[0])? } else { x };
-    let shape = b.op("Shape", &[x], &[], b.unranked(b.i64_type()))?;
-    let ones = b.op_like("Expand", &[b.const_like(x, 1.0)?, shape], &[], x)?;
+    let shape = b.onnx().shape(x, None, None).typed(b.unranked(b.i64_type()))?;
+    let ones = b.onnx().expand(b.const_like(x, 1.0)?, shape).like(x)?;
     let xu = c.unsqueeze(x, &[-1])?;
     let mut col = c.unsqueeze(ones, &[-1])?;
     let mut cols = vec![col];
     for _ in 1..n {
-        col = b.op_like("Mul", &[col, xu], &[], x)?;
+        col = b.onnx().mul(col, xu).like(x)?;
         cols.push(col);
     }
     Ok(vec![c.op("Concat", &cols, &[("axis", Attr::Int(-1))])?])

@@ -23,6 +23,6 @@ fn vecdot<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         return Err("linalg.vecdot needs at least 1-d operands".into());
     }
     let axis = c.dim(c.args.int("dim")?, r)? as i64;
-    let p = c.b.op("Mul", &[x, y], &[], c.b.unranked(el))?;
+    let p = c.b.onnx().mul(x, y).typed(c.b.unranked(el))?;
     Ok(vec![c.reduce("ReduceSum", p, Some(&[axis]), false, c.result_type(0)?)?])
 }

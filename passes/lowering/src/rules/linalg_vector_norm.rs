@@ -54,7 +54,7 @@ pub fn vector_norm<'c, 'a>(
         for &d in dims {
             ctx.dim(d, rank)?;
         }
-        return ctx.b.op("Abs", &[x], &[], result);
+        return ctx.b.onnx().abs(x).typed(result);
     }
     let mut axes = Vec::new();
     for &d in dims {
@@ -75,7 +75,7 @@ pub fn vector_norm<'c, 'a>(
     let axes = axes.as_deref();
     let unranked = ctx.b.unranked(element);
     // Typed like `x` (ranked): the NaN-aware max/min needs the rank.
-    let abs = ctx.b.op("Abs", &[x], &[], x.r#type())?;
+    let abs = ctx.b.onnx().abs(x).typed(x.r#type())?;
     if ord == 2.0 {
         return ctx.reduce("ReduceL2", x, axes, keepdim, result);
     }
@@ -90,16 +90,16 @@ pub fn vector_norm<'c, 'a>(
         // Count of non-zero entries (NaN counts: NaN != 0).
         let zero = ctx.b.const_scalar(element, 0.0)?;
         let bool_ty = melior::ir::r#type::IntegerType::new(ctx.b.context, 1).into();
-        let is_zero = ctx.b.op("Equal", &[x, zero], &[], ctx.b.unranked(bool_ty))?;
-        let nonzero = ctx.b.op("Not", &[is_zero], &[], ctx.b.unranked(bool_ty))?;
+        let is_zero = ctx.b.onnx().equal(x, zero).typed(ctx.b.unranked(bool_ty))?;
+        let nonzero = ctx.b.onnx().not(is_zero).typed(ctx.b.unranked(bool_ty))?;
         let ones = ctx.b.op("Cast", &[nonzero], &[("to", crate::Attr::Int(onnx_code(element)?))], unranked)?;
         return ctx.reduce("ReduceSum", ones, axes, keepdim, result);
     }
     let p = ctx.b.const_scalar(element, ord)?;
-    let powered = ctx.b.op("Pow", &[abs, p], &[], unranked)?;
+    let powered = ctx.b.onnx().pow(abs, p).typed(unranked)?;
     let sum = ctx.reduce("ReduceSum", powered, axes, keepdim, unranked)?;
     let inv = ctx.b.const_scalar(element, 1.0 / ord)?;
-    ctx.b.op("Pow", &[sum, inv], &[], result)
+    ctx.b.onnx().pow(sum, inv).typed(result)
 }
 
 fn onnx_code(element: Type<'_>) -> Result<i64, String> {

@@ -17,9 +17,9 @@ fn linear<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     };
     match ctx.args.opt_tensor("bias")? {
         Some(bias) => {
-            let y = b.op_like("MatMul", &[x, wt], &[], x)?;
-            Ok(vec![ctx.op("Add", &[y, bias], &[])?])
+            let y = b.onnx().mat_mul(x, wt).like(x)?;
+            Ok(vec![ctx.b.onnx().add(y, bias).typed(ctx.result_type(0)?)?])
         }
-        None => Ok(vec![ctx.op("MatMul", &[x, wt], &[])?]),
+        None => Ok(vec![ctx.b.onnx().mat_mul(x, wt).typed(ctx.result_type(0)?)?]),
     }
 }

@@ -14,13 +14,13 @@ pub(super) fn log1p<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let b = &c.b;
     let bool_t = b.unranked(super::math_common::bool_type(c));
     let one = b.const_like(x, 1.0)?;
-    let u = b.op_like("Add", &[x, one], &[], x)?;
-    let log_u = b.op_like("Log", &[u], &[], x)?;
-    let d = b.op_like("Sub", &[u, one], &[], x)?;
-    let r = b.op_like("Div", &[x, d], &[], x)?;
-    let corrected = b.op_like("Mul", &[log_u, r], &[], x)?;
-    let u_is_one = b.op("Equal", &[u, one], &[], bool_t)?;
-    let inf = b.op("IsInf", &[u], &[], bool_t)?;
-    let r = b.op_like("Where", &[u_is_one, x, corrected], &[], x)?;
-    Ok(vec![c.op("Where", &[inf, log_u, r], &[])?])
+    let u = b.onnx().add(x, one).like(x)?;
+    let log_u = b.onnx().log(u).like(x)?;
+    let d = b.onnx().sub(u, one).like(x)?;
+    let r = b.onnx().div(x, d).like(x)?;
+    let corrected = b.onnx().mul(log_u, r).like(x)?;
+    let u_is_one = b.onnx().equal(u, one).typed(bool_t)?;
+    let inf = b.onnx().is_inf(u, None, None).typed(bool_t)?;
+    let r = b.onnx().where_(u_is_one, x, corrected).like(x)?;
+    Ok(vec![c.b.onnx().where_(inf, log_u, r).typed(c.result_type(0)?)?])
 }

@@ -14,11 +14,11 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.log_normal.default", |c| {
     let t = compute_type(c, element)?;
     let z = standard_normal(c, b.shape(x)?, element)?;
     let std = b.const_scalar(t, std)?;
-    let scaled = b.op("Mul", &[z, std], &[], b.unranked(t))?;
+    let scaled = b.onnx().mul(z, std).typed(b.unranked(t))?;
     let mean = b.const_scalar(t, mean)?;
-    let shifted = b.op("Add", &[scaled, mean], &[], b.unranked(t))?;
-    let y = b.op("Exp", &[shifted], &[], b.unranked(t))?;
-    Ok(vec![c.op("Identity", &[b.cast_like_type(y, element)?], &[])?])
+    let shifted = b.onnx().add(scaled, mean).typed(b.unranked(t))?;
+    let y = b.onnx().exp(shifted).typed(b.unranked(t))?;
+    Ok(vec![c.b.onnx().identity(b.cast_like_type(y, element)?).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]; mean: 0.5; std: 0.25"])
 .dtypes(&["f32", "f64"])

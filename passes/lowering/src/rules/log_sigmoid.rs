@@ -14,16 +14,16 @@ pub(super) fn log_sigmoid<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Value<'c, 'a>, Stri
     let b = &c.b;
     let zero = b.const_like(x, 0.0)?;
     let one = b.const_like(x, 1.0)?;
-    let m = b.op_like("Min", &[x, zero], &[], x)?;
-    let a = b.op_like("Abs", &[x], &[], x)?;
-    let a = b.op_like("Neg", &[a], &[], x)?;
-    let e = b.op_like("Exp", &[a], &[], x)?;
-    let u = b.op_like("Add", &[e, one], &[], x)?;
-    let log_u = b.op_like("Log", &[u], &[], x)?;
-    let um1 = b.op_like("Sub", &[u, one], &[], x)?;
-    let r = b.op_like("Div", &[e, um1], &[], x)?;
-    let l = b.op_like("Mul", &[log_u, r], &[], x)?;
+    let m = b.onnx().min(&[x, zero]).like(x)?;
+    let a = b.onnx().abs(x).like(x)?;
+    let a = b.onnx().neg(a).like(x)?;
+    let e = b.onnx().exp(a).like(x)?;
+    let u = b.onnx().add(e, one).like(x)?;
+    let log_u = b.onnx().log(u).like(x)?;
+    let um1 = b.onnx().sub(u, one).like(x)?;
+    let r = b.onnx().div(e, um1).like(x)?;
+    let l = b.onnx().mul(log_u, r).like(x)?;
     let u_one = super::math_common::bool_op(c, "Equal", &[u, one])?;
-    let l = b.op_like("Where", &[u_one, e, l], &[], x)?;
-    b.op("Sub", &[m, l], &[], c.result_type(0)?)
+    let l = b.onnx().where_(u_one, e, l).like(x)?;
+    b.onnx().sub(m, l).typed(c.result_type(0)?)
 }

@@ -16,7 +16,7 @@ pub(super) fn logaddexp<'c, 'a>(c: &Ctx<'c, 'a>, base2: bool) -> Result<Vec<Valu
     let a = c.tensor_as("self", element)?;
     let bv = c.tensor_as("other", element)?;
     let r = logaddexp_of(&c.b, a, bv, base2)?;
-    Ok(vec![c.op("Identity", &[r], &[])?])
+    Ok(vec![c.b.onnx().identity(r).typed(c.result_type(0)?)?])
 }
 
 /// logaddexp (or logaddexp2) of two float values of the same type.
@@ -27,32 +27,32 @@ pub(super) fn logaddexp_of<'c, 'a>(
     base2: bool,
 ) -> Result<Value<'c, 'a>, String> {
     let bool_t = b.unranked(IntegerType::new(b.context, 1).into());
-    let m = b.op_like("Max", &[a, bv], &[], a)?;
-    let d = b.op_like("Sub", &[a, bv], &[], a)?;
-    let d = b.op_like("Abs", &[d], &[], a)?;
-    let d = b.op_like("Neg", &[d], &[], a)?;
+    let m = b.onnx().max(&[a, bv]).like(a)?;
+    let d = b.onnx().sub(a, bv).like(a)?;
+    let d = b.onnx().abs(d).like(a)?;
+    let d = b.onnx().neg(d).like(a)?;
     let e = if base2 {
         let two = b.const_like(a, 2.0)?;
-        b.op_like("Pow", &[two, d], &[], a)?
+        b.onnx().pow(two, d).like(a)?
     } else {
-        b.op_like("Exp", &[d], &[], a)?
+        b.onnx().exp(d).like(a)?
     };
     // log1p(e) for e in (0, 1], corrected for the rounding of 1 + e.
     let one = b.const_like(a, 1.0)?;
-    let u = b.op_like("Add", &[e, one], &[], a)?;
-    let log_u = b.op_like("Log", &[u], &[], a)?;
-    let um1 = b.op_like("Sub", &[u, one], &[], a)?;
-    let r = b.op_like("Div", &[e, um1], &[], a)?;
-    let l = b.op_like("Mul", &[log_u, r], &[], a)?;
-    let u_one = b.op("Equal", &[u, one], &[], bool_t)?;
-    let mut l = b.op_like("Where", &[u_one, e, l], &[], a)?;
+    let u = b.onnx().add(e, one).like(a)?;
+    let log_u = b.onnx().log(u).like(a)?;
+    let um1 = b.onnx().sub(u, one).like(a)?;
+    let r = b.onnx().div(e, um1).like(a)?;
+    let l = b.onnx().mul(log_u, r).like(a)?;
+    let u_one = b.onnx().equal(u, one).typed(bool_t)?;
+    let mut l = b.onnx().where_(u_one, e, l).like(a)?;
     if base2 {
         let k = b.const_like(a, std::f64::consts::LOG2_E)?;
-        l = b.op_like("Mul", &[l, k], &[], a)?;
+        l = b.onnx().mul(l, k).like(a)?;
     }
-    let s = b.op_like("Add", &[m, l], &[], a)?;
-    let same = b.op("Equal", &[a, bv], &[], bool_t)?;
+    let s = b.onnx().add(m, l).like(a)?;
+    let same = b.onnx().equal(a, bv).typed(bool_t)?;
     let inf = b.op("IsInf", &[a], &[("detect_positive", Attr::Int(1)), ("detect_negative", Attr::Int(1))], bool_t)?;
-    let both_inf = b.op("And", &[same, inf], &[], bool_t)?;
-    b.op_like("Where", &[both_inf, a, s], &[], a)
+    let both_inf = b.onnx().and(same, inf).typed(bool_t)?;
+    b.onnx().where_(both_inf, a, s).like(a)
 }

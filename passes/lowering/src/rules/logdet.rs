@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.logdet.default", |c| {
     let minus_one = la.scalar(-1.0)?;
     let negative = la.cmp("Equal", &[sign, minus_one])?;
     let nan = la.scalar(f64::NAN)?;
-    Ok(vec![c.op("Where", &[negative, nan, logabsdet], &[])?])
+    Ok(vec![c.b.onnx().where_(negative, nan, logabsdet).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[3,3]", "self: T[2,4,4]", "self: T[0,0]", "self: T[5,5]{spd}", "self: T[2,3,3]{dd}"])
 .dtypes(&["f32", "f64"])];

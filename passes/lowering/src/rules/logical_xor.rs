@@ -4,7 +4,7 @@ use crate::{builder, Rule};
 pub const RULES: &[Rule] = &[Rule::custom("aten.logical_xor.default", |c| {
     let bool_type = builder::element_type(c.result_type(0)?).ok_or("result is not a tensor")?;
     let (a, b) = (c.tensor_as("self", bool_type)?, c.tensor_as("other", bool_type)?);
-    Ok(vec![c.op("Xor", &[a, b], &[])?])
+    Ok(vec![c.b.onnx().xor(a, b).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[2,3]; other: T[2,3]",

@@ -34,11 +34,11 @@ pub(super) fn logit<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     };
     if let Some(eps) = c.args.opt_float("eps")? {
         let lo = round(b.const_like(x, eps)?)?;
-        let hi = round(b.op_like("Sub", &[b.const_like(x, 1.0)?, lo], &[], x)?)?;
-        x = b.op_like("Clip", &[x, lo, hi], &[], x)?;
+        let hi = round(b.onnx().sub(b.const_like(x, 1.0)?, lo).like(x)?)?;
+        x = b.onnx().clip(x, Some(lo), Some(hi)).like(x)?;
     }
     let one = b.const_like(x, 1.0)?;
-    let d = round(b.op_like("Sub", &[one, x], &[], x)?)?;
-    let q = round(b.op_like("Div", &[x, d], &[], x)?)?;
-    Ok(vec![c.opmath_result(b.op_like("Log", &[q], &[], x)?)?])
+    let d = round(b.onnx().sub(one, x).like(x)?)?;
+    let q = round(b.onnx().div(x, d).like(x)?)?;
+    Ok(vec![c.opmath_result(b.onnx().log(q).like(x)?)?])
 }

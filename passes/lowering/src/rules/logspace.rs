@@ -49,6 +49,6 @@ pub const RULES: &[Rule] = &[
 fn logspace_tensor<'c, 'a>(c: &crate::Ctx<'c, 'a>) -> Result<Vec<melior::ir::Value<'c, 'a>>, String> {
     let exps = super::shapes_common::linspace_graph(c, "start", "end", c.args.int("steps")?, true)?;
     let base = c.b.const_like(exps, c.args.float("base")?)?;
-    let v = c.b.op_like("Pow", &[base, exps], &[], exps)?;
+    let v = c.b.onnx().pow(base, exps).like(exps)?;
     Ok(vec![c.b.cast_like_type(v, c.result_element(0)?)?])
 }

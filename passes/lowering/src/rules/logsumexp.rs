@@ -31,11 +31,11 @@ pub(super) fn logsumexp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let m = c.reduce("ReduceMax", x, axes.as_deref(), true, unranked)?;
     let inf = isinf(c, m, true, true)?;
     let zero = b.const_like(x, 0.0)?;
-    let m = b.op_like("Where", &[inf, zero, m], &[], x)?;
-    let shifted = b.op_like("Sub", &[x, m], &[], x)?;
-    let e = b.op_like("Exp", &[shifted], &[], x)?;
+    let m = b.onnx().where_(inf, zero, m).like(x)?;
+    let shifted = b.onnx().sub(x, m).like(x)?;
+    let e = b.onnx().exp(shifted).like(x)?;
     let s = c.reduce("ReduceSum", e, axes.as_deref(), keepdim, unranked)?;
-    let l = b.op_like("Log", &[s], &[], x)?;
+    let l = b.onnx().log(s).like(x)?;
     let m = if keepdim {
         m
     } else {
@@ -43,9 +43,9 @@ pub(super) fn logsumexp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
             Some(a) => c.squeeze(m, a)?,
             None => {
                 let shape = b.const_i64s(&[])?;
-                b.op_like("Reshape", &[m, shape], &[], x)?
+                b.onnx().reshape(m, shape, None).like(x)?
             }
         }
     };
-    Ok(vec![c.op("Add", &[l, m], &[])?])
+    Ok(vec![c.b.onnx().add(l, m).typed(c.result_type(0)?)?])
 }

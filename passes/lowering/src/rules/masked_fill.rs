@@ -19,7 +19,7 @@ fn masked_fill<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     if crate::builder::is_bool(element) {
         // onnxruntime has no bool Where.
         let v = super::tensor_common::select(ctx, mask, value, x)?;
-        return Ok(vec![ctx.op("Identity", &[v], &[])?]);
+        return Ok(vec![ctx.b.onnx().identity(v).typed(ctx.result_type(0)?)?]);
     }
-    Ok(vec![ctx.op("Where", &[mask, value, x], &[])?])
+    Ok(vec![ctx.b.onnx().where_(mask, value, x).typed(ctx.result_type(0)?)?])
 }

@@ -8,29 +8,29 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.masked_scatter.default", |c| {
     let mask = c.args.tensor("mask")?;
     let source = c.tensor_as("source", c.result_element(0)?)?;
     let shape = broadcast_shape(c, &[x, mask])?;
-    let x = b.op_like("Expand", &[x, shape], &[], x)?;
-    let mask = b.op_like("Expand", &[mask, shape], &[], mask)?;
+    let x = b.onnx().expand(x, shape).like(x)?;
+    let mask = b.onnx().expand(mask, shape).like(mask)?;
     let minus_one = b.const_i64s(&[-1])?;
-    let flat_mask = b.op_like("Reshape", &[mask, minus_one], &[], mask)?;
-    let flat_x = b.op_like("Reshape", &[x, minus_one], &[], x)?;
-    let flat_src = b.op_like("Reshape", &[source, minus_one], &[], source)?;
+    let flat_mask = b.onnx().reshape(mask, minus_one, None).like(mask)?;
+    let flat_x = b.onnx().reshape(x, minus_one, None).like(x)?;
+    let flat_src = b.onnx().reshape(source, minus_one, None).like(source)?;
     // The k-th True position takes source element k (row-major): k is the
     // running count of Trues minus one.
     let i64s = b.unranked(b.i64_type());
     let counts = b.cast(flat_mask, b.i64_type())?;
     let zero = b.const_i64_scalar(0)?;
-    let running = b.op("CumSum", &[counts, zero], &[], i64s)?;
+    let running = b.onnx().cum_sum(counts, zero, None, None).typed(i64s)?;
     let one = b.const_i64_scalar(1)?;
-    let k = b.op("Sub", &[running, one], &[], i64s)?;
+    let k = b.onnx().sub(running, one).typed(i64s)?;
     // Positions without a True yet get k = -1: point them at element 0 (unused).
-    let k = b.op("Max", &[k, zero], &[], i64s)?;
+    let k = b.onnx().max(&[k, zero]).typed(i64s)?;
     // An empty source (no True in the mask) cannot be gathered from: pad it.
     let pad = b.op_like("Gather", &[flat_x, b.const_i64s(&[0])?], &[("axis", Attr::Int(0))], flat_x)?;
     let padded = b.op_like("Concat", &[flat_src, pad], &[("axis", Attr::Int(0))], flat_src)?;
     let picked = b.op_like("Gather", &[padded, k], &[("axis", Attr::Int(0))], flat_x)?;
     let cond = b.cast_like_type(flat_mask, IntegerType::new(b.context, 1).into())?;
     let merged = super::tensor_common::select(c, cond, picked, flat_x)?;
-    Ok(vec![c.op("Reshape", &[merged, shape], &[])?])
+    Ok(vec![c.b.onnx().reshape(merged, shape, None).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[3,4]; mask: bool[3,4]; source: T[12]",

@@ -6,11 +6,11 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.masked_select.default", |c| {
     let x = c.args.tensor("self")?;
     let mask = c.args.tensor("mask")?;
     let shape = broadcast_shape(c, &[x, mask])?;
-    let x = b.op_like("Expand", &[x, shape], &[], x)?;
-    let mask = b.op_like("Expand", &[mask, shape], &[], mask)?;
+    let x = b.onnx().expand(x, shape).like(x)?;
+    let mask = b.onnx().expand(mask, shape).like(mask)?;
     let minus_one = b.const_i64s(&[-1])?;
-    let flat = b.op_like("Reshape", &[mask, minus_one], &[], mask)?;
-    let flat_x = b.op_like("Reshape", &[x, minus_one], &[], x)?;
+    let flat = b.onnx().reshape(mask, minus_one, None).like(mask)?;
+    let flat_x = b.onnx().reshape(x, minus_one, None).like(x)?;
     Ok(vec![super::common::compress(c, flat_x, flat, 0, c.result_type(0)?)?])
 })
 .samples(&[

@@ -71,7 +71,7 @@ pub fn reduce_nan<'c, 'a>(
     let values = ctx.reduce(op, x, axes.as_deref(), keepdim, ctx.b.unranked(element))?;
     let has_nan = any_nan(ctx, x, axes.as_deref(), keepdim)?;
     let nan = ctx.b.const_scalar(element, f64::NAN)?;
-    ctx.b.op("Where", &[has_nan, nan, values], &[], result)
+    ctx.b.onnx().where_(has_nan, nan, values).typed(result)
 }
 
 /// Whether each reduced slice of a float `x` holds a NaN (bool).
@@ -117,7 +117,7 @@ pub fn arg_nan<'c, 'a>(
     let first_nan = ctx.b.op("ArgMax", &[nanf], &attrs, ctx.b.unranked(i64_type))?;
     let has = ctx.reduce("ReduceMax", nanf, Some(&[axis]), keepdim, ctx.b.unranked(f32_type))?;
     let has = ctx.b.cast(has, bool_type(ctx))?;
-    ctx.b.op("Where", &[has, first_nan, index], &[], result)
+    ctx.b.onnx().where_(has, first_nan, index).typed(result)
 }
 
 /// `ArgMax` / `ArgMin` of the aten `argmax` / `argmin` schema
@@ -137,10 +137,10 @@ pub fn argext<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 'a>>,
             }
             // Over the flattened tensor; keepdim gives 1s of the input's rank.
             let flat = ctx.b.const_i64s(&[-1])?;
-            let x = ctx.b.op_like("Reshape", &[x, flat], &[], x)?;
+            let x = ctx.b.onnx().reshape(x, flat, None).like(x)?;
             let r = arg_nan(ctx, op, x, 0, false, ctx.b.unranked(ctx.b.i64_type()))?;
             let shape = ctx.b.const_i64s(&vec![1; if keepdim || dim.is_some() { rank } else { 0 }])?;
-            Ok(vec![ctx.op("Reshape", &[r, shape], &[])?])
+            Ok(vec![ctx.b.onnx().reshape(r, shape, None).typed(ctx.result_type(0)?)?])
         }
     }
 }

@@ -65,7 +65,7 @@ pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     let norm = c.reduce("ReduceMax", col_sums, Some(&[-1]), true, t)?;
     let finite = b.op(
         "Not",
-        &[b.op("Or", &[b.op("IsNaN", &[norm], &[], bt)?, b.op("IsInf", &[norm], &[], bt)?], &[], bt)?],
+        &[b.onnx().or(b.onnx().is_na_n(norm).typed(bt)?, b.onnx().is_inf(norm, None, None).typed(bt)?).typed(bt)?],
         &[],
         bt,
     )?;
@@ -83,7 +83,7 @@ pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
         p = f("Add", &[eye, f("Div", &[xp, k(j as f64)?])?])?;
     }
     // Squarings: max(s) iterations (0 for an empty batch).
-    let flat = b.op("Reshape", &[s, b.const_i64s(&[-1])?], &[], t)?;
+    let flat = b.onnx().reshape(s, b.const_i64s(&[-1])?, None).typed(t)?;
     let flat =
         b.op("Concat", &[flat, b.const_i64s(&[0]).and_then(|z| b.cast(z, f64_e))?], &[("axis", Attr::Int(0))], t)?;
     let top = c.reduce("ReduceMax", flat, None, false, t)?;
@@ -91,10 +91,10 @@ pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     let out = build_loop(c, f64_e, trips, &[p], |lb, it, carried| {
         let p = carried[0];
         let ty = lb.unranked(f64_e);
-        let sq = lb.op("MatMul", &[p, p], &[], ty)?;
+        let sq = lb.onnx().mat_mul(p, p).typed(ty)?;
         let itf = lb.cast(it, f64_e)?;
-        let go = lb.op("Less", &[itf, s], &[], lb.unranked(bool_t))?;
-        Ok(vec![lb.op("Where", &[go, sq, p], &[], ty)?])
+        let go = lb.onnx().less(itf, s).typed(lb.unranked(bool_t))?;
+        Ok(vec![lb.onnx().where_(go, sq, p).typed(ty)?])
     })?;
     let nan = k(f64::NAN)?;
     let y = f("Where", &[finite, out[0], nan])?;

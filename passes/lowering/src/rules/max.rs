@@ -43,7 +43,7 @@ pub(super) fn reduce_with_index<'c, 'a>(
     let (lx, lifted) = lift0(ctx, x)?;
     let indices = if lifted {
         let i = arg_nan(ctx, arg, lx, 0, false, ctx.b.unranked(ctx.b.i64_type()))?;
-        ctx.b.op("Identity", &[i], &[], ctx.result_type(1)?)?
+        ctx.b.onnx().identity(i).typed(ctx.result_type(1)?)?
     } else {
         arg_nan(ctx, arg, x, dim, keepdim, ctx.result_type(1)?)?
     };

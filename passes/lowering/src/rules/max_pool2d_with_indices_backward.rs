@@ -27,25 +27,25 @@ pub(super) fn max_pool_backward<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
     let mut flat = vec![0i64; lead];
     flat.push(-1);
     let flat = c.b.const_i64s(&flat)?;
-    let gf = c.b.op_like("Reshape", &[g, flat], &[], g)?;
-    let idx = c.b.op("Reshape", &[indices, flat], &[], i64t)?;
+    let gf = c.b.onnx().reshape(g, flat, None).like(g)?;
+    let idx = c.b.onnx().reshape(indices, flat, None).typed(i64t)?;
     // Zeros shaped like the flattened input (built from its shape, not 0 * x: NaN-safe).
     let shape = c.b.shape(x)?;
-    let lead_shape = c.b.op("Slice", &[shape, c.b.const_i64s(&[0])?, c.b.const_i64s(&[lead as i64])?], &[], i64t)?;
+    let lead_shape = c.b.onnx().slice(shape, c.b.const_i64s(&[0])?, c.b.const_i64s(&[lead as i64])?, None, None).typed(i64t)?;
     let plane = c.reduce(
         "ReduceProd",
-        c.b.op("Slice", &[shape, c.b.const_i64s(&[lead as i64])?, c.b.const_i64s(&[i64::MAX])?], &[], i64t)?,
+        c.b.onnx().slice(shape, c.b.const_i64s(&[lead as i64])?, c.b.const_i64s(&[i64::MAX])?, None, None).typed(i64t)?,
         None,
         true,
         i64t,
     )?;
     let zs = c.b.op("Concat", &[lead_shape, plane], &[("axis", Attr::Int(0))], i64t)?;
-    let zeros = c.b.op_like("Expand", &[c.b.const_like(g, 0.0)?, zs], &[], g)?;
+    let zeros = c.b.onnx().expand(c.b.const_like(g, 0.0)?, zs).like(g)?;
     let summed = c.b.op_like(
         "ScatterElements",
         &[zeros, idx, gf],
         &[("axis", Attr::Int(lead as i64)), ("reduction", Attr::String("add".into()))],
         g,
     )?;
-    Ok(vec![c.op("Reshape", &[summed, shape], &[])?])
+    Ok(vec![c.b.onnx().reshape(summed, shape, None).typed(c.result_type(0)?)?])
 }

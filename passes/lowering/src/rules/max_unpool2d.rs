@@ -24,18 +24,18 @@ pub(super) fn max_unpool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<
     let idx = if batched { indices } else { c.unsqueeze(indices, &[0])? };
     with_batch(c, x, spatial + 2, |xb| {
         let flat_shape = c.b.const_i64s(&[0, 0, -1])?;
-        let v = c.b.op_like("Reshape", &[xb, flat_shape], &[], xb)?;
-        let i = c.b.op("Reshape", &[idx, flat_shape], &[], i64t)?;
+        let v = c.b.onnx().reshape(xb, flat_shape, None).like(xb)?;
+        let i = c.b.onnx().reshape(idx, flat_shape, None).typed(i64t)?;
         let zshape = c.b.op(
             "Concat",
             &[c.b.op("Shape", &[xb], &[("end", Attr::Int(2))], i64t)?, c.b.const_i64s(&[plane])?],
             &[("axis", Attr::Int(0))],
             i64t,
         )?;
-        let zeros = c.b.op_like("Expand", &[c.b.const_like(xb, 0.0)?, zshape], &[], xb)?;
+        let zeros = c.b.onnx().expand(c.b.const_like(xb, 0.0)?, zshape).like(xb)?;
         let y = c.b.op_like("ScatterElements", &[zeros, i, v], &[("axis", Attr::Int(2))], xb)?;
         let mut shape = vec![0, 0];
         shape.extend(&out);
-        Ok(vec![c.b.op_like("Reshape", &[y, c.b.const_i64s(&shape)?], &[], xb)?])
+        Ok(vec![c.b.onnx().reshape(y, c.b.const_i64s(&shape)?, None).like(xb)?])
     })
 }

@@ -26,7 +26,7 @@ fn median_all<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     if n == 0 {
         return Err("median of an empty tensor is undefined (torch refuses it)".into());
     }
-    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     let (values, _) = sort(ctx, flat, 0, false)?;
     let idx = b.const_i64_scalar((n - 1) / 2)?;
     let m = b.op_like("Gather", &[values, idx], &[("axis", Attr::Int(0))], x)?;
@@ -37,8 +37,8 @@ fn median_all<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // NaN sorts last: the largest element is NaN iff any is.
     let last = b.const_i64_scalar(n - 1)?;
     let top = b.op_like("Gather", &[values, last], &[("axis", Attr::Int(0))], x)?;
-    let isnan = b.op("IsNaN", &[top], &[], b.unranked(IntegerType::new(b.context, 1).into()))?;
-    Ok(vec![ctx.op("Where", &[isnan, top, m], &[])?])
+    let isnan = b.onnx().is_na_n(top).typed(b.unranked(IntegerType::new(b.context, 1).into()))?;
+    Ok(vec![ctx.b.onnx().where_(isnan, top, m).typed(ctx.result_type(0)?)?])
 }
 
 /// Lower median along `dim` and its index; where a row holds NaN, NaN and
@@ -67,14 +67,14 @@ fn median_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         (b.op_like("Gather", &[values, idx], &attrs, x)?, b.op_like("Gather", &[indices, idx], &attrs, indices)?)
     };
     let bool_type = IntegerType::new(b.context, 1).into();
-    let isnan = b.op("IsNaN", &[x], &[], b.unranked(bool_type))?;
+    let isnan = b.onnx().is_na_n(x).typed(b.unranked(bool_type))?;
     let as_int = b.cast(isnan, IntegerType::new(b.context, 32).into())?;
     // First NaN of each row (ArgMax picks the first maximum).
     let first = b.op("ArgMax", &[as_int], &[("axis", Attr::Int(dim as i64)), ("keepdims", Attr::Int(1))], b.unranked(b.i64_type()))?;
     let any = b.op("GatherElements", &[isnan, first], &[("axis", Attr::Int(dim as i64))], b.unranked(bool_type))?;
     let nan = b.const_scalar(element, f64::NAN)?;
-    let mut v = b.op_like("Where", &[any, nan, picked.0], &[], x)?;
-    let mut i = b.op_like("Where", &[any, first, picked.1], &[], indices)?;
+    let mut v = b.onnx().where_(any, nan, picked.0).like(x)?;
+    let mut i = b.onnx().where_(any, first, picked.1).like(indices)?;
     if !keepdim {
         v = ctx.squeeze(v, &[dim as i64])?;
         i = ctx.squeeze(i, &[dim as i64])?;

@@ -39,7 +39,7 @@ fn meshgrid<'c, 'a>(ctx: &Ctx<'c, 'a>, indexing: &str) -> Result<Vec<Value<'c, '
     // Grid shape: axis a has the length of the input placed there.
     let mut sizes = vec![None; n];
     for (i, t) in tensors.iter().enumerate() {
-        let flat = b.op_like("Reshape", &[*t, b.const_i64s(&[-1])?], &[], *t)?;
+        let flat = b.onnx().reshape(*t, b.const_i64s(&[-1])?, None).like(*t)?;
         sizes[axis_of(i)] = Some((b.shape(flat)?, flat));
     }
     let shape = concat(ctx, &sizes.iter().map(|s| s.unwrap().0).collect::<Vec<_>>())?;
@@ -49,8 +49,8 @@ fn meshgrid<'c, 'a>(ctx: &Ctx<'c, 'a>, indexing: &str) -> Result<Vec<Value<'c, '
         let mut view = vec![1i64; n];
         view[a] = -1;
         let flat = sizes[a].unwrap().1;
-        let r = b.op_like("Reshape", &[flat, b.const_i64s(&view)?], &[], flat)?;
-        out.push(b.op("Expand", &[r, shape], &[], ctx.result_type(i)?)?);
+        let r = b.onnx().reshape(flat, b.const_i64s(&view)?, None).like(flat)?;
+        out.push(b.onnx().expand(r, shape).typed(ctx.result_type(i)?)?);
     }
     Ok(out)
 }

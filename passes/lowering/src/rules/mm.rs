@@ -1,6 +1,6 @@
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.mm.default", |c| {
-    Ok(vec![c.op("MatMul", &[c.args.tensor("self")?, c.args.tensor("mat2")?], &[])?])
+    Ok(vec![c.b.onnx().mat_mul(c.args.tensor("self")?, c.args.tensor("mat2")?).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[3,4]; mat2: T[4,5]"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i16", "i8", "u8"])];

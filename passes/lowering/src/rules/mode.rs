@@ -33,8 +33,8 @@ fn mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
     let keepdim = ctx.args.bool("keepdim")?;
     if rank == 0 {
-        let i = b.op("Identity", &[b.const_i64_scalar(0)?], &[], ctx.result_type(1)?)?;
-        return Ok(vec![ctx.op("Identity", &[x], &[])?, i]);
+        let i = b.onnx().identity(b.const_i64_scalar(0)?).typed(ctx.result_type(1)?)?;
+        return Ok(vec![ctx.b.onnx().identity(x).typed(ctx.result_type(0)?)?, i]);
     }
     let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
     if dims[dim] == Some(0) {
@@ -54,11 +54,11 @@ fn mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // counts[.., i, ..] = #{j : x[.., j, ..] == x[.., i, ..]}
     let a = ctx.unsqueeze(x, &[d + 1])?; // [.., n, 1, ..]
     let c = ctx.unsqueeze(x, &[d])?; // [.., 1, n, ..]
-    let eq = b.op("Equal", &[a, c], &[], bools)?;
+    let eq = b.onnx().equal(a, c).typed(bools)?;
     let eq = b.cast(eq, b.i64_type())?;
     let counts = ctx.reduce("ReduceSum", eq, Some(&[d + 1]), false, i64s)?;
     let top = ctx.reduce("ReduceMax", counts, Some(&[d]), true, i64s)?;
-    let is_top = b.op("Equal", &[counts, top], &[], bools)?;
+    let is_top = b.onnx().equal(counts, top).typed(bools)?;
     // smallest value among the most frequent
     // The type's largest value (an unsigned type's is 2^w - 1: with the
     // signed 127 a uint8 mode of 200 read 127).
@@ -74,20 +74,20 @@ fn mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         }
     };
     let big = b.const_scalar(element, big)?;
-    let cand = b.op_like("Where", &[is_top, x, big], &[], x)?;
+    let cand = b.onnx().where_(is_top, x, big).like(x)?;
     let value = ctx.reduce("ReduceMin", cand, Some(&[d]), true, b.unranked(element))?;
     // largest index holding it
     let n = b.op("Shape", &[x], &[("start", Attr::Int(d)), ("end", Attr::Int(d + 1))], i64s)?;
     let n = ctx.squeeze(n, &[0])?;
-    let range = b.op("Range", &[b.const_i64_scalar(0)?, n, b.const_i64_scalar(1)?], &[], i64s)?;
+    let range = b.onnx().range(b.const_i64_scalar(0)?, n, b.const_i64_scalar(1)?, None).typed(i64s)?;
     let trailing: Vec<i64> = (1..(rank - dim) as i64).collect();
     let range = if trailing.is_empty() { range } else { ctx.unsqueeze(range, &trailing)? };
-    let hit = b.op("Equal", &[x, value], &[], bools)?;
-    let hit = b.op("And", &[hit, is_top], &[], bools)?;
+    let hit = b.onnx().equal(x, value).typed(bools)?;
+    let hit = b.onnx().and(hit, is_top).typed(bools)?;
     let minus = b.const_i64_scalar(-1)?;
-    let at = b.op("Where", &[hit, range, minus], &[], i64s)?;
+    let at = b.onnx().where_(hit, range, minus).typed(i64s)?;
     let index = ctx.reduce("ReduceMax", at, Some(&[d]), keepdim, i64s)?;
     let value = if keepdim { value } else { ctx.squeeze(value, &[d])? };
     let value = if is_bool { b.cast(value, ctx.result_element(0)?)? } else { value };
-    Ok(vec![ctx.op("Identity", &[value], &[])?, b.op("Identity", &[index], &[], ctx.result_type(1)?)?])
+    Ok(vec![ctx.b.onnx().identity(value).typed(ctx.result_type(0)?)?, b.onnx().identity(index).typed(ctx.result_type(1)?)?])
 }

@@ -11,8 +11,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.msort.default", msort)
 fn msort<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;
     if ctx.rank(x)? == 0 {
-        return Ok(vec![ctx.op("Identity", &[x], &[])?]);
+        return Ok(vec![ctx.b.onnx().identity(x).typed(ctx.result_type(0)?)?]);
     }
     let (values, _) = sort(ctx, x, 0, false)?;
-    Ok(vec![ctx.op("Identity", &[values], &[])?])
+    Ok(vec![ctx.b.onnx().identity(values).typed(ctx.result_type(0)?)?])
 }

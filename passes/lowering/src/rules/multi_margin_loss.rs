@@ -33,12 +33,12 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let i64_t = b.i64_type();
     let (x, classes, classes_f) = class_rows(c, x0, rank)?;
     let t0 = c.args.tensor("target")?;
-    let t = b.op("Reshape", &[b.cast(t0, i64_t)?, b.const_i64s(&[-1, 1])?], &[], b.unranked(i64_t))?;
+    let t = b.onnx().reshape(b.cast(t0, i64_t)?, b.const_i64s(&[-1, 1])?, None).typed(b.unranked(i64_t))?;
     let e = Ew { ctx: c, like: x0 };
     let xt = b.op_like("GatherElements", &[x, t], &[("axis", Attr::Int(1))], x0)?;
     let z = e.op("Add", &[e.op("Sub", &[e.k(c.args.number("margin")?.as_f64())?, xt])?, x])?;
     let h = if p == 2.0 { e.op("Mul", &[z, z])? } else { z };
-    let classes_range = b.op("Range", &[b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?], &[], b.unranked(i64_t))?;
+    let classes_range = b.onnx().range(b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?, None).typed(b.unranked(i64_t))?;
     let is_target = e.bool_op("Equal", &[classes_range, t])?;
     let keep = e.bool_op("And", &[e.bool_op("Greater", &[z, e.k(0.0)?])?, e.bool_op("Not", &[is_target])?])?;
     let mut h = e.op("Where", &[keep, h, e.k(0.0)?])?;
@@ -67,7 +67,7 @@ pub(super) fn class_rows<'c, 'a>(
     let dims = builder::dims(x0.r#type()).ok_or("unknown rank")?;
     let classes = if rank == 0 { Some(1) } else { dims[rank - 1] };
     if let Some(classes) = classes {
-        let x = b.op_like("Reshape", &[x0, b.const_i64s(&[-1, classes])?], &[], x0)?;
+        let x = b.onnx().reshape(x0, b.const_i64s(&[-1, classes])?, None).like(x0)?;
         return Ok((x, b.const_i64_scalar(classes)?, b.const_like(x0, classes as f64)?));
     }
     // A dynamic C (rank 1 or 2): one row of a 1-d input.

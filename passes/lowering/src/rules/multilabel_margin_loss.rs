@@ -29,15 +29,15 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let e = Ew { ctx: c, like: x0 };
     let (x, classes, classes_f) = super::multi_margin_loss::class_rows(c, x0, rank)?;
     // The target has the input's shape: the same rows.
-    let t = b.op("Reshape", &[b.cast(c.args.tensor("target")?, i64_t)?, b.shape(x)?], &[], i64_u)?;
+    let t = b.onnx().reshape(b.cast(c.args.tensor("target")?, i64_t)?, b.shape(x)?, None).typed(i64_u)?;
     // valid[n, j]: no -1 (any negative) before or at j.
     let negative = b.cast(e.bool_op("Less", &[t, b.const_i64_scalar(0)?])?, i64_t)?;
-    let cum = b.op("CumSum", &[negative, b.const_i64_scalar(1)?], &[], i64_u)?;
+    let cum = b.onnx().cum_sum(negative, b.const_i64_scalar(1)?, None, None).typed(i64_u)?;
     let valid = e.bool_op("Equal", &[cum, b.const_i64_scalar(0)?])?;
-    let label = b.op("Where", &[valid, t, b.const_i64_scalar(0)?], &[], i64_u)?;
+    let label = b.onnx().where_(valid, t, b.const_i64_scalar(0)?).typed(i64_u)?;
     let xt = b.op_like("GatherElements", &[x, label], &[("axis", Attr::Int(1))], x0)?; // [N, j]
     // is_target[n, i]: i is one of the valid labels.
-    let range = b.op("Range", &[b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?], &[], i64_u)?;
+    let range = b.onnx().range(b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?, None).typed(i64_u)?;
     let hit = e.bool_op("Equal", &[c.unsqueeze(label, &[2])?, range])?; // [N, j, i]
     let hit = e.bool_op("And", &[hit, c.unsqueeze(valid, &[2])?])?;
     let f32_t = b.f32_type();

@@ -53,10 +53,10 @@ fn multinomial<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let keys = |p: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
         // probs / E with E = -ln(u), u in (0, 1): E > 0, so zero weights give 0.
         let u = open_uniform(ctx, b.shape(p)?, element)?;
-        let ln = b.op("Log", &[u], &[], b.unranked(t))?;
+        let ln = b.onnx().log(u).typed(b.unranked(t))?;
         let minus_one = b.const_scalar(t, -1.0)?;
-        let e = b.op("Mul", &[ln, minus_one], &[], b.unranked(t))?;
-        b.op("Div", &[p, e], &[], b.unranked(t))
+        let e = b.onnx().mul(ln, minus_one).typed(b.unranked(t))?;
+        b.onnx().div(p, e).typed(b.unranked(t))
     };
     let i64s = b.unranked(b.i64_type());
     let indices = if !replacement || single {
@@ -73,9 +73,9 @@ fn multinomial<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
         let last = super::tensor_common::shape_part(ctx, probs, rank as i64 - 1, None)?;
         let shape = b.op("Concat", &[lead, n_tensor, last], &[("axis", Attr::Int(0))], i64s)?;
         let p3 = ctx.unsqueeze(p, &[rank as i64 - 1])?;
-        let expanded = b.op("Expand", &[p3, shape], &[], b.unranked(t))?;
+        let expanded = b.onnx().expand(p3, shape).typed(b.unranked(t))?;
         let q = keys(expanded)?;
         b.op("ArgMax", &[q], &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(0))], i64s)?
     };
-    Ok(vec![ctx.op("Identity", &[b.cast_like_type(indices, ctx.result_element(0)?)?], &[])?])
+    Ok(vec![ctx.b.onnx().identity(b.cast_like_type(indices, ctx.result_element(0)?)?).typed(ctx.result_type(0)?)?])
 }

@@ -19,5 +19,5 @@ pub(super) fn mvlgamma<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
         let xj = f.addk(x, -(j as f64) / 2.0)?;
         sum = f.add(sum, lgamma(&f, xj)?)?;
     }
-    Ok(vec![c.b.cast(sum, c.result_element(0)?).and_then(|v| c.op("Identity", &[v], &[]))?])
+    Ok(vec![c.b.cast(sum, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }

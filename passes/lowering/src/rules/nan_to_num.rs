@@ -8,7 +8,7 @@ use melior::ir::{r#type::TypeLike as _, ValueLike};
 pub const RULES: &[Rule] = &[Rule::custom("aten.nan_to_num.default", |c| {
     let x = c.args.tensor("self")?;
     if !is_float_value(x) {
-        return Ok(vec![c.op("Identity", &[x], &[])?]);
+        return Ok(vec![c.b.onnx().identity(x).typed(c.result_type(0)?)?]);
     }
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let max = if element == melior::ir::Type::float64(c.b.context) {
@@ -29,9 +29,9 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.nan_to_num.default", |c| {
     let is_nan = isnan(c, x)?;
     let is_pos = isinf(c, x, true, false)?;
     let is_neg = isinf(c, x, false, true)?;
-    let y = b.op_like("Where", &[is_nan, nan, x], &[], x)?;
-    let y = b.op_like("Where", &[is_pos, posinf, y], &[], x)?;
-    Ok(vec![c.op("Where", &[is_neg, neginf, y], &[])?])
+    let y = b.onnx().where_(is_nan, nan, x).like(x)?;
+    let y = b.onnx().where_(is_pos, posinf, y).like(x)?;
+    Ok(vec![c.b.onnx().where_(is_neg, neginf, y).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]", "self: T[2,3]; nan: 1.5; posinf: 100.0; neginf: -100.0", "self: T[]", "self: T[0]"])
 .dtypes(&["f32", "i64", "bool", "f64", "i32", "i8", "u8", "f16", "bf16"])];

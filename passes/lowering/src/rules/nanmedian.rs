@@ -30,9 +30,9 @@ fn median_position<'c, 'a>(ctx: &Ctx<'c, 'a>, count: Value<'c, 'a>) -> Result<Va
     let one = b.const_i64_scalar(1)?;
     let zero = b.const_i64_scalar(0)?;
     let two = b.const_i64_scalar(2)?;
-    let m = b.op("Sub", &[count, one], &[], i64s)?;
-    let m = b.op("Max", &[m, zero], &[], i64s)?;
-    b.op("Div", &[m, two], &[], i64s)
+    let m = b.onnx().sub(count, one).typed(i64s)?;
+    let m = b.onnx().max(&[m, zero]).typed(i64s)?;
+    b.onnx().div(m, two).typed(i64s)
 }
 
 /// Number of non-NaN elements along `axis` (kept), int64.
@@ -40,12 +40,12 @@ fn non_nan_count<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, axis: i64) -> Resu
     let b = &ctx.b;
     let i64s = b.unranked(b.i64_type());
     let ok = if builder::is_float(elem(x)?) {
-        let nan = b.op("IsNaN", &[x], &[], b.unranked(bool_type(ctx)))?;
-        b.op("Not", &[nan], &[], b.unranked(bool_type(ctx)))?
+        let nan = b.onnx().is_na_n(x).typed(b.unranked(bool_type(ctx)))?;
+        b.onnx().not(nan).typed(b.unranked(bool_type(ctx)))?
     } else {
         let shape = b.shape(x)?;
         let t = b.const_scalar(bool_type(ctx), 1.0)?;
-        b.op("Expand", &[t, shape], &[], b.unranked(bool_type(ctx)))?
+        b.onnx().expand(t, shape).typed(b.unranked(bool_type(ctx)))?
     };
     let ok = b.cast(ok, b.i64_type())?;
     ctx.reduce("ReduceSum", ok, Some(&[axis]), true, i64s)
@@ -63,14 +63,14 @@ fn nanmedian_all<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
             return Err("nanmedian of an empty integer tensor has no value".into());
         }
         let nan = b.const_scalar(element, f64::NAN)?;
-        return Ok(vec![ctx.op("Identity", &[nan], &[])?]);
+        return Ok(vec![ctx.b.onnx().identity(nan).typed(ctx.result_type(0)?)?]);
     }
-    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     let (values, _) = sort(ctx, flat, 0, false)?;
     let count = non_nan_count(ctx, flat, 0)?;
     let pos = median_position(ctx, count)?;
     let picked = b.op_like("Gather", &[values, pos], &[("axis", Attr::Int(0))], x)?;
-    Ok(vec![ctx.op("Reshape", &[picked, b.const_i64s(&[])?], &[])?])
+    Ok(vec![ctx.b.onnx().reshape(picked, b.const_i64s(&[])?, None).typed(ctx.result_type(0)?)?])
 }
 
 /// Lower median of the non-NaN elements along `dim` and its index in
@@ -83,7 +83,7 @@ fn nanmedian_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
     let keepdim = ctx.args.bool("keepdim")?;
     if rank == 0 {
-        return Ok(vec![ctx.op("Identity", &[x], &[])?, b.op("Identity", &[b.const_i64_scalar(0)?], &[], ctx.result_type(1)?)?]);
+        return Ok(vec![ctx.b.onnx().identity(x).typed(ctx.result_type(0)?)?, b.onnx().identity(b.const_i64_scalar(0)?).typed(ctx.result_type(1)?)?]);
     }
     if builder::dims(x.r#type()).is_some_and(|d| d[dim] == Some(0)) {
         return Err("nanmedian along an empty dim is undefined (torch refuses it)".into());
@@ -100,15 +100,15 @@ fn nanmedian_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
         let n = builder::dims(x.r#type())
             .and_then(|d| d[dim])
             .ok_or("nanmedian along a dynamic dim of a float tensor is not supported (the index of an all-NaN row depends on the size)")?;
-        let none = b.op("Equal", &[count, b.const_i64_scalar(0)?], &[], b.unranked(bool_type(ctx)))?;
+        let none = b.onnx().equal(count, b.const_i64_scalar(0)?).typed(b.unranked(bool_type(ctx)))?;
         let at = b.const_i64_scalar(all_nan_index(n as usize) as i64)?;
-        i = b.op("Where", &[none, at, i], &[], b.unranked(b.i64_type()))?;
+        i = b.onnx().where_(none, at, i).typed(b.unranked(b.i64_type()))?;
     }
     if !keepdim {
         v = ctx.squeeze(v, &[dim as i64])?;
         i = ctx.squeeze(i, &[dim as i64])?;
     }
-    Ok(vec![ctx.op("Identity", &[v], &[])?, b.op("Identity", &[i], &[], ctx.result_type(1)?)?])
+    Ok(vec![ctx.b.onnx().identity(v).typed(ctx.result_type(0)?)?, b.onnx().identity(i).typed(ctx.result_type(1)?)?])
 }
 
 /// The element libstdc++'s `std::nth_element(first, first, last, comp)`

@@ -31,8 +31,8 @@ pub(super) fn nan_reduce<'c, 'a>(c: &Ctx<'c, 'a>, mean: bool) -> Result<Vec<Valu
     let (x, valid) = if is_float_value(x) {
         let nan = isnan(c, x)?;
         let zero = b.const_like(x, 0.0)?;
-        let kept = b.op_like("Where", &[nan, zero, x], &[], x)?;
-        let ok = b.op("Not", &[nan], &[], b.unranked(super::math_common::bool_type(c)))?;
+        let kept = b.onnx().where_(nan, zero, x).like(x)?;
+        let ok = b.onnx().not(nan).typed(b.unranked(super::math_common::bool_type(c)))?;
         (kept, Some(ok))
     } else {
         (x, None)
@@ -40,10 +40,10 @@ pub(super) fn nan_reduce<'c, 'a>(c: &Ctx<'c, 'a>, mean: bool) -> Result<Vec<Valu
     let element = super::math_common::elem(x)?;
     let sum = c.reduce("ReduceSum", x, axes.as_deref(), keepdim, b.unranked(element))?;
     if !mean {
-        return Ok(vec![c.op("Identity", &[sum], &[])?]);
+        return Ok(vec![c.b.onnx().identity(sum).typed(c.result_type(0)?)?]);
     }
     let valid = valid.ok_or("nanmean of a non-float tensor (torch refuses it)")?;
     let n = b.cast(valid, element)?;
     let n = c.reduce("ReduceSum", n, axes.as_deref(), keepdim, b.unranked(element))?;
-    Ok(vec![c.op("Div", &[sum, n], &[])?])
+    Ok(vec![c.b.onnx().div(sum, n).typed(c.result_type(0)?)?])
 }

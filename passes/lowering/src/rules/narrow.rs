@@ -17,12 +17,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.narrow.default", |c| {
         (s, l) => {
             let s = c.int_tensor(s)?;
             let l = c.int_tensor(l)?;
-            let e = c.b.op_like("Add", &[s, l], &[], s)?;
+            let e = c.b.onnx().add(s, l).like(s)?;
             (s, e)
         }
     };
     let axes = c.b.const_i64s(&[dim])?;
-    Ok(vec![c.op("Slice", &[x, starts, ends, axes], &[])?])
+    Ok(vec![c.b.onnx().slice(x, starts, ends, Some(axes), None).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[5,4]; dim: 0; start: 1; length: 3",

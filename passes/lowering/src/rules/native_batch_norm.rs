@@ -78,16 +78,16 @@ pub(super) fn batch_norm_stats<'c, 'a>(c: &Ctx<'c, 'a>, training: bool) -> Resul
     let (y, mean, rstd, rm_out, rv_out);
     if training {
         let mean_k = c.reduce("ReduceMean", x, Some(&axes), true, unranked)?;
-        let d = b.op_like("Sub", &[x, mean_k], &[], x)?;
-        let sq = b.op_like("Mul", &[d, d], &[], x)?;
+        let d = b.onnx().sub(x, mean_k).like(x)?;
+        let sq = b.onnx().mul(d, d).like(x)?;
         let var_k = c.reduce("ReduceMean", sq, Some(&axes), true, unranked)?;
-        let ve = b.op_like("Add", &[var_k, eps], &[], x)?;
-        let rstd_k = b.op_like("Reciprocal", &[b.op_like("Sqrt", &[ve], &[], x)?], &[], x)?;
-        y = b.op_like("Mul", &[d, rstd_k], &[], x)?;
+        let ve = b.onnx().add(var_k, eps).like(x)?;
+        let rstd_k = b.onnx().reciprocal(b.onnx().sqrt(ve).like(x)?).like(x)?;
+        y = b.onnx().mul(d, rstd_k).like(x)?;
         let flat = b.const_i64s(&[-1])?;
-        mean = b.op_like("Reshape", &[mean_k, flat], &[], x)?;
-        rstd = b.op_like("Reshape", &[rstd_k, flat], &[], x)?;
-        let var = b.op_like("Reshape", &[var_k, flat], &[], x)?;
+        mean = b.onnx().reshape(mean_k, flat, None).like(x)?;
+        rstd = b.onnx().reshape(rstd_k, flat, None).like(x)?;
+        let var = b.onnx().reshape(var_k, flat, None).like(x)?;
         // Running stats: (1 - m) * running + m * batch (unbiased variance).
         match (running_mean, running_var) {
             (Some(rm), Some(rv)) => {
@@ -99,28 +99,28 @@ pub(super) fn batch_norm_stats<'c, 'a>(c: &Ctx<'c, 'a>, training: bool) -> Resul
                     None => {
                         // Dynamic sizes: n = numel / C (C at least 1), n / (n - 1).
                         let i64_t = b.i64_type();
-                        let size = b.op("Size", &[x], &[], RankedTensorType::new(&[], i64_t, None).into())?;
+                        let size = b.onnx().size(x).typed(RankedTensorType::new(&[], i64_t, None).into())?;
                         let ch = b.op(
                             "Shape",
                             &[x],
                             &[("start", Attr::Int(1)), ("end", Attr::Int(2))],
                             RankedTensorType::new(&[1], i64_t, None).into(),
                         )?;
-                        let ch = b.op_like("Max", &[ch, b.const_i64s(&[1])?], &[], ch)?;
-                        let count = b.cast(b.op_like("Div", &[size, ch], &[], ch)?, element)?;
-                        let less = b.op_like("Sub", &[count, b.const_like(x, 1.0)?], &[], x)?;
-                        b.op_like("Div", &[count, less], &[], x)?
+                        let ch = b.onnx().max(&[ch, b.const_i64s(&[1])?]).like(ch)?;
+                        let count = b.cast(b.onnx().div(size, ch).like(ch)?, element)?;
+                        let less = b.onnx().sub(count, b.const_like(x, 1.0)?).like(x)?;
+                        b.onnx().div(count, less).like(x)?
                     }
                 };
                 let keep = b.const_like(x, 1.0 - m)?;
                 let mm = b.const_like(x, m)?;
                 let blend = |run: Value<'c, 'a>, batch: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
-                    let a = b.op_like("Mul", &[run, keep], &[], x)?;
-                    let bb = b.op_like("Mul", &[batch, mm], &[], x)?;
-                    b.op_like("Add", &[a, bb], &[], x)
+                    let a = b.onnx().mul(run, keep).like(x)?;
+                    let bb = b.onnx().mul(batch, mm).like(x)?;
+                    b.onnx().add(a, bb).like(x)
                 };
                 rm_out = Some(blend(rm, mean)?);
-                let uv = b.op_like("Mul", &[var, unbias], &[], x)?;
+                let uv = b.onnx().mul(var, unbias).like(x)?;
                 rv_out = Some(blend(rv, uv)?);
             }
             _ => {
@@ -133,24 +133,24 @@ pub(super) fn batch_norm_stats<'c, 'a>(c: &Ctx<'c, 'a>, training: bool) -> Resul
             (Some(rm), Some(rv)) => (rm, rv),
             _ => return Err("batch norm in eval mode without running statistics".into()),
         };
-        let d = b.op_like("Sub", &[x, per_channel(rm)?], &[], x)?;
-        let ve = b.op_like("Add", &[per_channel(rv)?, eps], &[], x)?;
-        let rstd_k = b.op_like("Reciprocal", &[b.op_like("Sqrt", &[ve], &[], x)?], &[], x)?;
-        y = b.op_like("Mul", &[d, rstd_k], &[], x)?;
+        let d = b.onnx().sub(x, per_channel(rm)?).like(x)?;
+        let ve = b.onnx().add(per_channel(rv)?, eps).like(x)?;
+        let rstd_k = b.onnx().reciprocal(b.onnx().sqrt(ve).like(x)?).like(x)?;
+        y = b.onnx().mul(d, rstd_k).like(x)?;
         let empty = melior::ir::r#type::RankedTensorType::new(&[0], element, None).into();
         mean = b.constant(empty, &[])?;
         rstd = b.constant(empty, &[])?;
-        rm_out = Some(b.op_like("Identity", &[rm], &[], x)?);
-        rv_out = Some(b.op_like("Identity", &[rv], &[], x)?);
+        rm_out = Some(b.onnx().identity(rm).like(x)?);
+        rv_out = Some(b.onnx().identity(rv).like(x)?);
     }
     let mut y = y;
     if let Some(w) = c.args.opt_tensor("weight")? {
-        y = b.op_like("Mul", &[y, per_channel(w)?], &[], x)?;
+        y = b.onnx().mul(y, per_channel(w)?).like(x)?;
     }
     if let Some(bias) = c.args.opt_tensor("bias")? {
-        y = b.op_like("Add", &[y, per_channel(bias)?], &[], x)?;
+        y = b.onnx().add(y, per_channel(bias)?).like(x)?;
     }
-    let y = b.op_like("Identity", &[y], &[], x)?;
+    let y = b.onnx().identity(y).like(x)?;
     let mut out = vec![y, mean, rstd];
     out.extend(rm_out);
     out.extend(rv_out);

@@ -23,17 +23,17 @@ pub fn native_dropout<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let element = element_of(x)?;
     if !train {
         let mask = full(ctx, shape, bool_type, 1.0)?;
-        return Ok(vec![x, b.op("Identity", &[mask], &[], ctx.result_type(1)?)?]);
+        return Ok(vec![x, b.onnx().identity(mask).typed(ctx.result_type(1)?)?]);
     }
     significand_bits(element)?;
     if p == 1.0 {
         let zero = b.const_scalar(element, 0.0)?;
         let mask = full(ctx, shape, bool_type, 0.0)?;
-        return Ok(vec![ctx.op("Mul", &[x, zero], &[])?, b.cast_like_type(mask, ctx.result_element(1)?)?]);
+        return Ok(vec![ctx.b.onnx().mul(x, zero).typed(ctx.result_type(0)?)?, b.cast_like_type(mask, ctx.result_element(1)?)?]);
     }
     let mask = keep_mask(ctx, shape, 1.0 - p)?;
     let m = b.cast(mask, element)?;
     let scale = b.const_scalar(element, 1.0 / (1.0 - p))?;
-    let kept = b.op_like("Mul", &[x, m], &[], x)?;
-    Ok(vec![ctx.op("Mul", &[kept, scale], &[])?, b.cast_like_type(mask, ctx.result_element(1)?)?])
+    let kept = b.onnx().mul(x, m).like(x)?;
+    Ok(vec![ctx.b.onnx().mul(kept, scale).typed(ctx.result_type(0)?)?, b.cast_like_type(mask, ctx.result_element(1)?)?])
 }

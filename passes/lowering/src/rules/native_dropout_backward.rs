@@ -6,8 +6,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.native_dropout_backward.default"
     let g = c.tensor_as("grad_output", el)?;
     let m = c.tensor_as("mask", el)?;
     let b = &c.b;
-    let gm = b.op("Mul", &[g, m], &[], b.unranked(el))?;
-    Ok(vec![c.op("Mul", &[gm, b.const_scalar(el, c.args.float("scale")?)?], &[])?])
+    let gm = b.onnx().mul(g, m).typed(b.unranked(el))?;
+    Ok(vec![c.b.onnx().mul(gm, b.const_scalar(el, c.args.float("scale")?)?).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "grad_output: T[3,4]; mask: bool[3,4]; scale: 2.0",

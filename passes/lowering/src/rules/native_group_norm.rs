@@ -23,25 +23,25 @@ fn native_group_norm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Stri
         IntArg::Dynamic(v) => v,
     };
     let shape = super::group_norm::grouped_shape(c, x, Some(n), groups)?;
-    let grouped = b.op_like("Reshape", &[x, shape], &[], x)?;
+    let grouped = b.onnx().reshape(x, shape, None).like(x)?;
     let mean = c.reduce("ReduceMean", grouped, Some(&[-1]), true, unranked)?;
-    let d = b.op_like("Sub", &[grouped, mean], &[], x)?;
-    let sq = b.op_like("Mul", &[d, d], &[], x)?;
+    let d = b.onnx().sub(grouped, mean).like(x)?;
+    let sq = b.onnx().mul(d, d).like(x)?;
     let var = c.reduce("ReduceMean", sq, Some(&[-1]), true, unranked)?;
-    let ve = b.op_like("Add", &[var, b.const_like(x, c.args.float("eps")?)?], &[], x)?;
-    let rstd = b.op_like("Reciprocal", &[b.op_like("Sqrt", &[ve], &[], x)?], &[], x)?;
-    let normed = b.op_like("Mul", &[d, rstd], &[], x)?;
-    let mut y = b.op_like("Reshape", &[normed, b.shape(x)?], &[], x)?;
+    let ve = b.onnx().add(var, b.const_like(x, c.args.float("eps")?)?).like(x)?;
+    let rstd = b.onnx().reciprocal(b.onnx().sqrt(ve).like(x)?).like(x)?;
+    let normed = b.onnx().mul(d, rstd).like(x)?;
+    let mut y = b.onnx().reshape(normed, b.shape(x)?, None).like(x)?;
     let trailing: Vec<i64> = (1..rank as i64 - 1).collect();
     if let Some(w) = c.args.opt_tensor("weight")? {
         let w = if trailing.is_empty() { w } else { c.unsqueeze(w, &trailing)? };
-        y = b.op_like("Mul", &[y, w], &[], x)?;
+        y = b.onnx().mul(y, w).like(x)?;
     }
     if let Some(bias) = c.args.opt_tensor("bias")? {
         let bias = if trailing.is_empty() { bias } else { c.unsqueeze(bias, &trailing)? };
-        y = b.op_like("Add", &[y, bias], &[], x)?;
+        y = b.onnx().add(y, bias).like(x)?;
     }
-    let y = b.op_like("Identity", &[y], &[], x)?;
+    let y = b.onnx().identity(y).like(x)?;
     let mean = c.squeeze(mean, &[-1])?;
     let rstd = c.squeeze(rstd, &[-1])?;
     Ok(vec![y, mean, rstd])

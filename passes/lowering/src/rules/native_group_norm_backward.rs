@@ -34,23 +34,23 @@ fn group_norm_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
             c.unsqueeze(v, &trailing)
         }
     };
-    let xg = b.op_like("Reshape", &[x, gshape], &[], x)?;
+    let xg = b.onnx().reshape(x, gshape, None).like(x)?;
     let mean3 = c.unsqueeze(mean, &[-1])?;
     let rstd3 = c.unsqueeze(rstd, &[-1])?;
-    let xhat_g = b.op_like("Mul", &[b.op_like("Sub", &[xg, mean3], &[], x)?, rstd3], &[], x)?;
+    let xhat_g = b.onnx().mul(b.onnx().sub(xg, mean3).like(x)?, rstd3).like(x)?;
     let g = match c.args.opt_tensor("weight")? {
-        Some(w) => b.op_like("Mul", &[go, per_channel(w)?], &[], x)?,
+        Some(w) => b.onnx().mul(go, per_channel(w)?).like(x)?,
         None => go,
     };
-    let gg = b.op_like("Reshape", &[g, gshape], &[], x)?;
+    let gg = b.onnx().reshape(g, gshape, None).like(x)?;
     let mean_g = c.reduce("ReduceMean", gg, Some(&[-1]), true, ty)?;
-    let mean_gx = c.reduce("ReduceMean", b.op_like("Mul", &[gg, xhat_g], &[], x)?, Some(&[-1]), true, ty)?;
-    let inner = b.op_like("Sub", &[b.op_like("Sub", &[gg, mean_g], &[], x)?, b.op_like("Mul", &[xhat_g, mean_gx], &[], x)?], &[], x)?;
-    let gi = b.op_like("Mul", &[inner, rstd3], &[], x)?;
-    let grad_input = b.op("Reshape", &[gi, xshape], &[], c.result_type(0)?)?;
-    let xhat = b.op_like("Reshape", &[xhat_g, xshape], &[], x)?;
+    let mean_gx = c.reduce("ReduceMean", b.onnx().mul(gg, xhat_g).like(x)?, Some(&[-1]), true, ty)?;
+    let inner = b.onnx().sub(b.onnx().sub(gg, mean_g).like(x)?, b.onnx().mul(xhat_g, mean_gx).like(x)?).like(x)?;
+    let gi = b.onnx().mul(inner, rstd3).like(x)?;
+    let grad_input = b.onnx().reshape(gi, xshape, None).typed(c.result_type(0)?)?;
+    let xhat = b.onnx().reshape(xhat_g, xshape, None).like(x)?;
     let axes: Vec<i64> = std::iter::once(0).chain(2..rank as i64).collect();
-    let grad_weight = c.reduce("ReduceSum", b.op_like("Mul", &[go, xhat], &[], x)?, Some(&axes), false, c.result_type(1)?)?;
+    let grad_weight = c.reduce("ReduceSum", b.onnx().mul(go, xhat).like(x)?, Some(&axes), false, c.result_type(1)?)?;
     let grad_bias = c.reduce("ReduceSum", go, Some(&axes), false, c.result_type(2)?)?;
     Ok(vec![grad_input, grad_weight, grad_bias])
 }

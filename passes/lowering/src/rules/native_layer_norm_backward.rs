@@ -22,23 +22,23 @@ fn layer_norm_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
     let norm_axes: Vec<i64> = (rank - k..rank).map(|a| a as i64).collect();
     let batch_axes: Vec<i64> = (0..rank - k).map(|a| a as i64).collect();
     let ty = b.unranked(builder::element_type(x.r#type()).ok_or("not a tensor")?);
-    let xhat = b.op_like("Mul", &[b.op_like("Sub", &[x, mean], &[], x)?, rstd], &[], x)?;
+    let xhat = b.onnx().mul(b.onnx().sub(x, mean).like(x)?, rstd).like(x)?;
     let weight = c.args.opt_tensor("weight")?;
     let g = match weight {
-        Some(w) => b.op_like("Mul", &[go, w], &[], x)?,
+        Some(w) => b.onnx().mul(go, w).like(x)?,
         None => go,
     };
     let mean_g = c.reduce("ReduceMean", g, Some(&norm_axes), true, ty)?;
-    let mean_gx = c.reduce("ReduceMean", b.op_like("Mul", &[g, xhat], &[], x)?, Some(&norm_axes), true, ty)?;
-    let inner = b.op_like("Sub", &[b.op_like("Sub", &[g, mean_g], &[], x)?, b.op_like("Mul", &[xhat, mean_gx], &[], x)?], &[], x)?;
-    let grad_input = c.b.op("Mul", &[inner, rstd], &[], c.result_type(0)?)?;
+    let mean_gx = c.reduce("ReduceMean", b.onnx().mul(g, xhat).like(x)?, Some(&norm_axes), true, ty)?;
+    let inner = b.onnx().sub(b.onnx().sub(g, mean_g).like(x)?, b.onnx().mul(xhat, mean_gx).like(x)?).like(x)?;
+    let grad_input = c.b.onnx().mul(inner, rstd).typed(c.result_type(0)?)?;
     let sum_batch = |v: Value<'c, 'a>, index: usize| -> Result<Value<'c, 'a>, String> {
         if batch_axes.is_empty() {
-            return c.b.op("Identity", &[v], &[], c.result_type(index)?);
+            return c.b.onnx().identity(v).typed(c.result_type(index)?);
         }
         c.reduce("ReduceSum", v, Some(&batch_axes), false, c.result_type(index)?)
     };
-    let grad_weight = sum_batch(b.op_like("Mul", &[go, xhat], &[], x)?, 1)?;
+    let grad_weight = sum_batch(b.onnx().mul(go, xhat).like(x)?, 1)?;
     let grad_bias = sum_batch(go, 2)?;
     Ok(vec![grad_input, grad_weight, grad_bias])
 }

@@ -15,7 +15,7 @@ fn neg<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let unsigned = melior::ir::r#type::IntegerType::try_from(element).is_ok_and(|t| t.is_unsigned());
     if unsigned && !builder::is_bool(element) {
         let zero = c.b.const_scalar(element, 0.0)?;
-        return Ok(vec![c.op("Sub", &[zero, x], &[])?]);
+        return Ok(vec![c.b.onnx().sub(zero, x).typed(c.result_type(0)?)?]);
     }
-    Ok(vec![c.op("Neg", &[x], &[])?])
+    Ok(vec![c.b.onnx().neg(x).typed(c.result_type(0)?)?])
 }

@@ -36,37 +36,37 @@ fn nextafter<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let y = b.cast_like_type(c.tensor_as("other", el)?, f64_t)?;
     let k = |v: f64| b.const_like(x, v);
     let special = zero_or_special(c, x)?;
-    let safe = b.op_like("Where", &[special, k(1.0)?, x], &[], x)?;
+    let safe = b.onnx().where_(special, k(1.0)?, x).like(x)?;
     let (m, e) = frexp_f64(c, safe)?;
-    let pow2 = b.op("Equal", &[b.op_like("Abs", &[m], &[], x)?, k(0.5)?], &[], bool_t)?;
-    let up = b.op("Greater", &[y, x], &[], bool_t)?;
-    let positive = b.op("Greater", &[x, k(0.0)?], &[], bool_t)?;
-    let away = b.op("Equal", &[up, positive], &[], bool_t)?;
-    let towards_pow2 = b.op("And", &[b.op("Not", &[away], &[], bool_t)?, pow2], &[], bool_t)?;
-    let step_exp = b.op_like("Sub", &[e, k(bits)?], &[], x)?;
-    let step_exp = b.op_like("Where", &[towards_pow2, b.op_like("Sub", &[step_exp, k(1.0)?], &[], x)?, step_exp], &[], x)?;
-    let step_exp = b.op_like("Max", &[step_exp, k(min_exp)?], &[], x)?;
-    let step = b.op_like("Pow", &[k(2.0)?, step_exp], &[], x)?;
-    let r = b.op_like("Where", &[up, b.op_like("Add", &[x, step], &[], x)?, b.op_like("Sub", &[x, step], &[], x)?], &[], x)?;
+    let pow2 = b.onnx().equal(b.onnx().abs(m).like(x)?, k(0.5)?).typed(bool_t)?;
+    let up = b.onnx().greater(y, x).typed(bool_t)?;
+    let positive = b.onnx().greater(x, k(0.0)?).typed(bool_t)?;
+    let away = b.onnx().equal(up, positive).typed(bool_t)?;
+    let towards_pow2 = b.onnx().and(b.onnx().not(away).typed(bool_t)?, pow2).typed(bool_t)?;
+    let step_exp = b.onnx().sub(e, k(bits)?).like(x)?;
+    let step_exp = b.onnx().where_(towards_pow2, b.onnx().sub(step_exp, k(1.0)?).like(x)?, step_exp).like(x)?;
+    let step_exp = b.onnx().max(&[step_exp, k(min_exp)?]).like(x)?;
+    let step = b.onnx().pow(k(2.0)?, step_exp).like(x)?;
+    let r = b.onnx().where_(up, b.onnx().add(x, step).like(x)?, b.onnx().sub(x, step).like(x)?).like(x)?;
     // Stepping to zero keeps x's sign (nextafter(-tiny, 0) is -0.0); signed
     // zeros go through Where's false branch, which onnxruntime keeps (its
     // true branch turns -0.0 into 0.0).
     // (Conditions are built without Not: onnxruntime's NotWhereFusion would
     // swap the branches back.)
-    let r_nonzero = b.op("Greater", &[b.op_like("Abs", &[r], &[], x)?, k(0.0)?], &[], bool_t)?;
-    let r = b.op_like("Where", &[r_nonzero, r, b.op_like("Mul", &[x, k(0.0)?], &[], x)?], &[], x)?;
+    let r_nonzero = b.onnx().greater(b.onnx().abs(r).like(x)?, k(0.0)?).typed(bool_t)?;
+    let r = b.onnx().where_(r_nonzero, r, b.onnx().mul(x, k(0.0)?).like(x)?).like(x)?;
     // Smallest subnormal from zero: 2^min_exp in two exact steps.
-    let tiny = b.op_like("Mul", &[k(2f64.powi(-700))?, k(2f64.powi(min_exp as i32 + 700))?], &[], x)?;
-    let y_pos = b.op("Greater", &[y, k(0.0)?], &[], bool_t)?;
-    let from_zero = b.op_like("Where", &[y_pos, tiny, b.op_like("Neg", &[tiny], &[], x)?], &[], x)?;
-    let zero = b.op("Equal", &[x, k(0.0)?], &[], bool_t)?;
-    let r = b.op_like("Where", &[zero, from_zero, r], &[], x)?;
+    let tiny = b.onnx().mul(k(2f64.powi(-700))?, k(2f64.powi(min_exp as i32 + 700))?).like(x)?;
+    let y_pos = b.onnx().greater(y, k(0.0)?).typed(bool_t)?;
+    let from_zero = b.onnx().where_(y_pos, tiny, b.onnx().neg(tiny).like(x)?).like(x)?;
+    let zero = b.onnx().equal(x, k(0.0)?).typed(bool_t)?;
+    let r = b.onnx().where_(zero, from_zero, r).like(x)?;
     let inf = b.op("IsInf", &[x], &[("detect_positive", Attr::Int(1)), ("detect_negative", Attr::Int(1))], bool_t)?;
-    let r = b.op_like("Where", &[inf, b.op_like("Where", &[positive, k(max)?, k(-max)?], &[], x)?, r], &[], x)?;
-    let differ = b.op("Or", &[b.op("Less", &[x, y], &[], bool_t)?, b.op("Greater", &[x, y], &[], bool_t)?], &[], bool_t)?;
-    let r = b.op_like("Where", &[differ, r, y], &[], x)?;
-    let nan = b.op("Or", &[b.op("IsNaN", &[x], &[], bool_t)?, b.op("IsNaN", &[y], &[], bool_t)?], &[], bool_t)?;
-    let r = b.op_like("Where", &[nan, k(f64::NAN)?, r], &[], x)?;
+    let r = b.onnx().where_(inf, b.onnx().where_(positive, k(max)?, k(-max)?).like(x)?, r).like(x)?;
+    let differ = b.onnx().or(b.onnx().less(x, y).typed(bool_t)?, b.onnx().greater(x, y).typed(bool_t)?).typed(bool_t)?;
+    let r = b.onnx().where_(differ, r, y).like(x)?;
+    let nan = b.onnx().or(b.onnx().is_na_n(x).typed(bool_t)?, b.onnx().is_na_n(y).typed(bool_t)?).typed(bool_t)?;
+    let r = b.onnx().where_(nan, k(f64::NAN)?, r).like(x)?;
     let code = crate::onnx_ir::data_type_code(el).ok_or("dtype")?;
     Ok(vec![c.op("Cast", &[r], &[("to", Attr::Int(code))])?])
 }

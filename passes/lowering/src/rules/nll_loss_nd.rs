@@ -42,7 +42,7 @@ pub(super) fn nll<'c, 'a>(
     let target = b.cast_like_type(target, b.i64_type())?;
     let ign = e.bool_op("Equal", &[target, ignore])?;
     let zero_i = b.const_i64_scalar(0)?;
-    let safe = b.op_like("Where", &[ign, zero_i, target], &[], target)?;
+    let safe = b.onnx().where_(ign, zero_i, target).like(target)?;
     let picked = b.op_like("GatherElements", &[x, c.unsqueeze(safe, &[1])?], &[("axis", Attr::Int(1))], x)?;
     let picked = c.squeeze(picked, &[1])?;
     let w = match weight {
@@ -56,11 +56,11 @@ pub(super) fn nll<'c, 'a>(
     let out = match reduction {
         0 => {
             let l = if unbatched { c.squeeze(loss, &[0])? } else { loss };
-            c.op("Identity", &[l], &[])?
+            c.b.onnx().identity(l).typed(c.result_type(0)?)?
         }
         1 => {
             let s = c.reduce("ReduceSum", loss, None, false, ty)?;
-            c.op("Div", &[s, total], &[])?
+            c.b.onnx().div(s, total).typed(c.result_type(0)?)?
         }
         2 => c.reduce("ReduceSum", loss, None, false, c.result_type(0)?)?,
         r => return Err(format!("loss reduction {r}")),

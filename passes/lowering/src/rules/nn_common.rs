@@ -24,7 +24,7 @@ pub fn slice<'c, 'a>(
     let s = ctx.b.const_i64s(starts)?;
     let e = ctx.b.const_i64s(ends)?;
     let a = ctx.b.const_i64s(axes)?;
-    ctx.b.op_like("Slice", &[x, s, e, a], &[], x)
+    ctx.b.onnx().slice(x, s, e, Some(a), None).like(x)
 }
 
 /// Pads `x` by torch's pad list (`(begin, end)` pairs from the last dim
@@ -136,7 +136,7 @@ pub fn with_batch<'c, 'a>(
         None => unranked_like(ctx, x)?,
     };
     let axes = ctx.b.const_i64s(&[0])?;
-    let xb = ctx.b.op("Unsqueeze", &[x, axes], &[], batched_type)?;
+    let xb = ctx.b.onnx().unsqueeze(x, axes).typed(batched_type)?;
     let results = f(xb)?;
     results.into_iter().map(|r| ctx.squeeze(r, &[0])).collect()
 }
@@ -150,7 +150,7 @@ pub fn pad_rule<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: &str, spatial: usize) -> Result
         return Err(format!("padding has {} values, expected {}", pairs.len(), 2 * spatial));
     }
     let y = pad_torch(ctx, x, &pairs, mode, 0.0)?;
-    Ok(vec![ctx.op("Identity", &[y], &[])?])
+    Ok(vec![ctx.b.onnx().identity(y).typed(ctx.result_type(0)?)?])
 }
 
 /// A `SymInt[]` argument that must be static.
@@ -326,7 +326,7 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
         if let Some(div) = divisor {
             let k: i64 = w.kernel.iter().product();
             let f = ctx.b.const_like(xb, k as f64 / div as f64)?;
-            y = ctx.b.op_like("Mul", &[y, f], &[], xb)?;
+            y = ctx.b.onnx().mul(y, f).like(xb)?;
         }
         Ok(vec![y])
     })
@@ -356,15 +356,15 @@ fn ceil_mode_right_pad<'c, 'a>(
     let input = super::common::dim_size(ctx, x, axis)?;
     // num = input + 2p - d(k - 1) - 1 + (s - 1) >= 0 for any valid input,
     // where Div's truncation is the floor.
-    let num = b.op("Add", &[input, k_of(2 * p - d * (k - 1) - 1 + s - 1)?], &[], ints)?;
-    let out = b.op("Add", &[b.op("Div", &[num, k_of(s)?], &[], ints)?, k_of(1)?], &[], ints)?;
+    let num = b.onnx().add(input, k_of(2 * p - d * (k - 1) - 1 + s - 1)?).typed(ints)?;
+    let out = b.onnx().add(b.onnx().div(num, k_of(s)?).typed(ints)?, k_of(1)?).typed(ints)?;
     // The last window must start inside the input or the left padding.
-    let last_start = b.op("Mul", &[b.op("Sub", &[out, k_of(1)?], &[], ints)?, k_of(s)?], &[], ints)?;
+    let last_start = b.onnx().mul(b.onnx().sub(out, k_of(1)?).typed(ints)?, k_of(s)?).typed(ints)?;
     let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
-    let past = b.op("GreaterOrEqual", &[last_start, b.op("Add", &[input, k_of(p)?], &[], ints)?], &[], bool_t)?;
-    let out = b.op("Where", &[past, b.op("Sub", &[out, k_of(1)?], &[], ints)?, out], &[], ints)?;
-    let end = b.op("Add", &[b.op("Mul", &[b.op("Sub", &[out, k_of(1)?], &[], ints)?, k_of(s)?], &[], ints)?, k_of(k)?], &[], ints)?;
-    b.op("Sub", &[end, b.op("Add", &[input, k_of(p)?], &[], ints)?], &[], ints)
+    let past = b.onnx().greater_or_equal(last_start, b.onnx().add(input, k_of(p)?).typed(ints)?).typed(bool_t)?;
+    let out = b.onnx().where_(past, b.onnx().sub(out, k_of(1)?).typed(ints)?, out).typed(ints)?;
+    let end = b.onnx().add(b.onnx().mul(b.onnx().sub(out, k_of(1)?).typed(ints)?, k_of(s)?).typed(ints)?, k_of(k)?).typed(ints)?;
+    b.onnx().sub(end, b.onnx().add(input, k_of(p)?).typed(ints)?).typed(ints)
 }
 
 /// `max_poolNd` / `max_poolNd_with_indices`: ONNX MaxPool. Its indices count
@@ -392,7 +392,7 @@ pub fn max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize, with_indices: bool) -
             let mut out = if with_indices {
                 let r = b.build("MaxPool", &[xf], &attrs, &[b.unranked(f64_type), b.unranked(b.i64_type())])?;
                 let plane = plane_size(ctx, xf, spatial)?;
-                vec![r[0], b.op("Mod", &[r[1], plane], &[], b.unranked(b.i64_type()))?]
+                vec![r[0], b.onnx().mod_(r[1], plane, None).typed(b.unranked(b.i64_type()))?]
             } else {
                 vec![b.op("MaxPool", &[xf], &attrs, b.unranked(f64_type))?]
             };
@@ -420,32 +420,32 @@ pub fn nan_max_pool<'c, 'a>(
     let (values, indices) = if with_indices {
         let r = b.build("MaxPool", &[xb], attrs, &[unranked_like(ctx, xb)?, b.unranked(i64_type)])?;
         let plane = plane_size(ctx, xb, spatial)?;
-        (r[0], Some(b.op("Mod", &[r[1], plane], &[], b.unranked(i64_type))?))
+        (r[0], Some(b.onnx().mod_(r[1], plane, None).typed(b.unranked(i64_type))?))
     } else {
         (b.op_like("MaxPool", &[xb], attrs, xb)?, None)
     };
     if super::quant_common::provably_nan_free(xb) {
         return Ok(vec![values].into_iter().chain(indices).collect());
     }
-    let nan = b.op("IsNaN", &[xb], &[], bool_t)?;
+    let nan = b.onnx().is_na_n(xb).typed(bool_t)?;
     let nan_f = b.cast_like(nan, xb)?;
     let has_nan = b.op_like("MaxPool", &[nan_f], attrs, xb)?;
-    let has_nan = b.op("Greater", &[has_nan, b.const_like(xb, 0.0)?], &[], bool_t)?;
-    let values = b.op_like("Where", &[has_nan, b.const_like(xb, f64::NAN)?, values], &[], xb)?;
+    let has_nan = b.onnx().greater(has_nan, b.const_like(xb, 0.0)?).typed(bool_t)?;
+    let values = b.onnx().where_(has_nan, b.const_like(xb, f64::NAN)?, values).like(xb)?;
     let Some(indices) = indices else {
         return Ok(vec![values]);
     };
     // Position + 1 of each NaN in its plane (0 elsewhere): the window max is the last NaN.
     let plane = plane_size(ctx, xb, spatial)?;
     let one = b.const_i64_scalar(1)?;
-    let pos = b.op("Range", &[one, b.op("Add", &[plane, one], &[], b.unranked(i64_type))?, one], &[], b.unranked(i64_type))?;
+    let pos = b.onnx().range(one, b.onnx().add(plane, one).typed(b.unranked(i64_type))?, one, None).typed(b.unranked(i64_type))?;
     let plane_shape = b.op("Shape", &[xb], &[("start", Attr::Int(2))], b.unranked(i64_type))?;
-    let pos = b.op("Reshape", &[pos, plane_shape], &[], b.unranked(i64_type))?;
+    let pos = b.onnx().reshape(pos, plane_shape, None).typed(b.unranked(i64_type))?;
     let pos_f = b.cast_like(pos, xb)?;
-    let nan_pos = b.op_like("Where", &[nan, pos_f, b.const_like(xb, 0.0)?], &[], xb)?;
+    let nan_pos = b.onnx().where_(nan, pos_f, b.const_like(xb, 0.0)?).like(xb)?;
     let last = b.op_like("MaxPool", &[nan_pos], attrs, xb)?;
-    let last = b.op("Sub", &[b.cast(last, i64_type)?, one], &[], b.unranked(i64_type))?;
-    let indices = b.op("Where", &[has_nan, last, indices], &[], b.unranked(i64_type))?;
+    let last = b.onnx().sub(b.cast(last, i64_type)?, one).typed(b.unranked(i64_type))?;
+    let indices = b.onnx().where_(has_nan, last, indices).typed(b.unranked(i64_type))?;
     Ok(vec![values, indices])
 }
 
@@ -466,7 +466,7 @@ pub fn plane_size<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, spatial: usize) -
 pub fn p_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, d: Value<'c, 'a>, axis: i64, keepdim: bool, p: f64) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let ty = unranked_like(ctx, d)?;
-    let abs = b.op_like("Abs", &[d], &[], d)?;
+    let abs = b.onnx().abs(d).like(d)?;
     if p == f64::INFINITY {
         return ctx.reduce("ReduceMax", abs, Some(&[axis]), keepdim, ty);
     }
@@ -474,7 +474,7 @@ pub fn p_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, d: Value<'c, 'a>, axis: i64, keepdim: b
         return ctx.reduce("ReduceMin", abs, Some(&[axis]), keepdim, ty);
     }
     if p == 0.0 {
-        let nz = b.op("Not", &[b.op("Equal", &[d, b.const_like(d, 0.0)?], &[], ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?], &[], ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?;
+        let nz = b.onnx().not(b.onnx().equal(d, b.const_like(d, 0.0)?).typed(ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?).typed(ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?;
         let nz = b.cast_like(nz, d)?;
         return ctx.reduce("ReduceSum", nz, Some(&[axis]), keepdim, ty);
     }
@@ -482,20 +482,20 @@ pub fn p_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, d: Value<'c, 'a>, axis: i64, keepdim: b
         return ctx.reduce("ReduceSum", abs, Some(&[axis]), keepdim, ty);
     }
     if p == 2.0 {
-        let sq = b.op_like("Mul", &[d, d], &[], d)?;
+        let sq = b.onnx().mul(d, d).like(d)?;
         let s = ctx.reduce("ReduceSum", sq, Some(&[axis]), keepdim, ty)?;
-        return b.op_like("Sqrt", &[s], &[], d);
+        return b.onnx().sqrt(s).like(d);
     }
-    let pw = b.op_like("Pow", &[abs, b.const_like(d, p)?], &[], d)?;
+    let pw = b.onnx().pow(abs, b.const_like(d, p)?).like(d)?;
     let s = ctx.reduce("ReduceSum", pw, Some(&[axis]), keepdim, ty)?;
-    b.op_like("Pow", &[s, b.const_like(d, 1.0 / p)?], &[], d)
+    b.onnx().pow(s, b.const_like(d, 1.0 / p)?).like(d)
 }
 
 /// torch's loss `reduction` (0 none, 1 mean, 2 sum) of the elementwise loss `l`.
 pub fn reduce_loss<'c, 'a>(ctx: &Ctx<'c, 'a>, l: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let reduction = ctx.args.int("reduction")?;
     match reduction {
-        0 => ctx.op("Identity", &[l], &[]),
+        0 => ctx.b.onnx().identity(l).typed(ctx.result_type(0)?),
         1 => ctx.reduce("ReduceMean", l, None, false, ctx.result_type(0)?),
         2 => ctx.reduce("ReduceSum", l, None, false, ctx.result_type(0)?),
         r => Err(format!("loss reduction {r}")),

@@ -13,16 +13,16 @@ pub fn nonzero<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     if ctx.rank(x)? == 0 {
         // n = 1 if x != 0 else 0; the rows have no columns.
         let one = b.const_i64s(&[1])?;
-        let flat = b.op_like("Reshape", &[x, one], &[], x)?;
-        let nz = b.op("NonZero", &[truth(ctx, flat)?], &[], b.unranked(b.i64_type()))?;
+        let flat = b.onnx().reshape(x, one, None).like(x)?;
+        let nz = b.onnx().non_zero(truth(ctx, flat)?).typed(b.unranked(b.i64_type()))?;
         // nz: [1, n] -> [n, 0]
         let t = b.op("Transpose", &[nz], &[("perm", Attr::Ints(vec![1, 0]))], b.unranked(b.i64_type()))?;
         let starts = b.const_i64s(&[0])?;
         let ends = b.const_i64s(&[0])?;
         let axes = b.const_i64s(&[1])?;
-        return Ok(vec![ctx.op("Slice", &[t, starts, ends, axes], &[])?]);
+        return Ok(vec![ctx.b.onnx().slice(t, starts, ends, Some(axes), None).typed(ctx.result_type(0)?)?]);
     }
-    let nz = b.op("NonZero", &[truth(ctx, x)?], &[], b.unranked(b.i64_type()))?;
+    let nz = b.onnx().non_zero(truth(ctx, x)?).typed(b.unranked(b.i64_type()))?;
     Ok(vec![ctx.op("Transpose", &[nz], &[("perm", Attr::Ints(vec![1, 0]))])?])
 }
 
@@ -36,6 +36,6 @@ fn truth<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, S
     }
     let zero = b.const_scalar(element, 0.0)?;
     let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
-    let eq = b.op("Equal", &[x, zero], &[], b.unranked(bool_type))?;
-    b.op("Not", &[eq], &[], b.unranked(bool_type))
+    let eq = b.onnx().equal(x, zero).typed(b.unranked(bool_type))?;
+    b.onnx().not(eq).typed(b.unranked(bool_type))
 }

@@ -9,17 +9,17 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.nonzero_numpy.default", |c| {
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let mut rank = c.rank(x)?;
     if rank == 0 {
-        x = b.op_like("Reshape", &[x, b.const_i64s(&[1])?], &[], x)?;
+        x = b.onnx().reshape(x, b.const_i64s(&[1])?, None).like(x)?;
         rank = 1;
     }
     let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
     let truth = if builder::is_bool(element) {
         x
     } else {
-        let eq = b.op("Equal", &[x, b.const_scalar(element, 0.0)?], &[], b.unranked(bool_type))?;
-        b.op("Not", &[eq], &[], b.unranked(bool_type))?
+        let eq = b.onnx().equal(x, b.const_scalar(element, 0.0)?).typed(b.unranked(bool_type))?;
+        b.onnx().not(eq).typed(b.unranked(bool_type))?
     };
-    let nz = b.op("NonZero", &[truth], &[], b.unranked(b.i64_type()))?;
+    let nz = b.onnx().non_zero(truth).typed(b.unranked(b.i64_type()))?;
     (0..rank)
         .map(|i| {
             let at = b.const_i64_scalar(i as i64)?;

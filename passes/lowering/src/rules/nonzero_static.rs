@@ -17,23 +17,23 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.nonzero_static.default", |c| {
     let fill = b.const_i64_scalar(c.args.int("fill_value")?)?;
     let i64s = b.unranked(b.i64_type());
     let pad_shape = b.op("Concat", &[size, b.const_i64s(&[rank])?], &[("axis", Attr::Int(0))], i64s)?;
-    let pad = b.op("Expand", &[fill, pad_shape], &[], i64s)?;
+    let pad = b.onnx().expand(fill, pad_shape).typed(i64s)?;
     if rank == 0 {
-        return Ok(vec![c.op("Identity", &[pad], &[])?]);
+        return Ok(vec![c.b.onnx().identity(pad).typed(c.result_type(0)?)?]);
     }
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
     let truth = if builder::is_bool(element) {
         x
     } else {
-        let eq = b.op("Equal", &[x, b.const_scalar(element, 0.0)?], &[], b.unranked(bool_type))?;
-        b.op("Not", &[eq], &[], b.unranked(bool_type))?
+        let eq = b.onnx().equal(x, b.const_scalar(element, 0.0)?).typed(b.unranked(bool_type))?;
+        b.onnx().not(eq).typed(b.unranked(bool_type))?
     };
-    let nz = b.op("NonZero", &[truth], &[], i64s)?;
+    let nz = b.onnx().non_zero(truth).typed(i64s)?;
     let rows = b.op("Transpose", &[nz], &[("perm", Attr::Ints(vec![1, 0]))], i64s)?;
     let all = b.op("Concat", &[rows, pad], &[("axis", Attr::Int(0))], i64s)?;
     let (start, axes) = (b.const_i64s(&[0])?, b.const_i64s(&[0])?);
-    Ok(vec![c.op("Slice", &[all, start, size, axes], &[])?])
+    Ok(vec![c.b.onnx().slice(all, start, size, Some(axes), None).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[3,4]{0..2}; size: 4",

@@ -14,8 +14,8 @@ pub const RULES: &[Rule] = &[
         let z = standard_normal(c, shape, element)?;
         let std = b.const_scalar(element, c.args.float("std")?)?;
         let mean = b.const_scalar(element, c.args.float("mean")?)?;
-        let scaled = b.op_like("Mul", &[z, std], &[], z)?;
-        Ok(vec![c.op("Add", &[scaled, mean], &[])?])
+        let scaled = b.onnx().mul(z, std).like(z)?;
+        Ok(vec![c.b.onnx().add(scaled, mean).typed(c.result_type(0)?)?])
     })
     .samples(&["mean: 1.0; std: 2.0; size: [2,3]"]),
 ];
@@ -28,6 +28,6 @@ fn normal<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let std = ctx.tensor_as("std", element)?;
     let shape = broadcast_shape(ctx, &[mean, std])?;
     let z = standard_normal(ctx, shape, element)?;
-    let scaled = b.op_like("Mul", &[z, std], &[], z)?;
-    Ok(vec![ctx.op("Add", &[scaled, mean], &[])?])
+    let scaled = b.onnx().mul(z, std).like(z)?;
+    Ok(vec![ctx.b.onnx().add(scaled, mean).typed(ctx.result_type(0)?)?])
 }

@@ -9,7 +9,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.normal_functional.default", |c| 
     let z = normal_like(c, x, element)?;
     let std = b.const_scalar(element, c.args.float("std")?)?;
     let mean = b.const_scalar(element, c.args.float("mean")?)?;
-    let scaled = b.op_like("Mul", &[z, std], &[], z)?;
-    Ok(vec![c.op("Add", &[scaled, mean], &[])?])
+    let scaled = b.onnx().mul(z, std).like(z)?;
+    Ok(vec![c.b.onnx().add(scaled, mean).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]; mean: 1.0; std: 2.0"])];

@@ -17,9 +17,9 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.pairwise_distance.default", pair
 fn pairwise_distance<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x1 = c.args.tensor("x1")?;
     let x2 = c.args.tensor("x2")?;
-    let d = c.b.op_like("Sub", &[x1, x2], &[], x1)?;
+    let d = c.b.onnx().sub(x1, x2).like(x1)?;
     let d = c.b.cast_like_type(d, c.result_element(0)?)?;
-    let d = c.b.op_like("Add", &[d, c.b.const_like(d, c.args.float("eps")?)?], &[], d)?;
+    let d = c.b.onnx().add(d, c.b.const_like(d, c.args.float("eps")?)?).like(d)?;
     let n = p_norm(c, d, -1, c.args.bool("keepdim")?, c.args.float("p")?)?;
-    Ok(vec![c.op("Identity", &[n], &[])?])
+    Ok(vec![c.b.onnx().identity(n).typed(c.result_type(0)?)?])
 }

@@ -35,7 +35,7 @@ fn pixel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let int = |op: &str, l: Value<'c, 'a>, rhs: Value<'c, 'a>| b.op(op, &[l, rhs], &[], b.unranked(i64_t));
     let shape = b.shape(x)?;
     let part = |from: i64, to: i64| -> Result<Value<'c, 'a>, String> {
-        b.op("Slice", &[shape, b.const_i64s(&[from])?, b.const_i64s(&[to])?], &[], b.unranked(i64_t))
+        b.onnx().slice(shape, b.const_i64s(&[from])?, b.const_i64s(&[to])?, None, None).typed(b.unranked(i64_t))
     };
     let lead = rank as i64 - 3;
     let batch = part(0, lead)?;

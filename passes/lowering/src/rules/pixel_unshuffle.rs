@@ -35,13 +35,13 @@ fn pixel_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
         if let Some(shape) = out.iter().copied().collect::<Option<Vec<i64>>>() {
             let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
             let zero = c.b.const_scalar(element, 0.0)?;
-            return Ok(vec![c.op("Expand", &[zero, c.b.const_i64s(&shape)?], &[])?]);
+            return Ok(vec![c.b.onnx().expand(zero, c.b.const_i64s(&shape)?).typed(c.result_type(0)?)?]);
         }
     }
     let i64t = c.b.unranked(c.b.i64_type());
     let lead = c.b.op("Shape", &[x], &[("end", Attr::Int(rank as i64 - 3))], i64t)?;
     let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
-    let lead_n = c.b.op("Reshape", &[lead_n, c.b.const_i64s(&[1])?], &[], i64t)?;
+    let lead_n = c.b.onnx().reshape(lead_n, c.b.const_i64s(&[1])?, None).typed(i64t)?;
     let s6 = c.b.op("Concat", &[lead_n, c.b.const_i64s(&[ch, h / r, r, w / r, r])?], &[("axis", Attr::Int(0))], i64t)?;
     // allowzero: a 0 in these shapes is a real size 0 (an empty H or W), not
     // "copy the input dim".
@@ -61,7 +61,7 @@ fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: us
     let dim = |d: i64| dim_size(c, x, d);
     let lead = b.op("Shape", &[x], &[("end", Attr::Int(lead_end))], i64t)?;
     let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
-    let lead_n = b.op("Reshape", &[lead_n, b.const_i64s(&[1])?], &[], i64t)?;
+    let lead_n = b.onnx().reshape(lead_n, b.const_i64s(&[1])?, None).typed(i64t)?;
     let rv = b.const_i64s(&[r])?;
     let (ch, h, w) = (dim(lead_end)?, int("Div", dim(lead_end + 1)?, rv)?, int("Div", dim(lead_end + 2)?, rv)?);
     let s6 = concat(c, &[lead_n, ch, h, rv, w, rv])?;
@@ -74,7 +74,7 @@ fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: us
     let shape = b.shape(x)?;
     let count = c.reduce("ReduceProd", shape, None, false, i64t)?;
     let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
-    let empty = b.op("Equal", &[count, b.const_i64_scalar(0)?], &[], bool_t)?;
-    let out = b.op("Where", &[empty, shape, out], &[], i64t)?;
+    let empty = b.onnx().equal(count, b.const_i64_scalar(0)?).typed(bool_t)?;
+    let out = b.onnx().where_(empty, shape, out).typed(i64t)?;
     Ok(vec![c.op("Reshape", &[y, out], &zero)?])
 }

@@ -26,7 +26,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     ) && melior::ir::ValueLike::r#type(&raw) == melior::ir::ValueLike::r#type(&raw_t);
     let mut l = if c.args.bool("log_input")? {
         let tx = if int_product {
-            c.b.cast_like_type(c.b.op_like("Mul", &[raw_t, raw], &[], raw)?, result)?
+            c.b.cast_like_type(c.b.onnx().mul(raw_t, raw).like(raw)?, result)?
         } else {
             e.op("Mul", &[t, x])?
         };

@@ -70,7 +70,7 @@ pub(super) fn polygamma_rule<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a
     let (f, x) = F64::new(c, x_res)?;
     let y =
         if n == 1 { trigamma(c, &f, x, if f32_result { Some(x_res) } else { None })? } else { polygamma_n(&f, x, n)? };
-    Ok(vec![c.b.cast(y, out).and_then(|v| c.op("Identity", &[v], &[]))?])
+    Ok(vec![c.b.cast(y, out).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }
 
 /// `x^p` by repeated squaring (p >= 1).
@@ -188,9 +188,9 @@ fn trigamma<'c, 'a>(
     let (arg, w) = match x32 {
         Some(x32) => {
             let pi32 = c.b.const_like(x32, pi)?;
-            let arg = c.b.op_like("Mul", &[pi32, x32], &[], x32)?;
+            let arg = c.b.onnx().mul(pi32, x32).like(x32)?;
             let one32 = c.b.const_like(x32, 1.0)?;
-            let w = c.b.op_like("Sub", &[one32, x32], &[], x32)?;
+            let w = c.b.onnx().sub(one32, x32).like(x32)?;
             (c.b.cast_like_type(arg, f64_type(c))?, c.b.cast_like_type(w, f64_type(c))?)
         }
         None => (f.mulk(x, pi)?, f.sub(f.k(1.0)?, x)?),

@@ -76,7 +76,7 @@ pub fn polynomial<'c, 'a>(c: &Ctx<'c, 'a>, kind: Kind, shifted: bool) -> Result<
     if let Some(limit) = limit {
         reach = op("Min", &[reach, k(limit)?])?;
     }
-    let flat = c.b.op_like("Reshape", &[reach, c.b.const_i64s(&[-1])?], &[], x)?;
+    let flat = c.b.onnx().reshape(reach, c.b.const_i64s(&[-1])?, None).like(x)?;
     let flat = c.b.op_like(
         "Concat",
         &[flat, c.b.const_i64s(&[0]).and_then(|z| c.b.cast(z, t))?],
@@ -87,8 +87,8 @@ pub fn polynomial<'c, 'a>(c: &Ctx<'c, 'a>, kind: Kind, shifted: bool) -> Result<
     let top = c.b.cast(top, c.b.i64_type())?;
     // Iterations: degrees 2..=top.
     let one_i = c.b.const_i64_scalar(1)?;
-    let trips = c.b.op_like("Sub", &[top, one_i], &[], one_i)?;
-    let trips = c.b.op_like("Max", &[trips, c.b.const_i64_scalar(0)?], &[], one_i)?;
+    let trips = c.b.onnx().sub(top, one_i).like(one_i)?;
+    let trips = c.b.onnx().max(&[trips, c.b.const_i64_scalar(0)?]).like(one_i)?;
     // P_0 and P_1 as torch writes them.
     let two_x = op("Add", &[x, x])?;
     let ones = op("Expand", &[k(1.0)?, shape])?;
@@ -111,7 +111,7 @@ pub fn polynomial<'c, 'a>(c: &Ctx<'c, 'a>, kind: Kind, shifted: bool) -> Result<
         let over = bool_op(c, "And", &[over, bool_op(c, "Not", &[bad])?])?;
         y = op("Where", &[over, k(f64::NAN)?, y])?;
     }
-    Ok(vec![c.op("Identity", &[y], &[])?])
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }
 
 /// `Loop(trips)` carrying `(P_{m-2}, P_{m-1}, result)` for m = 2, 3, ...:
@@ -158,7 +158,7 @@ fn recurrence_loop<'c, 'a>(
             }
         };
         let bool_type: Type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
-        let here = b.op("Equal", &[nn, m], &[], b.unranked(bool_type))?;
+        let here = b.onnx().equal(nn, m).typed(b.unranked(bool_type))?;
         let res = op("Where", &[here, r, res])?;
         Ok(vec![q, r, res])
     })?;

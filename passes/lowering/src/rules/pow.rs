@@ -23,7 +23,7 @@ fn pow<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     }
     let base = ctx.tensor_as("self", element)?;
     let exponent = ctx.tensor_as("exponent", element)?;
-    Ok(vec![ctx.op("Pow", &[base, exponent], &[])?])
+    Ok(vec![ctx.b.onnx().pow(base, exponent).typed(ctx.result_type(0)?)?])
 }
 
 /// Integer powers as torch computes them: a negative exponent gives 1 for
@@ -38,13 +38,13 @@ fn integer_pow<'c, 'a>(ctx: &Ctx<'c, 'a>, element: Type<'c>) -> Result<Vec<Value
     let int = |v: f64| b.const_scalar(i64_type, v);
     let bool_type: Type = IntegerType::new(b.context, 1).into();
     let (zero, one, minus_one, two) = (int(0.0)?, int(1.0)?, int(-1.0)?, int(2.0)?);
-    let negative = b.op("Less", &[exponent, zero], &[], b.unranked(bool_type))?;
+    let negative = b.onnx().less(exponent, zero).typed(b.unranked(bool_type))?;
     let safe_exponent = select(ctx, negative, zero, exponent)?;
-    let power = b.op_like("Pow", &[base, safe_exponent], &[], base)?;
-    let is_one = b.op("Equal", &[base, one], &[], b.unranked(bool_type))?;
-    let is_minus_one = b.op("Equal", &[base, minus_one], &[], b.unranked(bool_type))?;
-    let parity = b.op_like("Mod", &[exponent, two], &[], exponent)?;
-    let odd = b.op("Equal", &[parity, one], &[], b.unranked(bool_type))?;
+    let power = b.onnx().pow(base, safe_exponent).like(base)?;
+    let is_one = b.onnx().equal(base, one).typed(b.unranked(bool_type))?;
+    let is_minus_one = b.onnx().equal(base, minus_one).typed(b.unranked(bool_type))?;
+    let parity = b.onnx().mod_(exponent, two, None).like(exponent)?;
+    let odd = b.onnx().equal(parity, one).typed(b.unranked(bool_type))?;
     let sign = select(ctx, odd, minus_one, one)?;
     let small = select(ctx, is_minus_one, sign, zero)?;
     let small = select(ctx, is_one, one, small)?;

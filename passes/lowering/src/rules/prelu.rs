@@ -36,6 +36,6 @@ fn prelu<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         Some(n) => return Err(format!("prelu: {n} weights for a rank-{rank} input (expected 1)")),
         None => return Err("prelu: weight of dynamic size on an input without channels".into()),
     };
-    let w = c.b.op_like("Reshape", &[w, c.b.const_i64s(&shape)?], &[], x)?;
+    let w = c.b.onnx().reshape(w, c.b.const_i64s(&shape)?, None).like(x)?;
     Ok(vec![leaky(c, x, w)?])
 }

@@ -50,7 +50,7 @@ pub const RULES: &[Rule] = &[
                 .ok_or("a product of a tensor of unknown rank")?
                 .into_iter()
                 .try_fold(1i64, |n, d| d.map(|d| n * d));
-            let flat = c.b.op("Reshape", &[x, c.b.const_i64s(&[-1])?], &[], ranked(&[n], elem(x)?))?;
+            let flat = c.b.onnx().reshape(x, c.b.const_i64s(&[-1])?, None).typed(ranked(&[n], elem(x)?))?;
             let y = wrapping_prod(c, flat, 0, false)?;
             return Ok(vec![c.b.cast_like_type(y, result)?]);
         }
@@ -122,7 +122,7 @@ pub(super) fn wrapping_prod<'c, 'a>(
         ranked(&dims, element),
     )?;
     let scanned = inclusive_scan(c, &[(padded, one)], axis, n, |b, earlier, later| {
-        Ok(vec![b.op_like("Mul", &[later[0], earlier[0]], &[], later[0])?])
+        Ok(vec![b.onnx().mul(later[0], earlier[0]).like(later[0])?])
     })?;
     let last = b.op_like(
         "Slice",

@@ -11,7 +11,7 @@ pub fn scaled<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, factor: f64) -> Resul
         return Ok(v);
     }
     let k = ctx.b.const_like(v, factor)?;
-    ctx.b.op_like("Mul", &[v, k], &[], v)
+    ctx.b.onnx().mul(v, k).like(v)
 }
 
 /// `beta * self + alpha * product` of the `add*` ops (addmv, addr, baddbmm,
@@ -24,12 +24,12 @@ pub fn beta_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, product: Value<'c, 'a>) -> Result<V
     let product = ctx.b.cast_like_type(product, element)?;
     if builder::is_bool(element) {
         let falses = ctx.b.const_scalar(element, 0.0)?;
-        let p = if alpha != 0.0 { product } else { ctx.b.op_like("And", &[product, falses], &[], product)? };
+        let p = if alpha != 0.0 { product } else { ctx.b.onnx().and(product, falses).like(product)? };
         if beta == 0.0 {
             return Ok(vec![finish(ctx, p)?]);
         }
         let s = ctx.tensor_as("self", element)?;
-        return Ok(vec![finish(ctx, ctx.b.op_like("Or", &[s, p], &[], p)?)?]);
+        return Ok(vec![finish(ctx, ctx.b.onnx().or(s, p).like(p)?)?]);
     }
     let p = scaled(ctx, product, alpha)?;
     if beta == 0.0 {
@@ -37,7 +37,7 @@ pub fn beta_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, product: Value<'c, 'a>) -> Result<V
         return Ok(vec![finish(ctx, p)?]);
     }
     let s = scaled(ctx, ctx.tensor_as("self", element)?, beta)?;
-    Ok(vec![finish(ctx, ctx.b.op_like("Add", &[s, p], &[], p)?)?])
+    Ok(vec![finish(ctx, ctx.b.onnx().add(s, p).like(p)?)?])
 }
 
 /// `Shape(x)[from..to]` (1-D int64).
@@ -76,12 +76,12 @@ pub fn eye_like_batch<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Val
     let n = ctx.squeeze(n, &[0])?;
     let zero = b.const_i64_scalar(0)?;
     let one = b.const_i64_scalar(1)?;
-    let r = b.op("Range", &[zero, n, one], &[], i64_t)?;
+    let r = b.onnx().range(zero, n, one, None).typed(i64_t)?;
     let rows = ctx.unsqueeze(r, &[1])?;
-    let eq = b.op("Equal", &[rows, r], &[], b.unranked(bool_type(ctx)))?;
+    let eq = b.onnx().equal(rows, r).typed(b.unranked(bool_type(ctx)))?;
     let eye = b.cast_like(eq, x)?;
-    let shape = b.op("Shape", &[x], &[], i64_t)?;
-    b.op_like("Expand", &[eye, shape], &[], x)
+    let shape = b.onnx().shape(x, None, None).typed(i64_t)?;
+    b.onnx().expand(eye, shape).like(x)
 }
 
 /// The element type of a value, as an error-checked call.
@@ -102,32 +102,32 @@ pub fn vector_norm<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let ty = b.unranked(element(d)?);
-    let abs = b.op_like("Abs", &[d], &[], d)?;
+    let abs = b.onnx().abs(d).like(d)?;
     if p.is_infinite() {
         let op = if p > 0.0 { "ReduceMax" } else { "ReduceMin" };
         let m = ctx.reduce(op, abs, axes, keepdim, ty)?;
-        let nan = b.op("IsNaN", &[d], &[], b.unranked(bool_type(ctx)))?;
+        let nan = b.onnx().is_na_n(d).typed(b.unranked(bool_type(ctx)))?;
         let f32_t = b.f32_type();
         let any = ctx.reduce("ReduceMax", b.cast(nan, f32_t)?, axes, keepdim, b.unranked(f32_t))?;
         let any = b.cast(any, bool_type(ctx))?;
-        return b.op("Where", &[any, b.const_like(d, f64::NAN)?, m], &[], ty);
+        return b.onnx().where_(any, b.const_like(d, f64::NAN)?, m).typed(ty);
     }
     if p == 0.0 {
-        let zero = b.op("Equal", &[d, b.const_like(d, 0.0)?], &[], b.unranked(bool_type(ctx)))?;
-        let nz = b.op("Not", &[zero], &[], b.unranked(bool_type(ctx)))?;
+        let zero = b.onnx().equal(d, b.const_like(d, 0.0)?).typed(b.unranked(bool_type(ctx)))?;
+        let nz = b.onnx().not(zero).typed(b.unranked(bool_type(ctx)))?;
         return ctx.reduce("ReduceSum", b.cast_like(nz, d)?, axes, keepdim, ty);
     }
     if p == 1.0 {
         return ctx.reduce("ReduceSum", abs, axes, keepdim, ty);
     }
     if p == 2.0 {
-        let sq = b.op_like("Mul", &[d, d], &[], d)?;
+        let sq = b.onnx().mul(d, d).like(d)?;
         let s = ctx.reduce("ReduceSum", sq, axes, keepdim, ty)?;
-        return b.op_like("Sqrt", &[s], &[], d);
+        return b.onnx().sqrt(s).like(d);
     }
-    let pw = b.op_like("Pow", &[abs, b.const_like(d, p)?], &[], d)?;
+    let pw = b.onnx().pow(abs, b.const_like(d, p)?).like(d)?;
     let s = ctx.reduce("ReduceSum", pw, axes, keepdim, ty)?;
-    b.op_like("Pow", &[s, b.const_like(d, 1.0 / p)?], &[], d)
+    b.onnx().pow(s, b.const_like(d, 1.0 / p)?).like(d)
 }
 
 /// Reshapes per-sample loss values to the op's result shape when the loss is
@@ -138,7 +138,7 @@ pub fn per_sample_shape<'c, 'a>(ctx: &Ctx<'c, 'a>, s: Value<'c, 'a>, fallback: V
         Some(d) => ctx.b.const_i64s(&d)?,
         None => fallback,
     };
-    ctx.b.op_like("Reshape", &[s, shape], &[], s)
+    ctx.b.onnx().reshape(s, shape, None).like(s)
 }
 
 /// The element type products are computed in for result element `el`:
@@ -171,7 +171,7 @@ pub fn compute_type<'c>(ctx: &Ctx<'c, '_>, el: melior::ir::Type<'c>) -> melior::
 pub fn finish<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let el = ctx.result_element(0)?;
     if element(v)? == el {
-        return ctx.op("Identity", &[v], &[]);
+        return ctx.b.onnx().identity(v).typed(ctx.result_type(0)?);
     }
     let code = crate::onnx_ir::data_type_code(el).ok_or_else(|| format!("no ONNX data type for {el}"))?;
     ctx.op("Cast", &[v], &[("to", Attr::Int(code))])

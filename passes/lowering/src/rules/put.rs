@@ -10,11 +10,11 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.put.default", |c| {
     let x = c.args.tensor("self")?;
     let element = c.result_element(0)?;
     let minus_one = b.const_i64s(&[-1])?;
-    let flat = b.op_like("Reshape", &[x, minus_one], &[], x)?;
+    let flat = b.onnx().reshape(x, minus_one, None).like(x)?;
     let index = b.cast_like_type(c.args.tensor("index")?, b.i64_type())?;
-    let index = b.op_like("Reshape", &[index, minus_one], &[], index)?;
+    let index = b.onnx().reshape(index, minus_one, None).like(index)?;
     let source = c.tensor_as("source", element)?;
-    let source = b.op_like("Reshape", &[source, minus_one], &[], x)?;
+    let source = b.onnx().reshape(source, minus_one, None).like(x)?;
     let accumulate = c.args.bool("accumulate")?;
     let out = if !accumulate {
         b.op_like("ScatterElements", &[flat, index, source], &[("axis", Attr::Int(0))], x)?
@@ -30,7 +30,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.put.default", |c| {
         }
     };
     let _ = out.r#type();
-    Ok(vec![c.op("Reshape", &[out, b.shape(x)?], &[])?])
+    Ok(vec![c.b.onnx().reshape(out, b.shape(x)?, None).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[3,4]; index: i64[3]{0..12}; source: T[3]",

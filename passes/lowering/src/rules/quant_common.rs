@@ -84,7 +84,7 @@ pub fn scalar_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>, name: &str, element: Type<'c>) -
         Some(d) if d.iter().all(|x| *x == Some(1)) => {
             let shape = ctx.b.const_i64s(&[])?;
             let ty = melior::ir::r#type::RankedTensorType::new(&[], element, None).into();
-            ctx.b.op("Reshape", &[v, shape], &[], ty)
+            ctx.b.onnx().reshape(v, shape, None).typed(ty)
         }
         _ => Err(format!("'{name}' must hold one element (per-tensor quantization)")),
     }
@@ -109,7 +109,7 @@ pub fn clip_to<'c, 'a>(ctx: &Ctx<'c, 'a>, q: Value<'c, 'a>, range: (i64, i64), q
     let element = builder::element_type(q.r#type()).ok_or("not a tensor")?;
     let lo = ctx.b.const_scalar(element, qmin as f64)?;
     let hi = ctx.b.const_scalar(element, qmax as f64)?;
-    ctx.b.op_like("Clip", &[q, lo, hi], &[], q)
+    ctx.b.onnx().clip(q, Some(lo), Some(hi)).like(q)
 }
 
 /// torch's quantization written out: `clamp(round(x * inv_scale) + zp,
@@ -124,11 +124,11 @@ pub fn quantize_exact<'c, 'a>(
     qmax: Value<'c, 'a>,
     element: Type<'c>,
 ) -> Result<Value<'c, 'a>, String> {
-    let scaled = ctx.b.op_like("Mul", &[x, inv_scale], &[], x)?;
-    let rounded = ctx.b.op_like("Round", &[scaled], &[], x)?;
-    let shifted = ctx.b.op_like("Add", &[rounded, zp], &[], x)?;
-    let lo = ctx.b.op_like("Max", &[shifted, qmin], &[], x)?;
-    let clamped = ctx.b.op_like("Min", &[lo, qmax], &[], x)?;
+    let scaled = ctx.b.onnx().mul(x, inv_scale).like(x)?;
+    let rounded = ctx.b.onnx().round(scaled).like(x)?;
+    let shifted = ctx.b.onnx().add(rounded, zp).like(x)?;
+    let lo = ctx.b.onnx().max(&[shifted, qmin]).like(x)?;
+    let clamped = ctx.b.onnx().min(&[lo, qmax]).like(x)?;
     ctx.b.cast(clamped, element)
 }
 
@@ -325,7 +325,7 @@ pub fn reshape<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, dims: &[i64]) -> Res
     } else {
         ctx.b.unranked(element)
     };
-    ctx.b.op("Reshape", &[v, shape], &[], ty)
+    ctx.b.onnx().reshape(v, shape, None).typed(ty)
 }
 
 /// The static sizes of `v` (torchao's block views and torch's reshapes of

@@ -74,11 +74,11 @@ pub(super) fn quantile<'c, 'a>(ctx: &Ctx<'c, 'a>, ignore_nan: bool) -> Result<Ve
             (b.cast_like_type(t, element)?, r == 0)
         }
     };
-    let q = b.op("Reshape", &[q, b.const_i64s(&[-1])?], &[], fts)?;
+    let q = b.onnx().reshape(q, b.const_i64s(&[-1])?, None).typed(fts)?;
     // The working tensor `w` (rank >= 1) and its axis.
     let (w, axis) = match dim {
-        None => (b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?, 0usize),
-        Some(_) if rank == 0 => (b.op_like("Reshape", &[x, b.const_i64s(&[1])?], &[], x)?, 0),
+        None => (b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?, 0usize),
+        Some(_) if rank == 0 => (b.onnx().reshape(x, b.const_i64s(&[1])?, None).like(x)?, 0),
         Some(d) => (x, d),
     };
     let wrank = if dim.is_none() || rank == 0 { 1 } else { rank };
@@ -87,53 +87,53 @@ pub(super) fn quantile<'c, 'a>(ctx: &Ctx<'c, 'a>, ignore_nan: bool) -> Result<Ve
     }
     let ax = axis as i64;
     let (sorted, _) = sort(ctx, w, axis, false)?;
-    let nan = b.op("IsNaN", &[w], &[], bools)?;
+    let nan = b.onnx().is_na_n(w).typed(bools)?;
     let nan_f = b.cast(nan, element)?;
     // `[1, ..., 1]` of the row shape: q broadcasts to [Q, rows..] (kept axis).
     let q_shape: Vec<i64> = std::iter::once(-1).chain(std::iter::repeat(1).take(wrank)).collect();
-    let qv = b.op("Reshape", &[q, b.const_i64s(&q_shape)?], &[], fts)?;
+    let qv = b.onnx().reshape(q, b.const_i64s(&q_shape)?, None).typed(fts)?;
     let size = b.op("Shape", &[w], &[("start", Attr::Int(ax)), ("end", Attr::Int(ax + 1))], i64s)?;
     let size = b.cast(size, element)?;
     let one = b.const_scalar(element, 1.0)?;
     let ranks = if ignore_nan {
         let nans = ctx.reduce("ReduceSum", nan_f, Some(&[ax]), true, fts)?;
-        let count = b.op("Sub", &[size, nans], &[], fts)?;
-        let last = b.op("Sub", &[count, one], &[], fts)?;
-        let r = b.op("Mul", &[qv, last], &[], fts)?;
+        let count = b.onnx().sub(size, nans).typed(fts)?;
+        let last = b.onnx().sub(count, one).typed(fts)?;
+        let r = b.onnx().mul(qv, last).typed(fts)?;
         let zero = b.const_scalar(element, 0.0)?;
-        let neg = b.op("Less", &[r, zero], &[], bools)?;
-        b.op("Where", &[neg, zero, r], &[], fts)?
+        let neg = b.onnx().less(r, zero).typed(bools)?;
+        b.onnx().where_(neg, zero, r).typed(fts)?
     } else {
-        let last = b.op("Sub", &[size, one], &[], fts)?;
-        let r = b.op("Mul", &[qv, last], &[], fts)?;
+        let last = b.onnx().sub(size, one).typed(fts)?;
+        let r = b.onnx().mul(qv, last).typed(fts)?;
         let any = ctx.reduce("ReduceMax", nan_f, Some(&[ax]), true, fts)?;
         let any = b.cast(any, bool_type(ctx))?;
-        b.op("Where", &[any, last, r], &[], fts)?
+        b.onnx().where_(any, last, r).typed(fts)?
     };
     // sorted as [Q, rows..] for GatherElements along axis + 1
-    let qn = b.op("Shape", &[q], &[], i64s)?;
+    let qn = b.onnx().shape(q, None, None).typed(i64s)?;
     let wshape = b.shape(sorted)?;
     let full_shape = b.op("Concat", &[qn, wshape], &[("axis", Attr::Int(0))], i64s)?;
     let sorted_q = ctx.unsqueeze(sorted, &[0])?;
-    let sorted_q = b.op("Expand", &[sorted_q, full_shape], &[], fts)?;
+    let sorted_q = b.onnx().expand(sorted_q, full_shape).typed(fts)?;
     // ranks have the shape [Q, rows..] with the axis kept (size 1).
     let gather = |r: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
         let idx = b.cast(r, b.i64_type())?;
         b.op("GatherElements", &[sorted_q, idx], &[("axis", Attr::Int(ax + 1))], fts)
     };
     let result = match interpolation.as_str() {
-        "lower" => gather(b.op("Floor", &[ranks], &[], fts)?)?,
-        "higher" => gather(b.op("Ceil", &[ranks], &[], fts)?)?,
-        "nearest" => gather(b.op("Round", &[ranks], &[], fts)?)?,
+        "lower" => gather(b.onnx().floor(ranks).typed(fts)?)?,
+        "higher" => gather(b.onnx().ceil(ranks).typed(fts)?)?,
+        "nearest" => gather(b.onnx().round(ranks).typed(fts)?)?,
         _ => {
-            let below_r = b.op("Floor", &[ranks], &[], fts)?;
-            let above_r = b.op("Ceil", &[ranks], &[], fts)?;
+            let below_r = b.onnx().floor(ranks).typed(fts)?;
+            let above_r = b.onnx().ceil(ranks).typed(fts)?;
             let below = gather(below_r)?;
             let above = gather(above_r)?;
             let weight = if interpolation == "midpoint" {
                 b.const_scalar(element, 0.5)?
             } else {
-                b.op("Sub", &[ranks, below_r], &[], fts)?
+                b.onnx().sub(ranks, below_r).typed(fts)?
             };
             lerp(ctx, below, above, weight)?
         }
@@ -153,7 +153,7 @@ pub(super) fn quantile<'c, 'a>(ctx: &Ctx<'c, 'a>, ignore_nan: bool) -> Result<Ve
     if q_scalar {
         result = ctx.squeeze(result, &[0])?;
     }
-    Ok(vec![ctx.op("Identity", &[result], &[])?])
+    Ok(vec![ctx.b.onnx().identity(result).typed(ctx.result_type(0)?)?])
 }
 
 /// torch's lerp: `a + w (b - a)` for `|w| < 0.5`, else `b - (b - a)(1 - w)`.
@@ -161,13 +161,13 @@ pub(super) fn lerp<'c, 'a>(ctx: &Ctx<'c, 'a>, a: Value<'c, 'a>, bv: Value<'c, 'a
     let b = &ctx.b;
     let element = elem(a)?;
     let fts = b.unranked(element);
-    let diff = b.op("Sub", &[bv, a], &[], fts)?;
-    let lo = b.op("Add", &[a, b.op("Mul", &[w, diff], &[], fts)?], &[], fts)?;
+    let diff = b.onnx().sub(bv, a).typed(fts)?;
+    let lo = b.onnx().add(a, b.onnx().mul(w, diff).typed(fts)?).typed(fts)?;
     let one = b.const_scalar(element, 1.0)?;
-    let omw = b.op("Sub", &[one, w], &[], fts)?;
-    let hi = b.op("Sub", &[bv, b.op("Mul", &[diff, omw], &[], fts)?], &[], fts)?;
+    let omw = b.onnx().sub(one, w).typed(fts)?;
+    let hi = b.onnx().sub(bv, b.onnx().mul(diff, omw).typed(fts)?).typed(fts)?;
     let half = b.const_scalar(element, 0.5)?;
-    let aw = b.op("Abs", &[w], &[], fts)?;
-    let small = b.op("Less", &[aw, half], &[], b.unranked(bool_type(ctx)))?;
-    b.op("Where", &[small, lo, hi], &[], fts)
+    let aw = b.onnx().abs(w).typed(fts)?;
+    let small = b.onnx().less(aw, half).typed(b.unranked(bool_type(ctx)))?;
+    b.onnx().where_(small, lo, hi).typed(fts)
 }

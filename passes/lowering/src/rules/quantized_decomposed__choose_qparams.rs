@@ -58,39 +58,39 @@ fn choose_qparams<'c, 'a>(ctx: &Ctx<'c, 'a>, symmetric: bool) -> Lowered<'c, 'a>
     let min = ctx.reduce("ReduceMin", x, None, false, scalar(f32_type))?;
     let max = ctx.reduce("ReduceMax", x, None, false, scalar(f32_type))?;
     let zero = ctx.b.const_scalar(f32_type, 0.0)?;
-    let min_neg = ctx.b.op_like("Min", &[min, zero], &[], min)?;
-    let max_pos = ctx.b.op_like("Max", &[max, zero], &[], max)?;
+    let min_neg = ctx.b.onnx().min(&[min, zero]).like(min)?;
+    let max_pos = ctx.b.onnx().max(&[max, zero]).like(max)?;
     let eps = ctx.b.const_scalar(f32_type, eps)?;
     let i64_type = ctx.b.i64_type();
     let (scale, zp): (Value<'c, 'a>, Value<'c, 'a>) = if symmetric {
-        let neg = ctx.b.op_like("Neg", &[min_neg], &[], min_neg)?;
-        let m = ctx.b.op_like("Max", &[neg, max_pos], &[], max_pos)?;
+        let neg = ctx.b.onnx().neg(min_neg).like(min_neg)?;
+        let m = ctx.b.onnx().max(&[neg, max_pos]).like(max_pos)?;
         let half_range = ctx.b.const_scalar(f32_type, (qmax - qmin) as f64 / 2.0)?;
-        let s = ctx.b.op_like("Div", &[m, half_range], &[], m)?;
-        let s = ctx.b.op_like("Max", &[s, eps], &[], s)?;
+        let s = ctx.b.onnx().div(m, half_range).like(m)?;
+        let s = ctx.b.onnx().max(&[s, eps]).like(s)?;
         let zp = ctx.b.const_scalar(i64_type, if unsigned_8 { 128.0 } else { 0.0 })?;
         (s, zp)
     } else {
-        let span = ctx.b.op_like("Sub", &[max_pos, min_neg], &[], max_pos)?;
+        let span = ctx.b.onnx().sub(max_pos, min_neg).like(max_pos)?;
         let range = ctx.b.const_scalar(f32_type, (qmax - qmin) as f64)?;
-        let s = ctx.b.op_like("Div", &[span, range], &[], span)?;
-        let s = ctx.b.op_like("Max", &[s, eps], &[], s)?;
-        let q = ctx.b.op_like("Div", &[min_neg, s], &[], s)?;
-        let r = ctx.b.op_like("Round", &[q], &[], q)?;
+        let s = ctx.b.onnx().div(span, range).like(span)?;
+        let s = ctx.b.onnx().max(&[s, eps]).like(s)?;
+        let q = ctx.b.onnx().div(min_neg, s).like(s)?;
+        let r = ctx.b.onnx().round(q).like(q)?;
         // `.to(torch.int)` then `qmin - r` and the clamp in int32.
         let i32_type: Type<'c> = IntegerType::new(ctx.b.context, 32).into();
         let r = ctx.b.cast(r, i32_type)?;
         let lo = ctx.b.const_scalar(i32_type, qmin as f64)?;
         let hi = ctx.b.const_scalar(i32_type, qmax as f64)?;
-        let zp = ctx.b.op_like("Sub", &[lo, r], &[], r)?;
-        let zp = ctx.b.op_like("Max", &[zp, lo], &[], zp)?;
-        let zp = ctx.b.op_like("Min", &[zp, hi], &[], zp)?;
+        let zp = ctx.b.onnx().sub(lo, r).like(r)?;
+        let zp = ctx.b.onnx().max(&[zp, lo]).like(zp)?;
+        let zp = ctx.b.onnx().min(&[zp, hi]).like(zp)?;
         (s, ctx.b.cast(zp, i64_type)?)
     };
     let f64_type = Type::float64(ctx.b.context);
     let shape = ctx.b.const_i64s(&[1])?;
     let scale = ctx.b.cast(scale, f64_type)?;
-    let scale = ctx.b.op("Reshape", &[scale, shape], &[], one_d(f64_type))?;
-    let zp = ctx.b.op("Reshape", &[zp, shape], &[], one_d(i64_type))?;
+    let scale = ctx.b.onnx().reshape(scale, shape, None).typed(one_d(f64_type))?;
+    let zp = ctx.b.onnx().reshape(zp, shape, None).typed(one_d(i64_type))?;
     Ok(vec![scale, zp])
 }

@@ -83,7 +83,7 @@ fn choose_qparams_per_token<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     // zeros_like(scales), in the zero point's recorded type.
     let zero = ctx.b.const_scalar(ctx.result_element(1)?, 0.0)?;
     let shape = ctx.b.shape(s.value)?;
-    let zp = ctx.b.op_like("Expand", &[zero, shape], &[], zero)?;
+    let zp = ctx.b.onnx().expand(zero, shape).like(zero)?;
     results(ctx, s.value, zp)
 }
 
@@ -102,10 +102,10 @@ fn choose_qparams_per_token_asymmetric<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c,
     let total = from_min.binary(ctx, "Add", from_max)?;
     let zero = ctx.b.const_scalar(builder::element_type(total.value.r#type()).ok_or("not a tensor")?, 0.0)?;
     let bool_type: Type<'c> = IntegerType::new(ctx.b.context, 1).into();
-    let positive = ctx.b.op("Greater", &[total.value, zero], &[], ctx.b.unranked(bool_type))?;
+    let positive = ctx.b.onnx().greater(total.value, zero).typed(ctx.b.unranked(bool_type))?;
     let low = number_in(ctx, qmin, dt)?.binary(ctx, "Sub", dmin)?;
     let high = number_in(ctx, qmax, dt)?.binary(ctx, "Sub", dmax)?;
-    let zp = ctx.b.op_like("Where", &[positive, low.value, high.value], &[], low.value)?;
+    let zp = ctx.b.onnx().where_(positive, low.value, high.value).like(low.value)?;
     let zp = Held { value: zp, dtype: dt }.clamp(ctx, Some(qmin), Some(qmax))?.unary(ctx, "Round")?;
     results(ctx, s.value, zp.value)
 }

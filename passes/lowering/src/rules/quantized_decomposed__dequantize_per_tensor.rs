@@ -35,7 +35,7 @@ fn dequantize_per_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let y = if qdq_type(element, ctx.b.opset) && (lo..=hi).contains(&zero_point) {
         let zp = ctx.b.const_scalar(element, zero_point as f64)?;
         let ty = crate::builder::with_element_type(q.r#type(), f32_type).ok_or("unranked input")?;
-        ctx.b.op("DequantizeLinear", &[q, scale_value, zp], &[], ty)?
+        ctx.b.onnx().dequantize_linear(q, scale_value, Some(zp), None, None, None).typed(ty)?
     } else {
         let zp = ctx.b.const_scalar(f32_type, zero_point as f64)?;
         written_out(ctx, q, zp, scale_value)?
@@ -50,7 +50,7 @@ fn dequantize_per_tensor_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let y = if qdq_type(element, ctx.b.opset) {
         let zp = scalar_tensor(ctx, "zero_point", element)?;
         let ty = crate::builder::with_element_type(q.r#type(), f32_type).ok_or("unranked input")?;
-        ctx.b.op("DequantizeLinear", &[q, scale, zp], &[], ty)?
+        ctx.b.onnx().dequantize_linear(q, scale, Some(zp), None, None, None).typed(ty)?
     } else {
         let zp = scalar_tensor(ctx, "zero_point", f32_type)?;
         written_out(ctx, q, zp, scale)?
@@ -66,6 +66,6 @@ fn written_out<'c, 'a>(
     scale: Value<'c, 'a>,
 ) -> Result<Value<'c, 'a>, String> {
     let x = ctx.b.cast(q, ctx.b.f32_type())?;
-    let d = ctx.b.op_like("Sub", &[x, zp], &[], x)?;
-    ctx.b.op_like("Mul", &[d, scale], &[], x)
+    let d = ctx.b.onnx().sub(x, zp).like(x)?;
+    ctx.b.onnx().mul(d, scale).like(x)
 }

@@ -54,17 +54,17 @@ fn fake_quant_per_channel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let zp = ctx.b.cast(zp, f32_type)?;
     // `1.0 / s` (torch's `reciprocal`); not `Div(1, s)`, which onnxruntime's
     // DivMulFusion turns into a division of x.
-    let inv = ctx.b.op_like("Reciprocal", &[s], &[], s)?;
+    let inv = ctx.b.onnx().reciprocal(s).like(s)?;
     let inv = along_axis(ctx, inv, axis, rank)?;
     let s = along_axis(ctx, s, axis, rank)?;
     let zp = along_axis(ctx, zp, axis, rank)?;
-    let scaled = ctx.b.op_like("Mul", &[x, inv], &[], x)?;
-    let rounded = ctx.b.op_like("Round", &[scaled], &[], x)?;
-    let t = ctx.b.op_like("Add", &[rounded, zp], &[], x)?;
+    let scaled = ctx.b.onnx().mul(x, inv).like(x)?;
+    let rounded = ctx.b.onnx().round(scaled).like(x)?;
+    let t = ctx.b.onnx().add(rounded, zp).like(x)?;
     let lo = ctx.b.const_scalar(f32_type, qmin as f64)?;
     let hi = ctx.b.const_scalar(f32_type, qmax as f64)?;
-    let clamped = ctx.b.op_like("Max", &[t, lo], &[], x)?;
-    let clamped = ctx.b.op_like("Min", &[clamped, hi], &[], x)?;
-    let shifted = ctx.b.op_like("Sub", &[clamped, zp], &[], x)?;
-    Ok(vec![ctx.op("Mul", &[shifted, s], &[])?])
+    let clamped = ctx.b.onnx().max(&[t, lo]).like(x)?;
+    let clamped = ctx.b.onnx().min(&[clamped, hi]).like(x)?;
+    let shifted = ctx.b.onnx().sub(clamped, zp).like(x)?;
+    Ok(vec![ctx.b.onnx().mul(shifted, s).typed(ctx.result_type(0)?)?])
 }

@@ -55,7 +55,7 @@ fn quantize_per_channel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     // `1.0 / scales` in the scales' own type (float32 here): a Reciprocal,
     // which onnxruntime does not fuse with the Mul (its DivMulFusion turns
     // `x * Div(1, s)` into `x / s`, another rounding).
-    let inv = ctx.b.op_like("Reciprocal", &[scales], &[], scales)?;
+    let inv = ctx.b.onnx().reciprocal(scales).like(scales)?;
     let inv = along_axis(ctx, inv, axis, rank)?;
     let zps = ctx.b.cast_like_type(ctx.args.tensor("zero_points")?, f32_type)?;
     let zps = along_axis(ctx, zps, axis, rank)?;
@@ -84,11 +84,11 @@ fn dequantize_per_channel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
         let mut d = ctx.b.cast_like_type(q, i64_type)?;
         if let Some(zps) = zps {
             let zps = along_axis(ctx, ctx.b.cast_like_type(zps, i64_type)?, axis, rank)?;
-            d = ctx.b.op_like("Sub", &[d, zps], &[], d)?;
+            d = ctx.b.onnx().sub(d, zps).like(d)?;
         }
         let d = ctx.b.cast(d, f32_type)?;
         let scales = along_axis(ctx, scales, axis, rank)?;
-        ctx.b.op_like("Mul", &[d, scales], &[], d)?
+        ctx.b.onnx().mul(d, scales).like(d)?
     };
     to_out_dtype(ctx, y)
 }

@@ -51,7 +51,7 @@ fn reshape_as<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, like: Value<'c, 'a>) 
     let shape = ctx.b.shape(like)?;
     let element = builder::element_type(v.r#type()).ok_or("not a tensor")?;
     let ty = builder::with_element_type(like.r#type(), element).ok_or("unranked input")?;
-    ctx.b.op("Reshape", &[v, shape], &[], ty)
+    ctx.b.onnx().reshape(v, shape, None).typed(ty)
 }
 
 fn quantize_per_channel_group<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {

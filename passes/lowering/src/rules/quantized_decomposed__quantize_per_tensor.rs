@@ -25,7 +25,7 @@ fn quantize_per_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let scale_value = static_scale(ctx, scale)?;
     if qdq_type(element, ctx.b.opset) && (range.0..=range.1).contains(&zero_point) {
         let zp = ctx.b.const_scalar(element, zero_point as f64)?;
-        let q = ctx.op("QuantizeLinear", &[x, scale_value, zp], &[])?;
+        let q = ctx.b.onnx().quantize_linear(x, scale_value, Some(zp), None, None, None, None, None).typed(ctx.result_type(0)?)?;
         return Ok(vec![clip_to(ctx, q, range, qmin, qmax)?]);
     }
     // torch: `inv_scale = 1.0 / scale` in double, used as a float32 scalar.
@@ -48,7 +48,7 @@ fn quantize_per_tensor_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     if qdq_type(element, ctx.b.opset) {
         let scale = scalar_tensor(ctx, "scale", f32_type)?;
         let zp = scalar_tensor(ctx, "zero_point", element)?;
-        let q = ctx.op("QuantizeLinear", &[x, scale, zp], &[])?;
+        let q = ctx.b.onnx().quantize_linear(x, scale, Some(zp), None, None, None, None, None).typed(ctx.result_type(0)?)?;
         return Ok(vec![clip_to(ctx, q, range, qmin, qmax)?]);
     }
     let lo = ctx.b.const_scalar(f32_type, qmin as f64)?;
@@ -79,7 +79,7 @@ fn exact_from_tensors<'c, 'a>(
     let (f32_type, f64_type) = (ctx.b.f32_type(), melior::ir::r#type::Type::float64(ctx.b.context));
     let scale = scalar_tensor(ctx, "scale", f64_type)?;
     let one = ctx.b.const_scalar(f64_type, 1.0)?;
-    let inv = ctx.b.op_like("Div", &[one, scale], &[], scale)?;
+    let inv = ctx.b.onnx().div(one, scale).like(scale)?;
     let inv = ctx.b.cast(inv, f32_type)?;
     let zp = scalar_tensor(ctx, "zero_point", f32_type)?;
     Ok(vec![quantize_exact(ctx, x, inv, zp, lo, hi, element)?])

@@ -47,12 +47,12 @@ pub fn randint<'c, 'a>(
     let lo = bound(low)?;
     let hi = bound(high)?;
     let u = uniform_f64_bits(ctx, shape, bits)?;
-    let span = b.op_like("Sub", &[hi, lo], &[], lo)?;
-    let scaled = b.op_like("Mul", &[u, span], &[], u)?;
-    let shifted = b.op_like("Add", &[scaled, lo], &[], u)?;
-    let floored = b.op_like("Floor", &[shifted], &[], u)?;
+    let span = b.onnx().sub(hi, lo).like(lo)?;
+    let scaled = b.onnx().mul(u, span).like(u)?;
+    let shifted = b.onnx().add(scaled, lo).like(u)?;
+    let floored = b.onnx().floor(shifted).like(u)?;
     let one = b.const_scalar(f64_type, 1.0)?;
-    let top = b.op_like("Sub", &[hi, one], &[], lo)?;
-    let clamped = b.op_like("Min", &[floored, top], &[], u)?;
+    let top = b.onnx().sub(hi, one).like(lo)?;
+    let clamped = b.onnx().min(&[floored, top]).like(u)?;
     Ok(vec![b.cast(clamped, ctx.result_element(0)?)?])
 }

@@ -81,7 +81,7 @@ pub fn keep_mask<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, keep: f64) -> 
     let u = uniform_bits(ctx, shape, 24, false, f32_type)?;
     // U is on the lattice j 2^-24 and below 1: P(U < keep) = ceil(keep 2^24) 2^-24.
     let threshold = b.const_scalar(f32_type, keep)?;
-    b.op("Less", &[u, threshold], &[], b.unranked(bool_type(ctx)))
+    b.onnx().less(u, threshold).typed(b.unranked(bool_type(ctx)))
 }
 
 /// Raw random bits: a bool mask of `shape` (1-D int64), true with
@@ -101,14 +101,14 @@ fn raw_mask<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, keep: f64) -> Resul
     let one = b.const_i64s(&[1])?;
     let dims = b.op("Concat", &[one, shape], &[("axis", Attr::Int(0))], b.unranked(i64_type))?;
     let count = b.op("ReduceProd", &[dims], &[("keepdims", Attr::Int(1))], b.unranked(i64_type))?;
-    let count = b.op("Add", &[count, one], &[], b.unranked(i64_type))?;
+    let count = b.onnx().add(count, one).typed(b.unranked(i64_type))?;
     let ones = super::tensor_common::full(ctx, count, f32_type, 1.0)?;
     let ratio = b.const_scalar(f32_type, 1.0 - keep)?;
     let training = b.const_scalar(bool_type(ctx), 1.0)?;
     let out = b.build("Dropout", &[ones, ratio, training], &[], &[b.unranked(f32_type), b.unranked(bool_type(ctx))])?;
     let end = b.const_i64s(&[i64::MAX])?;
     let zero = b.const_i64s(&[0])?;
-    let rest = b.op("Slice", &[out[1], one, end, zero], &[], b.unranked(bool_type(ctx)))?;
+    let rest = b.onnx().slice(out[1], one, end, Some(zero), None).typed(b.unranked(bool_type(ctx)))?;
     // allowzero: a 0 in `shape` is a zero-size dimension, not "copy".
     b.op("Reshape", &[rest, shape], &[("allowzero", Attr::Int(1))], b.unranked(bool_type(ctx)))
 }
@@ -169,18 +169,18 @@ fn uniform_bits<'c, 'a>(
     let mask = b.cast(mask, f32_type)?;
     // counts[..., o] = sum of the input bits output bit o mixes; parity = XOR.
     let at = float_constant(ctx, f32_type, &[m as u64, bits as u64], &mixing_matrix(bits))?;
-    let counts = b.op("MatMul", &[mask, at], &[], b.unranked(f32_type))?;
+    let counts = b.onnx().mat_mul(mask, at).typed(b.unranked(f32_type))?;
     let two = b.const_scalar(f32_type, 2.0)?;
     let parity = b.op("Mod", &[counts, two], &[("fmod", Attr::Int(1))], b.unranked(f32_type))?;
     let parity = if compute == f32_type { parity } else { b.cast(parity, compute)? };
     let weights: Vec<f64> = (1..=bits).map(|k| if open && k == bits { 0.0 } else { (-(k as f64)).exp2() }).collect();
     let w = float_constant(ctx, compute, &[bits as u64], &weights)?;
-    let u = b.op("MatMul", &[parity, w], &[], b.unranked(compute))?;
+    let u = b.onnx().mat_mul(parity, w).typed(b.unranked(compute))?;
     if !open {
         return Ok(u);
     }
     let half = b.const_scalar(compute, (-(bits as f64)).exp2())?;
-    b.op("Add", &[u, half], &[], b.unranked(compute))
+    b.onnx().add(u, half).typed(b.unranked(compute))
 }
 
 /// `U[0, 1)` of `shape` (1-D int64) and float type `element`, with the
@@ -255,14 +255,14 @@ pub fn standard_normal<'c, 'a>(
     let bits = significand_bits(element)?.max(24);
     let u1 = uniform_bits(ctx, shape, bits, true, compute)?;
     let u2 = uniform_bits(ctx, shape, bits, false, compute)?;
-    let ln = b.op("Log", &[u1], &[], b.unranked(compute))?;
+    let ln = b.onnx().log(u1).typed(b.unranked(compute))?;
     let minus_two = b.const_scalar(compute, -2.0)?;
-    let r2 = b.op("Mul", &[ln, minus_two], &[], b.unranked(compute))?;
-    let r = b.op("Sqrt", &[r2], &[], b.unranked(compute))?;
+    let r2 = b.onnx().mul(ln, minus_two).typed(b.unranked(compute))?;
+    let r = b.onnx().sqrt(r2).typed(b.unranked(compute))?;
     let two_pi = b.const_scalar(compute, 2.0 * std::f64::consts::PI)?;
-    let theta = b.op("Mul", &[u2, two_pi], &[], b.unranked(compute))?;
-    let c = b.op("Cos", &[theta], &[], b.unranked(compute))?;
-    b.op("Mul", &[r, c], &[], b.unranked(compute))
+    let theta = b.onnx().mul(u2, two_pi).typed(b.unranked(compute))?;
+    let c = b.onnx().cos(theta).typed(b.unranked(compute))?;
+    b.onnx().mul(r, c).typed(b.unranked(compute))
 }
 
 /// `N(0, 1)` of `shape` and float type `element`.
@@ -322,7 +322,7 @@ pub fn torch_dropout<'c, 'a>(
     significand_bits(element)?;
     if p == 1.0 {
         let zero = b.const_scalar(element, 0.0)?;
-        return b.op_like("Mul", &[x, zero], &[], x);
+        return b.onnx().mul(x, zero).like(x);
     }
     let feature = matches!(kind, DropoutKind::Feature | DropoutKind::FeatureAlpha);
     if feature {
@@ -349,19 +349,19 @@ pub fn torch_dropout<'c, 'a>(
     let noise = b.cast(mask, element)?;
     if matches!(kind, DropoutKind::Plain | DropoutKind::Feature) {
         let scale = b.const_scalar(element, 1.0 / (1.0 - p))?;
-        let noise = b.op_like("Mul", &[noise, scale], &[], x)?;
-        return b.op_like("Mul", &[x, noise], &[], x);
+        let noise = b.onnx().mul(noise, scale).like(x)?;
+        return b.onnx().mul(x, noise).like(x);
     }
     let alpha = 1.7580993408473766_f64;
     let a = 1.0 / ((alpha * alpha * p + 1.0) * (1.0 - p)).sqrt();
     let one = b.const_scalar(element, 1.0)?;
-    let minus_one = b.op_like("Sub", &[noise, one], &[], x)?;
+    let minus_one = b.onnx().sub(noise, one).like(x)?;
     let alpha_a = b.const_scalar(element, alpha * a)?;
-    let shifted = b.op_like("Mul", &[minus_one, alpha_a], &[], x)?;
+    let shifted = b.onnx().mul(minus_one, alpha_a).like(x)?;
     let alpha_a_p = b.const_scalar(element, alpha * a * p)?;
-    let bias = b.op_like("Add", &[shifted, alpha_a_p], &[], x)?;
+    let bias = b.onnx().add(shifted, alpha_a_p).like(x)?;
     let a = b.const_scalar(element, a)?;
-    let noise = b.op_like("Mul", &[noise, a], &[], x)?;
-    let scaled = b.op_like("Mul", &[x, noise], &[], x)?;
-    b.op_like("Add", &[scaled, bias], &[], x)
+    let noise = b.onnx().mul(noise, a).like(x)?;
+    let scaled = b.onnx().mul(x, noise).like(x)?;
+    b.onnx().add(scaled, bias).like(x)
 }

@@ -74,5 +74,5 @@ pub(super) fn mean_of_empty<'c, 'a>(
     let element = super::math_common::elem(x)?;
     let sum = ctx.reduce("ReduceSum", x, axes, keepdim, ctx.b.unranked(element))?;
     let zero = ctx.b.const_like(x, 0.0)?;
-    ctx.b.op("Div", &[sum, zero], &[], result)
+    ctx.b.onnx().div(sum, zero).typed(result)
 }

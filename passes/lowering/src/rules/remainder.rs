@@ -42,6 +42,6 @@ fn remainder<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let y_neg = bool_op(ctx, "Less", &[y, zero])?;
     let differ = bool_op(ctx, "Xor", &[m_neg, y_neg])?;
     let fix = bool_op(ctx, "And", &[m_nonzero, differ])?;
-    let my = b.op_like("Add", &[m, y], &[], x)?;
-    Ok(vec![ctx.op("Where", &[fix, my, m], &[])?])
+    let my = b.onnx().add(m, y).like(x)?;
+    Ok(vec![ctx.b.onnx().where_(fix, my, m).typed(ctx.result_type(0)?)?])
 }

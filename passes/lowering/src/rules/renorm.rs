@@ -39,9 +39,9 @@ fn renorm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let f64_t = melior::ir::Type::float64(b.context);
     let xd = b.cast_like_type(x, f64_t)?;
     let axes: Vec<i64> = (0..rank as i64).filter(|&d| d != dim).collect();
-    let norm = if axes.is_empty() { b.op_like("Abs", &[xd], &[], xd)? } else { vector_norm(c, xd, Some(&axes), true, p)? };
+    let norm = if axes.is_empty() { b.onnx().abs(xd).like(xd)? } else { vector_norm(c, xd, Some(&axes), true, p)? };
     let factor = b.cast_like_type(renorm_factor(c, norm, maxnorm, None)?, el)?;
-    Ok(vec![c.op("Mul", &[x, factor], &[])?])
+    Ok(vec![c.b.onnx().mul(x, factor).typed(c.result_type(0)?)?])
 }
 
 /// torch's renormalisation factor of a (float64) `norm`: `maxnorm / (norm +
@@ -55,10 +55,10 @@ pub(super) fn renorm_factor<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let b = &c.b;
     let bool_t = b.unranked(super::math_common::bool_type(c));
-    let mut big = b.op("Greater", &[norm, b.const_like(norm, maxnorm)?], &[], bool_t)?;
+    let mut big = b.onnx().greater(norm, b.const_like(norm, maxnorm)?).typed(bool_t)?;
     if let Some(only) = only {
-        big = b.op("And", &[only, big], &[], bool_t)?;
+        big = b.onnx().and(only, big).typed(bool_t)?;
     }
-    let scale = b.op_like("Div", &[b.const_like(norm, maxnorm)?, b.op_like("Add", &[norm, b.const_like(norm, 1e-7)?], &[], norm)?], &[], norm)?;
-    b.op_like("Where", &[big, scale, b.const_like(norm, 1.0)?], &[], norm)
+    let scale = b.onnx().div(b.const_like(norm, maxnorm)?, b.onnx().add(norm, b.const_like(norm, 1e-7)?).like(norm)?).like(norm)?;
+    b.onnx().where_(big, scale, b.const_like(norm, 1.0)?).like(norm)
 }

@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.repeat.default", |c| {
         x = c.unsqueeze(x, &axes)?;
     }
     let repeats = c.int_list_tensor(&repeats)?;
-    Ok(vec![c.op("Tile", &[x, repeats], &[])?])
+    Ok(vec![c.b.onnx().tile(x, repeats).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]; repeats: [2,1]", "self: T[3]; repeats: [2,2]"])
 .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"])];

@@ -44,14 +44,14 @@ fn self_int<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         Some(d) => {
             let rank = ctx.rank(x)?;
             if rank == 0 {
-                x = b.op_like("Reshape", &[x, b.const_i64s(&[1])?], &[], x)?;
+                x = b.onnx().reshape(x, b.const_i64s(&[1])?, None).like(x)?;
                 0
             } else {
                 ctx.dim(d, rank)?
             }
         }
         None => {
-            x = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+            x = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
             0
         }
     };
@@ -69,9 +69,9 @@ fn self_int<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         parts.push(b.const_i64s(&vec![1; rank - d as usize - 1])?);
     }
     let tiles = concat(ctx, &parts)?;
-    let e = b.op_like("Tile", &[u, tiles], &[], x)?;
+    let e = b.onnx().tile(u, tiles).like(x)?;
     let n = shape_part(ctx, x, d, Some(d + 1))?;
-    let merged = b.op("Mul", &[n, r], &[], b.unranked(b.i64_type()))?;
+    let merged = b.onnx().mul(n, r).typed(b.unranked(b.i64_type()))?;
     let mut parts = Vec::new();
     if d > 0 {
         parts.push(shape_part(ctx, x, 0, Some(d))?);
@@ -90,14 +90,14 @@ fn repeat_indices<'c, 'a>(ctx: &Ctx<'c, 'a>, repeats: Value<'c, 'a>, typed: bool
     let b = &ctx.b;
     let i64s = b.unranked(b.i64_type());
     let r = b.cast_like_type(repeats, b.i64_type())?;
-    let r = b.op("Reshape", &[r, b.const_i64s(&[-1])?], &[], i64s)?;
+    let r = b.onnx().reshape(r, b.const_i64s(&[-1])?, None).typed(i64s)?;
     let zero = b.const_i64_scalar(0)?;
-    let totals = b.op("CumSum", &[r, zero], &[], i64s)?;
+    let totals = b.onnx().cum_sum(r, zero, None, None).typed(i64s)?;
     let total = b.op("ReduceSum", &[r, b.const_i64s(&[0])?], &[("keepdims", Attr::Int(0))], i64s)?;
-    let j = b.op("Range", &[zero, total, b.const_i64_scalar(1)?], &[], i64s)?;
+    let j = b.onnx().range(zero, total, b.const_i64_scalar(1)?, None).typed(i64s)?;
     let t = ctx.unsqueeze(totals, &[0])?;
     let jj = ctx.unsqueeze(j, &[1])?;
-    let le = b.op("LessOrEqual", &[t, jj], &[], b.unranked(IntegerType::new(b.context, 1).into()))?;
+    let le = b.onnx().less_or_equal(t, jj).typed(b.unranked(IntegerType::new(b.context, 1).into()))?;
     let count = b.cast(le, b.i64_type())?;
     let axes = b.const_i64s(&[1])?;
     if typed {
@@ -115,15 +115,15 @@ fn self_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let dim = match ctx.args.opt_int("dim")? {
         Some(d) => ctx.dim(d, ctx.rank(x)?)?,
         None => {
-            x = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+            x = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
             0
         }
     };
     let repeats = ctx.args.tensor("repeats")?;
     let n = shape_part(ctx, x, dim as i64, Some(dim as i64 + 1))?;
     let r = b.cast_like_type(repeats, b.i64_type())?;
-    let r = b.op("Reshape", &[r, b.const_i64s(&[-1])?], &[], b.unranked(b.i64_type()))?;
-    let r = b.op("Expand", &[r, n], &[], b.unranked(b.i64_type()))?;
+    let r = b.onnx().reshape(r, b.const_i64s(&[-1])?, None).typed(b.unranked(b.i64_type()))?;
+    let r = b.onnx().expand(r, n).typed(b.unranked(b.i64_type()))?;
     let idx = repeat_indices(ctx, r, false)?;
     Ok(vec![ctx.op("Gather", &[x, idx], &[("axis", Attr::Int(dim as i64))])?])
 }

@@ -39,28 +39,28 @@ pub(super) fn resize_to<'c, 'a>(c: &Ctx<'c, 'a>, size: &[i64]) -> Result<Value<'
     let b = &c.b;
     let x = c.args.tensor("self")?;
     let m: i64 = size.iter().product();
-    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     let numel: Option<i64> = builder::dims(x.r#type()).and_then(|d| d.into_iter().product());
     let kept = match numel {
         Some(n) if m <= n => {
-            b.op_like("Slice", &[flat, b.const_i64s(&[0])?, b.const_i64s(&[m])?, b.const_i64s(&[0])?], &[], x)?
+            b.onnx().slice(flat, b.const_i64s(&[0])?, b.const_i64s(&[m])?, Some(b.const_i64s(&[0])?), None).like(x)?
         }
-        Some(n) => b.op_like("Pad", &[flat, b.const_i64s(&[0, m - n])?], &[], x)?,
+        Some(n) => b.onnx().pad(flat, b.const_i64s(&[0, m - n])?, None, None, None).like(x)?,
         None => {
             // Pad by max(m - n, 0), then keep the first m.
-            let n = b.op("Size", &[x], &[], b.unranked(b.i64_type()))?;
+            let n = b.onnx().size(x).typed(b.unranked(b.i64_type()))?;
             let n = c.unsqueeze(n, &[0])?;
-            let grow = b.op_like("Sub", &[b.const_i64s(&[m])?, n], &[], n)?;
-            let grow = b.op_like("Max", &[grow, b.const_i64s(&[0])?], &[], n)?;
+            let grow = b.onnx().sub(b.const_i64s(&[m])?, n).like(n)?;
+            let grow = b.onnx().max(&[grow, b.const_i64s(&[0])?]).like(n)?;
             let pads = b.op(
                 "Concat",
                 &[b.const_i64s(&[0])?, grow],
                 &[("axis", crate::Attr::Int(0))],
                 b.unranked(b.i64_type()),
             )?;
-            let padded = b.op_like("Pad", &[flat, pads], &[], x)?;
-            b.op_like("Slice", &[padded, b.const_i64s(&[0])?, b.const_i64s(&[m])?, b.const_i64s(&[0])?], &[], x)?
+            let padded = b.onnx().pad(flat, pads, None, None, None).like(x)?;
+            b.onnx().slice(padded, b.const_i64s(&[0])?, b.const_i64s(&[m])?, Some(b.const_i64s(&[0])?), None).like(x)?
         }
     };
-    c.op("Reshape", &[kept, b.const_i64s(size)?], &[])
+    c.b.onnx().reshape(kept, b.const_i64s(size)?, None).typed(c.result_type(0)?)
 }

@@ -19,14 +19,14 @@ fn rms_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         None if element == b.f32_type() => f32::EPSILON as f64,
         None => f64::EPSILON,
     };
-    let sq = b.op_like("Mul", &[x, x], &[], x)?;
+    let sq = b.onnx().mul(x, x).like(x)?;
     let mean = ctx.reduce("ReduceMean", sq, Some(&axes), true, b.unranked(element))?;
     let eps = b.const_like(x, eps)?;
-    let d = b.op_like("Add", &[mean, eps], &[], x)?;
-    let r = b.op_like("Sqrt", &[d], &[], x)?;
-    let y = b.op_like("Div", &[x, r], &[], x)?;
+    let d = b.onnx().add(mean, eps).like(x)?;
+    let r = b.onnx().sqrt(d).like(x)?;
+    let y = b.onnx().div(x, r).like(x)?;
     match ctx.args.opt_tensor("weight")? {
-        Some(w) => Ok(vec![ctx.op("Mul", &[y, w], &[])?]),
+        Some(w) => Ok(vec![ctx.b.onnx().mul(y, w).typed(ctx.result_type(0)?)?]),
         None => Ok(vec![y]),
     }
 }

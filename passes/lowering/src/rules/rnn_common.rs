@@ -94,7 +94,7 @@ fn reorder<'c, 'a>(ctx: &Ctx<'c, 'a>, kind: Kind, w: Value<'c, 'a>, h: i64) -> R
 fn zeros_like<'c, 'a>(ctx: &Ctx<'c, 'a>, like: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let zero = ctx.b.const_like(like, 0.0)?;
     let shape = ctx.b.shape(like)?;
-    ctx.b.op_like("Expand", &[zero, shape], &[], like)
+    ctx.b.onnx().expand(zero, shape).like(like)
 }
 
 /// One direction's weights: `w_ih [G*H, In]`, `w_hh [G*H, H]`, optional biases.
@@ -297,7 +297,7 @@ fn merge_directions<'c, 'a>(ctx: &Ctx<'c, 'a>, y: Value<'c, 'a>, d: i64, h: i64)
         &[("axis", Attr::Int(0))],
         RankedTensorType::new(&[3], ctx.b.i64_type(), None).into(),
     )?;
-    ctx.b.op_like("Reshape", &[t, new_shape], &[], y)
+    ctx.b.onnx().reshape(t, new_shape, None).like(y)
 }
 
 /// `lstm.input` / `gru.input` / `rnn_*.input`: results (output, h_n[, c_n]).
@@ -363,7 +363,7 @@ pub fn lower_sequence<'c, 'a>(ctx: &Ctx<'c, 'a>, kind: Kind) -> Result<Vec<Value
         let axis = ctx.b.const_i64s(&[0])?;
         let initial: Vec<Value> = hx
             .iter()
-            .map(|s| ctx.b.op_like("Slice", &[*s, start, end, axis], &[], *s))
+            .map(|s| ctx.b.onnx().slice(*s, start, end, Some(axis), None).like(*s))
             .collect::<Result<_, _>>()?;
         let (y, states) = run_layer(ctx, kind, x, &dirs, &initial, h, unranked, unranked)?;
         for (all, s) in finals.iter_mut().zip(states) {
@@ -430,7 +430,7 @@ pub fn lower_cell<'c, 'a>(ctx: &Ctx<'c, 'a>, kind: Kind) -> Result<Vec<Value<'c,
         .enumerate()
         .map(|(i, s)| {
             let axes = ctx.b.const_i64s(&[0])?;
-            ctx.b.op("Squeeze", &[s, axes], &[], ctx.result_type(i)?)
+            ctx.b.onnx().squeeze(s, Some(axes)).typed(ctx.result_type(i)?)
         })
         .collect()
 }

@@ -21,7 +21,7 @@ fn roll<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let flat = dims.is_empty();
     let original = x;
     if flat {
-        x = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+        x = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     }
     let dims = if flat { vec![0] } else { dims };
     if shifts.len() != dims.len() {
@@ -43,8 +43,8 @@ fn roll<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
                 if s == 0 {
                     continue;
                 }
-                let tail = b.op_like("Slice", &[x, b.const_i64s(&[n - s])?, b.const_i64s(&[n])?, axis], &[], x)?;
-                let head = b.op_like("Slice", &[x, b.const_i64s(&[0])?, b.const_i64s(&[n - s])?, axis], &[], x)?;
+                let tail = b.onnx().slice(x, b.const_i64s(&[n - s])?, b.const_i64s(&[n])?, Some(axis), None).like(x)?;
+                let head = b.onnx().slice(x, b.const_i64s(&[0])?, b.const_i64s(&[n - s])?, Some(axis), None).like(x)?;
                 (tail, head)
             }
             // A dynamic size (Swin's shifted windows on a dynamic image) or
@@ -57,15 +57,15 @@ fn roll<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
                     Some(n) => b.const_i64s(&[n])?,
                     None => {
                         let bounds = [b.const_i64s(&[d as i64])?, b.const_i64s(&[d as i64 + 1])?];
-                        b.op("Slice", &[b.shape(x)?, bounds[0], bounds[1]], &[], b.unranked(i64_t))?
+                        b.onnx().slice(b.shape(x)?, bounds[0], bounds[1], None, None).typed(b.unranked(i64_t))?
                     }
                 };
-                let divisor = b.op("Max", &[n, b.const_i64s(&[1])?], &[], b.unranked(i64_t))?;
+                let divisor = b.onnx().max(&[n, b.const_i64s(&[1])?]).typed(b.unranked(i64_t))?;
                 let s =
                     b.op("Mod", &[ctx.int_tensor(shift)?, divisor], &[("fmod", Attr::Int(0))], b.unranked(i64_t))?;
-                let split = b.op("Sub", &[n, s], &[], b.unranked(i64_t))?;
-                let tail = b.op_like("Slice", &[x, split, b.const_i64s(&[i64::MAX])?, axis], &[], x)?;
-                let head = b.op_like("Slice", &[x, b.const_i64s(&[0])?, split, axis], &[], x)?;
+                let split = b.onnx().sub(n, s).typed(b.unranked(i64_t))?;
+                let tail = b.onnx().slice(x, split, b.const_i64s(&[i64::MAX])?, Some(axis), None).like(x)?;
+                let head = b.onnx().slice(x, b.const_i64s(&[0])?, split, Some(axis), None).like(x)?;
                 (tail, head)
             }
         };

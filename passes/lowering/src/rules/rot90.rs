@@ -21,7 +21,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.rot90.default", |c| {
         1 => swap(c, reverse(c, x, &[d1 as i64])?, rank, d0, d1)?,
         2 => reverse(c, x, &[d0 as i64, d1 as i64])?,
         3 => swap(c, reverse(c, x, &[d0 as i64])?, rank, d0, d1)?,
-        _ => return Ok(vec![c.op("Identity", &[x], &[])?]),
+        _ => return Ok(vec![c.b.onnx().identity(x).typed(c.result_type(0)?)?]),
     };
     Ok(vec![out])
 })

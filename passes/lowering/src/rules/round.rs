@@ -31,6 +31,6 @@ pub(super) fn round_decimals<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a
     let p = b.const_like(x, 10f64.powi(d.unsigned_abs() as i32))?;
     let (pre, post) = if d >= 0 { ("Mul", "Div") } else { ("Div", "Mul") };
     let y = b.op_like(pre, &[x, p], &[], x)?;
-    let y = b.op_like("Round", &[y], &[], x)?;
+    let y = b.onnx().round(y).like(x)?;
     Ok(vec![c.op(post, &[y, p], &[])?])
 }

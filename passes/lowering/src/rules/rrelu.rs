@@ -23,13 +23,13 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.rrelu.default", |c| {
     let u = uniform_like(c, x, element)?;
     let span = b.const_scalar(element, upper - lower)?;
     let lo = b.const_scalar(element, lower)?;
-    let scaled = b.op_like("Mul", &[u, span], &[], x)?;
-    let slope = b.op_like("Add", &[scaled, lo], &[], x)?;
+    let scaled = b.onnx().mul(u, span).like(x)?;
+    let slope = b.onnx().add(scaled, lo).like(x)?;
     let zero = b.const_like(x, 0.0)?;
     let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
-    let negative = b.op("LessOrEqual", &[x, zero], &[], b.unranked(bool_type))?;
-    let sloped = b.op_like("Mul", &[x, slope], &[], x)?;
-    Ok(vec![c.op("Where", &[negative, sloped, x], &[])?])
+    let negative = b.onnx().less_or_equal(x, zero).typed(b.unranked(bool_type))?;
+    let sloped = b.onnx().mul(x, slope).like(x)?;
+    Ok(vec![c.b.onnx().where_(negative, sloped, x).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[3,4]",

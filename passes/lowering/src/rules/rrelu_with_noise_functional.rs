@@ -19,7 +19,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.rrelu_with_noise_functional.defa
     if !c.args.bool("training")? {
         let slope = (lower + upper) / 2.0;
         let out = leaky(c, x, b.const_like(x, slope)?)?;
-        return Ok(vec![out, b.op("Identity", &[noise], &[], c.result_type(1)?)?]);
+        return Ok(vec![out, b.onnx().identity(noise).typed(c.result_type(1)?)?]);
     }
     if lower > upper {
         // torch's message comes from the uniform draw.
@@ -29,13 +29,13 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.rrelu_with_noise_functional.defa
     let u = uniform_like(c, x, element)?;
     let span = b.const_scalar(element, upper - lower)?;
     let lo = b.const_scalar(element, lower)?;
-    let slope = b.op_like("Add", &[b.op_like("Mul", &[u, span], &[], x)?, lo], &[], x)?;
+    let slope = b.onnx().add(b.onnx().mul(u, span).like(x)?, lo).like(x)?;
     let zero = b.const_like(x, 0.0)?;
     let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
-    let negative = b.op("LessOrEqual", &[x, zero], &[], b.unranked(bool_type))?;
-    let sloped = b.op_like("Mul", &[x, slope], &[], x)?;
-    let out = c.op("Where", &[negative, sloped, x], &[])?;
-    let noise_out = b.op("Where", &[negative, slope, b.const_like(x, 1.0)?], &[], c.result_type(1)?)?;
+    let negative = b.onnx().less_or_equal(x, zero).typed(b.unranked(bool_type))?;
+    let sloped = b.onnx().mul(x, slope).like(x)?;
+    let out = c.b.onnx().where_(negative, sloped, x).typed(c.result_type(0)?)?;
+    let noise_out = b.onnx().where_(negative, slope, b.const_like(x, 1.0)?).typed(c.result_type(1)?)?;
     Ok(vec![out, noise_out])
 })
 .samples(&[

@@ -65,18 +65,18 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             // [B, Hkv, S, E] -> [B, Hkv, 1, S, E] -> expand rep -> [B, Hq, S, E]
             let x5 = ctx.unsqueeze(x, &[2])?;
             let ones = b.const_i64s(&[1, 1, rep, 1, 1])?;
-            let expanded = b.op_like("Expand", &[x5, ones], &[], x)?;
+            let expanded = b.onnx().expand(x5, ones).like(x)?;
             let shape = {
                 // Keep B and E from x; S is inferred.
                 let s = b.shape(x)?;
                 let batch =
-                    b.op("Slice", &[s, b.const_i64s(&[0])?, b.const_i64s(&[1])?], &[], b.unranked(b.i64_type()))?;
+                    b.onnx().slice(s, b.const_i64s(&[0])?, b.const_i64s(&[1])?, None, None).typed(b.unranked(b.i64_type()))?;
                 let last =
-                    b.op("Slice", &[s, b.const_i64s(&[3])?, b.const_i64s(&[4])?], &[], b.unranked(b.i64_type()))?;
+                    b.onnx().slice(s, b.const_i64s(&[3])?, b.const_i64s(&[4])?, None, None).typed(b.unranked(b.i64_type()))?;
                 let mid = b.const_i64s(&[hq, -1])?;
                 b.op("Concat", &[batch, mid, last], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?
             };
-            b.op_like("Reshape", &[expanded, shape], &[], x)
+            b.onnx().reshape(expanded, shape, None).like(x)
         };
         k = repeat(k)?;
         v = repeat(v)?;
@@ -101,7 +101,7 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         true,
         super::random_common::DropoutKind::Plain,
     )?;
-    let out = b.op_like("MatMul", &[weights, v], &[], q)?;
+    let out = b.onnx().mat_mul(weights, v).like(q)?;
     Ok(vec![ctx.opmath_result(out)?])
 }
 
@@ -118,7 +118,7 @@ pub(super) fn zero_masked_rows<'c, 'a>(
     let m = ctx.reduce("ReduceMax", scores, Some(&[-1]), true, b.unranked(element))?;
     let none = super::math_common::isinf(ctx, m, false, true)?;
     let zero = b.const_like(scores, 0.0)?;
-    b.op_like("Where", &[none, zero, weights], &[], weights)
+    b.onnx().where_(none, zero, weights).like(weights)
 }
 
 /// float16/bfloat16 attention computed in float32 from the start, as
@@ -174,7 +174,7 @@ pub(super) fn attention_scores<'c, 'a>(
     let mut perm: Vec<i64> = (0..k_rank as i64).collect();
     perm.swap(k_rank - 2, k_rank - 1);
     let kt = b.op_like("Transpose", &[k], &[("perm", Attr::Ints(perm))], k)?;
-    let scores = b.op_like("MatMul", &[q, kt], &[], q)?;
+    let scores = b.onnx().mat_mul(q, kt).like(q)?;
     let scale = match scale {
         Some(scale) => b.const_like(q, scale)?,
         // A dynamic head size E: 1 / sqrt(E) in q's (opmath) type.
@@ -182,32 +182,32 @@ pub(super) fn attention_scores<'c, 'a>(
             let i64_1d = melior::ir::r#type::RankedTensorType::new(&[1], b.i64_type(), None).into();
             let e = b.op("Shape", &[q], &[("start", Attr::Int(-1))], i64_1d)?;
             let e = b.cast_like(e, q)?;
-            let root = b.op_like("Sqrt", &[e], &[], e)?;
-            b.op_like("Reciprocal", &[root], &[], e)?
+            let root = b.onnx().sqrt(e).like(e)?;
+            b.onnx().reciprocal(root).like(e)?
         }
     };
-    let mut scores = b.op_like("Mul", &[scores, scale], &[], q)?;
+    let mut scores = b.onnx().mul(scores, scale).like(q)?;
     let neg_inf = b.const_like(q, f64::NEG_INFINITY)?;
     if is_causal {
         // Keep j <= i: a lower-triangular boolean mask of shape [L, S].
         let sq = b.shape(q)?;
         let sk = b.shape(k)?;
-        let l = b.op("Slice", &[sq, b.const_i64s(&[-2])?, b.const_i64s(&[-1])?], &[], b.unranked(b.i64_type()))?;
-        let s = b.op("Slice", &[sk, b.const_i64s(&[-2])?, b.const_i64s(&[-1])?], &[], b.unranked(b.i64_type()))?;
+        let l = b.onnx().slice(sq, b.const_i64s(&[-2])?, b.const_i64s(&[-1])?, None, None).typed(b.unranked(b.i64_type()))?;
+        let s = b.onnx().slice(sk, b.const_i64s(&[-2])?, b.const_i64s(&[-1])?, None, None).typed(b.unranked(b.i64_type()))?;
         let ls = b.op("Concat", &[l, s], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
         let t = b.const_scalar(melior::ir::r#type::IntegerType::new(b.context, 1).into(), 1.0)?;
-        let full = b.op_like("Expand", &[t, ls], &[], t)?;
+        let full = b.onnx().expand(t, ls).like(t)?;
         let zero = b.const_i64_scalar(0)?;
         let causal = b.op_like("Trilu", &[full, zero], &[("upper", Attr::Int(0))], t)?;
-        scores = b.op_like("Where", &[causal, scores, neg_inf], &[], q)?;
+        scores = b.onnx().where_(causal, scores, neg_inf).like(q)?;
     }
     if let Some(mask) = mask {
         let element = builder::element_type(mask.r#type()).ok_or("mask is not a tensor")?;
         scores = if builder::is_bool(element) {
-            b.op_like("Where", &[mask, scores, neg_inf], &[], q)?
+            b.onnx().where_(mask, scores, neg_inf).like(q)?
         } else {
             let mask = b.cast_like(mask, q)?;
-            b.op_like("Add", &[scores, mask], &[], q)?
+            b.onnx().add(scores, mask).like(q)?
         };
     }
     Ok(scores)

@@ -67,14 +67,14 @@ pub(super) fn inclusive_scan<'c, 'a>(
         let i64_1d = b.unranked(b.i64_type());
         // The first iteration runs even when n <= 1: shift by min(s, n) and
         // keep n - min(s, n) so that every step keeps the length n.
-        let step = b.op("Min", &[s, len], &[], i64_1d)?;
-        let kept = b.op("Sub", &[len, step], &[], i64_1d)?;
-        let ends = b.op("Unsqueeze", &[kept, b.const_i64s(&[0])?], &[], i64_1d)?;
+        let step = b.onnx().min(&[s, len]).typed(i64_1d)?;
+        let kept = b.onnx().sub(len, step).typed(i64_1d)?;
+        let ends = b.onnx().unsqueeze(kept, b.const_i64s(&[0])?).typed(i64_1d)?;
         let mut parts = Vec::new();
         if axis > 0 {
             parts.push(b.const_i64s(&vec![0; axis as usize])?);
         }
-        parts.push(b.op("Unsqueeze", &[step, b.const_i64s(&[0])?], &[], i64_1d)?);
+        parts.push(b.onnx().unsqueeze(step, b.const_i64s(&[0])?).typed(i64_1d)?);
         parts.push(b.const_i64s(&vec![0; 2 * rank - axis as usize - 1])?);
         let pads = b.op("Concat", &parts, &[("axis", Attr::Int(0))], i64_1d)?;
         let earlier: Vec<Value<'c, 'a>> = ys
@@ -83,9 +83,9 @@ pub(super) fn inclusive_scan<'c, 'a>(
             .map(|(y, (_, fill))| shifted(b, *y, axis, ends, pads, *fill))
             .collect::<Result<_, _>>()?;
         let mut next = combine(b, &earlier, ys)?;
-        let doubled = b.op("Add", &[s, s], &[], i64_1d)?;
+        let doubled = b.onnx().add(s, s).typed(i64_1d)?;
         let bool_t: Type = IntegerType::new(b.context, 1).into();
-        let more = b.op("Less", &[doubled, len], &[], b.unranked(bool_t))?;
+        let more = b.onnx().less(doubled, len).typed(b.unranked(bool_t))?;
         next.push(doubled);
         Ok((more, next))
     })?;
@@ -103,7 +103,7 @@ fn shifted<'c, 'a>(
     pads: Value<'c, 'a>,
     fill: Value<'c, 'a>,
 ) -> Result<Value<'c, 'a>, String> {
-    let head = b.op_like("Slice", &[y, b.const_i64s(&[0])?, ends, b.const_i64s(&[axis])?], &[], y)?;
+    let head = b.onnx().slice(y, b.const_i64s(&[0])?, ends, Some(b.const_i64s(&[axis])?), None).like(y)?;
     b.op_like("Pad", &[head, pads, fill], &[("mode", Attr::String("constant".into()))], y)
 }
 

@@ -57,7 +57,7 @@ fn scatter<'c, 'a>(ctx: &Ctx<'c, 'a>, reduce: Option<String>) -> Result<Vec<Valu
         // A number or a value computed in the graph (`t.item()`).
         let v = ctx.tensor_as("value", element)?;
         let shape = b.shape(index)?;
-        b.op_like("Expand", &[v, shape], &[], x)?
+        b.onnx().expand(v, shape).like(x)?
     };
     let reduce = match reduce.as_deref() {
         None => "none",
@@ -80,7 +80,7 @@ pub fn empty_index<'c, 'a>(ctx: &Ctx<'c, 'a>, index: Value<'c, 'a>) -> Result<Op
         return Ok(None);
     }
     let x = ctx.tensor_as("self", ctx.result_element(0)?)?;
-    Ok(Some(ctx.op("Identity", &[x], &[])?))
+    Ok(Some(ctx.b.onnx().identity(x).typed(ctx.result_type(0)?)?))
 }
 
 /// A scatter on 0-d tensors: on 1-element views, then back to 0-d.
@@ -95,11 +95,11 @@ pub fn zero_d<'c, 'a>(
     let b = &ctx.b;
     let one = b.const_i64s(&[1])?;
     let (x1, i1, s1) = (
-        b.op_like("Reshape", &[x, one], &[], x)?,
-        b.op_like("Reshape", &[index, one], &[], index)?,
-        b.op_like("Reshape", &[src, one], &[], src)?,
+        b.onnx().reshape(x, one, None).like(x)?,
+        b.onnx().reshape(index, one, None).like(index)?,
+        b.onnx().reshape(src, one, None).like(src)?,
     );
     let r = scatter_reduce(ctx, x1, 0, i1, s1, reduce, include_self)?;
     let scalar = b.const_i64s(&[])?;
-    ctx.op("Reshape", &[r, scalar], &[])
+    ctx.b.onnx().reshape(r, scalar, None).typed(ctx.result_type(0)?)
 }

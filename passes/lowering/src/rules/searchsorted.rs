@@ -89,7 +89,7 @@ pub(super) fn insertion_index<'c, 'a>(
     let v = ctx.unsqueeze(values, &[-1])?;
     let s = if seq_rank > 1 { ctx.unsqueeze(seq, &[-2])? } else { seq };
     let cmp = b.op(if right { "Greater" } else { "GreaterOrEqual" }, &[s, v], &[], bools)?;
-    let below = b.op("Not", &[cmp], &[], bools)?;
+    let below = b.onnx().not(cmp).typed(bools)?;
     let below = b.cast(below, b.i64_type())?;
     ctx.reduce("ReduceSum", below, Some(&[-1]), false, i64s)
 }
@@ -137,5 +137,5 @@ fn searchsorted<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
         }
     };
     let index = insertion_index(ctx, seq, seq_rank, values, right)?;
-    Ok(vec![b.cast_like_type(index, ctx.result_element(0)?).and_then(|v| ctx.op("Identity", &[v], &[]))?])
+    Ok(vec![b.cast_like_type(index, ctx.result_element(0)?).and_then(|v| ctx.b.onnx().identity(v).typed(ctx.result_type(0)?))?])
 }

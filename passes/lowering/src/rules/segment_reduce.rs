@@ -53,8 +53,8 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
         (Some(lengths), _) => {
             let r = ctx.rank(lengths)?;
             let lengths = b.cast_like_type(lengths, b.i64_type())?;
-            let ends = b.op("CumSum", &[lengths, b.const_i64_scalar(-1)?], &[], i64s)?;
-            (b.op("Sub", &[ends, lengths], &[], i64s)?, ends, r)
+            let ends = b.onnx().cum_sum(lengths, b.const_i64_scalar(-1)?, None, None).typed(i64s)?;
+            (b.onnx().sub(ends, lengths).typed(i64s)?, ends, r)
         }
         (None, Some(offsets)) => {
             let r = ctx.rank(offsets)?;
@@ -71,17 +71,17 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     // mask [lead.., S, N] (+ trailing 1s)
     let n = b.op("Shape", &[data], &[("start", Attr::Int(axis as i64)), ("end", Attr::Int(axis as i64 + 1))], i64s)?;
     let n = ctx.squeeze(n, &[0])?;
-    let j = b.op("Range", &[b.const_i64_scalar(0)?, n, b.const_i64_scalar(1)?], &[], i64s)?;
+    let j = b.onnx().range(b.const_i64_scalar(0)?, n, b.const_i64_scalar(1)?, None).typed(i64s)?;
     let s_u = ctx.unsqueeze(starts, &[-1])?;
     let e_u = ctx.unsqueeze(ends, &[-1])?;
     let inside = b.op(
         "And",
-        &[b.op("LessOrEqual", &[s_u, j], &[], bools)?, b.op("Less", &[j, e_u], &[], bools)?],
+        &[b.onnx().less_or_equal(s_u, j).typed(bools)?, b.onnx().less(j, e_u).typed(bools)?],
         &[],
         bools,
     )?;
     let seg_axis = axis as i64; // S in the output / the mask
-    let len = b.op("Sub", &[ends, starts], &[], i64s)?;
+    let len = b.onnx().sub(ends, starts).typed(i64s)?;
     let (mask, len) = if trailing > 0 {
         (ctx.unsqueeze(inside, &trail_axes(seg_axis + 2))?, ctx.unsqueeze(len, &trail_axes(seg_axis + 1))?)
     } else {
@@ -91,28 +91,28 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let red_axis = seg_axis + 1;
     let c = |v: f64| b.const_scalar(element, v);
     let initial = if ctx.args.is_none("initial")? { None } else { Some(ctx.args.number("initial")?.as_f64()) };
-    let masked = |fill: f64| b.op("Where", &[mask, data_u, c(fill)?], &[], fts);
+    let masked = |fill: f64| b.onnx().where_(mask, data_u, c(fill)?).typed(fts);
     let out = match reduce.as_str() {
         "sum" | "mean" => {
             let s = ctx.reduce("ReduceSum", masked(0.0)?, Some(&[red_axis]), false, fts)?;
             let s = match initial {
-                Some(i) => b.op("Add", &[c(i)?, s], &[], fts)?,
+                Some(i) => b.onnx().add(c(i)?, s).typed(fts)?,
                 None => s,
             };
             if reduce == "sum" {
                 s
             } else {
                 let lenf = b.cast(len, element)?;
-                let mean = b.op("Div", &[s, lenf], &[], fts)?;
-                let zero = b.op("Equal", &[len, b.const_i64_scalar(0)?], &[], bools)?;
+                let mean = b.onnx().div(s, lenf).typed(fts)?;
+                let zero = b.onnx().equal(len, b.const_i64_scalar(0)?).typed(bools)?;
                 let empty_value = c(initial.unwrap_or(f64::NAN))?;
-                b.op("Where", &[zero, empty_value, mean], &[], fts)?
+                b.onnx().where_(zero, empty_value, mean).typed(fts)?
             }
         }
         "prod" => {
             let p = ctx.reduce("ReduceProd", masked(1.0)?, Some(&[red_axis]), false, fts)?;
             match initial {
-                Some(i) => b.op("Mul", &[c(i)?, p], &[], fts)?,
+                Some(i) => b.onnx().mul(c(i)?, p).typed(fts)?,
                 None => p,
             }
         }
@@ -125,13 +125,13 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
                 None => m,
             };
             // NaN inside a segment wins (onnxruntime's reductions skip it).
-            let nan = b.op("IsNaN", &[data_u], &[], bools)?;
-            let nan = b.op("And", &[nan, mask], &[], bools)?;
+            let nan = b.onnx().is_na_n(data_u).typed(bools)?;
+            let nan = b.onnx().and(nan, mask).typed(bools)?;
             let nan = b.cast(nan, element)?;
             let any = ctx.reduce("ReduceMax", nan, Some(&[red_axis]), false, fts)?;
             let any = b.cast(any, bool_type(ctx))?;
-            b.op("Where", &[any, c(f64::NAN)?, m], &[], fts)?
+            b.onnx().where_(any, c(f64::NAN)?, m).typed(fts)?
         }
     };
-    Ok(vec![ctx.op("Identity", &[out], &[])?])
+    Ok(vec![ctx.b.onnx().identity(out).typed(ctx.result_type(0)?)?])
 }

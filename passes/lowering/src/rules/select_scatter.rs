@@ -11,7 +11,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.select_scatter.default", |c| {
     let src = b.cast_like(src, x)?;
     let index = c.int_scalar(c.args.sym_int("index")?, b.i64_type())?;
     let shape = b.shape(src)?;
-    let idx = b.op("Expand", &[index, shape], &[], b.unranked(b.i64_type()))?;
+    let idx = b.onnx().expand(index, shape).typed(b.unranked(b.i64_type()))?;
     Ok(vec![c.op("ScatterElements", &[x, idx, src], &[("axis", Attr::Int(dim))])?])
 })
 .samples(&["self: T[3,4]; src: T[4]; dim: 0; index: 1", "self: T[3,4]; src: T[3]; dim: 1; index: -1"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];

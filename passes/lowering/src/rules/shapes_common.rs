@@ -34,7 +34,7 @@ pub fn reverse<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dims: &[i64]) -> Res
     let ends = b.const_i64s(&vec![i64::MIN; n])?;
     let axes = b.const_i64s(dims)?;
     let steps = b.const_i64s(&vec![-1; n])?;
-    b.op_like("Slice", &[x, starts, ends, axes, steps], &[], x)
+    b.onnx().slice(x, starts, ends, Some(axes), Some(steps)).like(x)
 }
 
 /// Transpose swapping dims `d0` and `d1` of a tensor of rank `rank`.
@@ -67,7 +67,7 @@ pub fn split_at<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64, indices: 
         let end = if k == indices.len() { i64::MAX } else { indices[k] };
         let ty = ctx.result_type(k)?;
         let (s, e) = (b.const_i64s(&[start])?, b.const_i64s(&[end])?);
-        out.push(b.op("Slice", &[x, s, e, axes], &[], ty)?);
+        out.push(b.onnx().slice(x, s, e, Some(axes), None).typed(ty)?);
     }
     Ok(out)
 }
@@ -138,7 +138,7 @@ pub fn linspace_graph<'c, 'a>(
     };
     let scalar = |name: &str| -> Result<Value<'c, 'a>, String> {
         let v = ctx.tensor_as(name, compute)?;
-        let v = b.op_like("Reshape", &[v, b.const_i64s(&[])?], &[], v)?;
+        let v = b.onnx().reshape(v, b.const_i64s(&[])?, None).like(v)?;
         if builder::is_float(result) {
             return Ok(v);
         }
@@ -151,7 +151,7 @@ pub fn linspace_graph<'c, 'a>(
     if steps == 0 {
         let (s, e, axes) = (b.const_i64s(&[0])?, b.const_i64s(&[0])?, b.const_i64s(&[0])?);
         let one = ctx.unsqueeze(start, &[0])?;
-        return b.op("Slice", &[one, s, e, axes], &[], like);
+        return b.onnx().slice(one, s, e, Some(axes), None).typed(like);
     }
     if steps == 1 {
         return ctx.unsqueeze(start, &[0]);
@@ -164,9 +164,9 @@ pub fn linspace_graph<'c, 'a>(
     let j = super::tensor_common::constant(ctx, compute, &[n], &j)?;
     let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
     let first = super::tensor_common::constant(ctx, bool_type, &[n], &first)?;
-    let span = b.op("Sub", &[end, start], &[], like)?;
-    let step = b.op("Div", &[span, b.const_scalar(compute, (steps - 1) as f64)?], &[], like)?;
-    let up = b.op("Add", &[start, b.op("Mul", &[step, i], &[], like)?], &[], like)?;
-    let down = b.op("Sub", &[end, b.op("Mul", &[step, j], &[], like)?], &[], like)?;
-    b.op("Where", &[first, up, down], &[], like)
+    let span = b.onnx().sub(end, start).typed(like)?;
+    let step = b.onnx().div(span, b.const_scalar(compute, (steps - 1) as f64)?).typed(like)?;
+    let up = b.onnx().add(start, b.onnx().mul(step, i).typed(like)?).typed(like)?;
+    let down = b.onnx().sub(end, b.onnx().mul(step, j).typed(like)?).typed(like)?;
+    b.onnx().where_(first, up, down).typed(like)
 }

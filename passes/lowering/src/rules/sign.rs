@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.sign.default", sign)
 pub(super) fn sign<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.tensor_as("self", c.result_element(0)?)?;
     if builder::is_bool(c.result_element(0)?) {
-        return Ok(vec![c.op("Identity", &[x], &[])?]);
+        return Ok(vec![c.b.onnx().identity(x).typed(c.result_type(0)?)?]);
     }
-    Ok(vec![c.op("Sign", &[x], &[])?])
+    Ok(vec![c.b.onnx().sign(x).typed(c.result_type(0)?)?])
 }

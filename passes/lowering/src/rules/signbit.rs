@@ -24,7 +24,7 @@ pub(super) fn signbit<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Value
         return Ok(neg);
     }
     let one = b.const_like(x, 1.0)?;
-    let r = b.op_like("Div", &[one, x], &[], x)?;
+    let r = b.onnx().div(one, x).like(x)?;
     let neg_zero = bool_op(c, "Less", &[r, zero])?;
     bool_op(c, "Or", &[neg, neg_zero])
 }

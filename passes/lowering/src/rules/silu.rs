@@ -6,6 +6,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.silu.default", silu).samples(&["
 /// `x * sigmoid(x)` (ONNX has no Silu in the default domain).
 fn silu<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;
-    let s = ctx.b.op_like("Sigmoid", &[x], &[], x)?;
-    Ok(vec![ctx.op("Mul", &[x, s], &[])?])
+    let s = ctx.b.onnx().sigmoid(x).like(x)?;
+    Ok(vec![ctx.b.onnx().mul(x, s).typed(ctx.result_type(0)?)?])
 }

@@ -10,11 +10,11 @@ pub(super) fn sinc<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     let x = c.tensor_as("self", c.result_element(0)?)?;
     let b = &c.b;
     let pi = b.const_like(x, std::f64::consts::PI)?;
-    let px = b.op_like("Mul", &[x, pi], &[], x)?;
-    let s = b.op_like("Sin", &[px], &[], x)?;
-    let q = b.op_like("Div", &[s, px], &[], x)?;
+    let px = b.onnx().mul(x, pi).like(x)?;
+    let s = b.onnx().sin(px).like(x)?;
+    let q = b.onnx().div(s, px).like(x)?;
     let zero = b.const_like(x, 0.0)?;
     let one = b.const_like(x, 1.0)?;
     let is_zero = super::math_common::bool_op(c, "Equal", &[x, zero])?;
-    Ok(vec![c.op("Where", &[is_zero, one, q], &[])?])
+    Ok(vec![c.b.onnx().where_(is_zero, one, q).typed(c.result_type(0)?)?])
 }

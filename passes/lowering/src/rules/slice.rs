@@ -26,5 +26,5 @@ fn slice<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let ends = ctx.int_tensor(end)?;
     let axes = ctx.b.const_i64s(&[dim])?;
     let steps = ctx.int_tensor(step)?;
-    Ok(vec![ctx.op("Slice", &[x, starts, ends, axes, steps], &[])?])
+    Ok(vec![ctx.b.onnx().slice(x, starts, ends, Some(axes), Some(steps)).typed(ctx.result_type(0)?)?])
 }

@@ -36,8 +36,8 @@ fn slice_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
                     &[("axis", Attr::Int(0))],
                     b.unranked(i64_t),
                 )?;
-                let from_end = b.op("Add", &[size, b.const_i64_scalar(s)?], &[], b.unranked(i64_t))?;
-                b.op("Max", &[from_end, b.const_i64_scalar(0)?], &[], b.unranked(i64_t))?
+                let from_end = b.onnx().add(size, b.const_i64_scalar(s)?).typed(b.unranked(i64_t))?;
+                b.onnx().max(&[from_end, b.const_i64_scalar(0)?]).typed(b.unranked(i64_t))?
             }
         },
         Some(other) => ctx.int_scalar(other, b.i64_type())?,
@@ -48,16 +48,16 @@ fn slice_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
         b.op("Gather", &[src_shape, b.const_i64_scalar(dim)?], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
     let zero = b.const_i64_scalar(0)?;
     let one = b.const_i64_scalar(1)?;
-    let i = b.op("Range", &[zero, n, one], &[], b.unranked(b.i64_type()))?;
+    let i = b.onnx().range(zero, n, one, None).typed(b.unranked(b.i64_type()))?;
     let step_c = b.const_i64_scalar(step)?;
-    let scaled = b.op("Mul", &[i, step_c], &[], b.unranked(b.i64_type()))?;
-    let idx = b.op("Add", &[scaled, start_v], &[], b.unranked(b.i64_type()))?;
+    let scaled = b.onnx().mul(i, step_c).typed(b.unranked(b.i64_type()))?;
+    let idx = b.onnx().add(scaled, start_v).typed(b.unranked(b.i64_type()))?;
     // Shape [1, .., n, .., 1] then broadcast to src's shape.
     let mut shape = vec![1i64; rank];
     shape[dim as usize] = -1;
     let shape = b.const_i64s(&shape)?;
-    let idx = b.op("Reshape", &[idx, shape], &[], b.unranked(b.i64_type()))?;
-    let idx = b.op("Expand", &[idx, src_shape], &[], b.unranked(b.i64_type()))?;
+    let idx = b.onnx().reshape(idx, shape, None).typed(b.unranked(b.i64_type()))?;
+    let idx = b.onnx().expand(idx, src_shape).typed(b.unranked(b.i64_type()))?;
     let src = b.cast_like(src, x)?;
     Ok(vec![ctx.op("ScatterElements", &[x, idx, src], &[("axis", Attr::Int(dim))])?])
 }

@@ -18,10 +18,10 @@ fn softplus<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let unit_beta = !ctx.args.is_dynamic("beta")? && ctx.args.number("beta")?.as_f64() == 1.0;
     let beta = ctx.tensor_as("beta", element)?;
     let threshold = ctx.tensor_as("threshold", element)?;
-    let bx = if unit_beta { x } else { b.op_like("Mul", &[x, beta], &[], x)? };
-    let sp = b.op_like("Softplus", &[bx], &[], x)?;
-    let sp = if unit_beta { sp } else { b.op_like("Div", &[sp, beta], &[], x)? };
+    let bx = if unit_beta { x } else { b.onnx().mul(x, beta).like(x)? };
+    let sp = b.onnx().softplus(bx).like(x)?;
+    let sp = if unit_beta { sp } else { b.onnx().div(sp, beta).like(x)? };
     let bool_type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
-    let linear = b.op("Greater", &[bx, threshold], &[], b.unranked(bool_type))?;
-    Ok(vec![ctx.opmath_result(b.op_like("Where", &[linear, x, sp], &[], x)?)?])
+    let linear = b.onnx().greater(bx, threshold).typed(b.unranked(bool_type))?;
+    Ok(vec![ctx.opmath_result(b.onnx().where_(linear, x, sp).like(x)?)?])
 }

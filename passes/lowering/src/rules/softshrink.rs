@@ -14,12 +14,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.softshrink.default", |c| {
     }
     // A number or a value computed in the graph (`t.item()`).
     let lp = c.tensor_as("lambd", element_type(x.r#type()).ok_or("self is not a tensor")?)?;
-    let (ln, zero) = (b.op_like("Neg", &[lp], &[], lp)?, b.const_like(x, 0.0)?);
+    let (ln, zero) = (b.onnx().neg(lp).like(lp)?, b.const_like(x, 0.0)?);
     let gt = bool_op(c, "Greater", &[x, lp])?;
     let lt = bool_op(c, "Less", &[x, ln])?;
-    let mid = b.op_like("Mul", &[x, zero], &[], x)?;
-    let low = b.op_like("Where", &[lt, b.op_like("Add", &[x, lp], &[], x)?, mid], &[], x)?;
-    Ok(vec![c.op("Where", &[gt, b.op_like("Sub", &[x, lp], &[], x)?, low], &[])?])
+    let mid = b.onnx().mul(x, zero).like(x)?;
+    let low = b.onnx().where_(lt, b.onnx().add(x, lp).like(x)?, mid).like(x)?;
+    Ok(vec![c.b.onnx().where_(gt, b.onnx().sub(x, lp).like(x)?, low).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[3,4]", "self: T[3,4]; lambd: 1.5", "self: T[3,4]; lambd: 0", "self: T[]", "self: T[0,2]"])
 .dtypes(&["f32", "f64", "f16", "bf16"])];

@@ -153,7 +153,7 @@ fn airy_ai<'c, 'a>(i: &Input<'_, 'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let p = f.poly(w, &AI_NEG_P)?;
     let q = f.poly(w, &AI_NEG_Q)?;
     // The phase as torch rounds it: (-2 x) sqrt(-x) / 3 + pi/4 in the result type.
-    let xr = c.b.op_like("Min", &[i.x_res, c.b.const_like(i.x_res, -2.09)?], &[], i.x_res)?;
+    let xr = c.b.onnx().min(&[i.x_res, c.b.const_like(i.x_res, -2.09)?]).like(i.x_res)?;
     let op = |name: &str, ins: &[Value<'c, 'a>]| c.b.op_like(name, ins, &[], i.x_res);
     let m2x = op("Mul", &[c.b.const_like(i.x_res, -2.0)?, xr])?;
     let prod = op("Mul", &[m2x, op("Sqrt", &[op("Neg", &[xr])?])?])?;

@@ -11,15 +11,15 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_erfcx.default", |c| {
     let b = &c.b;
     let one = b.const_like(x, 1.0)?;
     let half = b.const_like(x, 0.5)?;
-    let z = b.op_like("Max", &[x, half], &[], x)?;
+    let z = b.onnx().max(&[x, half]).like(x)?;
     let (t, p) = fit(c, z)?;
-    let far = b.op_like("Mul", &[t, b.op_like("Exp", &[p], &[], x)?], &[], x)?;
-    let x2 = b.op_like("Mul", &[x, x], &[], x)?;
-    let e2 = b.op_like("Exp", &[x2], &[], x)?;
-    let erf = b.op_like("Erf", &[x], &[], x)?;
-    let near = b.op_like("Mul", &[e2, b.op_like("Sub", &[one, erf], &[], x)?], &[], x)?;
+    let far = b.onnx().mul(t, b.onnx().exp(p).like(x)?).like(x)?;
+    let x2 = b.onnx().mul(x, x).like(x)?;
+    let e2 = b.onnx().exp(x2).like(x)?;
+    let erf = b.onnx().erf(x).like(x)?;
+    let near = b.onnx().mul(e2, b.onnx().sub(one, erf).like(x)?).like(x)?;
     let is_near = bool_op(c, "Less", &[x, half])?;
-    Ok(vec![c.op("Where", &[is_near, near, far], &[])?])
+    Ok(vec![c.b.onnx().where_(is_near, near, far).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]", "self: i64[2,5]{-3..40}", "self: T[0]", "self: T[]"])
 .dtypes(&["f32", "i64"])];

@@ -14,7 +14,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_i0e.default", |c| {
     let (axf, p) = i0_asymptotic_series(&f, ax)?;
     let far = f.div(p, f.un("Sqrt", axf)?)?;
     let out = f.select(small, scaled_small, far)?;
-    Ok(vec![c.b.cast(out, c.result_element(0)?).and_then(|v| c.op("Identity", &[v], &[]))?])
+    Ok(vec![c.b.cast(out, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 })
 .samples(&["self: T[2,3]", "self: i64[2,5]{-800..800}", "self: T[0]", "self: T[]"])
 .dtypes(&["f32", "i64"])];

@@ -11,28 +11,28 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_log_ndtr.default", |c| {
     let b = &c.b;
     let one = b.const_like(x, 1.0)?;
     let k = b.const_like(x, -std::f64::consts::FRAC_1_SQRT_2)?;
-    let z = b.op_like("Mul", &[x, k], &[], x)?;
+    let z = b.onnx().mul(x, k).like(x)?;
     let lo = b.const_like(x, std::f64::consts::FRAC_1_SQRT_2)?;
-    let zf = b.op_like("Max", &[z, lo], &[], x)?;
+    let zf = b.onnx().max(&[z, lo]).like(x)?;
     let (t, p) = fit(c, zf)?;
-    let lt = b.op_like("Log", &[t], &[], x)?;
-    let z2 = b.op_like("Mul", &[zf, zf], &[], x)?;
-    let tail = b.op_like("Add", &[lt, p], &[], x)?;
-    let tail = b.op_like("Sub", &[tail, z2], &[], x)?;
-    let tail = b.op_like("Add", &[tail, b.const_like(x, 0.5f64.ln())?], &[], x)?;
+    let lt = b.onnx().log(t).like(x)?;
+    let z2 = b.onnx().mul(zf, zf).like(x)?;
+    let tail = b.onnx().add(lt, p).like(x)?;
+    let tail = b.onnx().sub(tail, z2).like(x)?;
+    let tail = b.onnx().add(tail, b.const_like(x, 0.5f64.ln())?).like(x)?;
     // log1p(u), u = -erfc(-z) / 2 in (-1, 0].
-    let nz = b.op_like("Neg", &[z], &[], x)?;
+    let nz = b.onnx().neg(z).like(x)?;
     let e = erfc_of(c, nz)?;
-    let u = b.op_like("Mul", &[e, b.const_like(x, -0.5)?], &[], x)?;
-    let w = b.op_like("Add", &[u, one], &[], x)?;
-    let lw = b.op_like("Log", &[w], &[], x)?;
-    let d = b.op_like("Sub", &[w, one], &[], x)?;
-    let r = b.op_like("Div", &[u, d], &[], x)?;
-    let corrected = b.op_like("Mul", &[lw, r], &[], x)?;
+    let u = b.onnx().mul(e, b.const_like(x, -0.5)?).like(x)?;
+    let w = b.onnx().add(u, one).like(x)?;
+    let lw = b.onnx().log(w).like(x)?;
+    let d = b.onnx().sub(w, one).like(x)?;
+    let r = b.onnx().div(u, d).like(x)?;
+    let corrected = b.onnx().mul(lw, r).like(x)?;
     let w_one = bool_op(c, "Equal", &[w, one])?;
-    let body = b.op_like("Where", &[w_one, u, corrected], &[], x)?;
+    let body = b.onnx().where_(w_one, u, corrected).like(x)?;
     let is_tail = bool_op(c, "Less", &[x, b.const_like(x, -1.0)?])?;
-    Ok(vec![c.op("Where", &[is_tail, tail, body], &[])?])
+    Ok(vec![c.b.onnx().where_(is_tail, tail, body).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]", "self: i64[2,5]{-40..40}", "self: T[0]", "self: T[]"])
 .dtypes(&["f32", "i64"])];

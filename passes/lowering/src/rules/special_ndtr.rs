@@ -6,10 +6,10 @@ use crate::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.special_ndtr.default", |c| {
     let x = c.tensor_as("self", c.result_element(0)?)?;
     let k = c.b.const_like(x, -std::f64::consts::FRAC_1_SQRT_2)?;
-    let z = c.b.op_like("Mul", &[x, k], &[], x)?;
+    let z = c.b.onnx().mul(x, k).like(x)?;
     let e = erfc_of(c, z)?;
     let half = c.b.const_like(x, 0.5)?;
-    Ok(vec![c.op("Mul", &[e, half], &[])?])
+    Ok(vec![c.b.onnx().mul(e, half).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]", "self: T[0]", "self: T[]"])
 .dtypes(&["f32", "i64"])];

@@ -64,7 +64,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_ndtri.default", |c| {
     let y = f.select(f.cmpk("Equal", p, 1.0)?, f.k(f64::INFINITY)?, y)?;
     let outside = super::math_common::bool_op(c, "Or", &[f.cmpk("Less", p, 0.0)?, f.cmpk("Greater", p, 1.0)?])?;
     let y = f.select(outside, f.k(f64::NAN)?, y)?;
-    Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.op("Identity", &[v], &[]))?])
+    Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 })
 .samples(&["self: T[2,3]{pos}", "self: T[2,3]", "self: T[0]", "self: T[]"])
 .dtypes(&["f32"])];

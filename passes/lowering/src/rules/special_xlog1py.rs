@@ -29,15 +29,15 @@ fn xlog1py<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let y = c.tensor_as("other", el)?;
     let b = &c.b;
     let one = b.const_scalar(el, 1.0)?;
-    let u = b.op_like("Add", &[y, one], &[], y)?;
-    let log_u = b.op_like("Log", &[u], &[], y)?;
-    let d = b.op_like("Sub", &[u, one], &[], y)?;
-    let corrected = b.op_like("Mul", &[log_u, b.op_like("Div", &[y, d], &[], y)?], &[], y)?;
-    let l = b.op_like("Where", &[bool_op(c, "Equal", &[u, one])?, y, corrected], &[], y)?;
-    let l = b.op_like("Where", &[bool_op(c, "IsInf", &[u])?, log_u, l], &[], y)?;
-    let p = b.op_like("Mul", &[x, l], &[], y)?;
+    let u = b.onnx().add(y, one).like(y)?;
+    let log_u = b.onnx().log(u).like(y)?;
+    let d = b.onnx().sub(u, one).like(y)?;
+    let corrected = b.onnx().mul(log_u, b.onnx().div(y, d).like(y)?).like(y)?;
+    let l = b.onnx().where_(bool_op(c, "Equal", &[u, one])?, y, corrected).like(y)?;
+    let l = b.onnx().where_(bool_op(c, "IsInf", &[u])?, log_u, l).like(y)?;
+    let p = b.onnx().mul(x, l).like(y)?;
     let zero = b.const_scalar(el, 0.0)?;
-    let p = b.op_like("Where", &[bool_op(c, "Equal", &[x, zero])?, zero, p], &[], y)?;
+    let p = b.onnx().where_(bool_op(c, "Equal", &[x, zero])?, zero, p).like(y)?;
     let nan = b.const_scalar(el, f64::NAN)?;
-    Ok(vec![c.op("Where", &[isnan(c, y)?, nan, p], &[])?])
+    Ok(vec![c.b.onnx().where_(isnan(c, y)?, nan, p).typed(c.result_type(0)?)?])
 }

@@ -71,7 +71,7 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // Terms: N = max(20, ceil(9 - min q) + 1) over the summed elements.
     let need = f.addk(f.un("Ceil", f.sub(f.k(9.0)?, q)?)?, 1.0)?;
     let need = f.select(decided, f.k(0.0)?, need)?;
-    let flat = c.b.op_like("Reshape", &[need, c.b.const_i64s(&[-1])?], &[], need)?;
+    let flat = c.b.onnx().reshape(need, c.b.const_i64s(&[-1])?, None).like(need)?;
     let floor = c.b.cast(c.b.const_i64s(&[20])?, f64_type(c))?;
     let flat = c.b.op_like("Concat", &[flat, floor], &[("axis", Attr::Int(0))], need)?;
     let n = c.reduce("ReduceMax", flat, None, false, c.b.unranked(f64_type(c)))?;
@@ -81,9 +81,9 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let sums = build_loop(c, f64_type(c), trips, &[zero], |b, iter, carried| {
         let ty = b.unranked(f64_type(c));
         let k = b.cast(iter, f64_type(c))?;
-        let base = b.op("Add", &[q, k], &[], ty)?;
-        let term = b.op("Pow", &[base, neg_x], &[], ty)?;
-        Ok(vec![b.op("Add", &[carried[0], term], &[], ty)?])
+        let base = b.onnx().add(q, k).typed(ty)?;
+        let term = b.onnx().pow(base, neg_x).typed(ty)?;
+        Ok(vec![b.onnx().add(carried[0], term).typed(ty)?])
     })?;
     let s = sums[0];
     // Euler-Maclaurin tail at w = q + N:
@@ -114,7 +114,7 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let y = f.select(pole, inf, y)?;
     let y = f.select(x_small, nan, y)?;
     let y = f.select(x_one, inf, y)?;
-    Ok(vec![c.b.cast(y, out).and_then(|v| c.op("Identity", &[v], &[]))?])
+    Ok(vec![c.b.cast(y, out).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }
 
 impl<'x, 'c, 'a> F64<'x, 'c, 'a> {

@@ -62,5 +62,5 @@ fn squeeze<'c, 'a>(ctx: &Ctx<'c, 'a>, dims: Option<Vec<i64>>) -> Result<Vec<Valu
         return Ok(vec![x]);
     }
     let axes = ctx.b.const_i64s(&axes)?;
-    Ok(vec![ctx.op("Squeeze", &[x, axes], &[])?])
+    Ok(vec![ctx.b.onnx().squeeze(x, Some(axes)).typed(ctx.result_type(0)?)?])
 }

@@ -3,7 +3,7 @@ use crate::{Attr, Rule};
 pub const RULES: &[Rule] = &[Rule::custom("aten.take.default", |c| {
     let b = &c.b;
     let x = c.args.tensor("self")?;
-    let flat = b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?;
+    let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     let index = c.args.tensor("index")?;
     // Gather takes negative indices from the end, like torch.take.
     Ok(vec![c.op("Gather", &[flat, index], &[("axis", Attr::Int(0))])?])

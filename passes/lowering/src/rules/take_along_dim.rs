@@ -20,8 +20,8 @@ fn take_along_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let idx = ctx.args.tensor("indices")?;
     let Some(dim) = ctx.args.opt_int("dim")? else {
         let minus_one = b.const_i64s(&[-1])?;
-        let flat = b.op_like("Reshape", &[x, minus_one], &[], x)?;
-        let flat_idx = b.op_like("Reshape", &[idx, minus_one], &[], idx)?;
+        let flat = b.onnx().reshape(x, minus_one, None).like(x)?;
+        let flat_idx = b.onnx().reshape(idx, minus_one, None).like(idx)?;
         return Ok(vec![ctx.op("Gather", &[flat, flat_idx], &[("axis", Attr::Int(0))])?]);
     };
     let (rx, ri) = (ctx.rank(x)?, ctx.rank(idx)?);
@@ -47,8 +47,8 @@ fn take_along_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
         concat(ctx, &parts)
     };
     let (sx, si) = (with_one(x)?, with_one(idx)?);
-    let zx = b.op_like("Expand", &[b.const_i64_scalar(0)?, sx], &[], idx)?;
-    let zi = b.op_like("Expand", &[b.const_i64_scalar(0)?, si], &[], idx)?;
+    let zx = b.onnx().expand(b.const_i64_scalar(0)?, sx).like(idx)?;
+    let zi = b.onnx().expand(b.const_i64_scalar(0)?, si).like(idx)?;
     let common = broadcast_shape(ctx, &[zx, zi])?;
     let target = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
         let mut parts = Vec::new();
@@ -62,7 +62,7 @@ fn take_along_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
         concat(ctx, &parts)
     };
     let (tx, ti) = (target(x)?, target(idx)?);
-    let x = b.op_like("Expand", &[x, tx], &[], x)?;
-    let idx = b.op_like("Expand", &[idx, ti], &[], idx)?;
+    let x = b.onnx().expand(x, tx).like(x)?;
+    let idx = b.onnx().expand(idx, ti).like(idx)?;
     Ok(vec![ctx.op("GatherElements", &[x, idx], &[("axis", Attr::Int(d))])?])
 }

@@ -48,7 +48,7 @@ pub fn broadcast_shape<'c, 'a>(ctx: &Ctx<'c, 'a>, values: &[Value<'c, 'a>]) -> R
     let mut acc = b.const_scalar(b.i64_type(), 0.0)?;
     for v in values {
         let s = b.shape(*v)?;
-        acc = b.op("Expand", &[acc, s], &[], b.unranked(b.i64_type()))?;
+        acc = b.onnx().expand(acc, s).typed(b.unranked(b.i64_type()))?;
     }
     b.shape(acc)
 }
@@ -56,7 +56,7 @@ pub fn broadcast_shape<'c, 'a>(ctx: &Ctx<'c, 'a>, values: &[Value<'c, 'a>]) -> R
 /// A tensor of `shape` (1-D int64 value) filled with `fill` of `element`.
 pub fn full<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, element: Type<'c>, fill: f64) -> Result<Value<'c, 'a>, String> {
     let s = ctx.b.const_scalar(element, fill)?;
-    ctx.b.op("Expand", &[s, shape], &[], ctx.b.unranked(element))
+    ctx.b.onnx().expand(s, shape).typed(ctx.b.unranked(element))
 }
 
 /// `Shape(x)[start..end]`.
@@ -109,7 +109,7 @@ pub fn sort<'c, 'a>(
     let keys_type = b.unranked(builder::element_type(keys.r#type()).ok_or("not a tensor")?);
     let float = builder::is_float(element);
     let nan = if float {
-        Some(b.op("IsNaN", &[x], &[], b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?)
+        Some(b.onnx().is_na_n(x).typed(b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?)
     } else {
         None
     };
@@ -118,7 +118,7 @@ pub fn sort<'c, 'a>(
     let keys = match nan {
         Some(nan) => {
             let zero = b.const_scalar(element, 0.0)?;
-            b.op("Where", &[nan, zero, keys], &[], keys_type)?
+            b.onnx().where_(nan, zero, keys).typed(keys_type)?
         }
         None => keys,
     };
@@ -211,19 +211,19 @@ pub fn scatter_reduce<'c, 'a>(
     if matches!(onnx, "max" | "min") && builder::is_float(element) {
         // onnxruntime's max/min drop NaN; torch's amax/amin propagate it.
         let bool_type: Type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
-        let src_nan = b.op("IsNaN", &[src], &[], b.unranked(bool_type))?;
+        let src_nan = b.onnx().is_na_n(src).typed(b.unranked(bool_type))?;
         let src_nan = b.cast(src_nan, element)?;
         let x_shape = b.shape(x)?;
         let zeros = full(ctx, x_shape, element, 0.0)?;
         let hits = scatter(zeros, src_nan, "add")?;
         let zero = b.const_scalar(element, 0.0)?;
-        let mut nan_mask = b.op("Greater", &[hits, zero], &[], b.unranked(bool_type))?;
+        let mut nan_mask = b.onnx().greater(hits, zero).typed(b.unranked(bool_type))?;
         if include_self {
-            let x_nan = b.op("IsNaN", &[x], &[], b.unranked(bool_type))?;
-            nan_mask = b.op("Or", &[nan_mask, x_nan], &[], b.unranked(bool_type))?;
+            let x_nan = b.onnx().is_na_n(x).typed(b.unranked(bool_type))?;
+            nan_mask = b.onnx().or(nan_mask, x_nan).typed(b.unranked(bool_type))?;
         }
         let nan = b.const_scalar(element, f64::NAN)?;
-        return b.op_like("Where", &[nan_mask, nan, reduced], &[], x);
+        return b.onnx().where_(nan_mask, nan, reduced).like(x);
     }
     if reduce != "mean" {
         return Ok(reduced);
@@ -235,24 +235,24 @@ pub fn scatter_reduce<'c, 'a>(
     let mut count = scatter(zeros, ones, "add")?;
     if include_self {
         let one = b.const_scalar(element, 1.0)?;
-        count = b.op_like("Add", &[count, one], &[], x)?;
+        count = b.onnx().add(count, one).like(x)?;
     }
     let one = b.const_scalar(element, 1.0)?;
-    let safe = b.op_like("Max", &[count, one], &[], x)?;
+    let safe = b.onnx().max(&[count, one]).like(x)?;
     let mean = if builder::is_float(element) {
-        b.op_like("Div", &[reduced, safe], &[], x)?
+        b.onnx().div(reduced, safe).like(x)?
     } else {
         // floor division: (a - a mod b) / b with a Python-style mod.
         let m = b.op_like("Mod", &[reduced, safe], &[("fmod", Attr::Int(0))], x)?;
-        let d = b.op_like("Sub", &[reduced, m], &[], x)?;
-        b.op_like("Div", &[d, safe], &[], x)?
+        let d = b.onnx().sub(reduced, m).like(x)?;
+        b.onnx().div(d, safe).like(x)?
     };
     if include_self {
         return Ok(mean);
     }
     let zero = b.const_scalar(element, 0.0)?;
-    let untouched = b.op("Equal", &[count, zero], &[], b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?;
-    b.op_like("Where", &[untouched, x, mean], &[], x)
+    let untouched = b.onnx().equal(count, zero).typed(b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?;
+    b.onnx().where_(untouched, x, mean).like(x)
 }
 
 /// `src` cut to the shape of `index` (torch's scatter reads only that
@@ -269,7 +269,7 @@ pub fn cut_to<'c, 'a>(ctx: &Ctx<'c, 'a>, src: Value<'c, 'a>, index: Value<'c, 'a
     let starts = b.const_i64s(&vec![0; rank])?;
     let ends = b.shape(index)?;
     let axes = b.const_i64s(&(0..rank as i64).collect::<Vec<_>>())?;
-    b.op_like("Slice", &[src, starts, ends, axes], &[], src)
+    b.onnx().slice(src, starts, ends, Some(axes), None).like(src)
 }
 
 /// A 1-D (or 0-d) `index` along `dim` made the shape of `like` (whose dim
@@ -286,8 +286,8 @@ pub fn index_along<'c, 'a>(
     shape[dim] = -1;
     let shape = b.const_i64s(&shape)?;
     let index = b.cast_like_type(index, b.i64_type())?;
-    let r = b.op("Reshape", &[index, shape], &[], b.unranked(b.i64_type()))?;
-    b.op("Expand", &[r, like_shape], &[], b.unranked(b.i64_type()))
+    let r = b.onnx().reshape(index, shape, None).typed(b.unranked(b.i64_type()))?;
+    b.onnx().expand(r, like_shape).typed(b.unranked(b.i64_type()))
 }
 
 /// Elements `start..end` of a 1-D int64 vector (`end` None: to the end).
@@ -296,7 +296,7 @@ pub fn vec_slice<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, start: i64, end: O
     let s = b.const_i64s(&[start])?;
     let e = b.const_i64s(&[end.unwrap_or(i64::MAX)])?;
     let axes = b.const_i64s(&[0])?;
-    b.op("Slice", &[v, s, e, axes], &[], b.unranked(b.i64_type()))
+    b.onnx().slice(v, s, e, Some(axes), None).typed(b.unranked(b.i64_type()))
 }
 
 /// `Where(cond, a, b)`, also for bool data (onnxruntime has no bool Where):
@@ -305,10 +305,10 @@ pub fn select<'c, 'a>(ctx: &Ctx<'c, 'a>, cond: Value<'c, 'a>, a: Value<'c, 'a>, 
     let bld = &ctx.b;
     let element = builder::element_type(a.r#type()).ok_or("not a tensor")?;
     if !builder::is_bool(element) {
-        return bld.op_like("Where", &[cond, a, b], &[], a);
+        return bld.onnx().where_(cond, a, b).like(a);
     }
-    let l = bld.op_like("And", &[cond, a], &[], a)?;
-    let n = bld.op_like("Not", &[cond], &[], a)?;
-    let r = bld.op_like("And", &[n, b], &[], a)?;
-    bld.op_like("Or", &[l, r], &[], a)
+    let l = bld.onnx().and(cond, a).like(a)?;
+    let n = bld.onnx().not(cond).like(a)?;
+    let r = bld.onnx().and(n, b).like(a)?;
+    bld.onnx().or(l, r).like(a)
 }

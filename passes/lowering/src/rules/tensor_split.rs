@@ -70,14 +70,14 @@ fn split_at_tensor<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64, n: i64) 
     let one = melior::ir::r#type::RankedTensorType::new(&[1], c.b.i64_type(), None).into();
     let at = |k: i64| -> Result<Value<'c, 'a>, String> {
         let (s, e) = (c.b.const_i64s(&[k])?, c.b.const_i64s(&[k + 1])?);
-        c.b.op("Slice", &[idx, s, e], &[], one)
+        c.b.onnx().slice(idx, s, e, None, None).typed(one)
     };
     let axes = c.b.const_i64s(&[d])?;
     let mut out = Vec::new();
     for k in 0..=n {
         let start = if k == 0 { c.b.const_i64s(&[0])? } else { at(k - 1)? };
         let end = if k == n { c.b.const_i64s(&[i64::MAX])? } else { at(k)? };
-        out.push(c.b.op("Slice", &[x, start, end, axes], &[], c.result_type(k as usize)?)?);
+        out.push(c.b.onnx().slice(x, start, end, Some(axes), None).typed(c.result_type(k as usize)?)?);
     }
     Ok(out)
 }

@@ -72,7 +72,7 @@ fn tensordot<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let g = shape_prod(c, op, nc, None)?;
     let a2 = reshape(c, ap, concat_i64(c, &[f, k])?)?;
     let o2 = reshape(c, op, concat_i64(c, &[k, g])?)?;
-    let m = c.b.op_like("MatMul", &[a2, o2], &[], a)?;
+    let m = c.b.onnx().mat_mul(a2, o2).like(a)?;
     let mut parts = Vec::new();
     if nfa > 0 {
         parts.push(shape_part(c, ap, 0, Some(nfa))?);
@@ -81,7 +81,7 @@ fn tensordot<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         parts.push(shape_part(c, op, nc, None)?);
     }
     let shape = if parts.is_empty() { c.b.const_i64s(&[])? } else { concat_i64(c, &parts)? };
-    Ok(vec![c.op("Reshape", &[m, shape], &[])?])
+    Ok(vec![c.b.onnx().reshape(m, shape, None).typed(c.result_type(0)?)?])
 }
 
 /// `x` broadcast along `dim` to `size` (1-D, one element): a size-1 dim
@@ -102,5 +102,5 @@ fn expand_dim<'c, 'a>(
     if dim + 1 < rank {
         parts.push(b.const_i64s(&vec![1; rank - dim - 1])?);
     }
-    b.op_like("Expand", &[x, concat_i64(c, &parts)?], &[], x)
+    b.onnx().expand(x, concat_i64(c, &parts)?).like(x)
 }

@@ -12,7 +12,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.threshold.default", |c| {
     // Numbers or values computed in the graph (`t.item()`).
     let (th, v) = (c.tensor_as("threshold", ct)?, c.tensor_as("value", ct)?);
     let le = bool_op(c, "LessOrEqual", &[x, th])?;
-    let y = b.op_like("Where", &[le, v, x], &[], x)?;
+    let y = b.onnx().where_(le, v, x).like(x)?;
     Ok(vec![super::prod_common::finish(c, y)?])
 })
 .samples(&[

@@ -30,5 +30,5 @@ fn tile<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         return Ok(vec![x]);
     }
     let repeats = ctx.int_list_tensor(&dims)?;
-    Ok(vec![ctx.op("Tile", &[x, repeats], &[])?])
+    Ok(vec![ctx.b.onnx().tile(x, repeats).typed(ctx.result_type(0)?)?])
 }

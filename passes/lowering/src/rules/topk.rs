@@ -40,7 +40,7 @@ fn topk<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let zero = b.const_i64s(&[0])?;
     let end = ctx.int_tensor(k)?;
     let axes = b.const_i64s(&[dim as i64])?;
-    let v = ctx.b.op("Slice", &[values, zero, end, axes], &[], ctx.result_type(0)?)?;
-    let i = ctx.b.op("Slice", &[indices, zero, end, axes], &[], ctx.result_type(1)?)?;
+    let v = ctx.b.onnx().slice(values, zero, end, Some(axes), None).typed(ctx.result_type(0)?)?;
+    let i = ctx.b.onnx().slice(indices, zero, end, Some(axes), None).typed(ctx.result_type(1)?)?;
     Ok(vec![v, i])
 }

@@ -83,15 +83,15 @@ fn choose_qparams_affine<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
             let smin = mn_neg.binary(ctx, "Div", number_in(ctx, qmin, dt)?)?;
             let smax = mx_pos.binary(ctx, "Div", number_in(ctx, qmax, dt)?)?;
             let bool_type: Type<'c> = IntegerType::new(ctx.b.context, 1).into();
-            let mask = ctx.b.op("Greater", &[smin.value, smax.value], &[], ctx.b.unranked(bool_type))?;
-            let v = ctx.b.op_like("Where", &[mask, smin.value, smax.value], &[], smin.value)?;
+            let mask = ctx.b.onnx().greater(smin.value, smax.value).typed(ctx.b.unranked(bool_type))?;
+            let v = ctx.b.onnx().where_(mask, smin.value, smax.value).like(smin.value)?;
             Held { value: v, dtype: dt }
         };
         // `int((quant_max + quant_min + 1) / 2)`: Python truncates toward zero.
         let mid = ((qmax + qmin + 1.0) / 2.0).trunc();
         let shape = ctx.b.shape(s.value)?;
         let mid = number_in(ctx, mid, dt)?;
-        let zp = ctx.b.op_like("Expand", &[mid.value, shape], &[], mid.value)?;
+        let zp = ctx.b.onnx().expand(mid.value, shape).like(mid.value)?;
         (s.clamp(ctx, Some(eps), None)?, Held { value: zp, dtype: dt })
     };
     let mut out = Vec::new();

@@ -71,13 +71,13 @@ fn choose_scale_float8<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
 fn power_of_two<'c, 'a>(ctx: &Ctx<'c, 'a>, s: Held<'c, 'a>) -> Result<Held<'c, 'a>, String> {
     let f64_type = Type::float64(ctx.b.context);
     let wide = ctx.b.cast_like_type(s.value, f64_type)?;
-    let ln = ctx.b.op_like("Log", &[wide], &[], wide)?;
+    let ln = ctx.b.onnx().log(wide).like(wide)?;
     let ln2 = ctx.b.const_scalar(f64_type, std::f64::consts::LN_2)?;
-    let log2 = ctx.b.op_like("Div", &[ln, ln2], &[], ln)?;
+    let log2 = ctx.b.onnx().div(ln, ln2).like(ln)?;
     let log2 = Held { value: log2, dtype: f64_type }.to(ctx, s.dtype)?.unary(ctx, "Round")?;
     let r = ctx.b.cast_like_type(log2.value, f64_type)?;
     let two = ctx.b.const_scalar(f64_type, 2.0)?;
-    let p = ctx.b.op_like("Pow", &[two, r], &[], r)?;
+    let p = ctx.b.onnx().pow(two, r).like(r)?;
     Held { value: p, dtype: f64_type }.to(ctx, s.dtype)
 }
 
@@ -134,7 +134,7 @@ fn shaped_scale<'c, 'a>(
             let full: Vec<i64> = s_dims.iter().zip(blocks).flat_map(|(c, b)| [*c, *b]).collect();
             let v = reshape(ctx, s, &inter)?;
             let shape = ctx.b.const_i64s(&full)?;
-            let v = ctx.b.op_like("Expand", &[v, shape], &[], v)?;
+            let v = ctx.b.onnx().expand(v, shape).like(v)?;
             reshape(ctx, v, x_dims)
         }
     }
@@ -192,7 +192,7 @@ fn quantize_float8<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
         }
         Layout::Broadcast | Layout::Blocks(_) => {
             let s = shaped_scale(ctx, scale, &x_dims, &layout)?;
-            let scaled = ctx.b.op_like("Div", &[x, s], &[], x)?;
+            let scaled = ctx.b.onnx().div(x, s).like(x)?;
             let one = ctx.b.const_scalar(f32_type, 1.0)?;
             let zp = float8_zero(ctx, f8, None)?;
             Ok(vec![ctx.op("QuantizeLinear", &[scaled, one, zp], &sat)?])
@@ -217,16 +217,16 @@ fn dequantize_float8<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
         let f64_type = Type::float64(ctx.b.context);
         let v = ctx.b.cast(ctx.b.cast(q, f32_type)?, f64_type)?;
         let s = shaped_scale(ctx, scale, &x_dims, &layout)?;
-        ctx.b.op_like("Mul", &[v, s], &[], v)?
+        ctx.b.onnx().mul(v, s).like(v)?
     } else {
         let scale = ctx.b.cast_like_type(scale, f32_type)?;
         let s = shaped_scale(ctx, scale, &x_dims, &layout)?;
         match layout {
-            Layout::Tensor => ctx.b.op("DequantizeLinear", &[q, s], &[], f32_ty)?,
+            Layout::Tensor => ctx.b.onnx().dequantize_linear(q, s, None, None, None, None).typed(f32_ty)?,
             Layout::Axis(axis) => ctx.b.op("DequantizeLinear", &[q, s], &[("axis", Attr::Int(axis as i64))], f32_ty)?,
             Layout::Broadcast | Layout::Blocks(_) => {
                 let v = ctx.b.cast(q, f32_type)?;
-                ctx.b.op_like("Mul", &[v, s], &[], v)?
+                ctx.b.onnx().mul(v, s).like(v)?
             }
         }
     };

@@ -21,8 +21,8 @@ fn trace<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = crate::builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let kernel_types = [b.f32_type(), melior::ir::Type::float64(b.context), b.i64_type(), melior::ir::r#type::IntegerType::new(b.context, 32).into()];
     let probe = if kernel_types.contains(&element) { x } else { b.cast(x, b.f32_type())? };
-    let eye = b.op_like("EyeLike", &[probe], &[], probe)?;
+    let eye = b.onnx().eye_like(probe, None, None).like(probe)?;
     let diag = b.cast(eye, bool_type(c))?;
-    let d = b.op_like("Where", &[diag, x, b.const_like(x, 0.0)?], &[], x)?;
+    let d = b.onnx().where_(diag, x, b.const_like(x, 0.0)?).like(x)?;
     Ok(vec![c.reduce("ReduceSum", d, None, false, c.result_type(0)?)?])
 }

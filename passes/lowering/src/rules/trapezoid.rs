@@ -43,22 +43,22 @@ fn spacing<'c, 'a>(ctx: &Ctx<'c, 'a>, rank: usize, dim: usize, element: melior::
     let x = if xr == 1 {
         let mut shape = vec![1i64; rank];
         shape[dim] = -1;
-        b.op_like("Reshape", &[x, b.const_i64s(&shape)?], &[], x)?
+        b.onnx().reshape(x, b.const_i64s(&shape)?, None).like(x)?
     } else if xr < rank {
         ctx.unsqueeze(x, &(0..(rank - xr) as i64).collect::<Vec<_>>())?
     } else {
         x
     };
     let (left, right) = neighbours(ctx, x, dim)?;
-    Ok(Some(b.op_like("Sub", &[right, left], &[], x)?))
+    Ok(Some(b.onnx().sub(right, left).like(x)?))
 }
 
 /// `v[.., :-1, ..]` and `v[.., 1:, ..]` along `dim`.
 fn neighbours<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, dim: usize) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let b = &ctx.b;
     let axes = b.const_i64s(&[dim as i64])?;
-    let left = b.op_like("Slice", &[v, b.const_i64s(&[0])?, b.const_i64s(&[-1])?, axes], &[], v)?;
-    let right = b.op_like("Slice", &[v, b.const_i64s(&[1])?, b.const_i64s(&[i64::MAX])?, axes], &[], v)?;
+    let left = b.onnx().slice(v, b.const_i64s(&[0])?, b.const_i64s(&[-1])?, Some(axes), None).like(v)?;
+    let right = b.onnx().slice(v, b.const_i64s(&[1])?, b.const_i64s(&[i64::MAX])?, Some(axes), None).like(v)?;
     Ok((left, right))
 }
 
@@ -106,18 +106,18 @@ pub(super) fn integrate<'c, 'a>(ctx: &Ctx<'c, 'a>, cumulative: bool) -> Result<V
         return Ok(vec![ctx.reduce("ReduceSum", y, Some(&[d]), false, ctx.result_type(0)?)?]);
     }
     let (left, right) = neighbours(ctx, y, dim)?;
-    let pair = b.op("Add", &[left, right], &[], fts)?;
+    let pair = b.onnx().add(left, right).typed(fts)?;
     let two = b.const_scalar(element, 2.0)?;
-    let cumsum = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> { b.op("CumSum", &[v, b.const_i64_scalar(d)?], &[], fts) };
+    let cumsum = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> { b.onnx().cum_sum(v, b.const_i64_scalar(d)?, None, None).typed(fts) };
     let out = match (dx, cumulative) {
         (Some(dx), false) => {
-            let p = b.op("Mul", &[pair, dx], &[], fts)?;
+            let p = b.onnx().mul(pair, dx).typed(fts)?;
             let s = ctx.reduce("ReduceSum", p, Some(&[d]), false, fts)?;
-            b.op("Div", &[s, two], &[], fts)?
+            b.onnx().div(s, two).typed(fts)?
         }
         (Some(dx), true) => {
-            let p = b.op("Mul", &[pair, dx], &[], fts)?;
-            b.op("Div", &[cumsum(p)?, two], &[], fts)?
+            let p = b.onnx().mul(pair, dx).typed(fts)?;
+            b.onnx().div(cumsum(p)?, two).typed(fts)?
         }
         (None, cum) => {
             let h = if ctx.args.schema.arg("dx").is_some_and(|a| a.ty == "float") {
@@ -127,17 +127,17 @@ pub(super) fn integrate<'c, 'a>(ctx: &Ctx<'c, 'a>, cumulative: bool) -> Result<V
             };
             if cum {
                 let half = b.const_scalar(element, h / 2.0)?;
-                cumsum(b.op("Mul", &[half, pair], &[], fts)?)?
+                cumsum(b.onnx().mul(half, pair).typed(fts)?)?
             } else {
                 let total = ctx.reduce("ReduceSum", y, Some(&[d]), false, fts)?;
                 let first = b.op("Gather", &[y, b.const_i64_scalar(0)?], &[("axis", Attr::Int(d))], fts)?;
                 let last = b.op("Gather", &[y, b.const_i64_scalar(-1)?], &[("axis", Attr::Int(d))], fts)?;
-                let ends = b.op("Add", &[first, last], &[], fts)?;
-                let ends = b.op("Mul", &[ends, b.const_scalar(element, 0.5)?], &[], fts)?;
-                let inner = b.op("Sub", &[total, ends], &[], fts)?;
-                b.op("Mul", &[inner, b.const_scalar(element, h)?], &[], fts)?
+                let ends = b.onnx().add(first, last).typed(fts)?;
+                let ends = b.onnx().mul(ends, b.const_scalar(element, 0.5)?).typed(fts)?;
+                let inner = b.onnx().sub(total, ends).typed(fts)?;
+                b.onnx().mul(inner, b.const_scalar(element, h)?).typed(fts)?
             }
         }
     };
-    Ok(vec![ctx.op("Identity", &[out], &[])?])
+    Ok(vec![ctx.b.onnx().identity(out).typed(ctx.result_type(0)?)?])
 }

@@ -42,7 +42,7 @@ pub(super) fn indices<'c, 'a>(c: &Ctx<'c, 'a>, lower: bool) -> Result<Vec<Value<
     let table = c.b.op("Reshape", &[flat, shape], &[("allowzero", crate::Attr::Int(1))], c.b.unranked(i64_t))?;
     let element = c.result_element(0)?;
     if element == i64_t {
-        Ok(vec![c.op("Identity", &[table], &[])?])
+        Ok(vec![c.b.onnx().identity(table).typed(c.result_type(0)?)?])
     } else {
         let code = crate::onnx_ir::data_type_code(element).ok_or("no ONNX data type")?;
         Ok(vec![c.op("Cast", &[table], &[("to", crate::Attr::Int(code))])?])

@@ -31,10 +31,10 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unflatten.int", |c| {
                 let prod = c.reduce("ReduceProd", others, None, true, c.b.unranked(i64_type))?;
                 // torch refuses a -1 next to a 0 size; never divide by zero here.
                 let one = c.b.const_i64s(&[1])?;
-                c.b.op("Max", &[prod, one], &[], c.b.unranked(i64_type))?
+                c.b.onnx().max(&[prod, one]).typed(c.b.unranked(i64_type))?
             };
             let whole = shape_slice(c, x, dim, Some(dim + 1))?;
-            let inferred = c.b.op("Div", &[whole, known], &[], c.b.unranked(i64_type))?;
+            let inferred = c.b.onnx().div(whole, known).typed(c.b.unranked(i64_type))?;
             let mut parts = Vec::new();
             if infer > 0 {
                 parts.push(c.int_list_tensor(&sizes[..infer])?);

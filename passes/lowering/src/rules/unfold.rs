@@ -40,9 +40,9 @@ pub fn unfold<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64, size: i64, 
         if size > 1 {
             return Err(format!("unfold: size {size} is larger than 1, the length of a 0-d tensor"));
         }
-        let flat = b.op_like("Reshape", &[x, b.const_i64s(&[1])?], &[], x)?;
+        let flat = b.onnx().reshape(x, b.const_i64s(&[1])?, None).like(x)?;
         let (s, e, axes) = (b.const_i64s(&[0])?, b.const_i64s(&[size])?, b.const_i64s(&[0])?);
-        return ctx.op("Slice", &[flat, s, e, axes], &[]);
+        return ctx.b.onnx().slice(flat, s, e, Some(axes), None).typed(ctx.result_type(0)?);
     }
     let dims = builder::dims(x.r#type()).ok_or("operand has an unknown rank")?;
     let idx = match dims[d] {
@@ -58,19 +58,19 @@ pub fn unfold<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64, size: i64, 
             // starts = Range(0, len - size + 1, step); idx = starts[:, None] + [0..size)
             let i64s = b.unranked(b.i64_type());
             let len = b.op("Shape", &[x], &[("start", Attr::Int(d as i64)), ("end", Attr::Int(d as i64 + 1))], i64s)?;
-            let limit = b.op("Sub", &[len, b.const_i64s(&[size - 1])?], &[], i64s)?;
+            let limit = b.onnx().sub(len, b.const_i64s(&[size - 1])?).typed(i64s)?;
             let limit = ctx.squeeze(limit, &[0])?;
-            let starts = b.op("Range", &[b.const_i64_scalar(0)?, limit, b.const_i64_scalar(step)?], &[], i64s)?;
+            let starts = b.onnx().range(b.const_i64_scalar(0)?, limit, b.const_i64_scalar(step)?, None).typed(i64s)?;
             let starts = ctx.unsqueeze(starts, &[1])?;
             let offsets = b.const_i64s(&(0..size).collect::<Vec<_>>())?;
-            b.op("Add", &[starts, offsets], &[], i64s)?
+            b.onnx().add(starts, offsets).typed(i64s)?
         }
     };
     let gathered = b.op_like("Gather", &[x, idx], &[("axis", Attr::Int(d as i64))], x)?;
     // [pre, n, size, post] -> [pre, n, post, size]
     let out_rank = rank as i64 + 1;
     if d + 1 == rank {
-        return ctx.op("Identity", &[gathered], &[]);
+        return ctx.b.onnx().identity(gathered).typed(ctx.result_type(0)?);
     }
     let mut perm: Vec<i64> = (0..out_rank).filter(|&p| p != d as i64 + 1).collect();
     perm.push(d as i64 + 1);

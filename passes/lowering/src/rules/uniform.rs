@@ -14,7 +14,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.uniform.default", |c| {
     let u = uniform_like(c, x, element)?;
     let span = b.const_scalar(element, to - from)?;
     let lo = b.const_scalar(element, from)?;
-    let scaled = b.op_like("Mul", &[u, span], &[], u)?;
-    Ok(vec![c.op("Add", &[scaled, lo], &[])?])
+    let scaled = b.onnx().mul(u, span).like(u)?;
+    Ok(vec![c.b.onnx().add(scaled, lo).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]; from: -2.0; to: 3.0"])];

@@ -30,7 +30,7 @@ fn unique_consecutive<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let i64s = b.unranked(b.i64_type());
     let bools = b.unranked(bool_type(ctx));
     let (data, axis) = match ctx.args.opt_int("dim")? {
-        None => (b.op_like("Reshape", &[x, b.const_i64s(&[-1])?], &[], x)?, 0usize),
+        None => (b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?, 0usize),
         Some(d) => {
             if rank == 0 {
                 return Err("unique_consecutive with a dim needs a tensor of rank >= 1".into());
@@ -61,10 +61,10 @@ fn unique_consecutive<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let want_counts = if with_dim { !left_empty(2)? } else { ctx.args.bool("return_counts")? };
     let empty = || const_index(ctx, &[0], &[]);
     if size == Some(0) {
-        let values = ctx.op("Identity", &[data], &[])?;
+        let values = ctx.b.onnx().identity(data).typed(ctx.result_type(0)?)?;
         let inverse = if want_inverse {
             let shape = if ctx.args.is_none("dim")? { b.shape(x)? } else { b.const_i64s(&[0])? };
-            b.op("Expand", &[b.const_i64_scalar(0)?, shape], &[], ctx.result_type(1)?)?
+            b.onnx().expand(b.const_i64_scalar(0)?, shape).typed(ctx.result_type(1)?)?
         } else {
             empty()?
         };
@@ -72,10 +72,10 @@ fn unique_consecutive<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
         return Ok(vec![values, inverse, counts]);
     }
     let axes = b.const_i64s(&[ax])?;
-    let head = b.op_like("Slice", &[data, b.const_i64s(&[1])?, b.const_i64s(&[i64::MAX])?, axes], &[], data)?;
-    let prev = b.op_like("Slice", &[data, b.const_i64s(&[0])?, b.const_i64s(&[-1])?, axes], &[], data)?;
-    let same = b.op("Equal", &[head, prev], &[], bools)?;
-    let differs = b.op("Not", &[same], &[], bools)?;
+    let head = b.onnx().slice(data, b.const_i64s(&[1])?, b.const_i64s(&[i64::MAX])?, Some(axes), None).like(data)?;
+    let prev = b.onnx().slice(data, b.const_i64s(&[0])?, b.const_i64s(&[-1])?, Some(axes), None).like(data)?;
+    let same = b.onnx().equal(head, prev).typed(bools)?;
+    let differs = b.onnx().not(same).typed(bools)?;
     let differs = b.cast(differs, b.i64_type())?;
     // a slice differs when any of its elements does
     let data_rank = if with_dim { rank } else { 1 };
@@ -85,30 +85,30 @@ fn unique_consecutive<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let flag = b.cast(new_run, bool_type(ctx))?;
     let values = super::common::compress(ctx, data, flag, ax, ctx.result_type(0)?)?;
     let inverse = if want_inverse {
-        let run = b.op("CumSum", &[new_run, b.const_i64_scalar(0)?], &[], i64s)?;
-        let run = b.op("Sub", &[run, b.const_i64_scalar(1)?], &[], i64s)?;
+        let run = b.onnx().cum_sum(new_run, b.const_i64_scalar(0)?, None, None).typed(i64s)?;
+        let run = b.onnx().sub(run, b.const_i64_scalar(1)?).typed(i64s)?;
         if ctx.args.is_none("dim")? {
-            b.op("Reshape", &[run, b.shape(x)?], &[], ctx.result_type(1)?)?
+            b.onnx().reshape(run, b.shape(x)?, None).typed(ctx.result_type(1)?)?
         } else {
-            b.op("Identity", &[run], &[], ctx.result_type(1)?)?
+            b.onnx().identity(run).typed(ctx.result_type(1)?)?
         }
     } else {
         empty()?
     };
     let counts = if want_counts {
-        let starts = b.op("NonZero", &[flag], &[], i64s)?;
-        let starts = b.op("Reshape", &[starts, b.const_i64s(&[-1])?], &[], i64s)?;
+        let starts = b.onnx().non_zero(flag).typed(i64s)?;
+        let starts = b.onnx().reshape(starts, b.const_i64s(&[-1])?, None).typed(i64s)?;
         let n = b.op("Shape", &[data], &[("start", Attr::Int(ax)), ("end", Attr::Int(ax + 1))], i64s)?;
         let ends = b.op(
             "Concat",
             &[
-                b.op("Slice", &[starts, b.const_i64s(&[1])?, b.const_i64s(&[i64::MAX])?, b.const_i64s(&[0])?], &[], i64s)?,
+                b.onnx().slice(starts, b.const_i64s(&[1])?, b.const_i64s(&[i64::MAX])?, Some(b.const_i64s(&[0])?), None).typed(i64s)?,
                 n,
             ],
             &[("axis", Attr::Int(0))],
             i64s,
         )?;
-        b.op("Sub", &[ends, starts], &[], ctx.result_type(2)?)?
+        b.onnx().sub(ends, starts).typed(ctx.result_type(2)?)?
     } else {
         empty()?
     };

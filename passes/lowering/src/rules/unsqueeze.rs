@@ -3,7 +3,7 @@ use crate::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.unsqueeze.default", |c| {
     let x = c.args.tensor("self")?;
     let axes = c.b.const_i64s(&[c.args.int("dim")?])?;
-    Ok(vec![c.op("Unsqueeze", &[x, axes], &[])?])
+    Ok(vec![c.b.onnx().unsqueeze(x, axes).typed(c.result_type(0)?)?])
 })
 .complex(super::complex_common::reshape)
 .complex_samples(&["self: C[2,3]; dim: -1", "self: C[2,3]; dim: 0"])

@@ -291,46 +291,46 @@ fn dynamic_nearest<'c, 'a>(
             (Some(n), _, _) => b.const_i64s(&[n])?,
             (None, Some(sizes), _) => ctx.int_tensor(sizes[i])?,
             (None, None, Some(f)) => {
-                let scaled = b.op("Mul", &[b.cast(input, f64_t)?, const_floats(ctx, f64_t, &[1], &[f])?], &[], b.unranked(f64_t))?;
-                b.cast(b.op_like("Floor", &[scaled], &[], scaled)?, i64_t)?
+                let scaled = b.onnx().mul(b.cast(input, f64_t)?, const_floats(ctx, f64_t, &[1], &[f])?).typed(b.unranked(f64_t))?;
+                b.cast(b.onnx().floor(scaled).like(scaled)?, i64_t)?
             }
             (None, None, None) => return Err("upsample with neither an output size nor a scale factor".into()),
         };
         let scale = match a.factor {
             Some(f) => const_floats(ctx, f32_t, &[1], &[(1.0 / f) as f32 as f64])?,
-            None => b.op("Div", &[b.cast(input, f32_t)?, b.cast(output, f32_t)?], &[], b.unranked(f32_t))?,
+            None => b.onnx().div(b.cast(input, f32_t)?, b.cast(output, f32_t)?).typed(b.unranked(f32_t))?,
         };
-        let out_scalar = b.op("Squeeze", &[output, b.const_i64s(&[0])?], &[], ints)?;
-        let d = b.op("Range", &[b.const_i64_scalar(0)?, out_scalar, b.const_i64_scalar(1)?], &[], ints)?;
+        let out_scalar = b.onnx().squeeze(output, Some(b.const_i64s(&[0])?)).typed(ints)?;
+        let d = b.onnx().range(b.const_i64_scalar(0)?, out_scalar, b.const_i64_scalar(1)?, None).typed(ints)?;
         let source = match mode {
             Mode::Nearest => {
                 let df = b.cast(d, f32_t)?;
-                b.op("Mul", &[df, scale], &[], b.unranked(f32_t))?
+                b.onnx().mul(df, scale).typed(b.unranked(f32_t))?
             }
             _ => {
-                let dd = b.op("Add", &[b.cast(d, f64_t)?, const_floats(ctx, f64_t, &[1], &[0.5])?], &[], b.unranked(f64_t))?;
-                let prod = b.op("Mul", &[dd, b.cast(scale, f64_t)?], &[], b.unranked(f64_t))?;
+                let dd = b.onnx().add(b.cast(d, f64_t)?, const_floats(ctx, f64_t, &[1], &[0.5])?).typed(b.unranked(f64_t))?;
+                let prod = b.onnx().mul(dd, b.cast(scale, f64_t)?).typed(b.unranked(f64_t))?;
                 b.cast(prod, f32_t)?
             }
         };
-        let floor = b.op("Floor", &[source], &[], b.unranked(f32_t))?;
-        let last = b.op("Sub", &[input, b.const_i64s(&[1])?], &[], ints)?;
-        let mut idx = b.op("Min", &[b.cast(floor, i64_t)?, last], &[], ints)?;
+        let floor = b.onnx().floor(source).typed(b.unranked(f32_t))?;
+        let last = b.onnx().sub(input, b.const_i64s(&[1])?).typed(ints)?;
+        let mut idx = b.onnx().min(&[b.cast(floor, i64_t)?, last]).typed(ints)?;
         if mode == Mode::Nearest && (a.spatial == 2 || a.factor.is_none()) {
             let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
-            let twice = b.op("Add", &[input, input], &[], ints)?;
-            let doubled = b.op("Equal", &[output, twice], &[], bool_t)?;
-            let half = b.op("Div", &[d, b.const_i64s(&[2])?], &[], ints)?;
-            idx = b.op("Where", &[doubled, half, idx], &[], ints)?;
-            let same = b.op("Equal", &[output, input], &[], bool_t)?;
-            idx = b.op("Where", &[same, d, idx], &[], ints)?;
+            let twice = b.onnx().add(input, input).typed(ints)?;
+            let doubled = b.onnx().equal(output, twice).typed(bool_t)?;
+            let half = b.onnx().div(d, b.const_i64s(&[2])?).typed(ints)?;
+            idx = b.onnx().where_(doubled, half, idx).typed(ints)?;
+            let same = b.onnx().equal(output, input).typed(bool_t)?;
+            idx = b.onnx().where_(same, d, idx).typed(ints)?;
         }
         cur = b.op_like("Gather", &[cur, idx], &[("axis", Attr::Int(axis))], x)?;
     }
     if cur == x {
         return Ok(vec![x]);
     }
-    Ok(vec![ctx.op("Identity", &[cur], &[])?])
+    Ok(vec![ctx.b.onnx().identity(cur).typed(ctx.result_type(0)?)?])
 }
 
 /// A float constant of element type `element` and shape `shape`.
@@ -393,12 +393,12 @@ fn gather_path<'c, 'a>(
                 None => g,
                 Some(w) => {
                     let w = const_floats(ctx, element, &wshape, &w)?;
-                    ctx.b.op_like("Mul", &[g, w], &[], x)?
+                    ctx.b.onnx().mul(g, w).like(x)?
                 }
             };
             sum = Some(match sum {
                 None => term,
-                Some(s) => ctx.b.op_like("Add", &[s, term], &[], x)?,
+                Some(s) => ctx.b.onnx().add(s, term).like(x)?,
             });
         }
         cur = sum.ok_or("no taps")?;
@@ -406,7 +406,7 @@ fn gather_path<'c, 'a>(
     if cur == x {
         return Ok(vec![x]);
     }
-    Ok(vec![ctx.op("Identity", &[cur], &[])?])
+    Ok(vec![ctx.b.onnx().identity(cur).typed(ctx.result_type(0)?)?])
 }
 
 /// The float arithmetic torch does in the kernel's `opmath_t` (float for

@@ -43,15 +43,15 @@ pub(super) fn variance<'c, 'a>(ctx: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value
     // A 0-d input (dims empty) reduces over nothing: `None` on a 0-d tensor.
     let axes = if dims.is_empty() { None } else { Some(&dims[..]) };
     let mean = ctx.reduce("ReduceMean", x, axes, true, b.unranked(element))?;
-    let d = b.op_like("Sub", &[x, mean], &[], x)?;
-    let sq = b.op_like("Mul", &[d, d], &[], x)?;
+    let d = b.onnx().sub(x, mean).like(x)?;
+    let sq = b.onnx().mul(d, d).like(x)?;
     let sum = ctx.reduce("ReduceSum", sq, axes, keepdim, b.unranked(element))?;
     let denom = degrees_of_freedom(ctx, x, &shape, &dims, correction)?;
-    let var = b.op_like("Div", &[sum, denom], &[], x)?;
+    let var = b.onnx().div(sum, denom).like(x)?;
     if std {
-        Ok(vec![ctx.op("Sqrt", &[var], &[])?])
+        Ok(vec![ctx.b.onnx().sqrt(var).typed(ctx.result_type(0)?)?])
     } else {
-        Ok(vec![ctx.op("Identity", &[var], &[])?])
+        Ok(vec![ctx.b.onnx().identity(var).typed(ctx.result_type(0)?)?])
     }
 }
 
@@ -75,8 +75,8 @@ pub(super) fn degrees_of_freedom<'c, 'a>(
     // In float64 (exact for any element count), then the element type.
     let n = super::common::element_count_f64(ctx, x, dims)?;
     let f64_type = melior::ir::Type::float64(b.context);
-    let dof = b.op_like("Sub", &[n, b.const_scalar(f64_type, correction)?], &[], n)?;
-    let dof = b.op_like("Max", &[dof, b.const_scalar(f64_type, 0.0)?], &[], n)?;
+    let dof = b.onnx().sub(n, b.const_scalar(f64_type, correction)?).like(n)?;
+    let dof = b.onnx().max(&[dof, b.const_scalar(f64_type, 0.0)?]).like(n)?;
     b.cast(dof, element)
 }
 
@@ -110,10 +110,10 @@ pub(super) fn variance_all<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Val
     let b = &c.b;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let mean = c.reduce("ReduceMean", x, None, true, b.unranked(element))?;
-    let d = b.op_like("Sub", &[x, mean], &[], x)?;
-    let sq = b.op_like("Mul", &[d, d], &[], x)?;
+    let d = b.onnx().sub(x, mean).like(x)?;
+    let sq = b.onnx().mul(d, d).like(x)?;
     let sum = c.reduce("ReduceSum", sq, None, false, b.unranked(element))?;
     let denom = degrees_of_freedom(c, x, &shape, &all, correction)?;
-    let var = b.op_like("Div", &[sum, denom], &[], x)?;
+    let var = b.onnx().div(sum, denom).like(x)?;
     Ok(vec![c.op(if std { "Sqrt" } else { "Identity" }, &[var], &[])?])
 }

@@ -50,15 +50,15 @@ pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Va
     let b = &c.b;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let mean_k = c.reduce("ReduceMean", x, None, true, b.unranked(element))?;
-    let d = b.op_like("Sub", &[x, mean_k], &[], x)?;
-    let sq = b.op_like("Mul", &[d, d], &[], x)?;
+    let d = b.onnx().sub(x, mean_k).like(x)?;
+    let sq = b.onnx().mul(d, d).like(x)?;
     let sum = c.reduce("ReduceSum", sq, None, false, b.unranked(element))?;
     let denom = super::var::degrees_of_freedom(c, x, &shape, &all, correction)?;
-    let var = b.op_like("Div", &[sum, denom], &[], x)?;
+    let var = b.onnx().div(sum, denom).like(x)?;
     let v = if std {
-        b.op("Sqrt", &[var], &[], c.result_type(0)?)?
+        b.onnx().sqrt(var).typed(c.result_type(0)?)?
     } else {
-        b.op("Identity", &[var], &[], c.result_type(0)?)?
+        b.onnx().identity(var).typed(c.result_type(0)?)?
     };
     let mean = if empty {
         super::reduce_common::mean_of_empty(c, x, None, false, c.result_type(1)?)?

@@ -4,7 +4,7 @@ use crate::Rule;
 /// two vectors).
 pub const RULES: &[Rule] = &[Rule::custom("aten.vdot.default", |c| {
     let el = super::prod_common::compute_type(c, c.result_element(0)?);
-    let p = c.b.op("MatMul", &[c.tensor_as("self", el)?, c.tensor_as("other", el)?], &[], c.b.unranked(el))?;
+    let p = c.b.onnx().mat_mul(c.tensor_as("self", el)?, c.tensor_as("other", el)?).typed(c.b.unranked(el))?;
     Ok(vec![super::prod_common::finish(c, p)?])
 })
 .samples(&["self: T[5]; other: T[5]", "self: T[0]; other: T[0]"])

@@ -6,7 +6,7 @@ pub const RULES: &[Rule] = &[
         let element = c.result_element(0)?;
         let cond = c.args.tensor("condition")?;
         let (a, b) = (c.tensor_as("self", element)?, c.tensor_as("other", element)?);
-        Ok(vec![c.op("Where", &[cond, a, b], &[])?])
+        Ok(vec![c.b.onnx().where_(cond, a, b).typed(c.result_type(0)?)?])
     })
     .samples(&["condition: bool[2,3]; self: T[2,3]; other: T[3]", "condition: bool[3]; self: T[2,3]; other: T[2,3]"])
     .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
@@ -14,14 +14,14 @@ pub const RULES: &[Rule] = &[
         let element = c.result_element(0)?;
         let cond = c.args.tensor("condition")?;
         let (a, b) = (c.tensor_as("self", element)?, c.tensor_as("other", element)?);
-        Ok(vec![c.op("Where", &[cond, a, b], &[])?])
+        Ok(vec![c.b.onnx().where_(cond, a, b).typed(c.result_type(0)?)?])
     })
     .samples(&["condition: bool[2,3]; self: T[2,3]; other: 0.5"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.where.ScalarSelf", |c| {
         let element = c.result_element(0)?;
         let cond = c.args.tensor("condition")?;
         let (a, b) = (c.tensor_as("self", element)?, c.tensor_as("other", element)?);
-        Ok(vec![c.op("Where", &[cond, a, b], &[])?])
+        Ok(vec![c.b.onnx().where_(cond, a, b).typed(c.result_type(0)?)?])
     })
     .samples(&["condition: bool[2,3]; self: 1.5; other: T[2,3]"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"]),
     // Both branches numbers: the result dtype is torch's (the default float
@@ -30,7 +30,7 @@ pub const RULES: &[Rule] = &[
         let element = c.result_element(0)?;
         let cond = c.args.tensor("condition")?;
         let (a, b) = (c.tensor_as("self", element)?, c.tensor_as("other", element)?);
-        Ok(vec![c.op("Where", &[cond, a, b], &[])?])
+        Ok(vec![c.b.onnx().where_(cond, a, b).typed(c.result_type(0)?)?])
     })
     .samples(&[
         "condition: bool[2,3]; self: 1.5; other: -2.5",

@@ -22,12 +22,12 @@ pub(super) fn xlogy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let x = c.tensor_as("self", element)?;
     let y = c.tensor_as("other", element)?;
     let b = &c.b;
-    let l = b.op_like("Log", &[y], &[], y)?;
-    let p = b.op_like("Mul", &[x, l], &[], y)?;
+    let l = b.onnx().log(y).like(y)?;
+    let p = b.onnx().mul(x, l).like(y)?;
     let zero = b.const_scalar(element, 0.0)?;
     let x_zero = bool_op(c, "Equal", &[x, zero])?;
-    let p = b.op_like("Where", &[x_zero, zero, p], &[], y)?;
+    let p = b.onnx().where_(x_zero, zero, p).like(y)?;
     let y_nan = isnan(c, y)?;
     let nan = b.const_scalar(element, f64::NAN)?;
-    Ok(vec![c.op("Where", &[y_nan, nan, p], &[])?])
+    Ok(vec![c.b.onnx().where_(y_nan, nan, p).typed(c.result_type(0)?)?])
 }
