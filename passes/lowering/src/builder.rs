@@ -164,7 +164,7 @@ impl<'c, 'a> Builder<'c, 'a> {
     pub fn cast(&self, value: Value<'c, '_>, element: Type<'c>) -> Result<Value<'c, 'a>, String> {
         let to = onnx_ir::data_type_code(element).ok_or_else(|| format!("no ONNX data type for {element}"))?;
         let ty = with_element_type(value.r#type(), element).unwrap_or_else(|| self.unranked(element));
-        self.op("Cast", &[value], &[("to", Attr::Int(to))], ty)
+        self.onnx().cast(value, None, None, to).typed(ty)
     }
 
     /// Casts `value` to the element type of `like` if they differ.

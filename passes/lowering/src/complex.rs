@@ -17,7 +17,7 @@
 //! lowering used then; the others are refused with
 //! `"<op> on complex tensors is not supported: ..."`.
 
-use super::{builder, Attr, Ctx};
+use super::{builder, Ctx};
 use melior::ir::{operation::OperationLike as _, r#type::RankedTensorType, Type, TypeLike, Value, ValueLike};
 use mlir_sys as sys;
 
@@ -114,14 +114,14 @@ impl<'c, 'a> Ctx<'c, 'a> {
                 self.b.onnx().expand(zero, self.b.shape(re)?).like(re)?
             }
         };
-        self.b.op_like("Concat", &[re, im], &[("axis", Attr::Int(-1))], re)
+        self.b.onnx().concat(&[re, im], -1).like(re)
     }
 
     /// The real (`part` 0) or imaginary (`part` 1) component of a value in
     /// the real view.
     pub fn complex_part(&self, z: Value<'c, '_>, part: i64) -> Result<Value<'c, 'a>, String> {
         let index = self.b.const_i64_scalar(part)?;
-        self.b.op_like("Gather", &[z, index], &[("axis", Attr::Int(-1))], z)
+        self.b.onnx().gather(z, index, Some(-1)).like(z)
     }
 
     /// The real view typed like the complex aten result `index` (for the

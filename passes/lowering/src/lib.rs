@@ -369,7 +369,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
         if op_type == "ReduceSum" && width == Some(32) {
             let wide = self.b.cast(x, i64_t)?;
             let m = self.b.const_scalar(i64_t, 65536.0)?;
-            let lo = self.b.op_like("Mod", &[wide, m], &[("fmod", Attr::Int(0))], wide)?;
+            let lo = self.b.onnx().mod_(wide, m, Some(0)).like(wide)?;
             let high_part = self.b.onnx().sub(wide, lo).like(wide)?;
             let hi = self.b.onnx().div(high_part, m).like(wide)?;
             let lo = self.reduce(op_type, lo, axes, keepdims, wide_result())?;

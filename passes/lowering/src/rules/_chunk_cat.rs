@@ -46,7 +46,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._chunk_cat.default", |c| {
                 parts.push(shape_part(c, t, d as i64 + 1, None)?);
             }
             let zeros = full(c, concat(c, &parts)?, element, 0.0)?;
-            b.op_like("Concat", &[t, zeros], &[("axis", Attr::Int(d as i64))], t)?
+            b.onnx().concat(&[t, zeros], d as i64).like(t)?
         } else {
             t
         };
@@ -89,7 +89,7 @@ fn dynamic_chunks<'c, 'a>(
     parts.push(short);
     parts.extend(trail);
     let zeros = full(c, concat(c, &parts)?, element, 0.0)?;
-    let padded = b.op_like("Concat", &[t, zeros], &[("axis", Attr::Int(d as i64))], t)?;
+    let padded = b.onnx().concat(&[t, zeros], d as i64).like(t)?;
     let per_chunk = b.onnx().div(b.onnx().add(len, short).typed(ints)?, nv).typed(ints)?;
     let rest = match trail {
         Some(trail) => {
@@ -101,5 +101,5 @@ fn dynamic_chunks<'c, 'a>(
     let mut view: Vec<Value> = lead.into_iter().collect();
     view.push(nv);
     view.push(rest);
-    b.op_like("Reshape", &[padded, concat(c, &view)?], &[("allowzero", Attr::Int(1))], t)
+    b.onnx().reshape(padded, concat(c, &view)?, Some(1)).like(t)
 }

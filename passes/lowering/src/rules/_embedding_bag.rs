@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Type, Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -66,8 +66,8 @@ pub(super) fn embedding_bag<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
     // then (so out-of-range ones pass in sum / mean mode) and Gather would fail.
     let n_offsets = builder::dims(offsets.r#type()).and_then(|d| d.first().copied().flatten());
     let out = if n_offsets == Some(0) || (include_last && n_offsets == Some(1)) {
-        let d = b.op("Shape", &[w], &[("start", Attr::Int(1))], un_i)?;
-        let shape = b.op("Concat", &[b.const_i64s(&[0])?, d], &[("axis", Attr::Int(0))], un_i)?;
+        let d = b.onnx().shape(w, None, Some(1)).typed(un_i)?;
+        let shape = b.onnx().concat(&[b.const_i64s(&[0])?, d], 0).typed(un_i)?;
         c.b.onnx().expand(b.const_scalar(element, 0.0)?, shape).typed(c.result_type(0)?)?
     } else {
         pooled(c, w, idx, offsets, mode, include_last, padding_idx)?
@@ -125,7 +125,7 @@ fn pooled<'c, 'a>(
         let not_pad = b.onnx().not(b.onnx().equal(idx, b.const_i64_scalar(p)?).typed(un_b)?).typed(un_b)?;
         mask = b.onnx().and(mask, c.unsqueeze(not_pad, &[0])?).typed(un_b)?;
     }
-    let mut rows = b.op_like("Gather", &[w, idx], &[("axis", Attr::Int(0))], w)?;
+    let mut rows = b.onnx().gather(w, idx, Some(0)).like(w)?;
     if let Some(psw) = c.args.opt_tensor("per_sample_weights")? {
         if mode != 0 {
             return Err("per_sample_weights only work with mode='sum'".into());

@@ -1,5 +1,5 @@
 use super::polynomial_common::build_loop;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 /// `torch._grouped_mm` (`F.grouped_mm`), and transformers' float32 stand-in
@@ -55,7 +55,7 @@ fn grouped_mm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let ends = b.cast(offs, i64_t)?;
     let prev =
         b.onnx().slice(ends, b.const_i64s(&[0])?, b.const_i64s(&[-1])?, Some(b.const_i64s(&[0])?), None).typed(int(i64_t))?;
-    let starts = b.op("Concat", &[b.const_i64s(&[0])?, prev], &[("axis", Attr::Int(0))], int(i64_t))?;
+    let starts = b.onnx().concat(&[b.const_i64s(&[0])?, prev], 0).typed(int(i64_t))?;
     let groups = match builder::dims(w.r#type()).and_then(|d| d[0]) {
         Some(g) => b.const_i64_scalar(g)?,
         None => {
@@ -65,16 +65,16 @@ fn grouped_mm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     };
     // The empty [0, N] product the loop appends to.
     let none = b.onnx().slice(x, b.const_i64s(&[0])?, b.const_i64s(&[0])?, Some(b.const_i64s(&[0])?), None).typed(int(el))?;
-    let w0 = b.op("Gather", &[w, b.const_i64_scalar(0)?], &[("axis", Attr::Int(0))], int(el))?;
+    let w0 = b.onnx().gather(w, b.const_i64_scalar(0)?, Some(0)).typed(int(el))?;
     let init = b.onnx().mat_mul(none, w0).typed(int(el))?;
     let out = build_loop(c, el, groups, &[init], |b, g, carried| {
         let g1 = b.onnx().reshape(g, b.const_i64s(&[1])?, None).typed(b.unranked(i64_t))?;
-        let start = b.op("Gather", &[starts, g1], &[("axis", Attr::Int(0))], b.unranked(i64_t))?;
-        let end = b.op("Gather", &[ends, g1], &[("axis", Attr::Int(0))], b.unranked(i64_t))?;
+        let start = b.onnx().gather(starts, g1, Some(0)).typed(b.unranked(i64_t))?;
+        let end = b.onnx().gather(ends, g1, Some(0)).typed(b.unranked(i64_t))?;
         let rows = b.onnx().slice(x, start, end, Some(b.const_i64s(&[0])?), None).typed(b.unranked(el))?;
-        let wg = b.op("Gather", &[w, g], &[("axis", Attr::Int(0))], b.unranked(el))?;
+        let wg = b.onnx().gather(w, g, Some(0)).typed(b.unranked(el))?;
         let y = b.onnx().mat_mul(rows, wg).typed(b.unranked(el))?;
-        Ok(vec![b.op("Concat", &[carried[0], y], &[("axis", Attr::Int(0))], b.unranked(el))?])
+        Ok(vec![b.onnx().concat(&[carried[0], y], 0).typed(b.unranked(el))?])
     })?;
     // Zero rows past the last group.
     let first = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
@@ -83,8 +83,8 @@ fn grouped_mm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let missing = b.onnx().sub(first(x)?, first(out[0])?).typed(int(i64_t))?;
     let missing = b.onnx().max(&[missing, b.const_i64s(&[0])?]).typed(int(i64_t))?;
     let pads =
-        b.op("Concat", &[b.const_i64s(&[0, 0])?, missing, b.const_i64s(&[0])?], &[("axis", Attr::Int(0))], int(i64_t))?;
+        b.onnx().concat(&[b.const_i64s(&[0, 0])?, missing, b.const_i64s(&[0])?], 0).typed(int(i64_t))?;
     let zero = b.const_scalar(el, 0.0)?;
-    let y = b.op("Pad", &[out[0], pads, zero], &[("mode", Attr::String("constant".into()))], int(el))?;
+    let y = b.onnx().pad(out[0], pads, Some(zero), None, Some("constant")).typed(int(el))?;
     Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }

@@ -1,5 +1,5 @@
 use super::nn_common::p_norm;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten._pdist_forward.default", pdist).samples(&[
@@ -26,5 +26,5 @@ pub(super) fn pdist<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let flat = c.b.onnx().reshape(full, c.b.const_i64s(&[-1])?, None).like(x)?;
     let idx: Vec<i64> = (0..n).flat_map(|i| (i + 1..n).map(move |j| i * n + j)).collect();
     let idx = c.b.const_i64s(&idx)?;
-    Ok(vec![c.op("Gather", &[flat, idx], &[("axis", Attr::Int(0))])?])
+    Ok(vec![c.b.onnx().gather(flat, idx, Some(0)).typed(c.result_type(0)?)?])
 }

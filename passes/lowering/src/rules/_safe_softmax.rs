@@ -1,5 +1,5 @@
 use super::math_common::{along_dim, bool_type};
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten._safe_softmax.default", safe_softmax)
@@ -19,7 +19,7 @@ fn safe_softmax<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.tensor_as("self", el)?;
     let b = &c.b;
     let y = along_dim(c, x, c.args.int("dim")?, |x, axis| {
-        let s = b.op_like("Softmax", &[x], &[("axis", Attr::Int(axis))], x)?;
+        let s = b.onnx().softmax(x, Some(axis)).like(x)?;
         let ninf = b.onnx().equal(x, b.const_like(x, f64::NEG_INFINITY)?).typed(b.unranked(bool_type(c)))?;
         let f32_t = b.f32_type();
         let all = c.reduce("ReduceMin", b.cast(ninf, f32_t)?, Some(&[axis]), true, b.unranked(f32_t))?;

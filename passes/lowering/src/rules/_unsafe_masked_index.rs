@@ -1,5 +1,5 @@
 use super::tensor_common::select;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 /// `_unsafe_masked_index(x, mask, indices, fill)`: `where(mask, x[indices],
@@ -25,7 +25,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._unsafe_masked_index.default", |
         let mut perm: Vec<i64> = (nb..nb + p as i64).collect();
         perm.extend(0..nb);
         perm.extend(nb + p as i64..out_rank as i64);
-        gathered = b.op_like("Transpose", &[gathered], &[("perm", Attr::Ints(perm))], x)?;
+        gathered = b.onnx().transpose(gathered, Some(&perm)).like(x)?;
     }
     let element = c.result_element(0)?;
     let fill = c.tensor_as("fill", element)?;
@@ -68,7 +68,7 @@ pub fn clamp_indices<'c, 'a>(
         // Typed with the index's rank (the indexing lowering needs it).
         let ranked = builder::with_element_type(idx.r#type(), b.i64_type()).ok_or("index is not a tensor")?;
         let idx = b.cast_like_type(*idx, b.i64_type())?;
-        let size = b.op("Shape", &[x], &[("start", Attr::Int(d as i64)), ("end", Attr::Int(d as i64 + 1))], i64s)?;
+        let size = b.onnx().shape(x, Some(d as i64 + 1), Some(d as i64)).typed(i64s)?;
         let size = ctx.squeeze(size, &[0])?;
         let low = b.onnx().neg(size).typed(i64s)?;
         let high = b.onnx().sub(size, b.const_i64_scalar(1)?).typed(i64s)?;

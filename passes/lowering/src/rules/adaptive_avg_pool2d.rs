@@ -81,9 +81,9 @@ pub(super) fn adaptive_avg_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
             } else {
                 let mut perm: Vec<i64> = (0..rank as i64).collect();
                 perm.swap(axis, rank - 1);
-                let t = c.b.op_like("Transpose", &[y], &[("perm", Attr::Ints(perm.clone()))], xb)?;
+                let t = c.b.onnx().transpose(y, Some(&perm.clone())).like(xb)?;
                 let t = c.b.onnx().mat_mul(t, matrix).like(xb)?;
-                y = c.b.op_like("Transpose", &[t], &[("perm", Attr::Ints(perm))], xb)?;
+                y = c.b.onnx().transpose(t, Some(&perm)).like(xb)?;
             }
         }
         Ok(vec![c.b.onnx().identity(y).like(xb)?])

@@ -1,4 +1,4 @@
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// `beta * self + alpha * (mat1 @ mat2)` is `Gemm`.
 pub const RULES: &[Rule] = &[Rule::custom("aten.addmm.default", |c| {
@@ -27,6 +27,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addmm.default", |c| {
     }
     let alpha = c.args.number("alpha")?.as_f64() as f32;
     let beta = c.args.number("beta")?.as_f64() as f32;
-    Ok(vec![c.op("Gemm", &[a, b, bias], &[("alpha", Attr::Float(alpha)), ("beta", Attr::Float(beta))])?])
+    Ok(vec![c.b.onnx().gemm(a, b, Some(bias), Some(alpha), Some(beta), None, None).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[4]; mat1: T[3,2]; mat2: T[2,4]", "self: T[3,4]; mat1: T[3,2]; mat2: T[2,4]; beta: 0.5; alpha: 2"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32"])];

@@ -41,7 +41,7 @@ fn affine_grid_generator<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, 
     // inference broadcasts a 1 against a static 0 to 1 (Expand) and then
     // rejects the Concat of the channels.
     if size[2..].iter().any(|d| matches!(d, IntArg::Static(0))) {
-        let batch = b.op("Shape", &[theta], &[("start", Attr::Int(0)), ("end", Attr::Int(1))], un_i)?;
+        let batch = b.onnx().shape(theta, Some(1), Some(0)).typed(un_i)?;
         let dims: Vec<Value> = size[2..].iter().map(|d| c.int_tensor(*d)).collect::<Result<_, _>>()?;
         let k = b.const_i64s(&[spatial as i64])?;
         let shape = b.op("Concat", &[&[batch], &dims[..], &[k]].concat(), &[("axis", Attr::Int(0))], un_i)?;
@@ -76,7 +76,7 @@ fn affine_grid_generator<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, 
     // [1, ..spatial, k + 1] @ theta^T as [N, 1.., k + 1, k] -> [N, ..spatial, k]
     // (no flattening, so empty and symbolic sizes need no reshape).
     let base = c.unsqueeze(base, &[0])?;
-    let theta_t = b.op("Transpose", &[theta], &[("perm", Attr::Ints(vec![0, 2, 1]))], un)?;
+    let theta_t = b.onnx().transpose(theta, Some(&[0, 2, 1])).typed(un)?;
     let theta_t = if spatial > 1 { c.unsqueeze(theta_t, &(1..spatial as i64).collect::<Vec<_>>())? } else { theta_t };
     let grid = b.onnx().mat_mul(base, theta_t).typed(un)?;
     Ok(vec![c.b.cast_like_type(grid, c.result_element(0)?)?])

@@ -1,5 +1,5 @@
 use super::tensor_common::{const_index, static_dims};
-use crate::{Attr, Ctx, IntArg, Rule};
+use crate::{Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.as_strided.default", as_strided)
@@ -37,7 +37,7 @@ fn as_strided<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let (shape, indices) = strided_positions(ctx, x)?;
     let idx = const_index(ctx, &shape, &indices)?;
     let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
-    Ok(vec![ctx.op("Gather", &[flat, idx], &[("axis", Attr::Int(0))])?])
+    Ok(vec![ctx.b.onnx().gather(flat, idx, Some(0)).typed(ctx.result_type(0)?)?])
 }
 
 /// The flat positions (in `x`'s contiguous storage) `as_strided` reads,

@@ -1,6 +1,6 @@
 use super::as_strided::strided_positions;
 use super::tensor_common::const_index;
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// `torch.as_strided_scatter(x, src, size, stride, storage_offset)`: a copy
 /// of `x` whose elements at the flat positions `as_strided` would read are
@@ -22,7 +22,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.as_strided_scatter.default", |c|
     let src = c.tensor_as("src", c.result_element(0)?)?;
     let _ = shape;
     let updates = b.onnx().reshape(src, b.const_i64s(&[n])?, None).like(x)?;
-    let scattered = b.op_like("ScatterElements", &[flat, idx, updates], &[("axis", Attr::Int(0))], x)?;
+    let scattered = b.onnx().scatter_elements(flat, idx, updates, Some(0), None).like(x)?;
     Ok(vec![c.b.onnx().reshape(scattered, b.shape(x)?, None).typed(c.result_type(0)?)?])
 })
 .samples(&[

@@ -44,13 +44,13 @@ pub(super) fn window_backward<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize, windows: 
     flat.push(-1);
     let gf = b.onnx().reshape(g, b.const_i64s(&flat)?, None).like(g)?;
     let gf = b.onnx().div(gf, divs).like(g)?;
-    let upd = b.op_like("Gather", &[gf, b.const_i64s(&taps_out)?], &[("axis", Attr::Int(lead as i64))], g)?;
+    let upd = b.onnx().gather(gf, b.const_i64s(&taps_out)?, Some(lead as i64)).like(g)?;
     let idx = b.onnx().expand(b.const_i64s(&taps_in)?, b.shape(upd)?).typed(i64t)?;
     let shape = b.shape(x)?;
     let lead_shape = b.onnx().slice(shape, b.const_i64s(&[0])?, b.const_i64s(&[lead as i64])?, None, None).typed(i64t)?;
     let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
     let plane: i64 = dims[lead..].iter().map(|d| d.ok_or("pool backward needs static spatial sizes")).product::<Result<i64, _>>()?;
-    let zs = b.op("Concat", &[lead_shape, b.const_i64s(&[plane])?], &[("axis", Attr::Int(0))], i64t)?;
+    let zs = b.onnx().concat(&[lead_shape, b.const_i64s(&[plane])?], 0).typed(i64t)?;
     let zeros = b.onnx().expand(b.const_scalar(element, 0.0)?, zs).like(g)?;
     let summed = b.op_like(
         "ScatterElements",

@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
@@ -62,5 +62,5 @@ fn batch_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         None => fill(0.0)?,
     };
     let eps = ctx.args.float("eps")?;
-    ctx.op("BatchNormalization", &[x, scale, bias, mean, var], &[("epsilon", Attr::Float(eps as f32))])
+    ctx.b.onnx().batch_normalization(x, scale, bias, mean, var, Some(eps as f32), None, None).typed(ctx.result_type(0)?)
 }

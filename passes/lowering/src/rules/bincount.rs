@@ -1,6 +1,6 @@
 use super::histogram::accumulate;
 use super::math_common::{bool_type, elem};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.bincount.default", bincount)
@@ -42,7 +42,7 @@ fn bincount<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let pos = b.cast(x, i64_type)?;
     // max(self) + 1, with -1 appended so that an empty input gives 0.
     let minus_one = b.const_i64s(&[-1])?;
-    let padded = b.op("Concat", &[pos, minus_one], &[("axis", Attr::Int(0))], i64s)?;
+    let padded = b.onnx().concat(&[pos, minus_one], 0).typed(i64s)?;
     let top = ctx.reduce("ReduceMax", padded, None, true, i64s)?;
     let len = b.onnx().add(top, b.const_i64s(&[1])?).typed(i64s)?;
     let len = b.onnx().max(&[len, b.const_i64s(&[minlength])?]).typed(i64s)?;

@@ -90,7 +90,7 @@ fn dynamic_block_diag<'c, 'a>(
         let after = b.onnx().sub(b.onnx().sub(total, before).typed(ints)?, cols).typed(ints)?;
         let left = full(c, concat(c, &[rows, before])?, element, 0.0)?;
         let right = full(c, concat(c, &[rows, after])?, element, 0.0)?;
-        rows_out.push(b.op_like("Concat", &[left, m, right], &[("axis", Attr::Int(1))], m)?);
+        rows_out.push(b.onnx().concat(&[left, m, right], 1).like(m)?);
         before = b.onnx().add(before, cols).typed(ints)?;
     }
     Ok(vec![c.op("Concat", &rows_out, &[("axis", Attr::Int(0))])?])

@@ -30,12 +30,12 @@ pub(super) fn channel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, '
             let ints = b.unranked(b.i64_type());
             let n = shape_slice(c, x, 0, Some(1))?;
             let per_group = b.onnx().div(shape_slice(c, x, 1, Some(2))?, b.const_i64s(&[g])?).typed(ints)?;
-            let rest = b.op("ReduceProd", &[shape_slice(c, x, 2, None)?], &[("keepdims", Attr::Int(1))], ints)?;
+            let rest = b.onnx().reduce_prod(shape_slice(c, x, 2, None)?, None, None, Some(1), None).typed(ints)?;
             concat(c, &[n, b.const_i64s(&[g])?, per_group, rest])?
         }
     };
     let zero = ("allowzero", Attr::Int(i64::from(dims[1].is_none())));
     let y = c.b.op_like("Reshape", &[x, s], &[zero.clone()], x)?;
-    let y = c.b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 2, 1, 3]))], x)?;
-    Ok(vec![c.op("Reshape", &[y, c.b.shape(x)?], &[("allowzero", Attr::Int(1))])?])
+    let y = c.b.onnx().transpose(y, Some(&[0, 2, 1, 3])).like(x)?;
+    Ok(vec![c.b.onnx().reshape(y, c.b.shape(x)?, Some(1)).typed(c.result_type(0)?)?])
 }

@@ -38,7 +38,7 @@ fn col2im<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let indices = c.b.onnx().expand(c.b.const_i64s(&idx)?, shape).typed(i64t)?;
         let zshape = c.b.op(
             "Concat",
-            &[c.b.op("Shape", &[xb], &[("end", Attr::Int(1))], i64t)?, c.b.const_i64s(&[ch, hp * wp])?],
+            &[c.b.onnx().shape(xb, Some(1), None).typed(i64t)?, c.b.const_i64s(&[ch, hp * wp])?],
             &[("axis", Attr::Int(0))],
             i64t,
         )?;

@@ -1,5 +1,5 @@
 use super::tensor_common::{const_index, static_dims};
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// `torch.combinations(x, r, with_replacement)` of a 1-D tensor of static
 /// length: the index tuples (strictly, or with replacement, increasing) in
@@ -25,7 +25,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.combinations.default", |c| {
         .ok_or("combinations: too many tuples for constant indices")?;
     let count = tuples.len() / r as usize;
     let idx = const_index(c, &[count as u64, r as u64], &tuples)?;
-    Ok(vec![c.op("Gather", &[x, idx], &[("axis", Attr::Int(0))])?])
+    Ok(vec![c.b.onnx().gather(x, idx, Some(0)).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[4]",

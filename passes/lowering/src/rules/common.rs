@@ -19,7 +19,7 @@ pub fn binary_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c,
     if element != result {
         let wide = ctx.b.op_like(op, &[lhs, rhs], &[], lhs)?;
         let to = crate::onnx_ir::data_type_code(result).ok_or("no ONNX data type for the result")?;
-        return Ok(vec![ctx.op("Cast", &[wide], &[("to", Attr::Int(to))])?]);
+        return Ok(vec![ctx.b.onnx().cast(wide, None, None, to).typed(ctx.result_type(0)?)?]);
     }
     Ok(vec![ctx.op(op, &[lhs, rhs], &[])?])
 }
@@ -166,7 +166,7 @@ pub fn split_like_results<'c, 'a>(
 /// `[size of x along d]`, int64 `[1]`, read at run time.
 pub fn dim_size<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, d: i64) -> Result<Value<'c, 'a>, String> {
     let ty = melior::ir::r#type::RankedTensorType::new(&[1], ctx.b.i64_type(), None).into();
-    ctx.b.op("Shape", &[x], &[("start", Attr::Int(d)), ("end", Attr::Int(d + 1))], ty)
+    ctx.b.onnx().shape(x, Some(d + 1), Some(d)).typed(ty)
 }
 
 /// The number of elements of `x` over `dims` (the product of their sizes),
@@ -180,7 +180,7 @@ pub fn element_count_f64<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dims: &[i6
         &[("axis", Attr::Int(0))],
         tensor(&[dims.len() as u64], b.i64_type()),
     )?;
-    let n = b.op("ReduceProd", &[sizes], &[("keepdims", Attr::Int(0))], tensor(&[], b.i64_type()))?;
+    let n = b.onnx().reduce_prod(sizes, None, None, Some(0), None).typed(tensor(&[], b.i64_type()))?;
     b.cast(n, melior::ir::Type::float64(b.context))
 }
 

@@ -81,11 +81,11 @@ pub fn abs<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let z64 = c.b.cast_like_type(z, f64_type)?;
     let sq = c.b.onnx().mul(z64, z64).like(z64)?;
     let axes = c.b.const_i64s(&[-1])?;
-    let sum = c.b.op_like("ReduceSum", &[sq, axes], &[("keepdims", Attr::Int(0))], z64)?;
+    let sum = c.b.onnx().reduce_sum(sq, Some(axes), Some(0), None).like(z64)?;
     let r = c.b.onnx().sqrt(sum).like(z64)?;
     let inf_part = isinf(c, z64, true, true)?;
     let inf_part = c.b.cast(inf_part, c.b.i64_type())?;
-    let inf_any = c.b.op_like("ReduceMax", &[inf_part, axes], &[("keepdims", Attr::Int(0))], inf_part)?;
+    let inf_any = c.b.onnx().reduce_max(inf_part, Some(axes), None, Some(0), None).like(inf_part)?;
     let inf_any = c.b.cast(inf_any, melior::ir::r#type::IntegerType::new(c.b.context, 1).into())?;
     let inf = c.b.const_scalar(f64_type, f64::INFINITY)?;
     let r = c.b.onnx().where_(inf_any, inf, r).like(z64)?;
@@ -235,7 +235,7 @@ pub fn to_copy<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
         let nz = bool_op(c, "Not", &[bool_op(c, "Equal", &[z, zero])?])?;
         let nz = c.b.cast(nz, c.b.i64_type())?;
         let axes = c.b.const_i64s(&[-1])?;
-        let any = c.b.op_like("ReduceMax", &[nz, axes], &[("keepdims", Attr::Int(0))], nz)?;
+        let any = c.b.onnx().reduce_max(nz, Some(axes), None, Some(0), None).like(nz)?;
         return Ok(vec![finish(c, any)?]);
     }
     Ok(vec![finish(c, c.complex_part(z, 0)?)?])
@@ -254,7 +254,7 @@ pub fn reshape<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     };
     dims.push(2);
     let shape = c.b.const_i64s(&dims)?;
-    Ok(vec![finish(c, c.b.op_like("Reshape", &[z, shape], &[("allowzero", Attr::Int(1))], z)?)?])
+    Ok(vec![finish(c, c.b.onnx().reshape(z, shape, Some(1)).like(z)?)?])
 }
 
 /// The view ops of `reshape` on a result of dynamic shape: `unsqueeze` /
@@ -295,7 +295,7 @@ fn reshape_dynamic<'c, 'a>(c: &Ctx<'c, 'a>, z: Value<'c, 'a>) -> Result<Value<'c
             let infer = sizes.iter().any(|s| matches!(s, IntArg::Static(-1)));
             sizes.push(IntArg::Static(2));
             let shape = c.int_list_tensor(&sizes)?;
-            c.b.op_like("Reshape", &[z, shape], &[("allowzero", Attr::Int(if infer { 0 } else { 1 }))], z)
+            c.b.onnx().reshape(z, shape, Some(if infer { 0 } else { 1 })).like(z)
         }
         other => Err(format!("{other} of a complex tensor with dynamic sizes is not supported")),
     }
@@ -330,7 +330,7 @@ pub fn expand<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
 fn transpose<'c, 'a>(c: &Ctx<'c, 'a>, mut perm: Vec<i64>) -> Out<'c, 'a> {
     let z = c.args.tensor("self")?;
     perm.push(perm.len() as i64);
-    Ok(vec![finish(c, c.b.op_like("Transpose", &[z], &[("perm", Attr::Ints(perm))], z)?)?])
+    Ok(vec![finish(c, c.b.onnx().transpose(z, Some(&perm)).like(z)?)?])
 }
 
 pub fn permute<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
@@ -365,7 +365,7 @@ pub fn select<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let dim = c.dim(c.args.int("dim")?, rank)?;
     let z = c.args.tensor("self")?;
     let index = c.int_scalar(c.args.sym_int("index")?, c.b.i64_type())?;
-    Ok(vec![finish(c, c.b.op_like("Gather", &[z, index], &[("axis", Attr::Int(dim as i64))], z)?)?])
+    Ok(vec![finish(c, c.b.onnx().gather(z, index, Some(dim as i64)).like(z)?)?])
 }
 
 /// `slice.Tensor` on the (non-negative) complex dim.

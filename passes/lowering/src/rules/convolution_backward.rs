@@ -78,15 +78,15 @@ fn convolution_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let s5 = b.onnx().reshape(sampled, b.const_i64s(&grouped_shape)?, None).like(x)?;
     let mut perm: Vec<i64> = vec![2, 1, 0];
     perm.extend((3..3 + spatial as i64).collect::<Vec<_>>());
-    let s5 = b.op_like("Transpose", &[s5], &[("perm", Attr::Ints(perm))], x)?;
+    let s5 = b.onnx().transpose(s5, Some(&perm)).like(x)?;
     let mut s4_shape = vec![per_group, groups * sd[0]];
     s4_shape.extend(&sd[2..]);
     let s4 = b.onnx().reshape(s5, b.const_i64s(&s4_shape)?, None).like(x)?;
     let mut swap: Vec<i64> = vec![1, 0];
     swap.extend((2..2 + spatial as i64).collect::<Vec<_>>());
-    let k = b.op_like("Transpose", &[kernel_t], &[("perm", Attr::Ints(swap.clone()))], x)?;
+    let k = b.onnx().transpose(kernel_t, Some(&swap.clone())).like(x)?;
     let gw = b.op_like("Conv", &[s4, k], &conv_attrs(&dilation, &stride), x)?;
-    let gw = b.op_like("Transpose", &[gw], &[("perm", Attr::Ints(swap))], x)?;
+    let gw = b.onnx().transpose(gw, Some(&swap)).like(x)?;
     let axes: Vec<i64> = (2..2 + spatial as i64).collect();
     let gw = slice(c, gw, &axes, &vec![0; spatial], &kernel)?;
     let grad_weight = c.b.onnx().identity(gw).typed(c.result_type(1)?)?;

@@ -1,7 +1,7 @@
 use super::common::{dim_size, element_count_f64};
 use super::nll_loss_nd::nll;
 use super::nn_common::Ew;
-use crate::{builder, Attr, Ctx, IntArg, Rule};
+use crate::{builder, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.cross_entropy_loss.default", cross_entropy).samples(&[
@@ -49,7 +49,7 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
             }
         }
     };
-    let logp = b.op("LogSoftmax", &[x], &[("axis", Attr::Int(class_dim))], x.r#type())?;
+    let logp = b.onnx().log_softmax(x, Some(class_dim)).typed(x.r#type())?;
     // [C] -> broadcastable along the class dim.
     let weight_b = match weight {
         Some(w) if rank > 2 => Some(c.unsqueeze(w, &(1..rank as i64 - 1).collect::<Vec<_>>())?),

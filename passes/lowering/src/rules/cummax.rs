@@ -1,6 +1,6 @@
 use super::math_common::{along_dim, elem, is_float_value};
 use super::scan_common::{inclusive_scan, scan_len};
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.cummax.default", |c| cumext(c, true))
@@ -80,7 +80,7 @@ pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c,
     }
     let values = if widened {
         let to = crate::onnx_ir::data_type_code(c.result_element(0)?).ok_or("no ONNX data type for the result")?;
-        c.b.op("Cast", &[values], &[("to", Attr::Int(to))], c.result_type(0)?)?
+        c.b.onnx().cast(values, None, None, to).typed(c.result_type(0)?)?
     } else {
         c.b.onnx().identity(values).typed(c.result_type(0)?)?
     };

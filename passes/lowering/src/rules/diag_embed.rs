@@ -1,5 +1,5 @@
 use super::tensor_common::{concat, const_index, full, shape_part};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.diag_embed.default", |c| {
@@ -54,9 +54,9 @@ pub fn diag_embed<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, d1: 
     let x_shape = b.shape(x)?;
     let idx = b.onnx().expand(idx, x_shape).typed(b.unranked(b.i64_type()))?;
     let axis = rank as i64 - 1;
-    let scattered = b.op_like("ScatterElements", &[zeros, idx, x], &[("axis", Attr::Int(axis))], x)?;
+    let scattered = b.onnx().scatter_elements(zeros, idx, x, Some(axis), None).like(x)?;
     let square = concat(ctx, &[batch, m, m])?;
-    let square = b.op_like("Reshape", &[scattered, square], &[("allowzero", Attr::Int(1))], x)?;
+    let square = b.onnx().reshape(scattered, square, Some(1)).like(x)?;
     // [batch..., rows, cols] -> rows at d1, cols at d2.
     let mut perm = Vec::new();
     let mut next = 0i64;
@@ -70,5 +70,5 @@ pub fn diag_embed<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, d1: 
             next += 1;
         }
     }
-    ctx.op("Transpose", &[square], &[("perm", Attr::Ints(perm))])
+    ctx.b.onnx().transpose(square, Some(&perm)).typed(ctx.result_type(0)?)
 }

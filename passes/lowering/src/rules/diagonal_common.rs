@@ -1,7 +1,7 @@
 //! Diagonal positions and views shared by diagonal, diag, diag_embed, diagonal_scatter and linalg_diagonal. Not a rule file.
 
 use super::tensor_common::{concat, const_index, shape_part};
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::{Value, ValueLike};
 
 /// The positions of diagonal `offset` of an `n1 x n2` matrix, as flat
@@ -43,10 +43,10 @@ pub fn flatten_pair<'c, 'a>(
         _ => return Err("diagonal along a dynamic dim is not supported".into()),
     };
     let rank = dims.len();
-    let xt = b.op_like("Transpose", &[x], &[("perm", Attr::Ints(perm.to_vec()))], x)?;
+    let xt = b.onnx().transpose(x, Some(&perm.to_vec())).like(x)?;
     let batch = shape_part(ctx, xt, 0, Some(rank as i64 - 2))?;
     let shape = concat(ctx, &[batch, b.const_i64s(&[n1 * n2])?])?;
-    Ok((b.op_like("Reshape", &[xt, shape], &[("allowzero", Attr::Int(1))], x)?, n1, n2))
+    Ok((b.onnx().reshape(xt, shape, Some(1)).like(x)?, n1, n2))
 }
 
 /// torch.diagonal: dims d1, d2 removed, the diagonal appended last.
@@ -60,7 +60,7 @@ pub fn diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, d1: i6
     let (flat, n1, n2) = flatten_pair(ctx, x, d1, d2, &perm)?;
     let positions = diagonal_positions(n1, n2, offset);
     let idx = const_index(ctx, &[positions.len() as u64], &positions)?;
-    ctx.op("Gather", &[flat, idx], &[("axis", Attr::Int(rank as i64 - 2))])
+    ctx.b.onnx().gather(flat, idx, Some(rank as i64 - 2)).typed(ctx.result_type(0)?)
 }
 
 /// `diagonal` when dim1 or dim2 has a dynamic size: the flat positions
@@ -69,7 +69,7 @@ fn dynamic_diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, pe
     let rank = perm.len() as i64;
     let (flat, n1, n2) = flatten_pair_dynamic(ctx, x, perm)?;
     let at = dynamic_positions(ctx, n1, n2, offset)?;
-    ctx.op("Gather", &[flat, at], &[("axis", Attr::Int(rank - 2))])
+    ctx.b.onnx().gather(flat, at, Some(rank - 2)).typed(ctx.result_type(0)?)
 }
 
 /// [`flatten_pair`] with sizes read from the shape: `x` with the pair
@@ -82,13 +82,13 @@ pub fn flatten_pair_dynamic<'c, 'a>(
     let b = &ctx.b;
     let rank = perm.len() as i64;
     let i64s = b.unranked(b.i64_type());
-    let xt = b.op_like("Transpose", &[x], &[("perm", Attr::Ints(perm.to_vec()))], x)?;
+    let xt = b.onnx().transpose(x, Some(&perm.to_vec())).like(x)?;
     let n1 = shape_part(ctx, xt, rank - 2, Some(rank - 1))?;
     let n2 = shape_part(ctx, xt, rank - 1, None)?;
     let batch = shape_part(ctx, xt, 0, Some(rank - 2))?;
     let area = b.onnx().mul(n1, n2).typed(i64s)?;
     let shape = concat(ctx, &[batch, area])?;
-    Ok((b.op_like("Reshape", &[xt, shape], &[("allowzero", Attr::Int(1))], x)?, n1, n2))
+    Ok((b.onnx().reshape(xt, shape, Some(1)).like(x)?, n1, n2))
 }
 
 /// [`diagonal_positions`] computed in the graph from 1-D sizes n1, n2:

@@ -1,6 +1,6 @@
 use super::diagonal_common::{diagonal_dims, diagonal_positions, dynamic_positions, flatten_pair, flatten_pair_dynamic};
 use super::tensor_common::const_index;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.diagonal_scatter.default", diagonal_scatter)
@@ -37,14 +37,14 @@ fn diagonal_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Str
     let src_shape = b.shape(src)?;
     let idx = b.onnx().expand(idx, src_shape).typed(b.unranked(b.i64_type()))?;
     let axis = rank as i64 - 2;
-    let scattered = b.op_like("ScatterElements", &[flat, idx, src], &[("axis", Attr::Int(axis))], x)?;
+    let scattered = b.onnx().scatter_elements(flat, idx, src, Some(axis), None).like(x)?;
     // Unmerge the pair, then undo the permutation.
-    let moved = b.op_like("Transpose", &[x], &[("perm", Attr::Ints(perm.clone()))], x)?;
+    let moved = b.onnx().transpose(x, Some(&perm.clone())).like(x)?;
     let moved_shape = b.shape(moved)?;
-    let unflat = b.op_like("Reshape", &[scattered, moved_shape], &[("allowzero", Attr::Int(1))], x)?;
+    let unflat = b.onnx().reshape(scattered, moved_shape, Some(1)).like(x)?;
     let mut inverse = vec![0i64; rank];
     for (i, &p) in perm.iter().enumerate() {
         inverse[p as usize] = i as i64;
     }
-    Ok(vec![ctx.op("Transpose", &[unflat], &[("perm", Attr::Ints(inverse))])?])
+    Ok(vec![ctx.b.onnx().transpose(unflat, Some(&inverse)).typed(ctx.result_type(0)?)?])
 }

@@ -1,4 +1,4 @@
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// `Elu`; torch's `scale` and `input_scale` (which only scales the
 /// exponent of the negative branch) written out when not 1.
@@ -15,7 +15,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.elu.default", |c| {
     let scale = c.args.number("scale")?.as_f64();
     let input_scale = c.args.number("input_scale")?.as_f64();
     if scale == 1.0 && input_scale == 1.0 {
-        return Ok(vec![c.op("Elu", &[x], &[("alpha", Attr::Float(alpha as f32))])?]);
+        return Ok(vec![c.b.onnx().elu(x, Some(alpha as f32)).typed(c.result_type(0)?)?]);
     }
     // scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1))
     let e = b.onnx().exp(b.onnx().mul(x, b.const_like(x, input_scale)?).like(x)?).like(x)?;

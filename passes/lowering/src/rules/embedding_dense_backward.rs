@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, IntArg, Rule};
+use crate::{builder, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.embedding_dense_backward.default", embedding_dense_backward).samples(&[
@@ -30,24 +30,24 @@ fn embedding_dense_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>
         IntArg::Dynamic(_) => return Err("a dynamic padding_idx is not supported".into()),
     };
     let flat_idx = b.onnx().reshape(idx, b.const_i64s(&[-1])?, None).typed(i64t)?;
-    let d = b.op("Shape", &[g], &[("start", Attr::Int(-1))], i64t)?;
+    let d = b.onnx().shape(g, None, Some(-1)).typed(i64t)?;
     // [#indices, D] (not [-1, D]: D may be 0), a 0 being a real size.
     let count = b.shape(flat_idx)?;
-    let rows_shape = b.op("Concat", &[count, d], &[("axis", Attr::Int(0))], i64t)?;
-    let mut rows = b.op_like("Reshape", &[g, rows_shape], &[("allowzero", Attr::Int(1))], g)?;
+    let rows_shape = b.onnx().concat(&[count, d], 0).typed(i64t)?;
+    let mut rows = b.onnx().reshape(g, rows_shape, Some(1)).like(g)?;
     if c.args.bool("scale_grad_by_freq")? {
         let ones = b.onnx().expand(b.const_scalar(element, 1.0)?, b.shape(flat_idx)?).like(g)?;
         let zeros = b.onnx().expand(b.const_scalar(element, 0.0)?, num).like(g)?;
-        let counts = b.op_like("ScatterElements", &[zeros, flat_idx, ones], &[("reduction", Attr::String("add".into()))], g)?;
-        let per_row = b.op_like("Gather", &[counts, flat_idx], &[("axis", Attr::Int(0))], g)?;
+        let counts = b.onnx().scatter_elements(zeros, flat_idx, ones, None, Some("add")).like(g)?;
+        let per_row = b.onnx().gather(counts, flat_idx, Some(0)).like(g)?;
         rows = b.onnx().div(rows, c.unsqueeze(per_row, &[1])?).like(g)?;
     }
     if padding_idx >= 0 {
         let keep = b.onnx().not(b.onnx().equal(flat_idx, b.const_i64_scalar(padding_idx)?).typed(bool_t)?).typed(bool_t)?;
         rows = b.onnx().where_(c.unsqueeze(keep, &[1])?, rows, b.const_scalar(element, 0.0)?).like(g)?;
     }
-    let table_shape = b.op("Concat", &[num, d], &[("axis", Attr::Int(0))], i64t)?;
+    let table_shape = b.onnx().concat(&[num, d], 0).typed(i64t)?;
     let zeros = b.onnx().expand(b.const_scalar(element, 0.0)?, table_shape).like(g)?;
     let nd_idx = c.unsqueeze(flat_idx, &[1])?;
-    Ok(vec![c.op("ScatterND", &[zeros, nd_idx, rows], &[("reduction", Attr::String("add".into()))])?])
+    Ok(vec![c.b.onnx().scatter_nd(zeros, nd_idx, rows, Some("add")).typed(c.result_type(0)?)?])
 }

@@ -21,7 +21,7 @@
 //! an output finite that the DFT's definition (NaN * 0 = NaN) makes NaN; the
 //! positions of NaN outputs may then differ from torch's.
 
-use crate::{builder, Attr, Ctx, IntArg};
+use crate::{builder, Ctx, IntArg};
 use melior::ir::{Value, ValueLike};
 
 /// Which transform: decides the default normalization.
@@ -174,13 +174,13 @@ pub fn real_c2r<'c, 'a>(
         cur[d] = Some(n);
         let len = b.const_i64_scalar(n)?;
         let axis = b.const_i64_scalar(d as i64)?;
-        z = b.op_like("DFT", &[z, len, axis], &[("inverse", Attr::Int(1))], x)?;
+        z = b.onnx().dft(z, Some(len), Some(axis), None, Some(1), None).like(x)?;
     }
     let (d, n) = (dims[last], lengths[last]);
     z = resize(z, d, cur[d], n / 2 + 1)?;
     let len = b.const_i64_scalar(n)?;
     let axis = b.const_i64_scalar(d as i64)?;
-    z = b.op_like("DFT", &[z, len, axis], &[("inverse", Attr::Int(1)), ("onesided", Attr::Int(1))], x)?;
+    z = b.onnx().dft(z, Some(len), Some(axis), None, Some(1), Some(1)).like(x)?;
     let y = ctx.squeeze(z, &[rank as i64])?;
     // ONNX divided by N = prod(lengths) ("backward" for irfft).
     let total: f64 = lengths.iter().map(|&n| n as f64).product();

@@ -15,7 +15,7 @@
 use super::common::{dim_size, element_count_f64};
 use super::complex_common::{const_floats, finish};
 use super::fft_common::{c2r_shape_and_dims, norm, static_int};
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::{r#type::RankedTensorType, Type, Value};
 
 type Out<'c, 'a> = Result<Vec<Value<'c, 'a>>, String>;
@@ -128,7 +128,7 @@ fn c2c<'c, 'a>(
     for (&d, &n) in dims.iter().zip(lengths) {
         let len = if n == DYNAMIC { c.squeeze(dim_size(c, z, d as i64)?, &[0])? } else { b.const_i64_scalar(n)? };
         let axis = b.const_i64_scalar(d as i64)?;
-        z = b.op_like("DFT", &[z, len, axis], &[("inverse", Attr::Int(!forward as i64))], z)?;
+        z = b.onnx().dft(z, Some(len), Some(axis), None, Some(!forward as i64), None).like(z)?;
     }
     if !forward {
         let total = total_of(c, z, dims, lengths)?;
@@ -210,14 +210,14 @@ fn c2r<'c, 'a>(
     let mut z = resize(c, z, rank, d, from, m)?;
     if n > m {
         let indices: Vec<i64> = (m..n).map(|k| n - k).collect();
-        let mirror = b.op_like("Gather", &[z, b.const_i64s(&indices)?], &[("axis", Attr::Int(d as i64))], z)?;
+        let mirror = b.onnx().gather(z, b.const_i64s(&indices)?, Some(d as i64)).like(z)?;
         let signs = const_floats(
             c,
             builder::element_type(melior::ir::ValueLike::r#type(&z)).ok_or("not a tensor")?,
             &[1.0, -1.0],
         )?;
         let mirror = b.onnx().mul(mirror, signs).like(z)?;
-        z = b.op_like("Concat", &[z, mirror], &[("axis", Attr::Int(d as i64))], z)?;
+        z = b.onnx().concat(&[z, mirror], d as i64).like(z)?;
     }
     let z = c2c(c, z, &[d], &[n], false)?;
     c.complex_part(z, 0)
@@ -478,7 +478,7 @@ pub fn stft<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let index = b.const_i64s(&index)?;
     let index = b.onnx().reshape(index, b.const_i64s(&[n_frames, n_fft])?, None).like(index)?;
     let z = c.complex_operand("self", f64_type)?;
-    let mut frames = b.op_like("Gather", &[z, index], &[("axis", Attr::Int(rank as i64 - 1))], z)?;
+    let mut frames = b.onnx().gather(z, index, Some(rank as i64 - 1)).like(z)?;
     let left = (n_fft - win_length) / 2;
     let window = if has_window {
         let w = c.tensor_as("window", f64_type)?;
@@ -506,6 +506,6 @@ pub fn stft<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
         z = scale(c, z, 1.0 / (n_fft as f64).sqrt())?;
     }
     let perm: Vec<i64> = if rank == 1 { vec![1, 0, 2] } else { vec![0, 2, 1, 3] };
-    let z = b.op_like("Transpose", &[z], &[("perm", Attr::Ints(perm))], z)?;
+    let z = b.onnx().transpose(z, Some(&perm)).like(z)?;
     Ok(vec![finish(c, z)?])
 }

@@ -1,5 +1,5 @@
 use super::common::dim_size;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.fft_fftshift.default", |c| shift(c, false))
@@ -54,7 +54,7 @@ pub(super) fn shift<'c, 'a>(ctx: &Ctx<'c, 'a>, inverse: bool) -> Result<Vec<Valu
         };
         let tail = b.onnx().slice(x, split, b.const_i64s(&[i64::MAX])?, Some(axis), None).like(x)?;
         let head = b.onnx().slice(x, b.const_i64s(&[0])?, split, Some(axis), None).like(x)?;
-        x = b.op_like("Concat", &[tail, head], &[("axis", Attr::Int(d as i64))], x)?;
+        x = b.onnx().concat(&[tail, head], d as i64).like(x)?;
     }
     Ok(vec![ctx.b.onnx().identity(x).typed(ctx.result_type(0)?)?])
 }

@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
@@ -28,5 +28,5 @@ fn fmod<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = ctx.result_element(0)?;
     let x = ctx.tensor_as("self", element)?;
     let y = ctx.tensor_as("other", element)?;
-    Ok(vec![ctx.op("Mod", &[x, y], &[("fmod", Attr::Int(1))])?])
+    Ok(vec![ctx.b.onnx().mod_(x, y, Some(1)).typed(ctx.result_type(0)?)?])
 }

@@ -3,7 +3,7 @@
 //! file.
 
 use super::math_common::bool_type;
-use crate::{Attr, Ctx};
+use crate::Ctx;
 use melior::ir::{Type, Value};
 
 pub fn f64_type<'c>(ctx: &Ctx<'c, '_>) -> Type<'c> {
@@ -48,7 +48,7 @@ pub fn zero_or_special<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Va
     let bool_t = b.unranked(bool_type(ctx));
     let zero = b.onnx().equal(x, b.const_like(x, 0.0)?).typed(bool_t)?;
     let nan = b.onnx().is_na_n(x).typed(bool_t)?;
-    let inf = b.op("IsInf", &[x], &[("detect_positive", Attr::Int(1)), ("detect_negative", Attr::Int(1))], bool_t)?;
+    let inf = b.onnx().is_inf(x, Some(1), Some(1)).typed(bool_t)?;
     let s = b.onnx().or(zero, nan).typed(bool_t)?;
     b.onnx().or(s, inf).typed(bool_t)
 }

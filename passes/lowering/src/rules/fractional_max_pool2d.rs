@@ -78,7 +78,7 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
         // 2d: W uses sample 0, H sample 1; 3d: T, H, W use 0, 1, 2.
         let sample_index = if d == 2 { 1 - i } else { i };
         let idx = b.const_i64_scalar(sample_index as i64)?;
-        let u = b.op("Gather", &[samples, idx], &[("axis", Attr::Int(2))], b.unranked(element))?;
+        let u = b.onnx().gather(samples, idx, Some(2)).typed(b.unranked(element))?;
         let u = ctx.unsqueeze(u, &[2])?; // [N, C, 1]
         let last = b.const_i64s(&[input - pool])?;
         let starts = if output > 1 {
@@ -92,15 +92,15 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
             let steps = float_range(ctx, element, output - 1)?;
             let shifted = b.onnx().add(steps, u).typed(b.unranked(element))?;
             let scaled = b.onnx().mul(shifted, alpha).typed(b.unranked(element))?;
-            let first = b.op("Cast", &[scaled], &[("to", Attr::Int(7))], i64s)?;
+            let first = b.onnx().cast(scaled, None, None, 7).typed(i64s)?;
             let base = b.onnx().mul(u, alpha).typed(b.unranked(element))?;
-            let base = b.op("Cast", &[base], &[("to", Attr::Int(7))], i64s)?;
+            let base = b.onnx().cast(base, None, None, 7).typed(i64s)?;
             let rel = b.onnx().sub(first, base).typed(i64s)?;
-            let shape = b.op("Concat", &[nc, b.const_i64s(&[1])?], &[("axis", Attr::Int(0))], i64s)?;
+            let shape = b.onnx().concat(&[nc, b.const_i64s(&[1])?], 0).typed(i64s)?;
             let last = b.onnx().expand(last, shape).typed(i64s)?;
-            b.op("Concat", &[rel, last], &[("axis", Attr::Int(-1))], i64s)?
+            b.onnx().concat(&[rel, last], -1).typed(i64s)?
         } else {
-            let shape = b.op("Concat", &[nc, b.const_i64s(&[1])?], &[("axis", Attr::Int(0))], i64s)?;
+            let shape = b.onnx().concat(&[nc, b.const_i64s(&[1])?], 0).typed(i64s)?;
             b.onnx().expand(last, shape).typed(i64s)?
         };
         let offsets = b.const_i64s(&(0..pool).collect::<Vec<_>>())?;
@@ -126,10 +126,10 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
         let head = b.onnx().slice(wshape, b.const_i64s(&[0])?, b.const_i64s(&[axis as i64])?, None, None).typed(i64s)?;
         let tail =
             b.onnx().slice(wshape, b.const_i64s(&[axis as i64 + 1])?, b.const_i64s(&[i64::MAX])?, None, None).typed(i64s)?;
-        let target = b.op("Concat", &[head, l, tail], &[("axis", Attr::Int(0))], i64s)?;
+        let target = b.onnx().concat(&[head, l, tail], 0).typed(i64s)?;
         let index = b.onnx().expand(index, target).typed(i64s)?;
         windows =
-            b.op("GatherElements", &[windows, index], &[("axis", Attr::Int(axis as i64))], b.unranked(element))?;
+            b.onnx().gather_elements(windows, index, Some(axis as i64)).typed(b.unranked(element))?;
     }
     // [N, C, o1*k1, ..., od*kd] -> [N, C, o1, k1, ..., od, kd] -> [N, C, o1..od, k1..kd] -> [N, C, o1..od, K]
     let mut split = vec![0, 0];
@@ -146,7 +146,7 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
     grouped_shape.push(window_size);
     let group = |v: Value<'c, 'a>, ty: Type<'c>| -> Result<Value<'c, 'a>, String> {
         let v = b.onnx().reshape(v, b.const_i64s(&split)?, None).typed(b.unranked(ty))?;
-        let v = b.op("Transpose", &[v], &[("perm", Attr::Ints(perm.clone()))], b.unranked(ty))?;
+        let v = b.onnx().transpose(v, Some(&perm.clone())).typed(b.unranked(ty))?;
         b.onnx().reshape(v, b.const_i64s(&grouped_shape)?, None).typed(b.unranked(ty))
     };
     let windows = group(windows, element)?;
@@ -169,7 +169,7 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
     }
     let flat_index = flat_index.ok_or("no spatial dims")?;
     // Expand to the full [N, C, o1, k1, ...] shape before grouping.
-    let nc_split = b.op("Concat", &[nc, b.const_i64s(&split[2..])?], &[("axis", Attr::Int(0))], i64s)?;
+    let nc_split = b.onnx().concat(&[nc, b.const_i64s(&split[2..])?], 0).typed(i64s)?;
     let flat_index = b.onnx().expand(flat_index, nc_split).typed(i64s)?;
     let flat_index = group(flat_index, b.i64_type())?;
     // The pick: the last NaN if any, else the first maximum.
@@ -191,8 +191,8 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
         i64s,
     )?;
     let pick = b.onnx().where_(any_nan, last_nan, first_max).typed(i64s)?;
-    let value = b.op("GatherElements", &[windows, pick], &[("axis", Attr::Int(-1))], b.unranked(element))?;
-    let index = b.op("GatherElements", &[flat_index, pick], &[("axis", Attr::Int(-1))], i64s)?;
+    let value = b.onnx().gather_elements(windows, pick, Some(-1)).typed(b.unranked(element))?;
+    let index = b.onnx().gather_elements(flat_index, pick, Some(-1)).typed(i64s)?;
     let mut value = ctx.squeeze(value, &[-1])?;
     let mut index = ctx.squeeze(index, &[-1])?;
     if !batched {

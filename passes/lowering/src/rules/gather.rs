@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Rule};
+use crate::{builder, Rule};
 use melior::ir::{r#type::IntegerType, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.gather.default", |c| {
@@ -28,10 +28,10 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.gather.default", |c| {
         let flat = c.b.const_i64s(&[-1])?;
         let x1 = c.b.onnx().reshape(x, flat, None).like(x)?;
         let i1 = c.b.onnx().reshape(index, flat, None).like(index)?;
-        let y = c.b.op_like("GatherElements", &[x1, i1], &[("axis", Attr::Int(0))], x)?;
+        let y = c.b.onnx().gather_elements(x1, i1, Some(0)).like(x)?;
         return Ok(vec![c.b.onnx().reshape(y, c.b.const_i64s(&shape)?, None).typed(c.result_type(0)?)?]);
     }
-    Ok(vec![c.op("GatherElements", &[x, index], &[("axis", Attr::Int(dim))])?])
+    Ok(vec![c.b.onnx().gather_elements(x, index, Some(dim)).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[3,4]; dim: 1; index: i64[3,2]{0..4}",

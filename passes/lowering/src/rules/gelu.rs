@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.gelu.default", gelu).samples(&[
@@ -15,7 +15,7 @@ fn gelu<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         return Err(format!("approximate='{approximate}' is not 'none' or 'tanh'"));
     }
     if ctx.b.opset >= 20 {
-        return Ok(vec![ctx.op("Gelu", &[x], &[("approximate", Attr::String(approximate))])?]);
+        return Ok(vec![ctx.b.onnx().gelu(x, Some(&approximate)).typed(ctx.result_type(0)?)?]);
     }
     let b = &ctx.b;
     let half = b.const_like(x, 0.5)?;

@@ -1,5 +1,5 @@
 use super::math_common::elem;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{operation::OperationLike, Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -148,7 +148,7 @@ fn uniform<'c, 'a>(ctx: &Ctx<'c, 'a>, f: Value<'c, 'a>, d: i64, h: f64, edge_ord
         let a = bin("Add", a, mul(slice(ctx, f, d, -1, None)?, 1.5)?)?;
         (bin("Div", p, hh)?, bin("Div", a, hh)?)
     };
-    b.op_like("Concat", &[prepend, center, append], &[("axis", Attr::Int(d))], f)
+    b.onnx().concat(&[prepend, center, append], d).like(f)
 }
 
 fn coordinates<'c, 'a>(
@@ -176,7 +176,7 @@ fn coordinates<'c, 'a>(
     let c = along(bin("Div", dx1, bin("Mul", dx2, sum12)?)?)?;
     let center = bin("Add", bin("Mul", a, slice(ctx, f, d, 0, Some(-2))?)?, bin("Mul", bb, slice(ctx, f, d, 1, Some(-1))?)?)?;
     let center = bin("Add", center, bin("Mul", c, slice(ctx, f, d, 2, None)?)?)?;
-    let at = |i: i64| b.op_like("Gather", &[dx, b.const_i64_scalar(i)?], &[("axis", Attr::Int(0))], f);
+    let at = |i: i64| b.onnx().gather(dx, b.const_i64_scalar(i)?, Some(0)).like(f);
     let (prepend, append) = if edge_order == 1 {
         let p = bin("Sub", slice(ctx, f, d, 1, Some(2))?, slice(ctx, f, d, 0, Some(1))?)?;
         let q = bin("Sub", slice(ctx, f, d, -1, None)?, slice(ctx, f, d, -2, Some(-1))?)?;
@@ -199,5 +199,5 @@ fn coordinates<'c, 'a>(
         let q = bin("Add", q, bin("Mul", cq, slice(ctx, f, d, -1, None)?)?)?;
         (p, q)
     };
-    b.op_like("Concat", &[prepend, center, append], &[("axis", Attr::Int(d))], f)
+    b.onnx().concat(&[prepend, center, append], d).like(f)
 }

@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{r#type::IntegerType, Type, Value};
 
 /// `torch.hash_tensor(x, dim, keepdim, mode=0)` (torch 2.13): the XOR of the
@@ -72,7 +72,7 @@ fn hash_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
         } else {
             let wide = ctx.b.cast(x, f64t)?;
             let to = crate::onnx_ir::data_type_code(i64t).ok_or("int64 code")?;
-            ctx.b.op("BitCast", &[wide], &[("to", Attr::Int(to))], ctx.b.unranked(i64t))?
+            ctx.b.onnx().bit_cast(wide, to).typed(ctx.b.unranked(i64t))?
         }
     } else {
         ctx.b.cast(x, i64t)?
@@ -83,7 +83,7 @@ fn hash_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let expanded = ctx.unsqueeze(words, &[last])?;
     let shifts: Vec<i64> = (0..64).collect();
     let shifts = ctx.b.cast(ctx.b.const_i64s(&shifts)?, u64t)?;
-    let shifted = ctx.b.op("BitShift", &[expanded, shifts], &[("direction", Attr::String("RIGHT".into()))], ctx.b.unranked(u64t))?;
+    let shifted = ctx.b.onnx().bit_shift(expanded, shifts, "RIGHT").typed(ctx.b.unranked(u64t))?;
     let one = ctx.b.cast(ctx.b.const_i64s(&[1])?, u64t)?;
     let bits = ctx.b.onnx().bitwise_and(shifted, one).typed(ctx.b.unranked(u64t))?;
     let bits = ctx.b.cast(bits, i64t)?;
@@ -97,7 +97,7 @@ fn hash_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     // below 2^32 are.
     let halves: Vec<i64> = (0..64).map(|k| k % 32).collect();
     let halves = ctx.b.cast(ctx.b.const_i64s(&halves)?, u64t)?;
-    let placed = ctx.b.op("BitShift", &[parity, halves], &[("direction", Attr::String("LEFT".into()))], ctx.b.unranked(u64t))?;
+    let placed = ctx.b.onnx().bit_shift(parity, halves, "LEFT").typed(ctx.b.unranked(u64t))?;
     let placed = ctx.b.cast(placed, i64t)?;
     let out_rank = if keepdim || rank == 0 { rank as i64 } else { rank as i64 - axes.len() as i64 };
     let axis = ctx.b.const_i64s(&[out_rank])?;
@@ -109,7 +109,7 @@ fn hash_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     };
     let (low, high) = (half(0)?, half(32)?);
     let thirty_two = ctx.b.cast(ctx.b.const_i64_scalar(32)?, u64t)?;
-    let high = ctx.b.op("BitShift", &[high, thirty_two], &[("direction", Attr::String("LEFT".into()))], ctx.b.unranked(u64t))?;
+    let high = ctx.b.onnx().bit_shift(high, thirty_two, "LEFT").typed(ctx.b.unranked(u64t))?;
     Ok(vec![ctx.b.onnx().bitwise_or(high, low).typed(ctx.result_type(0)?)?])
 }
 

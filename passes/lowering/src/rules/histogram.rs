@@ -1,5 +1,5 @@
 use super::math_common::{bool_type, elem};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Type, Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -30,7 +30,7 @@ pub const RULES: &[Rule] = &[
 
 /// Element `i` of a 1-D vector as a 0-d value.
 pub(super) fn at<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, i: i64) -> Result<Value<'c, 'a>, String> {
-    ctx.b.op_like("Gather", &[v, ctx.b.const_i64_scalar(i)?], &[("axis", Attr::Int(0))], v)
+    ctx.b.onnx().gather(v, ctx.b.const_i64_scalar(i)?, Some(0)).like(v)
 }
 
 /// torch's CPU linspace of `steps` points from 0-d `start` to 0-d `end`
@@ -57,7 +57,7 @@ pub(super) fn linspace<'c, 'a>(
     let second = super::tensor_common::constant(ctx, element, &[second.len() as u64], &second)?;
     let lo = b.onnx().add(start, b.onnx().mul(step, first).typed(fts)?).typed(fts)?;
     let hi = b.onnx().sub(end, b.onnx().mul(step, second).typed(fts)?).typed(fts)?;
-    b.op("Concat", &[lo, hi], &[("axis", Attr::Int(0))], fts)
+    b.onnx().concat(&[lo, hi], 0).typed(fts)
 }
 
 /// Sums `weight` (or 1) of the elements of `flat` with `valid` into bin
@@ -80,7 +80,7 @@ pub(super) fn accumulate<'c, 'a>(
     let zero = b.const_scalar(element, 0.0)?;
     let updates = b.onnx().where_(valid, w, zero).typed(fts)?;
     let zeros = b.onnx().expand(zero, nbins).typed(fts)?;
-    b.op("ScatterElements", &[zeros, pos, updates], &[("axis", Attr::Int(0)), ("reduction", Attr::String("add".into()))], fts)
+    b.onnx().scatter_elements(zeros, pos, updates, Some(0), Some("add")).typed(fts)
 }
 
 /// Data-dependent outer edges: the min and max of `flat` (0-d each).

@@ -185,10 +185,10 @@ pub(super) fn count_edges<'c, 'a>(
             Some(_) => (flat, None),
             None => {
                 let zeros = b.onnx().expand(c(0.0)?, b.const_i64s(&[1, d as i64])?).typed(fts)?;
-                let padded = b.op("Concat", &[flat, zeros], &[("axis", Attr::Int(0))], fts)?;
+                let padded = b.onnx().concat(&[flat, zeros], 0).typed(fts)?;
                 let first =
                     b.onnx().slice(padded, b.const_i64s(&[0])?, b.const_i64s(&[1])?, Some(b.const_i64s(&[0])?), None).typed(fts)?;
-                let source = b.op("Concat", &[flat, first], &[("axis", Attr::Int(0))], fts)?;
+                let source = b.onnx().concat(&[flat, first], 0).typed(fts)?;
                 let rows = b.op(
                     "Gather",
                     &[b.shape(flat)?, b.const_i64_scalar(0)?],
@@ -203,7 +203,7 @@ pub(super) fn count_edges<'c, 'a>(
         let maxs = ctx.reduce("ReduceMax", source, Some(&[0]), false, fts)?;
         for i in 0..d {
             let at =
-                |v: Value<'c, 'a>| b.op("Gather", &[v, b.const_i64_scalar(i as i64)?], &[("axis", Attr::Int(0))], fts);
+                |v: Value<'c, 'a>| b.onnx().gather(v, b.const_i64_scalar(i as i64)?, Some(0)).typed(fts);
             let (l, r) = (at(mins)?, at(maxs)?);
             let same = b.onnx().equal(l, r).typed(bools)?;
             let mut l = b.onnx().where_(same, b.onnx().sub(l, c(0.5)?).typed(fts)?, l).typed(fts)?;
@@ -299,7 +299,7 @@ pub(super) fn histogram_of<'c, 'a>(
     let mut stride = one;
     let mut nbins = Vec::with_capacity(edges.len());
     for (i, &e) in edges.iter().enumerate().rev() {
-        let col = b.op("Gather", &[flat, b.const_i64_scalar(i as i64)?], &[("axis", Attr::Int(1))], fts)?;
+        let col = b.onnx().gather(flat, b.const_i64_scalar(i as i64)?, Some(1)).typed(fts)?;
         let nb = b.onnx().sub(b.onnx().shape(e, None, None).typed(i64s)?, b.const_i64s(&[1])?).typed(i64s)?;
         let nb0 = ctx.squeeze(nb, &[0])?;
         // position: (#edges <= x) - 1, the last bin closed.
@@ -308,8 +308,8 @@ pub(super) fn histogram_of<'c, 'a>(
         let pos = b.onnx().sub(count, one).typed(i64s)?;
         let top = b.onnx().equal(pos, nb0).typed(bools)?;
         let pos = b.onnx().where_(top, b.onnx().sub(nb0, one).typed(i64s)?, pos).typed(i64s)?;
-        let lo = b.op("Gather", &[e, b.const_i64_scalar(0)?], &[("axis", Attr::Int(0))], fts)?;
-        let hi = b.op("Gather", &[e, b.const_i64_scalar(-1)?], &[("axis", Attr::Int(0))], fts)?;
+        let lo = b.onnx().gather(e, b.const_i64_scalar(0)?, Some(0)).typed(fts)?;
+        let hi = b.onnx().gather(e, b.const_i64_scalar(-1)?, Some(0)).typed(fts)?;
         let inside = b.op(
             "And",
             &[b.onnx().greater_or_equal(col, lo).typed(bools)?, b.onnx().less_or_equal(col, hi).typed(bools)?],

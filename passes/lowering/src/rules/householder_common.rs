@@ -86,7 +86,7 @@ pub fn finish<'c, 'a>(c: &Ctx<'c, 'a>, index: usize, x: Value<'c, 'a>) -> Result
         return c.b.onnx().identity(x).typed(ty);
     }
     let to = crate::onnx_ir::data_type_code(element).ok_or_else(|| format!("no ONNX data type for {element}"))?;
-    c.b.op("Cast", &[x], &[("to", Attr::Int(to))], ty)
+    c.b.onnx().cast(x, None, None, to).typed(ty)
 }
 
 /// Float64 and bool op builders on one builder (the outer graph or a loop
@@ -120,7 +120,7 @@ impl<'x, 'c, 'a> F<'x, 'c, 'a> {
 
     /// `Gather(x, index, axis)` with a 0-d index (drops the axis).
     fn gather(&self, x: Value<'c, '_>, index: Value<'c, '_>, axis: i64) -> Result<Value<'c, 'a>, String> {
-        self.b.op("Gather", &[x, index], &[("axis", Attr::Int(axis))], self.f64_t())
+        self.b.onnx().gather(x, index, Some(axis)).typed(self.f64_t())
     }
 
     /// A reduction over the last axis, keeping it (axes are an input from
@@ -180,9 +180,9 @@ fn iota_col<'c, 'a>(c: &Ctx<'c, 'a>, count: usize) -> Result<Value<'c, 'a>, Stri
 /// `Shape(x)[:-2] ++ tail` (int64 1-D).
 fn batch_shape_with<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, '_>, tail: &[i64]) -> Result<Value<'c, 'a>, String> {
     let i64s = c.b.unranked(c.b.i64_type());
-    let batch = c.b.op("Shape", &[x], &[("end", Attr::Int(-2))], i64s)?;
+    let batch = c.b.onnx().shape(x, Some(-2), None).typed(i64s)?;
     let tail = c.b.const_i64s(tail)?;
-    c.b.op("Concat", &[batch, tail], &[("axis", Attr::Int(0))], i64s)
+    c.b.onnx().concat(&[batch, tail], 0).typed(i64s)
 }
 
 /// A float64 zero tensor `[*batch(x), len]`.
@@ -358,7 +358,7 @@ pub fn transpose<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, '_>, rank: usize) -> Resu
     let mut perm: Vec<i64> = (0..rank as i64).collect();
     perm.swap(rank - 2, rank - 1);
     let f = F { b: &c.b };
-    c.b.op("Transpose", &[x], &[("perm", Attr::Ints(perm))], f.f64_t())
+    c.b.onnx().transpose(x, Some(&perm)).typed(f.f64_t())
 }
 
 /// `(Q, R)` of the matrix operand `name` (`complete`: Q `[*, m, m]`, R

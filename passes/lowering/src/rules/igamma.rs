@@ -1,7 +1,7 @@
 use super::math_common::bool_op;
 use super::polynomial_common::build_loop;
 use super::special_common::{f64_type, lgamma, F64};
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::{Type, Value};
 
 /// torch.igamma(a, x): the regularized lower incomplete gamma function P.
@@ -52,7 +52,7 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
     let need = f.un("Ceil", f.addk(f.mulk(f.un("Sqrt", a)?, 8.0)?, 30.0)?)?;
     let flat = c.b.onnx().reshape(need, c.b.const_i64s(&[-1])?, None).like(need)?;
     let floor = c.b.cast(c.b.const_i64s(&[30])?, f64t)?;
-    let flat = c.b.op_like("Concat", &[flat, floor], &[("axis", Attr::Int(0))], need)?;
+    let flat = c.b.onnx().concat(&[flat, floor], 0).like(need)?;
     let n = c.reduce("ReduceMax", flat, None, false, c.b.unranked(f64t))?;
     let trips = c.b.cast(n, c.b.i64_type())?;
     // Series state: sum, term, a + n. Continued fraction: b, c, d, h.

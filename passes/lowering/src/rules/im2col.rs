@@ -70,7 +70,7 @@ fn im2col<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let zero = c.b.const_like(xb, 0.0)?;
         let padded = c.b.onnx().pad(xb, pads, Some(zero), None, None).like(xb)?;
         let flat = c.b.onnx().reshape(padded, c.b.const_i64s(&[0, ch, hp * wp])?, None).like(xb)?;
-        let g = c.b.op_like("Gather", &[flat, c.b.const_i64s(&idx)?], &[("axis", Attr::Int(2))], xb)?;
+        let g = c.b.onnx().gather(flat, c.b.const_i64s(&idx)?, Some(2)).like(xb)?;
         let k = kernel[0] * kernel[1];
         Ok(vec![c.b.onnx().reshape(g, c.b.const_i64s(&[0, ch * k, oh * ow])?, None).like(xb)?])
     })
@@ -126,8 +126,8 @@ fn im2col_dynamic<'c, 'a>(
     let b = &c.b;
     let i64_n = |n: u64| melior::ir::r#type::RankedTensorType::new(&[n], b.i64_type(), None).into();
     let batch = super::common::dim_size(c, stacked, 0)?;
-    let spatial = b.op("Shape", &[stacked], &[("start", Attr::Int(3)), ("end", Attr::Int(5))], i64_n(2))?;
-    let area = b.op("ReduceProd", &[spatial], &[("keepdims", Attr::Int(1))], i64_n(1))?;
-    let shape = b.op("Concat", &[batch, b.const_i64s(&[ch * k])?, area], &[("axis", Attr::Int(0))], i64_n(3))?;
-    b.op_like("Reshape", &[stacked, shape], &[("allowzero", Attr::Int(1))], xb)
+    let spatial = b.onnx().shape(stacked, Some(5), Some(3)).typed(i64_n(2))?;
+    let area = b.onnx().reduce_prod(spatial, None, None, Some(1), None).typed(i64_n(1))?;
+    let shape = b.onnx().concat(&[batch, b.const_i64s(&[ch * k])?, area], 0).typed(i64_n(3))?;
+    b.onnx().reshape(stacked, shape, Some(1)).like(xb)
 }

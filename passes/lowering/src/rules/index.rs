@@ -49,7 +49,7 @@ pub fn int_indices<'c, 'a>(
             let row_type = melior::ir::r#type::RankedTensorType::new(&[dynamic], i64_type, None).into();
             for row in 0..k {
                 let r = b.const_i64_scalar(row as i64)?;
-                out.push((dim + row, b.op("Gather", &[nz, r], &[("axis", Attr::Int(0))], row_type)?));
+                out.push((dim + row, b.onnx().gather(nz, r, Some(0)).typed(row_type)?));
             }
             dim += k;
         } else {
@@ -100,7 +100,7 @@ pub fn advanced<'c, 'a>(
     let xt = if perm.iter().enumerate().all(|(i, &p)| i as i64 == p) {
         x
     } else {
-        b.op_like("Transpose", &[x], &[("perm", Attr::Ints(perm.clone()))], x)?
+        b.onnx().transpose(x, Some(&perm.clone())).like(x)?
     };
     let mut index_rank = 0;
     for (_, v) in given {
@@ -146,7 +146,7 @@ fn index<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             if *axis >= rank {
                 return Err(format!("too many indices for a tensor of rank {rank}"));
             }
-            Ok(vec![ctx.op("Gather", &[x, *idx], &[("axis", Attr::Int(*axis as i64))])?])
+            Ok(vec![ctx.b.onnx().gather(x, *idx, Some(*axis as i64)).typed(ctx.result_type(0)?)?])
         }
         many => {
             let adv = advanced(ctx, x, many)?;
@@ -160,7 +160,7 @@ fn index<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
                     let mut perm: Vec<i64> = (nb..nb + p as i64).collect();
                     perm.extend(0..nb);
                     perm.extend(nb + p as i64..out_rank as i64);
-                    Ok(vec![ctx.op("Transpose", &[gathered], &[("perm", Attr::Ints(perm))])?])
+                    Ok(vec![ctx.b.onnx().transpose(gathered, Some(&perm)).typed(ctx.result_type(0)?)?])
                 }
             }
         }

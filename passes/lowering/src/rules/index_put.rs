@@ -79,7 +79,7 @@ pub fn index_put_values<'c, 'a>(
         let mut perm: Vec<i64> = (p as i64..(p + nb) as i64).collect();
         perm.extend(0..p as i64);
         perm.extend((p + nb) as i64..out_rank as i64);
-        values = b.op_like("Transpose", &[values], &[("perm", Attr::Ints(perm))], values)?;
+        values = b.onnx().transpose(values, Some(&perm)).like(values)?;
     }
     let mut attrs = Vec::new();
     if accumulate {
@@ -94,5 +94,5 @@ pub fn index_put_values<'c, 'a>(
         inverse[p as usize] = i as i64;
     }
     let scattered = b.op_like("ScatterND", &[adv.xt, adv.stacked, values], &attrs, x)?;
-    Ok(vec![ctx.op("Transpose", &[scattered], &[("perm", Attr::Ints(inverse))])?])
+    Ok(vec![ctx.b.onnx().transpose(scattered, Some(&inverse)).typed(ctx.result_type(0)?)?])
 }

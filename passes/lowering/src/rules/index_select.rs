@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.index_select.default", index_select)
@@ -25,9 +25,9 @@ fn index_select<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     let index = b.onnx().reshape(index, minus_one, None).like(index)?;
     if rank == 0 {
         let x1 = b.onnx().reshape(x, minus_one, None).like(x)?;
-        let g = b.op_like("Gather", &[x1, index], &[("axis", Attr::Int(0))], x)?;
+        let g = b.onnx().gather(x1, index, Some(0)).like(x)?;
         let scalar = b.const_i64s(&[])?;
         return Ok(vec![ctx.b.onnx().reshape(g, scalar, None).typed(ctx.result_type(0)?)?]);
     }
-    Ok(vec![ctx.op("Gather", &[x, index], &[("axis", Attr::Int(dim as i64))])?])
+    Ok(vec![ctx.b.onnx().gather(x, index, Some(dim as i64)).typed(ctx.result_type(0)?)?])
 }

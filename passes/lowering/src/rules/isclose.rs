@@ -1,5 +1,5 @@
 use super::math_common::bool_type;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Type, Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.isclose.default", isclose)
@@ -78,7 +78,7 @@ fn isclose<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let _ = allowed_t;
     let within = b.onnx().less_or_equal(actual, allowed).typed(bool_t)?;
     let within = if is_float || builder::is_bool(el) {
-        let inf = b.op("IsInf", &[actual], &[("detect_positive", Attr::Int(1)), ("detect_negative", Attr::Int(1))], bool_t)?;
+        let inf = b.onnx().is_inf(actual, Some(1), Some(1)).typed(bool_t)?;
         let nan = b.onnx().is_na_n(actual).typed(bool_t)?;
         let finite = b.onnx().not(b.onnx().or(inf, nan).typed(bool_t)?).typed(bool_t)?;
         b.onnx().and(finite, within).typed(bool_t)?

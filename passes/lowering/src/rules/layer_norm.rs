@@ -88,7 +88,7 @@ fn layer_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, results: usize) -> Result<Vec<Value<'c,
         let mut vals = vec![out[0]];
         for (v, t) in out[1..].iter().zip(&types[1..]) {
             let code = crate::onnx_ir::data_type_code(element).ok_or("no ONNX data type")?;
-            vals.push(ctx.b.op("Cast", &[*v], &[("to", Attr::Int(code))], *t)?);
+            vals.push(ctx.b.onnx().cast(*v, None, None, code).typed(*t)?);
         }
         return Ok(vals);
     }

@@ -14,7 +14,7 @@
 use crate::{
     aten_ir,
     ir,
-    {Attr, Ctx},
+    Ctx,
     shape::{shape_of, Dim},
 };
 use melior::ir::{
@@ -103,7 +103,7 @@ pub fn size<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Iv<'c, 'a>, String> {
             let x = ctx.args.tensor("self")?;
             let ty = RankedTensorType::new(&[1], ctx.b.i64_type(), None).into();
             let d = d as i64;
-            Ok(Iv::D(ctx.b.op("Shape", &[x], &[("start", Attr::Int(d)), ("end", Attr::Int(d + 1))], ty)?))
+            Ok(Iv::D(ctx.b.onnx().shape(x, Some(d + 1), Some(d)).typed(ty)?))
         }
         None => Err(format!("dim {d} out of range")),
     }

@@ -142,10 +142,10 @@ fn zeros_i32<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, last: Option<usize>) -> 
     let b = &c.b;
     let i32_t: Type = IntegerType::new(b.context, 32).into();
     let i64_u = b.unranked(b.i64_type());
-    let mut shape = b.op("Shape", &[x], &[("end", Attr::Int(-2))], i64_u)?;
+    let mut shape = b.onnx().shape(x, Some(-2), None).typed(i64_u)?;
     if let Some(last) = last {
         let tail = b.const_i64s(&[last as i64])?;
-        shape = b.op("Concat", &[shape, tail], &[("axis", Attr::Int(0))], i64_u)?;
+        shape = b.onnx().concat(&[shape, tail], 0).typed(i64_u)?;
     }
     let fill = b.const_scalar(i32_t, 0.0)?;
     b.onnx().expand(fill, shape).typed(b.unranked(i32_t))
@@ -233,7 +233,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
         let b = &self.la.ctx.b;
         let shape = b.shape(x)?;
         let idx = b.onnx().expand(idx, shape).typed(b.unranked(b.i64_type()))?;
-        b.op("GatherElements", &[x, idx], &[("axis", Attr::Int(-2))], b.unranked(self.la.element))
+        b.onnx().gather_elements(x, idx, Some(-2)).typed(b.unranked(self.la.element))
     }
 
     /// Columns of `x` (`[*, m, n]`) gathered by `idx` (`[*, 1, n]`).
@@ -241,7 +241,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
         let b = &self.la.ctx.b;
         let shape = b.shape(x)?;
         let idx = b.onnx().expand(idx, shape).typed(b.unranked(b.i64_type()))?;
-        b.op("GatherElements", &[x, idx], &[("axis", Attr::Int(-1))], b.unranked(self.la.element))
+        b.onnx().gather_elements(x, idx, Some(-1)).typed(b.unranked(self.la.element))
     }
 
     /// The index vector `[*, n, 1]` exchanging rows `r` and `p` (`[*, 1, 1]`
@@ -302,7 +302,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 let width = b.const_i64s(&[1, n as i64])?;
                 let row_idx = b.onnx().expand(imax, width).typed(b.unranked(b.i64_type()))?;
                 let row =
-                    b.op("GatherElements", &[sym, row_idx], &[("axis", Attr::Int(-2))], b.unranked(la.element))?;
+                    b.onnx().gather_elements(sym, row_idx, Some(-2)).typed(b.unranked(la.element))?;
                 let arow = self.f("Abs", &[row])?;
                 let from_k = la.mask(1, n, |_, j| j >= k)?;
                 let is_imax = self.cmp("Equal", &[self.cols, imax])?;
@@ -310,7 +310,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 let off = la.where_(keep, arow, self.zero)?;
                 let rowmax = la.ctx.reduce("ReduceMax", off, Some(&[-1]), true, b.unranked(la.element))?;
                 let aimax =
-                    b.op("GatherElements", &[arow, imax], &[("axis", Attr::Int(-1))], b.unranked(la.element))?;
+                    b.onnx().gather_elements(arow, imax, Some(-1)).typed(b.unranked(la.element))?;
                 let biggest = self.f("Max", &[absakk, colmax])?;
                 let zero_col = self.cmp("Equal", &[biggest, self.zero])?;
                 let is_zero = self.or(zero_col, nan)?;
@@ -451,9 +451,9 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
     fn pivots_i32(&self, pivots: &[Value<'c, 'a>], like: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         let b = &self.la.ctx.b;
         let i64_u = b.unranked(b.i64_type());
-        let shape = b.op("Shape", &[like], &[("end", Attr::Int(-2))], i64_u)?;
+        let shape = b.onnx().shape(like, Some(-2), None).typed(i64_u)?;
         let ones = b.const_i64s(&[1, 1])?;
-        let batch_ones = b.op("Concat", &[shape, ones], &[("axis", Attr::Int(0))], i64_u)?;
+        let batch_ones = b.onnx().concat(&[shape, ones], 0).typed(i64_u)?;
         let mut parts = Vec::new();
         for p in pivots {
             parts.push(b.onnx().expand(*p, batch_ones).typed(i64_u)?);

@@ -1,6 +1,6 @@
 use melior::ir::ValueLike;
 use super::act_common::leaky;
-use crate::{builder::element_type, Attr, Rule};
+use crate::{builder::element_type, Rule};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.leaky_relu.default", |c| {
     let x = c.args.tensor("self")?;
@@ -10,6 +10,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.leaky_relu.default", |c| {
         return Ok(vec![leaky(c, x, slope)?]);
     }
     let alpha = c.args.number("negative_slope")?.as_f64() as f32;
-    Ok(vec![c.op("LeakyRelu", &[x], &[("alpha", Attr::Float(alpha))])?])
+    Ok(vec![c.b.onnx().leaky_relu(x, Some(alpha)).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]", "self: T[2,3]; negative_slope: 0.2"]).dtypes(&["f32", "f16", "bf16", "f64"])];

@@ -164,7 +164,7 @@ impl<'x, 'c, 'a> La<'x, 'c, 'a> {
         let mut perm: Vec<i64> = (0..rank as i64).collect();
         perm.swap(rank - 2, rank - 1);
         let ty = self.ctx.b.unranked(builder::element_type(x.r#type()).ok_or("Transpose of a non-tensor")?);
-        self.ctx.b.op("Transpose", &[x], &[("perm", Attr::Ints(perm))], ty)
+        self.ctx.b.onnx().transpose(x, Some(&perm)).typed(ty)
     }
 
     /// The diagonal `[*, k]` of the last two dims of `x` (`[*, rows, cols]`
@@ -177,16 +177,16 @@ impl<'x, 'c, 'a> La<'x, 'c, 'a> {
         let flat = b.onnx().reshape(x, shape, None).typed(self.float_t())?;
         let idx: Vec<i64> = (0..rows.min(cols)).map(|k| (k * cols + k) as i64).collect();
         let idx = b.const_i64s(&idx)?;
-        b.op("Gather", &[flat, idx], &[("axis", Attr::Int(-1))], self.float_t())
+        b.onnx().gather(flat, idx, Some(-1)).typed(self.float_t())
     }
 
     /// `Expand(x, broadcast(shape(x)[:-2], shape(other)[:-2]) + shape(x)[-2:])`:
     /// `x` with the batch dims broadcast against `other`'s.
     pub fn expand_batch(&self, x: Value<'c, '_>, other: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
         let b = &self.ctx.b;
-        let other_batch = b.op("Shape", &[other], &[("end", Attr::Int(-2))], self.i64_t())?;
+        let other_batch = b.onnx().shape(other, Some(-2), None).typed(self.i64_t())?;
         let ones = b.const_i64s(&[1, 1])?;
-        let target = b.op("Concat", &[other_batch, ones], &[("axis", Attr::Int(0))], self.i64_t())?;
+        let target = b.onnx().concat(&[other_batch, ones], 0).typed(self.i64_t())?;
         let ty = b.unranked(builder::element_type(x.r#type()).ok_or("Expand of a non-tensor")?);
         b.onnx().expand(x, target).typed(ty)
     }
@@ -197,7 +197,7 @@ impl<'x, 'c, 'a> La<'x, 'c, 'a> {
         let b = &self.ctx.b;
         let i32_t: Type = IntegerType::new(b.context, 32).into();
         let as_int = b.cast(flags, b.i64_type())?;
-        let first = b.op("ArgMax", &[as_int], &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(0))], self.i64_t())?;
+        let first = b.onnx().arg_max(as_int, Some(-1), Some(0), None).typed(self.i64_t())?;
         let any = self.ctx.reduce("ReduceMax", as_int, Some(&[-1]), false, self.i64_t())?;
         let one = b.const_scalar(b.i64_type(), 1.0)?;
         let plus = b.onnx().add(first, one).typed(self.i64_t())?;
@@ -247,7 +247,7 @@ pub fn lu<'c, 'a>(la: &La<'_, 'c, 'a>, a: Value<'c, 'a>, m: usize, n: usize, piv
             let idx = la.where_(is_k, p, inner)?;
             let shape = b.shape(x)?;
             let idx = b.onnx().expand(idx, shape).typed(b.unranked(b.i64_type()))?;
-            x = b.op("GatherElements", &[x, idx], &[("axis", Attr::Int(-2))], b.unranked(la.element))?;
+            x = b.onnx().gather_elements(x, idx, Some(-2)).typed(b.unranked(la.element))?;
             p
         } else {
             // No search: the pivot is row k itself (shape [1, 1], broadcast).
@@ -286,17 +286,17 @@ impl<'c, 'a> Lu<'c, 'a> {
         let i32_t: Type = IntegerType::new(b.context, 32).into();
         if self.pivots.is_empty() {
             // k = 0: an empty [*, 0] tensor.
-            let shape = b.op("Shape", &[self.lu], &[("end", Attr::Int(-2))], b.unranked(b.i64_type()))?;
+            let shape = b.onnx().shape(self.lu, Some(-2), None).typed(b.unranked(b.i64_type()))?;
             let zero = b.const_i64s(&[0])?;
-            let shape = b.op("Concat", &[shape, zero], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+            let shape = b.onnx().concat(&[shape, zero], 0).typed(b.unranked(b.i64_type()))?;
             let fill = b.const_scalar(i32_t, 0.0)?;
             return b.onnx().expand(fill, shape).typed(b.unranked(i32_t));
         }
         // Each pivot [*, 1, 1] (or a constant [1, 1]) broadcast to the batch.
         let batch_ones = {
-            let shape = b.op("Shape", &[self.lu], &[("end", Attr::Int(-2))], b.unranked(b.i64_type()))?;
+            let shape = b.onnx().shape(self.lu, Some(-2), None).typed(b.unranked(b.i64_type()))?;
             let ones = b.const_i64s(&[1, 1])?;
-            b.op("Concat", &[shape, ones], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?
+            b.onnx().concat(&[shape, ones], 0).typed(b.unranked(b.i64_type()))?
         };
         let one = b.const_scalar(b.i64_type(), 1.0)?;
         let mut parts = Vec::new();
@@ -353,7 +353,7 @@ impl<'c, 'a> Lu<'c, 'a> {
             let idx = la.where_(is_k, *p, inner)?;
             let shape = b.shape(x)?;
             let idx = b.onnx().expand(idx, shape).typed(b.unranked(b.i64_type()))?;
-            x = b.op("GatherElements", &[x, idx], &[("axis", Attr::Int(-2))], b.unranked(la.element))?;
+            x = b.onnx().gather_elements(x, idx, Some(-2)).typed(b.unranked(la.element))?;
         }
         Ok(x)
     }
@@ -457,7 +457,7 @@ fn squeeze_matrix_dims<'c, 'a>(la: &La<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<
 /// `value` of the element type.
 pub fn batch_filled<'c, 'a>(la: &La<'_, 'c, 'a>, like: Value<'c, 'a>, value: f64) -> Result<Value<'c, 'a>, String> {
     let b = &la.ctx.b;
-    let shape = b.op("Shape", &[like], &[("end", Attr::Int(-2))], b.unranked(b.i64_type()))?;
+    let shape = b.onnx().shape(like, Some(-2), None).typed(b.unranked(b.i64_type()))?;
     let fill = la.scalar(value)?;
     b.onnx().expand(fill, shape).typed(b.unranked(la.element))
 }
@@ -532,7 +532,7 @@ pub fn info_from_flags<'c, 'a>(
         None => {
             let b = &la.ctx.b;
             let i32_t: Type = IntegerType::new(b.context, 32).into();
-            let shape = b.op("Shape", &[shape_of], &[("end", Attr::Int(-2))], b.unranked(b.i64_type()))?;
+            let shape = b.onnx().shape(shape_of, Some(-2), None).typed(b.unranked(b.i64_type()))?;
             let fill = b.const_scalar(i32_t, 0.0)?;
             b.onnx().expand(fill, shape).typed(b.unranked(i32_t))
         }

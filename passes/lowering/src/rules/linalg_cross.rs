@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_cross.default", |c| {
@@ -35,7 +35,7 @@ pub fn cross<'c, 'a>(ctx: &Ctx<'c, 'a>, dim: Option<i64>) -> Result<Vec<Value<'c
     let y = b.onnx().expand(y, shape).like(y)?;
     let rot = |v: Value<'c, 'a>, by: &[i64]| -> Result<Value<'c, 'a>, String> {
         let idx = b.const_i64s(by)?;
-        b.op_like("Gather", &[v, idx], &[("axis", Attr::Int(dim as i64))], v)
+        b.onnx().gather(v, idx, Some(dim as i64)).like(v)
     };
     let (x1, x2, y1, y2) = (rot(x, &[1, 2, 0])?, rot(x, &[2, 0, 1])?, rot(y, &[1, 2, 0])?, rot(y, &[2, 0, 1])?);
     let p = b.onnx().mul(x1, y2).like(x)?;

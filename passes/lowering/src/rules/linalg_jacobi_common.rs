@@ -90,7 +90,7 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     /// Gather along `axis` (element type kept).
     pub fn gather(&self, x: Value<'c, '_>, idx: Value<'c, '_>, axis: i64) -> Result<Value<'c, 'a>, String> {
         let e = builder::element_type(x.r#type()).ok_or("Gather of a non-tensor")?;
-        self.b.op("Gather", &[x, idx], &[("axis", Attr::Int(axis))], self.b.unranked(e))
+        self.b.onnx().gather(x, idx, Some(axis)).typed(self.b.unranked(e))
     }
     pub fn concat(&self, xs: &[Value<'c, '_>], axis: i64) -> Result<Value<'c, 'a>, String> {
         let e = builder::element_type(xs[0].r#type()).ok_or("Concat of a non-tensor")?;
@@ -122,7 +122,7 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
         let mut perm: Vec<i64> = (0..rank as i64).collect();
         perm.swap(rank - 2, rank - 1);
         let e = builder::element_type(x.r#type()).ok_or("Transpose of a non-tensor")?;
-        self.b.op("Transpose", &[x], &[("perm", Attr::Ints(perm))], self.b.unranked(e))
+        self.b.onnx().transpose(x, Some(&perm)).typed(self.b.unranked(e))
     }
     /// An int64 constant of shape `dims`.
     pub fn const_i64(&self, dims: &[usize], values: &[i64]) -> Result<Value<'c, 'a>, String> {
@@ -164,7 +164,7 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     }
     /// `shape(x)[:-2] ++ tail` (1-D int64).
     pub fn batch_shape_with(&self, x: Value<'c, '_>, tail: &[i64]) -> Result<Value<'c, 'a>, String> {
-        let batch = self.b.op("Shape", &[x], &[("end", Attr::Int(-2))], self.b.unranked(self.b.i64_type()))?;
+        let batch = self.b.onnx().shape(x, Some(-2), None).typed(self.b.unranked(self.b.i64_type()))?;
         let tail = self.b.const_i64s(tail)?;
         self.concat(&[batch, tail], 0)
     }
@@ -693,7 +693,7 @@ pub fn cast_result<'c, 'a>(c: &Ctx<'c, 'a>, index: usize, v: Value<'c, 'a>) -> R
     let ty = c.result_type(index)?;
     let element = builder::element_type(ty).ok_or("result is not a tensor")?;
     let to = crate::onnx_ir::data_type_code(element).ok_or_else(|| format!("no ONNX data type for {element}"))?;
-    c.b.op("Cast", &[v], &[("to", Attr::Int(to))], ty)
+    c.b.onnx().cast(v, None, None, to).typed(ty)
 }
 
 /// Requires a float32 / float64 operand `name` (torch's CPU SVD and
@@ -888,7 +888,7 @@ pub fn sv_norm<'c, 'a>(
         return Err(format!("the ord=-2 norm of an empty {m}x{n} matrix: torch raises (amin over no singular values)"));
     }
     let ty = o.b.unranked(builder::element_type(x.r#type()).ok_or("not a tensor")?);
-    let xt = o.b.op("Transpose", &[x], &[("perm", Attr::Ints(perm))], ty)?;
+    let xt = o.b.onnx().transpose(x, Some(&perm)).typed(ty)?;
     let s = singular_values(c, xt, m, n, batch)?;
     let v = match kind {
         SvNorm::Nuclear => o.reduce("ReduceSum", s, Some(&[-1]), false)?,
@@ -905,5 +905,5 @@ pub fn sv_norm<'c, 'a>(
     };
     let element = builder::element_type(result).ok_or("result is not a tensor")?;
     let to = crate::onnx_ir::data_type_code(element).ok_or_else(|| format!("no ONNX data type for {element}"))?;
-    c.b.op("Cast", &[v], &[("to", Attr::Int(to))], result)
+    c.b.onnx().cast(v, None, None, to).typed(result)
 }

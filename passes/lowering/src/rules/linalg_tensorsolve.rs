@@ -1,5 +1,5 @@
 use super::linalg_common::{self as lc, La};
-use crate::{builder, Attr, Rule};
+use crate::{builder, Rule};
 use melior::ir::{r#type::RankedTensorType, ValueLike};
 
 /// `X` with `tensordot(self, X, X.ndim) = other`, as torch computes it: the
@@ -21,7 +21,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_tensorsolve.default", |c|
         order.retain(|d| !dims.contains(d));
         order.extend(&dims);
         let perm: Vec<i64> = order.iter().map(|&d| d as i64).collect();
-        a = c.b.op("Transpose", &[a], &[("perm", Attr::Ints(perm))], c.b.unranked(element))?;
+        a = c.b.onnx().transpose(a, Some(&perm)).typed(c.b.unranked(element))?;
     }
     let static_dims = |dims: &[Option<i64>], what: &str| -> Result<Vec<i64>, String> {
         dims.iter().map(|d| d.ok_or_else(|| format!("{what} has a dynamic shape"))).collect()

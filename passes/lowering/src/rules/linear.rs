@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.linear.default", linear)
@@ -11,7 +11,7 @@ fn linear<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let w = ctx.args.tensor("weight")?;
     let b = &ctx.b;
     let wt = match builder::rank(w.r#type()) {
-        Some(2) => b.op_like("Transpose", &[w], &[("perm", Attr::Ints(vec![1, 0]))], w)?,
+        Some(2) => b.onnx().transpose(w, Some(&[1, 0])).like(w)?,
         Some(1) => w,
         _ => return Err("weight must be 1-D or 2-D".into()),
     };

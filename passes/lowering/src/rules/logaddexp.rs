@@ -1,4 +1,4 @@
-use crate::{builder::Builder, Attr, Ctx, Rule};
+use crate::{builder::Builder, Ctx, Rule};
 use melior::ir::{r#type::IntegerType, Value};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.logaddexp.default", |c| logaddexp(c, false)).samples(&[
@@ -52,7 +52,7 @@ pub(super) fn logaddexp_of<'c, 'a>(
     }
     let s = b.onnx().add(m, l).like(a)?;
     let same = b.onnx().equal(a, bv).typed(bool_t)?;
-    let inf = b.op("IsInf", &[a], &[("detect_positive", Attr::Int(1)), ("detect_negative", Attr::Int(1))], bool_t)?;
+    let inf = b.onnx().is_inf(a, Some(1), Some(1)).typed(bool_t)?;
     let both_inf = b.onnx().and(same, inf).typed(bool_t)?;
     b.onnx().where_(both_inf, a, s).like(a)
 }

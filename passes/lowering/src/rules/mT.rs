@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 /// `x.mT`: the last two dims swapped (a view; rank >= 2).
@@ -16,5 +16,5 @@ pub fn swap_last_two<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
     }
     let mut perm: Vec<i64> = (0..rank as i64).collect();
     perm.swap(rank - 2, rank - 1);
-    Ok(vec![ctx.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
+    Ok(vec![ctx.b.onnx().transpose(x, Some(&perm)).typed(ctx.result_type(0)?)?])
 }

@@ -1,5 +1,5 @@
 use super::tensor_common::broadcast_shape;
-use crate::{Attr, Rule};
+use crate::Rule;
 use melior::ir::r#type::IntegerType;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.masked_scatter.default", |c| {
@@ -25,9 +25,9 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.masked_scatter.default", |c| {
     // Positions without a True yet get k = -1: point them at element 0 (unused).
     let k = b.onnx().max(&[k, zero]).typed(i64s)?;
     // An empty source (no True in the mask) cannot be gathered from: pad it.
-    let pad = b.op_like("Gather", &[flat_x, b.const_i64s(&[0])?], &[("axis", Attr::Int(0))], flat_x)?;
-    let padded = b.op_like("Concat", &[flat_src, pad], &[("axis", Attr::Int(0))], flat_src)?;
-    let picked = b.op_like("Gather", &[padded, k], &[("axis", Attr::Int(0))], flat_x)?;
+    let pad = b.onnx().gather(flat_x, b.const_i64s(&[0])?, Some(0)).like(flat_x)?;
+    let padded = b.onnx().concat(&[flat_src, pad], 0).like(flat_src)?;
+    let picked = b.onnx().gather(padded, k, Some(0)).like(flat_x)?;
     let cond = b.cast_like_type(flat_mask, IntegerType::new(b.context, 1).into())?;
     let merged = super::tensor_common::select(c, cond, picked, flat_x)?;
     Ok(vec![c.b.onnx().reshape(merged, shape, None).typed(c.result_type(0)?)?])

@@ -85,7 +85,7 @@ pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     // Squarings: max(s) iterations (0 for an empty batch).
     let flat = b.onnx().reshape(s, b.const_i64s(&[-1])?, None).typed(t)?;
     let flat =
-        b.op("Concat", &[flat, b.const_i64s(&[0]).and_then(|z| b.cast(z, f64_e))?], &[("axis", Attr::Int(0))], t)?;
+        b.onnx().concat(&[flat, b.const_i64s(&[0]).and_then(|z| b.cast(z, f64_e))?], 0).typed(t)?;
     let top = c.reduce("ReduceMax", flat, None, false, t)?;
     let trips = b.cast(top, b.i64_type())?;
     let out = build_loop(c, f64_e, trips, &[p], |lb, it, carried| {

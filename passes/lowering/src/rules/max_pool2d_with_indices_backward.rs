@@ -39,7 +39,7 @@ pub(super) fn max_pool_backward<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
         true,
         i64t,
     )?;
-    let zs = c.b.op("Concat", &[lead_shape, plane], &[("axis", Attr::Int(0))], i64t)?;
+    let zs = c.b.onnx().concat(&[lead_shape, plane], 0).typed(i64t)?;
     let zeros = c.b.onnx().expand(c.b.const_like(g, 0.0)?, zs).like(g)?;
     let summed = c.b.op_like(
         "ScatterElements",

@@ -28,12 +28,12 @@ pub(super) fn max_unpool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<
         let i = c.b.onnx().reshape(idx, flat_shape, None).typed(i64t)?;
         let zshape = c.b.op(
             "Concat",
-            &[c.b.op("Shape", &[xb], &[("end", Attr::Int(2))], i64t)?, c.b.const_i64s(&[plane])?],
+            &[c.b.onnx().shape(xb, Some(2), None).typed(i64t)?, c.b.const_i64s(&[plane])?],
             &[("axis", Attr::Int(0))],
             i64t,
         )?;
         let zeros = c.b.onnx().expand(c.b.const_like(xb, 0.0)?, zshape).like(xb)?;
-        let y = c.b.op_like("ScatterElements", &[zeros, i, v], &[("axis", Attr::Int(2))], xb)?;
+        let y = c.b.onnx().scatter_elements(zeros, i, v, Some(2), None).like(xb)?;
         let mut shape = vec![0, 0];
         shape.extend(&out);
         Ok(vec![c.b.onnx().reshape(y, c.b.const_i64s(&shape)?, None).like(xb)?])

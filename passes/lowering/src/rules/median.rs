@@ -29,14 +29,14 @@ fn median_all<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     let (values, _) = sort(ctx, flat, 0, false)?;
     let idx = b.const_i64_scalar((n - 1) / 2)?;
-    let m = b.op_like("Gather", &[values, idx], &[("axis", Attr::Int(0))], x)?;
+    let m = b.onnx().gather(values, idx, Some(0)).like(x)?;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     if !builder::is_float(element) {
         return Ok(vec![m]);
     }
     // NaN sorts last: the largest element is NaN iff any is.
     let last = b.const_i64_scalar(n - 1)?;
-    let top = b.op_like("Gather", &[values, last], &[("axis", Attr::Int(0))], x)?;
+    let top = b.onnx().gather(values, last, Some(0)).like(x)?;
     let isnan = b.onnx().is_na_n(top).typed(b.unranked(IntegerType::new(b.context, 1).into()))?;
     Ok(vec![ctx.b.onnx().where_(isnan, top, m).typed(ctx.result_type(0)?)?])
 }
@@ -70,8 +70,8 @@ fn median_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let isnan = b.onnx().is_na_n(x).typed(b.unranked(bool_type))?;
     let as_int = b.cast(isnan, IntegerType::new(b.context, 32).into())?;
     // First NaN of each row (ArgMax picks the first maximum).
-    let first = b.op("ArgMax", &[as_int], &[("axis", Attr::Int(dim as i64)), ("keepdims", Attr::Int(1))], b.unranked(b.i64_type()))?;
-    let any = b.op("GatherElements", &[isnan, first], &[("axis", Attr::Int(dim as i64))], b.unranked(bool_type))?;
+    let first = b.onnx().arg_max(as_int, Some(dim as i64), Some(1), None).typed(b.unranked(b.i64_type()))?;
+    let any = b.onnx().gather_elements(isnan, first, Some(dim as i64)).typed(b.unranked(bool_type))?;
     let nan = b.const_scalar(element, f64::NAN)?;
     let mut v = b.onnx().where_(any, nan, picked.0).like(x)?;
     let mut i = b.onnx().where_(any, first, picked.1).like(indices)?;

@@ -1,5 +1,5 @@
 use super::math_common::{bool_type, elem};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.mode.default", mode)
@@ -77,7 +77,7 @@ fn mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let cand = b.onnx().where_(is_top, x, big).like(x)?;
     let value = ctx.reduce("ReduceMin", cand, Some(&[d]), true, b.unranked(element))?;
     // largest index holding it
-    let n = b.op("Shape", &[x], &[("start", Attr::Int(d)), ("end", Attr::Int(d + 1))], i64s)?;
+    let n = b.onnx().shape(x, Some(d + 1), Some(d)).typed(i64s)?;
     let n = ctx.squeeze(n, &[0])?;
     let range = b.onnx().range(b.const_i64_scalar(0)?, n, b.const_i64_scalar(1)?, None).typed(i64s)?;
     let trailing: Vec<i64> = (1..(rank - dim) as i64).collect();

@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
@@ -48,5 +48,5 @@ pub fn movedim<'c, 'a>(ctx: &Ctx<'c, 'a>, source: &[i64], destination: &[i64]) -
     if perm.iter().enumerate().all(|(i, &p)| i as i64 == p) {
         return Ok(vec![x]);
     }
-    Ok(vec![ctx.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
+    Ok(vec![ctx.b.onnx().transpose(x, Some(&perm)).typed(ctx.result_type(0)?)?])
 }

@@ -1,5 +1,5 @@
 use super::nn_common::{reduce_loss, Ew};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.multi_margin_loss.default", loss)
@@ -35,7 +35,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let t0 = c.args.tensor("target")?;
     let t = b.onnx().reshape(b.cast(t0, i64_t)?, b.const_i64s(&[-1, 1])?, None).typed(b.unranked(i64_t))?;
     let e = Ew { ctx: c, like: x0 };
-    let xt = b.op_like("GatherElements", &[x, t], &[("axis", Attr::Int(1))], x0)?;
+    let xt = b.onnx().gather_elements(x, t, Some(1)).like(x0)?;
     let z = e.op("Add", &[e.op("Sub", &[e.k(c.args.number("margin")?.as_f64())?, xt])?, x])?;
     let h = if p == 2.0 { e.op("Mul", &[z, z])? } else { z };
     let classes_range = b.onnx().range(b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?, None).typed(b.unranked(i64_t))?;
@@ -44,7 +44,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let mut h = e.op("Where", &[keep, h, e.k(0.0)?])?;
     if let Some(w) = c.args.opt_tensor("weight")? {
         let w = b.cast_like(w, x0)?;
-        let wt = b.op_like("Gather", &[w, t], &[("axis", Attr::Int(0))], x0)?;
+        let wt = b.onnx().gather(w, t, Some(0)).like(x0)?;
         h = e.op("Mul", &[h, wt])?;
     }
     let s = c.reduce("ReduceSum", h, Some(&[1]), false, b.unranked(el))?;

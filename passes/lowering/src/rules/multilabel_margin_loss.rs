@@ -1,5 +1,5 @@
 use super::nn_common::{reduce_loss, Ew};
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.multilabel_margin_loss.default", loss)
@@ -35,7 +35,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let cum = b.onnx().cum_sum(negative, b.const_i64_scalar(1)?, None, None).typed(i64_u)?;
     let valid = e.bool_op("Equal", &[cum, b.const_i64_scalar(0)?])?;
     let label = b.onnx().where_(valid, t, b.const_i64_scalar(0)?).typed(i64_u)?;
-    let xt = b.op_like("GatherElements", &[x, label], &[("axis", Attr::Int(1))], x0)?; // [N, j]
+    let xt = b.onnx().gather_elements(x, label, Some(1)).like(x0)?; // [N, j]
     // is_target[n, i]: i is one of the valid labels.
     let range = b.onnx().range(b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?, None).typed(i64_u)?;
     let hit = e.bool_op("Equal", &[c.unsqueeze(label, &[2])?, range])?; // [N, j, i]

@@ -71,11 +71,11 @@ fn multinomial<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
         // [.., C] -> [.., n, C] -> ArgMax over C -> [.., n]
         let lead = super::tensor_common::shape_part(ctx, probs, 0, Some(rank as i64 - 1))?;
         let last = super::tensor_common::shape_part(ctx, probs, rank as i64 - 1, None)?;
-        let shape = b.op("Concat", &[lead, n_tensor, last], &[("axis", Attr::Int(0))], i64s)?;
+        let shape = b.onnx().concat(&[lead, n_tensor, last], 0).typed(i64s)?;
         let p3 = ctx.unsqueeze(p, &[rank as i64 - 1])?;
         let expanded = b.onnx().expand(p3, shape).typed(b.unranked(t))?;
         let q = keys(expanded)?;
-        b.op("ArgMax", &[q], &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(0))], i64s)?
+        b.onnx().arg_max(q, Some(-1), Some(0), None).typed(i64s)?
     };
     Ok(vec![ctx.b.onnx().identity(b.cast_like_type(indices, ctx.result_element(0)?)?).typed(ctx.result_type(0)?)?])
 }

@@ -69,7 +69,7 @@ fn nanmedian_all<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     let (values, _) = sort(ctx, flat, 0, false)?;
     let count = non_nan_count(ctx, flat, 0)?;
     let pos = median_position(ctx, count)?;
-    let picked = b.op_like("Gather", &[values, pos], &[("axis", Attr::Int(0))], x)?;
+    let picked = b.onnx().gather(values, pos, Some(0)).like(x)?;
     Ok(vec![ctx.b.onnx().reshape(picked, b.const_i64s(&[])?, None).typed(ctx.result_type(0)?)?])
 }
 

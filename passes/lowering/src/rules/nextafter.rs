@@ -1,6 +1,6 @@
 use super::fp_common::{f64_type, frexp_f64, zero_or_special};
 use super::math_common::bool_type;
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::{Type, Value};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.nextafter.default", nextafter)
@@ -61,12 +61,12 @@ fn nextafter<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let from_zero = b.onnx().where_(y_pos, tiny, b.onnx().neg(tiny).like(x)?).like(x)?;
     let zero = b.onnx().equal(x, k(0.0)?).typed(bool_t)?;
     let r = b.onnx().where_(zero, from_zero, r).like(x)?;
-    let inf = b.op("IsInf", &[x], &[("detect_positive", Attr::Int(1)), ("detect_negative", Attr::Int(1))], bool_t)?;
+    let inf = b.onnx().is_inf(x, Some(1), Some(1)).typed(bool_t)?;
     let r = b.onnx().where_(inf, b.onnx().where_(positive, k(max)?, k(-max)?).like(x)?, r).like(x)?;
     let differ = b.onnx().or(b.onnx().less(x, y).typed(bool_t)?, b.onnx().greater(x, y).typed(bool_t)?).typed(bool_t)?;
     let r = b.onnx().where_(differ, r, y).like(x)?;
     let nan = b.onnx().or(b.onnx().is_na_n(x).typed(bool_t)?, b.onnx().is_na_n(y).typed(bool_t)?).typed(bool_t)?;
     let r = b.onnx().where_(nan, k(f64::NAN)?, r).like(x)?;
     let code = crate::onnx_ir::data_type_code(el).ok_or("dtype")?;
-    Ok(vec![c.op("Cast", &[r], &[("to", Attr::Int(code))])?])
+    Ok(vec![c.b.onnx().cast(r, None, None, code).typed(c.result_type(0)?)?])
 }

@@ -1,5 +1,5 @@
 use super::nn_common::Ew;
-use crate::{builder, Attr, Ctx, IntArg, Rule};
+use crate::{builder, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.nll_loss_nd.default", |c| Ok(vec![nll_rule(c)?.0])).samples(&[
@@ -43,10 +43,10 @@ pub(super) fn nll<'c, 'a>(
     let ign = e.bool_op("Equal", &[target, ignore])?;
     let zero_i = b.const_i64_scalar(0)?;
     let safe = b.onnx().where_(ign, zero_i, target).like(target)?;
-    let picked = b.op_like("GatherElements", &[x, c.unsqueeze(safe, &[1])?], &[("axis", Attr::Int(1))], x)?;
+    let picked = b.onnx().gather_elements(x, c.unsqueeze(safe, &[1])?, Some(1)).like(x)?;
     let picked = c.squeeze(picked, &[1])?;
     let w = match weight {
-        Some(w) => b.op_like("Gather", &[w, safe], &[("axis", Attr::Int(0))], x)?,
+        Some(w) => b.onnx().gather(w, safe, Some(0)).like(x)?,
         None => e.op("Add", &[e.op("Mul", &[picked, e.k(0.0)?])?, e.k(1.0)?])?,
     };
     let w = e.op("Where", &[ign, e.k(0.0)?, w])?;

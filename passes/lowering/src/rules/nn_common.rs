@@ -57,7 +57,7 @@ pub fn pad_torch<'c, 'a>(
         // ONNX Pad crops with negative pads in constant mode.
         let pads = ctx.b.const_i64s(&[begins, ends].concat())?;
         let v = ctx.b.const_scalar(element, value)?;
-        return ctx.b.op_like("Pad", &[x, pads, v], &[("mode", Attr::String("constant".into()))], x);
+        return ctx.b.onnx().pad(x, pads, Some(v), None, Some("constant")).like(x);
     }
     // Negative pads crop: circular crops first and wraps what is left;
     // reflect and replicate pad the whole input, then crop (torch's kernels
@@ -314,7 +314,7 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
                 let pads = super::tensor_common::concat(ctx, &parts)?;
                 let zero = ctx.b.const_like(xb, 0.0)?;
                 let padded =
-                    ctx.b.op_like("Pad", &[xb, pads, zero], &[("mode", Attr::String("constant".into()))], xb)?;
+                    ctx.b.onnx().pad(xb, pads, Some(zero), None, Some("constant")).like(xb)?;
                 let attrs = [
                     ("kernel_shape", Attr::Ints(w.kernel.clone())),
                     ("strides", Attr::Ints(w.stride.clone())),
@@ -439,7 +439,7 @@ pub fn nan_max_pool<'c, 'a>(
     let plane = plane_size(ctx, xb, spatial)?;
     let one = b.const_i64_scalar(1)?;
     let pos = b.onnx().range(one, b.onnx().add(plane, one).typed(b.unranked(i64_type))?, one, None).typed(b.unranked(i64_type))?;
-    let plane_shape = b.op("Shape", &[xb], &[("start", Attr::Int(2))], b.unranked(i64_type))?;
+    let plane_shape = b.onnx().shape(xb, None, Some(2)).typed(b.unranked(i64_type))?;
     let pos = b.onnx().reshape(pos, plane_shape, None).typed(b.unranked(i64_type))?;
     let pos_f = b.cast_like(pos, xb)?;
     let nan_pos = b.onnx().where_(nan, pos_f, b.const_like(xb, 0.0)?).like(xb)?;
@@ -457,7 +457,7 @@ pub fn plane_size<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, spatial: usize) -
     if let Some(tail) = tail {
         return ctx.b.const_i64_scalar(tail.iter().product());
     }
-    let shape = ctx.b.op("Shape", &[x], &[("start", Attr::Int((rank - spatial) as i64))], ctx.b.unranked(ctx.b.i64_type()))?;
+    let shape = ctx.b.onnx().shape(x, None, Some((rank - spatial) as i64)).typed(ctx.b.unranked(ctx.b.i64_type()))?;
     ctx.reduce("ReduceProd", shape, None, false, ctx.b.unranked(ctx.b.i64_type()))
 }
 

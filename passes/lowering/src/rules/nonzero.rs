@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.nonzero.default", nonzero)
@@ -16,14 +16,14 @@ pub fn nonzero<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
         let flat = b.onnx().reshape(x, one, None).like(x)?;
         let nz = b.onnx().non_zero(truth(ctx, flat)?).typed(b.unranked(b.i64_type()))?;
         // nz: [1, n] -> [n, 0]
-        let t = b.op("Transpose", &[nz], &[("perm", Attr::Ints(vec![1, 0]))], b.unranked(b.i64_type()))?;
+        let t = b.onnx().transpose(nz, Some(&[1, 0])).typed(b.unranked(b.i64_type()))?;
         let starts = b.const_i64s(&[0])?;
         let ends = b.const_i64s(&[0])?;
         let axes = b.const_i64s(&[1])?;
         return Ok(vec![ctx.b.onnx().slice(t, starts, ends, Some(axes), None).typed(ctx.result_type(0)?)?]);
     }
     let nz = b.onnx().non_zero(truth(ctx, x)?).typed(b.unranked(b.i64_type()))?;
-    Ok(vec![ctx.op("Transpose", &[nz], &[("perm", Attr::Ints(vec![1, 0]))])?])
+    Ok(vec![ctx.b.onnx().transpose(nz, Some(&[1, 0])).typed(ctx.result_type(0)?)?])
 }
 
 /// `x != 0` as bool (onnxruntime's NonZero has no kernel for every type,

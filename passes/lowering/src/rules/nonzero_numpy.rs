@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Rule};
+use crate::{builder, Rule};
 use melior::ir::ValueLike;
 
 /// `torch.nonzero(x, as_tuple=True)` (`nonzero_numpy`): one 1-D index
@@ -23,7 +23,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.nonzero_numpy.default", |c| {
     (0..rank)
         .map(|i| {
             let at = b.const_i64_scalar(i as i64)?;
-            b.op("Gather", &[nz, at], &[("axis", Attr::Int(0))], c.result_type(i)?)
+            b.onnx().gather(nz, at, Some(0)).typed(c.result_type(i)?)
         })
         .collect()
 })

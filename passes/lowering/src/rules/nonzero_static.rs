@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Rule};
+use crate::{builder, Rule};
 use melior::ir::ValueLike;
 
 /// `torch.nonzero_static(x, size=, fill_value=)`: the `[n, rank]` rows of
@@ -16,7 +16,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.nonzero_static.default", |c| {
     let size = c.int_tensor(size)?;
     let fill = b.const_i64_scalar(c.args.int("fill_value")?)?;
     let i64s = b.unranked(b.i64_type());
-    let pad_shape = b.op("Concat", &[size, b.const_i64s(&[rank])?], &[("axis", Attr::Int(0))], i64s)?;
+    let pad_shape = b.onnx().concat(&[size, b.const_i64s(&[rank])?], 0).typed(i64s)?;
     let pad = b.onnx().expand(fill, pad_shape).typed(i64s)?;
     if rank == 0 {
         return Ok(vec![c.b.onnx().identity(pad).typed(c.result_type(0)?)?]);
@@ -30,8 +30,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.nonzero_static.default", |c| {
         b.onnx().not(eq).typed(b.unranked(bool_type))?
     };
     let nz = b.onnx().non_zero(truth).typed(i64s)?;
-    let rows = b.op("Transpose", &[nz], &[("perm", Attr::Ints(vec![1, 0]))], i64s)?;
-    let all = b.op("Concat", &[rows, pad], &[("axis", Attr::Int(0))], i64s)?;
+    let rows = b.onnx().transpose(nz, Some(&[1, 0])).typed(i64s)?;
+    let all = b.onnx().concat(&[rows, pad], 0).typed(i64s)?;
     let (start, axes) = (b.const_i64s(&[0])?, b.const_i64s(&[0])?);
     Ok(vec![c.b.onnx().slice(all, start, size, Some(axes), None).typed(c.result_type(0)?)?])
 })

@@ -1,10 +1,10 @@
-use crate::{Attr, Rule};
+use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.permute.default", |c| {
     let x = c.args.tensor("self")?;
     let rank = c.rank(x)?;
     let perm: Vec<i64> = c.args.ints("dims")?.into_iter().map(|d| c.norm_dim(d, rank)).collect();
-    Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
+    Ok(vec![c.b.onnx().transpose(x, Some(&perm)).typed(c.result_type(0)?)?])
 })
 .complex(super::complex_common::permute)
 .complex_samples(&["self: C[2,3,4]; dims: [2,0,-2]"])

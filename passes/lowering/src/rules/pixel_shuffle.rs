@@ -28,7 +28,7 @@ fn pixel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     }
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     if rank == 4 && builder::is_float(element) {
-        return Ok(vec![c.op("DepthToSpace", &[x], &[("blocksize", Attr::Int(r)), ("mode", Attr::String("CRD".into()))])?]);
+        return Ok(vec![c.b.onnx().depth_to_space(x, r, Some("CRD")).typed(c.result_type(0)?)?]);
     }
     let b = &c.b;
     let i64_t = b.i64_type();
@@ -43,10 +43,10 @@ fn pixel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let flat = c.reduce("ReduceProd", batch, None, true, b.unranked(i64_t))?;
     let out_c = int("Div", ch, b.const_i64s(&[r * r])?)?;
     let rr = b.const_i64s(&[r, r])?;
-    let six = b.op("Concat", &[flat, out_c, rr, h, w], &[("axis", Attr::Int(0))], b.unranked(i64_t))?;
+    let six = b.onnx().concat(&[flat, out_c, rr, h, w], 0).typed(b.unranked(i64_t))?;
     let zero = [("allowzero", Attr::Int(1))];
     let y = b.op_like("Reshape", &[x, six], &zero, x)?;
-    let y = b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 1, 4, 2, 5, 3]))], x)?;
+    let y = b.onnx().transpose(y, Some(&[0, 1, 4, 2, 5, 3])).like(x)?;
     let rv = b.const_i64s(&[r])?;
     let back = b.op(
         "Concat",

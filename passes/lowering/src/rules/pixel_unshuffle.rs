@@ -39,16 +39,16 @@ fn pixel_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
         }
     }
     let i64t = c.b.unranked(c.b.i64_type());
-    let lead = c.b.op("Shape", &[x], &[("end", Attr::Int(rank as i64 - 3))], i64t)?;
+    let lead = c.b.onnx().shape(x, Some(rank as i64 - 3), None).typed(i64t)?;
     let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
     let lead_n = c.b.onnx().reshape(lead_n, c.b.const_i64s(&[1])?, None).typed(i64t)?;
-    let s6 = c.b.op("Concat", &[lead_n, c.b.const_i64s(&[ch, h / r, r, w / r, r])?], &[("axis", Attr::Int(0))], i64t)?;
+    let s6 = c.b.onnx().concat(&[lead_n, c.b.const_i64s(&[ch, h / r, r, w / r, r])?], 0).typed(i64t)?;
     // allowzero: a 0 in these shapes is a real size 0 (an empty H or W), not
     // "copy the input dim".
-    let y = c.b.op_like("Reshape", &[x, s6], &[("allowzero", Attr::Int(1))], x)?;
-    let y = c.b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 1, 3, 5, 2, 4]))], x)?;
-    let out = c.b.op("Concat", &[lead, c.b.const_i64s(&[ch * r * r, h / r, w / r])?], &[("axis", Attr::Int(0))], i64t)?;
-    Ok(vec![c.op("Reshape", &[y, out], &[("allowzero", Attr::Int(1))])?])
+    let y = c.b.onnx().reshape(x, s6, Some(1)).like(x)?;
+    let y = c.b.onnx().transpose(y, Some(&[0, 1, 3, 5, 2, 4])).like(x)?;
+    let out = c.b.onnx().concat(&[lead, c.b.const_i64s(&[ch * r * r, h / r, w / r])?], 0).typed(i64t)?;
+    Ok(vec![c.b.onnx().reshape(y, out, Some(1)).typed(c.result_type(0)?)?])
 }
 
 /// The same move with C, H or W dynamic: the sizes read from the shape (an
@@ -59,7 +59,7 @@ fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: us
     let int = |op: &str, l: Value<'c, 'a>, rhs: Value<'c, 'a>| b.op(op, &[l, rhs], &[], i64t);
     let lead_end = rank as i64 - 3;
     let dim = |d: i64| dim_size(c, x, d);
-    let lead = b.op("Shape", &[x], &[("end", Attr::Int(lead_end))], i64t)?;
+    let lead = b.onnx().shape(x, Some(lead_end), None).typed(i64t)?;
     let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
     let lead_n = b.onnx().reshape(lead_n, b.const_i64s(&[1])?, None).typed(i64t)?;
     let rv = b.const_i64s(&[r])?;
@@ -67,7 +67,7 @@ fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: us
     let s6 = concat(c, &[lead_n, ch, h, rv, w, rv])?;
     let zero = [("allowzero", Attr::Int(1))];
     let y = b.op_like("Reshape", &[x, s6], &zero, x)?;
-    let y = b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 1, 3, 5, 2, 4]))], x)?;
+    let y = b.onnx().transpose(y, Some(&[0, 1, 3, 5, 2, 4])).like(x)?;
     let out_c = int("Mul", ch, b.const_i64s(&[r * r])?)?;
     let out = concat(c, &[lead, out_c, h, w])?;
     // An empty input keeps its own shape (torch's quirk, see above).

@@ -1,5 +1,5 @@
 use super::tensor_common::select;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{r#type::IntegerType, Type, Value};
 
 pub const RULES: &[Rule] = &[
@@ -49,7 +49,7 @@ fn integer_pow<'c, 'a>(ctx: &Ctx<'c, 'a>, element: Type<'c>) -> Result<Vec<Value
     let small = select(ctx, is_minus_one, sign, zero)?;
     let small = select(ctx, is_one, one, small)?;
     let result = select(ctx, negative, small, power)?;
-    Ok(vec![ctx.b.op("Cast", &[result], &[("to", Attr::Int(data_type(element)?))], ctx.result_type(0)?)?])
+    Ok(vec![ctx.b.onnx().cast(result, None, None, data_type(element)?).typed(ctx.result_type(0)?)?])
 }
 
 fn data_type(element: Type<'_>) -> Result<i64, String> {

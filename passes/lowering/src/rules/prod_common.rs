@@ -2,7 +2,7 @@
 //! baddbmm, addbmm, ...). Not a rule file.
 
 use super::math_common::bool_type;
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::{r#type::TypeLike, Value, ValueLike};
 
 /// `v * factor` (no op when the factor is 1), `factor` in `v`'s element type.
@@ -59,12 +59,12 @@ pub use super::tensor_common::concat as concat_i64;
 /// `Reshape(x, shape)` typed like `x` (unknown shape). `allowzero`: the
 /// shapes here are computed sizes, a 0 is an empty dim, not "copy the input's".
 pub fn reshape<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, shape: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-    ctx.b.op_like("Reshape", &[x, shape], &[("allowzero", Attr::Int(1))], x)
+    ctx.b.onnx().reshape(x, shape, Some(1)).like(x)
 }
 
 /// `Transpose(x, perm)`.
 pub fn transpose<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, perm: &[i64]) -> Result<Value<'c, 'a>, String> {
-    ctx.b.op_like("Transpose", &[x], &[("perm", Attr::Ints(perm.to_vec()))], x)
+    ctx.b.onnx().transpose(x, Some(&perm.to_vec())).like(x)
 }
 
 /// The `n x n` identity (`n` = the last dim of `x`) broadcast to `x`'s shape,
@@ -174,7 +174,7 @@ pub fn finish<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>) -> Result<Value<'c, '
         return ctx.b.onnx().identity(v).typed(ctx.result_type(0)?);
     }
     let code = crate::onnx_ir::data_type_code(el).ok_or_else(|| format!("no ONNX data type for {el}"))?;
-    ctx.op("Cast", &[v], &[("to", Attr::Int(code))])
+    ctx.b.onnx().cast(v, None, None, code).typed(ctx.result_type(0)?)
 }
 
 /// Half-precision results of ops whose torch CPU kernel rounds intermediate

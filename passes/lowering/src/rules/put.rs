@@ -17,7 +17,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.put.default", |c| {
     let source = b.onnx().reshape(source, minus_one, None).like(x)?;
     let accumulate = c.args.bool("accumulate")?;
     let out = if !accumulate {
-        b.op_like("ScatterElements", &[flat, index, source], &[("axis", Attr::Int(0))], x)?
+        b.onnx().scatter_elements(flat, index, source, Some(0), None).like(x)?
     } else {
         let attrs = [("axis", Attr::Int(0)), ("reduction", Attr::String("add".into()))];
         if builder::is_bool(element) {

@@ -1,6 +1,6 @@
 use super::math_common::{bool_type, elem};
 use super::tensor_common::sort;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -92,7 +92,7 @@ pub(super) fn quantile<'c, 'a>(ctx: &Ctx<'c, 'a>, ignore_nan: bool) -> Result<Ve
     // `[1, ..., 1]` of the row shape: q broadcasts to [Q, rows..] (kept axis).
     let q_shape: Vec<i64> = std::iter::once(-1).chain(std::iter::repeat(1).take(wrank)).collect();
     let qv = b.onnx().reshape(q, b.const_i64s(&q_shape)?, None).typed(fts)?;
-    let size = b.op("Shape", &[w], &[("start", Attr::Int(ax)), ("end", Attr::Int(ax + 1))], i64s)?;
+    let size = b.onnx().shape(w, Some(ax + 1), Some(ax)).typed(i64s)?;
     let size = b.cast(size, element)?;
     let one = b.const_scalar(element, 1.0)?;
     let ranks = if ignore_nan {
@@ -113,13 +113,13 @@ pub(super) fn quantile<'c, 'a>(ctx: &Ctx<'c, 'a>, ignore_nan: bool) -> Result<Ve
     // sorted as [Q, rows..] for GatherElements along axis + 1
     let qn = b.onnx().shape(q, None, None).typed(i64s)?;
     let wshape = b.shape(sorted)?;
-    let full_shape = b.op("Concat", &[qn, wshape], &[("axis", Attr::Int(0))], i64s)?;
+    let full_shape = b.onnx().concat(&[qn, wshape], 0).typed(i64s)?;
     let sorted_q = ctx.unsqueeze(sorted, &[0])?;
     let sorted_q = b.onnx().expand(sorted_q, full_shape).typed(fts)?;
     // ranks have the shape [Q, rows..] with the axis kept (size 1).
     let gather = |r: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
         let idx = b.cast(r, b.i64_type())?;
-        b.op("GatherElements", &[sorted_q, idx], &[("axis", Attr::Int(ax + 1))], fts)
+        b.onnx().gather_elements(sorted_q, idx, Some(ax + 1)).typed(fts)
     };
     let result = match interpolation.as_str() {
         "lower" => gather(b.onnx().floor(ranks).typed(fts)?)?,

@@ -33,7 +33,7 @@
 //! cannot be reproduced. Tested on shape, dtype, range and moments
 //! (tests/integration/random.rs), not differentially.
 
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::{
     r#type::{IntegerType, RankedTensorType},
     Attribute, Type, Value, ValueLike,
@@ -99,8 +99,8 @@ fn raw_mask<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, keep: f64) -> Resul
     // 1 + prod(shape), as a 1-D shape; the leading 1 keeps ReduceProd off an
     // empty input for 0-d shapes.
     let one = b.const_i64s(&[1])?;
-    let dims = b.op("Concat", &[one, shape], &[("axis", Attr::Int(0))], b.unranked(i64_type))?;
-    let count = b.op("ReduceProd", &[dims], &[("keepdims", Attr::Int(1))], b.unranked(i64_type))?;
+    let dims = b.onnx().concat(&[one, shape], 0).typed(b.unranked(i64_type))?;
+    let count = b.onnx().reduce_prod(dims, None, None, Some(1), None).typed(b.unranked(i64_type))?;
     let count = b.onnx().add(count, one).typed(b.unranked(i64_type))?;
     let ones = super::tensor_common::full(ctx, count, f32_type, 1.0)?;
     let ratio = b.const_scalar(f32_type, 1.0 - keep)?;
@@ -110,7 +110,7 @@ fn raw_mask<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, keep: f64) -> Resul
     let zero = b.const_i64s(&[0])?;
     let rest = b.onnx().slice(out[1], one, end, Some(zero), None).typed(b.unranked(bool_type(ctx)))?;
     // allowzero: a 0 in `shape` is a zero-size dimension, not "copy".
-    b.op("Reshape", &[rest, shape], &[("allowzero", Attr::Int(1))], b.unranked(bool_type(ctx)))
+    b.onnx().reshape(rest, shape, Some(1)).typed(b.unranked(bool_type(ctx)))
 }
 
 /// `values` (row-major) as a constant of `dims` and float type `element`.
@@ -164,14 +164,14 @@ fn uniform_bits<'c, 'a>(
     let f32_type = b.f32_type();
     let m = 2 * bits;
     let extra = b.const_i64s(&[m as i64])?;
-    let full_shape = b.op("Concat", &[shape, extra], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+    let full_shape = b.onnx().concat(&[shape, extra], 0).typed(b.unranked(b.i64_type()))?;
     let mask = raw_mask(ctx, full_shape, 0.5)?;
     let mask = b.cast(mask, f32_type)?;
     // counts[..., o] = sum of the input bits output bit o mixes; parity = XOR.
     let at = float_constant(ctx, f32_type, &[m as u64, bits as u64], &mixing_matrix(bits))?;
     let counts = b.onnx().mat_mul(mask, at).typed(b.unranked(f32_type))?;
     let two = b.const_scalar(f32_type, 2.0)?;
-    let parity = b.op("Mod", &[counts, two], &[("fmod", Attr::Int(1))], b.unranked(f32_type))?;
+    let parity = b.onnx().mod_(counts, two, Some(1)).typed(b.unranked(f32_type))?;
     let parity = if compute == f32_type { parity } else { b.cast(parity, compute)? };
     let weights: Vec<f64> = (1..=bits).map(|k| if open && k == bits { 0.0 } else { (-(k as f64)).exp2() }).collect();
     let w = float_constant(ctx, compute, &[bits as u64], &weights)?;
@@ -340,7 +340,7 @@ pub fn torch_dropout<'c, 'a>(
         if rank == Some(2) {
             nc
         } else {
-            b.op("Concat", &[nc, ones], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?
+            b.onnx().concat(&[nc, ones], 0).typed(b.unranked(b.i64_type()))?
         }
     } else {
         b.shape(x)?

@@ -1,5 +1,5 @@
 use super::math_common::bool_op;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
@@ -31,10 +31,10 @@ fn remainder<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.tensor_as("self", element)?;
     let y = ctx.tensor_as("other", element)?;
     if !builder::is_float(element) {
-        return Ok(vec![ctx.op("Mod", &[x, y], &[("fmod", Attr::Int(0))])?]);
+        return Ok(vec![ctx.b.onnx().mod_(x, y, Some(0)).typed(ctx.result_type(0)?)?]);
     }
     let b = &ctx.b;
-    let m = b.op_like("Mod", &[x, y], &[("fmod", Attr::Int(1))], x)?;
+    let m = b.onnx().mod_(x, y, Some(1)).like(x)?;
     let zero = b.const_like(x, 0.0)?;
     let m_zero = bool_op(ctx, "Equal", &[m, zero])?;
     let m_nonzero = bool_op(ctx, "Not", &[m_zero])?;

@@ -1,5 +1,5 @@
 use super::tensor_common::{concat, shape_part};
-use crate::{Attr, Ctx, IntArg, Rule};
+use crate::{Ctx, IntArg, Rule};
 use melior::ir::{r#type::IntegerType, Value};
 
 pub const RULES: &[Rule] = &[
@@ -81,7 +81,7 @@ fn self_int<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         parts.push(shape_part(ctx, x, d + 1, None)?);
     }
     let out_shape = concat(ctx, &parts)?;
-    Ok(vec![ctx.op("Reshape", &[e, out_shape], &[("allowzero", Attr::Int(1))])?])
+    Ok(vec![ctx.b.onnx().reshape(e, out_shape, Some(1)).typed(ctx.result_type(0)?)?])
 }
 
 /// `repeat_interleave(repeats)`: index `i` repeated `repeats[i]` times.
@@ -93,7 +93,7 @@ fn repeat_indices<'c, 'a>(ctx: &Ctx<'c, 'a>, repeats: Value<'c, 'a>, typed: bool
     let r = b.onnx().reshape(r, b.const_i64s(&[-1])?, None).typed(i64s)?;
     let zero = b.const_i64_scalar(0)?;
     let totals = b.onnx().cum_sum(r, zero, None, None).typed(i64s)?;
-    let total = b.op("ReduceSum", &[r, b.const_i64s(&[0])?], &[("keepdims", Attr::Int(0))], i64s)?;
+    let total = b.onnx().reduce_sum(r, Some(b.const_i64s(&[0])?), Some(0), None).typed(i64s)?;
     let j = b.onnx().range(zero, total, b.const_i64_scalar(1)?, None).typed(i64s)?;
     let t = ctx.unsqueeze(totals, &[0])?;
     let jj = ctx.unsqueeze(j, &[1])?;
@@ -101,9 +101,9 @@ fn repeat_indices<'c, 'a>(ctx: &Ctx<'c, 'a>, repeats: Value<'c, 'a>, typed: bool
     let count = b.cast(le, b.i64_type())?;
     let axes = b.const_i64s(&[1])?;
     if typed {
-        b.op("ReduceSum", &[count, axes], &[("keepdims", Attr::Int(0))], ctx.result_type(0)?)
+        b.onnx().reduce_sum(count, Some(axes), Some(0), None).typed(ctx.result_type(0)?)
     } else {
-        b.op("ReduceSum", &[count, axes], &[("keepdims", Attr::Int(0))], i64s)
+        b.onnx().reduce_sum(count, Some(axes), Some(0), None).typed(i64s)
     }
 }
 
@@ -125,5 +125,5 @@ fn self_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let r = b.onnx().reshape(r, b.const_i64s(&[-1])?, None).typed(b.unranked(b.i64_type()))?;
     let r = b.onnx().expand(r, n).typed(b.unranked(b.i64_type()))?;
     let idx = repeat_indices(ctx, r, false)?;
-    Ok(vec![ctx.op("Gather", &[x, idx], &[("axis", Attr::Int(dim as i64))])?])
+    Ok(vec![ctx.b.onnx().gather(x, idx, Some(dim as i64)).typed(ctx.result_type(0)?)?])
 }

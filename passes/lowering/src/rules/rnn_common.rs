@@ -288,7 +288,7 @@ fn merge_directions<'c, 'a>(ctx: &Ctx<'c, 'a>, y: Value<'c, 'a>, d: i64, h: i64)
         return ctx.squeeze(y, &[1]);
     }
     let dh = d * h;
-    let t = ctx.b.op_like("Transpose", &[y], &[("perm", Attr::Ints(vec![0, 2, 1, 3]))], y)?;
+    let t = ctx.b.onnx().transpose(y, Some(&[0, 2, 1, 3])).like(y)?;
     let sb = crate::rules::common::shape_slice(ctx, t, 0, Some(2))?;
     let last = ctx.b.const_i64s(&[dh])?;
     let new_shape = ctx.b.op(
@@ -340,7 +340,7 @@ pub fn lower_sequence<'c, 'a>(ctx: &Ctx<'c, 'a>, kind: Kind) -> Result<Vec<Value
     let unranked = ctx.b.unranked(element);
     let h = hidden_size(ctx, kind, params[1])?;
     let mut x = if batch_first {
-        ctx.b.op_like("Transpose", &[input], &[("perm", Attr::Ints(vec![1, 0, 2]))], input)?
+        ctx.b.onnx().transpose(input, Some(&[1, 0, 2])).like(input)?
     } else {
         input
     };
@@ -373,7 +373,7 @@ pub fn lower_sequence<'c, 'a>(ctx: &Ctx<'c, 'a>, kind: Kind) -> Result<Vec<Value
     }
     // (The convert pass gives the values returned the results' exact types.)
     let output = if batch_first {
-        ctx.b.op("Transpose", &[x], &[("perm", Attr::Ints(vec![1, 0, 2]))], ctx.result_type(0)?)?
+        ctx.b.onnx().transpose(x, Some(&[1, 0, 2])).typed(ctx.result_type(0)?)?
     } else {
         x
     };

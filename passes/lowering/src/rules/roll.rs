@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, IntArg, Rule};
+use crate::{builder, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.roll.default", roll)
@@ -62,19 +62,19 @@ fn roll<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
                 };
                 let divisor = b.onnx().max(&[n, b.const_i64s(&[1])?]).typed(b.unranked(i64_t))?;
                 let s =
-                    b.op("Mod", &[ctx.int_tensor(shift)?, divisor], &[("fmod", Attr::Int(0))], b.unranked(i64_t))?;
+                    b.onnx().mod_(ctx.int_tensor(shift)?, divisor, Some(0)).typed(b.unranked(i64_t))?;
                 let split = b.onnx().sub(n, s).typed(b.unranked(i64_t))?;
                 let tail = b.onnx().slice(x, split, b.const_i64s(&[i64::MAX])?, Some(axis), None).like(x)?;
                 let head = b.onnx().slice(x, b.const_i64s(&[0])?, split, Some(axis), None).like(x)?;
                 (tail, head)
             }
         };
-        x = b.op_like("Concat", &[tail, head], &[("axis", Attr::Int(d as i64))], x)?;
+        x = b.onnx().concat(&[tail, head], d as i64).like(x)?;
     }
     if flat {
         let shape = b.shape(original)?;
         // allowzero: a 0 in the shape is an empty dim (a [0, 0, 0] input), not "copy".
-        return Ok(vec![ctx.op("Reshape", &[x, shape], &[("allowzero", Attr::Int(1))])?]);
+        return Ok(vec![ctx.b.onnx().reshape(x, shape, Some(1)).typed(ctx.result_type(0)?)?]);
     }
     Ok(vec![x])
 }

@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.scaled_dot_product_attention.default", sdpa)
@@ -74,7 +74,7 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
                 let last =
                     b.onnx().slice(s, b.const_i64s(&[3])?, b.const_i64s(&[4])?, None, None).typed(b.unranked(b.i64_type()))?;
                 let mid = b.const_i64s(&[hq, -1])?;
-                b.op("Concat", &[batch, mid, last], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?
+                b.onnx().concat(&[batch, mid, last], 0).typed(b.unranked(b.i64_type()))?
             };
             b.onnx().reshape(expanded, shape, None).like(x)
         };
@@ -85,7 +85,7 @@ fn sdpa<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let (q, k, v, mask) = in_opmath(ctx, [q, k, v], ctx.args.opt_tensor("attn_mask")?)?;
     let masked = mask.is_some();
     let scores = attention_scores(ctx, q, k, k_rank, scale, ctx.args.bool("is_causal")?, mask)?;
-    let weights = b.op_like("Softmax", &[scores], &[("axis", Attr::Int(-1))], q)?;
+    let weights = b.onnx().softmax(scores, Some(-1)).like(q)?;
     // A query row whose keys are all masked attends to nothing: torch gives
     // 0 there (its CPU kernels and the math path's `_safe_softmax`; ONNX
     // `Attention` too), a plain Softmax NaN, which the next layer's
@@ -173,14 +173,14 @@ pub(super) fn attention_scores<'c, 'a>(
     let b = &ctx.b;
     let mut perm: Vec<i64> = (0..k_rank as i64).collect();
     perm.swap(k_rank - 2, k_rank - 1);
-    let kt = b.op_like("Transpose", &[k], &[("perm", Attr::Ints(perm))], k)?;
+    let kt = b.onnx().transpose(k, Some(&perm)).like(k)?;
     let scores = b.onnx().mat_mul(q, kt).like(q)?;
     let scale = match scale {
         Some(scale) => b.const_like(q, scale)?,
         // A dynamic head size E: 1 / sqrt(E) in q's (opmath) type.
         None => {
             let i64_1d = melior::ir::r#type::RankedTensorType::new(&[1], b.i64_type(), None).into();
-            let e = b.op("Shape", &[q], &[("start", Attr::Int(-1))], i64_1d)?;
+            let e = b.onnx().shape(q, None, Some(-1)).typed(i64_1d)?;
             let e = b.cast_like(e, q)?;
             let root = b.onnx().sqrt(e).like(e)?;
             b.onnx().reciprocal(root).like(e)?
@@ -194,11 +194,11 @@ pub(super) fn attention_scores<'c, 'a>(
         let sk = b.shape(k)?;
         let l = b.onnx().slice(sq, b.const_i64s(&[-2])?, b.const_i64s(&[-1])?, None, None).typed(b.unranked(b.i64_type()))?;
         let s = b.onnx().slice(sk, b.const_i64s(&[-2])?, b.const_i64s(&[-1])?, None, None).typed(b.unranked(b.i64_type()))?;
-        let ls = b.op("Concat", &[l, s], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+        let ls = b.onnx().concat(&[l, s], 0).typed(b.unranked(b.i64_type()))?;
         let t = b.const_scalar(melior::ir::r#type::IntegerType::new(b.context, 1).into(), 1.0)?;
         let full = b.onnx().expand(t, ls).like(t)?;
         let zero = b.const_i64_scalar(0)?;
-        let causal = b.op_like("Trilu", &[full, zero], &[("upper", Attr::Int(0))], t)?;
+        let causal = b.onnx().trilu(full, Some(zero), Some(0)).like(t)?;
         scores = b.onnx().where_(causal, scores, neg_inf).like(q)?;
     }
     if let Some(mask) = mask {

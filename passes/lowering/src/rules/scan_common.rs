@@ -51,7 +51,7 @@ pub(super) fn inclusive_scan<'c, 'a>(
     let b = &c.b;
     let i64_t = b.i64_type();
     let scalar_i64: Type = melior::ir::r#type::RankedTensorType::new(&[], i64_t, None).into();
-    let len = b.op("Gather", &[b.shape(first)?, b.const_i64_scalar(axis)?], &[("axis", Attr::Int(0))], scalar_i64)?;
+    let len = b.onnx().gather(b.shape(first)?, b.const_i64_scalar(axis)?, Some(0)).typed(scalar_i64)?;
     let mut types: Vec<Type<'c>> = states
         .iter()
         .map(|(v, _)| builder::element_type(v.r#type()).ok_or_else(|| "scan of a non-tensor".to_string()))
@@ -104,7 +104,7 @@ fn shifted<'c, 'a>(
     fill: Value<'c, 'a>,
 ) -> Result<Value<'c, 'a>, String> {
     let head = b.onnx().slice(y, b.const_i64s(&[0])?, ends, Some(b.const_i64s(&[axis])?), None).like(y)?;
-    b.op_like("Pad", &[head, pads, fill], &[("mode", Attr::String("constant".into()))], y)
+    b.onnx().pad(head, pads, Some(fill), None, Some("constant")).like(y)
 }
 
 fn builder_rank(v: Value<'_, '_>) -> Result<usize, String> {

@@ -1,5 +1,5 @@
 use super::math_common::{bool_type, elem};
-use crate::{builder, Attr, Ctx, Number, Rule};
+use crate::{builder, Ctx, Number, Rule};
 use melior::ir::{r#type::IntegerType, Type, Value};
 
 pub const RULES: &[Rule] = &[
@@ -114,7 +114,7 @@ fn searchsorted<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     };
     if let Some(sorter) = ctx.args.opt_tensor("sorter")? {
         let sorter = b.cast_like_type(sorter, b.i64_type())?;
-        seq = b.op_like("GatherElements", &[seq, sorter], &[("axis", Attr::Int(-1))], seq)?;
+        seq = b.onnx().gather_elements(seq, sorter, Some(-1)).like(seq)?;
     }
     let seq_element = elem(seq)?;
     let values = match ctx.args.tensor_or_number("self")? {

@@ -1,5 +1,5 @@
 use super::math_common::{bool_type, elem};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.segment_reduce.default", segment_reduce)
@@ -69,7 +69,7 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let trailing = (rank - axis - 1) as i64;
     let trail_axes = |first: i64| -> Vec<i64> { (first..first + trailing).collect() };
     // mask [lead.., S, N] (+ trailing 1s)
-    let n = b.op("Shape", &[data], &[("start", Attr::Int(axis as i64)), ("end", Attr::Int(axis as i64 + 1))], i64s)?;
+    let n = b.onnx().shape(data, Some(axis as i64 + 1), Some(axis as i64)).typed(i64s)?;
     let n = ctx.squeeze(n, &[0])?;
     let j = b.onnx().range(b.const_i64_scalar(0)?, n, b.const_i64_scalar(1)?, None).typed(i64s)?;
     let s_u = ctx.unsqueeze(starts, &[-1])?;

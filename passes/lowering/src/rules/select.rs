@@ -1,10 +1,10 @@
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// `Gather(x, index, axis=dim)` with a 0-d index removes the dim.
 pub const RULES: &[Rule] = &[Rule::custom("aten.select.int", |c| {
     let x = c.args.tensor("self")?;
     let index = c.int_scalar(c.args.sym_int("index")?, c.b.i64_type())?;
-    Ok(vec![c.op("Gather", &[x, index], &[("axis", Attr::Int(c.args.int("dim")?))])?])
+    Ok(vec![c.b.onnx().gather(x, index, Some(c.args.int("dim")?)).typed(c.result_type(0)?)?])
 })
 .complex(super::complex_common::select)
 .complex_samples(&["self: C[3,4]; dim: -1; index: -1", "self: C[3,4]; dim: 0; index: 1"])

@@ -1,4 +1,4 @@
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// Writes `src` into `self.select(dim, index)`: unsqueeze src at dim, then
 /// `ScatterElements` with the index broadcast to that shape.
@@ -12,6 +12,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.select_scatter.default", |c| {
     let index = c.int_scalar(c.args.sym_int("index")?, b.i64_type())?;
     let shape = b.shape(src)?;
     let idx = b.onnx().expand(index, shape).typed(b.unranked(b.i64_type()))?;
-    Ok(vec![c.op("ScatterElements", &[x, idx, src], &[("axis", Attr::Int(dim))])?])
+    Ok(vec![c.b.onnx().scatter_elements(x, idx, src, Some(dim), None).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[3,4]; src: T[4]; dim: 0; index: 1", "self: T[3,4]; src: T[3]; dim: 1; index: -1"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "bool"])];

@@ -41,7 +41,7 @@ pub fn reverse<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dims: &[i64]) -> Res
 pub fn swap<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, rank: usize, d0: usize, d1: usize) -> Result<Value<'c, 'a>, String> {
     let mut perm: Vec<i64> = (0..rank as i64).collect();
     perm.swap(d0, d1);
-    ctx.b.op_like("Transpose", &[x], &[("perm", Attr::Ints(perm))], x)
+    ctx.b.onnx().transpose(x, Some(&perm)).like(x)
 }
 
 /// torch.tensor_split by indices along `dim`: piece k is

@@ -45,7 +45,7 @@ fn slice_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     // i = 0 .. src.shape[dim]
     let src_shape = b.shape(src)?;
     let n =
-        b.op("Gather", &[src_shape, b.const_i64_scalar(dim)?], &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+        b.onnx().gather(src_shape, b.const_i64_scalar(dim)?, Some(0)).typed(b.unranked(b.i64_type()))?;
     let zero = b.const_i64_scalar(0)?;
     let one = b.const_i64_scalar(1)?;
     let i = b.onnx().range(zero, n, one, None).typed(b.unranked(b.i64_type()))?;
@@ -59,5 +59,5 @@ fn slice_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     let idx = b.onnx().reshape(idx, shape, None).typed(b.unranked(b.i64_type()))?;
     let idx = b.onnx().expand(idx, src_shape).typed(b.unranked(b.i64_type()))?;
     let src = b.cast_like(src, x)?;
-    Ok(vec![ctx.op("ScatterElements", &[x, idx, src], &[("axis", Attr::Int(dim))])?])
+    Ok(vec![ctx.b.onnx().scatter_elements(x, idx, src, Some(dim), None).typed(ctx.result_type(0)?)?])
 }

@@ -1,7 +1,7 @@
 use super::math_common::bool_op;
 use super::polynomial_common::build_loop;
 use super::special_common::{f64_type, F64};
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::{Type, Value};
 
 /// torch.special.zeta(x, q): the Hurwitz zeta function sum_k (q + k)^-x.
@@ -73,7 +73,7 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let need = f.select(decided, f.k(0.0)?, need)?;
     let flat = c.b.onnx().reshape(need, c.b.const_i64s(&[-1])?, None).like(need)?;
     let floor = c.b.cast(c.b.const_i64s(&[20])?, f64_type(c))?;
-    let flat = c.b.op_like("Concat", &[flat, floor], &[("axis", Attr::Int(0))], need)?;
+    let flat = c.b.onnx().concat(&[flat, floor], 0).like(need)?;
     let n = c.reduce("ReduceMax", flat, None, false, c.b.unranked(f64_type(c)))?;
     let trips = c.b.cast(n, c.b.i64_type())?;
     let zero = f.op("Expand", &[f.k(0.0)?, shape])?;

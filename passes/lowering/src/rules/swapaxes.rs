@@ -1,4 +1,4 @@
-use crate::{Attr, Rule};
+use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.swapaxes.default", |c| {
     let x = c.args.tensor("self")?;
@@ -9,7 +9,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.swapaxes.default", |c| {
     }
     let mut perm: Vec<i64> = (0..rank as i64).collect();
     perm.swap(a, b);
-    Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
+    Ok(vec![c.b.onnx().transpose(x, Some(&perm)).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3,4]; axis0: 0; axis1: 2", "self: T[2,3]; axis0: -1; axis1: 0", "self: T[]; axis0: 0; axis1: 0"])
 .dtypes(&["f32", "i64", "bool", "i32", "f64"])];

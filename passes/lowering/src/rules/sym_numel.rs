@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::{r#type::RankedTensorType, Value};
 
 /// `x.numel()` on a tensor with symbolic sizes: the product of the sizes, a
@@ -16,5 +16,5 @@ fn sym_numel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;
     let shape = ctx.b.shape(x)?;
     let out = RankedTensorType::new(&[1], ctx.b.i64_type(), None).into();
-    Ok(vec![ctx.b.op("ReduceProd", &[shape], &[("keepdims", Attr::Int(1))], out)?])
+    Ok(vec![ctx.b.onnx().reduce_prod(shape, None, None, Some(1), None).typed(out)?])
 }

@@ -1,4 +1,4 @@
-use crate::{Attr, Rule};
+use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.take.default", |c| {
     let b = &c.b;
@@ -6,7 +6,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.take.default", |c| {
     let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     let index = c.args.tensor("index")?;
     // Gather takes negative indices from the end, like torch.take.
-    Ok(vec![c.op("Gather", &[flat, index], &[("axis", Attr::Int(0))])?])
+    Ok(vec![c.b.onnx().gather(flat, index, Some(0)).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[3,4]; index: i64[5]{0..12}",

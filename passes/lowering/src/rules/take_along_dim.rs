@@ -1,5 +1,5 @@
 use super::tensor_common::{broadcast_shape, concat, shape_part, vec_slice};
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.take_along_dim.default", take_along_dim)
@@ -22,7 +22,7 @@ fn take_along_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
         let minus_one = b.const_i64s(&[-1])?;
         let flat = b.onnx().reshape(x, minus_one, None).like(x)?;
         let flat_idx = b.onnx().reshape(idx, minus_one, None).like(idx)?;
-        return Ok(vec![ctx.op("Gather", &[flat, flat_idx], &[("axis", Attr::Int(0))])?]);
+        return Ok(vec![ctx.b.onnx().gather(flat, flat_idx, Some(0)).typed(ctx.result_type(0)?)?]);
     };
     let (rx, ri) = (ctx.rank(x)?, ctx.rank(idx)?);
     if rx != ri {
@@ -64,5 +64,5 @@ fn take_along_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let (tx, ti) = (target(x)?, target(idx)?);
     let x = b.onnx().expand(x, tx).like(x)?;
     let idx = b.onnx().expand(idx, ti).like(idx)?;
-    Ok(vec![ctx.op("GatherElements", &[x, idx], &[("axis", Attr::Int(d))])?])
+    Ok(vec![ctx.b.onnx().gather_elements(x, idx, Some(d)).typed(ctx.result_type(0)?)?])
 }

@@ -98,7 +98,7 @@ pub fn sort<'c, 'a>(
     let i64_type = b.i64_type();
     let i64s = b.unranked(i64_type);
     let d = dim as i64;
-    let k = b.op("Shape", &[x], &[("start", Attr::Int(d)), ("end", Attr::Int(d + 1))], i64s)?;
+    let k = b.onnx().shape(x, Some(d + 1), Some(d)).typed(i64s)?;
     let attrs = [("axis", Attr::Int(d)), ("largest", Attr::Int(descending as i64)), ("sorted", Attr::Int(1))];
     // TopK takes numbers: bools sort as int32.
     let keys = if builder::is_bool(element) {
@@ -126,11 +126,11 @@ pub fn sort<'c, 'a>(
     let mut indices = first[1];
     if let Some(nan) = nan {
         let flag = b.cast(nan, b.f32_type())?;
-        let flag = b.op("GatherElements", &[flag, indices], &[("axis", Attr::Int(d))], b.unranked(b.f32_type()))?;
+        let flag = b.onnx().gather_elements(flag, indices, Some(d)).typed(b.unranked(b.f32_type()))?;
         let second = b.build("TopK", &[flag, k], &attrs, &[b.unranked(b.f32_type()), i64s])?;
-        indices = b.op("GatherElements", &[indices, second[1]], &[("axis", Attr::Int(d))], i64s)?;
+        indices = b.onnx().gather_elements(indices, second[1], Some(d)).typed(i64s)?;
     }
-    let values = b.op("GatherElements", &[x, indices], &[("axis", Attr::Int(d))], b.unranked(element))?;
+    let values = b.onnx().gather_elements(x, indices, Some(d)).typed(b.unranked(element))?;
     Ok((values, indices))
 }
 
@@ -243,7 +243,7 @@ pub fn scatter_reduce<'c, 'a>(
         b.onnx().div(reduced, safe).like(x)?
     } else {
         // floor division: (a - a mod b) / b with a Python-style mod.
-        let m = b.op_like("Mod", &[reduced, safe], &[("fmod", Attr::Int(0))], x)?;
+        let m = b.onnx().mod_(reduced, safe, Some(0)).like(x)?;
         let d = b.onnx().sub(reduced, m).like(x)?;
         b.onnx().div(d, safe).like(x)?
     };

@@ -223,7 +223,7 @@ fn dequantize_float8<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
         let s = shaped_scale(ctx, scale, &x_dims, &layout)?;
         match layout {
             Layout::Tensor => ctx.b.onnx().dequantize_linear(q, s, None, None, None, None).typed(f32_ty)?,
-            Layout::Axis(axis) => ctx.b.op("DequantizeLinear", &[q, s], &[("axis", Attr::Int(axis as i64))], f32_ty)?,
+            Layout::Axis(axis) => ctx.b.onnx().dequantize_linear(q, s, None, Some(axis as i64), None, None).typed(f32_ty)?,
             Layout::Broadcast | Layout::Blocks(_) => {
                 let v = ctx.b.cast(q, f32_type)?;
                 ctx.b.onnx().mul(v, s).like(v)?

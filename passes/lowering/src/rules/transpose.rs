@@ -1,4 +1,4 @@
-use crate::{Attr, Rule};
+use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.transpose.int", |c| {
     let x = c.args.tensor("self")?;
@@ -10,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.transpose.int", |c| {
     }
     let mut perm: Vec<i64> = (0..rank as i64).collect();
     perm.swap(d0, d1);
-    Ok(vec![c.op("Transpose", &[x], &[("perm", Attr::Ints(perm))])?])
+    Ok(vec![c.b.onnx().transpose(x, Some(&perm)).typed(c.result_type(0)?)?])
 })
 .complex(super::complex_common::transpose_int)
 .complex_samples(&["self: C[2,3,4]; dim0: 0; dim1: -1"])

@@ -1,5 +1,5 @@
 use super::math_common::elem;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -130,8 +130,8 @@ pub(super) fn integrate<'c, 'a>(ctx: &Ctx<'c, 'a>, cumulative: bool) -> Result<V
                 cumsum(b.onnx().mul(half, pair).typed(fts)?)?
             } else {
                 let total = ctx.reduce("ReduceSum", y, Some(&[d]), false, fts)?;
-                let first = b.op("Gather", &[y, b.const_i64_scalar(0)?], &[("axis", Attr::Int(d))], fts)?;
-                let last = b.op("Gather", &[y, b.const_i64_scalar(-1)?], &[("axis", Attr::Int(d))], fts)?;
+                let first = b.onnx().gather(y, b.const_i64_scalar(0)?, Some(d)).typed(fts)?;
+                let last = b.onnx().gather(y, b.const_i64_scalar(-1)?, Some(d)).typed(fts)?;
                 let ends = b.onnx().add(first, last).typed(fts)?;
                 let ends = b.onnx().mul(ends, b.const_scalar(element, 0.5)?).typed(fts)?;
                 let inner = b.onnx().sub(total, ends).typed(fts)?;

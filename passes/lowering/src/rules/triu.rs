@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.triu.default", |c| trilu(c, 1))
@@ -9,5 +9,5 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.triu.default", |c| trilu(c, 1))
 pub(super) fn trilu<'c, 'a>(ctx: &Ctx<'c, 'a>, upper: i64) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;
     let k = ctx.b.const_i64_scalar(ctx.args.int("diagonal")?)?;
-    Ok(vec![ctx.op("Trilu", &[x, k], &[("upper", Attr::Int(upper))])?])
+    Ok(vec![ctx.b.onnx().trilu(x, Some(k), Some(upper)).typed(ctx.result_type(0)?)?])
 }

@@ -1,5 +1,5 @@
 use super::tensor_common::const_index;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 /// `Tensor.unfold(dimension, size, step)`: the windows `[i*step, i*step+size)`
@@ -57,7 +57,7 @@ pub fn unfold<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64, size: i64, 
         None => {
             // starts = Range(0, len - size + 1, step); idx = starts[:, None] + [0..size)
             let i64s = b.unranked(b.i64_type());
-            let len = b.op("Shape", &[x], &[("start", Attr::Int(d as i64)), ("end", Attr::Int(d as i64 + 1))], i64s)?;
+            let len = b.onnx().shape(x, Some(d as i64 + 1), Some(d as i64)).typed(i64s)?;
             let limit = b.onnx().sub(len, b.const_i64s(&[size - 1])?).typed(i64s)?;
             let limit = ctx.squeeze(limit, &[0])?;
             let starts = b.onnx().range(b.const_i64_scalar(0)?, limit, b.const_i64_scalar(step)?, None).typed(i64s)?;
@@ -66,7 +66,7 @@ pub fn unfold<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64, size: i64, 
             b.onnx().add(starts, offsets).typed(i64s)?
         }
     };
-    let gathered = b.op_like("Gather", &[x, idx], &[("axis", Attr::Int(d as i64))], x)?;
+    let gathered = b.onnx().gather(x, idx, Some(d as i64)).like(x)?;
     // [pre, n, size, post] -> [pre, n, post, size]
     let out_rank = rank as i64 + 1;
     if d + 1 == rank {
@@ -74,5 +74,5 @@ pub fn unfold<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64, size: i64, 
     }
     let mut perm: Vec<i64> = (0..out_rank).filter(|&p| p != d as i64 + 1).collect();
     perm.push(d as i64 + 1);
-    ctx.op("Transpose", &[gathered], &[("perm", Attr::Ints(perm))])
+    ctx.b.onnx().transpose(gathered, Some(&perm)).typed(ctx.result_type(0)?)
 }

@@ -81,7 +81,7 @@ fn unique_consecutive<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let data_rank = if with_dim { rank } else { 1 };
     let other: Vec<i64> = (0..data_rank as i64).filter(|&a| a != ax).collect();
     let differs = if other.is_empty() { differs } else { ctx.reduce("ReduceMax", differs, Some(&other), false, i64s)? };
-    let new_run = b.op("Concat", &[b.const_i64s(&[1])?, differs], &[("axis", Attr::Int(0))], i64s)?;
+    let new_run = b.onnx().concat(&[b.const_i64s(&[1])?, differs], 0).typed(i64s)?;
     let flag = b.cast(new_run, bool_type(ctx))?;
     let values = super::common::compress(ctx, data, flag, ax, ctx.result_type(0)?)?;
     let inverse = if want_inverse {
@@ -98,7 +98,7 @@ fn unique_consecutive<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let counts = if want_counts {
         let starts = b.onnx().non_zero(flag).typed(i64s)?;
         let starts = b.onnx().reshape(starts, b.const_i64s(&[-1])?, None).typed(i64s)?;
-        let n = b.op("Shape", &[data], &[("start", Attr::Int(ax)), ("end", Attr::Int(ax + 1))], i64s)?;
+        let n = b.onnx().shape(data, Some(ax + 1), Some(ax)).typed(i64s)?;
         let ends = b.op(
             "Concat",
             &[

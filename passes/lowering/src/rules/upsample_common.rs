@@ -217,7 +217,7 @@ fn resize<'c, 'a>(
         let sizes: Vec<i64> = axes.iter().map(|a| a.output.unwrap()).collect();
         let batch_channels = shape_slice(ctx, x, 0, Some(2))?;
         let sizes = ctx.b.const_i64s(&sizes)?;
-        let sizes = ctx.b.op("Concat", &[batch_channels, sizes], &[("axis", Attr::Int(0))], ctx.b.unranked(i64_type))?;
+        let sizes = ctx.b.onnx().concat(&[batch_channels, sizes], 0).typed(ctx.b.unranked(i64_type))?;
         return Ok(vec![ctx.op("Resize", &[x, none, none, sizes], &attrs)?]);
     }
     // Dynamic output sizes: the given output_size, or integer scales.
@@ -233,7 +233,7 @@ fn resize<'c, 'a>(
         let size: Vec<IntArg> = ctx.args.sym_ints("output_size")?;
         let size = ctx.int_list_tensor(&size)?;
         let batch_channels = shape_slice(ctx, x, 0, Some(2))?;
-        let sizes = ctx.b.op("Concat", &[batch_channels, size], &[("axis", Attr::Int(0))], ctx.b.unranked(i64_type))?;
+        let sizes = ctx.b.onnx().concat(&[batch_channels, size], 0).typed(ctx.b.unranked(i64_type))?;
         return Ok(vec![ctx.op("Resize", &[x, none, none, sizes], &attrs)?]);
     }
     Err(format!("upsample ({mode:?}) with a dynamic output size: only integer scale factors are supported"))
@@ -279,7 +279,7 @@ fn dynamic_nearest<'c, 'a>(
             }
             let map = index_map(mode, a, input, output);
             if input != output || map.iter().enumerate().any(|(d, &s)| d as i64 != s) {
-                cur = b.op_like("Gather", &[cur, b.const_i64s(&map)?], &[("axis", Attr::Int(axis))], x)?;
+                cur = b.onnx().gather(cur, b.const_i64s(&map)?, Some(axis)).like(x)?;
             }
             continue;
         }
@@ -325,7 +325,7 @@ fn dynamic_nearest<'c, 'a>(
             let same = b.onnx().equal(output, input).typed(bool_t)?;
             idx = b.onnx().where_(same, d, idx).typed(ints)?;
         }
-        cur = b.op_like("Gather", &[cur, idx], &[("axis", Attr::Int(axis))], x)?;
+        cur = b.onnx().gather(cur, idx, Some(axis)).like(x)?;
     }
     if cur == x {
         return Ok(vec![x]);
@@ -388,7 +388,7 @@ fn gather_path<'c, 'a>(
         let mut sum: Option<Value> = None;
         for (indices, weights) in taps {
             let idx = ctx.b.const_i64s(&indices)?;
-            let g = ctx.b.op_like("Gather", &[cur, idx], &[("axis", Attr::Int(axis))], x)?;
+            let g = ctx.b.onnx().gather(cur, idx, Some(axis)).like(x)?;
             let term = match weights {
                 None => g,
                 Some(w) => {
