@@ -1,4 +1,4 @@
-use super::native_batch_norm::batch_norm_stats;
+use super::batch_norm_common::batch_norm_stats;
 use crate::Rule;
 
 /// Train-mode batch norm (what `_batch_norm_with_update` becomes in

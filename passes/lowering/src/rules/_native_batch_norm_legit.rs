@@ -1,4 +1,4 @@
-use super::native_batch_norm::batch_norm_stats;
+use super::batch_norm_common::batch_norm_stats;
 use crate::Rule;
 
 /// `_native_batch_norm_legit.no_stats`: batch norm without running

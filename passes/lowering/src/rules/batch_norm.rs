@@ -12,7 +12,7 @@ pub const RULES: &[Rule] = &[
         if c.args.bool("training")? {
             if c.args.opt_tensor("running_mean")?.is_none() && c.args.opt_tensor("running_var")?.is_none() {
                 // No running stats to update: plain batch statistics.
-                return Ok(vec![super::native_batch_norm::batch_norm_stats(c, true)?.remove(0)]);
+                return Ok(vec![super::batch_norm_common::batch_norm_stats(c, true)?.remove(0)]);
             }
             // aten-remove-inplace turns this case into
             // `_native_batch_norm_legit_functional` (the update becomes results).

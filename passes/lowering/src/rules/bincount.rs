@@ -1,4 +1,4 @@
-use super::histogram::accumulate;
+use super::histogram_common::accumulate;
 use super::math_common::{bool_type, elem};
 use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};

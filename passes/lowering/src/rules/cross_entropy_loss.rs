@@ -1,5 +1,5 @@
 use super::common::{dim_size, element_count_f64};
-use super::nll_loss_nd::nll;
+use super::nll_common::nll;
 use super::nn_common::Ew;
 use crate::{builder, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};

@@ -1,14 +1,6 @@
-use super::special_common::{digamma, F64};
-use crate::{Ctx, Rule};
-use melior::ir::Value;
+use crate::Rule;
+use super::digamma_common::{digamma_rule};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.digamma.default", digamma_rule)
     .samples(&["self: T[2,3]", "self: T[3,4]{pos}", "self: i64[2,5]{-3..40}", "self: T[0]", "self: T[]"])
     .dtypes(&["f32", "i64"])];
-
-/// digamma in float64 (see special_common.rs), cast to the result type.
-pub(super) fn digamma_rule<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
-    let (f, x) = F64::new(c, c.args.tensor("self")?)?;
-    let y = digamma(&f, x)?;
-    Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
-}

@@ -1,5 +1,5 @@
 use super::common::shape_slice;
-use super::histogram::accumulate;
+use super::histogram_common::accumulate;
 use super::renorm::renorm_factor;
 use super::prod_common::vector_norm;
 use crate::{builder, Ctx, Rule};

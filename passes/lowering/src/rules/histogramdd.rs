@@ -1,4 +1,4 @@
-use super::histogram::linspace;
+use super::histogram_common::linspace;
 use super::math_common::{bool_type, elem};
 use crate::{builder, Attr, Ctx, Rule};
 use melior::ir::{Type, Value, ValueLike};

@@ -1,6 +1,5 @@
-use super::tensor_common::{index_along, scatter_reduce};
-use crate::{Ctx, Rule};
-use melior::ir::Value;
+use crate::Rule;
+use super::index_add_common::index_add;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.index_add.default", index_add)
     .samples(&[
@@ -12,66 +11,3 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.index_add.default", index_add)
         "self: T[5,3]; dim: 0; index: i64[4]{0..5}; source: T[4,3]; alpha: 0",
     ])
     .dtypes(&["f32", "i64", "i32", "f64", "f16", "bf16", "i8", "u8"])];
-
-/// `self[..., index[i], ...] += alpha * source[..., i, ...]` along `dim`:
-/// `ScatterElements` with reduction "add" (duplicate indices accumulate).
-fn index_add<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
-    let alpha = ctx.args.number("alpha")?.as_f64();
-    // Bool tensors: `alpha = False` adds nothing (`self` as it is); a bool
-    // Mul by 0 has no ONNX form (found by the in-place OpInfo sweep).
-    if alpha == 0.0 && crate::builder::is_bool(ctx.result_element(0)?) {
-        return Ok(vec![ctx.b.onnx().identity(ctx.args.tensor("self")?).typed(ctx.result_type(0)?)?]);
-    }
-    index_scatter(ctx, "sum", true, alpha)
-}
-
-/// The body of index_add / index_copy / index_reduce: `alpha * source`
-/// scattered into `self` along `dim` at `index` with `reduce` (0-d inputs
-/// lifted to 1 element and the result reshaped back).
-pub fn index_scatter<'c, 'a>(
-    ctx: &Ctx<'c, 'a>,
-    reduce: &str,
-    include_self: bool,
-    alpha: f64,
-) -> Result<Vec<Value<'c, 'a>>, String> {
-    let b = &ctx.b;
-    let element = ctx.result_element(0)?;
-    let x = ctx.args.tensor("self")?;
-    let rank = ctx.rank(x)?;
-    let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
-    let src = ctx.tensor_as("source", element)?;
-    let (x1, mut src, rank1) = lift_0d(ctx, x, src, rank)?;
-    if alpha != 1.0 {
-        let a = b.const_scalar(element, alpha)?;
-        src = b.onnx().mul(src, a).like(src)?;
-    }
-    let shape = b.shape(src)?;
-    let index = index_along(ctx, ctx.args.tensor("index")?, dim, rank1, shape)?;
-    let r = scatter_reduce(ctx, x1, dim, index, src, reduce, include_self)?;
-    finish(ctx, r, rank)
-}
-
-/// 0-d `self`/`source` as 1-element tensors (torch allows index_* on 0-d).
-pub fn lift_0d<'c, 'a>(
-    ctx: &Ctx<'c, 'a>,
-    x: Value<'c, 'a>,
-    src: Value<'c, 'a>,
-    rank: usize,
-) -> Result<(Value<'c, 'a>, Value<'c, 'a>, usize), String> {
-    if rank > 0 {
-        let src = if ctx.rank(src)? == 0 { ctx.unsqueeze(src, &[0])? } else { src };
-        return Ok((x, src, rank));
-    }
-    let one = ctx.b.const_i64s(&[1])?;
-    Ok((
-        ctx.b.onnx().reshape(x, one, None).like(x)?,
-        ctx.b.onnx().reshape(src, one, None).like(src)?,
-        1,
-    ))
-}
-
-/// The result typed like the op's, back to 0-d when `self` was.
-pub fn finish<'c, 'a>(ctx: &Ctx<'c, 'a>, r: Value<'c, 'a>, rank: usize) -> Result<Vec<Value<'c, 'a>>, String> {
-    let shape = if rank == 0 { ctx.b.const_i64s(&[])? } else { ctx.b.shape(ctx.args.tensor("self")?)? };
-    Ok(vec![ctx.b.onnx().reshape(r, shape, None).typed(ctx.result_type(0)?)?])
-}

@@ -41,5 +41,5 @@ fn index_fill<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let updates = b.onnx().expand(value, region).like(x)?;
     let idx = index_along(ctx, flat, dim, rank1, region)?;
     let r = scatter_reduce(ctx, x1, dim, idx, updates, "none", true)?;
-    super::index_add::finish(ctx, r, rank)
+    super::index_add_common::finish(ctx, r, rank)
 }

@@ -1,4 +1,4 @@
-use super::index_add::index_scatter;
+use super::index_add_common::index_scatter;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.index_reduce.default", |c| {

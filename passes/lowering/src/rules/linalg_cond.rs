@@ -4,7 +4,7 @@
 //! `norm(A) * norm(inv(A))` as torch computes it (`linalg_inv_ex`, the
 //! inverse filled with inf where `info > 0`, NaN products made inf).
 //! Empty matrices give 0, like torch.
-use super::linalg_inv_ex::inverse;
+use super::linalg_inv_common::inverse;
 use super::linalg_jacobi_common::{cast_result, operand_dims, real_float, singular_values, zeros_result, Ops};
 use super::linalg_matrix_norm::{matrix_norm, MatrixOrd};
 use crate::{Ctx, Rule};

@@ -1,11 +1,11 @@
-use super::linalg_common::{self as lc, La};
-use crate::{Ctx, Rule};
-use melior::ir::Value;
+use crate::Rule;
 
 /// `(inverse, info)`: torch solves `A X = I` (`linalg.solve_ex(A, eye)`);
 /// unrolled LU with partial pivoting over the static n <= 16 (see
 /// linalg_common.rs). `info` is the first zero pivot (1-based), 0 when `A`
 /// is invertible; a singular `A` gives inf/NaN entries, like torch.
+use super::linalg_inv_common::{inverse};
+
 pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_inv_ex.default", |c| {
     // check_errors=True: torch raises where info != 0, which a graph cannot
     // do; where torch returns, the results are the same (see linalg_common.rs).
@@ -14,16 +14,3 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_inv_ex.default", |c| {
 })
 .samples(&["A: T[3,3]{dd}", "A: T[2,4,4]{dd}", "A: T[1,1]{dd}", "A: T[0,0]", "A: T[4,4]", "A: T[3,0,0]"])
 .dtypes(&["f32", "f64"])];
-
-/// `(inverse, info)` of the tensor argument `name`.
-pub fn inverse<'c, 'a>(c: &Ctx<'c, 'a>, name: &str) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
-    let a = c.args.tensor(name)?;
-    let element = lc::float_element(a, name)?;
-    let (n, batch) = lc::square_dims(a, name)?;
-    let la = La::new(c, element);
-    let f = lc::lu(&la, a, n, n, true)?;
-    let eye = lc::identity(&la, n)?;
-    let x = lc::lu_solve(&la, &f, eye, n, batch + 2, false)?;
-    let info = lc::lu_info(&la, f.lu, n, n, batch)?;
-    Ok((x, info))
-}

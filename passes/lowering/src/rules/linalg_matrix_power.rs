@@ -33,7 +33,7 @@ fn matrix_power<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             return Err("linalg.matrix_power: a negative power of a non-float matrix".into());
         }
         n = -n;
-        super::linalg_inv_ex::inverse(c, "self")?.0
+        super::linalg_inv_common::inverse(c, "self")?.0
     } else {
         x
     };

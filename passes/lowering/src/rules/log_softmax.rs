@@ -1,4 +1,4 @@
-use super::softmax::softmax;
+use super::softmax_common::softmax;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

@@ -1,4 +1,4 @@
-use super::nll_loss_nd::nll_rule;
+use super::nll_common::nll_rule;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.nll_loss.default", |c| Ok(vec![nll_rule(c)?.0])).samples(&[

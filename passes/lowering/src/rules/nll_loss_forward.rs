@@ -1,4 +1,4 @@
-use super::nll_loss_nd::nll_rule;
+use super::nll_common::nll_rule;
 use crate::Rule;
 
 /// `(output, total_weight)`; total_weight is the sum of the kept weights

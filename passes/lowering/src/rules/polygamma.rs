@@ -1,4 +1,4 @@
-use super::digamma::digamma_rule;
+use super::digamma_common::digamma_rule;
 use super::math_common::bool_op;
 use super::special_common::{f64_type, F64};
 use crate::{Ctx, Rule};

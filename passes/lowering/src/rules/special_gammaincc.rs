@@ -1,4 +1,4 @@
-use super::igamma::incomplete_gamma;
+use super::igamma_common::incomplete_gamma;
 use crate::Rule;
 
 /// torch.special.gammaincc = igammac (see igamma.rs).

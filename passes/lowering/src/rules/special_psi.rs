@@ -1,4 +1,4 @@
-use super::digamma::digamma_rule;
+use super::digamma_common::digamma_rule;
 use crate::Rule;
 
 /// `torch.special.psi` = digamma (exported as its own target in the TRAINING IR).
