@@ -1,4 +1,4 @@
-use super::adaptive_avg_pool2d::bins;
+use super::adaptive_pool_common::bins;
 use super::avg_pool2d_backward::{box_taps, positions, sizes, window_backward, Win};
 use crate::{Ctx, Rule};
 use melior::ir::Value;

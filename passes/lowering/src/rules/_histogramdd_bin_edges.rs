@@ -1,4 +1,4 @@
-use super::histogramdd::{bin_counts, count_edges, points};
+use super::histogramdd_common::{bin_counts, count_edges, points};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 

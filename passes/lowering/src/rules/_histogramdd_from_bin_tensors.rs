@@ -1,4 +1,4 @@
-use super::histogramdd::{histogram_of, points, tensor_edges};
+use super::histogramdd_common::{histogram_of, points, tensor_edges};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 

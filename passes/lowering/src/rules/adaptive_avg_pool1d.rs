@@ -1,4 +1,4 @@
-use super::adaptive_avg_pool2d::adaptive_avg_pool;
+use super::adaptive_pool_common::adaptive_avg_pool;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.adaptive_avg_pool1d.default", |c| adaptive_avg_pool(c, 1)).samples(&[

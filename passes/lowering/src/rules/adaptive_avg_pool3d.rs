@@ -1,4 +1,4 @@
-use super::adaptive_avg_pool2d::adaptive_avg_pool;
+use super::adaptive_pool_common::adaptive_avg_pool;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

@@ -1,4 +1,4 @@
-use super::mT::swap_last_two;
+use super::transpose_common::swap_last_two;
 use crate::Rule;
 
 /// `x.adjoint()`: `x.mH`, real tensors only.

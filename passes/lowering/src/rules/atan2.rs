@@ -1,5 +1,5 @@
 use super::math_common::{bool_op, isinf};
-use super::signbit::signbit;
+use super::signbit_common::signbit;
 use crate::{Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 

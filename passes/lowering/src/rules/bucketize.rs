@@ -1,5 +1,5 @@
 use super::math_common::elem;
-use super::searchsorted::{insertion_index, promote, promote_number};
+use super::searchsorted_common::{insertion_index, promote, promote_number};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 

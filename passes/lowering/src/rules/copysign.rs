@@ -1,4 +1,4 @@
-use super::signbit::signbit;
+use super::signbit_common::signbit;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 

@@ -1,4 +1,4 @@
-use super::trapezoid::integrate;
+use super::trapezoid_common::integrate;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

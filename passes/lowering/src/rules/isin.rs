@@ -1,5 +1,5 @@
 use super::math_common::{bool_type, elem};
-use super::searchsorted::{promote, promote_number};
+use super::searchsorted_common::{promote, promote_number};
 use crate::{Ctx, Number, Rule};
 use melior::ir::Value;
 

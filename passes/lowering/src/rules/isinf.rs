@@ -1,19 +1,6 @@
-use super::math_common::{bool_op, is_float_value};
-use crate::{Attr, Ctx, Rule};
-use melior::ir::Value;
+use crate::Rule;
+use super::isinf_common::{inf};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.isinf.default", |c| inf(c, true, true))
     .samples(&["self: T[2,3]", "self: T[0,3]", "self: T[]"])
     .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];
-
-/// `IsInf` on floats (detecting +inf and/or -inf); false for integers and
-/// bools (`x != x`).
-pub(super) fn inf<'c, 'a>(c: &Ctx<'c, 'a>, pos: bool, neg: bool) -> Result<Vec<Value<'c, 'a>>, String> {
-    let x = c.args.tensor("self")?;
-    if is_float_value(x) {
-        let attrs = [("detect_positive", Attr::Int(pos as i64)), ("detect_negative", Attr::Int(neg as i64))];
-        return Ok(vec![c.op("IsInf", &[x], &attrs)?]);
-    }
-    let eq = bool_op(c, "Equal", &[x, x])?;
-    Ok(vec![c.b.onnx().not(eq).typed(c.result_type(0)?)?])
-}

@@ -1,4 +1,4 @@
-use super::isinf::inf;
+use super::isinf_common::inf;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.isposinf.default", |c| inf(c, true, false))

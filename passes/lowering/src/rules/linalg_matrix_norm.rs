@@ -1,4 +1,4 @@
-use super::linalg_vector_norm::vector_norm;
+use super::vector_norm_common::vector_norm;
 use super::linalg_jacobi_common::{sv_norm, SvNorm};
 use super::math_common::reduce_nan;
 use crate::{builder, Ctx, Rule};

@@ -1,5 +1,5 @@
 use super::linalg_matrix_norm::{matrix_norm, MatrixOrd};
-use super::linalg_vector_norm::vector_norm;
+use super::vector_norm_common::vector_norm;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 

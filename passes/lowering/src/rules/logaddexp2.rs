@@ -1,4 +1,4 @@
-use super::logaddexp::logaddexp;
+use super::logaddexp_common::logaddexp;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.logaddexp2.default", |c| logaddexp(c, true)).samples(&[

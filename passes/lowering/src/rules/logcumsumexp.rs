@@ -1,4 +1,4 @@
-use super::logaddexp::logaddexp_of;
+use super::logaddexp_common::logaddexp_of;
 use super::math_common::along_dim;
 use super::scan_common::{inclusive_scan, scan_len};
 use crate::Rule;

@@ -1,4 +1,4 @@
-use super::mT::swap_last_two;
+use super::transpose_common::swap_last_two;
 use crate::Rule;
 
 /// `x.mH`: the conjugate transpose of the last two dims; real tensors only

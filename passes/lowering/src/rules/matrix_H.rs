@@ -1,4 +1,4 @@
-use super::mT::swap_last_two;
+use super::transpose_common::swap_last_two;
 use super::shapes_common::real_only;
 use crate::Rule;
 

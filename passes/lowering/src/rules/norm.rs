@@ -1,4 +1,4 @@
-use super::linalg_vector_norm::vector_norm;
+use super::vector_norm_common::vector_norm;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 

@@ -1,30 +1,6 @@
-use super::math_common::{bool_op, is_float_value};
-use crate::{Ctx, Rule};
-use melior::ir::Value;
+use crate::Rule;
+use super::signbit_common::{signbit};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.signbit.default", |c| Ok(vec![signbit(c, c.args.tensor("self")?)?]))
     .samples(&["self: T[2,3]", "self: T[0]", "self: T[]"])
     .dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];
-
-/// Whether the sign bit is set: `x < 0`, or for a float zero `1 / x < 0`
-/// (-0.0). ONNX cannot read the sign bit of a NaN: NaN gives false (the sign
-/// of Python's `float('nan')`; a NaN made negative, e.g. `-nan`, differs
-/// from torch).
-pub(super) fn signbit<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-    let b = &c.b;
-    if crate::builder::element_type(melior::ir::ValueLike::r#type(&x))
-        .is_some_and(crate::builder::is_bool)
-    {
-        let t = bool_op(c, "Equal", &[x, x])?;
-        return bool_op(c, "Not", &[t]);
-    }
-    let zero = b.const_like(x, 0.0)?;
-    let neg = bool_op(c, "Less", &[x, zero])?;
-    if !is_float_value(x) {
-        return Ok(neg);
-    }
-    let one = b.const_like(x, 1.0)?;
-    let r = b.onnx().div(one, x).like(x)?;
-    let neg_zero = bool_op(c, "Less", &[r, zero])?;
-    bool_op(c, "Or", &[neg, neg_zero])
-}

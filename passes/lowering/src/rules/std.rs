@@ -1,4 +1,4 @@
-use super::var::{variance, variance_all};
+use super::var_common::{variance, variance_all};
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

@@ -1,5 +1,5 @@
 use super::math_common::lift0;
-use super::var::variance;
+use super::var_common::variance;
 use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -27,7 +27,7 @@ pub(super) fn with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<
     let v = variance(c, std)?.remove(0);
     let x = c.args.tensor("self")?;
     let rank = c.rank(x)?;
-    let dims = super::var::reduced_dims(c, rank)?;
+    let dims = super::var_common::reduced_dims(c, rank)?;
     let axes = if dims.is_empty() { None } else { Some(&dims[..]) };
     let keepdim = c.args.bool("keepdim")?;
     let mean = if super::reduce_common::reduced_count(x, axes) == Some(0) {
@@ -53,7 +53,7 @@ pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Va
     let d = b.onnx().sub(x, mean_k).like(x)?;
     let sq = b.onnx().mul(d, d).like(x)?;
     let sum = c.reduce("ReduceSum", sq, None, false, b.unranked(element))?;
-    let denom = super::var::degrees_of_freedom(c, x, &shape, &all, correction)?;
+    let denom = super::var_common::degrees_of_freedom(c, x, &shape, &all, correction)?;
     let var = b.onnx().div(sum, denom).like(x)?;
     let v = if std {
         b.onnx().sqrt(var).typed(c.result_type(0)?)?
