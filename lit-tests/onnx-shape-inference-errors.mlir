@@ -188,3 +188,21 @@ func.func @loss_declared(%s: tensor<3x5xf32>, %t: tensor<3xi64>) -> tensor<3xf32
   %0 = "onnx.NegativeLogLikelihoodLoss"(%s, %t) {reduction = "mean"} : (tensor<3x5xf32>, tensor<3xi64>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// Concat's inputs agree on every dim but the axis (an edited model
+// concatenated [2, 4, 3] with [64, 4, 8] on axis 2 and wrote dim 0 = 2).
+func.func @concat_other_dims(%a: tensor<2x4x3xf32>, %b: tensor<64x4x8xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{Concat's inputs [2, 4, 3] and [64, 4, 8] differ in dim 0, which is not the axis 2}}
+  %0 = "onnx.Concat"(%a, %b) {axis = 2 : i64} : (tensor<2x4x3xf32>, tensor<64x4x8xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @concat_ranks(%a: tensor<2x4xf32>, %b: tensor<2x4x1xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{Concat's inputs [2, 4] and [2, 4, 1] differ in rank}}
+  %0 = "onnx.Concat"(%a, %b) {axis = -1 : i64} : (tensor<2x4xf32>, tensor<2x4x1xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

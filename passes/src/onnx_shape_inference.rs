@@ -428,6 +428,36 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
                 _ => Ok(()),
             }
         }
+        // The inputs of a Concat share their rank and every dim but the axis.
+        "Concat" => {
+            let shapes: Vec<Shape> = (0..op.operand_count()).filter_map(input).collect();
+            let Some(first) = shapes.first() else { return Ok(()) };
+            let axis = crate::ir::int_attribute(op, "axis").unwrap_or(0);
+            for s in &shapes[1..] {
+                if s.len() != first.len() {
+                    return Err(format!("Concat's inputs {} and {} differ in rank", show(first), show(s)));
+                }
+            }
+            let rank = first.len() as i64;
+            if rank == 0 || !(-rank..rank).contains(&axis) {
+                return Ok(()); // the op's verifier names a bad axis
+            }
+            let axis = axis.rem_euclid(rank) as usize;
+            for s in &shapes[1..] {
+                for (k, (x, y)) in first.iter().zip(s).enumerate() {
+                    if let (Dim::Static(x), Dim::Static(y)) = (x, y) {
+                        if k != axis && x != y {
+                            return Err(format!(
+                                "Concat's inputs {} and {} differ in dim {k}, which is not the axis {axis}",
+                                show(first),
+                                show(s)
+                            ));
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
         "Gemm" => match (input(0), input(1)) {
             (Some(a), Some(b)) if a.len() != 2 || b.len() != 2 => {
                 Err(format!("Gemm takes 2-D operands, got {} and {}", show(&a), show(&b)))
