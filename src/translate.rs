@@ -275,13 +275,7 @@ pub fn check_decompose(ops: &[String]) -> Result<(), Error> {
 /// (a relative path against the `.mlir`'s directory, else the working
 /// directory), opened to check it, and replaced by the resolved path.
 pub fn load<'c>(context: &'c Context, path: &str) -> Result<Module<'c>, Error> {
-    load_at_opset(context, path, None)
-}
-
-/// [`load`]; an ONNX model is first upgraded to opset `onnx_opset` when
-/// given (`--to-onnx m.onnx --opset N`, see `onnx_import::upgrade`).
-pub fn load_at_opset<'c>(context: &'c Context, path: &str, onnx_opset: Option<u32>) -> Result<Module<'c>, Error> {
-    load_with(context, path, onnx_opset, &import::ImportOptions::default())
+    load_with(context, path, None, &import::ImportOptions::default())
 }
 
 /// [`load`] as a conversion with `options` loads: an ONNX model upgraded
@@ -291,6 +285,9 @@ pub fn load_for<'c>(context: &'c Context, path: &str, options: &ConvertOptions) 
     load_with(context, path, options.opset_given.then_some(options.opset), &import)
 }
 
+/// [`load`]: an ONNX model first upgraded to opset `onnx_opset` when given
+/// (`--to-onnx m.onnx --opset N`, see `onnx_import::upgrade`), a `.pt2`
+/// imported with `import`.
 fn load_with<'c>(
     context: &'c Context,
     path: &str,

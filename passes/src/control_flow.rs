@@ -23,7 +23,7 @@
 
 use crate::{aten_ir, ir, onnx_ir};
 use melior::ir::{
-    attribute::{AttributeLike as _, IntegerAttribute},
+    attribute::IntegerAttribute,
     block::BlockLike,
     operation::{OperationBuilder, OperationLike},
     r#type::{IntegerType, RankedTensorType, TypeLike},
@@ -109,17 +109,7 @@ fn hoist_weights(root: OperationRef<'_, '_>) {
 /// `operandSegmentSizes`, as the importer records them).
 fn segment<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Result<Vec<Value<'c, 'a>>, String> {
     let names: Vec<String> = match op.attribute("arg_names") {
-        Ok(attr) => unsafe {
-            let raw = attr.to_raw();
-            if !sys::mlirAttributeIsAArray(raw) {
-                return Err("'arg_names' is not an array".into());
-            }
-            (0..sys::mlirArrayAttrGetNumElements(raw))
-                .map(|i| {
-                    ir::string_value(Attribute::from_raw(sys::mlirArrayAttrGetElement(raw, i))).unwrap_or_default()
-                })
-                .collect()
-        },
+        Ok(attr) => ir::string_array(attr).ok_or("'arg_names' is not an array")?,
         Err(_) => return Err("missing 'arg_names'".into()),
     };
     let sizes = op

@@ -880,22 +880,24 @@ fn check_scan_body_shapes(op: OperationRef<'_, '_>, body: &[melior::ir::Value<'_
 fn verify_yield(op: OperationRef<'_, '_>) -> Result<(), String> {
     let parent = op.parent_operation().ok_or("is not inside an op")?;
     let parent_name = ir::op_name(parent);
-    // A custom op's translation, before the lowering inlines it (aten-verify
-    // checks the count).
-    if parent_name.starts_with(crate::aten_ir::CUSTOM_PREFIX) {
-        if op.next_in_block().is_some() {
-            return Err("must be the last op of its block".into());
-        }
-        return Ok(());
-    }
-    let op_type = onnx_ir::split_name(&parent_name)
-        .filter(|_| parent_name.starts_with(onnx_ir::DIALECT_PREFIX))
-        .map(|(_, t)| t)
-        .filter(|t| onnx_ir::region_attributes(t).is_some())
-        .ok_or_else(|| format!("must be inside an onnx op with subgraphs, not '{parent_name}'"))?;
+    // Also ends a custom op's translation before the lowering inlines it
+    // (aten-verify checks the count there).
+    let custom = parent_name.starts_with(crate::aten_ir::CUSTOM_PREFIX);
+    let op_type = if custom {
+        None
+    } else {
+        Some(
+            onnx_ir::split_name(&parent_name)
+                .filter(|_| parent_name.starts_with(onnx_ir::DIALECT_PREFIX))
+                .map(|(_, t)| t)
+                .filter(|t| onnx_ir::region_attributes(t).is_some())
+                .ok_or_else(|| format!("must be inside an onnx op with subgraphs, not '{parent_name}'"))?,
+        )
+    };
     if op.next_in_block().is_some() {
         return Err("must be the last op of its block".into());
     }
+    let Some(op_type) = op_type else { return Ok(()) };
     let outputs: Vec<melior::ir::Value> = op.operands().collect();
     let results: Vec<melior::ir::Value> = parent.results().map(Into::into).collect();
     let expected: Vec<Option<String>> = match op_type {

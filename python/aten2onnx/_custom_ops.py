@@ -21,6 +21,8 @@ from typing import Any, Dict, Iterable, Optional, Set, Tuple
 
 import torch
 
+from ._source import user_line
+
 #: Namespaces of torch's own ops and of the ops the compiler knows.
 _KNOWN_NAMESPACES = {
     "aten", "prims", "higher_order", "quantized_decomposed", "torchao", "quantized", "_quantized",
@@ -118,18 +120,6 @@ def _custom_nodes(graph_module: torch.fx.GraphModule) -> Iterable[Tuple["torch._
                     yield target, node
 
 
-def _source_line(node: torch.fx.Node) -> str:
-    """` at FILE:LINE` of the node's user code, when recorded."""
-    trace = node.meta.get("stack_trace") or ""
-    lines = [l.strip() for l in trace.splitlines() if l.strip().startswith("File ")]
-    if not lines:
-        return ""
-    import re
-
-    m = re.match(r'File "([^"]+)", line (\d+)', lines[-1])
-    return f" at {m.group(1)}:{m.group(2)}" if m else ""
-
-
 def decompose_composite_custom_ops(ep: "torch.export.ExportedProgram", table: Optional[Dict[Any, Any]]):
     """`ep` with its untranslated CompositeImplicitAutograd custom ops
     decomposed (the same object when there are none)."""
@@ -141,7 +131,8 @@ def decompose_composite_custom_ops(ep: "torch.export.ExportedProgram", table: Op
             if written:
                 from . import ConversionError
 
-                where = _source_line(node)
+                line = user_line(node.meta.get("stack_trace"))
+                where = f" at {line}" if line else ""
                 raise ConversionError(
                     f"custom op '{op.name()}' (node '{node.name}'{where}) writes its argument(s) {', '.join(written)} "
                     "in place (mutates_args): a translation, a function of the op's inputs, would drop the write "

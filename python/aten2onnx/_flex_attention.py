@@ -41,6 +41,7 @@ import torch.utils._pytree as pytree
 from torch.fx.node import Node, map_aggregate
 
 from ._native import ConversionError
+from ._source import user_line as _user_line
 
 __all__ = ["decompose_flex_attention"]
 
@@ -666,18 +667,6 @@ class _Decomposition:
         if not self.top:
             raise self.error("a score_mod/mask_mod constant tensor inside a nested subgraph is not supported")
         return self.program.lift_constant(tensor.detach().clone())
-
-
-def _user_line(stack_trace: Optional[str]) -> Optional[str]:
-    """`file.py:LINE` of the user's frame of a stack trace: the innermost
-    one outside torch and generated code (as the compiler picks it)."""
-    import re
-
-    frames = re.findall(r'File "([^"]+)", line (\d+)', stack_trace or "")
-    for file, line in reversed(frames):
-        if not ("/site-packages/" in file or "/dist-packages/" in file or file.startswith(("torch/", "<"))):
-            return f"{file}:{line}"
-    return f"{frames[0][0]}:{frames[0][1]}" if frames else None
 
 
 def _const(arg):

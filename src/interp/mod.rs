@@ -361,18 +361,7 @@ impl Interpreter<'_> {
         }
         let returned = ffi::call(schema.name, schema.overload_name(), &args)?;
         drop(keep);
-        let mut results = Vec::new();
-        for r in returned {
-            match r {
-                ffi::Returned::Tensor(t) => results.push(RtValue::Tensor(t)),
-                ffi::Returned::Tensors(list) => results.extend(list.into_iter().map(RtValue::Tensor)),
-                ffi::Returned::Int(i) => results.push(RtValue::Int(i)),
-                ffi::Returned::Double(d) => results.push(RtValue::Float(d)),
-                ffi::Returned::Bool(b) => results.push(RtValue::Bool(b)),
-                ffi::Returned::None => results.push(RtValue::None),
-            }
-        }
-        Ok(results)
+        Ok(runtime_values(returned))
     }
 }
 
@@ -383,19 +372,7 @@ impl Interpreter<'_> {
         let full = name.strip_prefix(aten_ir::CUSTOM_PREFIX).unwrap_or(name);
         let (qualified, overload) = full.rsplit_once('.').ok_or("a custom op name without an overload")?;
         let names = |attr: &str| -> Vec<String> {
-            op.attribute(attr)
-                .ok()
-                .map(|a| {
-                    let raw = a.to_raw();
-                    let n = unsafe { mlir_sys::mlirArrayAttrGetNumElements(raw) }.max(0) as isize;
-                    (0..n)
-                        .filter_map(|k| {
-                            let element = unsafe { Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, k)) };
-                            aten2onnx_passes::ir::string_value(element)
-                        })
-                        .collect()
-                })
-                .unwrap_or_default()
+            op.attribute(attr).ok().and_then(aten2onnx_passes::ir::string_array).unwrap_or_default()
         };
         let operand_names = names(aten_ir::CUSTOM_OPERANDS_ATTR);
         let mut operands = op.operands();
@@ -427,19 +404,25 @@ impl Interpreter<'_> {
             format!("{e}\n(the reference run calls the custom op '{qualified}.{overload}' through libtorch: it must be registered in this process)")
         })?;
         drop(keep);
-        let mut results = Vec::new();
-        for r in returned {
-            match r {
-                ffi::Returned::Tensor(t) => results.push(RtValue::Tensor(t)),
-                ffi::Returned::Tensors(list) => results.extend(list.into_iter().map(RtValue::Tensor)),
-                ffi::Returned::Int(i) => results.push(RtValue::Int(i)),
-                ffi::Returned::Double(d) => results.push(RtValue::Float(d)),
-                ffi::Returned::Bool(b) => results.push(RtValue::Bool(b)),
-                ffi::Returned::None => results.push(RtValue::None),
-            }
-        }
-        Ok(results)
+        Ok(runtime_values(returned))
     }
+}
+
+/// A dispatcher call's results as runtime values (a returned list
+/// flattened, as the aten dialect's results are).
+fn runtime_values(returned: Vec<ffi::Returned>) -> Vec<RtValue> {
+    let mut results = Vec::new();
+    for r in returned {
+        match r {
+            ffi::Returned::Tensor(t) => results.push(RtValue::Tensor(t)),
+            ffi::Returned::Tensors(list) => results.extend(list.into_iter().map(RtValue::Tensor)),
+            ffi::Returned::Int(i) => results.push(RtValue::Int(i)),
+            ffi::Returned::Double(d) => results.push(RtValue::Float(d)),
+            ffi::Returned::Bool(b) => results.push(RtValue::Bool(b)),
+            ffi::Returned::None => results.push(RtValue::None),
+        }
+    }
+    results
 }
 
 /// Owned storage behind boxed arguments.

@@ -133,6 +133,22 @@ pub fn string_value<'c>(attr: Attribute<'c>) -> Option<String> {
     }
 }
 
+/// The elements of an array attribute as strings (a non-string element is
+/// `""`); `None` when `attr` is not an array.
+pub fn string_array(attr: Attribute<'_>) -> Option<Vec<String>> {
+    let raw = attr.to_raw();
+    unsafe {
+        if !sys::mlirAttributeIsAArray(raw) {
+            return None;
+        }
+        Some(
+            (0..sys::mlirArrayAttrGetNumElements(raw))
+                .map(|i| string_value(Attribute::from_raw(sys::mlirArrayAttrGetElement(raw, i))).unwrap_or_default())
+                .collect(),
+        )
+    }
+}
+
 /// Kinds of value types the dialects use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueKind {

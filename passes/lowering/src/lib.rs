@@ -410,13 +410,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
 
     /// `onnx.none`, for an optional input left out.
     pub fn none(&self) -> Result<Value<'c, 'a>, String> {
-        let op = melior::ir::operation::OperationBuilder::new(crate::onnx_ir::NONE_OP, self.b.location)
-            .add_results(&[Type::none(self.b.context)])
-            .build()
-            .map_err(|e| e.to_string())?;
-        let block = melior::ir::operation::OperationLike::block(&self.args.op).ok_or("op is not in a block")?;
-        let op = melior::ir::BlockLike::insert_operation_before(&block, self.args.op, op);
-        melior::ir::operation::OperationLike::result(&op, 0).map(Into::into).map_err(|e| e.to_string())
+        self.b.none()
     }
 
     /// `Unsqueeze(x, axes)`.
