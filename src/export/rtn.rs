@@ -435,3 +435,31 @@ pub fn write(spec: &Spec, w: &Data<'_>, data_type: i32, n: i64, k: i64, out: &mu
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ties (`x.5` after scaling) round half to even and the range ends
+    /// clamp, as onnxruntime's quantizer for Gather computes them
+    /// (`quant_slice_symmetric` / `quant_slice_asymmetric`; the expected
+    /// values are theirs for these blocks).
+    #[test]
+    fn gather_ties_and_range_ends_match_the_quantizer() {
+        let sym = [8.0f32, 2.5, 3.5, -8.0, 0.5, -0.5, 1.5, -2.5];
+        let (scale, _) = gather_params(&sym, true);
+        assert_eq!(scale, 1.0);
+        let q: Vec<i8> = sym.iter().map(|&v| ((gather_value(v, scale, 0, true) << 4) as i8) >> 4).collect();
+        assert_eq!(q, [7, 2, 4, -8, 0, 0, 2, -2]);
+        for (block, want_q, want_zp) in [
+            ([0.0f32, 7.5, 15.0, -0.0], [0u8, 8, 15, 0], 0u8),
+            ([-1.0, 14.0, 0.0, 0.0], [0, 15, 1, 1], 1),
+            ([-0.5, 14.5, 6.5, 0.0], [0, 14, 6, 0], 0),
+        ] {
+            let (scale, zp) = gather_params(&block, false);
+            assert_eq!((scale, zp), (1.0, want_zp), "{block:?}");
+            let q: Vec<u8> = block.iter().map(|&v| gather_value(v, scale, zp, false)).collect();
+            assert_eq!(q, want_q, "{block:?}");
+        }
+    }
+}
