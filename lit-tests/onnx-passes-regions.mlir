@@ -99,7 +99,7 @@ func.func @random(%x: tensor<3xf32>, %p: tensor<i1>) -> (tensor<3xf32>, tensor<3
 // -----
 
 // Dropout in training mode is the random source of the lowered random ops
-// (rules/random_common.rs): two of them are two draws.
+// (rules/helpers/random_common.rs): two of them are two draws.
 // CSE-LABEL: func.func @dropout_draws
 // CSE-COUNT-2: "onnx.Dropout"(%arg0, %arg1, %arg2)
 // VERIFY-LABEL: func.func @dropout_draws

@@ -120,7 +120,7 @@ pub struct PassRecord {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct RuleRecord {
     pub aten_op: String,
-    /// The rule's file (`passes/lowering/src/rules/<op>.rs`); None for the
+    /// The rule's file (`passes/lowering/src/rules/<family>/<op>.rs`); None for the
     /// ops `convert-aten-to-onnx` lowers itself (built-in lowerings).
     pub rule: Option<String>,
     /// Aten ops of this target in the program (all removed by the lowering).

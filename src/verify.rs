@@ -756,7 +756,7 @@ mod tests {
             divergence: Some(Divergence {
                 node: "silu".into(),
                 aten_op: "aten.silu.default".into(),
-                rule: "passes/lowering/src/rules/silu.rs".into(),
+                rule: "passes/lowering/src/rules/activation/silu.rs".into(),
                 position: SourcePosition::default(),
                 max_abs: 0.25,
             }),

@@ -31,7 +31,7 @@ from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-RULES_DIR = REPO / "passes" / "src" / "lowering" / "rules"
+RULES_DIR = REPO / "passes" / "lowering" / "src" / "rules"
 SWEEP_JSON = REPO / "docs" / "opinfo-sweep.json"
 MIN_OPSET, MAX_OPSET = 17, 28
 
@@ -60,7 +60,7 @@ def rules_from_sources():
     """Fallback: the rule declarations read from the rule files."""
     rules = []
     target_re = re.compile(r'Rule::(?:unary|binary|custom)\(\s*"(aten\.[\w.]+)"')
-    for path in sorted(RULES_DIR.glob("*.rs")):
+    for path in sorted(RULES_DIR.glob("*/*.rs")):
         text = path.read_text()
         starts = [m for m in target_re.finditer(text)]
         for k, m in enumerate(starts):
@@ -76,12 +76,12 @@ def rules_from_sources():
             md = re.search(r"\.dtypes\(\s*&\[([^\]]*)\]", chunk)
             if md:
                 dtypes = re.findall(r'"(\w+)"', md.group(1))
-            rules.append({"target": m.group(1), "file": f"passes/lowering/src/rules/{path.name}",
+            rules.append({"target": m.group(1), "file": f"passes/lowering/src/rules/{path.parent.name}/{path.name}",
                           "opsets": list(opsets), "dtypes": dtypes, "samples": None})
     return rules
 
 
-INEXPRESSIBLE_RS = REPO / "passes" / "src" / "lowering" / "inexpressible.rs"
+INEXPRESSIBLE_RS = REPO / "passes" / "lowering" / "src" / "inexpressible.rs"
 
 
 def inexpressible_from_sources():
@@ -270,7 +270,7 @@ def main():
     source = "`aten-opt --list-rules`"
     if rules is None:
         rules = rules_from_sources()
-        source = "the rule files (passes/lowering/src/rules/*.rs; `aten-opt --list-rules` unavailable)"
+        source = "the rule files (passes/lowering/src/rules/*/*.rs; `aten-opt --list-rules` unavailable)"
         print(f"gen_coverage: {args.binary} --list-rules unavailable; parsed the rule files", file=sys.stderr)
     refused = [r for r in rules if "inexpressible" in r]
     rules = [r for r in rules if "inexpressible" not in r]

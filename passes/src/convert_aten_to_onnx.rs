@@ -387,7 +387,7 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
     ))
 }
 
-/// `_assert_scalar` lowers to nothing (rules/_assert_scalar.rs: ONNX has no
+/// `_assert_scalar` lowers to nothing (rules/symbolic/_assert_scalar.rs: ONNX has no
 /// assertion). It is dropped before the coverage check together with the
 /// side-effect-free ops that only fed it: torch.export defines some unbacked
 /// symbols just to check them (`u5 = sym_storage_offset(piece)` then

@@ -133,7 +133,7 @@ fn blocks_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Vec<OperationRef<'c, 'a>>>
 
 /// Ops that draw random numbers: two of them are two draws, never merged
 /// (`Dropout` in training mode is the random source of the lowered random
-/// ops, rules/random_common.rs).
+/// ops, rules/helpers/random_common.rs).
 fn is_random(name: &str) -> bool {
     matches!(
         name.strip_prefix(onnx_ir::DIALECT_PREFIX),

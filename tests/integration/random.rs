@@ -5,7 +5,7 @@
 //! values cannot be compared with torch's, so programs using them are
 //! captured with torch.export, converted at opset 21 and at the default
 //! opset (onnxruntime 1.32 has no kernels for the opset-22 Random* ops: the
-//! lowering draws from `Dropout` masks, rules/random_common.rs), run in
+//! lowering draws from `Dropout` masks, rules/helpers/random_common.rs), run in
 //! onnxruntime several times, and each output is checked on shape, dtype,
 //! range and moments (mean and standard deviation within about 6 standard
 //! errors), and on changing between runs. One program has a dynamic size.

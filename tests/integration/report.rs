@@ -44,7 +44,7 @@ fn report_describes_passes_lowering_and_graph() {
     let linear = r["lowering"].as_array().unwrap().iter().find(|l| l["aten_op"] == "aten.linear.default").unwrap();
     assert_eq!(linear["count"], 2);
     assert!(linear["onnx_nodes"].as_i64().unwrap() >= 2);
-    assert_eq!(linear["rule"], "passes/lowering/src/rules/linear.rs");
+    assert_eq!(linear["rule"], "passes/lowering/src/rules/nn/linear.rs");
     assert!(r["unsupported"].as_array().unwrap().is_empty());
     // What each rule emitted, by op type, sums to its node count; the
     // lowering pass added at least those nodes and removed every aten op.

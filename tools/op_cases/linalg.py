@@ -2,7 +2,7 @@
 # solves / LU / LDL (exec'd inside tools/capture_op_tests.py: `case`, `rn`, ... come
 # from there). Every case name starts with `linalg_`, so `ATEN2ONNX_ONLY=linalg_`
 # runs them all. The rules unroll the algorithms over the static matrix size
-# (passes/lowering/src/rules/linalg_common.rs).
+# (passes/lowering/src/rules/helpers/linalg_common.rs).
 #
 # Inputs are well conditioned (diagonally dominant or SPD): the rules follow
 # LAPACK's algorithms but not its blocking, so results agree up to rounding.

@@ -1,7 +1,7 @@
 # Singular values / symmetric eigenvalues and what is computed from them
 # (svdvals, svd without vectors, eigvalsh, pinv, matrix_rank, cond,
 # spectral / nuclear norms), lowered by Jacobi rotations in an ONNX Loop
-# (passes/lowering/src/rules/linalg_jacobi_common.rs). Exec'd inside
+# (passes/lowering/src/rules/helpers/linalg_jacobi_common.rs). Exec'd inside
 # tools/capture_op_tests.py (`case`, `rn`, ... come from there). Every case
 # name starts with `jacobi_`, so `ATEN2ONNX_ONLY=jacobi_` runs them all.
 #

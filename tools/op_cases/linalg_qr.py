@@ -3,7 +3,7 @@
 # there). Every case name starts with `linalg_qr`, so `ATEN2ONNX_ONLY=linalg_qr`
 # runs them all. The rules run LAPACK's unblocked Householder algorithms
 # (geqr2 / org2r / orm2r) in an ONNX Loop, in float64
-# (passes/lowering/src/rules/householder_common.rs): Q, R, the reflectors and
+# (passes/lowering/src/rules/helpers/householder_common.rs): Q, R, the reflectors and
 # tau are LAPACK's, equal to torch's up to rounding.
 
 

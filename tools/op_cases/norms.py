@@ -7,7 +7,7 @@
 def _(self, x, z, s):
     """torch.linalg.vector_norm: ord 2 (all dims), 1 over a dim, 3 over two dims keepdim, inf/-inf, 0 (count of
     non-zeros of small integer-valued floats), 0.5, -2; a 0-d input. (The case format needs finite outputs: NaN
-    propagation of the inf norms is the shared NaN-aware max/min of rules/math_common.rs.)"""
+    propagation of the inf norms is the shared NaN-aware max/min of rules/helpers/math_common.rs.)"""
     vn = torch.linalg.vector_norm
     return (vn(x), vn(x, 1, dim=1), vn(z, 3, dim=(0, 2), keepdim=True), vn(x, float("inf"), dim=-1),
             vn(x, float("-inf"), dim=0), vn(z, 0), vn(x.abs() + 0.5, 0.5, dim=1), vn(x.abs() + 0.5, -2, dim=1),

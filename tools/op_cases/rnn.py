@@ -1,5 +1,5 @@
 # Recurrent layers: nn.LSTM / nn.GRU / nn.RNN (tanh and relu) and their cells,
-# lowered to ONNX LSTM / GRU / RNN (passes/lowering/src/rules/rnn_common.rs).
+# lowered to ONNX LSTM / GRU / RNN (passes/lowering/src/rules/helpers/rnn_common.rs).
 # Exec'd inside tools/capture_op_tests.py's namespace: `case`, `rn`, ... come
 # from there. Dynamic batch (torch.export specializes the sequence length of
 # nn.LSTM/GRU/RNN), so the two input sets differ.

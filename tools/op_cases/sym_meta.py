@@ -1,6 +1,6 @@
 # Cases of the ops that read a tensor's size or memory layout (sym_numel,
 # sym_is_contiguous, sym_storage_offset; the importer's recorded strides and
-# storage offset, see passes/lowering/src/rules/layout_meta.rs). Exec'd inside
+# storage offset, see passes/lowering/src/rules/helpers/layout_meta.rs). Exec'd inside
 # tools/capture_op_tests.py.
 
 _A = torch.ops.aten

@@ -1,5 +1,5 @@
 # Window functions (torch.hann_window and family: constants computed at
-# conversion time, passes/lowering/src/rules/window_common.rs). Exec'd inside
+# conversion time, passes/lowering/src/rules/helpers/window_common.rs). Exec'd inside
 # tools/capture_op_tests.py.
 
 

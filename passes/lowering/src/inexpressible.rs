@@ -20,10 +20,10 @@
 //! complex FFTs have rules.) Ops whose results a static-size graph
 //! reproduces (det, inverse, solve, Cholesky, triangular solves, LU with
 //! partial pivoting, LDL with Bunch-Kaufman pivoting (sytrf/sytrs,
-//! rules/ldl_common.rs), Householder QR: geqrf/orgqr/ormqr; and the unique
+//! rules/helpers/ldl_common.rs), Householder QR: geqrf/orgqr/ormqr; and the unique
 //! results of SVDs and symmetric eigen-solvers — singular values,
 //! eigvalsh, pinv, matrix_rank, cond, spectral/nuclear norms — by Jacobi
-//! rotations in an ONNX Loop, rules/linalg_jacobi_common.rs, whose rules
+//! rotations in an ONNX Loop, rules/helpers/linalg_jacobi_common.rs, whose rules
 //! refuse used singular/eigen-vectors) have rules instead and must not appear here (a test
 //! checks that no op has both).
 //!

@@ -3,8 +3,8 @@
 //! ([`decompositions`]). Depends on `aten2onnx-ir` only; the passes crate
 //! re-exports it as `aten2onnx_passes::lowering`.
 //!
-//! A [`Rule`] lowers one ATen overload. Rules live in `rules/<op>.rs`, named
-//! after the ATen op (the rule of `aten.gelu.default` is in `rules/gelu.rs`),
+//! A [`Rule`] lowers one ATen overload. Rules live in `rules/<family>/<op>.rs`, named
+//! after the ATen op (the rule of `aten.gelu.default` is in `rules/activation/gelu.rs`),
 //! and found by `passes/lowering/build.rs` (a file is a rule file). A simple 1:1 rule is one line
 //! (`Rule::unary("aten.relu.default", "Relu")`); anything else is a plain
 //! Rust function over [`Ctx`]: typed arguments ([`Args`]) and a [`Builder`]
@@ -279,7 +279,7 @@ pub fn rule(target: &str) -> Option<&'static Rule> {
         .copied()
 }
 
-/// The source file of the rule for an op name (`passes/lowering/src/rules/gelu.rs`).
+/// The source file of the rule for an op name (`passes/lowering/src/rules/activation/gelu.rs`).
 pub fn rule_file(target: &str) -> Option<String> {
     rules::ALL
         .iter()

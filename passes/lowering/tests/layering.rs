@@ -1,6 +1,7 @@
-//! Layering of the lowering rules: a rule file (`src/rules/<op>.rs`, one
-//! that declares `pub const RULES`) may use the helper files (`common.rs`,
-//! `*_common.rs`: no `RULES`) but not another rule file, so that a rule can
+//! Layering of the lowering rules: a rule file (`src/rules/<family>/<op>.rs`,
+//! one that declares `pub const RULES`) may use the helper library
+//! (`src/rules/helpers/`: `common.rs`, `*_common.rs`, no `RULES`) but not
+//! another rule file, so that a rule can
 //! be read, moved or deleted alone and shared code has one home.
 //!
 //! The imports that predate this test are listed in `rule_imports_debt.txt`
@@ -17,15 +18,20 @@ use std::{
 
 fn rule_imports() -> BTreeSet<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    // Every file of the family folders (`rules/<family>/<op>.rs`), by stem:
+    // the stem is the module name rules use (`super::<stem>::`).
     let files: BTreeMap<String, String> = fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .flat_map(|family| fs::read_dir(family.path()).unwrap().filter_map(|e| e.ok()))
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let stem = name.strip_suffix(".rs")?.to_string();
-            (stem != "mod").then(|| (stem, fs::read_to_string(e.path()).unwrap()))
+            Some((stem, fs::read_to_string(e.path()).unwrap()))
         })
         .collect();
+    assert!(files.len() > 600, "the rule folders were not found under {}", dir.display());
     let is_rule = |stem: &str| files.get(stem).is_some_and(|text| text.contains("pub const RULES"));
     let mut found = BTreeSet::new();
     for (stem, text) in &files {
@@ -88,4 +94,38 @@ fn rule_files_do_not_import_rule_files() {
          `common.rs` or `<family>_common.rs`): {new:?}"
     );
     assert!(gone.is_empty(), "no longer imported: remove from rule_imports_debt.txt: {gone:?}");
+}
+
+/// The family folders: a helper (a file without `pub const RULES`) lives in
+/// `rules/helpers/` and nowhere else, a rule never there; no folder grows
+/// past what a reader scans in one look (80 files); no stray file beside
+/// the folders but `mod.rs`.
+#[test]
+fn rule_families_hold_rules_and_helpers_hold_the_rest() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    let mut misplaced = Vec::new();
+    for entry in fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !entry.path().is_dir() {
+            if name != "mod.rs" {
+                misplaced.push(format!("{name}: put it in a family folder"));
+            }
+            continue;
+        }
+        let files: Vec<_> = fs::read_dir(entry.path()).unwrap().filter_map(|e| e.ok()).collect();
+        if files.len() > 80 {
+            misplaced.push(format!("{name}/ holds {} files: split the family", files.len()));
+        }
+        for file in files {
+            let text = fs::read_to_string(file.path()).unwrap();
+            let is_rule = text.contains("pub const RULES");
+            let file = file.file_name().to_string_lossy().into_owned();
+            if is_rule && name == "helpers" {
+                misplaced.push(format!("helpers/{file} declares RULES: move it to its family"));
+            } else if !is_rule && name != "helpers" {
+                misplaced.push(format!("{name}/{file} has no RULES: shared code goes to helpers/"));
+            }
+        }
+    }
+    assert!(misplaced.is_empty(), "{misplaced:#?}");
 }
