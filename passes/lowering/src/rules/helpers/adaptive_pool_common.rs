@@ -1,7 +1,7 @@
 //! Adaptive average pooling shared by the 1-d, 2-d and 3-d rules and their backward. Not a rule file.
 
-use super::nn_common::with_batch;
-use crate::{builder, Attr, Ctx};
+use super::nn_common::{with_batch, PoolAttrs};
+use crate::{builder, Ctx};
 use melior::ir::{r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
 
 /// torch's adaptive bins: `[floor(i * in / out), ceil((i + 1) * in / out))`.
@@ -29,8 +29,7 @@ pub(super) fn adaptive_avg_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
         let inputs: Vec<Option<i64>> = dims[2..].to_vec();
         if inputs.iter().zip(&out).all(|(i, o)| *o > 0 && i.is_some_and(|i| i % o == 0)) {
             let kernel: Vec<i64> = inputs.iter().zip(&out).map(|(i, o)| i.unwrap_or(0) / o).collect();
-            let attrs = [("kernel_shape", Attr::Ints(kernel.clone())), ("strides", Attr::Ints(kernel))];
-            return Ok(vec![c.b.op_like("AveragePool", &[xb], &attrs, xb)?]);
+            return Ok(vec![PoolAttrs::tiling(kernel).average_pool(&c.b, xb, None).like(xb)?]);
         }
         let element = builder::element_type(xb.r#type()).ok_or("not a tensor")?;
         if !builder::is_float(element) {

@@ -1,6 +1,6 @@
 //! Batch statistics shared by the batch-norm family. Not a rule file.
 
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::{r#type::RankedTensorType, Value, ValueLike};
 
 /// Batch normalization over every dim but 1, with torch's results:
@@ -79,12 +79,7 @@ pub(super) fn batch_norm_stats<'c, 'a>(c: &Ctx<'c, 'a>, training: bool) -> Resul
                         // Dynamic sizes: n = numel / C (C at least 1), n / (n - 1).
                         let i64_t = b.i64_type();
                         let size = b.onnx().size(x).typed(RankedTensorType::new(&[], i64_t, None).into())?;
-                        let ch = b.op(
-                            "Shape",
-                            &[x],
-                            &[("start", Attr::Int(1)), ("end", Attr::Int(2))],
-                            RankedTensorType::new(&[1], i64_t, None).into(),
-                        )?;
+                        let ch = b.onnx().shape(x, Some(2), Some(1)).typed(RankedTensorType::new(&[1], i64_t, None).into())?;
                         let ch = b.onnx().max(&[ch, b.const_i64s(&[1])?]).like(ch)?;
                         let count = b.cast(b.onnx().div(size, ch).like(ch)?, element)?;
                         let less = b.onnx().sub(count, b.const_like(x, 1.0)?).like(x)?;

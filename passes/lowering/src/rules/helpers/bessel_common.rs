@@ -458,7 +458,7 @@ fn far_jy<'c, 'a>(
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let f = &i.f;
     let c = f.c;
-    let xf = f.op("Max", &[ax, f.k(8.0)?])?;
+    let xf = f.max(ax, f.k(8.0)?)?;
     let xf_res = c.b.onnx().max(&[ax_res, c.b.const_like(ax_res, 8.0)?]).like(ax_res)?;
     let u = f.div(f.k(64.0)?, f.mul(xf, xf)?)?;
     let (pc, qc): (&[f64], &[f64]) = if order == 0 { (&P0_FAR, &Q0_FAR) } else { (&P1_FAR, &Q1_FAR) };
@@ -493,7 +493,7 @@ pub fn bessel_j1<'c, 'a>(i: &Input<'_, 'c, 'a>) -> Result<Value<'c, 'a>, String>
 pub fn bessel_y<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8) -> Result<Value<'c, 'a>, String> {
     let f = &i.f;
     // Keep unused lanes finite: x <= 0 is replaced below.
-    let x = f.op("Max", &[i.x, f.k(1e-300)?])?;
+    let x = f.max(i.x, f.k(1e-300)?)?;
     let t = f.mul(x, x)?;
     let lx = f.un("Log", x)?;
     let near = if order == 0 {
@@ -521,7 +521,7 @@ fn i_far<'c, 'a>(
     ax: Value<'c, 'a>,
     coefficients: &[f64],
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
-    let xf = f.op("Max", &[ax, f.k(8.0)?])?;
+    let xf = f.max(ax, f.k(8.0)?)?;
     let g = f.poly(f.div(f.k(8.0)?, xf)?, coefficients)?;
     let scaled = f.div(g, f.un("Sqrt", xf)?)?;
     let half = f.un("Exp", f.mulk(xf, 0.5)?)?;
@@ -564,8 +564,8 @@ pub fn bessel_i<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8, scaled: bool) -> Resul
 /// K0 or K1 (or `exp(x) K`, scaled): +inf at +-0, NaN for x < 0, 0 at +inf.
 pub fn bessel_k<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8, scaled: bool) -> Result<Value<'c, 'a>, String> {
     let f = &i.f;
-    let x = f.op("Max", &[i.x, f.k(1e-300)?])?;
-    let xs = f.op("Min", &[x, f.k(2.0)?])?;
+    let x = f.max(i.x, f.k(1e-300)?)?;
+    let xs = f.min(x, f.k(2.0)?)?;
     let t = f.mul(xs, xs)?;
     let lh = f.un("Log", f.mulk(xs, 0.5)?)?;
     let near = if order == 0 {
@@ -576,7 +576,7 @@ pub fn bessel_k<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8, scaled: bool) -> Resul
         let v = f.add(f.mul(xs, f.poly(t, &K1_SMALL)?)?, f.div(f.k(1.0)?, xs)?)?;
         f.add(v, f.mul(lh, i1)?)?
     };
-    let xf = f.op("Max", &[x, f.k(2.0)?])?;
+    let xf = f.max(x, f.k(2.0)?)?;
     let g = f.poly(f.div(f.k(2.0)?, xf)?, if order == 0 { &K0_FAR } else { &K1_FAR })?;
     let far_scaled = f.div(g, f.un("Sqrt", xf)?)?;
     let (near, far) = if scaled {

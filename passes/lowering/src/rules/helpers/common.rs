@@ -1,6 +1,6 @@
 //! Pieces shared by several rule files.
 
-use crate::{builder, Attr, Ctx, IntArg, Number};
+use crate::{builder, Ctx, IntArg, Number};
 use melior::ir::{r#type::TypeLike, Type, Value, ValueLike};
 
 /// `self <op> alpha * other` with both sides cast to the result type.
@@ -65,12 +65,7 @@ pub fn compare<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str, negate: bool) -> Result<Vec<
     let lhs = ctx.tensor_as("self", element)?;
     let rhs = ctx.tensor_as("other", element)?;
     if negate {
-        let eq = ctx.b.op_like(
-            "Equal",
-            &[lhs, rhs],
-            &[],
-            crate::ir::result_at(ctx.args.op, 0).ok_or("the op has no result")?,
-        )?;
+        let eq = ctx.b.onnx().equal(lhs, rhs).like(crate::ir::result_at(ctx.args.op, 0).ok_or("the op has no result")?)?;
         Ok(vec![ctx.b.onnx().not(eq).typed(ctx.result_type(0)?)?])
     } else {
         Ok(vec![ctx.op(op, &[lhs, rhs], &[])?])
@@ -90,11 +85,7 @@ pub fn shape_slice<'c, 'a>(
     to: Option<i64>,
 ) -> Result<Value<'c, 'a>, String> {
     let i64_type = ctx.b.i64_type();
-    let mut attrs = vec![("start", Attr::Int(from))];
-    if let Some(to) = to {
-        attrs.push(("end", Attr::Int(to)));
-    }
-    ctx.b.op("Shape", &[x], &attrs, ctx.b.unranked(i64_type))
+    ctx.b.onnx().shape(x, to, Some(from)).typed(ctx.b.unranked(i64_type))
 }
 
 /// A broadcastable tensor filled with `value` and shaped by `shape`.
@@ -160,7 +151,7 @@ pub fn split_like_results<'c, 'a>(
         Some(sizes) => ctx.b.const_i64s(&sizes)?,
         None => dynamic_split_sizes(ctx, x, dim, types.len(), pieces)?,
     };
-    ctx.b.build("Split", &[x, split], &[("axis", Attr::Int(dim))], &types)
+    ctx.b.onnx().split(x, Some(split), Some(dim), None).results(&types)
 }
 
 /// `[size of x along d]`, int64 `[1]`, read at run time.
@@ -174,12 +165,7 @@ pub fn dim_size<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, d: i64) -> Result<V
 pub fn element_count_f64<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dims: &[i64]) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let tensor = |dims: &[u64], t| melior::ir::r#type::RankedTensorType::new(dims, t, None).into();
-    let sizes = b.op(
-        "Gather",
-        &[b.shape(x)?, b.const_i64s(dims)?],
-        &[("axis", Attr::Int(0))],
-        tensor(&[dims.len() as u64], b.i64_type()),
-    )?;
+    let sizes = b.onnx().gather(b.shape(x)?, b.const_i64s(dims)?, Some(0)).typed(tensor(&[dims.len() as u64], b.i64_type()))?;
     let n = b.onnx().reduce_prod(sizes, None, None, Some(0), None).typed(tensor(&[], b.i64_type()))?;
     b.cast(n, melior::ir::Type::float64(b.context))
 }
@@ -204,7 +190,7 @@ fn dynamic_split_sizes<'c, 'a>(
         let last = b.onnx().sub(total, used).typed(i64_1)?;
         let mut parts = vec![each; count - 1];
         parts.push(last);
-        b.op("Concat", &parts, &[("axis", Attr::Int(0))], ty)
+        b.onnx().concat(&parts, 0).typed(ty)
     };
     match pieces {
         Pieces::Sizes(sizes) if sizes.len() == count => ctx.int_list_tensor(&sizes),
@@ -232,14 +218,13 @@ pub fn compress<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let element = builder::element_type(data.r#type()).ok_or("not a tensor")?;
-    let axis = [("axis", Attr::Int(axis))];
     if !unsafe { mlir_sys::mlirTypeIsABF16(element.to_raw()) } {
-        return b.op("Compress", &[data, condition], &axis, result);
+        return b.onnx().compress(data, condition, Some(axis)).typed(result);
     }
     let f32_type = b.f32_type();
     let wide = b.cast(data, f32_type)?;
     let wide_result = builder::with_element_type(result, f32_type).ok_or("not a tensor type")?;
-    let picked = b.op("Compress", &[wide, condition], &axis, wide_result)?;
+    let picked = b.onnx().compress(wide, condition, Some(axis)).typed(wide_result)?;
     let narrow = b.cast(picked, element)?;
     b.onnx().identity(narrow).typed(result)
 }

@@ -6,7 +6,7 @@
 
 use super::atan2::atan2;
 use super::math_common::{bool_op, isinf};
-use crate::{builder, complex, Attr, Ctx, IntArg};
+use crate::{builder, complex, Ctx, IntArg};
 use melior::ir::{r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
 
 type Out<'c, 'a> = Result<Vec<Value<'c, 'a>>, String>;
@@ -418,7 +418,7 @@ pub fn cat<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
         return Err("cat of empty tensors only".into());
     }
     let first = inputs[0];
-    Ok(vec![finish(c, c.b.op_like("Concat", &inputs, &[("axis", Attr::Int(dim as i64))], first)?)?])
+    Ok(vec![finish(c, c.b.onnx().concat(&inputs, dim as i64).like(first)?)?])
 }
 
 /// `stack`: each element unsqueezed at `dim` (of the result's rank), then
@@ -435,7 +435,7 @@ pub fn stack<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
         return Err("stack of no tensors".into());
     }
     let first = inputs[0];
-    Ok(vec![finish(c, c.b.op_like("Concat", &inputs, &[("axis", Attr::Int(dim as i64))], first)?)?])
+    Ok(vec![finish(c, c.b.onnx().concat(&inputs, dim as i64).like(first)?)?])
 }
 
 /// `constant_pad_nd` of a complex tensor with a zero value: `Pad` of the

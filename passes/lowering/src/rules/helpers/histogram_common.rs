@@ -141,12 +141,7 @@ pub(super) fn histogram<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>,
     let pos = b.onnx().where_(top, b.onnx().sub(last, b.const_i64_scalar(1)?).typed(i64s)?, pos).typed(i64s)?;
     let lo = at(ctx, edges, 0)?;
     let hi = at(ctx, edges, -1)?;
-    let valid = b.op(
-        "And",
-        &[b.onnx().greater_or_equal(flat, lo).typed(bools)?, b.onnx().less_or_equal(flat, hi).typed(bools)?],
-        &[],
-        bools,
-    )?;
+    let valid = b.onnx().and(b.onnx().greater_or_equal(flat, lo).typed(bools)?, b.onnx().less_or_equal(flat, hi).typed(bools)?).typed(bools)?;
     let weight = match ctx.args.opt_tensor("weight")? {
         Some(w) => Some(b.onnx().reshape(b.cast_like_type(w, element)?, b.const_i64s(&[-1])?, None).typed(fts)?),
         None => None,
@@ -155,12 +150,7 @@ pub(super) fn histogram<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>,
     if ctx.args.bool("density")? {
         let total = ctx.reduce("ReduceSum", hist, None, false, fts)?;
         hist = b.onnx().div(hist, total).typed(fts)?;
-        let widths = b.op(
-            "Sub",
-            &[slice1(ctx, edges, 1, None)?, slice1(ctx, edges, 0, Some(-1))?],
-            &[],
-            fts,
-        )?;
+        let widths = b.onnx().sub(slice1(ctx, edges, 1, None)?, slice1(ctx, edges, 0, Some(-1))?).typed(fts)?;
         hist = b.onnx().div(hist, widths).typed(fts)?;
     }
     Ok(vec![b.onnx().identity(hist).typed(ctx.result_type(0)?)?, b.onnx().identity(edges).typed(ctx.result_type(1)?)?])
@@ -169,6 +159,6 @@ pub(super) fn histogram<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>,
 /// `v[start..end]` of a 1-D vector.
 pub(super) fn slice1<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, start: i64, end: Option<i64>) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
-    let args = [v, b.const_i64s(&[start])?, b.const_i64s(&[end.unwrap_or(i64::MAX)])?, b.const_i64s(&[0])?];
-    b.op_like("Slice", &args, &[], v)
+    let (starts, ends, axes) = (b.const_i64s(&[start])?, b.const_i64s(&[end.unwrap_or(i64::MAX)])?, b.const_i64s(&[0])?);
+    b.onnx().slice(v, starts, ends, Some(axes), None).like(v)
 }

@@ -2,7 +2,7 @@
 
 use super::histogram_common::linspace;
 use super::math_common::{bool_type, elem};
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::{Type, Value, ValueLike};
 
 /// `torch.histogramdd` with bin counts (an int for every dim, or one int
@@ -159,12 +159,7 @@ pub(super) fn count_edges<'c, 'a>(
                 let first =
                     b.onnx().slice(padded, b.const_i64s(&[0])?, b.const_i64s(&[1])?, Some(b.const_i64s(&[0])?), None).typed(fts)?;
                 let source = b.onnx().concat(&[flat, first], 0).typed(fts)?;
-                let rows = b.op(
-                    "Gather",
-                    &[b.shape(flat)?, b.const_i64_scalar(0)?],
-                    &[("axis", Attr::Int(0))],
-                    b.unranked(b.i64_type()),
-                )?;
+                let rows = b.onnx().gather(b.shape(flat)?, b.const_i64_scalar(0)?, Some(0)).typed(b.unranked(b.i64_type()))?;
                 let empty = b.onnx().equal(rows, b.const_i64_scalar(0)?).typed(bools)?;
                 (source, Some(empty))
             }
@@ -280,12 +275,7 @@ pub(super) fn histogram_of<'c, 'a>(
         let pos = b.onnx().where_(top, b.onnx().sub(nb0, one).typed(i64s)?, pos).typed(i64s)?;
         let lo = b.onnx().gather(e, b.const_i64_scalar(0)?, Some(0)).typed(fts)?;
         let hi = b.onnx().gather(e, b.const_i64_scalar(-1)?, Some(0)).typed(fts)?;
-        let inside = b.op(
-            "And",
-            &[b.onnx().greater_or_equal(col, lo).typed(bools)?, b.onnx().less_or_equal(col, hi).typed(bools)?],
-            &[],
-            bools,
-        )?;
+        let inside = b.onnx().and(b.onnx().greater_or_equal(col, lo).typed(bools)?, b.onnx().less_or_equal(col, hi).typed(bools)?).typed(bools)?;
         let ok =
             b.onnx().and(inside, b.onnx().greater_or_equal(pos, b.const_i64_scalar(0)?).typed(bools)?).typed(bools)?;
         let term = b.onnx().mul(pos, stride).typed(i64s)?;
@@ -312,15 +302,10 @@ pub(super) fn histogram_of<'c, 'a>(
     let updates = b.onnx().where_(valid, w, zero).typed(fts)?;
     let slots = ctx.unsqueeze(b.onnx().add(total, one).typed(i64s)?, &[0])?;
     let zeros = b.onnx().expand(zero, slots).typed(fts)?;
-    let sums = b.op(
-        "ScatterElements",
-        &[zeros, index, updates],
-        &[("axis", Attr::Int(0)), ("reduction", Attr::String("add".into()))],
-        fts,
-    )?;
+    let sums = b.onnx().scatter_elements(zeros, index, updates, Some(0), Some("add")).typed(fts)?;
     let end = ctx.unsqueeze(total, &[0])?;
     let hist = b.onnx().slice(sums, b.const_i64s(&[0])?, end, Some(b.const_i64s(&[0])?), None).typed(fts)?;
-    let shape = if nbins.len() == 1 { nbins[0] } else { b.op("Concat", &nbins, &[("axis", Attr::Int(0))], i64s)? };
+    let shape = if nbins.len() == 1 { nbins[0] } else { b.onnx().concat(&nbins, 0).typed(i64s)? };
     let mut hist = b.onnx().reshape(hist, shape, None).typed(fts)?;
     if density {
         let sum = ctx.reduce("ReduceSum", hist, None, false, fts)?;

@@ -28,8 +28,8 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
     let x0 = c.b.cast_like_type(c.tensor_as("other", out)?, f64t)?;
     let (f, a0) = F64::new(c, a0)?;
     let shape = c.b.shape(f.add(a0, x0)?)?;
-    let a_in = f.op("Expand", &[a0, shape])?;
-    let x_in = f.op("Expand", &[x0, shape])?;
+    let a_in = f.expand(a0, shape)?;
+    let x_in = f.expand(x0, shape)?;
     let or = |p, q| bool_op(c, "Or", &[p, q]);
     let nan_in = or(bool_op(c, "IsNaN", &[a_in])?, bool_op(c, "IsNaN", &[x_in])?)?;
     let negative = or(f.cmpk("Less", a_in, 0.0)?, f.cmpk("Less", x_in, 0.0)?)?;
@@ -52,7 +52,7 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
     const FPMIN: f64 = 1e-300;
     let inv_a = f.div(f.k(1.0)?, a)?;
     let b0 = f.sub(f.addk(x, 1.0)?, a)?;
-    let c0 = f.op("Expand", &[f.k(1.0 / FPMIN)?, shape])?;
+    let c0 = f.expand(f.k(1.0 / FPMIN)?, shape)?;
     let d0 = f.div(f.k(1.0)?, b0)?;
     let state = build_loop(c, f64t, trips, &[inv_a, inv_a, a, b0, c0, d0, d0], |b, iter, s| {
         let ty = b.unranked(f64t);

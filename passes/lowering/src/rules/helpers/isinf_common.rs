@@ -1,7 +1,7 @@
 //! Infinity tests shared by isinf, isposinf and isneginf. Not a rule file.
 
 use super::math_common::{bool_op, is_float_value};
-use crate::{Attr, Ctx};
+use crate::Ctx;
 use melior::ir::Value;
 
 /// `IsInf` on floats (detecting +inf and/or -inf); false for integers and
@@ -9,8 +9,8 @@ use melior::ir::Value;
 pub(super) fn inf<'c, 'a>(c: &Ctx<'c, 'a>, pos: bool, neg: bool) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
     if is_float_value(x) {
-        let attrs = [("detect_positive", Attr::Int(pos as i64)), ("detect_negative", Attr::Int(neg as i64))];
-        return Ok(vec![c.op("IsInf", &[x], &attrs)?]);
+        let (detect_negative, detect_positive) = (Some(neg as i64), Some(pos as i64));
+        return Ok(vec![c.b.onnx().is_inf(x, detect_negative, detect_positive).typed(c.result_type(0)?)?]);
     }
     let eq = bool_op(c, "Equal", &[x, x])?;
     Ok(vec![c.b.onnx().not(eq).typed(c.result_type(0)?)?])

@@ -44,7 +44,7 @@
 //! block structure is read from the signs of the given pivots at run time.
 
 use super::linalg_common::{self as lc, La};
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::{
     attribute::IntegerAttribute,
     r#type::{IntegerType, RankedTensorType},
@@ -288,12 +288,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 let col = la.slice(x, -1, k, k + 1)?;
                 let cand = la.slice(col, -2, k + 1, n)?;
                 let acand = self.f("Abs", &[cand])?;
-                let arg = b.op(
-                    "ArgMax",
-                    &[acand],
-                    &[("axis", Attr::Int(-2)), ("keepdims", Attr::Int(1))],
-                    b.unranked(b.i64_type()),
-                )?;
+                let arg = b.onnx().arg_max(acand, Some(-2), Some(1), None).typed(b.unranked(b.i64_type()))?;
                 let k1 = self.int_const(k as i64 + 1)?;
                 let imax = self.int("Add", &[arg, k1])?;
                 let colmax = la.ctx.reduce("ReduceMax", acand, Some(&[-2]), true, b.unranked(la.element))?;
@@ -440,7 +435,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
         }
         let pivots = self.pivots_i32(&pivots, a)?;
         let all =
-            b.op("Concat", &flags, &[("axis", Attr::Int(-1))], b.unranked(IntegerType::new(b.context, 1).into()))?;
+            b.onnx().concat(&flags, -1).typed(b.unranked(IntegerType::new(b.context, 1).into()))?;
         let axes = b.const_i64s(&[self.batch as i64])?;
         let flags = b.onnx().squeeze(all, Some(axes)).typed(b.unranked(IntegerType::new(b.context, 1).into()))?;
         let info = la.first_true_1based(flags)?;
@@ -458,7 +453,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
         for p in pivots {
             parts.push(b.onnx().expand(*p, batch_ones).typed(i64_u)?);
         }
-        let all = b.op("Concat", &parts, &[("axis", Attr::Int(-1))], i64_u)?;
+        let all = b.onnx().concat(&parts, -1).typed(i64_u)?;
         let axes = b.const_i64s(&[self.batch as i64])?;
         let squeezed = b.onnx().squeeze(all, Some(axes)).typed(i64_u)?;
         b.cast(squeezed, IntegerType::new(b.context, 32).into())

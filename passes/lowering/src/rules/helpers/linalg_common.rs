@@ -25,7 +25,7 @@
 //! variants report `info` exactly like torch. Wherever torch returns a
 //! result, the graph computes the same one.
 
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::{
     attribute::IntegerAttribute,
     r#type::{IntegerType, RankedTensorType},
@@ -232,12 +232,7 @@ pub fn lu<'c, 'a>(la: &La<'_, 'c, 'a>, a: Value<'c, 'a>, m: usize, n: usize, piv
             let col = la.slice(x, -1, k, k + 1)?;
             let cand = la.slice(col, -2, k, m)?;
             let abs = la.f("Abs", &[cand])?;
-            let arg = b.op(
-                "ArgMax",
-                &[abs],
-                &[("axis", Attr::Int(-2)), ("keepdims", Attr::Int(1))],
-                b.unranked(b.i64_type()),
-            )?;
+            let arg = b.onnx().arg_max(abs, Some(-2), Some(1), None).typed(b.unranked(b.i64_type()))?;
             let kk = b.const_scalar(b.i64_type(), k as f64)?;
             let p = b.onnx().add(arg, kk).typed(b.unranked(b.i64_type()))?;
             // idx[r] = p if r == k, k if r == p, else r; then gather rows.
@@ -304,7 +299,7 @@ impl<'c, 'a> Lu<'c, 'a> {
             let p = b.onnx().expand(*p, batch_ones).typed(b.unranked(b.i64_type()))?;
             parts.push(b.onnx().add(p, one).typed(b.unranked(b.i64_type()))?);
         }
-        let all = b.op("Concat", &parts, &[("axis", Attr::Int(-1))], b.unranked(b.i64_type()))?;
+        let all = b.onnx().concat(&parts, -1).typed(b.unranked(b.i64_type()))?;
         // [*, 1, k] -> [*, k]
         let axes = b.const_i64s(&[batch as i64])?;
         let squeezed = b.onnx().squeeze(all, Some(axes)).typed(b.unranked(b.i64_type()))?;
@@ -513,7 +508,7 @@ pub fn cholesky<'c, 'a>(
         None
     } else {
         // Each flag is [*, 1, 1]: concat on the last axis, drop the other.
-        let all = b.op("Concat", &bad, &[("axis", Attr::Int(-1))], b.unranked(la.bool_t()))?;
+        let all = b.onnx().concat(&bad, -1).typed(b.unranked(la.bool_t()))?;
         let axes = b.const_i64s(&[batch as i64])?;
         Some(b.onnx().squeeze(all, Some(axes)).typed(b.unranked(la.bool_t()))?)
     };

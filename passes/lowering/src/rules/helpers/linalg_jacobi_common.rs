@@ -94,7 +94,7 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     }
     pub fn concat(&self, xs: &[Value<'c, '_>], axis: i64) -> Result<Value<'c, 'a>, String> {
         let e = builder::element_type(xs[0].r#type()).ok_or("Concat of a non-tensor")?;
-        self.b.op("Concat", xs, &[("axis", Attr::Int(axis))], self.b.unranked(e))
+        self.b.onnx().concat(xs, axis).typed(self.b.unranked(e))
     }
     /// A reduction of an f64 tensor over `axes` (`None`: all), axes as an
     /// input from opset 18 (13 for ReduceSum).
@@ -176,8 +176,7 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
         let kk = self.b.const_i64s(&[k as i64])?;
         let ty = self.b.unranked(self.f64t());
         let ity = self.b.unranked(self.b.i64_type());
-        let attrs = [("axis", Attr::Int(-1)), ("largest", Attr::Int(descending as i64)), ("sorted", Attr::Int(1))];
-        Ok(self.b.build("TopK", &[x, kk], &attrs, &[ty, ity])?.remove(0))
+        Ok(self.b.onnx().top_k(x, kk, Some(-1), Some(descending as i64), Some(1)).results(&[ty, ity])?.remove(0))
     }
     /// The `n x n` identity for every matrix of the batch of `like` (the
     /// start of an accumulated rotation).
@@ -406,12 +405,7 @@ pub fn one_sided<'c, 'a>(
             next.push(off);
             Ok((cond, next))
         })?;
-        let w = o.b.op(
-            "Slice",
-            &[out[0], o.b.const_i64s(&[0])?, o.b.const_i64s(&[k as i64])?, o.b.const_i64s(&[-1])?],
-            &[],
-            o.b.unranked(o.f64t()),
-        )?;
+        let w = o.b.onnx().slice(out[0], o.b.const_i64s(&[0])?, o.b.const_i64s(&[k as i64])?, Some(o.b.const_i64s(&[-1])?), None).typed(o.b.unranked(o.f64t()))?;
         let v = if vectors { Some(o.leading_square(out[1], k)?) } else { None };
         (w, v)
     };
@@ -834,12 +828,7 @@ pub fn matrix_rank_op<'c, 'a>(
     let tol = cutoff(c, atol, rtol, smax)?;
     let keep = o.bo("Greater", &[svd.sigma, tol])?;
     let keep = o.b.cast(keep, o.b.i64_type())?;
-    let count = o.b.op(
-        "ReduceSum",
-        &[keep, o.b.const_i64s(&[-1])?],
-        &[("keepdims", Attr::Int(0))],
-        o.b.unranked(o.b.i64_type()),
-    )?;
+    let count = o.b.onnx().reduce_sum(keep, Some(o.b.const_i64s(&[-1])?), Some(0), None).typed(o.b.unranked(o.b.i64_type()))?;
     Ok(vec![cast_result(c, 0, count)?])
 }
 

@@ -31,12 +31,7 @@ pub fn isnan<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, '_>) -> Result<Value<'c, 'a
 
 /// `IsInf(x)` (bool) detecting +inf and/or -inf.
 pub fn isinf<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, '_>, pos: bool, neg: bool) -> Result<Value<'c, 'a>, String> {
-    ctx.b.op(
-        "IsInf",
-        &[x],
-        &[("detect_positive", Attr::Int(pos as i64)), ("detect_negative", Attr::Int(neg as i64))],
-        ctx.b.unranked(bool_type(ctx)),
-    )
+    ctx.b.onnx().is_inf(x, Some(neg as i64), Some(pos as i64)).typed(ctx.b.unranked(bool_type(ctx)))
 }
 
 /// A 0-d tensor is reduced / scanned as a 1-element vector along axis 0:
@@ -114,7 +109,7 @@ pub fn arg_nan<'c, 'a>(
     let nan = isnan(ctx, x)?;
     let f32_type = ctx.b.f32_type();
     let nanf = ctx.b.cast(nan, f32_type)?;
-    let first_nan = ctx.b.op("ArgMax", &[nanf], &attrs, ctx.b.unranked(i64_type))?;
+    let first_nan = ctx.b.onnx().arg_max(nanf, Some(axis), Some(keepdim as i64), None).typed(ctx.b.unranked(i64_type))?;
     let has = ctx.reduce("ReduceMax", nanf, Some(&[axis]), keepdim, ctx.b.unranked(f32_type))?;
     let has = ctx.b.cast(has, bool_type(ctx))?;
     ctx.b.onnx().where_(has, first_nan, index).typed(result)

@@ -31,17 +31,17 @@ pub(super) fn nll<'c, 'a>(
     let unbatched = c.rank(x)? == 1;
     let (x, target) = if unbatched { (c.unsqueeze(x, &[0])?, c.unsqueeze(target, &[0])?) } else { (x, target) };
     let target = b.cast_like_type(target, b.i64_type())?;
-    let ign = e.bool_op("Equal", &[target, ignore])?;
+    let ign = e.equal(target, ignore)?;
     let zero_i = b.const_i64_scalar(0)?;
     let safe = b.onnx().where_(ign, zero_i, target).like(target)?;
     let picked = b.onnx().gather_elements(x, c.unsqueeze(safe, &[1])?, Some(1)).like(x)?;
     let picked = c.squeeze(picked, &[1])?;
     let w = match weight {
         Some(w) => b.onnx().gather(w, safe, Some(0)).like(x)?,
-        None => e.op("Add", &[e.op("Mul", &[picked, e.k(0.0)?])?, e.k(1.0)?])?,
+        None => e.add(e.mul(picked, e.k(0.0)?)?, e.k(1.0)?)?,
     };
-    let w = e.op("Where", &[ign, e.k(0.0)?, w])?;
-    let loss = e.op("Mul", &[e.op("Neg", &[picked])?, w])?;
+    let w = e.where_(ign, e.k(0.0)?, w)?;
+    let loss = e.mul(e.neg(picked)?, w)?;
     let ty = b.unranked(builder::element_type(x.r#type()).ok_or("not a tensor")?);
     let total = c.reduce("ReduceSum", w, None, false, ty)?;
     let out = match reduction {

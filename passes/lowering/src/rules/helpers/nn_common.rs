@@ -1,7 +1,8 @@
 //! Pieces shared by the neural-network rules (padding, pooling,
 //! convolution, losses).
 
-use crate::{builder, Attr, Ctx};
+use crate::onnx_ops::Node;
+use crate::{builder, Builder, Ctx};
 use melior::ir::{Value, ValueLike};
 
 /// `v` repeated to `n` entries when torch gave one value for every spatial dim.
@@ -81,7 +82,7 @@ pub fn pad_torch<'c, 'a>(
             if any_pad {
                 let pads = ctx.b.const_i64s(&[pos_begins, pos_ends].concat())?;
                 let onnx = if mode == "reflect" { "reflect" } else { "edge" };
-                y = ctx.b.op_like("Pad", &[y, pads], &[("mode", Attr::String(onnx.into()))], x)?;
+                y = ctx.b.onnx().pad(y, pads, None, None, Some(onnx)).like(x)?;
             }
             cropped(y)
         }
@@ -100,7 +101,7 @@ pub fn pad_torch<'c, 'a>(
                 if e > 0 {
                     parts.push(slice(ctx, y, &[d as i64], &[0], &[e])?);
                 }
-                y = ctx.b.op_like("Concat", &parts, &[("axis", Attr::Int(d as i64))], x)?;
+                y = ctx.b.onnx().concat(&parts, d as i64).like(x)?;
             }
             Ok(y)
         }
@@ -201,17 +202,14 @@ impl Window {
     }
 
     /// The ONNX attributes (symmetric pads).
-    pub fn attrs(&self, with_dilation: bool) -> Vec<(&'static str, Attr)> {
-        let mut attrs = vec![
-            ("kernel_shape", Attr::Ints(self.kernel.clone())),
-            ("strides", Attr::Ints(self.stride.clone())),
-            ("pads", Attr::Ints(self.padding.iter().chain(self.padding.iter()).copied().collect())),
-            ("ceil_mode", Attr::Int(self.ceil_mode as i64)),
-        ];
-        if with_dilation {
-            attrs.push(("dilations", Attr::Ints(self.dilation.clone())));
+    pub fn attrs(&self, with_dilation: bool) -> PoolAttrs {
+        PoolAttrs {
+            kernel_shape: self.kernel.clone(),
+            strides: Some(self.stride.clone()),
+            pads: Some(self.padding.iter().chain(self.padding.iter()).copied().collect()),
+            ceil_mode: Some(self.ceil_mode as i64),
+            dilations: with_dilation.then(|| self.dilation.clone()),
         }
-        attrs
     }
 
     /// torch's output size of spatial dim `i` for input size `input`.
@@ -223,6 +221,39 @@ impl Window {
             out -= 1;
         }
         out
+    }
+}
+
+/// The attributes of an ONNX MaxPool / AveragePool (`None`: left out).
+pub struct PoolAttrs {
+    pub kernel_shape: Vec<i64>,
+    pub strides: Option<Vec<i64>>,
+    pub pads: Option<Vec<i64>>,
+    pub ceil_mode: Option<i64>,
+    pub dilations: Option<Vec<i64>>,
+}
+
+impl PoolAttrs {
+    /// A kernel with strides of its own size, no other attribute.
+    pub fn tiling(kernel: Vec<i64>) -> Self {
+        PoolAttrs { strides: Some(kernel.clone()), kernel_shape: kernel, pads: None, ceil_mode: None, dilations: None }
+    }
+
+    /// `MaxPool(x)`.
+    pub fn max_pool<'b, 'c, 'a, 'v>(&self, b: &'b Builder<'c, 'a>, x: Value<'c, 'v>) -> Node<'b, 'c, 'a, 'v> {
+        let (dilations, pads, strides) = (self.dilations.as_deref(), self.pads.as_deref(), self.strides.as_deref());
+        b.onnx().max_pool(x, None, self.ceil_mode, dilations, &self.kernel_shape, pads, None, strides)
+    }
+
+    /// `AveragePool(x)`.
+    pub fn average_pool<'b, 'c, 'a, 'v>(
+        &self,
+        b: &'b Builder<'c, 'a>,
+        x: Value<'c, 'v>,
+        count_include_pad: Option<i64>,
+    ) -> Node<'b, 'c, 'a, 'v> {
+        let (dilations, pads, strides) = (self.dilations.as_deref(), self.pads.as_deref(), self.strides.as_deref());
+        b.onnx().average_pool(x, None, self.ceil_mode, count_include_pad, dilations, &self.kernel_shape, pads, strides)
     }
 }
 
@@ -295,10 +326,8 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
         count_include_pad = true;
     }
     with_batch(ctx, x, spatial + 2, |xb| {
-        let mut attrs = w.attrs(false);
-        attrs.push(("count_include_pad", Attr::Int(count_include_pad as i64)));
         let mut y = match &explicit_pads {
-            None => ctx.b.op_like("AveragePool", &[xb], &attrs, xb)?,
+            None => w.attrs(false).average_pool(&ctx.b, xb, Some(count_include_pad as i64)).like(xb)?,
             Some(pads) => {
                 let b = &ctx.b;
                 let mut left = vec![0, 0];
@@ -315,12 +344,8 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
                 let zero = ctx.b.const_like(xb, 0.0)?;
                 let padded =
                     ctx.b.onnx().pad(xb, pads, Some(zero), None, Some("constant")).like(xb)?;
-                let attrs = [
-                    ("kernel_shape", Attr::Ints(w.kernel.clone())),
-                    ("strides", Attr::Ints(w.stride.clone())),
-                    ("count_include_pad", Attr::Int(1)),
-                ];
-                ctx.b.op_like("AveragePool", &[padded], &attrs, xb)?
+                let (kernel, strides) = (&w.kernel, Some(&w.stride[..]));
+                ctx.b.onnx().average_pool(padded, None, None, Some(1), None, kernel, None, strides).like(xb)?
             }
         };
         if let Some(div) = divisor {
@@ -390,11 +415,11 @@ pub fn max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize, with_indices: bool) -
             let xf = b.cast(xb, f64_type)?;
             let attrs = w.attrs(true);
             let mut out = if with_indices {
-                let r = b.build("MaxPool", &[xf], &attrs, &[b.unranked(f64_type), b.unranked(b.i64_type())])?;
+                let r = attrs.max_pool(b, xf).results(&[b.unranked(f64_type), b.unranked(b.i64_type())])?;
                 let plane = plane_size(ctx, xf, spatial)?;
                 vec![r[0], b.onnx().mod_(r[1], plane, None).typed(b.unranked(b.i64_type()))?]
             } else {
-                vec![b.op("MaxPool", &[xf], &attrs, b.unranked(f64_type))?]
+                vec![attrs.max_pool(b, xf).typed(b.unranked(f64_type))?]
             };
             out[0] = b.cast(out[0], element)?;
             Ok(out)
@@ -411,25 +436,25 @@ pub fn nan_max_pool<'c, 'a>(
     ctx: &Ctx<'c, 'a>,
     xb: Value<'c, 'a>,
     spatial: usize,
-    attrs: &[(&str, Attr)],
+    attrs: &PoolAttrs,
     with_indices: bool,
 ) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &ctx.b;
     let i64_type = b.i64_type();
     let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
     let (values, indices) = if with_indices {
-        let r = b.build("MaxPool", &[xb], attrs, &[unranked_like(ctx, xb)?, b.unranked(i64_type)])?;
+        let r = attrs.max_pool(b, xb).results(&[unranked_like(ctx, xb)?, b.unranked(i64_type)])?;
         let plane = plane_size(ctx, xb, spatial)?;
         (r[0], Some(b.onnx().mod_(r[1], plane, None).typed(b.unranked(i64_type))?))
     } else {
-        (b.op_like("MaxPool", &[xb], attrs, xb)?, None)
+        (attrs.max_pool(b, xb).like(xb)?, None)
     };
     if super::quant_common::provably_nan_free(xb) {
         return Ok(vec![values].into_iter().chain(indices).collect());
     }
     let nan = b.onnx().is_na_n(xb).typed(bool_t)?;
     let nan_f = b.cast_like(nan, xb)?;
-    let has_nan = b.op_like("MaxPool", &[nan_f], attrs, xb)?;
+    let has_nan = attrs.max_pool(b, nan_f).like(xb)?;
     let has_nan = b.onnx().greater(has_nan, b.const_like(xb, 0.0)?).typed(bool_t)?;
     let values = b.onnx().where_(has_nan, b.const_like(xb, f64::NAN)?, values).like(xb)?;
     let Some(indices) = indices else {
@@ -443,7 +468,7 @@ pub fn nan_max_pool<'c, 'a>(
     let pos = b.onnx().reshape(pos, plane_shape, None).typed(b.unranked(i64_type))?;
     let pos_f = b.cast_like(pos, xb)?;
     let nan_pos = b.onnx().where_(nan, pos_f, b.const_like(xb, 0.0)?).like(xb)?;
-    let last = b.op_like("MaxPool", &[nan_pos], attrs, xb)?;
+    let last = attrs.max_pool(b, nan_pos).like(xb)?;
     let last = b.onnx().sub(b.cast(last, i64_type)?, one).typed(b.unranked(i64_type))?;
     let indices = b.onnx().where_(has_nan, last, indices).typed(b.unranked(i64_type))?;
     Ok(vec![values, indices])
@@ -509,14 +534,65 @@ pub struct Ew<'x, 'c, 'a> {
 }
 
 impl<'x, 'c, 'a> Ew<'x, 'c, 'a> {
-    pub fn op(&self, op: &str, inputs: &[Value<'c, 'a>]) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.op_like(op, inputs, &[], self.like)
-    }
     pub fn k(&self, v: f64) -> Result<Value<'c, 'a>, String> {
         self.ctx.b.const_like(self.like, v)
     }
-    pub fn bool_op(&self, op: &str, inputs: &[Value<'c, 'a>]) -> Result<Value<'c, 'a>, String> {
-        let bool_t = melior::ir::r#type::IntegerType::new(self.ctx.b.context, 1).into();
-        self.ctx.b.op(op, inputs, &[], self.ctx.b.unranked(bool_t))
+    /// A bool result of unknown shape (comparisons, logic).
+    fn bool_type(&self) -> melior::ir::Type<'c> {
+        self.ctx.b.unranked(melior::ir::r#type::IntegerType::new(self.ctx.b.context, 1).into())
+    }
+    pub fn add(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().add(a, b).like(self.like)
+    }
+    pub fn sub(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().sub(a, b).like(self.like)
+    }
+    pub fn mul(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().mul(a, b).like(self.like)
+    }
+    pub fn div(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().div(a, b).like(self.like)
+    }
+    pub fn max(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().max(&[a, b]).like(self.like)
+    }
+    pub fn neg(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().neg(x).like(self.like)
+    }
+    pub fn log(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().log(x).like(self.like)
+    }
+    pub fn exp(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().exp(x).like(self.like)
+    }
+    pub fn abs(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().abs(x).like(self.like)
+    }
+    pub fn sqrt(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().sqrt(x).like(self.like)
+    }
+    pub fn softplus(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().softplus(x).like(self.like)
+    }
+    pub fn where_(&self, cond: Value<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().where_(cond, a, b).like(self.like)
+    }
+    pub fn equal(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().equal(a, b).typed(self.bool_type())
+    }
+    pub fn less(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().less(a, b).typed(self.bool_type())
+    }
+    pub fn greater(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().greater(a, b).typed(self.bool_type())
+    }
+    pub fn and(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().and(a, b).typed(self.bool_type())
+    }
+    pub fn or(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().or(a, b).typed(self.bool_type())
+    }
+    pub fn not(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.ctx.b.onnx().not(x).typed(self.bool_type())
     }
 }

@@ -17,7 +17,7 @@
 //! agrees with them to rounding.
 
 use super::math_common::bool_op;
-use crate::{builder::Builder, Attr, Ctx};
+use crate::{builder::Builder, Ctx};
 use crate::onnx_ir;
 use melior::ir::{
     block::BlockLike,
@@ -77,12 +77,7 @@ pub fn polynomial<'c, 'a>(c: &Ctx<'c, 'a>, kind: Kind, shifted: bool) -> Result<
         reach = op("Min", &[reach, k(limit)?])?;
     }
     let flat = c.b.onnx().reshape(reach, c.b.const_i64s(&[-1])?, None).like(x)?;
-    let flat = c.b.op_like(
-        "Concat",
-        &[flat, c.b.const_i64s(&[0]).and_then(|z| c.b.cast(z, t))?],
-        &[("axis", Attr::Int(0))],
-        x,
-    )?;
+    let flat = c.b.onnx().concat(&[flat, c.b.const_i64s(&[0]).and_then(|z| c.b.cast(z, t))?], 0).like(x)?;
     let top = c.reduce("ReduceMax", flat, None, false, c.b.unranked(t))?;
     let top = c.b.cast(top, c.b.i64_type())?;
     // Iterations: degrees 2..=top.

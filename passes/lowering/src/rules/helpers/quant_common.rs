@@ -16,7 +16,7 @@
 //! case (int32 results, a zero point outside the type), the arithmetic is
 //! written out with torch's exact order of operations.
 
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::{attribute::AttributeLike, operation::OperationLike, r#type::{IntegerType, TypeLike}, Type, Value, ValueLike};
 
 /// A rule's result.
@@ -136,11 +136,6 @@ pub fn quantize_exact<'c, 'a>(
 pub fn to_out_dtype<'c, 'a>(ctx: &Ctx<'c, 'a>, y: Value<'c, 'a>) -> Lowered<'c, 'a> {
     let out = ctx.result_element(0)?;
     Ok(vec![ctx.b.cast_like_type(y, out)?])
-}
-
-/// Attributes of a per-axis QDQ op.
-pub fn axis_attr(axis: i64) -> Vec<(&'static str, Attr)> {
-    vec![("axis", Attr::Int(axis))]
 }
 
 /// True when `x` provably holds no NaN: a `DequantizeLinear` of integers

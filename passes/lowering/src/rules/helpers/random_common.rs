@@ -105,7 +105,7 @@ fn raw_mask<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, keep: f64) -> Resul
     let ones = super::tensor_common::full(ctx, count, f32_type, 1.0)?;
     let ratio = b.const_scalar(f32_type, 1.0 - keep)?;
     let training = b.const_scalar(bool_type(ctx), 1.0)?;
-    let out = b.build("Dropout", &[ones, ratio, training], &[], &[b.unranked(f32_type), b.unranked(bool_type(ctx))])?;
+    let out = b.onnx().dropout(ones, Some(ratio), Some(training), None).results(&[b.unranked(f32_type), b.unranked(bool_type(ctx))])?;
     let end = b.const_i64s(&[i64::MAX])?;
     let zero = b.const_i64s(&[0])?;
     let rest = b.onnx().slice(out[1], one, end, Some(zero), None).typed(b.unranked(bool_type(ctx)))?;

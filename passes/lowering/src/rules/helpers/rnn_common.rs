@@ -85,9 +85,9 @@ fn reorder<'c, 'a>(ctx: &Ctx<'c, 'a>, kind: Kind, w: Value<'c, 'a>, h: i64) -> R
     let element = builder::element_type(w.r#type()).ok_or("weight is not a tensor")?;
     let split = ctx.b.const_i64s(&vec![h; gates])?;
     let types = vec![ctx.b.unranked(element); gates];
-    let parts = ctx.b.build("Split", &[w, split], &[("axis", Attr::Int(0))], &types)?;
+    let parts = ctx.b.onnx().split(w, Some(split), Some(0), None).results(&types)?;
     let ordered: Vec<Value> = kind.gate_order().iter().map(|&i| parts[i]).collect();
-    ctx.b.op("Concat", &ordered, &[("axis", Attr::Int(0))], ctx.b.unranked(element))
+    ctx.b.onnx().concat(&ordered, 0).typed(ctx.b.unranked(element))
 }
 
 /// Zeros shaped like `like` (a missing bias next to a present one).
@@ -223,12 +223,7 @@ fn layer_weights<'c, 'a>(
                 (None, Some(b)) => (zeros_like(ctx, b)?, b),
                 (None, None) => return Err("biases given for some directions only".into()),
             };
-            let b = ctx.b.op_like(
-                "Concat",
-                &[reorder(ctx, kind, b_ih, h)?, reorder(ctx, kind, b_hh, h)?],
-                &[("axis", Attr::Int(0))],
-                b_ih,
-            )?;
+            let b = ctx.b.onnx().concat(&[reorder(ctx, kind, b_ih, h)?, reorder(ctx, kind, b_hh, h)?], 0).like(b_ih)?;
             bs.push(ctx.unsqueeze(b, &[0])?);
         }
     }
@@ -236,7 +231,7 @@ fn layer_weights<'c, 'a>(
         if vs.len() == 1 {
             Ok(vs[0])
         } else {
-            ctx.b.op_like("Concat", &vs, &[("axis", Attr::Int(0))], vs[0])
+            ctx.b.onnx().concat(&vs, 0).like(vs[0])
         }
     };
     let b = if has_bias { Some(cat(bs)?) } else { None };
@@ -291,12 +286,7 @@ fn merge_directions<'c, 'a>(ctx: &Ctx<'c, 'a>, y: Value<'c, 'a>, d: i64, h: i64)
     let t = ctx.b.onnx().transpose(y, Some(&[0, 2, 1, 3])).like(y)?;
     let sb = crate::rules::common::shape_slice(ctx, t, 0, Some(2))?;
     let last = ctx.b.const_i64s(&[dh])?;
-    let new_shape = ctx.b.op(
-        "Concat",
-        &[sb, last],
-        &[("axis", Attr::Int(0))],
-        RankedTensorType::new(&[3], ctx.b.i64_type(), None).into(),
-    )?;
+    let new_shape = ctx.b.onnx().concat(&[sb, last], 0).typed(RankedTensorType::new(&[3], ctx.b.i64_type(), None).into())?;
     ctx.b.onnx().reshape(t, new_shape, None).like(y)
 }
 
@@ -383,7 +373,7 @@ pub fn lower_sequence<'c, 'a>(ctx: &Ctx<'c, 'a>, kind: Kind) -> Result<Vec<Value
         results.push(if states.len() == 1 {
             states[0]
         } else {
-            ctx.b.op("Concat", &states, &[("axis", Attr::Int(0))], ty)?
+            ctx.b.onnx().concat(&states, 0).typed(ty)?
         });
     }
     Ok(results)

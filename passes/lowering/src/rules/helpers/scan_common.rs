@@ -7,7 +7,7 @@
 
 use crate::{
     builder::{self, Builder},
-    Attr, Ctx,
+    Ctx,
 };
 use melior::ir::{r#type::IntegerType, Type, Value, ValueLike};
 
@@ -76,7 +76,7 @@ pub(super) fn inclusive_scan<'c, 'a>(
         }
         parts.push(b.onnx().unsqueeze(step, b.const_i64s(&[0])?).typed(i64_1d)?);
         parts.push(b.const_i64s(&vec![0; 2 * rank - axis as usize - 1])?);
-        let pads = b.op("Concat", &parts, &[("axis", Attr::Int(0))], i64_1d)?;
+        let pads = b.onnx().concat(&parts, 0).typed(i64_1d)?;
         let earlier: Vec<Value<'c, 'a>> = ys
             .iter()
             .zip(states)

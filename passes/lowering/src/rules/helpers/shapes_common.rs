@@ -1,7 +1,7 @@
 //! Pieces shared by the shape rules added for issue 7 (atleast_*d, the
 //! *stack and *split families, flips, rot90, the real-only identities).
 
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::r#type::TypeLike as _;
 use melior::ir::{Value, ValueLike};
 
@@ -96,7 +96,7 @@ pub fn split_by_result_sizes<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i
         return Err("tensor_split pieces that overlap (unsorted indices) are not supported".into());
     }
     let split = ctx.b.const_i64s(&sizes)?;
-    ctx.b.build("Split", &[x, split], &[("axis", Attr::Int(d as i64))], &types)
+    ctx.b.onnx().split(x, Some(split), Some(d as i64), None).results(&types)
 }
 
 /// Refuses complex tensors (the rules that use this are identities on real

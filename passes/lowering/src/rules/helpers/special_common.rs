@@ -26,16 +26,29 @@ impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
         self.c.b.op_like(op, inputs, &[], self.like)
     }
     pub fn add(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.op("Add", &[a, b])
+        self.c.b.onnx().add(a, b).like(self.like)
     }
     pub fn sub(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.op("Sub", &[a, b])
+        self.c.b.onnx().sub(a, b).like(self.like)
     }
     pub fn mul(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.op("Mul", &[a, b])
+        self.c.b.onnx().mul(a, b).like(self.like)
     }
     pub fn div(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.op("Div", &[a, b])
+        self.c.b.onnx().div(a, b).like(self.like)
+    }
+    pub fn max(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().max(&[a, b]).like(self.like)
+    }
+    pub fn min(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().min(&[a, b]).like(self.like)
+    }
+    pub fn pow(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().pow(a, b).like(self.like)
+    }
+    /// `x` broadcast to `shape`.
+    pub fn expand(&self, x: Value<'c, 'a>, shape: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().expand(x, shape).like(self.like)
     }
     pub fn addk(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
         let k = self.k(v)?;
@@ -56,7 +69,7 @@ impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
         self.cmp(op, a, k)
     }
     pub fn select(&self, cond: Value<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.op("Where", &[cond, a, b])
+        self.c.b.onnx().where_(cond, a, b).like(self.like)
     }
     /// Horner: `c[0] + t * (c[1] + t * (...))`.
     pub fn poly(&self, t: Value<'c, 'a>, coefficients: &[f64]) -> Result<Value<'c, 'a>, String> {
@@ -186,7 +199,7 @@ pub fn erfinv<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c,
 pub fn erfinv_with<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     // Clamp so the unused branch and |x| >= 1 stay finite; fixed below.
     let a0 = a;
-    let a = f.op("Max", &[a, f.k(1e-300)?])?;
+    let a = f.max(a, f.k(1e-300)?)?;
     let w = f.un("Neg", f.un("Log", a)?)?;
     let central = f.poly(
         f.addk(w, -2.5)?,
@@ -250,7 +263,7 @@ pub fn i0_asymptotic_series<'c, 'a>(
     f: &F64<'_, 'c, 'a>,
     ax: Value<'c, 'a>,
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
-    let axf = f.op("Max", &[ax, f.k(3.75)?])?;
+    let axf = f.max(ax, f.k(3.75)?)?;
     let u = f.div(f.k(3.75)?, axf)?;
     let p = f.poly(
         u,

@@ -1,7 +1,7 @@
 //! Pieces shared by the tensor-creation, view, indexing, scatter and sorting
 //! rules.
 
-use crate::{builder, Attr, Ctx};
+use crate::{builder, Ctx};
 use melior::ir::r#type::TypeLike as _;
 use melior::ir::{
     attribute::IntegerAttribute,
@@ -67,7 +67,7 @@ pub fn concat<'c, 'a>(ctx: &Ctx<'c, 'a>, parts: &[Value<'c, 'a>]) -> Result<Valu
     if parts.len() == 1 {
         return Ok(parts[0]);
     }
-    ctx.b.op("Concat", parts, &[("axis", Attr::Int(0))], ctx.b.unranked(ctx.b.i64_type()))
+    ctx.b.onnx().concat(parts, 0).typed(ctx.b.unranked(ctx.b.i64_type()))
 }
 
 /// Static dims of a value, or an error naming `what`.
@@ -99,7 +99,9 @@ pub fn sort<'c, 'a>(
     let i64s = b.unranked(i64_type);
     let d = dim as i64;
     let k = b.onnx().shape(x, Some(d + 1), Some(d)).typed(i64s)?;
-    let attrs = [("axis", Attr::Int(d)), ("largest", Attr::Int(descending as i64)), ("sorted", Attr::Int(1))];
+    let top_k = |keys: Value<'c, 'a>, types: &[Type<'c>]| {
+        b.onnx().top_k(keys, k, Some(d), Some(descending as i64), Some(1)).results(types)
+    };
     // TopK takes numbers: bools sort as int32.
     let keys = if builder::is_bool(element) {
         b.cast(x, melior::ir::r#type::IntegerType::new(b.context, 32).into())?
@@ -122,12 +124,12 @@ pub fn sort<'c, 'a>(
         }
         None => keys,
     };
-    let first = b.build("TopK", &[keys, k], &attrs, &[keys_type, i64s])?;
+    let first = top_k(keys, &[keys_type, i64s])?;
     let mut indices = first[1];
     if let Some(nan) = nan {
         let flag = b.cast(nan, b.f32_type())?;
         let flag = b.onnx().gather_elements(flag, indices, Some(d)).typed(b.unranked(b.f32_type()))?;
-        let second = b.build("TopK", &[flag, k], &attrs, &[b.unranked(b.f32_type()), i64s])?;
+        let second = top_k(flag, &[b.unranked(b.f32_type()), i64s])?;
         indices = b.onnx().gather_elements(indices, second[1], Some(d)).typed(i64s)?;
     }
     let values = b.onnx().gather_elements(x, indices, Some(d)).typed(b.unranked(element))?;
@@ -180,13 +182,9 @@ pub fn scatter_reduce<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
-    let axis = [("axis", Attr::Int(dim as i64))];
     let scatter = |data: Value<'c, 'a>, updates: Value<'c, 'a>, reduction: &str| -> Result<Value<'c, 'a>, String> {
-        let mut attrs = vec![axis[0].clone()];
-        if reduction != "none" {
-            attrs.push(("reduction", Attr::String(reduction.into())));
-        }
-        b.op_like("ScatterElements", &[data, index, updates], &attrs, x)
+        let reduction = (reduction != "none").then_some(reduction);
+        b.onnx().scatter_elements(data, index, updates, Some(dim as i64), reduction).like(x)
     };
     let onnx = match reduce {
         "none" => return scatter(x, src, "none"),

@@ -27,7 +27,7 @@
 //! compute the same index maps in the graph (`dynamic_nearest`).
 
 use super::common::shape_slice;
-use crate::{builder, Attr, Ctx, IntArg};
+use crate::{builder, Ctx, IntArg};
 use melior::ir::{
     r#type::RankedTensorType, Attribute, Type, Value, ValueLike,
 };
@@ -206,19 +206,19 @@ fn resize<'c, 'a>(
         Mode::Linear => ("linear", if align { "align_corners" } else { "half_pixel" }, None),
         Mode::Cubic => ("cubic", if align { "align_corners" } else { "half_pixel" }, None),
     };
-    let mut attrs =
-        vec![("mode", Attr::String(onnx_mode.into())), ("coordinate_transformation_mode", Attr::String(transform.into()))];
-    if let Some(n) = nearest_mode {
-        attrs.push(("nearest_mode", Attr::String(n.into())));
-    }
-    let none = ctx.none()?;
+    // Resize(x, roi, scales, sizes), roi left out.
+    let resize_op = |scales: Option<Value<'c, 'a>>, sizes: Option<Value<'c, 'a>>| {
+        let (transform, mode) = (Some(transform), Some(onnx_mode));
+        let node = ctx.b.onnx().resize(x, None, scales, sizes, None, None, transform, None, None, None, None, mode, nearest_mode);
+        node.typed(ctx.result_type(0)?)
+    };
     let i64_type = ctx.b.i64_type();
     if axes.iter().all(|a| a.output.is_some()) {
         let sizes: Vec<i64> = axes.iter().map(|a| a.output.unwrap()).collect();
         let batch_channels = shape_slice(ctx, x, 0, Some(2))?;
         let sizes = ctx.b.const_i64s(&sizes)?;
         let sizes = ctx.b.onnx().concat(&[batch_channels, sizes], 0).typed(ctx.b.unranked(i64_type))?;
-        return Ok(vec![ctx.op("Resize", &[x, none, none, sizes], &attrs)?]);
+        return Ok(vec![resize_op(None, Some(sizes))?]);
     }
     // Dynamic output sizes: the given output_size, or integer scales.
     let given_sizes = if is_vec { !ctx.args.is_none("output_size")? } else { true };
@@ -227,14 +227,14 @@ fn resize<'c, 'a>(
         let mut scales = vec![1.0f32, 1.0];
         scales.extend(axes.iter().map(|a| a.factor.unwrap() as f32));
         let scales = const_floats(ctx, ctx.b.f32_type(), &[scales.len() as i64], &scales.iter().map(|&s| s as f64).collect::<Vec<_>>())?;
-        return Ok(vec![ctx.op("Resize", &[x, none, scales, none], &attrs)?]);
+        return Ok(vec![resize_op(Some(scales), None)?]);
     }
     if given_sizes && axes.iter().all(|a| a.factor.is_none()) && matches!(mode, Mode::Linear | Mode::Cubic) {
         let size: Vec<IntArg> = ctx.args.sym_ints("output_size")?;
         let size = ctx.int_list_tensor(&size)?;
         let batch_channels = shape_slice(ctx, x, 0, Some(2))?;
         let sizes = ctx.b.onnx().concat(&[batch_channels, size], 0).typed(ctx.b.unranked(i64_type))?;
-        return Ok(vec![ctx.op("Resize", &[x, none, none, sizes], &attrs)?]);
+        return Ok(vec![resize_op(None, Some(sizes))?]);
     }
     Err(format!("upsample ({mode:?}) with a dynamic output size: only integer scale factors are supported"))
 }

@@ -76,7 +76,7 @@ pub(super) fn vector_norm<'c, 'a>(
         let bool_ty = melior::ir::r#type::IntegerType::new(ctx.b.context, 1).into();
         let is_zero = ctx.b.onnx().equal(x, zero).typed(ctx.b.unranked(bool_ty))?;
         let nonzero = ctx.b.onnx().not(is_zero).typed(ctx.b.unranked(bool_ty))?;
-        let ones = ctx.b.op("Cast", &[nonzero], &[("to", crate::Attr::Int(onnx_code(element)?))], unranked)?;
+        let ones = ctx.b.onnx().cast(nonzero, None, None, onnx_code(element)?).typed(unranked)?;
         return ctx.reduce("ReduceSum", ones, axes, keepdim, result);
     }
     let p = ctx.b.const_scalar(element, ord)?;

@@ -14,12 +14,12 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let e = Ew { ctx: c, like: x };
     let t = c.tensor_as("target", c.result_element(0)?)?;
     let floor = e.k(-100.0)?;
-    let log_x = e.op("Max", &[e.op("Log", &[x])?, floor])?;
-    let log_1mx = e.op("Max", &[e.op("Log", &[e.op("Sub", &[e.k(1.0)?, x])?])?, floor])?;
-    let mut l = e.op("Add", &[e.op("Mul", &[t, log_x])?, e.op("Mul", &[e.op("Sub", &[e.k(1.0)?, t])?, log_1mx])?])?;
-    l = e.op("Neg", &[l])?;
+    let log_x = e.max(e.log(x)?, floor)?;
+    let log_1mx = e.max(e.log(e.sub(e.k(1.0)?, x)?)?, floor)?;
+    let mut l = e.add(e.mul(t, log_x)?, e.mul(e.sub(e.k(1.0)?, t)?, log_1mx)?)?;
+    l = e.neg(l)?;
     if let Some(w) = c.args.opt_tensor("weight")? {
-        l = e.op("Mul", &[l, w])?;
+        l = e.mul(l, w)?;
     }
     Ok(vec![reduce_loss(c, l)?])
 }

@@ -13,20 +13,17 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
     let e = Ew { ctx: c, like: x };
     let t = c.tensor_as("target", c.result_element(0)?)?;
-    let soft = e.op("Add", &[
-        e.op("Softplus", &[e.op("Neg", &[e.op("Abs", &[x])?])?])?,
-        e.op("Max", &[e.op("Neg", &[x])?, e.k(0.0)?])?,
-    ])?;
+    let soft = e.add(e.softplus(e.neg(e.abs(x)?)?)?, e.max(e.neg(x)?, e.k(0.0)?)?)?;
     let scaled = match c.args.opt_tensor("pos_weight")? {
         Some(pw) => {
-            let lw = e.op("Add", &[e.op("Mul", &[e.op("Sub", &[pw, e.k(1.0)?])?, t])?, e.k(1.0)?])?;
-            e.op("Mul", &[lw, soft])?
+            let lw = e.add(e.mul(e.sub(pw, e.k(1.0)?)?, t)?, e.k(1.0)?)?;
+            e.mul(lw, soft)?
         }
         None => soft,
     };
-    let mut l = e.op("Add", &[e.op("Mul", &[e.op("Sub", &[e.k(1.0)?, t])?, x])?, scaled])?;
+    let mut l = e.add(e.mul(e.sub(e.k(1.0)?, t)?, x)?, scaled)?;
     if let Some(w) = c.args.opt_tensor("weight")? {
-        l = e.op("Mul", &[l, w])?;
+        l = e.mul(l, w)?;
     }
     Ok(vec![reduce_loss(c, l)?])
 }

@@ -25,14 +25,14 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let e = Ew { ctx: c, like: x1 };
     let ty = c.b.unranked(el);
     let sum = |v: Value<'c, 'a>| c.reduce("ReduceSum", v, Some(&[dim]), false, ty);
-    let prod = sum(e.op("Mul", &[x1, x2])?)?;
-    let m1 = e.op("Add", &[sum(e.op("Mul", &[x1, x1])?)?, e.k(1e-12)?])?;
-    let m2 = e.op("Add", &[sum(e.op("Mul", &[x2, x2])?)?, e.k(1e-12)?])?;
-    let cos = e.op("Div", &[prod, e.op("Sqrt", &[e.op("Mul", &[m1, m2])?])?])?;
-    let pos = e.op("Sub", &[e.k(1.0)?, cos])?;
-    let neg = e.op("Sub", &[cos, e.k(c.args.float("margin")?)?])?;
-    let neg = e.op("Where", &[e.bool_op("Less", &[neg, e.k(0.0)?])?, e.k(0.0)?, neg])?;
-    let out_pos = e.op("Where", &[e.bool_op("Equal", &[t, e.k(1.0)?])?, pos, e.k(0.0)?])?;
-    let out_neg = e.op("Where", &[e.bool_op("Equal", &[t, e.k(-1.0)?])?, neg, e.k(0.0)?])?;
-    Ok(vec![reduce_loss(c, e.op("Add", &[out_pos, out_neg])?)?])
+    let prod = sum(e.mul(x1, x2)?)?;
+    let m1 = e.add(sum(e.mul(x1, x1)?)?, e.k(1e-12)?)?;
+    let m2 = e.add(sum(e.mul(x2, x2)?)?, e.k(1e-12)?)?;
+    let cos = e.div(prod, e.sqrt(e.mul(m1, m2)?)?)?;
+    let pos = e.sub(e.k(1.0)?, cos)?;
+    let neg = e.sub(cos, e.k(c.args.float("margin")?)?)?;
+    let neg = e.where_(e.less(neg, e.k(0.0)?)?, e.k(0.0)?, neg)?;
+    let out_pos = e.where_(e.equal(t, e.k(1.0)?)?, pos, e.k(0.0)?)?;
+    let out_neg = e.where_(e.equal(t, e.k(-1.0)?)?, neg, e.k(0.0)?)?;
+    Ok(vec![reduce_loss(c, e.add(out_pos, out_neg)?)?])
 }

@@ -45,7 +45,7 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
             Some(classes) => e.k(ls / classes as f64),
             None => {
                 let classes = c.squeeze(dim_size(c, x, class_dim)?, &[0])?;
-                e.op("Div", &[e.k(ls)?, b.cast(classes, element)?])
+                e.div(e.k(ls)?, b.cast(classes, element)?)
             }
         }
     };
@@ -59,13 +59,13 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     if target_float {
         let mut t = target;
         if ls > 0.0 {
-            t = e.op("Add", &[e.op("Mul", &[t, e.k(1.0 - ls)?])?, smoothing_share()?])?;
+            t = e.add(e.mul(t, e.k(1.0 - ls)?)?, smoothing_share()?)?;
         }
-        let mut prod = e.op("Mul", &[logp, t])?;
+        let mut prod = e.mul(logp, t)?;
         if let Some(w) = weight_b {
-            prod = e.op("Mul", &[prod, w])?;
+            prod = e.mul(prod, w)?;
         }
-        let l = e.op("Neg", &[c.reduce("ReduceSum", prod, Some(&[class_dim]), false, ty)?])?;
+        let l = e.neg(c.reduce("ReduceSum", prod, Some(&[class_dim]), false, ty)?)?;
         return Ok(vec![match reduction {
             0 => c.b.onnx().identity(l).typed(c.result_type(0)?)?,
             1 => {
@@ -89,15 +89,15 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     }
     let mut lw = logp;
     if let Some(w) = weight_b {
-        lw = e.op("Mul", &[lw, w])?;
+        lw = e.mul(lw, w)?;
     }
-    let smooth = e.op("Neg", &[c.reduce("ReduceSum", lw, Some(&[class_dim]), false, ty)?])?;
+    let smooth = e.neg(c.reduce("ReduceSum", lw, Some(&[class_dim]), false, ty)?)?;
     let ignore = match c.args.sym_int("ignore_index")? {
         IntArg::Static(i) => b.const_i64_scalar(i)?,
         IntArg::Dynamic(v) => c.squeeze(v, &[0])?,
     };
-    let ign = e.bool_op("Equal", &[b.cast_like_type(target, b.i64_type())?, ignore])?;
-    let smooth = e.op("Where", &[ign, e.k(0.0)?, smooth])?;
+    let ign = e.equal(b.cast_like_type(target, b.i64_type())?, ignore)?;
+    let smooth = e.where_(ign, e.k(0.0)?, smooth)?;
     let smooth = match reduction {
         0 => smooth,
         1 => {
@@ -105,14 +105,14 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
             let denom = if weight.is_some() {
                 total
             } else {
-                let kept = b.cast(e.bool_op("Not", &[ign])?, element)?;
+                let kept = b.cast(e.not(ign)?, element)?;
                 c.reduce("ReduceSum", kept, None, false, ty)?
             };
-            e.op("Div", &[s, denom])?
+            e.div(s, denom)?
         }
         _ => c.reduce("ReduceSum", smooth, None, false, ty)?,
     };
-    let a = e.op("Mul", &[nll_loss, e.k(1.0 - ls)?])?;
-    let s = e.op("Mul", &[smooth, smoothing_share()?])?;
+    let a = e.mul(nll_loss, e.k(1.0 - ls)?)?;
+    let s = e.mul(smooth, smoothing_share()?)?;
     Ok(vec![c.b.onnx().add(a, s).typed(c.result_type(0)?)?])
 }

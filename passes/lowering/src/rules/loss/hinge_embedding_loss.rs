@@ -13,9 +13,9 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
     let e = Ew { ctx: c, like: x };
     let t = c.tensor_as("target", c.result_element(0)?)?;
-    let clamp = e.op("Max", &[e.op("Sub", &[e.k(c.args.float("margin")?)?, x])?, e.k(0.0)?])?;
-    let not_pos = e.bool_op("Not", &[e.bool_op("Equal", &[t, e.k(1.0)?])?])?;
-    let not_neg = e.bool_op("Not", &[e.bool_op("Equal", &[t, e.k(-1.0)?])?])?;
-    let l = e.op("Add", &[e.op("Where", &[not_pos, clamp, e.k(0.0)?])?, e.op("Where", &[not_neg, x, e.k(0.0)?])?])?;
+    let clamp = e.max(e.sub(e.k(c.args.float("margin")?)?, x)?, e.k(0.0)?)?;
+    let not_pos = e.not(e.equal(t, e.k(1.0)?)?)?;
+    let not_neg = e.not(e.equal(t, e.k(-1.0)?)?)?;
+    let l = e.add(e.where_(not_pos, clamp, e.k(0.0)?)?, e.where_(not_neg, x, e.k(0.0)?)?)?;
     Ok(vec![reduce_loss(c, l)?])
 }

@@ -13,10 +13,10 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
     let e = Ew { ctx: c, like: x };
     let delta = c.args.float("delta")?;
-    let d = e.op("Sub", &[x, c.tensor_as("target", c.result_element(0)?)?])?;
-    let a = e.op("Abs", &[d])?;
-    let quad = e.op("Mul", &[e.op("Mul", &[d, d])?, e.k(0.5)?])?;
-    let lin = e.op("Mul", &[e.op("Sub", &[a, e.k(0.5 * delta)?])?, e.k(delta)?])?;
-    let small = e.bool_op("Less", &[a, e.k(delta)?])?;
-    Ok(vec![reduce_loss(c, e.op("Where", &[small, quad, lin])?)?])
+    let d = e.sub(x, c.tensor_as("target", c.result_element(0)?)?)?;
+    let a = e.abs(d)?;
+    let quad = e.mul(e.mul(d, d)?, e.k(0.5)?)?;
+    let lin = e.mul(e.sub(a, e.k(0.5 * delta)?)?, e.k(delta)?)?;
+    let small = e.less(a, e.k(delta)?)?;
+    Ok(vec![reduce_loss(c, e.where_(small, quad, lin)?)?])
 }

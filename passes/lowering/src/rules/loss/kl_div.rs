@@ -15,11 +15,11 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let e = Ew { ctx: c, like: x };
     let t = c.tensor_as("target", c.result_element(0)?)?;
     let l = if c.args.bool("log_target")? {
-        e.op("Mul", &[e.op("Exp", &[t])?, e.op("Sub", &[t, x])?])?
+        e.mul(e.exp(t)?, e.sub(t, x)?)?
     } else {
-        let zero = e.bool_op("Equal", &[t, e.k(0.0)?])?;
-        let xlogy = e.op("Where", &[zero, e.k(0.0)?, e.op("Mul", &[t, e.op("Log", &[t])?])?])?;
-        e.op("Sub", &[xlogy, e.op("Mul", &[t, x])?])?
+        let zero = e.equal(t, e.k(0.0)?)?;
+        let xlogy = e.where_(zero, e.k(0.0)?, e.mul(t, e.log(t)?)?)?;
+        e.sub(xlogy, e.mul(t, x)?)?
     };
     Ok(vec![reduce_loss(c, l)?])
 }

@@ -26,7 +26,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let el = c.result_element(0)?;
     let x1 = c.tensor_as("input1", el)?;
     let e = Ew { ctx: c, like: x1 };
-    let d = e.op("Sub", &[x1, c.tensor_as("input2", el)?])?;
-    let v = e.op("Add", &[e.op("Neg", &[e.op("Mul", &[c.tensor_as("target", el)?, d])?])?, e.k(c.args.float("margin")?)?])?;
-    Ok(vec![reduce_loss(c, e.op("Max", &[v, e.k(0.0)?])?)?])
+    let d = e.sub(x1, c.tensor_as("input2", el)?)?;
+    let v = e.add(e.neg(e.mul(c.tensor_as("target", el)?, d)?)?, e.k(c.args.float("margin")?)?)?;
+    Ok(vec![reduce_loss(c, e.max(v, e.k(0.0)?)?)?])
 }

@@ -15,6 +15,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.mse_loss.default", loss).samples
 fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
     let e = Ew { ctx: c, like: x };
-    let d = e.op("Sub", &[x, c.tensor_as("target", c.result_element(0)?)?])?;
-    Ok(vec![reduce_loss(c, e.op("Mul", &[d, d])?)?])
+    let d = e.sub(x, c.tensor_as("target", c.result_element(0)?)?)?;
+    Ok(vec![reduce_loss(c, e.mul(d, d)?)?])
 }

@@ -36,19 +36,19 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let t = b.onnx().reshape(b.cast(t0, i64_t)?, b.const_i64s(&[-1, 1])?, None).typed(b.unranked(i64_t))?;
     let e = Ew { ctx: c, like: x0 };
     let xt = b.onnx().gather_elements(x, t, Some(1)).like(x0)?;
-    let z = e.op("Add", &[e.op("Sub", &[e.k(c.args.number("margin")?.as_f64())?, xt])?, x])?;
-    let h = if p == 2.0 { e.op("Mul", &[z, z])? } else { z };
+    let z = e.add(e.sub(e.k(c.args.number("margin")?.as_f64())?, xt)?, x)?;
+    let h = if p == 2.0 { e.mul(z, z)? } else { z };
     let classes_range = b.onnx().range(b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?, None).typed(b.unranked(i64_t))?;
-    let is_target = e.bool_op("Equal", &[classes_range, t])?;
-    let keep = e.bool_op("And", &[e.bool_op("Greater", &[z, e.k(0.0)?])?, e.bool_op("Not", &[is_target])?])?;
-    let mut h = e.op("Where", &[keep, h, e.k(0.0)?])?;
+    let is_target = e.equal(classes_range, t)?;
+    let keep = e.and(e.greater(z, e.k(0.0)?)?, e.not(is_target)?)?;
+    let mut h = e.where_(keep, h, e.k(0.0)?)?;
     if let Some(w) = c.args.opt_tensor("weight")? {
         let w = b.cast_like(w, x0)?;
         let wt = b.onnx().gather(w, t, Some(0)).like(x0)?;
-        h = e.op("Mul", &[h, wt])?;
+        h = e.mul(h, wt)?;
     }
     let s = c.reduce("ReduceSum", h, Some(&[1]), false, b.unranked(el))?;
-    let s = e.op("Div", &[s, classes_f])?;
+    let s = e.div(s, classes_f)?;
     // Per-sample losses: shaped like torch's result for reduction='none'
     // (its static shape: [N], 0-d, or [1] where export's meta says so).
     let s = super::prod_common::per_sample_shape(c, s, b.shape(t0)?)?;

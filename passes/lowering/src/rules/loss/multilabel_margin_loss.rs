@@ -31,24 +31,24 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // The target has the input's shape: the same rows.
     let t = b.onnx().reshape(b.cast(c.args.tensor("target")?, i64_t)?, b.shape(x)?, None).typed(i64_u)?;
     // valid[n, j]: no -1 (any negative) before or at j.
-    let negative = b.cast(e.bool_op("Less", &[t, b.const_i64_scalar(0)?])?, i64_t)?;
+    let negative = b.cast(e.less(t, b.const_i64_scalar(0)?)?, i64_t)?;
     let cum = b.onnx().cum_sum(negative, b.const_i64_scalar(1)?, None, None).typed(i64_u)?;
-    let valid = e.bool_op("Equal", &[cum, b.const_i64_scalar(0)?])?;
+    let valid = e.equal(cum, b.const_i64_scalar(0)?)?;
     let label = b.onnx().where_(valid, t, b.const_i64_scalar(0)?).typed(i64_u)?;
     let xt = b.onnx().gather_elements(x, label, Some(1)).like(x0)?; // [N, j]
     // is_target[n, i]: i is one of the valid labels.
     let range = b.onnx().range(b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?, None).typed(i64_u)?;
-    let hit = e.bool_op("Equal", &[c.unsqueeze(label, &[2])?, range])?; // [N, j, i]
-    let hit = e.bool_op("And", &[hit, c.unsqueeze(valid, &[2])?])?;
+    let hit = e.equal(c.unsqueeze(label, &[2])?, range)?; // [N, j, i]
+    let hit = e.and(hit, c.unsqueeze(valid, &[2])?)?;
     let f32_t = b.f32_type();
     let any = c.reduce("ReduceMax", b.cast(hit, f32_t)?, Some(&[1]), false, b.unranked(f32_t))?;
-    let is_target = e.bool_op("Greater", &[any, b.const_scalar(f32_t, 0.0)?])?; // [N, i]
-    let z = e.op("Add", &[e.op("Sub", &[e.k(1.0)?, c.unsqueeze(xt, &[2])?])?, c.unsqueeze(x, &[1])?])?; // [N, j, i]
-    let keep = e.bool_op("And", &[e.bool_op("Greater", &[z, e.k(0.0)?])?, c.unsqueeze(valid, &[2])?])?;
-    let keep = e.bool_op("And", &[keep, c.unsqueeze(e.bool_op("Not", &[is_target])?, &[1])?])?;
-    let h = e.op("Where", &[keep, z, e.k(0.0)?])?;
+    let is_target = e.greater(any, b.const_scalar(f32_t, 0.0)?)?; // [N, i]
+    let z = e.add(e.sub(e.k(1.0)?, c.unsqueeze(xt, &[2])?)?, c.unsqueeze(x, &[1])?)?; // [N, j, i]
+    let keep = e.and(e.greater(z, e.k(0.0)?)?, c.unsqueeze(valid, &[2])?)?;
+    let keep = e.and(keep, c.unsqueeze(e.not(is_target)?, &[1])?)?;
+    let h = e.where_(keep, z, e.k(0.0)?)?;
     let s = c.reduce("ReduceSum", h, Some(&[1, 2]), false, b.unranked(el))?;
-    let s = e.op("Div", &[s, classes_f])?;
+    let s = e.div(s, classes_f)?;
     // Per-sample losses: shaped like torch's result for reduction='none'
     // (its static shape: [N], 0-d, or [1] where export's meta says so).
     let s = super::prod_common::per_sample_shape(c, s, b.const_i64s(if rank == 2 { &[-1] } else { &[] })?)?;

@@ -28,19 +28,19 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let tx = if int_product {
             c.b.cast_like_type(c.b.onnx().mul(raw_t, raw).like(raw)?, result)?
         } else {
-            e.op("Mul", &[t, x])?
+            e.mul(t, x)?
         };
-        e.op("Sub", &[e.op("Exp", &[x])?, tx])?
+        e.sub(e.exp(x)?, tx)?
     } else {
-        let lg = e.op("Log", &[e.op("Add", &[x, e.k(c.args.float("eps")?)?])?])?;
-        e.op("Sub", &[x, e.op("Mul", &[t, lg])?])?
+        let lg = e.log(e.add(x, e.k(c.args.float("eps")?)?)?)?;
+        e.sub(x, e.mul(t, lg)?)?
     };
     if c.args.bool("full")? {
-        let tl = e.op("Mul", &[t, e.op("Log", &[t])?])?;
-        let two_pi_t = e.op("Mul", &[t, e.k(2.0 * std::f64::consts::PI)?])?;
-        let st = e.op("Add", &[e.op("Sub", &[tl, t])?, e.op("Mul", &[e.k(0.5)?, e.op("Log", &[two_pi_t])?])?])?;
-        let big = e.bool_op("Greater", &[t, e.k(1.0)?])?;
-        l = e.op("Add", &[l, e.op("Where", &[big, st, e.k(0.0)?])?])?;
+        let tl = e.mul(t, e.log(t)?)?;
+        let two_pi_t = e.mul(t, e.k(2.0 * std::f64::consts::PI)?)?;
+        let st = e.add(e.sub(tl, t)?, e.mul(e.k(0.5)?, e.log(two_pi_t)?)?)?;
+        let big = e.greater(t, e.k(1.0)?)?;
+        l = e.add(l, e.where_(big, st, e.k(0.0)?)?)?;
     }
     Ok(vec![reduce_loss(c, l)?])
 }

@@ -13,13 +13,13 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
     let e = Ew { ctx: c, like: x };
     let beta = c.args.float("beta")?;
-    let d = e.op("Sub", &[x, c.tensor_as("target", c.result_element(0)?)?])?;
-    let a = e.op("Abs", &[d])?;
+    let d = e.sub(x, c.tensor_as("target", c.result_element(0)?)?)?;
+    let a = e.abs(d)?;
     if beta == 0.0 {
         return Ok(vec![reduce_loss(c, a)?]);
     }
-    let quad = e.op("Div", &[e.op("Mul", &[e.op("Mul", &[d, d])?, e.k(0.5)?])?, e.k(beta)?])?;
-    let lin = e.op("Sub", &[a, e.k(0.5 * beta)?])?;
-    let small = e.bool_op("Less", &[a, e.k(beta)?])?;
-    Ok(vec![reduce_loss(c, e.op("Where", &[small, quad, lin])?)?])
+    let quad = e.div(e.mul(e.mul(d, d)?, e.k(0.5)?)?, e.k(beta)?)?;
+    let lin = e.sub(a, e.k(0.5 * beta)?)?;
+    let small = e.less(a, e.k(beta)?)?;
+    Ok(vec![reduce_loss(c, e.where_(small, quad, lin)?)?])
 }

@@ -12,7 +12,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.soft_margin_loss.default", loss)
 fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
     let e = Ew { ctx: c, like: x };
-    let tx = e.op("Mul", &[x, c.tensor_as("target", c.result_element(0)?)?])?;
-    let l = e.op("Softplus", &[e.op("Neg", &[tx])?])?;
+    let tx = e.mul(x, c.tensor_as("target", c.result_element(0)?)?)?;
+    let l = e.softplus(e.neg(tx)?)?;
     Ok(vec![reduce_loss(c, l)?])
 }

@@ -32,17 +32,17 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let e = Ew { ctx: c, like: a };
     let (p, eps) = (c.args.float("p")?, c.args.float("eps")?);
     let dist = |x1: Value<'c, 'a>, x2: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
-        let d = e.op("Add", &[e.op("Sub", &[x1, x2])?, e.k(eps)?])?;
+        let d = e.add(e.sub(x1, x2)?, e.k(eps)?)?;
         vector_norm(c, d, Some(&[-1]), false, p)
     };
     let d_pos = dist(a, pos)?;
     let mut d_neg = dist(a, neg)?;
     if c.args.bool("swap")? {
         let d_swap = dist(pos, neg)?;
-        let take = e.bool_op("Or", &[e.bool_op("Less", &[d_swap, d_neg])?, isnan(c, d_swap)?])?;
-        d_neg = e.op("Where", &[take, d_swap, d_neg])?;
+        let take = e.or(e.less(d_swap, d_neg)?, isnan(c, d_swap)?)?;
+        d_neg = e.where_(take, d_swap, d_neg)?;
     }
-    let v = e.op("Sub", &[e.op("Add", &[e.k(c.args.float("margin")?)?, d_pos])?, d_neg])?;
-    let v = e.op("Where", &[e.bool_op("Less", &[v, e.k(0.0)?])?, e.k(0.0)?, v])?;
+    let v = e.sub(e.add(e.k(c.args.float("margin")?)?, d_pos)?, d_neg)?;
+    let v = e.where_(e.less(v, e.k(0.0)?)?, e.k(0.0)?, v)?;
     Ok(vec![reduce_loss(c, v)?])
 }

@@ -1,5 +1,5 @@
-use super::nn_common::{nan_max_pool, unranked_like, with_batch};
-use crate::{builder, Attr, Ctx, Rule};
+use super::nn_common::{nan_max_pool, unranked_like, with_batch, PoolAttrs};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.adaptive_max_pool2d.default", |c| adaptive_max_pool(c, 2)).samples(&[
@@ -32,8 +32,7 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
         let inputs: Vec<Option<i64>> = dims[2..].to_vec();
         if inputs.iter().zip(&out).all(|(i, o)| i.is_some_and(|i| i % o == 0)) {
             let kernel: Vec<i64> = inputs.iter().zip(&out).map(|(i, o)| i.unwrap_or(0) / o).collect();
-            let attrs = [("kernel_shape", Attr::Ints(kernel.clone())), ("strides", Attr::Ints(kernel))];
-            return nan_max_pool(c, xb, spatial, &attrs, true);
+            return nan_max_pool(c, xb, spatial, &PoolAttrs::tiling(kernel), true);
         }
         // A spatial size known only at run time (an image size exported as
         // dynamic) gets its bins, window sizes and plane strides computed in
@@ -85,18 +84,8 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
             let has_nan = c.b.onnx().greater(nan_count, c.b.const_like(xb, 0.0)?).typed(bool_t)?;
             let max = c.reduce("ReduceMax", flat, Some(&[-1]), true, unranked_like(c, xb)?)?;
             values.push(c.b.onnx().where_(has_nan, c.b.const_like(xb, f64::NAN)?, max).like(xb)?);
-            let arg = c.b.op(
-                "ArgMax",
-                &[flat],
-                &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(1))],
-                c.b.unranked(i64_type),
-            )?;
-            let last_nan = c.b.op(
-                "ArgMax",
-                &[nan_f],
-                &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(1)), ("select_last_index", Attr::Int(1))],
-                c.b.unranked(i64_type),
-            )?;
+            let arg = c.b.onnx().arg_max(flat, Some(-1), Some(1), None).typed(c.b.unranked(i64_type))?;
+            let last_nan = c.b.onnx().arg_max(nan_f, Some(-1), Some(1), Some(1)).typed(c.b.unranked(i64_type))?;
             let local = c.b.onnx().where_(has_nan, last_nan, arg).typed(c.b.unranked(i64_type))?;
             // Window-local flat index -> plane index.
             let mut global: Option<Value> = None;
@@ -129,9 +118,9 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
         let mut shape = vec![0i64, 0];
         shape.extend(&out);
         let shape = c.b.const_i64s(&shape)?;
-        let v = c.b.op_like("Concat", &values, &[("axis", Attr::Int(-1))], xb)?;
+        let v = c.b.onnx().concat(&values, -1).like(xb)?;
         let v = c.b.onnx().reshape(v, shape, None).like(xb)?;
-        let i = c.b.op("Concat", &indices, &[("axis", Attr::Int(-1))], c.b.unranked(i64_type))?;
+        let i = c.b.onnx().concat(&indices, -1).typed(c.b.unranked(i64_type))?;
         let i = c.b.onnx().reshape(i, shape, None).typed(c.b.unranked(i64_type))?;
         Ok(vec![v, i])
     })
@@ -202,6 +191,6 @@ impl<'c, 'a> I<'c, 'a> {
             return c.b.const_i64s(&statics);
         }
         let parts: Vec<Value> = items.iter().map(|i| i.value(c)).collect::<Result<_, _>>()?;
-        c.b.op("Concat", &parts, &[("axis", Attr::Int(0))], c.b.unranked(c.b.i64_type()))
+        c.b.onnx().concat(&parts, 0).typed(c.b.unranked(c.b.i64_type()))
     }
 }

@@ -6,7 +6,7 @@
 //! scales)) + zero_points, quant_min, quant_max)` and `(q - zero_points) *
 //! scales` (no zero points: `q * scales`).
 
-use super::quant_common::{axis_attr, check_range, clip_to, float32_input, qdq_type, quantize_exact, to_out_dtype, Lowered};
+use super::quant_common::{check_range, clip_to, float32_input, qdq_type, quantize_exact, to_out_dtype, Lowered};
 use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -49,7 +49,7 @@ fn quantize_per_channel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let scales = ctx.b.cast_like_type(ctx.args.tensor("scales")?, f32_type)?;
     if qdq_type(element, ctx.b.opset) {
         let zps = super::quant_common::zero_points_as(ctx, ctx.args.tensor("zero_points")?, element)?;
-        let q = ctx.op("QuantizeLinear", &[x, scales, zps], &axis_attr(axis))?;
+        let q = ctx.b.onnx().quantize_linear(x, scales, Some(zps), Some(axis), None, None, None, None).typed(ctx.result_type(0)?)?;
         return Ok(vec![clip_to(ctx, q, range, qmin, qmax)?]);
     }
     // `1.0 / scales` in the scales' own type (float32 here): a Reciprocal,
@@ -73,11 +73,11 @@ fn dequantize_per_channel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let zps = ctx.args.opt_tensor("zero_points")?;
     let out_ty = builder::with_element_type(q.r#type(), f32_type).ok_or("unranked input")?;
     let y = if qdq_type(element, ctx.b.opset) {
-        let mut operands = vec![q, scales];
-        if let Some(zps) = zps {
-            operands.push(super::quant_common::zero_points_as(ctx, zps, element)?);
-        }
-        ctx.b.op("DequantizeLinear", &operands, &axis_attr(axis), out_ty)?
+        let zps = match zps {
+            Some(zps) => Some(super::quant_common::zero_points_as(ctx, zps, element)?),
+            None => None,
+        };
+        ctx.b.onnx().dequantize_linear(q, scales, zps, Some(axis), None, None).typed(out_ty)?
     } else {
         // (q - zero_points) in int64, then times the scales in float32.
         let i64_type = ctx.b.i64_type();

@@ -140,14 +140,14 @@ fn airy_ai<'c, 'a>(i: &Input<'_, 'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let x = i.x;
     let mid = f.poly(x, &AI_MID)?;
     // x > 2.09 (evaluated at max(x, 2.09) so other lanes stay finite).
-    let xp = f.op("Max", &[x, f.k(2.09)?])?;
+    let xp = f.max(x, f.k(2.09)?)?;
     let zp = f.mulk(f.mul(xp, f.un("Sqrt", xp)?)?, 2.0 / 3.0)?;
     let a = f.poly(f.div(f.k(1.0)?, zp)?, &AI_POS)?;
     let quarter = f.un("Sqrt", f.un("Sqrt", xp)?)?;
     let den = f.mulk(quarter, 2.0 * std::f64::consts::PI.sqrt())?;
     let pos = f.div(f.mul(f.un("Exp", f.un("Neg", zp)?)?, a)?, den)?;
     // x < -2.09: y = -x.
-    let y = f.op("Max", &[f.un("Neg", x)?, f.k(2.09)?])?;
+    let y = f.max(f.un("Neg", x)?, f.k(2.09)?)?;
     let zn = f.mulk(f.mul(y, f.un("Sqrt", y)?)?, 2.0 / 3.0)?;
     let w = f.div(f.k(1.0)?, zn)?;
     let p = f.poly(w, &AI_NEG_P)?;

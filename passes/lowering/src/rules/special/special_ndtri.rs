@@ -48,8 +48,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_ndtri.default", |c| {
     let central = f.div(num, den)?;
     // Tails: t = sqrt(-2 log(min(p, 1 - p))), x = C(t) / D(t), negated above.
     let one_minus = f.sub(f.k(1.0)?, p)?;
-    let m = f.op("Min", &[p, one_minus])?;
-    let m = f.op("Max", &[m, f.k(1e-300)?])?;
+    let m = f.min(p, one_minus)?;
+    let m = f.max(m, f.k(1e-300)?)?;
     let t = f.un("Sqrt", f.mulk(f.un("Log", m)?, -2.0)?)?;
     let mut dd = rev(&D);
     dd.insert(0, 1.0);

@@ -51,8 +51,8 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let q0 = c.b.cast_like_type(c.tensor_as("other", out)?, f64_type(c))?;
     let (f, x0) = F64::new(c, x0)?;
     let shape = c.b.shape(f.add(x0, q0)?)?;
-    let x = f.op("Expand", &[x0, shape])?;
-    let q = f.op("Expand", &[q0, shape])?;
+    let x = f.expand(x0, shape)?;
+    let q = f.expand(q0, shape)?;
     let or = |a, b| bool_op(c, "Or", &[a, b]);
     let and = |a, b| bool_op(c, "And", &[a, b]);
     // Elements torch decides without summing.
@@ -76,7 +76,7 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let flat = c.b.onnx().concat(&[flat, floor], 0).like(need)?;
     let n = c.reduce("ReduceMax", flat, None, false, c.b.unranked(f64_type(c)))?;
     let trips = c.b.cast(n, c.b.i64_type())?;
-    let zero = f.op("Expand", &[f.k(0.0)?, shape])?;
+    let zero = f.expand(f.k(0.0)?, shape)?;
     let neg_x = f.un("Neg", x)?;
     let sums = build_loop(c, f64_type(c), trips, &[zero], |b, iter, carried| {
         let ty = b.unranked(f64_type(c));
@@ -89,7 +89,7 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // Euler-Maclaurin tail at w = q + N:
     // w^(1-x)/(x-1) + w^-x/2 + sum_j B_2j/(2j)! x(x+1)..(x+2j-2) w^(-x-2j+1).
     let w = f.add(q, n)?;
-    let wx = f.op("Pow", &[w, neg_x])?;
+    let wx = f.pow(w, neg_x)?;
     let mut tail = f.add(f.div(f.mul(wx, w)?, f.addk(x, -1.0)?)?, f.mulk(wx, 0.5)?)?;
     let mut fac = x;
     let iw = f.div(f.k(1.0)?, w)?;
