@@ -1,4 +1,4 @@
-use crate::{args::IntArg, Attr, Ctx, Rule};
+use crate::{args::IntArg, Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.affine_grid_generator.default", affine_grid_generator)
@@ -44,13 +44,13 @@ fn affine_grid_generator<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, 
         let batch = b.onnx().shape(theta, Some(1), Some(0)).typed(un_i)?;
         let dims: Vec<Value> = size[2..].iter().map(|d| c.int_tensor(*d)).collect::<Result<_, _>>()?;
         let k = b.const_i64s(&[spatial as i64])?;
-        let shape = b.op("Concat", &[&[batch], &dims[..], &[k]].concat(), &[("axis", Attr::Int(0))], un_i)?;
+        let shape = b.onnx().concat(&[&[batch], &dims[..], &[k]].concat(), 0).typed(un_i)?;
         let zero = b.const_scalar(c.result_element(0)?, 0.0)?;
         return Ok(vec![c.b.onnx().expand(zero, shape).typed(c.result_type(0)?)?]);
     }
     // Spatial sizes as [1] int64 tensors, outermost first (D, H, W).
     let dims: Vec<Value> = size[2..].iter().map(|d| c.int_tensor(*d)).collect::<Result<_, _>>()?;
-    let grid_shape = b.op("Concat", &[&dims[..], &[b.const_i64s(&[1])?]].concat(), &[("axis", Attr::Int(0))], un_i)?;
+    let grid_shape = b.onnx().concat(&[&dims[..], &[b.const_i64s(&[1])?]].concat(), 0).typed(un_i)?;
     // One channel per coordinate, x (the last dim) first, then the ones.
     let mut channels = Vec::with_capacity(spatial + 1);
     for (axis, n) in dims.iter().enumerate().rev() {
@@ -72,7 +72,7 @@ fn affine_grid_generator<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, 
         channels.push(b.onnx().expand(placed, grid_shape).typed(un)?);
     }
     channels.push(b.onnx().expand(b.const_scalar(element, 1.0)?, grid_shape).typed(un)?);
-    let base = b.op("Concat", &channels, &[("axis", Attr::Int(-1))], un)?;
+    let base = b.onnx().concat(&channels, -1).typed(un)?;
     // [1, ..spatial, k + 1] @ theta^T as [N, 1.., k + 1, k] -> [N, ..spatial, k]
     // (no flattening, so empty and symbolic sizes need no reshape).
     let base = c.unsqueeze(base, &[0])?;

@@ -1,6 +1,6 @@
 use super::common::shape_slice;
 use super::tensor_common::concat;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.channel_shuffle.default", channel_shuffle)
@@ -34,8 +34,8 @@ pub(super) fn channel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, '
             concat(c, &[n, b.const_i64s(&[g])?, per_group, rest])?
         }
     };
-    let zero = ("allowzero", Attr::Int(i64::from(dims[1].is_none())));
-    let y = c.b.op_like("Reshape", &[x, s], &[zero.clone()], x)?;
+    let allowzero = Some(i64::from(dims[1].is_none()));
+    let y = c.b.onnx().reshape(x, s, allowzero).like(x)?;
     let y = c.b.onnx().transpose(y, Some(&[0, 2, 1, 3])).like(x)?;
     Ok(vec![c.b.onnx().reshape(y, c.b.shape(x)?, Some(1)).typed(c.result_type(0)?)?])
 }

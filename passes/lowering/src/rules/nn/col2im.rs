@@ -1,6 +1,6 @@
 use super::im2col::patch_indices;
 use super::nn_common::{expand, slice, with_batch};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.col2im.default", col2im).samples(&[
@@ -36,19 +36,9 @@ fn col2im<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let cols = c.b.onnx().reshape(xb, c.b.const_i64s(&[0, ch, k * oh * ow])?, None).like(xb)?;
         let shape = c.b.shape(cols)?;
         let indices = c.b.onnx().expand(c.b.const_i64s(&idx)?, shape).typed(i64t)?;
-        let zshape = c.b.op(
-            "Concat",
-            &[c.b.onnx().shape(xb, Some(1), None).typed(i64t)?, c.b.const_i64s(&[ch, hp * wp])?],
-            &[("axis", Attr::Int(0))],
-            i64t,
-        )?;
+        let zshape = c.b.onnx().concat(&[c.b.onnx().shape(xb, Some(1), None).typed(i64t)?, c.b.const_i64s(&[ch, hp * wp])?], 0).typed(i64t)?;
         let zeros = c.b.onnx().expand(c.b.const_like(xb, 0.0)?, zshape).like(xb)?;
-        let summed = c.b.op_like(
-            "ScatterElements",
-            &[zeros, indices, cols],
-            &[("axis", Attr::Int(2)), ("reduction", Attr::String("add".into()))],
-            xb,
-        )?;
+        let summed = c.b.onnx().scatter_elements(zeros, indices, cols, Some(2), Some("add")).like(xb)?;
         let plane = c.b.onnx().reshape(summed, c.b.const_i64s(&[0, ch, hp, wp])?, None).like(xb)?;
         let y = if padding.iter().any(|&p| p > 0) {
             slice(c, plane, &[2, 3], &[padding[0], padding[1]], &[padding[0] + out[0], padding[1] + out[1]])?

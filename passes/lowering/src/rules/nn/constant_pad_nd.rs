@@ -60,5 +60,5 @@ fn dynamic_constant_pad<'c, 'a>(
     let pads = ctx.int_list_tensor(&[begins, ends].concat())?;
     let element = crate::builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let v = ctx.b.const_scalar(element, value)?;
-    ctx.b.op_like("Pad", &[x, pads, v], &[("mode", crate::Attr::String("constant".into()))], x)
+    ctx.b.onnx().pad(x, pads, Some(v), None, Some("constant")).like(x)
 }

@@ -167,17 +167,12 @@ fn conv_padding_string<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, 
         }
         other => return Err(format!("padding '{other}'")),
     };
-    let attrs = [
-        ("strides", Attr::Ints(stride)),
-        ("pads", Attr::Ints([begins, ends].concat())),
-        ("dilations", Attr::Ints(dilation)),
-        ("group", Attr::Int(ctx.args.int("groups")?)),
-    ];
+    let pads = [begins, ends].concat();
+    let group = ctx.args.int("groups")?;
     let bias = ctx.args.opt_tensor("bias")?;
     with_batch(ctx, x, spatial + 2, |xb| {
-        let mut inputs = vec![xb, w];
-        inputs.extend(bias);
-        Ok(vec![ctx.b.op_like("Conv", &inputs, &attrs, xb)?])
+        let (dilations, pads, strides) = (Some(&dilation[..]), Some(&pads[..]), Some(&stride[..]));
+        Ok(vec![ctx.b.onnx().conv(xb, w, bias, None, dilations, Some(group), None, pads, strides).like(xb)?])
     })
 }
 

@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.grid_sampler_3d.default", grid_sampler_3d)
@@ -40,10 +40,7 @@ pub(super) fn grid_sampler_3d<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, '
         2 => "reflection",
         m => return Err(format!("grid_sampler padding mode {m}")),
     };
-    let attrs = [
-        ("mode", Attr::String(mode.into())),
-        ("padding_mode", Attr::String(padding.into())),
-        ("align_corners", Attr::Int(c.args.bool("align_corners")? as i64)),
-    ];
-    Ok(vec![c.op("GridSample", &[x, grid], &attrs)?])
+    let align_corners = c.args.bool("align_corners")? as i64;
+    let node = c.b.onnx().grid_sample(x, grid, Some(align_corners), Some(mode), Some(padding));
+    Ok(vec![node.typed(c.result_type(0)?)?])
 }

@@ -60,10 +60,10 @@ pub fn grouped_shape<'c, 'a>(
     let inner = match dims[1..].iter().copied().collect::<Option<Vec<i64>>>() {
         Some(rest) if groups > 0 => b.const_i64s(&[rest.iter().product::<i64>() / groups])?,
         _ => {
-            let rest = b.op("Shape", &[x], &[("start", crate::Attr::Int(1))], i64t)?;
-            let prod = b.op("ReduceProd", &[rest], &[("keepdims", crate::Attr::Int(1))], i64t)?;
+            let rest = b.onnx().shape(x, None, Some(1)).typed(i64t)?;
+            let prod = b.onnx().reduce_prod(rest, None, None, Some(1), None).typed(i64t)?;
             b.onnx().div(prod, b.const_i64s(&[groups.max(1)])?).typed(i64t)?
         }
     };
-    b.op("Concat", &[n, b.const_i64s(&[groups])?, inner], &[("axis", crate::Attr::Int(0))], i64t)
+    b.onnx().concat(&[n, b.const_i64s(&[groups])?, inner], 0).typed(i64t)
 }

@@ -1,5 +1,5 @@
 use super::nn_common::{expand, with_batch};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.im2col.default", im2col)
@@ -119,7 +119,7 @@ fn im2col_dynamic<'c, 'a>(
     let stacked = if patches.len() == 1 {
         patches[0]
     } else {
-        c.b.op_like("Concat", &patches, &[("axis", Attr::Int(2))], xb)?
+        c.b.onnx().concat(&patches, 2).like(xb)?
     };
     // The sizes are spelled out (allowzero): `[0, C*k, -1]` is ambiguous,
     // and refused, when the batch or the output area is 0.

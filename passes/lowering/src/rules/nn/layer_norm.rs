@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Type, Value};
 
 pub const RULES: &[Rule] = &[
@@ -37,7 +37,11 @@ fn layer_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, results: usize) -> Result<Vec<Value<'c,
     }
     let eps = ctx.args.float("eps")?;
     let types: Vec<Type> = (0..results).map(|i| ctx.result_type(i)).collect::<Result<_, _>>()?;
-    let attrs = [("axis", Attr::Int(axis)), ("epsilon", Attr::Float(eps as f32))];
+    // LayerNormalization(x, scale, bias?).
+    let layer_normalization = |inputs: &[Value<'c, 'a>], types: &[Type<'c>]| {
+        let node = ctx.b.onnx().layer_normalization(inputs[0], inputs[1], inputs.get(2).copied(), Some(axis), Some(eps as f32), None);
+        node.results(types)
+    };
     // torch's mixed form (a half input with float32 weight/bias, as in
     // models keeping their norms in float32 or under autocast) computes in
     // float32 and returns the input's type; ONNX wants one type: computed in
@@ -60,7 +64,7 @@ fn layer_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, results: usize) -> Result<Vec<Value<'c,
             .iter()
             .map(|t| builder::with_element_type(*t, wide).ok_or("layer_norm: result is not a tensor"))
             .collect::<Result<_, _>>()?;
-        let out = ctx.b.build("LayerNormalization", &inputs, &attrs, &wide_types)?;
+        let out = layer_normalization(&inputs, &wide_types)?;
         return out
             .iter()
             .zip(&types)
@@ -84,7 +88,7 @@ fn layer_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, results: usize) -> Result<Vec<Value<'c,
         for t in &types[1..] {
             stash.push(builder::with_element_type(*t, f32_t).ok_or("native_layer_norm: result is not a tensor")?);
         }
-        let out = ctx.b.build("LayerNormalization", &inputs, &attrs, &stash)?;
+        let out = layer_normalization(&inputs, &stash)?;
         let mut vals = vec![out[0]];
         for (v, t) in out[1..].iter().zip(&types[1..]) {
             let code = crate::onnx_ir::data_type_code(element).ok_or("no ONNX data type")?;
@@ -92,5 +96,5 @@ fn layer_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, results: usize) -> Result<Vec<Value<'c,
         }
         return Ok(vals);
     }
-    ctx.b.build("LayerNormalization", &inputs, &attrs, &types)
+    layer_normalization(&inputs, &types)
 }

@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.pixel_shuffle.default", pixel_shuffle)
@@ -44,16 +44,10 @@ fn pixel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let out_c = int("Div", ch, b.const_i64s(&[r * r])?)?;
     let rr = b.const_i64s(&[r, r])?;
     let six = b.onnx().concat(&[flat, out_c, rr, h, w], 0).typed(b.unranked(i64_t))?;
-    let zero = [("allowzero", Attr::Int(1))];
-    let y = b.op_like("Reshape", &[x, six], &zero, x)?;
+    let y = b.onnx().reshape(x, six, Some(1)).like(x)?;
     let y = b.onnx().transpose(y, Some(&[0, 1, 4, 2, 5, 3])).like(x)?;
     let rv = b.const_i64s(&[r])?;
-    let back = b.op(
-        "Concat",
-        &[batch, out_c, int("Mul", h, rv)?, int("Mul", w, rv)?],
-        &[("axis", Attr::Int(0))],
-        b.unranked(i64_t),
-    )?;
-    Ok(vec![c.op("Reshape", &[y, back], &zero)?])
+    let back = b.onnx().concat(&[batch, out_c, int("Mul", h, rv)?, int("Mul", w, rv)?], 0).typed(b.unranked(i64_t))?;
+    Ok(vec![c.b.onnx().reshape(y, back, Some(1)).typed(c.result_type(0)?)?])
 }
 

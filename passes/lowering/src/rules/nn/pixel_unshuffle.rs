@@ -1,6 +1,6 @@
 use super::common::dim_size;
 use super::tensor_common::concat;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.pixel_unshuffle.default", pixel_unshuffle)
@@ -65,8 +65,7 @@ fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: us
     let rv = b.const_i64s(&[r])?;
     let (ch, h, w) = (dim(lead_end)?, int("Div", dim(lead_end + 1)?, rv)?, int("Div", dim(lead_end + 2)?, rv)?);
     let s6 = concat(c, &[lead_n, ch, h, rv, w, rv])?;
-    let zero = [("allowzero", Attr::Int(1))];
-    let y = b.op_like("Reshape", &[x, s6], &zero, x)?;
+    let y = b.onnx().reshape(x, s6, Some(1)).like(x)?;
     let y = b.onnx().transpose(y, Some(&[0, 1, 3, 5, 2, 4])).like(x)?;
     let out_c = int("Mul", ch, b.const_i64s(&[r * r])?)?;
     let out = concat(c, &[lead, out_c, h, w])?;
@@ -76,5 +75,5 @@ fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: us
     let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
     let empty = b.onnx().equal(count, b.const_i64_scalar(0)?).typed(bool_t)?;
     let out = b.onnx().where_(empty, shape, out).typed(i64t)?;
-    Ok(vec![c.op("Reshape", &[y, out], &zero)?])
+    Ok(vec![c.b.onnx().reshape(y, out, Some(1)).typed(c.result_type(0)?)?])
 }
