@@ -1,5 +1,5 @@
 use super::common::shape_slice;
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.flatten.using_ints", flatten).samples(&[
@@ -30,7 +30,7 @@ fn flatten<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let shape = if parts.len() == 1 {
         parts.remove(0)
     } else {
-        ctx.b.op("Concat", &parts, &[("axis", Attr::Int(0))], ctx.b.unranked(ctx.b.i64_type()))?
+        ctx.b.onnx().concat(&parts, 0).typed(ctx.b.unranked(ctx.b.i64_type()))?
     };
     Ok(vec![ctx.b.onnx().reshape(x, shape, None).typed(ctx.result_type(0)?)?])
 }

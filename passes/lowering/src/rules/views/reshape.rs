@@ -1,4 +1,4 @@
-use super::view::zero_attr;
+use super::view::allowzero;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -19,5 +19,5 @@ fn reshape<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let sizes = ctx.args.sym_ints("shape")?;
     let shape = ctx.int_list_tensor(&sizes)?;
     // A 0 in `shape` is a real 0.
-    Ok(vec![ctx.op("Reshape", &[x, shape], &zero_attr(&sizes))?])
+    Ok(vec![ctx.b.onnx().reshape(x, shape, allowzero(&sizes)).typed(ctx.result_type(0)?)?])
 }

@@ -1,5 +1,5 @@
 use super::common::shape_slice;
-use crate::{Attr, IntArg, Rule};
+use crate::{IntArg, Rule};
 
 /// Reshape to `shape[:dim] + sizes + shape[dim+1:]`. A 0 in `sizes` or after
 /// `dim` is a real empty dim, not ONNX's "copy the input's dim at this
@@ -43,7 +43,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unflatten.int", |c| {
             if infer + 1 < sizes.len() {
                 parts.push(c.int_list_tensor(&sizes[infer + 1..])?);
             }
-            c.b.op("Concat", &parts, &[("axis", Attr::Int(0))], c.b.unranked(i64_type))?
+            c.b.onnx().concat(&parts, 0).typed(c.b.unranked(i64_type))?
         }
         _ => c.int_list_tensor(&sizes)?,
     };
@@ -55,9 +55,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unflatten.int", |c| {
     if dim + 1 < rank as i64 {
         parts.push(shape_slice(c, x, dim + 1, None)?);
     }
-    let shape = c.b.op("Concat", &parts, &[("axis", Attr::Int(0))], c.b.unranked(i64_type))?;
-    let attrs = if allow_zero { vec![("allowzero", Attr::Int(1))] } else { Vec::new() };
-    Ok(vec![c.op("Reshape", &[x, shape], &attrs)?])
+    let shape = c.b.onnx().concat(&parts, 0).typed(c.b.unranked(i64_type))?;
+    Ok(vec![c.b.onnx().reshape(x, shape, allow_zero.then_some(1)).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[2,12]; dim: 1; sizes: [3,4]",

@@ -15,21 +15,17 @@ pub const RULES: &[Rule] = &[
 ];
 
 /// `Reshape(x, size)`; `-1` keeps its ONNX meaning, and a 0 in `size` is a
-/// real 0 (an empty tensor; torch never mixes 0 and -1), see `zero_attr`.
+/// real 0 (an empty tensor; torch never mixes 0 and -1), see `allowzero`.
 pub(super) fn reshape<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;
     let size = ctx.args.sym_ints("size")?;
     let shape = ctx.int_list_tensor(&size)?;
-    Ok(vec![ctx.op("Reshape", &[x, shape], &zero_attr(&size))?])
+    Ok(vec![ctx.b.onnx().reshape(x, shape, allowzero(&size)).typed(ctx.result_type(0)?)?])
 }
 
 /// `allowzero = 1` when a static size is 0 (an empty tensor: without it
 /// ONNX would copy the input's dim); left out otherwise so that the
 /// optimizer's view patterns (attention, rotary) still match.
-pub(super) fn zero_attr(size: &[crate::IntArg<'_, '_>]) -> Vec<(&'static str, crate::Attr)> {
-    if size.iter().any(|s| matches!(s, crate::IntArg::Static(0))) {
-        vec![("allowzero", crate::Attr::Int(1))]
-    } else {
-        Vec::new()
-    }
+pub(super) fn allowzero(size: &[crate::IntArg<'_, '_>]) -> Option<i64> {
+    size.iter().any(|s| matches!(s, crate::IntArg::Static(0))).then_some(1)
 }
