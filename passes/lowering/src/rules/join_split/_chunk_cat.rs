@@ -1,5 +1,5 @@
 use super::tensor_common::{concat, full, shape_part};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Type, Value, ValueLike};
 
 /// `torch._chunk_cat(tensors, dim, num_chunks)`: each tensor is zero-padded
@@ -57,7 +57,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._chunk_cat.default", |c| {
         parts.push(b.const_i64s(&[n, -1])?);
         views.push(b.onnx().reshape(t, concat(c, &parts)?, None).like(t)?);
     }
-    Ok(vec![c.op("Concat", &views, &[("axis", Attr::Int(d as i64 + 1))])?])
+    Ok(vec![c.b.onnx().concat(&views, d as i64 + 1).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "tensors: (T[2,5], T[2,3,2]); dim: 1; num_chunks: 2",

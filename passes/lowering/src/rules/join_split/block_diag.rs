@@ -1,6 +1,6 @@
 use super::common::dim_size;
 use super::tensor_common::{concat, full, static_dims};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Type, Value, ValueLike};
 
 /// `torch.block_diag`: each input (0-d as `[1,1]`, 1-D `[n]` as `[1,n]`,
@@ -40,7 +40,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.block_diag.default", |c| {
         if after > 0 {
             parts.push(full(c, b.const_i64s(&[rows, after])?, element, 0.0)?);
         }
-        let row = if parts.len() == 1 { parts[0] } else { b.op_like("Concat", &parts, &[("axis", Attr::Int(1))], m)? };
+        let row = if parts.len() == 1 { parts[0] } else { b.onnx().concat(&parts, 1).like(m)? };
         rows_out.push(row);
         before += cols;
     }
@@ -48,7 +48,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.block_diag.default", |c| {
         let zeros = full(c, b.const_i64s(&[1, 0])?, element, 0.0)?;
         return Ok(vec![c.b.onnx().identity(zeros).typed(c.result_type(0)?)?]);
     }
-    Ok(vec![c.op("Concat", &rows_out, &[("axis", Attr::Int(0))])?])
+    Ok(vec![c.b.onnx().concat(&rows_out, 0).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "tensors: (T[2,3], T[1,2])",
@@ -93,5 +93,5 @@ fn dynamic_block_diag<'c, 'a>(
         rows_out.push(b.onnx().concat(&[left, m, right], 1).like(m)?);
         before = b.onnx().add(before, cols).typed(ints)?;
     }
-    Ok(vec![c.op("Concat", &rows_out, &[("axis", Attr::Int(0))])?])
+    Ok(vec![c.b.onnx().concat(&rows_out, 0).typed(c.result_type(0)?)?])
 }

@@ -1,4 +1,4 @@
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// `torch.cartesian_prod` of 1-D tensors: one row per tuple, the last
 /// tensor varying fastest (meshgrid "ij", flattened, stacked on dim 1).
@@ -21,7 +21,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cartesian_prod.default", |c| {
         return Ok(vec![c.b.onnx().identity(t).typed(c.result_type(0)?)?]);
     }
     let shapes: Vec<_> = tensors.iter().map(|t| b.shape(*t)).collect::<Result<_, _>>()?;
-    let full = b.op("Concat", &shapes, &[("axis", Attr::Int(0))], b.unranked(b.i64_type()))?;
+    let full = b.onnx().concat(&shapes, 0).typed(b.unranked(b.i64_type()))?;
     // Broadcast with `Where(mask, r, r)` over an all-false mask of the full shape, not
     // `Expand`: onnxruntime's Expand elimination drops an Expand from
     // [2,1] to [2,0] (an empty input), which then gives [2,2], not [0,2].
@@ -41,7 +41,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cartesian_prod.default", |c| {
         };
         columns.push(b.onnx().reshape(e, b.const_i64s(&[-1, 1])?, None).like(t)?);
     }
-    Ok(vec![c.op("Concat", &columns, &[("axis", Attr::Int(1))])?])
+    Ok(vec![c.b.onnx().concat(&columns, 1).typed(c.result_type(0)?)?])
 })
 .samples(&["tensors: (T[3], T[2])", "tensors: (T[2], T[3], T[2])", "tensors: (T[4])", "tensors: (T[2], T[0])", "tensors: (T[0], T[3])", "tensors: (T[2], T[0], T[3])"])
 .dtypes(&["f32", "i64", "bool", "i32", "f64", "f16"])];

@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Rule};
+use crate::{builder, Rule};
 use melior::ir::ValueLike;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.cat.default", |c| {
@@ -19,7 +19,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cat.default", |c| {
     for t in kept {
         inputs.push(c.b.cast_like_type(t, element)?);
     }
-    Ok(vec![c.op("Concat", &inputs, &[("axis", Attr::Int(c.args.int("dim")?))])?])
+    Ok(vec![c.b.onnx().concat(&inputs, c.args.int("dim")?).typed(c.result_type(0)?)?])
 })
 .complex(super::complex_common::cat)
 .complex_samples(&["tensors: (C[2,3], C[4,3]); dim: 0", "tensors: (C[2,3], T[2,1]); dim: -1"])

@@ -1,5 +1,5 @@
 use super::shapes_common::atleast;
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// `torch.hstack`: 1-D (after atleast_1d) tensors are concatenated on dim
 /// 0, others on dim 1.
@@ -12,7 +12,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.hstack.default", |c| {
     for t in tensors {
         parts.push(c.b.cast_like_type(atleast(c, t, 1)?, element)?);
     }
-    Ok(vec![c.op("Concat", &parts, &[("axis", Attr::Int(axis))])?])
+    Ok(vec![c.b.onnx().concat(&parts, axis).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "tensors: (T[], T[3], T[])",

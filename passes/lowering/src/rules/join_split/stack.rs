@@ -1,4 +1,4 @@
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// `Unsqueeze` each input at `dim`, then `Concat`.
 pub const RULES: &[Rule] = &[Rule::custom("aten.stack.default", |c| {
@@ -11,7 +11,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.stack.default", |c| {
         let t = c.b.cast_like_type(t, element)?;
         parts.push(c.unsqueeze(t, &[dim])?);
     }
-    Ok(vec![c.op("Concat", &parts, &[("axis", Attr::Int(dim))])?])
+    Ok(vec![c.b.onnx().concat(&parts, dim).typed(c.result_type(0)?)?])
 })
 .complex(super::complex_common::stack)
 .complex_samples(&["tensors: (C[2,3], C[2,3]); dim: -1", "tensors: (C[2,3], C[2,3]); dim: 0"])

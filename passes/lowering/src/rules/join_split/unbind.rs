@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Rule};
+use crate::{builder, Rule};
 use melior::ir::{operation::OperationLike, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.unbind.int", |c| {
@@ -9,7 +9,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unbind.int", |c| {
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let types = vec![c.b.unranked(element); n];
     let split = c.b.const_i64s(&vec![1; n])?;
-    let pieces = c.b.build("Split", &[x, split], &[("axis", Attr::Int(dim))], &types)?;
+    let pieces = c.b.onnx().split(x, Some(split), Some(dim), None).results(&types)?;
     pieces.into_iter().map(|p| c.squeeze(p, &[dim])).collect()
 })
 .samples(&["self: T[3,4]; dim: 0", "self: T[3,4]; dim: 1"])

@@ -1,5 +1,5 @@
 use super::shapes_common::atleast;
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// `torch.vstack`: atleast_2d of each tensor, concatenated on dim 0.
 pub const RULES: &[Rule] = &[Rule::custom("aten.vstack.default", |c| {
@@ -8,7 +8,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.vstack.default", |c| {
     for t in c.args.tensors("tensors")? {
         parts.push(c.b.cast_like_type(atleast(c, t, 2)?, element)?);
     }
-    Ok(vec![c.op("Concat", &parts, &[("axis", Attr::Int(0))])?])
+    Ok(vec![c.b.onnx().concat(&parts, 0).typed(c.result_type(0)?)?])
 })
 .samples(&["tensors: (T[3], T[3], T[2,3])", "tensors: (T[], T[])", "tensors: (T[2,3,4], T[1,3,4])", "tensors: (T[0,3], i64[3])"])
 .dtypes(&["f32", "i64", "bool", "i32", "f64", "f16"])];
