@@ -19,7 +19,7 @@
 //! types exist from opset 19.
 
 use super::quant_common::{float8_max, held, number_in, reshape, static_dims, Held, Lowered};
-use crate::{builder, Attr, Ctx, Rule, MAX_OPSET};
+use crate::{builder, Ctx, Rule, MAX_OPSET};
 use melior::ir::{attribute::FloatAttribute, r#type::RankedTensorType, Type, Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -177,25 +177,26 @@ fn quantize_float8<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     // `tensor.to(float32)`; a half scale promotes to float32 exactly.
     let x = ctx.b.cast_like_type(x, f32_type)?;
     let scale = ctx.b.cast_like_type(scale, f32_type)?;
-    let sat = [("saturate", Attr::Int(1))];
     match layout {
         Layout::Tensor => {
             let s = shaped_scale(ctx, scale, &x_dims, &layout)?;
             let zp = float8_zero(ctx, f8, None)?;
-            Ok(vec![ctx.op("QuantizeLinear", &[x, s, zp], &sat)?])
+            let node = ctx.b.onnx().quantize_linear(x, s, Some(zp), None, None, None, None, Some(1));
+            Ok(vec![node.typed(ctx.result_type(0)?)?])
         }
         Layout::Axis(axis) => {
             let s = shaped_scale(ctx, scale, &x_dims, &layout)?;
             let zp = float8_zero(ctx, f8, Some(x_dims[axis]))?;
-            let attrs = [("axis", Attr::Int(axis as i64)), ("saturate", Attr::Int(1))];
-            Ok(vec![ctx.op("QuantizeLinear", &[x, s, zp], &attrs)?])
+            let node = ctx.b.onnx().quantize_linear(x, s, Some(zp), Some(axis as i64), None, None, None, Some(1));
+            Ok(vec![node.typed(ctx.result_type(0)?)?])
         }
         Layout::Broadcast | Layout::Blocks(_) => {
             let s = shaped_scale(ctx, scale, &x_dims, &layout)?;
             let scaled = ctx.b.onnx().div(x, s).like(x)?;
             let one = ctx.b.const_scalar(f32_type, 1.0)?;
             let zp = float8_zero(ctx, f8, None)?;
-            Ok(vec![ctx.op("QuantizeLinear", &[scaled, one, zp], &sat)?])
+            let node = ctx.b.onnx().quantize_linear(scaled, one, Some(zp), None, None, None, None, Some(1));
+            Ok(vec![node.typed(ctx.result_type(0)?)?])
         }
     }
 }
