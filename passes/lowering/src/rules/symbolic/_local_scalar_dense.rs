@@ -22,5 +22,5 @@ pub fn scalar_value<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Str
         return Ok(vec![b.onnx().identity(flat).typed(ty)?]);
     }
     let to = crate::onnx_ir::data_type_code(element).ok_or("no ONNX type for the scalar")?;
-    Ok(vec![b.op("Cast", &[flat], &[("to", crate::Attr::Int(to))], ty)?])
+    Ok(vec![b.onnx().cast(flat, None, None, to).typed(ty)?])
 }

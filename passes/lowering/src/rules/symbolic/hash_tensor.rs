@@ -141,28 +141,13 @@ fn float64_words<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c
     let a = b.onnx().abs(v).typed(fts)?;
     let below = b.onnx().less(v, zero).typed(bools)?;
     let reciprocal = b.onnx().div(c(1.0)?, v).typed(fts)?;
-    let negative_zero = b.op(
-        "And",
-        &[b.onnx().equal(v, zero).typed(bools)?, b.onnx().less(reciprocal, zero).typed(bools)?],
-        &[],
-        bools,
-    )?;
+    let negative_zero = b.onnx().and(b.onnx().equal(v, zero).typed(bools)?, b.onnx().less(reciprocal, zero).typed(bools)?).typed(bools)?;
     let sign = b.onnx().or(below, negative_zero).typed(bools)?;
     let nan = b.onnx().is_na_n(v).typed(bools)?;
     let inf = b.onnx().is_inf(v, None, None).typed(bools)?;
     let smallest_normal = c(f64::MIN_POSITIVE)?;
-    let normal = b.op(
-        "And",
-        &[b.onnx().greater_or_equal(a, smallest_normal).typed(bools)?, b.onnx().not(inf).typed(bools)?],
-        &[],
-        bools,
-    )?;
-    let subnormal = b.op(
-        "And",
-        &[b.onnx().less(a, smallest_normal).typed(bools)?, b.onnx().greater(a, zero).typed(bools)?],
-        &[],
-        bools,
-    )?;
+    let normal = b.onnx().and(b.onnx().greater_or_equal(a, smallest_normal).typed(bools)?, b.onnx().not(inf).typed(bools)?).typed(bools)?;
+    let subnormal = b.onnx().and(b.onnx().less(a, smallest_normal).typed(bools)?, b.onnx().greater(a, zero).typed(bools)?).typed(bools)?;
     // Normal values scaled into [1, 2); `e` counts the exponent (exact small
     // integers in float64).
     let mut m = b.onnx().where_(normal, a, c(1.0)?).typed(fts)?;
@@ -182,19 +167,9 @@ fn float64_words<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c
     let scaled = b.onnx().mul(a, c(pow2(1022))?).typed(fts)?;
     let sub_mantissa = b.onnx().mul(scaled, c(pow2(52))?).typed(fts)?;
     let special = b.onnx().or(nan, inf).typed(bools)?;
-    let exponent = b.op(
-        "Where",
-        &[normal, b.onnx().add(e, c(1023.0)?).typed(fts)?, b.onnx().where_(special, c(2047.0)?, zero).typed(fts)?],
-        &[],
-        fts,
-    )?;
+    let exponent = b.onnx().where_(normal, b.onnx().add(e, c(1023.0)?).typed(fts)?, b.onnx().where_(special, c(2047.0)?, zero).typed(fts)?).typed(fts)?;
     let nan_mantissa = b.onnx().where_(nan, c(pow2(51))?, zero).typed(fts)?;
-    let mantissa = b.op(
-        "Where",
-        &[normal, mantissa, b.onnx().where_(subnormal, sub_mantissa, nan_mantissa).typed(fts)?],
-        &[],
-        fts,
-    )?;
+    let mantissa = b.onnx().where_(normal, mantissa, b.onnx().where_(subnormal, sub_mantissa, nan_mantissa).typed(fts)?).typed(fts)?;
     let exponent = b.cast(exponent, i64t)?;
     let mantissa = b.cast(mantissa, i64t)?;
     let field = b.onnx().mul(exponent, b.const_i64_scalar(1 << 52)?).typed(i64s)?;
