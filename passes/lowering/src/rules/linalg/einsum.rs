@@ -7,7 +7,7 @@
 //! - an explicit output without `...` although the ellipsis covers dims:
 //!   torch sums over them (numpy and ONNX's reference raise), so the output
 //!   keeps them in front (`->...ij`) and a ReduceSum removes them.
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.einsum.default", einsum)
@@ -66,9 +66,9 @@ fn einsum<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         _ => None,
     };
     let Some(eq) = summed else {
-        return Ok(vec![c.op("Einsum", &inputs, &[("equation", Attr::String(equation))])?]);
+        return Ok(vec![c.b.onnx().einsum(&inputs, &equation).typed(c.result_type(0)?)?]);
     };
-    let kept = c.b.op("Einsum", &inputs, &[("equation", Attr::String(eq))], c.b.unranked(element))?;
+    let kept = c.b.onnx().einsum(&inputs, &eq).typed(c.b.unranked(element))?;
     let axes: Vec<i64> = (0..widest as i64).collect();
     Ok(vec![c.reduce("ReduceSum", kept, Some(&axes), false, c.result_type(0)?)?])
 }

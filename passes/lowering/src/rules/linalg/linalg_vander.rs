@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, IntArg, Rule};
+use crate::{builder, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_vander.default", vander)
@@ -35,5 +35,5 @@ fn vander<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         col = b.onnx().mul(col, xu).like(x)?;
         cols.push(col);
     }
-    Ok(vec![c.op("Concat", &cols, &[("axis", Attr::Int(-1))])?])
+    Ok(vec![c.b.onnx().concat(&cols, -1).typed(c.result_type(0)?)?])
 }

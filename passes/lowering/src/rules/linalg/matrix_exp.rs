@@ -1,6 +1,6 @@
 use super::householder_common as hh;
 use super::polynomial_common::build_loop;
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::{r#type::IntegerType, Type, Value};
 
 /// `exp(A)` of square matrices `[*, n, n]` (static n) by scaling and
@@ -58,29 +58,22 @@ pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     let bool_t: Type = IntegerType::new(b.context, 1).into();
     let bt = b.unranked(bool_t);
     let k = |v: f64| b.const_scalar(f64_e, v);
-    let f = |op: &str, inputs: &[Value<'c, '_>]| b.op(op, inputs, &[], t);
-    let keep = ("keepdims", Attr::Int(1));
     // ||A||_1 per matrix, [*, 1, 1].
-    let col_sums = b.op("ReduceSum", &[f("Abs", &[a])?, b.const_i64s(&[-2])?], &[keep], t)?;
+    let col_sums = b.onnx().reduce_sum(b.onnx().abs(a).typed(t)?, Some(b.const_i64s(&[-2])?), Some(1), None).typed(t)?;
     let norm = c.reduce("ReduceMax", col_sums, Some(&[-1]), true, t)?;
-    let finite = b.op(
-        "Not",
-        &[b.onnx().or(b.onnx().is_na_n(norm).typed(bt)?, b.onnx().is_inf(norm, None, None).typed(bt)?).typed(bt)?],
-        &[],
-        bt,
-    )?;
-    let safe_norm = f("Where", &[finite, norm, k(0.0)?])?;
+    let finite = b.onnx().not(b.onnx().or(b.onnx().is_na_n(norm).typed(bt)?, b.onnx().is_inf(norm, None, None).typed(bt)?).typed(bt)?).typed(bt)?;
+    let safe_norm = b.onnx().where_(finite, norm, k(0.0)?).typed(t)?;
     // s = max(0, ceil(log2(norm))); log2 of 0 is -inf, clamped to 0.
-    let log2 = f("Div", &[f("Log", &[safe_norm])?, k(std::f64::consts::LN_2)?])?;
-    let s = f("Max", &[f("Ceil", &[log2])?, k(0.0)?])?;
-    let x = f("Mul", &[a, f("Pow", &[k(2.0)?, f("Neg", &[s])?])?])?;
-    let x = f("Where", &[finite, x, k(0.0)?])?;
+    let log2 = b.onnx().div(b.onnx().log(safe_norm).typed(t)?, k(std::f64::consts::LN_2)?).typed(t)?;
+    let s = b.onnx().max(&[b.onnx().ceil(log2).typed(t)?, k(0.0)?]).typed(t)?;
+    let x = b.onnx().mul(a, b.onnx().pow(k(2.0)?, b.onnx().neg(s).typed(t)?).typed(t)?).typed(t)?;
+    let x = b.onnx().where_(finite, x, k(0.0)?).typed(t)?;
     // Taylor by Horner: P = I + X P / j, j = DEGREE..1.
     let eye = hh::eye_batch(c, a, n, n)?;
     let mut p = eye;
     for j in (1..=DEGREE).rev() {
-        let xp = f("MatMul", &[x, p])?;
-        p = f("Add", &[eye, f("Div", &[xp, k(j as f64)?])?])?;
+        let xp = b.onnx().mat_mul(x, p).typed(t)?;
+        p = b.onnx().add(eye, b.onnx().div(xp, k(j as f64)?).typed(t)?).typed(t)?;
     }
     // Squarings: max(s) iterations (0 for an empty batch).
     let flat = b.onnx().reshape(s, b.const_i64s(&[-1])?, None).typed(t)?;
@@ -97,6 +90,6 @@ pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
         Ok(vec![lb.onnx().where_(go, sq, p).typed(ty)?])
     })?;
     let nan = k(f64::NAN)?;
-    let y = f("Where", &[finite, out[0], nan])?;
+    let y = b.onnx().where_(finite, out[0], nan).typed(t)?;
     Ok(vec![hh::finish(c, 0, y)?])
 }
