@@ -1,5 +1,5 @@
 use super::math_common::{bool_op, elem};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{r#type::IntegerType, Type, Value};
 
 pub const RULES: &[Rule] = &[
@@ -41,10 +41,10 @@ pub(super) fn shift<'c, 'a>(c: &Ctx<'c, 'a>, left: bool) -> Result<Vec<Value<'c,
     let n = c.tensor_as("other", element)?;
     let b = &c.b;
     let nu = b.cast(n, u)?;
-    let direction = Attr::String(if left { "LEFT" } else { "RIGHT" }.into());
+    let direction = if left { "LEFT" } else { "RIGHT" };
     if left {
         let xu = b.cast(x, u)?;
-        let s = b.op("BitShift", &[xu, nu], &[("direction", direction)], b.unranked(u))?;
+        let s = b.onnx().bit_shift(xu, nu, direction).typed(b.unranked(u))?;
         return Ok(vec![b.cast(s, element)?]);
     }
     let zero = b.const_like(x, 0.0)?;
@@ -52,7 +52,7 @@ pub(super) fn shift<'c, 'a>(c: &Ctx<'c, 'a>, left: bool) -> Result<Vec<Value<'c,
     let not_x = b.onnx().bitwise_not(x).like(x)?;
     let t = b.onnx().where_(neg, not_x, x).like(x)?;
     let tu = b.cast(t, u)?;
-    let s = b.op("BitShift", &[tu, nu], &[("direction", direction)], b.unranked(u))?;
+    let s = b.onnx().bit_shift(tu, nu, direction).typed(b.unranked(u))?;
     let s = b.cast(s, elem(x)?)?;
     let not_s = b.onnx().bitwise_not(s).like(s)?;
     Ok(vec![c.b.onnx().where_(neg, not_s, s).typed(c.result_type(0)?)?])

@@ -21,7 +21,7 @@ pub(super) fn bound<'c, 'a>(ctx: &Ctx<'c, 'a>, arg: &str, op: &str) -> Result<Ve
         let b = ctx.tensor_as(arg, wide)?;
         let m = ctx.b.op_like(op, &[x, b], &[], x)?;
         let to = crate::onnx_ir::data_type_code(element).ok_or("no ONNX data type for the result")?;
-        return Ok(vec![ctx.op("Cast", &[m], &[("to", crate::Attr::Int(to))])?]);
+        return Ok(vec![ctx.b.onnx().cast(m, None, None, to).typed(ctx.result_type(0)?)?]);
     }
     let x = ctx.tensor_as("self", element)?;
     let b = ctx.tensor_as(arg, element)?;

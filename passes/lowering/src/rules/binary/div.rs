@@ -150,7 +150,7 @@ pub(super) fn float_floor_div<'c, 'a>(
     let zero = b.const_like(a, 0.0)?;
     let one = b.const_like(a, 1.0)?;
     let half = b.const_like(a, 0.5)?;
-    let m = b.op_like("Mod", &[a, bv], &[("fmod", crate::Attr::Int(1))], a)?;
+    let m = b.onnx().mod_(a, bv, Some(1)).like(a)?;
     let am = b.onnx().sub(a, m).like(a)?;
     let div = b.onnx().div(am, bv).like(a)?;
     let m_zero = bool_op(ctx, "Equal", &[m, zero])?;

@@ -58,8 +58,8 @@ pub(super) fn gcd_i64<'c, 'a>(c: &Ctx<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a
         let nonzero = lb.onnx().not(lb.onnx().equal(next_a, zero).typed(lb.unranked(bool_type))?).typed(lb.unranked(bool_type))?;
         let as_int = lb.cast(nonzero, i64_type)?;
         let flat = lb.onnx().reshape(as_int, lb.const_i64s(&[-1])?, None).like(as_int)?;
-        let padded = lb.op_like("Concat", &[flat, lb.const_i64s(&[0])?], &[("axis", crate::Attr::Int(0))], flat)?;
-        let any = lb.op_like("ReduceMax", &[padded], &[("keepdims", crate::Attr::Int(0))], flat)?;
+        let padded = lb.onnx().concat(&[flat, lb.const_i64s(&[0])?], 0).like(flat)?;
+        let any = lb.onnx().reduce_max(padded, None, None, Some(0), None).like(flat)?;
         let go = lb.onnx().greater(any, zero).typed(lb.unranked(bool_type))?;
         Ok((go, vec![next_a, next_b]))
     })?;

@@ -44,7 +44,7 @@ fn ldexp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = b.cast_like_type(x, mul_t)?;
     let p = b.cast_like_type(p, mul_t)?;
     let y = b.onnx().mul(x, p).typed(b.unranked(mul_t))?;
-    Ok(vec![c.op("Cast", &[y], &[("to", crate::Attr::Int(crate::onnx_ir::data_type_code(el).ok_or("dtype")?))])?])
+    Ok(vec![c.b.onnx().cast(y, None, None, crate::onnx_ir::data_type_code(el).ok_or("dtype")?).typed(c.result_type(0)?)?])
 }
 
 /// `self * 2^other` rounded once, for a float `self` and integer `other`:
@@ -88,5 +88,5 @@ fn exact<'c, 'a>(c: &Ctx<'c, 'a>, el: melior::ir::Type<'c>, oel: melior::ir::Typ
         single
     };
     let code = crate::onnx_ir::data_type_code(el).ok_or("dtype")?;
-    Ok(vec![c.op("Cast", &[y], &[("to", crate::Attr::Int(code))])?])
+    Ok(vec![c.b.onnx().cast(y, None, None, code).typed(c.result_type(0)?)?])
 }
