@@ -1,5 +1,5 @@
 use super::nn_common::expand;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{
     r#type::RankedTensorType, Attribute, Type, Value, ValueLike,
 };
@@ -52,12 +52,7 @@ pub(super) fn window_backward<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize, windows: 
     let plane: i64 = dims[lead..].iter().map(|d| d.ok_or("pool backward needs static spatial sizes")).product::<Result<i64, _>>()?;
     let zs = b.onnx().concat(&[lead_shape, b.const_i64s(&[plane])?], 0).typed(i64t)?;
     let zeros = b.onnx().expand(b.const_scalar(element, 0.0)?, zs).like(g)?;
-    let summed = b.op_like(
-        "ScatterElements",
-        &[zeros, idx, upd],
-        &[("axis", Attr::Int(lead as i64)), ("reduction", Attr::String("add".into()))],
-        g,
-    )?;
+    let summed = b.onnx().scatter_elements(zeros, idx, upd, Some(lead as i64), Some("add")).like(g)?;
     Ok(vec![c.b.onnx().reshape(summed, shape, None).typed(c.result_type(0)?)?])
 }
 

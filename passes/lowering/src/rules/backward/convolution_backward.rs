@@ -1,5 +1,5 @@
 use super::nn_common::{expand, slice, static_ints};
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.convolution_backward.default", convolution_backward).samples(&[
@@ -46,17 +46,13 @@ fn convolution_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let transposed = c.args.bool("transposed")?;
     let kernel: Vec<i64> = wd[2..].to_vec();
     let pads: Vec<i64> = padding.iter().chain(padding.iter()).copied().collect();
-    let conv_attrs = |strides: &[i64], dilations: &[i64]| {
-        vec![
-            ("strides", Attr::Ints(strides.to_vec())),
-            ("pads", Attr::Ints(pads.clone())),
-            ("dilations", Attr::Ints(dilations.to_vec())),
-            ("group", Attr::Int(groups)),
-        ]
+    // Conv(x, w) with these strides and dilations, the pads and groups.
+    let conv = |x: Value<'c, 'a>, w: Value<'c, 'a>, strides: &[i64], dilations: &[i64]| {
+        c.b.onnx().conv(x, w, None, None, Some(dilations), Some(groups), None, Some(&pads), Some(strides))
     };
     // grad_input.
     let grad_input = if transposed {
-        c.b.op("Conv", &[go, w], &conv_attrs(&stride, &dilation), c.result_type(0)?)?
+        conv(go, w, &stride, &dilation).typed(c.result_type(0)?)?
     } else {
         let out_padding: Vec<i64> = (0..spatial)
             .map(|i| xd[2 + i] - ((gd[2 + i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel[i] - 1) + 1))
@@ -64,11 +60,10 @@ fn convolution_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
         if out_padding.iter().zip(&stride).any(|(&p, &s)| p < 0 || p >= s.max(1)) {
             return Err("convolution_backward: the input size cannot be reached by a transposed convolution".into());
         }
-        let mut attrs = conv_attrs(&stride, &dilation);
-        if out_padding.iter().any(|&p| p != 0) {
-            attrs.push(("output_padding", Attr::Ints(out_padding)));
-        }
-        c.b.op("ConvTranspose", &[go, w], &attrs, c.result_type(0)?)?
+        let output_padding = out_padding.iter().any(|&p| p != 0).then_some(&out_padding[..]);
+        let (dilations, pads, strides) = (Some(&dilation[..]), Some(&pads[..]), Some(&stride[..]));
+        let node = c.b.onnx().conv_transpose(go, w, None, None, dilations, Some(groups), None, output_padding, None, pads, strides);
+        node.typed(c.result_type(0)?)?
     };
     // grad_weight: `sampled` is read at o*s - p + k*d, `kernel_t` indexed by o.
     let (sampled, sd, kernel_t) = if transposed { (go, &gd, x) } else { (x, &xd, go) };
@@ -85,7 +80,7 @@ fn convolution_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let mut swap: Vec<i64> = vec![1, 0];
     swap.extend((2..2 + spatial as i64).collect::<Vec<_>>());
     let k = b.onnx().transpose(kernel_t, Some(&swap.clone())).like(x)?;
-    let gw = b.op_like("Conv", &[s4, k], &conv_attrs(&dilation, &stride), x)?;
+    let gw = conv(s4, k, &dilation, &stride).like(x)?;
     let gw = b.onnx().transpose(gw, Some(&swap)).like(x)?;
     let axes: Vec<i64> = (2..2 + spatial as i64).collect();
     let gw = slice(c, gw, &axes, &vec![0; spatial], &kernel)?;

@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.max_pool2d_with_indices_backward.default", |c| {
@@ -41,11 +41,6 @@ pub(super) fn max_pool_backward<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
     )?;
     let zs = c.b.onnx().concat(&[lead_shape, plane], 0).typed(i64t)?;
     let zeros = c.b.onnx().expand(c.b.const_like(g, 0.0)?, zs).like(g)?;
-    let summed = c.b.op_like(
-        "ScatterElements",
-        &[zeros, idx, gf],
-        &[("axis", Attr::Int(lead as i64)), ("reduction", Attr::String("add".into()))],
-        g,
-    )?;
+    let summed = c.b.onnx().scatter_elements(zeros, idx, gf, Some(lead as i64), Some("add")).like(g)?;
     Ok(vec![c.b.onnx().reshape(summed, shape, None).typed(c.result_type(0)?)?])
 }
