@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -54,10 +54,10 @@ pub(super) fn upsample_aa<'c, 'a>(c: &Ctx<'c, 'a>, cubic: bool) -> Result<Vec<Va
         y = if axis == 3 {
             c.b.onnx().mat_mul(y, matrix).like(x)?
         } else {
-            let perm = Attr::Ints(vec![0, 1, 3, 2]);
-            let t = c.b.op_like("Transpose", &[y], &[("perm", perm.clone())], x)?;
+            let perm = Some(&[0, 1, 3, 2][..]);
+            let t = c.b.onnx().transpose(y, perm).like(x)?;
             let t = c.b.onnx().mat_mul(t, matrix).like(x)?;
-            c.b.op_like("Transpose", &[t], &[("perm", perm)], x)?
+            c.b.onnx().transpose(t, perm).like(x)?
         };
     }
     Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
