@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.index.Tensor", index)
@@ -120,7 +120,7 @@ pub fn advanced<'c, 'a>(
     let stacked = if stacked.len() == 1 {
         stacked[0]
     } else {
-        b.op("Concat", &stacked, &[("axis", Attr::Int(-1))], i64s)?
+        b.onnx().concat(&stacked, -1).typed(i64s)?
     };
     let block_at = (consecutive && dims[0] > 0).then_some(dims[0]);
     Ok(Advanced { xt, perm, stacked, index_rank, block_at, dims, index_shape })

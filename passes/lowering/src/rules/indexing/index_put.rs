@@ -1,4 +1,4 @@
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.index_put.default", index_put)
@@ -52,11 +52,7 @@ pub fn index_put_values<'c, 'a>(
     // The shape torch broadcasts `values` to (the shape of `x[indices]`).
     let mut parts = Vec::new();
     let rest = |start: usize, end: Option<usize>| -> Result<Value<'c, 'a>, String> {
-        let mut attrs = vec![("start", Attr::Int(start as i64))];
-        if let Some(end) = end {
-            attrs.push(("end", Attr::Int(end as i64)));
-        }
-        b.op("Shape", &[adv.xt], &attrs, i64s)
+        b.onnx().shape(adv.xt, end.map(|end| end as i64), Some(start as i64)).typed(i64s)
     };
     if let Some(p) = adv.block_at {
         // [pre(p), B, post]: pre and post are dims m..m+p and m+p.. of xt.
@@ -71,7 +67,7 @@ pub fn index_put_values<'c, 'a>(
             parts.push(rest(m, None)?);
         }
     }
-    let region = b.op("Concat", &parts, &[("axis", Attr::Int(0))], i64s)?;
+    let region = b.onnx().concat(&parts, 0).typed(i64s)?;
     let mut values = b.onnx().expand(values, region).like(values)?;
     if let Some(p) = adv.block_at {
         // [pre(p), B(nb), post] -> [B, pre, post]
@@ -81,18 +77,15 @@ pub fn index_put_values<'c, 'a>(
         perm.extend((p + nb) as i64..out_rank as i64);
         values = b.onnx().transpose(values, Some(&perm)).like(values)?;
     }
-    let mut attrs = Vec::new();
-    if accumulate {
-        attrs.push(("reduction", Attr::String("add".into())));
-    }
+    let reduction = accumulate.then_some("add");
     let identity = adv.perm.iter().enumerate().all(|(i, &p)| i as i64 == p);
     if identity {
-        return Ok(vec![ctx.op("ScatterND", &[adv.xt, adv.stacked, values], &attrs)?]);
+        return Ok(vec![b.onnx().scatter_nd(adv.xt, adv.stacked, values, reduction).typed(ctx.result_type(0)?)?]);
     }
     let mut inverse = vec![0i64; rank];
     for (i, &p) in adv.perm.iter().enumerate() {
         inverse[p as usize] = i as i64;
     }
-    let scattered = b.op_like("ScatterND", &[adv.xt, adv.stacked, values], &attrs, x)?;
+    let scattered = b.onnx().scatter_nd(adv.xt, adv.stacked, values, reduction).like(x)?;
     Ok(vec![ctx.b.onnx().transpose(scattered, Some(&inverse)).typed(ctx.result_type(0)?)?])
 }

@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Rule};
+use crate::{builder, Rule};
 use melior::ir::ValueLike;
 
 /// `torch.put(x, index, source, accumulate)`: `x` flattened, the elements
@@ -19,14 +19,13 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.put.default", |c| {
     let out = if !accumulate {
         b.onnx().scatter_elements(flat, index, source, Some(0), None).like(x)?
     } else {
-        let attrs = [("axis", Attr::Int(0)), ("reduction", Attr::String("add".into()))];
         if builder::is_bool(element) {
             let i32_type = melior::ir::r#type::IntegerType::new(b.context, 32).into();
             let (f, s) = (b.cast(flat, i32_type)?, b.cast(source, i32_type)?);
-            let sum = b.op_like("ScatterElements", &[f, index, s], &attrs, f)?;
+            let sum = b.onnx().scatter_elements(f, index, s, Some(0), Some("add")).like(f)?;
             b.cast(sum, element)?
         } else {
-            b.op_like("ScatterElements", &[flat, index, source], &attrs, x)?
+            b.onnx().scatter_elements(flat, index, source, Some(0), Some("add")).like(x)?
         }
     };
     let _ = out.r#type();

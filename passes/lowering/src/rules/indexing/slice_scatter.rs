@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, IntArg, Rule};
+use crate::{builder, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.slice_scatter.default", slice_scatter)
@@ -30,12 +30,7 @@ fn slice_scatter<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
             // slices `[-window:-shift]`): max(s + size, 0) in the graph.
             None => {
                 let i64_t = b.i64_type();
-                let size = b.op(
-                    "Gather",
-                    &[b.shape(x)?, b.const_i64_scalar(dim)?],
-                    &[("axis", Attr::Int(0))],
-                    b.unranked(i64_t),
-                )?;
+                let size = b.onnx().gather(b.shape(x)?, b.const_i64_scalar(dim)?, Some(0)).typed(b.unranked(i64_t))?;
                 let from_end = b.onnx().add(size, b.const_i64_scalar(s)?).typed(b.unranked(i64_t))?;
                 b.onnx().max(&[from_end, b.const_i64_scalar(0)?]).typed(b.unranked(i64_t))?
             }
