@@ -90,5 +90,5 @@ fn as_result<'c, 'a>(ctx: &Ctx<'c, 'a>, verdict: Value<'c, 'a>) -> Result<Value<
         return ctx.b.onnx().identity(verdict).typed(ctx.result_type(0)?);
     }
     let code = crate::onnx_ir::data_type_code(element).ok_or("no ONNX data type")?;
-    ctx.op("Cast", &[verdict], &[("to", crate::Attr::Int(code))])
+    ctx.b.onnx().cast(verdict, None, None, code).typed(ctx.result_type(0)?)
 }

@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.diff.default", diff)
@@ -34,7 +34,7 @@ fn diff<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         parts.push(b.cast_like(a, x)?);
     }
     if parts.len() > 1 {
-        x = b.op_like("Concat", &parts, &[("axis", Attr::Int(dim))], x)?;
+        x = b.onnx().concat(&parts, dim).like(x)?;
     }
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let axes = b.const_i64s(&[dim])?;

@@ -59,9 +59,9 @@ pub fn pick<'c, 'a>(
 ) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &ctx.b;
     let idx = if keepdim { b.const_i64s(&[at])? } else { b.const_i64_scalar(at)? };
-    let attrs = [("axis", crate::Attr::Int(dim as i64))];
+    let axis = Some(dim as i64);
     Ok(vec![
-        ctx.b.op("Gather", &[values, idx], &attrs, ctx.result_type(0)?)?,
-        ctx.b.op("Gather", &[indices, idx], &attrs, ctx.result_type(1)?)?,
+        ctx.b.onnx().gather(values, idx, axis).typed(ctx.result_type(0)?)?,
+        ctx.b.onnx().gather(indices, idx, axis).typed(ctx.result_type(1)?)?,
     ])
 }

@@ -1,5 +1,5 @@
 use super::tensor_common::sort;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{r#type::IntegerType, Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -63,8 +63,8 @@ fn median_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     }
     let picked = {
         let idx = b.const_i64s(&[(n - 1) / 2])?;
-        let attrs = [("axis", Attr::Int(dim as i64))];
-        (b.op_like("Gather", &[values, idx], &attrs, x)?, b.op_like("Gather", &[indices, idx], &attrs, indices)?)
+        let axis = Some(dim as i64);
+        (b.onnx().gather(values, idx, axis).like(x)?, b.onnx().gather(indices, idx, axis).like(indices)?)
     };
     let bool_type = IntegerType::new(b.context, 1).into();
     let isnan = b.onnx().is_na_n(x).typed(b.unranked(bool_type))?;

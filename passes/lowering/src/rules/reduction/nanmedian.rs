@@ -1,6 +1,6 @@
 use super::math_common::{bool_type, elem};
 use super::tensor_common::sort;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[
@@ -91,9 +91,9 @@ fn nanmedian_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     let (values, indices) = sort(ctx, x, dim, false)?;
     let count = non_nan_count(ctx, x, dim as i64)?;
     let pos = median_position(ctx, count)?;
-    let attrs = [("axis", Attr::Int(dim as i64))];
-    let mut v = b.op_like("GatherElements", &[values, pos], &attrs, x)?;
-    let mut i = b.op("GatherElements", &[indices, pos], &attrs, b.unranked(b.i64_type()))?;
+    let axis = Some(dim as i64);
+    let mut v = b.onnx().gather_elements(values, pos, axis).like(x)?;
+    let mut i = b.onnx().gather_elements(indices, pos, axis).typed(b.unranked(b.i64_type()))?;
     if builder::is_float(elem(x)?) {
         // An all-NaN row: torch's nth_element sees only equivalent elements;
         // the index it leaves first depends on the row size only.

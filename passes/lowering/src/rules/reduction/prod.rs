@@ -1,6 +1,6 @@
 use super::math_common::{elem, lift0};
 use super::scan_common::inclusive_scan;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{
     r#type::{IntegerType, RankedTensorType},
     Type, Value, ValueLike,
@@ -115,21 +115,11 @@ pub(super) fn wrapping_prod<'c, 'a>(
     let mut pads = vec![0i64; 2 * rank];
     pads[axis as usize] = 1;
     let one = b.const_scalar(element, 1.0)?;
-    let padded = b.op(
-        "Pad",
-        &[x, b.const_i64s(&pads)?, one],
-        &[("mode", Attr::String("constant".into()))],
-        ranked(&dims, element),
-    )?;
+    let padded = b.onnx().pad(x, b.const_i64s(&pads)?, Some(one), None, Some("constant")).typed(ranked(&dims, element))?;
     let scanned = inclusive_scan(c, &[(padded, one)], axis, n, |b, earlier, later| {
         Ok(vec![b.onnx().mul(later[0], earlier[0]).like(later[0])?])
     })?;
-    let last = b.op_like(
-        "Slice",
-        &[scanned[0], b.const_i64s(&[-1])?, b.const_i64s(&[i64::MAX])?, b.const_i64s(&[axis])?],
-        &[],
-        x,
-    )?;
+    let last = b.onnx().slice(scanned[0], b.const_i64s(&[-1])?, b.const_i64s(&[i64::MAX])?, Some(b.const_i64s(&[axis])?), None).like(x)?;
     if keepdim {
         Ok(last)
     } else {

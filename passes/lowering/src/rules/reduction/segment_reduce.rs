@@ -46,8 +46,8 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let fts = b.unranked(element);
     let bools = b.unranked(bool_type(ctx));
     let slice = |v: Value<'c, 'a>, start: i64, end: i64| -> Result<Value<'c, 'a>, String> {
-        let args = [v, b.const_i64s(&[start])?, b.const_i64s(&[end])?, b.const_i64s(&[-1])?];
-        b.op("Slice", &args, &[], i64s)
+        let (starts, ends, axes) = (b.const_i64s(&[start])?, b.const_i64s(&[end])?, b.const_i64s(&[-1])?);
+        b.onnx().slice(v, starts, ends, Some(axes), None).typed(i64s)
     };
     let (starts, ends, seg_rank) = match (ctx.args.opt_tensor("lengths")?, ctx.args.opt_tensor("offsets")?) {
         (Some(lengths), _) => {
@@ -74,12 +74,7 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let j = b.onnx().range(b.const_i64_scalar(0)?, n, b.const_i64_scalar(1)?, None).typed(i64s)?;
     let s_u = ctx.unsqueeze(starts, &[-1])?;
     let e_u = ctx.unsqueeze(ends, &[-1])?;
-    let inside = b.op(
-        "And",
-        &[b.onnx().less_or_equal(s_u, j).typed(bools)?, b.onnx().less(j, e_u).typed(bools)?],
-        &[],
-        bools,
-    )?;
+    let inside = b.onnx().and(b.onnx().less_or_equal(s_u, j).typed(bools)?, b.onnx().less(j, e_u).typed(bools)?).typed(bools)?;
     let seg_axis = axis as i64; // S in the output / the mask
     let len = b.onnx().sub(ends, starts).typed(i64s)?;
     let (mask, len) = if trailing > 0 {

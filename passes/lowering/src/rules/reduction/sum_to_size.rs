@@ -23,7 +23,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.sum_to_size.default", |c| {
     let xe = c.b.cast_like_type(x, element)?;
     let summed = if axes.is_empty() { xe } else { c.reduce("ReduceSum", xe, Some(&axes), true, c.b.unranked(element))? };
     let shape = c.int_list_tensor(&size)?;
-    Ok(vec![c.op("Reshape", &[summed, shape], &[("allowzero", crate::Attr::Int(1))])?])
+    Ok(vec![c.b.onnx().reshape(summed, shape, Some(1)).typed(c.result_type(0)?)?])
 })
 .samples(&[
     "self: T[2,3]; size: [3]",
