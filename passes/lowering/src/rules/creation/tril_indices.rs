@@ -39,12 +39,12 @@ pub(super) fn indices<'c, 'a>(c: &Ctx<'c, 'a>, lower: bool) -> Result<Vec<Value<
     let flat = c.b.const_i64s(&r)?;
     let shape = c.b.const_i64s(&[2, n])?;
     let i64_t = c.b.i64_type();
-    let table = c.b.op("Reshape", &[flat, shape], &[("allowzero", crate::Attr::Int(1))], c.b.unranked(i64_t))?;
+    let table = c.b.onnx().reshape(flat, shape, Some(1)).typed(c.b.unranked(i64_t))?;
     let element = c.result_element(0)?;
     if element == i64_t {
         Ok(vec![c.b.onnx().identity(table).typed(c.result_type(0)?)?])
     } else {
         let code = crate::onnx_ir::data_type_code(element).ok_or("no ONNX data type")?;
-        Ok(vec![c.op("Cast", &[table], &[("to", crate::Attr::Int(code))])?])
+        Ok(vec![c.b.onnx().cast(table, None, None, code).typed(c.result_type(0)?)?])
     }
 }
