@@ -26,17 +26,12 @@ fn frexp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // the branches back.)
     let bool_t = b.unranked(super::math_common::bool_type(c));
     let ax = b.onnx().abs(xd).like(xd)?;
-    let regular = b.op(
-        "And",
-        &[b.onnx().greater(ax, b.const_like(xd, 0.0)?).typed(bool_t)?, b.onnx().less(ax, b.const_like(xd, f64::INFINITY)?).typed(bool_t)?],
-        &[],
-        bool_t,
-    )?;
+    let regular = b.onnx().and(b.onnx().greater(ax, b.const_like(xd, 0.0)?).typed(bool_t)?, b.onnx().less(ax, b.const_like(xd, f64::INFINITY)?).typed(bool_t)?).typed(bool_t)?;
     let m = b.onnx().where_(regular, m, xd).like(xd)?;
     let e = b.onnx().where_(special, b.const_like(xd, 0.0)?, e).like(xd)?;
-    let m = b.op("Cast", &[m], &[("to", crate::Attr::Int(onnx_code(el)?))], c.result_type(0)?)?;
+    let m = b.onnx().cast(m, None, None, onnx_code(el)?).typed(c.result_type(0)?)?;
     let exp_el = c.result_element(1)?;
-    let e = b.op("Cast", &[e], &[("to", crate::Attr::Int(onnx_code(exp_el)?))], c.result_type(1)?)?;
+    let e = b.onnx().cast(e, None, None, onnx_code(exp_el)?).typed(c.result_type(1)?)?;
     Ok(vec![m, e])
 }
 
