@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten._unique2.default", unique2)
@@ -22,7 +22,7 @@ fn unique2<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let flat = b.onnx().reshape(x, b.const_i64s(&[-1])?, None).like(x)?;
     let i64s = b.unranked(b.i64_type());
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
-    let outs = b.build("Unique", &[flat], &[("sorted", Attr::Int(1))], &[b.unranked(element), i64s, i64s, i64s])?;
+    let outs = b.onnx().unique(flat, None, Some(1)).results(&[b.unranked(element), i64s, i64s, i64s])?;
     let empty = || super::tensor_common::const_index(ctx, &[0], &[]);
     let inverse = if ctx.args.bool("return_inverse")? {
         let shape = b.shape(x)?;

@@ -61,12 +61,7 @@ fn histc<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let r2 = b.onnx().add(r, c(1.0)?).typed(fts)?;
         (b.onnx().where_(same, l2, l).typed(fts)?, b.onnx().where_(same, r2, r).typed(fts)?)
     };
-    let valid = b.op(
-        "And",
-        &[b.onnx().greater_or_equal(flat, l).typed(bools)?, b.onnx().less_or_equal(flat, r).typed(bools)?],
-        &[],
-        bools,
-    )?;
+    let valid = b.onnx().and(b.onnx().greater_or_equal(flat, l).typed(bools)?, b.onnx().less_or_equal(flat, r).typed(bools)?).typed(bools)?;
     let t = b.onnx().mul(b.onnx().sub(flat, l).typed(fts)?, c(bins as f64)?).typed(fts)?;
     let t = b.onnx().div(t, b.onnx().sub(r, l).typed(fts)?).typed(fts)?;
     let t = b.onnx().where_(valid, t, c(0.0)?).typed(fts)?;

@@ -1,6 +1,6 @@
 use super::math_common::bool_type;
 use super::tensor_common::const_index;
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.unique_consecutive.default", unique_consecutive)
@@ -99,15 +99,10 @@ fn unique_consecutive<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
         let starts = b.onnx().non_zero(flag).typed(i64s)?;
         let starts = b.onnx().reshape(starts, b.const_i64s(&[-1])?, None).typed(i64s)?;
         let n = b.onnx().shape(data, Some(ax + 1), Some(ax)).typed(i64s)?;
-        let ends = b.op(
-            "Concat",
-            &[
+        let ends = b.onnx().concat(&[
                 b.onnx().slice(starts, b.const_i64s(&[1])?, b.const_i64s(&[i64::MAX])?, Some(b.const_i64s(&[0])?), None).typed(i64s)?,
                 n,
-            ],
-            &[("axis", Attr::Int(0))],
-            i64s,
-        )?;
+            ], 0).typed(i64s)?;
         b.onnx().sub(ends, starts).typed(ctx.result_type(2)?)?
     } else {
         empty()?

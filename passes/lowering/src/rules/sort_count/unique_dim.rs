@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.unique_dim.default", unique_dim)
@@ -22,8 +22,7 @@ fn unique_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
     let i64s = b.unranked(b.i64_type());
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
-    let attrs = [("sorted", Attr::Int(1)), ("axis", Attr::Int(dim as i64))];
-    let outs = b.build("Unique", &[x], &attrs, &[b.unranked(element), i64s, i64s, i64s])?;
+    let outs = b.onnx().unique(x, Some(dim as i64), Some(1)).results(&[b.unranked(element), i64s, i64s, i64s])?;
     let empty = || super::tensor_common::const_index(ctx, &[0], &[]);
     // torch's unique_dim computes the inverse and counts whatever the flags
     // say; an output typed `tensor<0xi64>` while there are slices is one it
