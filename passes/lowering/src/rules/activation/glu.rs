@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Rule};
+use crate::{builder, Rule};
 use melior::ir::ValueLike;
 
 /// `a * sigmoid(b)` of the two halves along `dim`.
@@ -12,13 +12,13 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.glu.default", |c| {
         Some(n) if n % 2 != 0 => return Err(format!("glu halves dim {dim}: its size {n} must be even")),
         Some(n) => {
             let half = c.b.const_i64s(&[n / 2, n / 2])?;
-            c.b.build("Split", &[x, half], &[("axis", Attr::Int(dim))], &halves)?
+            c.b.onnx().split(x, Some(half), Some(dim), None).results(&halves)?
         }
         // A dynamic size (even, or torch would have refused): two equal parts.
         None if c.b.opset >= 18 => {
-            c.b.build("Split", &[x], &[("axis", Attr::Int(dim)), ("num_outputs", Attr::Int(2))], &halves)?
+            c.b.onnx().split(x, None, Some(dim), Some(2)).results(&halves)?
         }
-        None => c.b.build("Split", &[x], &[("axis", Attr::Int(dim))], &halves)?,
+        None => c.b.onnx().split(x, None, Some(dim), None).results(&halves)?,
     };
     let s = c.b.onnx().sigmoid(parts[1]).like(x)?;
     Ok(vec![c.b.onnx().mul(parts[0], s).typed(c.result_type(0)?)?])
