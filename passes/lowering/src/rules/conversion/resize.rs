@@ -52,12 +52,7 @@ pub(super) fn resize_to<'c, 'a>(c: &Ctx<'c, 'a>, size: &[i64]) -> Result<Value<'
             let n = c.unsqueeze(n, &[0])?;
             let grow = b.onnx().sub(b.const_i64s(&[m])?, n).like(n)?;
             let grow = b.onnx().max(&[grow, b.const_i64s(&[0])?]).like(n)?;
-            let pads = b.op(
-                "Concat",
-                &[b.const_i64s(&[0])?, grow],
-                &[("axis", crate::Attr::Int(0))],
-                b.unranked(b.i64_type()),
-            )?;
+            let pads = b.onnx().concat(&[b.const_i64s(&[0])?, grow], 0).typed(b.unranked(b.i64_type()))?;
             let padded = b.onnx().pad(flat, pads, None, None, None).like(x)?;
             b.onnx().slice(padded, b.const_i64s(&[0])?, b.const_i64s(&[m])?, Some(b.const_i64s(&[0])?), None).like(x)?
         }
