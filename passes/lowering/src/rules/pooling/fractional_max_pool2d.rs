@@ -1,4 +1,4 @@
-use crate::{builder, Attr, Ctx, Rule};
+use crate::{builder, Ctx, Rule};
 use melior::ir::{r#type::IntegerType, Type, Value, ValueLike};
 
 /// `fractional_max_pool2d(self, kernel_size, output_size, random_samples)`:
@@ -178,18 +178,8 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
     let nan_f = b.cast(nan, element)?;
     let any_nan = ctx.reduce("ReduceMax", nan_f, Some(&[-1]), true, b.unranked(element))?;
     let any_nan = b.cast(any_nan, bool_type)?;
-    let last_nan = b.op(
-        "ArgMax",
-        &[nan_f],
-        &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(1)), ("select_last_index", Attr::Int(1))],
-        i64s,
-    )?;
-    let first_max = b.op(
-        "ArgMax",
-        &[windows],
-        &[("axis", Attr::Int(-1)), ("keepdims", Attr::Int(1)), ("select_last_index", Attr::Int(0))],
-        i64s,
-    )?;
+    let last_nan = b.onnx().arg_max(nan_f, Some(-1), Some(1), Some(1)).typed(i64s)?;
+    let first_max = b.onnx().arg_max(windows, Some(-1), Some(1), Some(0)).typed(i64s)?;
     let pick = b.onnx().where_(any_nan, last_nan, first_max).typed(i64s)?;
     let value = b.onnx().gather_elements(windows, pick, Some(-1)).typed(b.unranked(element))?;
     let index = b.onnx().gather_elements(flat_index, pick, Some(-1)).typed(i64s)?;

@@ -1,5 +1,5 @@
 use super::nn_common::{static_ints, with_batch};
-use crate::{Attr, Ctx, Rule};
+use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.max_unpool2d.default", |c| max_unpool(c, 2)).samples(&[
@@ -26,12 +26,7 @@ pub(super) fn max_unpool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<
         let flat_shape = c.b.const_i64s(&[0, 0, -1])?;
         let v = c.b.onnx().reshape(xb, flat_shape, None).like(xb)?;
         let i = c.b.onnx().reshape(idx, flat_shape, None).typed(i64t)?;
-        let zshape = c.b.op(
-            "Concat",
-            &[c.b.onnx().shape(xb, Some(2), None).typed(i64t)?, c.b.const_i64s(&[plane])?],
-            &[("axis", Attr::Int(0))],
-            i64t,
-        )?;
+        let zshape = c.b.onnx().concat(&[c.b.onnx().shape(xb, Some(2), None).typed(i64t)?, c.b.const_i64s(&[plane])?], 0).typed(i64t)?;
         let zeros = c.b.onnx().expand(c.b.const_like(xb, 0.0)?, zshape).like(xb)?;
         let y = c.b.onnx().scatter_elements(zeros, i, v, Some(2), None).like(xb)?;
         let mut shape = vec![0, 0];
