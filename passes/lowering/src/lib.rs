@@ -117,7 +117,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
         }
         let parts: Vec<Value> = values.iter().map(|v| self.int_tensor(*v)).collect::<Result<_, _>>()?;
         let ty = melior::ir::r#type::RankedTensorType::new(&[values.len() as u64], self.b.i64_type(), None).into();
-        self.b.op("Concat", &parts, &[("axis", Attr::Int(0))], ty)
+        self.b.onnx().concat(&parts, 0).typed(ty)
     }
 }
 
