@@ -8,7 +8,7 @@ use crate::{
     aten_ir::{self, AtenOp},
     diag::{error_at, op_error},
     ir::{self, SourcePosition},
-    lowering::{self, builder, Args, Attr, Builder, Ctx, MAX_OPSET, MIN_OPSET},
+    lowering::{self, builder, Args, Builder, Ctx, MAX_OPSET, MIN_OPSET},
     onnx_ir, Factory, PassId, PassInfo, PassOption, PassOptions, ProjectPass,
 };
 use melior::ir::{attribute::AttributeLike as _, block::BlockLike as _, r#type::TypeLike as _, RegionLike as _};
@@ -493,8 +493,8 @@ fn lower_sym<'c, 'a>(b: &Builder<'c, 'a>, op: OperationRef<'c, 'a>, sym: &str) -
     match name {
         "float" => return as_f64(arg(0)?),
         "pos" => return Ok(arg(0)?),
-        "sqrt" => return b.op("Sqrt", &[as_f64(arg(0)?)?], &[], one(f64_t)),
-        "truediv" => return b.op("Div", &[as_f64(arg(0)?)?, as_f64(arg(1)?)?], &[], one(f64_t)),
+        "sqrt" => return b.onnx().sqrt(as_f64(arg(0)?)?).typed(one(f64_t)),
+        "truediv" => return b.onnx().div(as_f64(arg(0)?)?, as_f64(arg(1)?)?).typed(one(f64_t)),
         "int" | "trunc" | "floor" | "ceil" => {
             let x = arg(0)?;
             if !is_float(x) {
@@ -502,14 +502,14 @@ fn lower_sym<'c, 'a>(b: &Builder<'c, 'a>, op: OperationRef<'c, 'a>, sym: &str) -
                 return b.cast_like_type(x, b.i64_type());
             }
             let rounded = match name {
-                "floor" => b.op("Floor", &[x], &[], one(f64_t))?,
-                "ceil" => b.op("Ceil", &[x], &[], one(f64_t))?,
+                "floor" => b.onnx().floor(x).typed(one(f64_t))?,
+                "ceil" => b.onnx().ceil(x).typed(one(f64_t))?,
                 _ => {
                     let zero = b.constant(one(f64_t), &[builder::float_attr(context, f64_t, 0.0)])?;
-                    let negative = b.op("Less", &[x, zero], &[], one(bool_t))?;
-                    let up = b.op("Ceil", &[x], &[], one(f64_t))?;
-                    let down = b.op("Floor", &[x], &[], one(f64_t))?;
-                    b.op("Where", &[negative, up, down], &[], one(f64_t))?
+                    let negative = b.onnx().less(x, zero).typed(one(bool_t))?;
+                    let up = b.onnx().ceil(x).typed(one(f64_t))?;
+                    let down = b.onnx().floor(x).typed(one(f64_t))?;
+                    b.onnx().where_(negative, up, down).typed(one(f64_t))?
                 }
             };
             return b.cast(rounded, b.i64_type());
@@ -545,22 +545,21 @@ fn python_float_divmod<'c, 'a>(
     let ty: Type = RankedTensorType::new(&[1], f64_t, None).into();
     let bools: Type = RankedTensorType::new(&[1], IntegerType::new(context, 1).into(), None).into();
     let k = |v: f64| b.constant(ty, &[builder::float_attr(context, f64_t, v)]);
-    let op = |name: &str, inputs: &[Value<'c, 'a>]| b.op(name, inputs, &[], ty);
-    let test = |name: &str, inputs: &[Value<'c, 'a>]| b.op(name, inputs, &[], bools);
-    let fmod = b.op("Mod", &[x, y], &[("fmod", Attr::Int(1))], ty)?;
+    let fmod = b.onnx().mod_(x, y, Some(1)).typed(ty)?;
     // mod != 0 and its sign differs from the divisor's: mod += b, div -= 1.
     let zero = k(0.0)?;
-    let nonzero = test("Not", &[test("Equal", &[fmod, zero])?])?;
-    let signs_differ = test("Xor", &[test("Less", &[y, zero])?, test("Less", &[fmod, zero])?])?;
-    let adjust = test("And", &[nonzero, signs_differ])?;
+    let nonzero = b.onnx().not(b.onnx().equal(fmod, zero).typed(bools)?).typed(bools)?;
+    let signs_differ =
+        b.onnx().xor(b.onnx().less(y, zero).typed(bools)?, b.onnx().less(fmod, zero).typed(bools)?).typed(bools)?;
+    let adjust = b.onnx().and(nonzero, signs_differ).typed(bools)?;
     if remainder {
-        return op("Where", &[adjust, op("Add", &[fmod, y])?, fmod]);
+        return b.onnx().where_(adjust, b.onnx().add(fmod, y).typed(ty)?, fmod).typed(ty);
     }
-    let div = op("Div", &[op("Sub", &[x, fmod])?, y])?;
-    let div = op("Where", &[adjust, op("Sub", &[div, k(1.0)?])?, div])?;
-    let floor = op("Floor", &[div])?;
-    let round_up = test("Greater", &[op("Sub", &[div, floor])?, k(0.5)?])?;
-    op("Where", &[round_up, op("Add", &[floor, k(1.0)?])?, floor])
+    let div = b.onnx().div(b.onnx().sub(x, fmod).typed(ty)?, y).typed(ty)?;
+    let div = b.onnx().where_(adjust, b.onnx().sub(div, k(1.0)?).typed(ty)?, div).typed(ty)?;
+    let floor = b.onnx().floor(div).typed(ty)?;
+    let round_up = b.onnx().greater(b.onnx().sub(div, floor).typed(ty)?, k(0.5)?).typed(bools)?;
+    b.onnx().where_(round_up, b.onnx().add(floor, k(1.0)?).typed(ty)?, floor).typed(ty)
 }
 
 /// The exponent of an integer `aten.sym.pow` must be a non-negative integer

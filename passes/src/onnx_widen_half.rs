@@ -328,9 +328,7 @@ impl<'c, 'a> State<'c, 'a> {
             let mut b =
                 Builder::new(self.context, t.next_in_block().ok_or("a Transpose without a successor")?, self.opset)?;
             b.location = t.location();
-            let attrs: Vec<(&str, crate::lowering::Attr)> =
-                perm.map(|p| vec![("perm", crate::lowering::Attr::Ints(p))]).unwrap_or_default();
-            let up = b.op("Transpose", &[wide_input], &attrs, wide)?;
+            let up = b.onnx().transpose(wide_input, perm.as_deref()).typed(wide)?;
             self.up.insert(key(value), up);
             self.twins.push(t);
             return Ok(up);
