@@ -227,7 +227,10 @@ fn resize<'c, 'a>(
         let mut scales = vec![1.0f32, 1.0];
         scales.extend(axes.iter().map(|a| a.factor.unwrap() as f32));
         let scales = const_floats(ctx, ctx.b.f32_type(), &[scales.len() as i64], &scales.iter().map(|&s| s as f64).collect::<Vec<_>>())?;
-        return Ok(vec![resize_op(Some(scales), None)?]);
+        // `sizes` stays an explicit empty input (the typed builder drops
+        // trailing `None`s): the written node keeps its four inputs.
+        let no_sizes = ctx.none()?;
+        return Ok(vec![resize_op(Some(scales), Some(no_sizes))?]);
     }
     if given_sizes && axes.iter().all(|a| a.factor.is_none()) && matches!(mode, Mode::Linear | Mode::Cubic) {
         let size: Vec<IntArg> = ctx.args.sym_ints("output_size")?;
