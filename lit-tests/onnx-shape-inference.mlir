@@ -277,3 +277,35 @@ func.func @ranges(%x: tensor<2x?xf32, ["s"]>) -> (tensor<*xi64>, tensor<*xi64>, 
   %2 = "onnx.Range"(%fz, %q, %fo) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<*xf32>
   return %0, %1, %2 : tensor<*xi64>, tensor<*xi64>, tensor<*xf32>
 }
+
+// Sizes that may differ are never assumed equal: broadcasting two symbols
+// gives their max (one symbol, named in a fixed order; the same pair always
+// meets as the same name), a symbol next to an unknown dim gives unknown
+// (the unknown may be the larger one). A slice with bounds read from a
+// Shape has the length that holds for every value of the symbols (HF's
+// x[..., :S] and x[..., 1:S + 1] of an S + 1 axis are S), or min(end, n)
+// for 0:end; GatherND keeps the indices' leading dims.
+// CHECK-LABEL: func.func @claims
+// CHECK: "onnx.Add"(%arg0, %arg1) : {{.*}} -> tensor<?x4xf32, ["max(M, N)"]>
+// CHECK: "onnx.Add"(%arg1, %arg0) : {{.*}} -> tensor<?x4xf32, ["max(M, N)"]>
+// CHECK: "onnx.Add"(%arg0, %arg2) : {{.*}} -> tensor<?x4xf32>
+// CHECK: "onnx.Slice"({{.*}}) : (tensor<1x?xi64, ["1 + N"]>, {{.*}}) -> tensor<1x?xi64, ["N"]>
+// CHECK: "onnx.Slice"({{.*}}) : (tensor<1x?xi64, ["1 + N"]>, {{.*}}) -> tensor<1x?xi64, ["N"]>
+// CHECK: "onnx.Slice"({{.*}}) : (tensor<1x64xi64>, {{.*}}) -> tensor<1x?xi64, ["min(64, N)"]>
+// CHECK: "onnx.GatherND"({{.*}}) {batch_dims = 0 : i64} : (tensor<1x?xi64, ["N"]>, tensor<1x1x?x1x2xi64, ["N"]>) -> tensor<1x1x?x1xi64, ["N"]>
+func.func @claims(%arg0: tensor<?x4xf32, ["N"]>, %arg1: tensor<?x4xf32, ["M"]>, %arg2: tensor<?x4xf32>, %ids: tensor<1x?xi64, ["N"]>, %pos: tensor<1x64xi64>, %idx: tensor<1x1x?x1x2xi64, ["N"]>, %first: tensor<1x1xi64>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>) {
+  %a = "onnx.Add"(%arg0, %arg1) : (tensor<?x4xf32, ["N"]>, tensor<?x4xf32, ["M"]>) -> tensor<*xf32>
+  %b = "onnx.Add"(%arg1, %arg0) : (tensor<?x4xf32, ["M"]>, tensor<?x4xf32, ["N"]>) -> tensor<*xf32>
+  %c = "onnx.Add"(%arg0, %arg2) : (tensor<?x4xf32, ["N"]>, tensor<?x4xf32>) -> tensor<*xf32>
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %last = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %n = "onnx.Shape"(%ids) {start = 1 : i64, end = 2 : i64} : (tensor<1x?xi64, ["N"]>) -> tensor<1xi64>
+  %n1 = "onnx.Add"(%n, %one) : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %cat = "onnx.Concat"(%first, %ids) {axis = -1 : i64} : (tensor<1x1xi64>, tensor<1x?xi64, ["N"]>) -> tensor<*xi64>
+  %head = "onnx.Slice"(%cat, %zero, %n, %last, %one) : (tensor<*xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %tail = "onnx.Slice"(%cat, %one, %n1, %last, %one) : (tensor<*xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %p = "onnx.Slice"(%pos, %zero, %n, %last, %one) : (tensor<1x64xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %g = "onnx.GatherND"(%ids, %idx) {batch_dims = 0 : i64} : (tensor<1x?xi64, ["N"]>, tensor<1x1x?x1x2xi64, ["N"]>) -> tensor<*xi64>
+  return %a, %b, %c, %head, %tail, %p, %g : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>
+}

@@ -37,9 +37,13 @@ pub fn pt2_to_aten_text_with(
 
 /// Imports an ONNX model and prints the onnx-dialect module (verified
 /// against the registries first).
-pub fn onnx_to_text(path: &str, print: PrintOptions) -> Result<String, Error> {
+pub fn onnx_to_text(
+    path: &str,
+    print: PrintOptions,
+    dim_params: crate::onnx_import::DimParams,
+) -> Result<String, Error> {
     let context = create_context();
-    let module = crate::onnx_import::import(&context, path)?;
+    let module = crate::onnx_import::import(&context, path, dim_params)?;
     verify_input(&context, &module, path)?;
     Ok(module::print(&module, print))
 }
@@ -108,6 +112,8 @@ pub struct ConvertOptions {
     /// Translations of custom ops (`--custom-ops LIB.onnx`, see
     /// [`crate::custom_ops`]).
     pub custom_ops: Option<std::sync::Arc<crate::custom_ops::CustomOps>>,
+    /// What an `.onnx` input's `dim_param` names prove (`--trust-dim-params`).
+    pub dim_params: crate::onnx_import::DimParams,
 }
 
 /// A `--quantize-weights` SPEC: `int4` or `int8`, then `:`-separated
@@ -238,6 +244,7 @@ impl Default for ConvertOptions {
             verification: Verification::EachPass,
             quantize_weights: None,
             custom_ops: None,
+            dim_params: Default::default(),
         }
     }
 }
@@ -275,14 +282,14 @@ pub fn check_decompose(ops: &[String]) -> Result<(), Error> {
 /// (a relative path against the `.mlir`'s directory, else the working
 /// directory), opened to check it, and replaced by the resolved path.
 pub fn load<'c>(context: &'c Context, path: &str) -> Result<Module<'c>, Error> {
-    load_with(context, path, None, &import::ImportOptions::default())
+    load_with(context, path, None, &import::ImportOptions::default(), Default::default())
 }
 
 /// [`load`] as a conversion with `options` loads: an ONNX model upgraded
 /// to the given opset, a `.pt2`'s custom ops translated at the opset.
 pub fn load_for<'c>(context: &'c Context, path: &str, options: &ConvertOptions) -> Result<Module<'c>, Error> {
     let import = import::ImportOptions { custom_ops: options.custom_ops.as_deref(), opset: Some(options.opset) };
-    load_with(context, path, options.opset_given.then_some(options.opset), &import)
+    load_with(context, path, options.opset_given.then_some(options.opset), &import, options.dim_params)
 }
 
 /// [`load`]: an ONNX model first upgraded to opset `onnx_opset` when given
@@ -293,12 +300,13 @@ fn load_with<'c>(
     path: &str,
     onnx_opset: Option<u32>,
     import: &import::ImportOptions<'_>,
+    dim_params: crate::onnx_import::DimParams,
 ) -> Result<Module<'c>, Error> {
     let module = if path.ends_with(".pt2") {
         let archive = aten2onnx_pt2::Archive::open(path)?;
         import::import_program_with(context, &archive, path, import)?
     } else if is_onnx_input(path) {
-        crate::onnx_import::import_at_opset(context, path, onnx_opset)?
+        crate::onnx_import::import_at_opset(context, path, onnx_opset, dim_params)?
     } else if path.ends_with(".mlir") {
         let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.into(), source })?;
         let module = module::parse(context, &text, path)?;

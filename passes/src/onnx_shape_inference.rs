@@ -59,7 +59,14 @@ fn broadcast_dim(a: &Dim, b: &Dim) -> Dim {
         (Dim::Static(1), y) => y.clone(),
         (x, Dim::Static(1)) => x.clone(),
         (Dim::Static(n), _) | (_, Dim::Static(n)) => Dim::Static(*n),
-        (Dim::Sym(s), Dim::Unknown) | (Dim::Unknown, Dim::Sym(s)) => Dim::Sym(s.clone()),
+        // Two sizes that may differ: on every run that does not fail, one
+        // is 1 or both are equal, so the result is their max, a size of its
+        // own (named in a fixed order, so that the same pair gives the same
+        // symbol wherever it meets). Equal names are not assumed equal sizes
+        // (an imported model's dim_params are only claims).
+        (Dim::Sym(x), Dim::Sym(y)) => Dim::Sym(aten2onnx_ir::shape::extremum("max", x, y)),
+        // A size next to an unknown one: the unknown may be larger (the
+        // symbol 1), so nothing is known.
         _ => Dim::Unknown,
     }
 }
@@ -237,8 +244,9 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues, ok: &mut bool) {
             }
             // A returned value keeps the type the function signature states,
             // unless that has no rank (an ONNX input whose output lacks a
-            // shape): the signature then takes the inferred type.
-            if returned(result.into()) && shape_of(result.r#type()).is_some() {
+            // shape) or unknown dims: the signature then takes the inferred
+            // type, dim by dim where it knew nothing.
+            if returned(result.into()) && shape_of(result.r#type()).is_some_and(|k| !k.contains(&Dim::Unknown)) {
                 continue;
             }
             let old = result.r#type();
@@ -952,6 +960,19 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
             out.extend(data[axis + 1..].iter().cloned());
             Some(out)
         })),
+        // indices[..., :-1] ++ data[batch_dims + k:] for k = the indices'
+        // last dim (static); the batch dims are the data's leading ones.
+        "GatherND" => one(input(0).zip(input(1)).and_then(|(data, idx)| {
+            let batch = usize::try_from(crate::ir::int_attribute(op, "batch_dims").unwrap_or(0)).ok()?;
+            let Some(Dim::Static(k)) = idx.last() else { return None };
+            let k = usize::try_from(*k).ok()?;
+            if idx.len() < batch + 1 || k < 1 || batch + k > data.len() {
+                return None;
+            }
+            let mut out = idx[..idx.len() - 1].to_vec();
+            out.extend(data[batch + k..].iter().cloned());
+            Some(out)
+        })),
         // The result has the indices' shape; indices of another rank than
         // the data are invalid (e.g. in a branch not taken): infer nothing.
         "GatherElements" => one(input(0).zip(input(1)).and_then(|(d, i)| (d.len() == i.len()).then_some(i))),
@@ -989,7 +1010,12 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                 if a >= s.len() {
                     return vec![Dim::Unknown; s.len()];
                 }
-                let step = steps.as_ref().and_then(|v| v.get(i).copied()).unwrap_or(1);
+                // Steps given but not constant: no step is known (not 1).
+                let step = match (&steps, given_operand(op, 4)) {
+                    (Some(v), _) => v.get(i).copied().unwrap_or(1),
+                    (None, Some(_)) => 0,
+                    (None, None) => 1,
+                };
                 out[a] = match (&s[a], &starts, &ends) {
                     (Dim::Static(n), Some(st), Some(en)) if step == 1 => {
                         let n = *n;
@@ -1000,6 +1026,21 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                         Dim::Static((e - b).max(0))
                     }
                     (d, Some(st), Some(en)) if step == 1 && st[i] == 0 && en[i] >= i64::MAX / 2 => d.clone(),
+                    // Symbolic bounds (sizes read from a Shape, such as
+                    // Hugging Face's x[..., :S] and x[..., 1:S + 1]): the
+                    // length when it is the same for every value of the
+                    // symbols (aten2onnx_ir::shape::slice_length).
+                    (d, _, _) if step == 1 => {
+                        let at = |k: usize| {
+                            ir::operand_at(op, k)
+                                .and_then(|v| values.get(&key(v)))
+                                .and_then(|t| (t.len() == axes.len()).then(|| t[i].clone()))
+                        };
+                        match (at(1), at(2)) {
+                            (Some(b), Some(e)) => aten2onnx_ir::shape::slice_length(d, &b, &e).unwrap_or(Dim::Unknown),
+                            _ => Dim::Unknown,
+                        }
+                    }
                     _ => Dim::Unknown,
                 };
             }

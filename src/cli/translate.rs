@@ -82,6 +82,14 @@ struct Args {
     /// overload). docs/custom_ops.md.
     #[arg(long = "custom-ops", value_name = "LIB.onnx")]
     custom_ops: Option<String>,
+    /// With an .onnx input: take equal `dim_param` names as equal sizes
+    /// (value_info and outputs included), as the exporter claims. Off by
+    /// default: onnxruntime does not check the names, so a model whose
+    /// names lie would convert into one that computes something else; the
+    /// optimizer then proves sizes equal from the ops alone (and fuses less
+    /// on some exporters' models). docs/from-onnx.md.
+    #[arg(long = "trust-dim-params")]
+    trust_dim_params: bool,
     /// Put initializers in `<output>.data` (always), or never; default: only past 2 GiB.
     #[arg(long = "external-data", value_parser = ["auto", "always", "never"], default_value = "auto")]
     external_data: String,
@@ -144,6 +152,14 @@ where
     })
 }
 
+fn dim_params(args: &Args) -> crate::onnx_import::DimParams {
+    if args.trust_dim_params {
+        crate::onnx_import::DimParams::Trusted
+    } else {
+        crate::onnx_import::DimParams::Claims
+    }
+}
+
 fn run(args: &Args) -> Result<(), crate::Error> {
     if args.from_pt2 || args.from_onnx {
         let print = PrintOptions { debug_info: args.print_debuginfo, generic: false };
@@ -161,7 +177,7 @@ fn run(args: &Args) -> Result<(), crate::Error> {
             }
         }
         let text = if args.from_onnx {
-            translate::onnx_to_text(&args.input, print)?
+            translate::onnx_to_text(&args.input, print, dim_params(args))?
         } else {
             let library = args.custom_ops.as_deref().map(crate::custom_ops::CustomOps::load).transpose()?;
             let import = crate::import::ImportOptions { custom_ops: library.as_ref(), opset: args.opset };
@@ -193,6 +209,7 @@ fn run(args: &Args) -> Result<(), crate::Error> {
                 .map(crate::custom_ops::CustomOps::load)
                 .transpose()?
                 .map(std::sync::Arc::new),
+            dim_params: dim_params(args),
             verification: if args.verify_each {
                 translate::Verification::EachPass
             } else {

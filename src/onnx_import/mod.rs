@@ -52,21 +52,41 @@ pub const OPSET_IMPORT_ATTR: &str = "onnx.opset_import";
 /// The module attribute with the imported model's IR version.
 pub const IR_VERSION_ATTR: &str = "onnx.ir_version";
 
+/// What the importer takes from the model's `dim_param` names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DimParams {
+    /// Names are claims, not proofs (the default): a name repeated among
+    /// the graph inputs becomes a symbol of its own at each repetition, and
+    /// value_info / output names are dropped for shape inference to derive.
+    #[default]
+    Claims,
+    /// `--trust-dim-params`: equal names are equal sizes, value_info and
+    /// output names included, as the exporter says. A model whose names lie
+    /// (onnxruntime runs it: it does not check them) then converts into a
+    /// model that computes something else.
+    Trusted,
+}
+
 /// Imports `path` (an ONNX model) into `context`.
-pub fn import<'c>(context: &'c Context, path: &str) -> Result<Module<'c>, Error> {
-    import_at_opset(context, path, None)
+pub fn import<'c>(context: &'c Context, path: &str, dim_params: DimParams) -> Result<Module<'c>, Error> {
+    import_at_opset(context, path, None, dim_params)
 }
 
 /// [`import`], first upgrading the model to opset `to` of the default
 /// domain when given ([`upgrade`]).
-pub fn import_at_opset<'c>(context: &'c Context, path: &str, to: Option<u32>) -> Result<Module<'c>, Error> {
-    let text = to_mlir_text(path, to)?;
+pub fn import_at_opset<'c>(
+    context: &'c Context,
+    path: &str,
+    to: Option<u32>,
+    dim_params: DimParams,
+) -> Result<Module<'c>, Error> {
+    let text = to_mlir_text(path, to, dim_params)?;
     module::parse(context, &text, path)
 }
 
 /// The onnx-dialect module of `path` as MLIR text, upgraded to opset `to`
 /// when given.
-pub fn to_mlir_text(path: &str, to: Option<u32>) -> Result<String, Error> {
+pub fn to_mlir_text(path: &str, to: Option<u32>, dim_params: DimParams) -> Result<String, Error> {
     let fail = |message: String| Error::Import { path: path.to_string(), message };
     let file = std::fs::File::open(path).map_err(|source| Error::Io { path: path.into(), source })?;
     let len = file.metadata().map_err(|source| Error::Io { path: path.into(), source })?.len();
@@ -89,6 +109,7 @@ pub fn to_mlir_text(path: &str, to: Option<u32>) -> Result<String, Error> {
     }
     let absolute = std::fs::canonicalize(path).map_err(|source| Error::Io { path: path.into(), source })?;
     let mut importer = Importer::new(&model, absolute, len).map_err(fail)?;
+    importer.dim_params = dim_params;
     importer.model(&model).map_err(fail)
 }
 
@@ -433,6 +454,7 @@ struct Importer<'m> {
     /// Nodes inlined from functions so far (bounded: functions calling
     /// each other twice nest exponentially).
     inlined_nodes: usize,
+    dim_params: DimParams,
 }
 
 /// One block being emitted: its text and per-block `onnx.none`.
@@ -480,6 +502,7 @@ impl<'m> Importer<'m> {
             initializer_names: HashMap::new(),
             inlining: Vec::new(),
             inlined_nodes: 0,
+            dim_params: DimParams::Claims,
         })
     }
 
@@ -491,7 +514,7 @@ impl<'m> Importer<'m> {
     fn model(&mut self, model: &ModelProto) -> Result<String, String> {
         let graph = model.graph.as_ref().expect("checked by the caller");
         let mut scope = Scope::new();
-        let types = value_types(graph)?;
+        let types = value_types(graph, self.dim_params)?;
 
         // Initializers (also those listed among the inputs, as IR < 4 requires).
         let mut initialized = std::collections::HashSet::new();
@@ -510,15 +533,23 @@ impl<'m> Importer<'m> {
 
         let mut args = Vec::new();
         let mut arg_index = 0;
+        let mut inputs = Vec::new();
         for input in &graph.input {
             if initialized.contains(&input.name) {
                 continue; // an initializer listed as an input: a weight
             }
             let what = format!("graph input `{}`", input.name);
+            let ty = declared(input.type_.as_ref(), &what)?.ok_or_else(|| format!("{what} has no tensor type"))?;
+            inputs.push((input, what, ty));
+        }
+        let mut input_types: Vec<VType> = inputs.iter().map(|(_, _, ty)| ty.clone()).collect();
+        if self.dim_params == DimParams::Claims {
+            distinct_input_dims(&mut input_types);
+        }
+        for ((input, what, _), ty) in inputs.into_iter().zip(input_types) {
             if scope.contains_key(&input.name) {
                 return Err(format!("{what} is declared twice"));
             }
-            let ty = declared(input.type_.as_ref(), &what)?.ok_or_else(|| format!("{what} has no tensor type"))?;
             let ssa = format!("%arg{arg_index}");
             arg_index += 1;
             args.push(format!(
@@ -821,7 +852,9 @@ impl<'m> Importer<'m> {
         let mut out = Vec::new();
         for (i, input) in graph.input.iter().enumerate() {
             let what = format!("subgraph input `{}`", input.name);
-            let declared_type = declared(input.type_.as_ref(), &what)?;
+            let claims =
+                |t: &TypeProto| if self.dim_params == DimParams::Trusted { t.clone() } else { without_dim_params(t) };
+            let declared_type = declared(input.type_.as_ref().map(claims).as_ref(), &what)?;
             let fallback = match node.op_type.as_str() {
                 "Loop" => match i {
                     0 => Some(VType { elem: 7, shape: Some(vec![]) }),
@@ -858,7 +891,7 @@ impl<'m> Importer<'m> {
         indent: usize,
     ) -> Result<(String, Vec<VType>), String> {
         let mut scope = outer.clone();
-        let types = value_types(graph)?;
+        let types = value_types(graph, self.dim_params)?;
         let mut block = Block { text: String::new(), none: None, indent: indent + 2 };
         let mut args = Vec::new();
         for (input, ty) in graph.input.iter().zip(arg_types) {
@@ -975,7 +1008,8 @@ impl<'m> Importer<'m> {
         let mut inner_types = types.clone();
         for vi in &function.value_info {
             if let Some(t) = vi.type_.as_ref() {
-                inner_types.insert(rename(&vi.name), t.clone());
+                let t = if self.dim_params == DimParams::Trusted { t.clone() } else { without_dim_params(t) };
+                inner_types.insert(rename(&vi.name), t);
             }
         }
         self.inlining.push(key.clone());
@@ -1353,14 +1387,57 @@ fn attr_kind(attr: &AttributeProto) -> Option<AttributeType> {
 }
 
 /// Declared types of the graph's values: value_info, then outputs (which win).
-fn value_types(graph: &GraphProto) -> Result<HashMap<String, TypeProto>, String> {
+///
+/// Their `dim_param` names are dropped (the dims left unknown, for shape
+/// inference to derive): a name is the exporter's claim that two sizes are
+/// equal, which onnxruntime never checks, and a rewrite proven from a false
+/// claim would compute something else. Element types and static dims stay.
+fn value_types(graph: &GraphProto, dim_params: DimParams) -> Result<HashMap<String, TypeProto>, String> {
     let mut out = HashMap::new();
     for vi in graph.value_info.iter().chain(&graph.output) {
         if let Some(t) = vi.type_.as_ref() {
-            out.insert(vi.name.clone(), t.clone());
+            let t = if dim_params == DimParams::Trusted { t.clone() } else { without_dim_params(t) };
+            out.insert(vi.name.clone(), t);
         }
     }
     Ok(out)
+}
+
+/// `t` with its `dim_param` names removed (unknown dims instead).
+fn without_dim_params(t: &TypeProto) -> TypeProto {
+    let mut t = t.clone();
+    if let Some(type_proto::Value::TensorType(tensor)) = t.value.as_mut() {
+        for d in tensor.shape.as_mut().into_iter().flat_map(|s| s.dim.iter_mut()) {
+            if matches!(d.value, Some(dimension::Value::DimParam(_))) {
+                d.value = None;
+            }
+        }
+    }
+    t
+}
+
+/// The graph inputs' dims with every repeated `dim_param` name made a
+/// symbol of its own (`N`, then `N__2`, ...): equal names are a claim of
+/// equal sizes that onnxruntime does not check (it runs `x: [N]`, `y: [N]`
+/// with sizes 3 and 1), so they must not prove anything to the optimizer;
+/// the sizes the program forces equal are proven by the ops themselves
+/// (MatMul contractions, shape inference). The first use keeps its name.
+fn distinct_input_dims(types: &mut [VType]) {
+    let mut taken: std::collections::HashSet<String> = types
+        .iter()
+        .flat_map(|t| t.shape.iter().flatten())
+        .filter_map(|d| if let Dim::Param(p) = d { Some(p.clone()) } else { None })
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    for d in types.iter_mut().flat_map(|t| t.shape.iter_mut().flatten()) {
+        let Dim::Param(p) = d else { continue };
+        if seen.insert(p.clone()) {
+            continue;
+        }
+        let fresh = (2..).map(|k| format!("{p}__{k}")).find(|n| !taken.contains(n)).expect("an unused name");
+        taken.insert(fresh.clone());
+        *p = fresh;
+    }
 }
 
 fn node_label(node: &NodeProto) -> String {
@@ -1507,5 +1584,39 @@ fn instantiate_graph(
     }
     for n in &mut g.node {
         instantiate_node(n, rename, attr_values);
+    }
+}
+
+#[cfg(test)]
+mod dim_claim_tests {
+    use super::*;
+
+    fn names(t: &VType) -> Vec<String> {
+        t.shape
+            .iter()
+            .flatten()
+            .map(|d| match d {
+                Dim::Param(p) => p.clone(),
+                Dim::Static(n) => n.to_string(),
+                Dim::Unknown => "?".into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn repeated_dim_params_become_distinct_symbols() {
+        let ty = |dims: &[&str]| VType {
+            elem: 1,
+            shape: Some(
+                dims.iter().map(|d| d.parse().map(Dim::Static).unwrap_or_else(|_| Dim::Param(d.to_string()))).collect(),
+            ),
+        };
+        // N twice in x ([N, N] of any 2-D tensor), in y, and a model that
+        // already uses the name the first rename would take.
+        let mut types = vec![ty(&["N", "N", "4"]), ty(&["N", "S"]), ty(&["N__2", "S"])];
+        distinct_input_dims(&mut types);
+        assert_eq!(names(&types[0]), ["N", "N__3", "4"]);
+        assert_eq!(names(&types[1]), ["N__4", "S"]);
+        assert_eq!(names(&types[2]), ["N__2", "S__2"]);
     }
 }
