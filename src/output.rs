@@ -155,10 +155,12 @@ impl Drop for OutputFile {
 pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), Error> {
     if path == "-" {
         let mut out = std::io::stdout().lock();
-        return out
-            .write_all(bytes)
-            .and_then(|_| out.flush())
-            .map_err(|source| Error::Io { path: "<stdout>".into(), source });
+        return match out.write_all(bytes).and_then(|_| out.flush()) {
+            // The reader closed the pipe (`aten-opt --list-rules | head`):
+            // it has what it wanted, nothing failed here.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other.map_err(|source| Error::Io { path: "<stdout>".into(), source }),
+        };
     }
     let mut file = OutputFile::create(Path::new(path))?;
     file.file().write_all(bytes).map_err(|source| Error::Io { path: path.into(), source })?;

@@ -65,19 +65,28 @@ where
         Err(code) => return code,
     };
     if args.list_passes {
-        print!("{}", crate::opt::list_passes());
-        return ExitCode::SUCCESS;
+        return print_listing(&crate::opt::list_passes());
     }
     if args.list_rules {
-        print!("{}", crate::opt::list_rules());
-        return ExitCode::SUCCESS;
+        return print_listing(&crate::opt::list_rules());
     }
     if args.list_decompositions {
-        print!("{}", crate::opt::list_decompositions());
-        return ExitCode::SUCCESS;
+        return print_listing(&crate::opt::list_decompositions());
     }
     let input = if args.input == "-" { "<stdin>".to_string() } else { args.input.clone() };
     crate::guard::run("aten-opt", &input, || run(&args))
+}
+
+/// A listing on stdout (exit 1 with a message if it cannot be written; a
+/// reader that stops early, as `| head` does, is not an error).
+fn print_listing(text: &str) -> ExitCode {
+    match crate::output::write_output("-", text.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("aten-opt: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn run(args: &Args) -> Result<(), String> {

@@ -252,7 +252,7 @@ fn run(args: &Args) -> Result<(), crate::Error> {
             report.fail(e);
         }
         if args.stats {
-            print!("{}", report.render_table());
+            crate::output::write_output("-", report.render_table().as_bytes())?;
         }
         if let Some(path) = &args.report {
             report.write(path)?;
@@ -284,7 +284,7 @@ fn verify(
     use crate::verify::{verify_reporting, VerifyOptions};
     let options = VerifyOptions { convert, inputs: args.inputs.as_ref().map(std::path::PathBuf::from) };
     let report = verify_reporting(&args.input, std::path::Path::new(output), &options, export_report)?;
-    print!("{}", report.render());
+    crate::output::write_output("-", report.render().as_bytes())?;
     if report.ok() {
         Ok(())
     } else {

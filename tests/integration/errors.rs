@@ -1050,3 +1050,32 @@ fn inexpressible_ops_are_listed_apart_from_missing_lowerings() {
     assert!(message.contains("3 op(s) of 2 kind(s) have no ONNX expression"), "{message}");
     assert!(!message.contains("have no lowering"), "{message}");
 }
+
+/// A reader that stops early (`aten-opt --list-rules | head -1`) is not an
+/// error: the listing, the printed module and the reports stop quietly
+/// (the listings panicked on the broken pipe, a backtrace on stderr).
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    use std::process::{Command, Stdio};
+    let dir = scratch_dir("closed_stdout");
+    std::fs::write(dir.join("input.mlir"), VALID_MLIR).unwrap();
+    for (tool, args) in [
+        (ATEN_OPT, vec!["--list-rules"]),
+        (ATEN_OPT, vec!["--list-passes"]),
+        (ATEN_OPT, vec!["--list-decompositions"]),
+        (ATEN_OPT, vec!["input.mlir"]),
+    ] {
+        let mut child = Command::new(tool)
+            .args(&args)
+            .current_dir(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader goes away before the first byte
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(output.status.code().is_some_and(|c| c == 0 || c == 1), "{args:?}: {:?} {stderr}", output.status);
+    }
+}
