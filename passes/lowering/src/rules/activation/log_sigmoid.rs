@@ -23,7 +23,7 @@ pub(super) fn log_sigmoid<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Value<'c, 'a>, Stri
     let um1 = b.onnx().sub(u, one).like(x)?;
     let r = b.onnx().div(e, um1).like(x)?;
     let l = b.onnx().mul(log_u, r).like(x)?;
-    let u_one = super::math_common::bool_op(c, "Equal", &[u, one])?;
+    let u_one = c.b.onnx().equal(u, one).typed(super::math_common::unranked_bool(c))?;
     let l = b.onnx().where_(u_one, e, l).like(x)?;
     b.onnx().sub(m, l).typed(c.result_type(0)?)
 }

@@ -1,4 +1,4 @@
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use crate::Rule;
 
 /// torch: `x <= threshold ? value : x` (NaN kept); both numbers in the
@@ -11,7 +11,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.threshold.default", |c| {
     let b = &c.b;
     // Numbers or values computed in the graph (`t.item()`).
     let (th, v) = (c.tensor_as("threshold", ct)?, c.tensor_as("value", ct)?);
-    let le = bool_op(c, "LessOrEqual", &[x, th])?;
+    let le = c.b.onnx().less_or_equal(x, th).typed(unranked_bool(c))?;
     let y = b.onnx().where_(le, v, x).like(x)?;
     Ok(vec![super::prod_common::finish(c, y)?])
 })

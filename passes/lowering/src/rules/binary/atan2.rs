@@ -1,4 +1,4 @@
-use super::math_common::{bool_op, isinf};
+use super::math_common::{unranked_bool, isinf};
 use super::signbit_common::signbit;
 use crate::{Ctx, Rule};
 use melior::ir::{Value, ValueLike};
@@ -36,16 +36,16 @@ pub(super) fn atan2<'c, 'a>(c: &Ctx<'c, 'a>, y: Value<'c, 'a>, x: Value<'c, 'a>)
     let q = b.onnx().div(lo, hi).like(x)?;
     let zero = b.const_scalar(element, 0.0)?;
     let one = b.const_scalar(element, 1.0)?;
-    let hi_zero = bool_op(c, "Equal", &[hi, zero])?;
+    let hi_zero = c.b.onnx().equal(hi, zero).typed(unranked_bool(c))?;
     let q = b.onnx().where_(hi_zero, zero, q).like(x)?;
     let xi = isinf(c, x, true, true)?;
     let yi = isinf(c, y, true, true)?;
-    let both_inf = bool_op(c, "And", &[xi, yi])?;
+    let both_inf = c.b.onnx().and(xi, yi).typed(unranked_bool(c))?;
     let q = b.onnx().where_(both_inf, one, q).like(x)?;
     let r = b.onnx().atan(q).like(x)?;
     let half_pi = b.const_scalar(element, std::f64::consts::FRAC_PI_2)?;
     let pi = b.const_scalar(element, std::f64::consts::PI)?;
-    let steep = bool_op(c, "Greater", &[ay, ax])?;
+    let steep = c.b.onnx().greater(ay, ax).typed(unranked_bool(c))?;
     let r2 = b.onnx().sub(half_pi, r).like(x)?;
     let r = b.onnx().where_(steep, r2, r).like(x)?;
     let x_neg = signbit(c, x)?;

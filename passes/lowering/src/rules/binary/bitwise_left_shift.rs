@@ -1,4 +1,4 @@
-use super::math_common::{bool_op, elem};
+use super::math_common::{unranked_bool, elem};
 use crate::{builder, Ctx, Rule};
 use melior::ir::{r#type::IntegerType, Type, Value};
 
@@ -48,7 +48,7 @@ pub(super) fn shift<'c, 'a>(c: &Ctx<'c, 'a>, left: bool) -> Result<Vec<Value<'c,
         return Ok(vec![b.cast(s, element)?]);
     }
     let zero = b.const_like(x, 0.0)?;
-    let neg = bool_op(c, "Less", &[x, zero])?;
+    let neg = c.b.onnx().less(x, zero).typed(unranked_bool(c))?;
     let not_x = b.onnx().bitwise_not(x).like(x)?;
     let t = b.onnx().where_(neg, not_x, x).like(x)?;
     let tu = b.cast(t, u)?;

@@ -1,4 +1,4 @@
-use super::math_common::{bool_op, is_float_value};
+use super::math_common::{unranked_bool, is_float_value};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -109,12 +109,12 @@ pub(super) fn rounded<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: Option<&str>) -> Result<V
         let p = b.onnx().mul(q, rhs).like(lhs)?;
         let r = b.onnx().sub(lhs, p).like(lhs)?;
         let zero = b.const_like(lhs, 0.0)?;
-        let r_nonzero = bool_op(ctx, "Equal", &[r, zero])?;
-        let r_nonzero = bool_op(ctx, "Not", &[r_nonzero])?;
-        let r_neg = bool_op(ctx, "Less", &[r, zero])?;
-        let d_neg = bool_op(ctx, "Less", &[rhs, zero])?;
-        let differ = bool_op(ctx, "Xor", &[r_neg, d_neg])?;
-        let fix = bool_op(ctx, "And", &[r_nonzero, differ])?;
+        let r_nonzero = ctx.b.onnx().equal(r, zero).typed(unranked_bool(ctx))?;
+        let r_nonzero = ctx.b.onnx().not(r_nonzero).typed(unranked_bool(ctx))?;
+        let r_neg = ctx.b.onnx().less(r, zero).typed(unranked_bool(ctx))?;
+        let d_neg = ctx.b.onnx().less(rhs, zero).typed(unranked_bool(ctx))?;
+        let differ = ctx.b.onnx().xor(r_neg, d_neg).typed(unranked_bool(ctx))?;
+        let fix = ctx.b.onnx().and(r_nonzero, differ).typed(unranked_bool(ctx))?;
         let one = b.const_like(lhs, 1.0)?;
         let q1 = b.onnx().sub(q, one).like(lhs)?;
         return Ok(vec![ctx.b.onnx().where_(fix, q1, q).typed(ctx.result_type(0)?)?]);
@@ -153,22 +153,22 @@ pub(super) fn float_floor_div<'c, 'a>(
     let m = b.onnx().mod_(a, bv, Some(1)).like(a)?;
     let am = b.onnx().sub(a, m).like(a)?;
     let div = b.onnx().div(am, bv).like(a)?;
-    let m_zero = bool_op(ctx, "Equal", &[m, zero])?;
-    let m_nonzero = bool_op(ctx, "Not", &[m_zero])?;
-    let m_neg = bool_op(ctx, "Less", &[m, zero])?;
-    let b_neg = bool_op(ctx, "Less", &[bv, zero])?;
-    let differ = bool_op(ctx, "Xor", &[m_neg, b_neg])?;
-    let fix = bool_op(ctx, "And", &[m_nonzero, differ])?;
+    let m_zero = ctx.b.onnx().equal(m, zero).typed(unranked_bool(ctx))?;
+    let m_nonzero = ctx.b.onnx().not(m_zero).typed(unranked_bool(ctx))?;
+    let m_neg = ctx.b.onnx().less(m, zero).typed(unranked_bool(ctx))?;
+    let b_neg = ctx.b.onnx().less(bv, zero).typed(unranked_bool(ctx))?;
+    let differ = ctx.b.onnx().xor(m_neg, b_neg).typed(unranked_bool(ctx))?;
+    let fix = ctx.b.onnx().and(m_nonzero, differ).typed(unranked_bool(ctx))?;
     let div1 = b.onnx().sub(div, one).like(a)?;
     let div = b.onnx().where_(fix, div1, div).like(a)?;
     let fl = b.onnx().floor(div).like(a)?;
     let frac = b.onnx().sub(div, fl).like(a)?;
-    let up = bool_op(ctx, "Greater", &[frac, half])?;
+    let up = ctx.b.onnx().greater(frac, half).typed(unranked_bool(ctx))?;
     let fl1 = b.onnx().add(fl, one).like(a)?;
     let fl = b.onnx().where_(up, fl1, fl).like(a)?;
     let signed_zero = b.onnx().mul(q, zero).like(a)?;
-    let div_zero = bool_op(ctx, "Equal", &[div, zero])?;
+    let div_zero = ctx.b.onnx().equal(div, zero).typed(unranked_bool(ctx))?;
     let r = b.onnx().where_(div_zero, signed_zero, fl).like(a)?;
-    let b_zero = bool_op(ctx, "Equal", &[bv, zero])?;
+    let b_zero = ctx.b.onnx().equal(bv, zero).typed(unranked_bool(ctx))?;
     b.onnx().where_(b_zero, q, r).like(a)
 }

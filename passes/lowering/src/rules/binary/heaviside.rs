@@ -1,4 +1,4 @@
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use crate::Rule;
 
 /// `values` where `x == 0`, else `x > 0` (NaN gives 0, like torch).
@@ -12,9 +12,9 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.heaviside.default", |c| {
     }
     let b = &c.b;
     let zero = b.const_scalar(element, 0.0)?;
-    let pos = bool_op(c, "Greater", &[x, zero])?;
+    let pos = c.b.onnx().greater(x, zero).typed(unranked_bool(c))?;
     let step = b.cast(pos, element)?;
-    let is_zero = bool_op(c, "Equal", &[x, zero])?;
+    let is_zero = c.b.onnx().equal(x, zero).typed(unranked_bool(c))?;
     Ok(vec![c.b.onnx().where_(is_zero, v, step).typed(c.result_type(0)?)?])
 })
 .samples(&[

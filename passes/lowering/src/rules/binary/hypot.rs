@@ -1,4 +1,4 @@
-use super::math_common::{bool_op, isinf};
+use super::math_common::{unranked_bool, isinf};
 use crate::Rule;
 
 /// `sqrt(a^2 + b^2)` without overflow: `m * sqrt(1 + (n / m)^2)` with
@@ -20,12 +20,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.hypot.default", |c| {
     let s = b.onnx().sqrt(s).like(x)?;
     let h = b.onnx().mul(m, s).like(x)?;
     let zero = b.const_like(x, 0.0)?;
-    let m_zero = bool_op(c, "Equal", &[m, zero])?;
+    let m_zero = c.b.onnx().equal(m, zero).typed(unranked_bool(c))?;
     let h = b.onnx().where_(m_zero, zero, h).like(x)?;
     let inf = b.const_like(x, f64::INFINITY)?;
     let xi = isinf(c, x, true, true)?;
     let yi = isinf(c, y, true, true)?;
-    let any_inf = bool_op(c, "Or", &[xi, yi])?;
+    let any_inf = c.b.onnx().or(xi, yi).typed(unranked_bool(c))?;
     Ok(vec![c.b.onnx().where_(any_inf, inf, h).typed(c.result_type(0)?)?])
 })
 .samples(&[

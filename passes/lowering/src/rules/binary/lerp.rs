@@ -1,4 +1,4 @@
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -33,6 +33,6 @@ fn lerp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let t = b.onnx().mul(d, omw).like(s)?;
     let high = b.onnx().sub(e, t).like(s)?;
     let aw = b.onnx().abs(w).like(w)?;
-    let small = bool_op(c, "Less", &[aw, half])?;
+    let small = c.b.onnx().less(aw, half).typed(unranked_bool(c))?;
     Ok(vec![c.opmath_result(b.onnx().where_(small, low, high).like(s)?)?])
 }

@@ -1,4 +1,4 @@
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use crate::{builder, Ctx, Rule};
 use melior::ir::Value;
 
@@ -36,12 +36,12 @@ fn remainder<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &ctx.b;
     let m = b.onnx().mod_(x, y, Some(1)).like(x)?;
     let zero = b.const_like(x, 0.0)?;
-    let m_zero = bool_op(ctx, "Equal", &[m, zero])?;
-    let m_nonzero = bool_op(ctx, "Not", &[m_zero])?;
-    let m_neg = bool_op(ctx, "Less", &[m, zero])?;
-    let y_neg = bool_op(ctx, "Less", &[y, zero])?;
-    let differ = bool_op(ctx, "Xor", &[m_neg, y_neg])?;
-    let fix = bool_op(ctx, "And", &[m_nonzero, differ])?;
+    let m_zero = ctx.b.onnx().equal(m, zero).typed(unranked_bool(ctx))?;
+    let m_nonzero = ctx.b.onnx().not(m_zero).typed(unranked_bool(ctx))?;
+    let m_neg = ctx.b.onnx().less(m, zero).typed(unranked_bool(ctx))?;
+    let y_neg = ctx.b.onnx().less(y, zero).typed(unranked_bool(ctx))?;
+    let differ = ctx.b.onnx().xor(m_neg, y_neg).typed(unranked_bool(ctx))?;
+    let fix = ctx.b.onnx().and(m_nonzero, differ).typed(unranked_bool(ctx))?;
     let my = b.onnx().add(m, y).like(x)?;
     Ok(vec![ctx.b.onnx().where_(fix, my, m).typed(ctx.result_type(0)?)?])
 }

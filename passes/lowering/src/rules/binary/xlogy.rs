@@ -1,4 +1,4 @@
-use super::math_common::{bool_op, isnan};
+use super::math_common::{unranked_bool, isnan};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -25,7 +25,7 @@ pub(super) fn xlogy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let l = b.onnx().log(y).like(y)?;
     let p = b.onnx().mul(x, l).like(y)?;
     let zero = b.const_scalar(element, 0.0)?;
-    let x_zero = bool_op(c, "Equal", &[x, zero])?;
+    let x_zero = c.b.onnx().equal(x, zero).typed(unranked_bool(c))?;
     let p = b.onnx().where_(x_zero, zero, p).like(y)?;
     let y_nan = isnan(c, y)?;
     let nan = b.const_scalar(element, f64::NAN)?;

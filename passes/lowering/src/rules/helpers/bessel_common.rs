@@ -8,7 +8,6 @@
 //! float64 evaluation error dominates. Special points follow torch
 //! (ATen/native/Math.h): see each function.
 
-use super::math_common::bool_op;
 use super::special_common::{f64_type, F64};
 use crate::Ctx;
 use melior::ir::{Type, Value};
@@ -392,15 +391,8 @@ pub fn unary<'c, 'a>(
     let (f, x) = F64::new(c, x_res)?;
     let input = Input { f, x, x_res, f32 };
     let y = body(&input)?;
-    let y = input.f.select(input.f.un_bool("IsNaN", x)?, input.f.k(f64::NAN)?, y)?;
+    let y = input.f.select(input.f.is_nan(x)?, input.f.k(f64::NAN)?, y)?;
     Ok(vec![c.b.cast(y, out).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
-}
-
-impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
-    /// A bool-valued unary op (IsNaN, IsInf).
-    pub fn un_bool(&self, op: &str, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        bool_op(self.c, op, &[a])
-    }
 }
 
 impl<'x, 'c, 'a> Input<'x, 'c, 'a> {
@@ -441,9 +433,9 @@ fn bessel_j_abs<'c, 'a>(
     let t = f.mul(ax, ax)?;
     let near = if order == 0 { f.poly(t, &J0_SMALL)? } else { f.mul(ax, f.poly(t, &J1_SMALL)?)? };
     let (far, _) = far_jy(i, ax, ax_res, order)?;
-    let small = f.cmpk("LessOrEqual", ax, 8.0)?;
+    let small = f.less_or_equal_k(ax, 8.0)?;
     let y = f.select(small, near, far)?;
-    let inf = f.cmpk("Equal", ax, f64::INFINITY)?;
+    let inf = f.equal_k(ax, f64::INFINITY)?;
     f.select(inf, f.k(f64::NAN)?, y)
 }
 
@@ -466,8 +458,8 @@ fn far_jy<'c, 'a>(
     let q = f.div(f.poly(u, qc)?, xf)?;
     let shift = if order == 0 { std::f64::consts::FRAC_PI_4 } else { 3.0 * std::f64::consts::FRAC_PI_4 };
     let phi = i.phase(xf_res, shift)?;
-    let (cs, sn) = (f.un("Cos", phi)?, f.un("Sin", phi)?);
-    let amp = f.un("Sqrt", f.div(f.k(TWO_OVER_PI)?, xf)?)?;
+    let (cs, sn) = (f.cos(phi)?, f.sin(phi)?);
+    let amp = f.sqrt(f.div(f.k(TWO_OVER_PI)?, xf)?)?;
     let j = f.mul(amp, f.sub(f.mul(p, cs)?, f.mul(q, sn)?)?)?;
     let y = f.mul(amp, f.add(f.mul(p, sn)?, f.mul(q, cs)?)?)?;
     Ok((j, y))
@@ -475,18 +467,18 @@ fn far_jy<'c, 'a>(
 
 /// torch.special.bessel_j0: even; NaN at +-inf.
 pub fn bessel_j0<'c, 'a>(i: &Input<'_, 'c, 'a>) -> Result<Value<'c, 'a>, String> {
-    let ax = i.f.un("Abs", i.x)?;
+    let ax = i.f.abs(i.x)?;
     bessel_j_abs(i, ax, i.abs_res()?, 0)
 }
 
 /// torch.special.bessel_j1: odd (J1(-0) = -0); NaN at +-inf.
 pub fn bessel_j1<'c, 'a>(i: &Input<'_, 'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let f = &i.f;
-    let ax = f.un("Abs", i.x)?;
+    let ax = f.abs(i.x)?;
     let y = bessel_j_abs(i, ax, i.abs_res()?, 1)?;
     // Near 0 J1 = x * poly keeps the sign of zero; elsewhere flip for x < 0.
-    let neg = f.cmpk("Less", i.x, 0.0)?;
-    f.select(neg, f.un("Neg", y)?, y)
+    let neg = f.less_k(i.x, 0.0)?;
+    f.select(neg, f.neg(y)?, y)
 }
 
 /// torch.special.bessel_y0 / y1: -inf at +-0, NaN for x < 0 and at +inf.
@@ -495,7 +487,7 @@ pub fn bessel_y<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8) -> Result<Value<'c, 'a
     // Keep unused lanes finite: x <= 0 is replaced below.
     let x = f.max(i.x, f.k(1e-300)?)?;
     let t = f.mul(x, x)?;
-    let lx = f.un("Log", x)?;
+    let lx = f.log(x)?;
     let near = if order == 0 {
         let j0 = f.poly(t, &J0_SMALL)?;
         f.add(f.poly(t, &Y0_SMALL)?, f.mulk(f.mul(lx, j0)?, TWO_OVER_PI)?)?
@@ -506,11 +498,11 @@ pub fn bessel_y<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8) -> Result<Value<'c, 'a
         f.add(f.mul(x, f.poly(t, &Y1_SMALL)?)?, log_part)?
     };
     let (_, far) = far_jy(i, x, i.x_res, order)?;
-    let small = f.cmpk("LessOrEqual", x, 8.0)?;
+    let small = f.less_or_equal_k(x, 8.0)?;
     let y = f.select(small, near, far)?;
-    let y = f.select(f.cmpk("Equal", i.x, f64::INFINITY)?, f.k(f64::NAN)?, y)?;
-    let y = f.select(f.cmpk("Less", i.x, 0.0)?, f.k(f64::NAN)?, y)?;
-    f.select(f.cmpk("Equal", i.x, 0.0)?, f.k(f64::NEG_INFINITY)?, y)
+    let y = f.select(f.equal_k(i.x, f64::INFINITY)?, f.k(f64::NAN)?, y)?;
+    let y = f.select(f.less_k(i.x, 0.0)?, f.k(f64::NAN)?, y)?;
+    f.select(f.equal_k(i.x, 0.0)?, f.k(f64::NEG_INFINITY)?, y)
 }
 
 /// `(exp(|x|) / sqrt(|x|) * g, g / sqrt(|x|))` for |x| > 8 (I0_FAR or
@@ -523,8 +515,8 @@ fn i_far<'c, 'a>(
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let xf = f.max(ax, f.k(8.0)?)?;
     let g = f.poly(f.div(f.k(8.0)?, xf)?, coefficients)?;
-    let scaled = f.div(g, f.un("Sqrt", xf)?)?;
-    let half = f.un("Exp", f.mulk(xf, 0.5)?)?;
+    let scaled = f.div(g, f.sqrt(xf)?)?;
+    let half = f.exp(f.mulk(xf, 0.5)?)?;
     Ok((f.mul(half, f.mul(half, scaled)?)?, scaled))
 }
 
@@ -533,15 +525,15 @@ fn i_far<'c, 'a>(
 /// +-inf, +-inf once exp(|x|) overflows the result type.
 pub fn bessel_i<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8, scaled: bool) -> Result<Value<'c, 'a>, String> {
     let f = &i.f;
-    let ax = f.un("Abs", i.x)?;
+    let ax = f.abs(i.x)?;
     let t = f.mul(ax, ax)?;
     let near = if order == 0 { f.poly(t, &I0_SMALL)? } else { f.mul(i.x, f.poly(t, &I1_SMALL)?)? };
     let (far, far_scaled) = i_far(f, ax, if order == 0 { &I0_FAR } else { &I1_FAR })?;
-    let small = f.cmpk("LessOrEqual", ax, 8.0)?;
-    let (near, far) = if scaled { (f.mul(near, f.un("Exp", f.un("Neg", ax)?)?)?, far_scaled) } else { (near, far) };
+    let small = f.less_or_equal_k(ax, 8.0)?;
+    let (near, far) = if scaled { (f.mul(near, f.exp(f.neg(ax)?)?)?, far_scaled) } else { (near, far) };
     let far = if order == 1 {
-        let neg = f.cmpk("Less", i.x, 0.0)?;
-        f.select(neg, f.un("Neg", far)?, far)?
+        let neg = f.less_k(i.x, 0.0)?;
+        f.select(neg, f.neg(far)?, far)?
     } else {
         far
     };
@@ -551,14 +543,14 @@ pub fn bessel_i<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8, scaled: bool) -> Resul
         return Ok(y);
     }
     // exp(|x|) overflows the result type in torch: +-inf (the sign of I1).
-    let over = f.cmpk("Greater", ax, i.ln_max())?;
+    let over = f.greater_k(ax, i.ln_max())?;
     let signed_inf = if order == 0 {
         f.k(f64::INFINITY)?
     } else {
-        f.select(f.cmpk("Less", i.x, 0.0)?, f.k(f64::NEG_INFINITY)?, f.k(f64::INFINITY)?)?
+        f.select(f.less_k(i.x, 0.0)?, f.k(f64::NEG_INFINITY)?, f.k(f64::INFINITY)?)?
     };
     let y = f.select(over, signed_inf, y)?;
-    f.select(f.cmpk("Equal", ax, f64::INFINITY)?, f.k(f64::NAN)?, y)
+    f.select(f.equal_k(ax, f64::INFINITY)?, f.k(f64::NAN)?, y)
 }
 
 /// K0 or K1 (or `exp(x) K`, scaled): +inf at +-0, NaN for x < 0, 0 at +inf.
@@ -567,7 +559,7 @@ pub fn bessel_k<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8, scaled: bool) -> Resul
     let x = f.max(i.x, f.k(1e-300)?)?;
     let xs = f.min(x, f.k(2.0)?)?;
     let t = f.mul(xs, xs)?;
-    let lh = f.un("Log", f.mulk(xs, 0.5)?)?;
+    let lh = f.log(f.mulk(xs, 0.5)?)?;
     let near = if order == 0 {
         let i0 = f.poly(t, &I0_SMALL)?;
         f.sub(f.poly(t, &K0_SMALL)?, f.mul(lh, i0)?)?
@@ -578,16 +570,16 @@ pub fn bessel_k<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8, scaled: bool) -> Resul
     };
     let xf = f.max(x, f.k(2.0)?)?;
     let g = f.poly(f.div(f.k(2.0)?, xf)?, if order == 0 { &K0_FAR } else { &K1_FAR })?;
-    let far_scaled = f.div(g, f.un("Sqrt", xf)?)?;
+    let far_scaled = f.div(g, f.sqrt(xf)?)?;
     let (near, far) = if scaled {
-        (f.mul(near, f.un("Exp", xs)?)?, far_scaled)
+        (f.mul(near, f.exp(xs)?)?, far_scaled)
     } else {
-        (near, f.mul(far_scaled, f.un("Exp", f.un("Neg", xf)?)?)?)
+        (near, f.mul(far_scaled, f.exp(f.neg(xf)?)?)?)
     };
-    let small = f.cmpk("LessOrEqual", x, 2.0)?;
+    let small = f.less_or_equal_k(x, 2.0)?;
     let y = f.select(small, near, far)?;
-    let y = f.select(f.cmpk("Less", i.x, 0.0)?, f.k(f64::NAN)?, y)?;
-    f.select(f.cmpk("Equal", i.x, 0.0)?, f.k(f64::INFINITY)?, y)
+    let y = f.select(f.less_k(i.x, 0.0)?, f.k(f64::NAN)?, y)?;
+    f.select(f.equal_k(i.x, 0.0)?, f.k(f64::INFINITY)?, y)
 }
 
 /// sin(x)/x (its Taylor polynomial for |x| < 1/2); 1 at 0, 0 at +-inf.
@@ -603,9 +595,9 @@ pub fn spherical_j0<'c, 'a>(i: &Input<'_, 'c, 'a>) -> Result<Value<'c, 'a>, Stri
         coefficients.push(if k % 2 == 0 { 1.0 } else { -1.0 } / fact);
     }
     let near = f.poly(t, &coefficients)?;
-    let xs = f.select(f.cmpk("Equal", i.x, 0.0)?, f.k(1.0)?, i.x)?;
-    let far = f.div(f.un("Sin", xs)?, xs)?;
-    let ax = f.un("Abs", i.x)?;
-    let y = f.select(f.cmpk("Less", ax, 0.5)?, near, far)?;
-    f.select(f.cmpk("Equal", ax, f64::INFINITY)?, f.k(0.0)?, y)
+    let xs = f.select(f.equal_k(i.x, 0.0)?, f.k(1.0)?, i.x)?;
+    let far = f.div(f.sin(xs)?, xs)?;
+    let ax = f.abs(i.x)?;
+    let y = f.select(f.less_k(ax, 0.5)?, near, far)?;
+    f.select(f.equal_k(ax, f64::INFINITY)?, f.k(0.0)?, y)
 }

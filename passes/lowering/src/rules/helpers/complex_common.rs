@@ -5,7 +5,7 @@
 //! the trailing dim is kept last.
 
 use super::atan2::atan2;
-use super::math_common::{bool_op, isinf};
+use super::math_common::{isinf, unranked_bool};
 use crate::{builder, complex, Ctx, IntArg};
 use melior::ir::{r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
 
@@ -192,25 +192,28 @@ pub fn div<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let (a, b) = (c.complex_part(x, 0)?, c.complex_part(x, 1)?);
     let (p, q) = (c.complex_part(y, 0)?, c.complex_part(y, 1)?);
     let bb = &c.b;
-    let op = |t: &str, u: Value<'c, 'a>, v: Value<'c, 'a>| bb.op_like(t, &[u, v], &[], u);
+    let add = |u: Value<'c, 'a>, v: Value<'c, 'a>| bb.onnx().add(u, v).like(u);
+    let div = |u: Value<'c, 'a>, v: Value<'c, 'a>| bb.onnx().div(u, v).like(u);
+    let mul = |u: Value<'c, 'a>, v: Value<'c, 'a>| bb.onnx().mul(u, v).like(u);
+    let sub = |u: Value<'c, 'a>, v: Value<'c, 'a>| bb.onnx().sub(u, v).like(u);
     let ap = bb.onnx().abs(p).like(p)?;
     let aq = bb.onnx().abs(q).like(q)?;
-    let big = bool_op(c, "GreaterOrEqual", &[ap, aq])?;
+    let big = c.b.onnx().greater_or_equal(ap, aq).typed(unranked_bool(c))?;
     // |c| >= |d|: rat = d/c, scl = 1/(c + d rat), re = (a + b rat) scl, im = (b - a rat) scl
-    let rat1 = op("Div", q, p)?;
-    let den1 = op("Add", p, op("Mul", q, rat1)?)?;
-    let re1 = op("Div", op("Add", a, op("Mul", b, rat1)?)?, den1)?;
-    let im1 = op("Div", op("Sub", b, op("Mul", a, rat1)?)?, den1)?;
+    let rat1 = div(q, p)?;
+    let den1 = add(p, mul(q, rat1)?)?;
+    let re1 = div(add(a, mul(b, rat1)?)?, den1)?;
+    let im1 = div(sub(b, mul(a, rat1)?)?, den1)?;
     // else: rat = c/d, scl = 1/(d + c rat), re = (a rat + b) scl, im = (b rat - a) scl
-    let rat2 = op("Div", p, q)?;
-    let den2 = op("Add", q, op("Mul", p, rat2)?)?;
-    let re2 = op("Div", op("Add", op("Mul", a, rat2)?, b)?, den2)?;
-    let im2 = op("Div", op("Sub", op("Mul", b, rat2)?, a)?, den2)?;
+    let rat2 = div(p, q)?;
+    let den2 = add(q, mul(p, rat2)?)?;
+    let re2 = div(add(mul(a, rat2)?, b)?, den2)?;
+    let im2 = div(sub(mul(b, rat2)?, a)?, den2)?;
     // Both zero: a / |c|, b / |d| (inf or NaN like c10).
     let zero = bb.const_scalar(component, 0.0)?;
-    let both_zero = bool_op(c, "And", &[bool_op(c, "Equal", &[ap, zero])?, bool_op(c, "Equal", &[aq, zero])?])?;
-    let re0 = op("Div", a, ap)?;
-    let im0 = op("Div", b, aq)?;
+    let both_zero = c.b.onnx().and(c.b.onnx().equal(ap, zero).typed(unranked_bool(c))?, c.b.onnx().equal(aq, zero).typed(unranked_bool(c))?).typed(unranked_bool(c))?;
+    let re0 = div(a, ap)?;
+    let im0 = div(b, aq)?;
     let re = bb.onnx().where_(big, re1, re2).like(a)?;
     let im = bb.onnx().where_(big, im1, im2).like(a)?;
     let re = bb.onnx().where_(both_zero, re0, re).like(a)?;
@@ -232,7 +235,7 @@ pub fn to_copy<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let element = c.result_element(0)?;
     if builder::is_bool(element) {
         let zero = c.b.const_like(z, 0.0)?;
-        let nz = bool_op(c, "Not", &[bool_op(c, "Equal", &[z, zero])?])?;
+        let nz = c.b.onnx().not(c.b.onnx().equal(z, zero).typed(unranked_bool(c))?).typed(unranked_bool(c))?;
         let nz = c.b.cast(nz, c.b.i64_type())?;
         let axes = c.b.const_i64s(&[-1])?;
         let any = c.b.onnx().reduce_max(nz, Some(axes), None, Some(0), None).like(nz)?;

@@ -1,6 +1,6 @@
 //! erfc written out (ONNX has erf only), shared by erfc, the special_erf* family and ndtr. Not a rule file.
 
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use crate::Ctx;
 use melior::ir::Value;
 
@@ -44,7 +44,7 @@ pub(super) fn erfc_of<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<Value
     let arg = b.onnx().sub(p, z2).like(x)?;
     let ex = b.onnx().exp(arg).like(x)?;
     let far = b.onnx().mul(t, ex).like(x)?;
-    let is_near = bool_op(c, "Less", &[x, half])?;
+    let is_near = c.b.onnx().less(x, half).typed(unranked_bool(c))?;
     b.onnx().where_(is_near, near, far).like(x)
 }
 

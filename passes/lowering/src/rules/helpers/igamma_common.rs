@@ -1,6 +1,6 @@
 //! The regularized incomplete gamma functions shared by igamma, igammac and special_gammainc(c). Not a rule file.
 
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use super::polynomial_common::build_loop;
 use super::special_common::{f64_type, lgamma, F64};
 use crate::Ctx;
@@ -30,19 +30,19 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
     let shape = c.b.shape(f.add(a0, x0)?)?;
     let a_in = f.expand(a0, shape)?;
     let x_in = f.expand(x0, shape)?;
-    let or = |p, q| bool_op(c, "Or", &[p, q]);
-    let nan_in = or(bool_op(c, "IsNaN", &[a_in])?, bool_op(c, "IsNaN", &[x_in])?)?;
-    let negative = or(f.cmpk("Less", a_in, 0.0)?, f.cmpk("Less", x_in, 0.0)?)?;
-    let a_zero = f.cmpk("Equal", a_in, 0.0)?;
-    let x_zero = f.cmpk("Equal", x_in, 0.0)?;
-    let a_inf = f.cmpk("Equal", a_in, f64::INFINITY)?;
-    let x_inf = f.cmpk("Equal", x_in, f64::INFINITY)?;
+    let or = |p, q| c.b.onnx().or(p, q).typed(unranked_bool(c));
+    let nan_in = or(c.b.onnx().is_na_n(a_in).typed(unranked_bool(c))?, c.b.onnx().is_na_n(x_in).typed(unranked_bool(c))?)?;
+    let negative = or(f.less_k(a_in, 0.0)?, f.less_k(x_in, 0.0)?)?;
+    let a_zero = f.equal_k(a_in, 0.0)?;
+    let x_zero = f.equal_k(x_in, 0.0)?;
+    let a_inf = f.equal_k(a_in, f64::INFINITY)?;
+    let x_inf = f.equal_k(x_in, f64::INFINITY)?;
     let decided = or(or(nan_in, negative)?, or(or(a_zero, x_zero)?, or(a_inf, x_inf)?)?)?;
     // Keep every lane finite and positive for the expansions.
     let a = f.select(decided, f.k(1.0)?, a_in)?;
     let x = f.select(decided, f.k(1.0)?, x_in)?;
     // Iterations: ceil(30 + 8 sqrt(a)), max over the elements.
-    let need = f.un("Ceil", f.addk(f.mulk(f.un("Sqrt", a)?, 8.0)?, 30.0)?)?;
+    let need = f.ceil(f.addk(f.mulk(f.sqrt(a)?, 8.0)?, 30.0)?)?;
     let flat = c.b.onnx().reshape(need, c.b.const_i64s(&[-1])?, None).like(need)?;
     let floor = c.b.cast(c.b.const_i64s(&[30])?, f64t)?;
     let flat = c.b.onnx().concat(&[flat, floor], 0).like(need)?;
@@ -57,31 +57,30 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
     let state = build_loop(c, f64t, trips, &[inv_a, inv_a, a, b0, c0, d0, d0], |b, iter, s| {
         let ty = b.unranked(f64t);
         let k = |v: f64| b.const_scalar(f64t, v);
-        let op = |name: &str, inputs: &[Value<'c, '_>]| b.op(name, inputs, &[], ty);
         let (sum, term, ap, bb, cc, dd, h) = (s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
-        let ap = op("Add", &[ap, k(1.0)?])?;
-        let term = op("Div", &[op("Mul", &[term, x])?, ap])?;
-        let sum = op("Add", &[sum, term])?;
+        let ap = b.onnx().add(ap, k(1.0)?).typed(ty)?;
+        let term = b.onnx().div(b.onnx().mul(term, x).typed(ty)?, ap).typed(ty)?;
+        let sum = b.onnx().add(sum, term).typed(ty)?;
         // an = -i (i - a), i = iteration + 1; b += 2
-        let i = op("Add", &[b.cast(iter, f64t)?, k(1.0)?])?;
-        let an = op("Neg", &[op("Mul", &[i, op("Sub", &[i, a])?])?])?;
-        let bb = op("Add", &[bb, k(2.0)?])?;
+        let i = b.onnx().add(b.cast(iter, f64t)?, k(1.0)?).typed(ty)?;
+        let an = b.onnx().neg(b.onnx().mul(i, b.onnx().sub(i, a).typed(ty)?).typed(ty)?).typed(ty)?;
+        let bb = b.onnx().add(bb, k(2.0)?).typed(ty)?;
         let clamp = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
-            let tiny = b.onnx().less(op("Abs", &[v])?, k(FPMIN)?).typed(b.unranked(bool_type(c)))?;
-            op("Where", &[tiny, k(FPMIN)?, v])
+            let tiny = b.onnx().less(b.onnx().abs(v).typed(ty)?, k(FPMIN)?).typed(b.unranked(bool_type(c)))?;
+            b.onnx().where_(tiny, k(FPMIN)?, v).typed(ty)
         };
-        let dd = clamp(op("Add", &[op("Mul", &[an, dd])?, bb])?)?;
-        let cc = clamp(op("Add", &[bb, op("Div", &[an, cc])?])?)?;
-        let dd = op("Div", &[k(1.0)?, dd])?;
-        let h = op("Mul", &[h, op("Mul", &[dd, cc])?])?;
+        let dd = clamp(b.onnx().add(b.onnx().mul(an, dd).typed(ty)?, bb).typed(ty)?)?;
+        let cc = clamp(b.onnx().add(bb, b.onnx().div(an, cc).typed(ty)?).typed(ty)?)?;
+        let dd = b.onnx().div(k(1.0)?, dd).typed(ty)?;
+        let h = b.onnx().mul(h, b.onnx().mul(dd, cc).typed(ty)?).typed(ty)?;
         Ok(vec![sum, term, ap, bb, cc, dd, h])
     })?;
     // x^a e^-x / Gamma(a)
-    let log_pre = f.sub(f.sub(f.mul(a, f.un("Log", x)?)?, x)?, lgamma(&f, a)?)?;
-    let pre = f.un("Exp", log_pre)?;
+    let log_pre = f.sub(f.sub(f.mul(a, f.log(x)?)?, x)?, lgamma(&f, a)?)?;
+    let pre = f.exp(log_pre)?;
     let p_series = f.mul(state[0], pre)?;
     let q_fraction = f.mul(state[6], pre)?;
-    let use_series = f.cmp("Less", x, f.addk(a, 1.0)?)?;
+    let use_series = f.less(x, f.addk(a, 1.0)?)?;
     let one = f.k(1.0)?;
     let p = f.select(use_series, p_series, f.sub(one, q_fraction)?)?;
     let q = f.select(use_series, f.sub(one, p_series)?, q_fraction)?;
@@ -94,7 +93,7 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
     let y = f.select(x_inf, f.k(at_x_inf)?, y)?;
     let y = f.select(a_inf, f.select(x_inf, nan, f.k(at_a_inf)?)?, y)?;
     let y = f.select(x_zero, f.k(at_x_zero)?, y)?;
-    let y = f.select(a_zero, f.select(f.cmpk("Greater", x_in, 0.0)?, f.k(at_a_zero)?, nan)?, y)?;
+    let y = f.select(a_zero, f.select(f.greater_k(x_in, 0.0)?, f.k(at_a_zero)?, nan)?, y)?;
     let y = f.select(negative, nan, y)?;
     Ok(vec![c.b.cast(y, out).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }

@@ -19,14 +19,14 @@ pub fn is_float_value(v: Value<'_, '_>) -> bool {
     builder::element_type(v.r#type()).is_some_and(builder::is_float)
 }
 
-/// A one-input/two-input op with a bool result of unknown shape.
-pub fn bool_op<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
-    ctx.b.op(op, inputs, &[], ctx.b.unranked(bool_type(ctx)))
+/// A bool tensor type of unknown shape (the result type of a comparison).
+pub fn unranked_bool<'c>(ctx: &Ctx<'c, '_>) -> Type<'c> {
+    ctx.b.unranked(bool_type(ctx))
 }
 
 /// `IsNaN(x)` (bool).
 pub fn isnan<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
-    bool_op(ctx, "IsNaN", &[x])
+    ctx.b.onnx().is_na_n(x).typed(unranked_bool(ctx))
 }
 
 /// `IsInf(x)` (bool) detecting +inf and/or -inf.

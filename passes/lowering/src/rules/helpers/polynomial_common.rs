@@ -16,7 +16,7 @@
 //! forms use torch's trigonometric identities in torch; the recurrence
 //! agrees with them to rounding.
 
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use crate::{builder::Builder, Ctx};
 use crate::onnx_ir;
 use melior::ir::{
@@ -49,32 +49,32 @@ pub fn polynomial<'c, 'a>(c: &Ctx<'c, 'a>, kind: Kind, shifted: bool) -> Result<
     let x = c.tensor_as("x", t)?;
     let n = c.tensor_as("n", t)?;
     let k = |v: f64| c.b.const_scalar(t, v);
-    let op = |name: &str, inputs: &[Value<'c, 'a>]| c.b.op_like(name, inputs, &[], x);
+    let ty = c.b.unranked(t);
     let x = if shifted {
-        let two_x = op("Add", &[x, x])?;
-        op("Sub", &[two_x, k(1.0)?])?
+        let two_x = c.b.onnx().add(x, x).typed(ty)?;
+        c.b.onnx().sub(two_x, k(1.0)?).typed(ty)?
     } else {
         x
     };
     // Broadcast both to the result shape.
-    let shape = c.b.shape(op("Add", &[x, n])?)?;
-    let x = op("Expand", &[x, shape])?;
-    let n = op("Expand", &[n, shape])?;
+    let shape = c.b.shape(c.b.onnx().add(x, n).typed(ty)?)?;
+    let x = c.b.onnx().expand(x, shape).typed(ty)?;
+    let n = c.b.onnx().expand(n, shape).typed(ty)?;
     // torch's degree: int64(n); NaN, inf and negative give 0 below.
-    let nn = op("Floor", &[op("Abs", &[n])?])?;
-    let neg = bool_op(c, "Less", &[n, k(0.0)?])?;
-    let nn = op("Where", &[neg, op("Neg", &[nn])?, nn])?;
-    let bad = bool_op(c, "Or", &[bool_op(c, "IsNaN", &[n])?, bool_op(c, "IsInf", &[n])?])?;
-    let bad = bool_op(c, "Or", &[bad, bool_op(c, "Less", &[nn, k(0.0)?])?])?;
+    let nn = c.b.onnx().floor(c.b.onnx().abs(n).typed(ty)?).typed(ty)?;
+    let neg = c.b.onnx().less(n, k(0.0)?).typed(unranked_bool(c))?;
+    let nn = c.b.onnx().where_(neg, c.b.onnx().neg(nn).typed(ty)?, nn).typed(ty)?;
+    let bad = c.b.onnx().or(c.b.onnx().is_na_n(n).typed(unranked_bool(c))?, c.b.onnx().is_inf(n, None, None).typed(unranked_bool(c))?).typed(unranked_bool(c))?;
+    let bad = c.b.onnx().or(bad, c.b.onnx().less(nn, k(0.0)?).typed(unranked_bool(c))?).typed(unranked_bool(c))?;
     let limit = match kind {
         Kind::HermiteH | Kind::HermiteHe => Some(if f32 { 128.0 } else { 512.0 }),
         _ => None,
     };
     // The degree the loop must reach: max over valid elements (0 if none),
     // Hermite degrees past torch's limit are NaN and need no iterations.
-    let mut reach = op("Where", &[bad, k(0.0)?, nn])?;
+    let mut reach = c.b.onnx().where_(bad, k(0.0)?, nn).typed(ty)?;
     if let Some(limit) = limit {
-        reach = op("Min", &[reach, k(limit)?])?;
+        reach = c.b.onnx().min(&[reach, k(limit)?]).typed(ty)?;
     }
     let flat = c.b.onnx().reshape(reach, c.b.const_i64s(&[-1])?, None).like(x)?;
     let flat = c.b.onnx().concat(&[flat, c.b.const_i64s(&[0]).and_then(|z| c.b.cast(z, t))?], 0).like(x)?;
@@ -85,26 +85,26 @@ pub fn polynomial<'c, 'a>(c: &Ctx<'c, 'a>, kind: Kind, shifted: bool) -> Result<
     let trips = c.b.onnx().sub(top, one_i).like(one_i)?;
     let trips = c.b.onnx().max(&[trips, c.b.const_i64_scalar(0)?]).like(one_i)?;
     // P_0 and P_1 as torch writes them.
-    let two_x = op("Add", &[x, x])?;
-    let ones = op("Expand", &[k(1.0)?, shape])?;
+    let two_x = c.b.onnx().add(x, x).typed(ty)?;
+    let ones = c.b.onnx().expand(k(1.0)?, shape).typed(ty)?;
     let p1 = match kind {
         Kind::ChebyshevT | Kind::Legendre | Kind::HermiteHe => x,
         Kind::ChebyshevU | Kind::HermiteH => two_x,
-        Kind::ChebyshevV => op("Sub", &[two_x, k(1.0)?])?,
-        Kind::ChebyshevW => op("Add", &[two_x, k(1.0)?])?,
-        Kind::Laguerre => op("Sub", &[k(1.0)?, x])?,
+        Kind::ChebyshevV => c.b.onnx().sub(two_x, k(1.0)?).typed(ty)?,
+        Kind::ChebyshevW => c.b.onnx().add(two_x, k(1.0)?).typed(ty)?,
+        Kind::Laguerre => c.b.onnx().sub(k(1.0)?, x).typed(ty)?,
     };
-    let zero = op("Expand", &[k(0.0)?, shape])?;
-    let is0 = bool_op(c, "Equal", &[nn, k(0.0)?])?;
-    let is1 = bool_op(c, "Equal", &[nn, k(1.0)?])?;
-    let start = op("Where", &[is1, p1, zero])?;
-    let start = op("Where", &[is0, ones, start])?;
+    let zero = c.b.onnx().expand(k(0.0)?, shape).typed(ty)?;
+    let is0 = c.b.onnx().equal(nn, k(0.0)?).typed(unranked_bool(c))?;
+    let is1 = c.b.onnx().equal(nn, k(1.0)?).typed(unranked_bool(c))?;
+    let start = c.b.onnx().where_(is1, p1, zero).typed(ty)?;
+    let start = c.b.onnx().where_(is0, ones, start).typed(ty)?;
     let [_, _, result] = recurrence_loop(c, kind, t, x, nn, trips, [ones, p1, start])?;
-    let mut y = op("Where", &[bad, k(0.0)?, result])?;
+    let mut y = c.b.onnx().where_(bad, k(0.0)?, result).typed(ty)?;
     if let Some(limit) = limit {
-        let over = bool_op(c, "Greater", &[nn, k(limit)?])?;
-        let over = bool_op(c, "And", &[over, bool_op(c, "Not", &[bad])?])?;
-        y = op("Where", &[over, k(f64::NAN)?, y])?;
+        let over = c.b.onnx().greater(nn, k(limit)?).typed(unranked_bool(c))?;
+        let over = c.b.onnx().and(over, c.b.onnx().not(bad).typed(unranked_bool(c))?).typed(unranked_bool(c))?;
+        y = c.b.onnx().where_(over, k(f64::NAN)?, y).typed(ty)?;
     }
     Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
 }
@@ -124,37 +124,36 @@ fn recurrence_loop<'c, 'a>(
         let (p, q, res) = (carried[0], carried[1], carried[2]);
         let ty = b.unranked(t);
         let k = |v: f64| b.const_scalar(t, v);
-        let op = |name: &str, inputs: &[Value<'c, '_>]| b.op(name, inputs, &[], ty);
         // m = iteration + 2, the degree computed in this iteration.
-        let m = op("Add", &[b.cast(iter, t)?, k(2.0)?])?;
-        let m1 = op("Sub", &[m, k(1.0)?])?;
+        let m = b.onnx().add(b.cast(iter, t)?, k(2.0)?).typed(ty)?;
+        let m1 = b.onnx().sub(m, k(1.0)?).typed(ty)?;
         let r = match kind {
             Kind::ChebyshevT | Kind::ChebyshevU | Kind::ChebyshevV | Kind::ChebyshevW => {
                 // (x + x) q - p
-                op("Sub", &[op("Mul", &[op("Add", &[x, x])?, q])?, p])?
+                b.onnx().sub(b.onnx().mul(b.onnx().add(x, x).typed(ty)?, q).typed(ty)?, p).typed(ty)?
             }
             Kind::HermiteH => {
                 // (x + x) q - 2(m - 1) p
-                let km = op("Add", &[m1, m1])?;
-                op("Sub", &[op("Mul", &[op("Add", &[x, x])?, q])?, op("Mul", &[km, p])?])?
+                let km = b.onnx().add(m1, m1).typed(ty)?;
+                b.onnx().sub(b.onnx().mul(b.onnx().add(x, x).typed(ty)?, q).typed(ty)?, b.onnx().mul(km, p).typed(ty)?).typed(ty)?
             }
-            Kind::HermiteHe => op("Sub", &[op("Mul", &[x, q])?, op("Mul", &[m1, p])?])?,
+            Kind::HermiteHe => b.onnx().sub(b.onnx().mul(x, q).typed(ty)?, b.onnx().mul(m1, p).typed(ty)?).typed(ty)?,
             Kind::Laguerre => {
                 // ((2k + (1 - x)) q - k p) / (k + 1), k = m - 1
-                let a = op("Add", &[op("Add", &[m1, m1])?, op("Sub", &[k(1.0)?, x])?])?;
-                let num = op("Sub", &[op("Mul", &[a, q])?, op("Mul", &[m1, p])?])?;
-                op("Div", &[num, m])?
+                let a = b.onnx().add(b.onnx().add(m1, m1).typed(ty)?, b.onnx().sub(k(1.0)?, x).typed(ty)?).typed(ty)?;
+                let num = b.onnx().sub(b.onnx().mul(a, q).typed(ty)?, b.onnx().mul(m1, p).typed(ty)?).typed(ty)?;
+                b.onnx().div(num, m).typed(ty)?
             }
             Kind::Legendre => {
                 // ((k + k + 1) x q - k p) / (k + 1), k = m - 1
-                let a = op("Add", &[op("Add", &[m1, m1])?, k(1.0)?])?;
-                let num = op("Sub", &[op("Mul", &[op("Mul", &[a, x])?, q])?, op("Mul", &[m1, p])?])?;
-                op("Div", &[num, m])?
+                let a = b.onnx().add(b.onnx().add(m1, m1).typed(ty)?, k(1.0)?).typed(ty)?;
+                let num = b.onnx().sub(b.onnx().mul(b.onnx().mul(a, x).typed(ty)?, q).typed(ty)?, b.onnx().mul(m1, p).typed(ty)?).typed(ty)?;
+                b.onnx().div(num, m).typed(ty)?
             }
         };
         let bool_type: Type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
         let here = b.onnx().equal(nn, m).typed(b.unranked(bool_type))?;
-        let res = op("Where", &[here, r, res])?;
+        let res = b.onnx().where_(here, r, res).typed(ty)?;
         Ok(vec![q, r, res])
     })?;
     Ok([out[0], out[1], out[2]])

@@ -3,7 +3,7 @@
 //! Log, Exp, Sin, Cos, Sqrt, Floor, Div, ... but not Erf, Tan or Atan, which
 //! these avoid). Not a rule file.
 
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use crate::Ctx;
 use melior::ir::{Type, Value};
 
@@ -21,9 +21,6 @@ impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
     }
     pub fn k(&self, v: f64) -> Result<Value<'c, 'a>, String> {
         self.c.b.const_like(self.like, v)
-    }
-    pub fn op(&self, op: &str, inputs: &[Value<'c, 'a>]) -> Result<Value<'c, 'a>, String> {
-        self.c.b.op_like(op, inputs, &[], self.like)
     }
     pub fn add(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         self.c.b.onnx().add(a, b).like(self.like)
@@ -58,15 +55,67 @@ impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
         let k = self.k(v)?;
         self.mul(a, k)
     }
-    pub fn un(&self, op: &str, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.op(op, &[a])
+    pub fn abs(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().abs(a).like(self.like)
     }
-    pub fn cmp(&self, op: &str, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        bool_op(self.c, op, &[a, b])
+    pub fn ceil(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().ceil(a).like(self.like)
     }
-    pub fn cmpk(&self, op: &str, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
+    pub fn cos(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().cos(a).like(self.like)
+    }
+    pub fn exp(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().exp(a).like(self.like)
+    }
+    pub fn floor(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().floor(a).like(self.like)
+    }
+    pub fn log(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().log(a).like(self.like)
+    }
+    pub fn neg(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().neg(a).like(self.like)
+    }
+    pub fn round(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().round(a).like(self.like)
+    }
+    pub fn sin(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().sin(a).like(self.like)
+    }
+    pub fn sqrt(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().sqrt(a).like(self.like)
+    }
+    /// A bool result of unknown shape.
+    fn bools(&self) -> Type<'c> {
+        unranked_bool(self.c)
+    }
+    pub fn equal(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().equal(a, b).typed(self.bools())
+    }
+    pub fn less(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().less(a, b).typed(self.bools())
+    }
+    pub fn greater(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().greater(a, b).typed(self.bools())
+    }
+    pub fn equal_k(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
         let k = self.k(v)?;
-        self.cmp(op, a, k)
+        self.c.b.onnx().equal(a, k).typed(self.bools())
+    }
+    pub fn less_k(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
+        let k = self.k(v)?;
+        self.c.b.onnx().less(a, k).typed(self.bools())
+    }
+    pub fn less_or_equal_k(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
+        let k = self.k(v)?;
+        self.c.b.onnx().less_or_equal(a, k).typed(self.bools())
+    }
+    pub fn greater_k(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
+        let k = self.k(v)?;
+        self.c.b.onnx().greater(a, k).typed(self.bools())
+    }
+    pub fn is_nan(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+        self.c.b.onnx().is_na_n(a).typed(self.bools())
     }
     pub fn select(&self, cond: Value<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         self.c.b.onnx().where_(cond, a, b).like(self.like)
@@ -82,10 +131,10 @@ impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
     }
     /// `x` is a non-positive integer (a pole of gamma).
     pub fn is_pole(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        let f = self.un("Floor", x)?;
-        let int = self.cmp("Equal", f, x)?;
-        let nonpos = self.cmpk("LessOrEqual", x, 0.0)?;
-        bool_op(self.c, "And", &[int, nonpos])
+        let f = self.floor(x)?;
+        let int = self.equal(f, x)?;
+        let nonpos = self.less_or_equal_k(x, 0.0)?;
+        self.c.b.onnx().and(int, nonpos).typed(self.bools())
     }
 }
 
@@ -112,7 +161,7 @@ const LANCZOS: [f64; 9] = [
 /// large negative x stay exact); +inf at the poles and at +-inf; NaN stays
 /// NaN.
 pub fn lgamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-    let reflect = f.cmpk("Less", x, 0.5)?;
+    let reflect = f.less_k(x, 0.5)?;
     let one_minus = f.sub(f.k(1.0)?, x)?;
     let w = f.select(reflect, one_minus, x)?;
     let z = f.addk(w, -1.0)?;
@@ -124,27 +173,27 @@ pub fn lgamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c,
     }
     let t = f.addk(z, 7.5)?;
     let zh = f.addk(z, 0.5)?;
-    let lt = f.un("Log", t)?;
+    let lt = f.log(t)?;
     let s = f.mul(zh, lt)?;
     let s = f.sub(s, t)?;
-    let la = f.un("Log", a)?;
+    let la = f.log(a)?;
     let s = f.add(s, la)?;
     let lg = f.addk(s, 0.5 * (2.0 * std::f64::consts::PI).ln())?;
     // Reflection: log(pi) - log|sin(pi r)| - lgamma(1 - x), r = x mod 2.
     let half = f.mulk(x, 0.5)?;
-    let fl = f.un("Floor", half)?;
+    let fl = f.floor(half)?;
     let r = f.sub(x, f.mulk(fl, 2.0)?)?;
-    let s = f.un("Sin", f.mulk(r, std::f64::consts::PI)?)?;
-    let s = f.un("Abs", s)?;
-    let ls = f.un("Log", s)?;
+    let s = f.sin(f.mulk(r, std::f64::consts::PI)?)?;
+    let s = f.abs(s)?;
+    let ls = f.log(s)?;
     let refl = f.sub(f.k(std::f64::consts::PI.ln())?, ls)?;
     let refl = f.sub(refl, lg)?;
     let y = f.select(reflect, refl, lg)?;
     let inf = f.k(f64::INFINITY)?;
     let pole = f.is_pole(x)?;
     let y = f.select(pole, inf, y)?;
-    let ax = f.un("Abs", x)?;
-    let is_inf = f.cmp("Equal", ax, inf)?;
+    let ax = f.abs(x)?;
+    let is_inf = f.equal(ax, inf)?;
     f.select(is_inf, inf, y)
 }
 
@@ -153,7 +202,7 @@ pub fn lgamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c,
 /// reflection psi(1 - x) - pi cos(pi r) / sin(pi r) (r = x mod 1). Like
 /// torch: -inf at +0 (+inf at -0), NaN at negative integers and -inf.
 pub fn digamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-    let reflect = f.cmpk("Less", x, 0.5)?;
+    let reflect = f.less_k(x, 0.5)?;
     let one_minus = f.sub(f.k(1.0)?, x)?;
     let w = f.select(reflect, one_minus, x)?;
     let y = f.addk(w, 6.0)?;
@@ -162,26 +211,26 @@ pub fn digamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c
     // ln y - 1/(2y) - sum B_2k / (2k y^2k)
     let series =
         f.poly(iy2, &[0.0, 1.0 / 12.0, -1.0 / 120.0, 1.0 / 252.0, -1.0 / 240.0, 1.0 / 132.0, -691.0 / 32760.0])?;
-    let ly = f.un("Log", y)?;
+    let ly = f.log(y)?;
     let mut psi = f.sub(ly, f.mulk(iy, 0.5)?)?;
     psi = f.sub(psi, series)?;
     for j in 0..6 {
         let d = f.addk(w, j as f64)?;
         psi = f.sub(psi, f.div(f.k(1.0)?, d)?)?;
     }
-    let fl = f.un("Floor", x)?;
+    let fl = f.floor(x)?;
     let r = f.sub(x, fl)?;
     let pr = f.mulk(r, std::f64::consts::PI)?;
-    let cot = f.div(f.un("Cos", pr)?, f.un("Sin", pr)?)?;
+    let cot = f.div(f.cos(pr)?, f.sin(pr)?)?;
     let refl = f.sub(psi, f.mulk(cot, std::f64::consts::PI)?)?;
     let out = f.select(reflect, refl, psi)?;
     let nan = f.k(f64::NAN)?;
     let pole = f.is_pole(x)?;
     let out = f.select(pole, nan, out)?;
     // x == +-0: copysign(inf, -x).
-    let zero = f.cmpk("Equal", x, 0.0)?;
+    let zero = f.equal_k(x, 0.0)?;
     let inv = f.div(f.k(1.0)?, x)?;
-    let neg_zero = f.cmpk("Less", inv, 0.0)?;
+    let neg_zero = f.less_k(inv, 0.0)?;
     let signed_inf = f.select(neg_zero, f.k(f64::INFINITY)?, f.k(f64::NEG_INFINITY)?)?;
     f.select(zero, signed_inf, out)
 }
@@ -200,7 +249,7 @@ pub fn erfinv_with<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, a: Value<'c, '
     // Clamp so the unused branch and |x| >= 1 stay finite; fixed below.
     let a0 = a;
     let a = f.max(a, f.k(1e-300)?)?;
-    let w = f.un("Neg", f.un("Log", a)?)?;
+    let w = f.neg(f.log(a)?)?;
     let central = f.poly(
         f.addk(w, -2.5)?,
         &[
@@ -216,7 +265,7 @@ pub fn erfinv_with<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, a: Value<'c, '
         ],
     )?;
     let tail = f.poly(
-        f.addk(f.un("Sqrt", w)?, -3.0)?,
+        f.addk(f.sqrt(w)?, -3.0)?,
         &[
             2.832_976_82,
             1.001_674_06,
@@ -229,14 +278,14 @@ pub fn erfinv_with<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, a: Value<'c, '
             -0.000_200_214_257,
         ],
     )?;
-    let small = f.cmpk("Less", w, 5.0)?;
+    let small = f.less_k(w, 5.0)?;
     let p = f.select(small, central, tail)?;
     let y = f.mul(p, x)?;
     // Poles and the domain by `a` (|x| = 1 where a == 0, |x| > 1 where a < 0).
-    let is_one = f.cmpk("Equal", a0, 0.0)?;
+    let is_one = f.equal_k(a0, 0.0)?;
     let signed_inf = f.mulk(x, f64::INFINITY)?;
     let y = f.select(is_one, signed_inf, y)?;
-    let out = f.cmpk("Less", a0, 0.0)?;
+    let out = f.less_k(a0, 0.0)?;
     f.select(out, f.k(f64::NAN)?, y)
 }
 
@@ -244,15 +293,15 @@ pub fn erfinv_with<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, a: Value<'c, '
 /// `x`: Abramowitz & Stegun 9.8.1 (|x| <= 3.75, error < 1.6e-7) and 9.8.2
 /// (|x| > 3.75, relative error < 1.9e-7).
 pub fn i0<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-    let ax = f.un("Abs", x)?;
+    let ax = f.abs(x)?;
     let t = f.mulk(ax, 1.0 / 3.75)?;
     let t2 = f.mul(t, t)?;
     let near = f.poly(t2, &[1.0, 3.515_622_9, 3.089_942_4, 1.206_749_2, 0.265_973_2, 0.036_076_8, 0.004_581_3])?;
     let (axf, p) = i0_asymptotic_series(f, ax)?;
-    let e = f.un("Exp", axf)?;
-    let s = f.un("Sqrt", axf)?;
+    let e = f.exp(axf)?;
+    let s = f.sqrt(axf)?;
     let far = f.mul(f.div(e, s)?, p)?;
-    let small = f.cmpk("LessOrEqual", ax, 3.75)?;
+    let small = f.less_or_equal_k(ax, 3.75)?;
     f.select(small, near, far)
 }
 

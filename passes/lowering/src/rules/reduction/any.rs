@@ -1,4 +1,4 @@
-use super::math_common::{bool_op, lift0};
+use super::math_common::{lift0, unranked_bool};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -54,13 +54,13 @@ pub(super) fn any_all<'c, 'a>(ctx: &Ctx<'c, 'a>, dims: Dims, any: bool) -> Resul
     };
     let (x, lifted) = lift0(ctx, x)?;
     let zero = b.const_like(x, 0.0)?;
-    let is_zero = bool_op(ctx, "Equal", &[x, zero])?;
-    let hits = if any { bool_op(ctx, "Not", &[is_zero])? } else { is_zero };
+    let is_zero = ctx.b.onnx().equal(x, zero).typed(unranked_bool(ctx))?;
+    let hits = if any { ctx.b.onnx().not(is_zero).typed(unranked_bool(ctx))? } else { is_zero };
     let axes: Option<Vec<i64>> = match dims {
         Dims::All => None,
         Dims::List(d) if d.is_empty() => {
             // Nothing reduced: `x != 0` for both.
-            let nonzero = bool_op(ctx, "Not", &[is_zero])?;
+            let nonzero = ctx.b.onnx().not(is_zero).typed(unranked_bool(ctx))?;
             let nonzero = if lifted { ctx.squeeze(nonzero, &[0])? } else { nonzero };
             return Ok(vec![as_result(ctx, nonzero)?]);
         }
@@ -77,8 +77,8 @@ pub(super) fn any_all<'c, 'a>(ctx: &Ctx<'c, 'a>, dims: Dims, any: bool) -> Resul
     let hits = b.cast(hits, b.i64_type())?;
     let count = ctx.reduce("ReduceSum", hits, axes.as_deref(), keepdim, b.unranked(b.i64_type()))?;
     let zero = b.const_i64_scalar(0)?;
-    let op = if any { "Greater" } else { "Equal" };
-    let verdict = bool_op(ctx, op, &[count, zero])?;
+    let verdict = if any { b.onnx().greater(count, zero) } else { b.onnx().equal(count, zero) };
+    let verdict = verdict.typed(unranked_bool(ctx))?;
     Ok(vec![as_result(ctx, verdict)?])
 }
 

@@ -1,4 +1,4 @@
-use super::math_common::{bool_op, lift0};
+use super::math_common::{unranked_bool, lift0};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -27,8 +27,8 @@ fn count<'c, 'a>(c: &Ctx<'c, 'a>, dims: Vec<i64>) -> Result<Vec<Value<'c, 'a>>, 
     }
     let (x, lifted) = lift0(c, x)?;
     let zero = c.b.const_like(x, 0.0)?;
-    let z = bool_op(c, "Equal", &[x, zero])?;
-    let nz = bool_op(c, "Not", &[z])?;
+    let z = c.b.onnx().equal(x, zero).typed(unranked_bool(c))?;
+    let nz = c.b.onnx().not(z).typed(unranked_bool(c))?;
     let n = c.b.cast(nz, c.b.i64_type())?;
     let axes = (!axes.is_empty() && !lifted).then_some(axes);
     Ok(vec![c.reduce("ReduceSum", n, axes.as_deref(), false, c.result_type(0)?)?])

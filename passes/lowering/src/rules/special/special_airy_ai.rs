@@ -141,31 +141,27 @@ fn airy_ai<'c, 'a>(i: &Input<'_, 'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let mid = f.poly(x, &AI_MID)?;
     // x > 2.09 (evaluated at max(x, 2.09) so other lanes stay finite).
     let xp = f.max(x, f.k(2.09)?)?;
-    let zp = f.mulk(f.mul(xp, f.un("Sqrt", xp)?)?, 2.0 / 3.0)?;
+    let zp = f.mulk(f.mul(xp, f.sqrt(xp)?)?, 2.0 / 3.0)?;
     let a = f.poly(f.div(f.k(1.0)?, zp)?, &AI_POS)?;
-    let quarter = f.un("Sqrt", f.un("Sqrt", xp)?)?;
+    let quarter = f.sqrt(f.sqrt(xp)?)?;
     let den = f.mulk(quarter, 2.0 * std::f64::consts::PI.sqrt())?;
-    let pos = f.div(f.mul(f.un("Exp", f.un("Neg", zp)?)?, a)?, den)?;
+    let pos = f.div(f.mul(f.exp(f.neg(zp)?)?, a)?, den)?;
     // x < -2.09: y = -x.
-    let y = f.max(f.un("Neg", x)?, f.k(2.09)?)?;
-    let zn = f.mulk(f.mul(y, f.un("Sqrt", y)?)?, 2.0 / 3.0)?;
+    let y = f.max(f.neg(x)?, f.k(2.09)?)?;
+    let zn = f.mulk(f.mul(y, f.sqrt(y)?)?, 2.0 / 3.0)?;
     let w = f.div(f.k(1.0)?, zn)?;
     let p = f.poly(w, &AI_NEG_P)?;
     let q = f.poly(w, &AI_NEG_Q)?;
     // The phase as torch rounds it: (-2 x) sqrt(-x) / 3 + pi/4 in the result type.
     let xr = c.b.onnx().min(&[i.x_res, c.b.const_like(i.x_res, -2.09)?]).like(i.x_res)?;
-    let op = |name: &str, ins: &[Value<'c, 'a>]| c.b.op_like(name, ins, &[], i.x_res);
-    let m2x = op("Mul", &[c.b.const_like(i.x_res, -2.0)?, xr])?;
-    let prod = op("Mul", &[m2x, op("Sqrt", &[op("Neg", &[xr])?])?])?;
-    let theta = op(
-        "Add",
-        &[op("Div", &[prod, c.b.const_like(i.x_res, 3.0)?])?, c.b.const_like(i.x_res, std::f64::consts::FRAC_PI_4)?],
-    )?;
+    let m2x = c.b.onnx().mul(c.b.const_like(i.x_res, -2.0)?, xr).like(i.x_res)?;
+    let prod = c.b.onnx().mul(m2x, c.b.onnx().sqrt(c.b.onnx().neg(xr).like(i.x_res)?).like(i.x_res)?).like(i.x_res)?;
+    let theta = c.b.onnx().add(c.b.onnx().div(prod, c.b.const_like(i.x_res, 3.0)?).like(i.x_res)?, c.b.const_like(i.x_res, std::f64::consts::FRAC_PI_4)?).like(i.x_res)?;
     let theta = c.b.cast_like_type(theta, super::special_common::f64_type(c))?;
-    let osc = f.sub(f.mul(f.un("Sin", theta)?, p)?, f.mul(f.un("Cos", theta)?, q)?)?;
-    let neg = f.div(osc, f.mulk(f.un("Sqrt", f.un("Sqrt", y)?)?, std::f64::consts::PI.sqrt())?)?;
-    let out = f.select(f.cmpk("Less", x, -2.09)?, neg, mid)?;
-    let out = f.select(f.cmpk("Greater", x, 2.09)?, pos, out)?;
-    let out = f.select(f.cmpk("Greater", x, 103.892)?, f.k(0.0)?, out)?;
-    f.select(f.cmpk("Equal", f.un("Abs", x)?, f64::INFINITY)?, f.k(f64::NAN)?, out)
+    let osc = f.sub(f.mul(f.sin(theta)?, p)?, f.mul(f.cos(theta)?, q)?)?;
+    let neg = f.div(osc, f.mulk(f.sqrt(f.sqrt(y)?)?, std::f64::consts::PI.sqrt())?)?;
+    let out = f.select(f.less_k(x, -2.09)?, neg, mid)?;
+    let out = f.select(f.greater_k(x, 2.09)?, pos, out)?;
+    let out = f.select(f.greater_k(x, 103.892)?, f.k(0.0)?, out)?;
+    f.select(f.equal_k(f.abs(x)?, f64::INFINITY)?, f.k(f64::NAN)?, out)
 }

@@ -1,4 +1,4 @@
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use crate::Rule;
 
 /// `-x * log(x)` for x > 0, 0 at 0, -inf for x < 0, NaN for NaN (torch).
@@ -10,8 +10,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_entr.default", |c| {
     let p = b.onnx().neg(p).like(x)?;
     let zero = b.const_like(x, 0.0)?;
     let ninf = b.const_like(x, f64::NEG_INFINITY)?;
-    let is_zero = bool_op(c, "Equal", &[x, zero])?;
-    let is_neg = bool_op(c, "Less", &[x, zero])?;
+    let is_zero = c.b.onnx().equal(x, zero).typed(unranked_bool(c))?;
+    let is_neg = c.b.onnx().less(x, zero).typed(unranked_bool(c))?;
     let p = b.onnx().where_(is_zero, zero, p).like(x)?;
     Ok(vec![c.b.onnx().where_(is_neg, ninf, p).typed(c.result_type(0)?)?])
 })

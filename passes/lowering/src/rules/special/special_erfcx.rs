@@ -1,5 +1,5 @@
 use super::erfc_common::fit;
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use crate::Rule;
 
 /// `exp(x^2) erfc(x)`: for x >= 0.5 the fit `t exp(P(t))` (the `exp(-x^2)`
@@ -18,7 +18,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_erfcx.default", |c| {
     let e2 = b.onnx().exp(x2).like(x)?;
     let erf = b.onnx().erf(x).like(x)?;
     let near = b.onnx().mul(e2, b.onnx().sub(one, erf).like(x)?).like(x)?;
-    let is_near = bool_op(c, "Less", &[x, half])?;
+    let is_near = c.b.onnx().less(x, half).typed(unranked_bool(c))?;
     Ok(vec![c.b.onnx().where_(is_near, near, far).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]", "self: i64[2,5]{-3..40}", "self: T[0]", "self: T[]"])

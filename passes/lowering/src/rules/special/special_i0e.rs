@@ -8,11 +8,11 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_i0e.default", |c| {
     let y = i0(&f, x)?;
     // Large |x|: I0 overflows even in float64 past ~713; scale inside the
     // asymptotic branch instead: exp(-|x|) * exp(|x|) / sqrt(|x|) * p.
-    let ax = f.un("Abs", x)?;
-    let small = f.cmpk("LessOrEqual", ax, 3.75)?;
-    let scaled_small = f.mul(y, f.un("Exp", f.un("Neg", ax)?)?)?;
+    let ax = f.abs(x)?;
+    let small = f.less_or_equal_k(ax, 3.75)?;
+    let scaled_small = f.mul(y, f.exp(f.neg(ax)?)?)?;
     let (axf, p) = i0_asymptotic_series(&f, ax)?;
-    let far = f.div(p, f.un("Sqrt", axf)?)?;
+    let far = f.div(p, f.sqrt(axf)?)?;
     let out = f.select(small, scaled_small, far)?;
     Ok(vec![c.b.cast(out, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 })

@@ -1,5 +1,5 @@
 use super::erfc_common::{erfc_of, fit};
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use crate::Rule;
 
 /// `log(ndtr(x))` without underflow: for x < -1 (z = -x / sqrt(2) > 0.7)
@@ -29,9 +29,9 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_log_ndtr.default", |c| {
     let d = b.onnx().sub(w, one).like(x)?;
     let r = b.onnx().div(u, d).like(x)?;
     let corrected = b.onnx().mul(lw, r).like(x)?;
-    let w_one = bool_op(c, "Equal", &[w, one])?;
+    let w_one = c.b.onnx().equal(w, one).typed(unranked_bool(c))?;
     let body = b.onnx().where_(w_one, u, corrected).like(x)?;
-    let is_tail = bool_op(c, "Less", &[x, b.const_like(x, -1.0)?])?;
+    let is_tail = c.b.onnx().less(x, b.const_like(x, -1.0)?).typed(unranked_bool(c))?;
     Ok(vec![c.b.onnx().where_(is_tail, tail, body).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]", "self: i64[2,5]{-40..40}", "self: T[0]", "self: T[]"])

@@ -50,19 +50,19 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.special_ndtri.default", |c| {
     let one_minus = f.sub(f.k(1.0)?, p)?;
     let m = f.min(p, one_minus)?;
     let m = f.max(m, f.k(1e-300)?)?;
-    let t = f.un("Sqrt", f.mulk(f.un("Log", m)?, -2.0)?)?;
+    let t = f.sqrt(f.mulk(f.log(m)?, -2.0)?)?;
     let mut dd = rev(&D);
     dd.insert(0, 1.0);
     let tail = f.div(f.poly(t, &rev(&C))?, f.poly(t, &dd)?)?;
-    let upper = f.cmpk("Greater", p, 0.5)?;
-    let tail = f.select(upper, f.un("Neg", tail)?, tail)?;
-    let lo = f.cmpk("Less", p, P_LOW)?;
-    let hi = f.cmpk("Greater", p, 1.0 - P_LOW)?;
-    let in_tail = super::math_common::bool_op(c, "Or", &[lo, hi])?;
+    let upper = f.greater_k(p, 0.5)?;
+    let tail = f.select(upper, f.neg(tail)?, tail)?;
+    let lo = f.less_k(p, P_LOW)?;
+    let hi = f.greater_k(p, 1.0 - P_LOW)?;
+    let in_tail = c.b.onnx().or(lo, hi).typed(super::math_common::unranked_bool(c))?;
     let y = f.select(in_tail, tail, central)?;
-    let y = f.select(f.cmpk("Equal", p, 0.0)?, f.k(f64::NEG_INFINITY)?, y)?;
-    let y = f.select(f.cmpk("Equal", p, 1.0)?, f.k(f64::INFINITY)?, y)?;
-    let outside = super::math_common::bool_op(c, "Or", &[f.cmpk("Less", p, 0.0)?, f.cmpk("Greater", p, 1.0)?])?;
+    let y = f.select(f.equal_k(p, 0.0)?, f.k(f64::NEG_INFINITY)?, y)?;
+    let y = f.select(f.equal_k(p, 1.0)?, f.k(f64::INFINITY)?, y)?;
+    let outside = c.b.onnx().or(f.less_k(p, 0.0)?, f.greater_k(p, 1.0)?).typed(super::math_common::unranked_bool(c))?;
     let y = f.select(outside, f.k(f64::NAN)?, y)?;
     Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 })

@@ -1,4 +1,4 @@
-use super::math_common::{bool_op, isnan};
+use super::math_common::{unranked_bool, isnan};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -33,11 +33,11 @@ fn xlog1py<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let log_u = b.onnx().log(u).like(y)?;
     let d = b.onnx().sub(u, one).like(y)?;
     let corrected = b.onnx().mul(log_u, b.onnx().div(y, d).like(y)?).like(y)?;
-    let l = b.onnx().where_(bool_op(c, "Equal", &[u, one])?, y, corrected).like(y)?;
-    let l = b.onnx().where_(bool_op(c, "IsInf", &[u])?, log_u, l).like(y)?;
+    let l = b.onnx().where_(c.b.onnx().equal(u, one).typed(unranked_bool(c))?, y, corrected).like(y)?;
+    let l = b.onnx().where_(c.b.onnx().is_inf(u, None, None).typed(unranked_bool(c))?, log_u, l).like(y)?;
     let p = b.onnx().mul(x, l).like(y)?;
     let zero = b.const_scalar(el, 0.0)?;
-    let p = b.onnx().where_(bool_op(c, "Equal", &[x, zero])?, zero, p).like(y)?;
+    let p = b.onnx().where_(c.b.onnx().equal(x, zero).typed(unranked_bool(c))?, zero, p).like(y)?;
     let nan = b.const_scalar(el, f64::NAN)?;
     Ok(vec![c.b.onnx().where_(isnan(c, y)?, nan, p).typed(c.result_type(0)?)?])
 }

@@ -1,4 +1,4 @@
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use super::polynomial_common::build_loop;
 use super::special_common::{f64_type, F64};
 use crate::{Ctx, Rule};
@@ -53,23 +53,23 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let shape = c.b.shape(f.add(x0, q0)?)?;
     let x = f.expand(x0, shape)?;
     let q = f.expand(q0, shape)?;
-    let or = |a, b| bool_op(c, "Or", &[a, b]);
-    let and = |a, b| bool_op(c, "And", &[a, b]);
+    let or = |a, b| c.b.onnx().or(a, b).typed(unranked_bool(c));
+    let and = |a, b| c.b.onnx().and(a, b).typed(unranked_bool(c));
     // Elements torch decides without summing.
-    let q_int = f.cmp("Equal", f.un("Floor", q)?, q)?;
-    let x_int = f.cmp("Equal", f.un("Floor", x)?, x)?;
-    let q_nonpos = f.cmpk("LessOrEqual", q, 0.0)?;
+    let q_int = f.equal(f.floor(q)?, q)?;
+    let x_int = f.equal(f.floor(x)?, x)?;
+    let q_nonpos = f.less_or_equal_k(q, 0.0)?;
     let pole = and(q_nonpos, q_int)?;
-    let q_nan = and(q_nonpos, bool_op(c, "Not", &[x_int])?)?;
-    let x_one = f.cmpk("Equal", x, 1.0)?;
-    let x_small = f.cmpk("Less", x, 1.0)?;
-    let q_inf = f.cmpk("Equal", q, f64::INFINITY)?;
-    let x_inf = f.cmpk("Equal", x, f64::INFINITY)?;
+    let q_nan = and(q_nonpos, c.b.onnx().not(x_int).typed(unranked_bool(c))?)?;
+    let x_one = f.equal_k(x, 1.0)?;
+    let x_small = f.less_k(x, 1.0)?;
+    let q_inf = f.equal_k(q, f64::INFINITY)?;
+    let x_inf = f.equal_k(x, f64::INFINITY)?;
     let decided = or(or(pole, q_nan)?, or(x_one, x_small)?)?;
     let decided = or(decided, or(q_inf, x_inf)?)?;
     let decided = or(decided, or(f.un_isnan(x)?, f.un_isnan(q)?)?)?;
     // Terms: N = max(20, ceil(9 - min q) + 1) over the summed elements.
-    let need = f.addk(f.un("Ceil", f.sub(f.k(9.0)?, q)?)?, 1.0)?;
+    let need = f.addk(f.ceil(f.sub(f.k(9.0)?, q)?)?, 1.0)?;
     let need = f.select(decided, f.k(0.0)?, need)?;
     let flat = c.b.onnx().reshape(need, c.b.const_i64s(&[-1])?, None).like(need)?;
     let floor = c.b.cast(c.b.const_i64s(&[20])?, f64_type(c))?;
@@ -77,7 +77,7 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let n = c.reduce("ReduceMax", flat, None, false, c.b.unranked(f64_type(c)))?;
     let trips = c.b.cast(n, c.b.i64_type())?;
     let zero = f.expand(f.k(0.0)?, shape)?;
-    let neg_x = f.un("Neg", x)?;
+    let neg_x = f.neg(x)?;
     let sums = build_loop(c, f64_type(c), trips, &[zero], |b, iter, carried| {
         let ty = b.unranked(f64_type(c));
         let k = b.cast(iter, f64_type(c))?;
@@ -103,12 +103,12 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         fac = f.mul(fac, f.mul(f.addk(x, 2.0 * j - 1.0)?, f.addk(x, 2.0 * j)?)?)?;
         wp = f.mul(wp, iw2)?;
     }
-    let direct = f.cmp("Greater", x, f.mulk(w, 2.0)?)?;
+    let direct = f.greater(x, f.mulk(w, 2.0)?)?;
     let y = f.select(direct, s, f.add(s, tail)?)?;
     // torch's special points, the later ones taking precedence.
     let nan = f.k(f64::NAN)?;
     let inf = f.k(f64::INFINITY)?;
-    let y = f.select(and(x_inf, f.cmpk("Greater", q, 1.0)?)?, nan, y)?;
+    let y = f.select(and(x_inf, f.greater_k(q, 1.0)?)?, nan, y)?;
     let y = f.select(q_inf, nan, y)?;
     let y = f.select(q_nan, nan, y)?;
     let y = f.select(pole, inf, y)?;
@@ -119,6 +119,6 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
 
 impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
     fn un_isnan(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        bool_op(self.c, "IsNaN", &[a])
+        self.c.b.onnx().is_na_n(a).typed(unranked_bool(self.c))
     }
 }

@@ -1,4 +1,4 @@
-use super::math_common::{bool_op, is_float_value};
+use super::math_common::{unranked_bool, is_float_value};
 use crate::Rule;
 
 /// `IsNaN` on floats; integers and bools are never NaN (`x != x`).
@@ -7,7 +7,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.isnan.default", |c| {
     if is_float_value(x) {
         return Ok(vec![c.b.onnx().is_na_n(x).typed(c.result_type(0)?)?]);
     }
-    let eq = bool_op(c, "Equal", &[x, x])?;
+    let eq = c.b.onnx().equal(x, x).typed(unranked_bool(c))?;
     Ok(vec![c.b.onnx().not(eq).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[2,3]", "self: T[0,3]", "self: T[]"])

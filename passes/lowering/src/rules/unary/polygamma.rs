@@ -1,5 +1,5 @@
 use super::digamma_common::digamma_rule;
-use super::math_common::bool_op;
+use super::math_common::unranked_bool;
 use super::special_common::{f64_type, F64};
 use crate::{Ctx, Rule};
 use melior::ir::{Type, Value};
@@ -123,7 +123,7 @@ fn polygamma_pos<'c, 'a>(f: &F64<'_, 'c, 'a>, y: Value<'c, 'a>, n: i64) -> Resul
     let lead = f.mulk(ipow(f, iz, n)?, factorial(n - 1))?;
     let total = f.add(sum, f.mul(lead, series)?)?;
     if n % 2 == 0 {
-        f.un("Neg", total)
+        f.neg(total)
     } else {
         Ok(total)
     }
@@ -152,25 +152,25 @@ fn cot_derivative(n: i64) -> Vec<f64> {
 /// reduced to [-1/2, 1/2], so it stays exact for large |x|).
 fn polygamma_n<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, n: i64) -> Result<Value<'c, 'a>, String> {
     let pi = std::f64::consts::PI;
-    let reflect = f.cmpk("Less", x, 0.5)?;
+    let reflect = f.less_k(x, 0.5)?;
     let w = f.select(reflect, f.sub(f.k(1.0)?, x)?, x)?;
     let pos = polygamma_pos(f, w, n)?;
-    let r = f.sub(x, f.un("Round", x)?)?;
+    let r = f.sub(x, f.round(x)?)?;
     let pr = f.mulk(r, pi)?;
-    let cot = f.div(f.un("Cos", pr)?, f.un("Sin", pr)?)?;
+    let cot = f.div(f.cos(pr)?, f.sin(pr)?)?;
     let p = f.poly(cot, &cot_derivative(n))?;
     let p = f.mulk(p, pi.powi(n as i32 + 1))?;
-    let pos_w = if n % 2 == 0 { pos } else { f.un("Neg", pos)? };
+    let pos_w = if n % 2 == 0 { pos } else { f.neg(pos)? };
     let refl = f.sub(pos_w, p)?;
     let y = f.select(reflect, refl, pos)?;
     // torch's zeta(n + 1, q): +inf at q <= 0 integral (and -inf), NaN at +inf.
     let signed_inf = f.k(if n % 2 == 1 { f64::INFINITY } else { f64::NEG_INFINITY })?;
-    let fl = f.un("Floor", x)?;
-    let integral = f.cmp("Equal", fl, x)?;
-    let nonpos = f.cmpk("LessOrEqual", x, 0.0)?;
-    let pole = bool_op(f.c, "And", &[integral, nonpos])?;
+    let fl = f.floor(x)?;
+    let integral = f.equal(fl, x)?;
+    let nonpos = f.less_or_equal_k(x, 0.0)?;
+    let pole = f.c.b.onnx().and(integral, nonpos).typed(unranked_bool(f.c))?;
     let y = f.select(pole, signed_inf, y)?;
-    let plus_inf = f.cmpk("Equal", x, f64::INFINITY)?;
+    let plus_inf = f.equal_k(x, f64::INFINITY)?;
     f.select(plus_inf, f.k(f64::NAN)?, y)
 }
 
@@ -195,7 +195,7 @@ fn trigamma<'c, 'a>(
         }
         None => (f.mulk(x, pi)?, f.sub(f.k(1.0)?, x)?),
     };
-    let reflect = f.cmpk("Less", x, 0.5)?;
+    let reflect = f.less_k(x, 0.5)?;
     let y = f.select(reflect, w, x)?;
     let pos = polygamma_pos(f, y, 1)?;
     let s = sin_reduced(f, arg)?;
@@ -213,12 +213,12 @@ fn sin_reduced<'c, 'a>(f: &F64<'_, 'c, 'a>, a: Value<'c, 'a>) -> Result<Value<'c
     const PI_A: f64 = 3.141_592_621_803_283_7;
     const PI_B: f64 = 3.178_650_942_459_171_6e-8;
     const PI_C: f64 = 1.224_646_799_147_353_2e-16;
-    let k = f.un("Round", f.mulk(a, 1.0 / std::f64::consts::PI)?)?;
+    let k = f.round(f.mulk(a, 1.0 / std::f64::consts::PI)?)?;
     let r = f.sub(a, f.mulk(k, PI_A)?)?;
     let r = f.sub(r, f.mulk(k, PI_B)?)?;
     let r = f.sub(r, f.mulk(k, PI_C)?)?;
     // Beyond that the product is far from any small multiple of pi:
     // onnxruntime's own reduction is accurate there.
-    let exact = f.cmpk("Less", f.un("Abs", k)?, 4_194_304.0)?;
-    f.un("Sin", f.select(exact, r, a)?)
+    let exact = f.less_k(f.abs(k)?, 4_194_304.0)?;
+    f.sin(f.select(exact, r, a)?)
 }

@@ -15,6 +15,6 @@ pub(super) fn sinc<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     let q = b.onnx().div(s, px).like(x)?;
     let zero = b.const_like(x, 0.0)?;
     let one = b.const_like(x, 1.0)?;
-    let is_zero = super::math_common::bool_op(c, "Equal", &[x, zero])?;
+    let is_zero = c.b.onnx().equal(x, zero).typed(super::math_common::unranked_bool(c))?;
     Ok(vec![c.b.onnx().where_(is_zero, one, q).typed(c.result_type(0)?)?])
 }
