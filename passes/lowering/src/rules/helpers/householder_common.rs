@@ -23,7 +23,7 @@
 //! size limit.
 
 use super::polynomial_common::build_loop;
-use crate::{builder, Attr, Builder, Ctx};
+use crate::{builder, Builder, Ctx};
 use melior::ir::{r#type::IntegerType, Type, Value, ValueLike};
 
 /// Static `(rows, cols, batch rank)` of the matrix operand `name`
@@ -100,13 +100,20 @@ impl<'x, 'c, 'a> F<'x, 'c, 'a> {
         self.b.unranked(Type::float64(self.b.context))
     }
 
-    fn f(&self, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
-        self.b.op(op, inputs, &[], self.f64_t())
+    /// The typed ops of the builder (`f.f(f.on().mul(a, b))`).
+    fn on(&self) -> crate::onnx_ops::Ops<'_, 'c, 'a> {
+        self.b.onnx()
     }
 
-    fn bool(&self, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
+    /// A float64 op.
+    fn f(&self, node: crate::onnx_ops::Node<'_, 'c, 'a, '_>) -> Result<Value<'c, 'a>, String> {
+        node.typed(self.f64_t())
+    }
+
+    /// A bool op.
+    fn bool(&self, node: crate::onnx_ops::Node<'_, 'c, 'a, '_>) -> Result<Value<'c, 'a>, String> {
         let t: Type = IntegerType::new(self.b.context, 1).into();
-        self.b.op(op, inputs, &[], self.b.unranked(t))
+        node.typed(self.b.unranked(t))
     }
 
     fn k(&self, v: f64) -> Result<Value<'c, 'a>, String> {
@@ -115,7 +122,7 @@ impl<'x, 'c, 'a> F<'x, 'c, 'a> {
 
     fn unsqueeze(&self, x: Value<'c, '_>, axis: i64) -> Result<Value<'c, 'a>, String> {
         let axes = self.b.const_i64s(&[axis])?;
-        self.f("Unsqueeze", &[x, axes])
+        self.f(self.on().unsqueeze(x, axes))
     }
 
     /// `Gather(x, index, axis)` with a 0-d index (drops the axis).
@@ -123,45 +130,51 @@ impl<'x, 'c, 'a> F<'x, 'c, 'a> {
         self.b.onnx().gather(x, index, Some(axis)).typed(self.f64_t())
     }
 
-    /// A reduction over the last axis, keeping it (axes are an input from
-    /// opset 18, 13 for ReduceSum).
-    fn reduce_last(&self, op: &str, x: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
-        let keep = ("keepdims", Attr::Int(1));
-        if op == "ReduceSum" || self.b.opset >= 18 {
+    /// `ReduceSum` over the last axis, keeping it (axes are an input from
+    /// opset 13).
+    fn sum_last(&self, x: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
+        let axes = self.b.const_i64s(&[-1])?;
+        self.f(self.on().reduce_sum(x, Some(axes), Some(1), None))
+    }
+
+    /// `ReduceMax` over the last axis, keeping it (axes are an input from
+    /// opset 18).
+    fn max_last(&self, x: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
+        if self.b.opset >= 18 {
             let axes = self.b.const_i64s(&[-1])?;
-            self.b.op(op, &[x, axes], &[keep], self.f64_t())
+            self.f(self.on().reduce_max(x, Some(axes), None, Some(1), None))
         } else {
-            self.b.op(op, &[x], &[keep, ("axes", Attr::Ints(vec![-1]))], self.f64_t())
+            self.f(self.on().reduce_max(x, None, Some(&[-1]), Some(1), None))
         }
     }
 
     /// `sqrt(sum(x^2))` over the last axis (kept), scaled by the largest
     /// magnitude so that it neither overflows nor underflows.
     fn norm_last(&self, x: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
-        let s = self.reduce_last("ReduceMax", self.f("Abs", &[x])?)?;
-        let s_is0 = self.bool("Equal", &[s, self.k(0.0)?])?;
-        let safe = self.f("Where", &[s_is0, self.k(1.0)?, s])?;
-        let y = self.f("Div", &[x, safe])?;
-        let ss = self.reduce_last("ReduceSum", self.f("Mul", &[y, y])?)?;
-        let norm = self.f("Mul", &[self.f("Sqrt", &[ss])?, safe])?;
+        let s = self.max_last(self.f(self.on().abs(x))?)?;
+        let s_is0 = self.bool(self.on().equal(s, self.k(0.0)?))?;
+        let safe = self.f(self.on().where_(s_is0, self.k(1.0)?, s))?;
+        let y = self.f(self.on().div(x, safe))?;
+        let ss = self.sum_last(self.f(self.on().mul(y, y))?)?;
+        let norm = self.f(self.on().mul(self.f(self.on().sqrt(ss))?, safe))?;
         // An infinite entry: inf (LAPACK's dnrm2), not inf / inf.
-        let inf = self.bool("IsInf", &[s])?;
-        self.f("Where", &[inf, self.k(f64::INFINITY)?, norm])
+        let inf = self.bool(self.on().is_inf(s, None, None))?;
+        self.f(self.on().where_(inf, self.k(f64::INFINITY)?, norm))
     }
 
     /// `hypot(a, b)` for `b >= 0`, scaled.
     fn hypot(&self, a: Value<'c, '_>, b: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
-        let t = self.f("Max", &[self.f("Abs", &[a])?, b])?;
-        let t_is0 = self.bool("Equal", &[t, self.k(0.0)?])?;
-        let safe = self.f("Where", &[t_is0, self.k(1.0)?, t])?;
-        let (x, y) = (self.f("Div", &[a, safe])?, self.f("Div", &[b, safe])?);
-        let s = self.f("Add", &[self.f("Mul", &[x, x])?, self.f("Mul", &[y, y])?])?;
-        let h = self.f("Mul", &[self.f("Sqrt", &[s])?, safe])?;
+        let t = self.f(self.on().max(&[self.f(self.on().abs(a))?, b]))?;
+        let t_is0 = self.bool(self.on().equal(t, self.k(0.0)?))?;
+        let safe = self.f(self.on().where_(t_is0, self.k(1.0)?, t))?;
+        let (x, y) = (self.f(self.on().div(a, safe))?, self.f(self.on().div(b, safe))?);
+        let s = self.f(self.on().add(self.f(self.on().mul(x, x))?, self.f(self.on().mul(y, y))?))?;
+        let h = self.f(self.on().mul(self.f(self.on().sqrt(s))?, safe))?;
         // Both zero: 0 (the scaled form gives 0 * 1 too; kept explicit);
         // an infinite operand: inf.
-        let h = self.f("Where", &[t_is0, self.k(0.0)?, h])?;
-        let inf = self.bool("IsInf", &[t])?;
-        self.f("Where", &[inf, self.k(f64::INFINITY)?, h])
+        let h = self.f(self.on().where_(t_is0, self.k(0.0)?, h))?;
+        let inf = self.bool(self.on().is_inf(t, None, None))?;
+        self.f(self.on().where_(inf, self.k(f64::INFINITY)?, h))
     }
 }
 
@@ -189,7 +202,7 @@ fn batch_shape_with<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, '_>, tail: &[i64]) -> 
 fn zeros_batch_vec<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, '_>, len: usize) -> Result<Value<'c, 'a>, String> {
     let shape = batch_shape_with(c, x, &[len as i64])?;
     let f = F { b: &c.b };
-    f.f("Expand", &[f.k(0.0)?, shape])
+    f.f(f.on().expand(f.k(0.0)?, shape))
 }
 
 /// `geqr2` of the float64 `a` (`[*, m, n]`): `(a, tau)` in LAPACK's compact
@@ -213,38 +226,38 @@ pub fn geqrf<'c, 'a>(
         let (a, taus) = (carried[0], carried[1]);
         let zero = f.k(0.0)?;
         let col = f.gather(a, j, -1)?; // [*, m]
-        let below = f.bool("Greater", &[rows, j])?;
-        let at = f.bool("Equal", &[rows, j])?;
-        let alpha = f.reduce_last("ReduceSum", f.f("Where", &[at, col, zero])?)?; // [*, 1]
-        let x = f.f("Where", &[below, col, zero])?;
+        let below = f.bool(f.on().greater(rows, j))?;
+        let at = f.bool(f.on().equal(rows, j))?;
+        let alpha = f.sum_last(f.f(f.on().where_(at, col, zero))?)?; // [*, 1]
+        let x = f.f(f.on().where_(below, col, zero))?;
         let xnorm = f.norm_last(x)?;
-        let is0 = f.bool("Equal", &[xnorm, zero])?;
+        let is0 = f.bool(f.on().equal(xnorm, zero))?;
         let hyp = f.hypot(alpha, xnorm)?;
-        let neg = f.bool("Less", &[alpha, zero])?;
-        let beta = f.f("Where", &[neg, hyp, f.f("Neg", &[hyp])?])?;
+        let neg = f.bool(f.on().less(alpha, zero))?;
+        let beta = f.f(f.on().where_(neg, hyp, f.f(f.on().neg(hyp))?))?;
         let one = f.k(1.0)?;
-        let safe_beta = f.f("Where", &[is0, one, beta])?;
-        let tau = f.f("Where", &[is0, zero, f.f("Div", &[f.f("Sub", &[beta, alpha])?, safe_beta])?])?;
-        let den = f.f("Where", &[is0, one, f.f("Sub", &[alpha, beta])?])?;
-        let scaled = f.f("Mul", &[x, f.f("Div", &[one, den])?])?;
-        let unit = f.f("Where", &[at, one, zero])?;
-        let v = f.f("Where", &[below, scaled, unit])?; // [*, m]
-        let diag = f.f("Where", &[is0, alpha, beta])?;
-        let new_col = f.f("Where", &[below, scaled, f.f("Where", &[at, diag, col])?])?;
+        let safe_beta = f.f(f.on().where_(is0, one, beta))?;
+        let tau = f.f(f.on().where_(is0, zero, f.f(f.on().div(f.f(f.on().sub(beta, alpha))?, safe_beta))?))?;
+        let den = f.f(f.on().where_(is0, one, f.f(f.on().sub(alpha, beta))?))?;
+        let scaled = f.f(f.on().mul(x, f.f(f.on().div(one, den))?))?;
+        let unit = f.f(f.on().where_(at, one, zero))?;
+        let v = f.f(f.on().where_(below, scaled, unit))?; // [*, m]
+        let diag = f.f(f.on().where_(is0, alpha, beta))?;
+        let new_col = f.f(f.on().where_(below, scaled, f.f(f.on().where_(at, diag, col))?))?;
         // H applied to a[j:, j+1:] only (dlarf on the submatrix: NaN and inf
         // elsewhere stay where they are).
-        let from_j = f.bool("GreaterOrEqual", &[rows_col, j])?; // [m, 1]
-        let sub = f.f("Where", &[from_j, a, zero])?;
-        let w = f.f("MatMul", &[f.unsqueeze(v, -2)?, sub])?; // [*, 1, n]
-        let vt = f.f("Mul", &[f.unsqueeze(v, -1)?, f.unsqueeze(tau, -1)?])?; // [*, m, 1]
-        let upd = f.f("Mul", &[vt, w])?;
-        let right = f.bool("Greater", &[cols, j])?;
-        let skip = f.bool("Or", &[f.bool("Not", &[right])?, f.unsqueeze_bool(is0, -1)?])?;
-        let skip = f.bool("Or", &[skip, f.bool("Not", &[from_j])?])?;
-        let updated = f.f("Where", &[skip, a, f.f("Sub", &[a, upd])?])?;
-        let here = f.bool("Equal", &[cols, j])?;
-        let a = f.f("Where", &[here, f.unsqueeze(new_col, -1)?, updated])?;
-        let taus = f.f("Where", &[f.bool("Equal", &[taus_idx, j])?, tau, taus])?;
+        let from_j = f.bool(f.on().greater_or_equal(rows_col, j))?; // [m, 1]
+        let sub = f.f(f.on().where_(from_j, a, zero))?;
+        let w = f.f(f.on().mat_mul(f.unsqueeze(v, -2)?, sub))?; // [*, 1, n]
+        let vt = f.f(f.on().mul(f.unsqueeze(v, -1)?, f.unsqueeze(tau, -1)?))?; // [*, m, 1]
+        let upd = f.f(f.on().mul(vt, w))?;
+        let right = f.bool(f.on().greater(cols, j))?;
+        let skip = f.bool(f.on().or(f.bool(f.on().not(right))?, f.unsqueeze_bool(is0, -1)?))?;
+        let skip = f.bool(f.on().or(skip, f.bool(f.on().not(from_j))?))?;
+        let updated = f.f(f.on().where_(skip, a, f.f(f.on().sub(a, upd))?))?;
+        let here = f.bool(f.on().equal(cols, j))?;
+        let a = f.f(f.on().where_(here, f.unsqueeze(new_col, -1)?, updated))?;
+        let taus = f.f(f.on().where_(f.bool(f.on().equal(taus_idx, j))?, tau, taus))?;
         Ok(vec![a, taus])
     })?;
     Ok((out[0], out[1]))
@@ -253,7 +266,7 @@ pub fn geqrf<'c, 'a>(
 impl<'x, 'c, 'a> F<'x, 'c, 'a> {
     fn unsqueeze_bool(&self, x: Value<'c, '_>, axis: i64) -> Result<Value<'c, 'a>, String> {
         let axes = self.b.const_i64s(&[axis])?;
-        self.bool("Unsqueeze", &[x, axes])
+        self.bool(self.on().unsqueeze(x, axes))
     }
 }
 
@@ -292,22 +305,22 @@ pub fn apply_left<'c, 'a>(
         let i = if descending { b.onnx().sub(last, it).typed(b.unranked(b.i64_type()))? } else { it };
         let (zero, one) = (f.k(0.0)?, f.k(1.0)?);
         let col = f.gather(v, i, -1)?; // [*, r]
-        let below = f.bool("Greater", &[rows, i])?;
-        let at = f.bool("Equal", &[rows, i])?;
-        let vi = f.f("Where", &[below, col, f.f("Where", &[at, one, zero])?])?;
+        let below = f.bool(f.on().greater(rows, i))?;
+        let at = f.bool(f.on().equal(rows, i))?;
+        let vi = f.f(f.on().where_(below, col, f.f(f.on().where_(at, one, zero))?))?;
         let t = f.unsqueeze(f.gather(tau, i, -1)?, -1)?; // [*, 1]
-        let from_i = f.bool("GreaterOrEqual", &[rows_col, i])?; // [r, 1]
-        let sub = f.f("Where", &[from_i, x, zero])?;
-        let w = f.f("MatMul", &[f.unsqueeze(vi, -2)?, sub])?; // [*, 1, cols]
-        let vt = f.f("Mul", &[f.unsqueeze(vi, -1)?, f.unsqueeze(t, -1)?])?; // [*, r, 1]
-        let next = f.f("Sub", &[x, f.f("Mul", &[vt, w])?])?;
+        let from_i = f.bool(f.on().greater_or_equal(rows_col, i))?; // [r, 1]
+        let sub = f.f(f.on().where_(from_i, x, zero))?;
+        let w = f.f(f.on().mat_mul(f.unsqueeze(vi, -2)?, sub))?; // [*, 1, cols]
+        let vt = f.f(f.on().mul(f.unsqueeze(vi, -1)?, f.unsqueeze(t, -1)?))?; // [*, r, 1]
+        let next = f.f(f.on().sub(x, f.f(f.on().mul(vt, w))?))?;
         // dlarf applies nothing when tau == 0.
-        let skip = f.bool("Equal", &[f.unsqueeze(t, -1)?, zero])?;
-        let mut skip = f.bool("Or", &[skip, f.bool("Not", &[from_i])?])?;
+        let skip = f.bool(f.on().equal(f.unsqueeze(t, -1)?, zero))?;
+        let mut skip = f.bool(f.on().or(skip, f.bool(f.on().not(from_i))?))?;
         if let Some(cols) = cols {
-            skip = f.bool("Or", &[skip, f.bool("Less", &[cols, i])?])?;
+            skip = f.bool(f.on().or(skip, f.bool(f.on().less(cols, i))?))?;
         }
-        Ok(vec![f.f("Where", &[skip, x, next])?])
+        Ok(vec![f.f(f.on().where_(skip, x, next))?])
     })?;
     Ok(out[0])
 }
@@ -323,10 +336,10 @@ pub fn eye_batch<'c, 'a>(
     let f = F { b: &c.b };
     let r = iota_col(c, rows)?;
     let k = iota(c, cols)?;
-    let eq = f.bool("Equal", &[r, k])?;
-    let eye = f.f("Where", &[eq, f.k(1.0)?, f.k(0.0)?])?;
+    let eq = f.bool(f.on().equal(r, k))?;
+    let eye = f.f(f.on().where_(eq, f.k(1.0)?, f.k(0.0)?))?;
     let shape = batch_shape_with(c, like, &[rows as i64, cols as i64])?;
-    f.f("Expand", &[eye, shape])
+    f.f(f.on().expand(eye, shape))
 }
 
 /// `triu(a)` (`[*, m, n]`) restricted to its first `rows` rows
@@ -341,14 +354,14 @@ pub fn upper<'c, 'a>(
     let f = F { b: &c.b };
     let r = iota_col(c, m)?;
     let k = iota(c, n)?;
-    let keep = f.bool("LessOrEqual", &[r, k])?;
-    let tri = f.f("Where", &[keep, a, f.k(0.0)?])?;
+    let keep = f.bool(f.on().less_or_equal(r, k))?;
+    let tri = f.f(f.on().where_(keep, a, f.k(0.0)?))?;
     if rows == m {
         return Ok(tri);
     }
     if rows < m {
         let (s, e, ax) = (c.b.const_i64s(&[0])?, c.b.const_i64s(&[rows as i64])?, c.b.const_i64s(&[-2])?);
-        return f.f("Slice", &[tri, s, e, ax]);
+        return f.f(f.on().slice(tri, s, e, Some(ax), None));
     }
     Err(format!("rule bug: R with {rows} rows from a matrix of {m}"))
 }

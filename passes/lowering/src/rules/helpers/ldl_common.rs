@@ -174,17 +174,21 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
         Ok(Graph { la, n, batch, rows: la.row_numbers(n)?, cols, zero: la.scalar(0.0)?, one: la.scalar(1.0)? })
     }
 
-    fn f(&self, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
-        self.la.f(op, inputs)
+    fn on(&self) -> crate::onnx_ops::Ops<'_, 'c, 'a> {
+        self.la.on()
     }
 
-    fn cmp(&self, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
-        self.la.cmp(op, inputs)
+    fn f(&self, node: crate::onnx_ops::Node<'_, 'c, 'a, '_>) -> Result<Value<'c, 'a>, String> {
+        self.la.f(node)
     }
 
-    fn int(&self, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
+    fn cmp(&self, node: crate::onnx_ops::Node<'_, 'c, 'a, '_>) -> Result<Value<'c, 'a>, String> {
+        self.la.cmp(node)
+    }
+
+    fn int(&self, node: crate::onnx_ops::Node<'_, 'c, 'a, '_>) -> Result<Value<'c, 'a>, String> {
         let b = &self.la.ctx.b;
-        b.op(op, inputs, &[], b.unranked(b.i64_type()))
+        node.typed(b.unranked(b.i64_type()))
     }
 
     fn int_const(&self, v: i64) -> Result<Value<'c, 'a>, String> {
@@ -192,15 +196,15 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
     }
 
     fn not(&self, x: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
-        self.cmp("Not", &[x])
+        self.cmp(self.on().not(x))
     }
 
     fn and(&self, x: Value<'c, '_>, y: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
-        self.cmp("And", &[x, y])
+        self.cmp(self.on().and(x, y))
     }
 
     fn or(&self, x: Value<'c, '_>, y: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
-        self.cmp("Or", &[x, y])
+        self.cmp(self.on().or(x, y))
     }
 
     /// `cond` AND NOT `flag` (`cond` alone when there is no flag).
@@ -247,8 +251,8 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
     /// The index vector `[*, n, 1]` exchanging rows `r` and `p` (`[*, 1, 1]`
     /// or constants; the identity when they are equal).
     fn exchange(&self, r: Value<'c, 'a>, p: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        let is_r = self.cmp("Equal", &[self.rows, r])?;
-        let is_p = self.cmp("Equal", &[self.rows, p])?;
+        let is_r = self.cmp(self.on().equal(self.rows, r))?;
+        let is_p = self.cmp(self.on().equal(self.rows, p))?;
         let inner = self.la.where_(is_p, r, self.rows)?;
         self.la.where_(is_r, p, inner)
     }
@@ -278,8 +282,8 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
         let mut flags: Vec<Value<'c, 'a>> = Vec::new();
         for k in 0..n {
             let akk = la.entry(x, k, k)?;
-            let absakk = self.f("Abs", &[akk])?;
-            let nan = self.cmp("IsNaN", &[akk])?;
+            let absakk = self.f(self.on().abs(akk))?;
+            let nan = self.cmp(self.on().is_na_n(akk))?;
             let kc = self.int_const(k as i64)?;
             let sym = if k + 1 < n { Some(self.symmetric(x, lower)?) } else { None };
             // (zero column, pivot row kp, 2x2 block) of this step, where
@@ -287,10 +291,10 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
             let (is_zero, kp, two) = if k + 1 < n {
                 let col = la.slice(x, -1, k, k + 1)?;
                 let cand = la.slice(col, -2, k + 1, n)?;
-                let acand = self.f("Abs", &[cand])?;
+                let acand = self.f(self.on().abs(cand))?;
                 let arg = b.onnx().arg_max(acand, Some(-2), Some(1), None).typed(b.unranked(b.i64_type()))?;
                 let k1 = self.int_const(k as i64 + 1)?;
-                let imax = self.int("Add", &[arg, k1])?;
+                let imax = self.int(self.on().add(arg, k1))?;
                 let colmax = la.ctx.reduce("ReduceMax", acand, Some(&[-2]), true, b.unranked(la.element))?;
                 // Row imax of the trailing symmetric matrix, columns >= k.
                 let sym = sym.ok_or("no symmetric matrix")?;
@@ -298,24 +302,24 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 let row_idx = b.onnx().expand(imax, width).typed(b.unranked(b.i64_type()))?;
                 let row =
                     b.onnx().gather_elements(sym, row_idx, Some(-2)).typed(b.unranked(la.element))?;
-                let arow = self.f("Abs", &[row])?;
+                let arow = self.f(self.on().abs(row))?;
                 let from_k = la.mask(1, n, |_, j| j >= k)?;
-                let is_imax = self.cmp("Equal", &[self.cols, imax])?;
+                let is_imax = self.cmp(self.on().equal(self.cols, imax))?;
                 let keep = self.and_not(from_k, Some(is_imax))?;
                 let off = la.where_(keep, arow, self.zero)?;
                 let rowmax = la.ctx.reduce("ReduceMax", off, Some(&[-1]), true, b.unranked(la.element))?;
                 let aimax =
                     b.onnx().gather_elements(arow, imax, Some(-1)).typed(b.unranked(la.element))?;
-                let biggest = self.f("Max", &[absakk, colmax])?;
-                let zero_col = self.cmp("Equal", &[biggest, self.zero])?;
+                let biggest = self.f(self.on().max(&[absakk, colmax]))?;
+                let zero_col = self.cmp(self.on().equal(biggest, self.zero))?;
                 let is_zero = self.or(zero_col, nan)?;
-                let acol = self.f("Mul", &[alpha, colmax])?;
-                let c1 = self.cmp("GreaterOrEqual", &[absakk, acol])?;
-                let ratio = self.f("Div", &[colmax, rowmax])?;
-                let bound = self.f("Mul", &[acol, ratio])?;
-                let c2 = self.cmp("GreaterOrEqual", &[absakk, bound])?;
-                let arowmax = self.f("Mul", &[alpha, rowmax])?;
-                let c3 = self.cmp("GreaterOrEqual", &[aimax, arowmax])?;
+                let acol = self.f(self.on().mul(alpha, colmax))?;
+                let c1 = self.cmp(self.on().greater_or_equal(absakk, acol))?;
+                let ratio = self.f(self.on().div(colmax, rowmax))?;
+                let bound = self.f(self.on().mul(acol, ratio))?;
+                let c2 = self.cmp(self.on().greater_or_equal(absakk, bound))?;
+                let arowmax = self.f(self.on().mul(alpha, rowmax))?;
+                let c3 = self.cmp(self.on().greater_or_equal(aimax, arowmax))?;
                 let c12 = self.or(c1, c2)?;
                 let stay = self.or(is_zero, c12)?;
                 let kp = la.where_(stay, kc, imax)?;
@@ -325,7 +329,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 (is_zero, kp, Some(two))
             } else {
                 // The last row: colmax = 0, a 1x1 pivot on itself.
-                let zero_col = self.cmp("Equal", &[absakk, self.zero])?;
+                let zero_col = self.cmp(self.on().equal(absakk, self.zero))?;
                 (self.or(zero_col, nan)?, kc, None)
             };
             // A second row of a 2x2 block is left as it is.
@@ -356,13 +360,13 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
             // 1x1 pivot: rank-1 update (syr), then the column times 1 / d.
             let one_step = if k + 1 < n {
                 let d = la.entry(x1, k, k)?;
-                let d11 = self.f("Div", &[self.one, d])?;
+                let d11 = self.f(self.on().div(self.one, d))?;
                 let col = la.slice(x1, -1, k, k + 1)?;
                 let col_t = self.transpose(col)?;
-                let t = self.f("Mul", &[d11, col_t])?;
-                let prod = self.f("Mul", &[col, t])?;
-                let updated = self.f("Sub", &[x1, prod])?;
-                let scaled = self.f("Mul", &[col, d11])?;
+                let t = self.f(self.on().mul(d11, col_t))?;
+                let prod = self.f(self.on().mul(col, t))?;
+                let updated = self.f(self.on().sub(x1, prod))?;
+                let scaled = self.f(self.on().mul(col, d11))?;
                 let trailing = self.mask(|i, j| i >= j && j > k)?;
                 let below = self.mask(|i, j| i > k && j == k)?;
                 let keep = la.where_(below, scaled, x1)?;
@@ -376,26 +380,26 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                     let d21 = la.entry(x1, k + 1, k)?;
                     let a11 = la.entry(x1, k + 1, k + 1)?;
                     let a00 = la.entry(x1, k, k)?;
-                    let e11 = self.f("Div", &[a11, d21])?;
-                    let e22 = self.f("Div", &[a00, d21])?;
-                    let prod = self.f("Mul", &[e11, e22])?;
-                    let den = self.f("Sub", &[prod, self.one])?;
-                    let t = self.f("Div", &[self.one, den])?;
-                    let d21 = self.f("Div", &[t, d21])?;
+                    let e11 = self.f(self.on().div(a11, d21))?;
+                    let e22 = self.f(self.on().div(a00, d21))?;
+                    let prod = self.f(self.on().mul(e11, e22))?;
+                    let den = self.f(self.on().sub(prod, self.one))?;
+                    let t = self.f(self.on().div(self.one, den))?;
+                    let d21 = self.f(self.on().div(t, d21))?;
                     let w0 = la.slice(x1, -1, k, k + 1)?;
                     let w1 = la.slice(x1, -1, k + 1, k + 2)?;
-                    let p0 = self.f("Mul", &[e11, w0])?;
-                    let s0 = self.f("Sub", &[p0, w1])?;
-                    let wk = self.f("Mul", &[d21, s0])?;
-                    let p1 = self.f("Mul", &[e22, w1])?;
-                    let s1 = self.f("Sub", &[p1, w0])?;
-                    let wk1 = self.f("Mul", &[d21, s1])?;
+                    let p0 = self.f(self.on().mul(e11, w0))?;
+                    let s0 = self.f(self.on().sub(p0, w1))?;
+                    let wk = self.f(self.on().mul(d21, s0))?;
+                    let p1 = self.f(self.on().mul(e22, w1))?;
+                    let s1 = self.f(self.on().sub(p1, w0))?;
+                    let wk1 = self.f(self.on().mul(d21, s1))?;
                     let wk_t = self.transpose(wk)?;
                     let wk1_t = self.transpose(wk1)?;
-                    let u0 = self.f("Mul", &[w0, wk_t])?;
-                    let u1 = self.f("Mul", &[w1, wk1_t])?;
-                    let r0 = self.f("Sub", &[x1, u0])?;
-                    let updated = self.f("Sub", &[r0, u1])?;
+                    let u0 = self.f(self.on().mul(w0, wk_t))?;
+                    let u1 = self.f(self.on().mul(w1, wk1_t))?;
+                    let r0 = self.f(self.on().sub(x1, u0))?;
+                    let updated = self.f(self.on().sub(r0, u1))?;
                     let trailing = self.mask(|i, j| i >= j && j > k + 1)?;
                     let c0 = self.mask(|i, j| i > k + 1 && j == k)?;
                     let c1 = self.mask(|i, j| i > k + 1 && j == k + 1)?;
@@ -419,10 +423,10 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
             x = next;
             // Pivot: kp + 1, or -(kp + 1) on both rows of a 2x2 block.
             let one_i = self.int_const(1)?;
-            let kp1 = self.int("Add", &[kp, one_i])?;
+            let kp1 = self.int(self.on().add(kp, one_i))?;
             let mut piv = match two {
                 Some(t) => {
-                    let neg = self.int("Neg", &[kp1])?;
+                    let neg = self.int(self.on().neg(kp1))?;
                     la.where_(t, neg, kp1)?
                 }
                 None => kp1,
@@ -480,7 +484,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
             let pk = la.slice(p, -1, k, k + 1)?;
             let second = if k > 0 { starts[k - 1] } else { None };
             let start = if k + 1 < n {
-                let neg = self.cmp("Less", &[pk, zero_i])?;
+                let neg = self.cmp(self.on().less(pk, zero_i))?;
                 Some(self.and_not(neg, second)?)
             } else {
                 None
@@ -493,11 +497,11 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 }
                 None => kc,
             };
-            let abs = self.int("Abs", &[pk])?;
-            let kp = self.int("Sub", &[abs, one_i])?;
+            let abs = self.int(self.on().abs(pk))?;
+            let kp = self.int(self.on().sub(abs, one_i))?;
             // Rows outside 0..n (pivots not from ldl_factor) are clamped.
-            let kp = self.int("Max", &[kp, zero_i])?;
-            let kp = self.int("Min", &[kp, last_i])?;
+            let kp = self.int(self.on().max(&[kp, zero_i]))?;
+            let kp = self.int(self.on().min(&[kp, last_i]))?;
             let kp = match second {
                 Some(s) => la.where_(s, kc, kp)?,
                 None => kp,
@@ -525,14 +529,14 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
             let xk = la.slice(x, -2, k, k + 1)?;
             if k + 1 < n {
                 let lcol = la.slice(ld, -1, k, k + 1)?;
-                let prod = self.f("Mul", &[lcol, xk])?;
-                let updated = self.f("Sub", &[x, prod])?;
+                let prod = self.f(self.on().mul(lcol, xk))?;
+                let updated = self.f(self.on().sub(x, prod))?;
                 x = la.where_(elimination(k)?, updated, x)?;
             }
             // 1x1 block: times 1 / d (scal).
             let d = la.entry(ld, k, k)?;
-            let recip = self.f("Div", &[self.one, d])?;
-            let mut new_k = self.f("Mul", &[xk, recip])?;
+            let recip = self.f(self.on().div(self.one, d))?;
+            let mut new_k = self.f(self.on().mul(xk, recip))?;
             if let Some(s) = starts[k] {
                 new_k = la.where_(s, xk, new_k)?;
             }
@@ -540,19 +544,19 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 // The 2x2 block on k - 1, k, as sytrs scales it.
                 let akm1k = la.entry(ld, k, k - 1)?;
                 let akm1_d = la.entry(ld, k - 1, k - 1)?;
-                let akm1 = self.f("Div", &[akm1_d, akm1k])?;
-                let ak = self.f("Div", &[d, akm1k])?;
-                let prod = self.f("Mul", &[akm1, ak])?;
-                let den = self.f("Sub", &[prod, self.one])?;
+                let akm1 = self.f(self.on().div(akm1_d, akm1k))?;
+                let ak = self.f(self.on().div(d, akm1k))?;
+                let prod = self.f(self.on().mul(akm1, ak))?;
+                let den = self.f(self.on().sub(prod, self.one))?;
                 let xkm1 = la.slice(x, -2, k - 1, k)?;
-                let bkm1 = self.f("Div", &[xkm1, akm1k])?;
-                let bk = self.f("Div", &[xk, akm1k])?;
-                let t0 = self.f("Mul", &[ak, bkm1])?;
-                let t0 = self.f("Sub", &[t0, bk])?;
-                let new_km1 = self.f("Div", &[t0, den])?;
-                let t1 = self.f("Mul", &[akm1, bk])?;
-                let t1 = self.f("Sub", &[t1, bkm1])?;
-                let solved_k = self.f("Div", &[t1, den])?;
+                let bkm1 = self.f(self.on().div(xkm1, akm1k))?;
+                let bk = self.f(self.on().div(xk, akm1k))?;
+                let t0 = self.f(self.on().mul(ak, bkm1))?;
+                let t0 = self.f(self.on().sub(t0, bk))?;
+                let new_km1 = self.f(self.on().div(t0, den))?;
+                let t1 = self.f(self.on().mul(akm1, bk))?;
+                let t1 = self.f(self.on().sub(t1, bkm1))?;
+                let solved_k = self.f(self.on().div(t1, den))?;
                 new_k = la.where_(s, solved_k, new_k)?;
                 let new_km1 = la.where_(s, new_km1, xkm1)?;
                 let row = self.row_mask(|i| i + 1 == k)?;
@@ -565,10 +569,10 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
         for k in (0..n).rev() {
             if k + 1 < n {
                 let lcol = la.slice(ld, -1, k, k + 1)?;
-                let prod = self.f("Mul", &[lcol, x])?;
+                let prod = self.f(self.on().mul(lcol, x))?;
                 let terms = la.where_(elimination(k)?, prod, self.zero)?;
                 let sum = la.ctx.reduce("ReduceSum", terms, Some(&[-2]), true, b.unranked(la.element))?;
-                let updated = self.f("Sub", &[x, sum])?;
+                let updated = self.f(self.on().sub(x, sum))?;
                 let row = self.row_mask(|i| i == k)?;
                 x = la.where_(row, updated, x)?;
             }

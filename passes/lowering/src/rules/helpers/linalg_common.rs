@@ -108,14 +108,19 @@ impl<'x, 'c, 'a> La<'x, 'c, 'a> {
         self.ctx.b.unranked(self.ctx.b.i64_type())
     }
 
+    /// The typed ops of the rule's builder (`la.f(la.on().mul(a, b))`).
+    pub fn on(&self) -> crate::onnx_ops::Ops<'_, 'c, 'a> {
+        self.ctx.b.onnx()
+    }
+
     /// A float op (result of the element type, shape left to inference).
-    pub fn f(&self, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.op(op, inputs, &[], self.float_t())
+    pub fn f(&self, node: crate::onnx_ops::Node<'_, 'c, 'a, '_>) -> Result<Value<'c, 'a>, String> {
+        node.typed(self.float_t())
     }
 
     /// A comparison or logical op (bool result).
-    pub fn cmp(&self, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.op(op, inputs, &[], self.ctx.b.unranked(self.bool_t()))
+    pub fn cmp(&self, node: crate::onnx_ops::Node<'_, 'c, 'a, '_>) -> Result<Value<'c, 'a>, String> {
+        node.typed(self.ctx.b.unranked(self.bool_t()))
     }
 
     pub fn scalar(&self, v: f64) -> Result<Value<'c, 'a>, String> {
@@ -231,13 +236,13 @@ pub fn lu<'c, 'a>(la: &La<'_, 'c, 'a>, a: Value<'c, 'a>, m: usize, n: usize, piv
         let p = if pivot && m - k > 1 {
             let col = la.slice(x, -1, k, k + 1)?;
             let cand = la.slice(col, -2, k, m)?;
-            let abs = la.f("Abs", &[cand])?;
+            let abs = la.f(la.on().abs(cand))?;
             let arg = b.onnx().arg_max(abs, Some(-2), Some(1), None).typed(b.unranked(b.i64_type()))?;
             let kk = b.const_scalar(b.i64_type(), k as f64)?;
             let p = b.onnx().add(arg, kk).typed(b.unranked(b.i64_type()))?;
             // idx[r] = p if r == k, k if r == p, else r; then gather rows.
-            let is_k = la.cmp("Equal", &[rows, kk])?;
-            let is_p = la.cmp("Equal", &[rows, p])?;
+            let is_k = la.cmp(la.on().equal(rows, kk))?;
+            let is_p = la.cmp(la.on().equal(rows, p))?;
             let inner = la.where_(is_p, kk, rows)?;
             let idx = la.where_(is_k, p, inner)?;
             let shape = b.shape(x)?;
@@ -259,13 +264,13 @@ pub fn lu<'c, 'a>(la: &La<'_, 'c, 'a>, a: Value<'c, 'a>, m: usize, n: usize, piv
         // LAPACK scales by the reciprocal and leaves a zero column as is.
         let one = la.scalar(1.0)?;
         let zero = la.scalar(0.0)?;
-        let recip = la.f("Div", &[one, piv])?;
-        let scaled = la.f("Mul", &[col, recip])?;
-        let is_zero = la.cmp("Equal", &[piv, zero])?;
+        let recip = la.f(la.on().div(one, piv))?;
+        let scaled = la.f(la.on().mul(col, recip))?;
+        let is_zero = la.cmp(la.on().equal(piv, zero))?;
         let l = la.where_(is_zero, col, scaled)?;
         let row = la.slice(x, -2, k, k + 1)?;
-        let prod = la.f("Mul", &[l, row])?;
-        let updated = la.f("Sub", &[x, prod])?;
+        let prod = la.f(la.on().mul(l, row))?;
+        let updated = la.f(la.on().sub(x, prod))?;
         let trailing = la.mask(m, n, |i, j| i > k && j > k)?;
         let below = la.mask(m, n, |i, j| i > k && j == k)?;
         let keep = la.where_(below, l, x)?;
@@ -313,9 +318,9 @@ impl<'c, 'a> Lu<'c, 'a> {
         let (plus, minus) = (la.scalar(1.0)?, la.scalar(-1.0)?);
         for (k, p) in self.pivots.iter().enumerate() {
             let kk = b.const_scalar(b.i64_type(), k as f64)?;
-            let same = la.cmp("Equal", &[*p, kk])?;
+            let same = la.cmp(la.on().equal(*p, kk))?;
             let s = la.where_(same, plus, minus)?;
-            sign = la.f("Mul", &[sign, s])?;
+            sign = la.f(la.on().mul(sign, s))?;
         }
         Ok(sign)
     }
@@ -342,8 +347,8 @@ impl<'c, 'a> Lu<'c, 'a> {
         }
         for (k, p) in steps {
             let kk = b.const_scalar(b.i64_type(), k as f64)?;
-            let is_k = la.cmp("Equal", &[rows, kk])?;
-            let is_p = la.cmp("Equal", &[rows, *p])?;
+            let is_k = la.cmp(la.on().equal(rows, kk))?;
+            let is_p = la.cmp(la.on().equal(rows, *p))?;
             let inner = la.where_(is_p, kk, rows)?;
             let idx = la.where_(is_k, *p, inner)?;
             let shape = b.shape(x)?;
@@ -373,13 +378,13 @@ pub fn triangular_solve<'c, 'a>(
             yk
         } else {
             let tkk = la.entry(t, k, k)?;
-            la.f("Div", &[yk, tkk])?
+            la.f(la.on().div(yk, tkk))?
         };
         let this_row = la.mask(n, 1, |i, _| i == k)?;
         let rest = if lower { la.mask(n, 1, |i, _| i > k)? } else { la.mask(n, 1, |i, _| i < k)? };
         let col = la.slice(t, -1, k, k + 1)?;
-        let prod = la.f("Mul", &[col, xk])?;
-        let updated = la.f("Sub", &[y, prod])?;
+        let prod = la.f(la.on().mul(col, xk))?;
+        let updated = la.f(la.on().sub(y, prod))?;
         let set = la.where_(this_row, xk, y)?;
         let last = if lower { k + 1 == n } else { k == 0 };
         y = if last { set } else { la.where_(rest, updated, set)? };
@@ -420,7 +425,7 @@ pub fn det_from_lu<'c, 'a>(la: &La<'_, 'c, 'a>, f: &Lu<'c, 'a>, n: usize, batch:
     let diag = la.diagonal(f.lu, n, n, batch)?;
     let prod = la.ctx.reduce("ReduceProd", diag, Some(&[-1]), false, la.ctx.b.unranked(la.element))?;
     let sign = squeeze_matrix_dims(la, f.permutation_sign(la)?)?;
-    la.f("Mul", &[sign, prod])
+    la.f(la.on().mul(sign, prod))
 }
 
 /// `(sign, logabsdet)` of a square `[*, n, n]` (n >= 1) from its LU.
@@ -432,12 +437,12 @@ pub fn slogdet_from_lu<'c, 'a>(
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let diag = la.diagonal(f.lu, n, n, batch)?;
     let unranked = la.ctx.b.unranked(la.element);
-    let signs = la.f("Sign", &[diag])?;
+    let signs = la.f(la.on().sign(diag))?;
     let sign_u = la.ctx.reduce("ReduceProd", signs, Some(&[-1]), false, unranked)?;
     let sign_p = squeeze_matrix_dims(la, f.permutation_sign(la)?)?;
-    let sign = la.f("Mul", &[sign_u, sign_p])?;
-    let abs = la.f("Abs", &[diag])?;
-    let logs = la.f("Log", &[abs])?;
+    let sign = la.f(la.on().mul(sign_u, sign_p))?;
+    let abs = la.f(la.on().abs(diag))?;
+    let logs = la.f(la.on().log(abs))?;
     let logabsdet = la.ctx.reduce("ReduceSum", logs, Some(&[-1]), false, unranked)?;
     Ok((sign, logabsdet))
 }
@@ -481,9 +486,9 @@ pub fn cholesky<'c, 'a>(
     let mut bad = Vec::new();
     for k in 0..n {
         let d2 = la.entry(x, k, k)?;
-        let positive = la.cmp("Greater", &[d2, zero])?;
-        bad.push(la.cmp("Not", &[positive])?);
-        let d = la.f("Sqrt", &[d2])?;
+        let positive = la.cmp(la.on().greater(d2, zero))?;
+        bad.push(la.cmp(la.on().not(positive))?);
+        let d = la.f(la.on().sqrt(d2))?;
         let diag = la.mask(n, n, |i, j| i == k && j == k)?;
         if k + 1 == n {
             x = la.where_(diag, d, x)?;
@@ -491,11 +496,11 @@ pub fn cholesky<'c, 'a>(
         }
         let col = la.slice(x, -1, k, k + 1)?;
         let one = la.scalar(1.0)?;
-        let recip = la.f("Div", &[one, d])?;
-        let l = la.f("Mul", &[col, recip])?;
+        let recip = la.f(la.on().div(one, d))?;
+        let l = la.f(la.on().mul(col, recip))?;
         let lt = la.transpose(l, batch + 2)?;
-        let prod = la.f("Mul", &[l, lt])?;
-        let updated = la.f("Sub", &[x, prod])?;
+        let prod = la.f(la.on().mul(l, lt))?;
+        let updated = la.f(la.on().sub(x, prod))?;
         let trailing = la.mask(n, n, |i, j| i > k && j > k)?;
         let below = la.mask(n, n, |i, j| i > k && j == k)?;
         let set_d = la.where_(diag, d, x)?;
@@ -548,7 +553,7 @@ pub fn lu_info<'c, 'a>(
     }
     let diag = la.diagonal(lu, m, n, batch)?;
     let zero = la.scalar(0.0)?;
-    let flags = la.cmp("Equal", &[diag, zero])?;
+    let flags = la.cmp(la.on().equal(diag, zero))?;
     la.first_true_1based(flags)
 }
 

@@ -68,17 +68,21 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     fn booln(&self) -> Type<'c> {
         IntegerType::new(self.b.context, 1).into()
     }
+    /// The typed ops of the builder (`o.f(o.on().mul(a, b))`).
+    pub fn on(&self) -> crate::onnx_ops::Ops<'_, 'c, 'a> {
+        self.b.onnx()
+    }
     /// An f64 op.
-    pub fn f(&self, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
-        self.b.op(op, inputs, &[], self.b.unranked(self.f64t()))
+    pub fn f(&self, node: crate::onnx_ops::Node<'_, 'c, 'a, '_>) -> Result<Value<'c, 'a>, String> {
+        node.typed(self.b.unranked(self.f64t()))
     }
     /// An int64 op.
-    pub fn i(&self, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
-        self.b.op(op, inputs, &[], self.b.unranked(self.b.i64_type()))
+    pub fn i(&self, node: crate::onnx_ops::Node<'_, 'c, 'a, '_>) -> Result<Value<'c, 'a>, String> {
+        node.typed(self.b.unranked(self.b.i64_type()))
     }
     /// A bool op.
-    pub fn bo(&self, op: &str, inputs: &[Value<'c, '_>]) -> Result<Value<'c, 'a>, String> {
-        self.b.op(op, inputs, &[], self.b.unranked(self.booln()))
+    pub fn bo(&self, node: crate::onnx_ops::Node<'_, 'c, 'a, '_>) -> Result<Value<'c, 'a>, String> {
+        node.typed(self.b.unranked(self.booln()))
     }
     pub fn k(&self, v: f64) -> Result<Value<'c, 'a>, String> {
         self.b.const_scalar(self.f64t(), v)
@@ -153,14 +157,14 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     /// at the end.
     pub fn pad_end(&self, x: Value<'c, '_>, rank: usize, dims: usize, extra: usize) -> Result<Value<'c, 'a>, String> {
         if extra == 0 {
-            return self.f("Identity", &[x]);
+            return self.f(self.on().identity(x));
         }
         let mut pads = vec![0i64; 2 * rank];
         for d in rank - dims..rank {
             pads[rank + d] = extra as i64;
         }
         let pads = self.b.const_i64s(&pads)?;
-        self.f("Pad", &[x, pads])
+        self.f(self.on().pad(x, pads, None, None, None))
     }
     /// `shape(x)[:-2] ++ tail` (1-D int64).
     pub fn batch_shape_with(&self, x: Value<'c, '_>, tail: &[i64]) -> Result<Value<'c, 'a>, String> {
@@ -171,7 +175,7 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     /// Sorts the last axis (length `k`): descending or ascending.
     pub fn sort_last(&self, x: Value<'c, '_>, k: usize, descending: bool) -> Result<Value<'c, 'a>, String> {
         if k <= 1 {
-            return self.f("Identity", &[x]);
+            return self.f(self.on().identity(x));
         }
         let kk = self.b.const_i64s(&[k as i64])?;
         let ty = self.b.unranked(self.f64t());
@@ -182,7 +186,7 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     /// start of an accumulated rotation).
     pub fn batch_eye(&self, like: Value<'c, '_>, n: usize) -> Result<Value<'c, 'a>, String> {
         let eye = if n == 1 { self.k(1.0)? } else { self.eye(n)? };
-        self.f("Expand", &[eye, self.batch_shape_with(like, &[n as i64, n as i64])?])
+        self.f(self.on().expand(eye, self.batch_shape_with(like, &[n as i64, n as i64])?))
     }
     /// The leading `k x k` block of the last two dims (an accumulated
     /// rotation of the padded matrix, without the padding).
@@ -190,13 +194,13 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
         let s0 = self.b.const_i64s(&[0, 0])?;
         let s1 = self.b.const_i64s(&[k as i64, k as i64])?;
         let ax = self.b.const_i64s(&[-2, -1])?;
-        self.f("Slice", &[x, s0, s1, ax])
+        self.f(self.on().slice(x, s0, s1, Some(ax), None))
     }
     /// Per-matrix largest magnitude `[*, 1, 1]`, 1 where it is 0.
     pub fn matrix_scale(&self, a: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
-        let abs = self.f("Abs", &[a])?;
+        let abs = self.f(self.on().abs(a))?;
         let m = self.reduce("ReduceMax", abs, Some(&[-2, -1]), true)?;
-        let pos = self.bo("Greater", &[m, self.k(0.0)?])?;
+        let pos = self.bo(self.on().greater(m, self.k(0.0)?))?;
         self.where_(pos, m, self.k(1.0)?)
     }
 }
@@ -266,13 +270,13 @@ fn rotation<'c, 'a>(
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let one = o.k(1.0)?;
     let g_safe = o.where_(rotate, g, one)?;
-    let zeta = o.f("Div", &[o.f("Sub", &[y, x])?, o.f("Add", &[g_safe, g_safe])?])?;
-    let nonneg = o.bo("GreaterOrEqual", &[zeta, o.k(0.0)?])?;
+    let zeta = o.f(o.on().div(o.f(o.on().sub(y, x))?, o.f(o.on().add(g_safe, g_safe))?))?;
+    let nonneg = o.bo(o.on().greater_or_equal(zeta, o.k(0.0)?))?;
     let sign = o.where_(nonneg, one, o.k(-1.0)?)?;
-    let root = o.f("Sqrt", &[o.f("Add", &[one, o.f("Mul", &[zeta, zeta])?])?])?;
-    let t = o.f("Div", &[sign, o.f("Add", &[o.f("Abs", &[zeta])?, root])?])?;
-    let c = o.f("Div", &[one, o.f("Sqrt", &[o.f("Add", &[one, o.f("Mul", &[t, t])?])?])?])?;
-    let s = o.f("Mul", &[c, t])?;
+    let root = o.f(o.on().sqrt(o.f(o.on().add(one, o.f(o.on().mul(zeta, zeta))?))?))?;
+    let t = o.f(o.on().div(sign, o.f(o.on().add(o.f(o.on().abs(zeta))?, root))?))?;
+    let c = o.f(o.on().div(one, o.f(o.on().sqrt(o.f(o.on().add(one, o.f(o.on().mul(t, t))?))?))?))?;
+    let s = o.f(o.on().mul(c, t))?;
     Ok((o.where_(rotate, c, one)?, o.where_(rotate, s, o.k(0.0)?)?))
 }
 
@@ -292,8 +296,8 @@ fn rotate_pairs<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let xp = o.gather(x, p, axis)?;
     let xq = o.gather(x, q, axis)?;
-    let np = o.f("Sub", &[o.f("Mul", &[c, xp])?, o.f("Mul", &[s, xq])?])?;
-    let nq = o.f("Add", &[o.f("Mul", &[s, xp])?, o.f("Mul", &[c, xq])?])?;
+    let np = o.f(o.on().sub(o.f(o.on().mul(c, xp))?, o.f(o.on().mul(s, xq))?))?;
+    let nq = o.f(o.on().add(o.f(o.on().mul(s, xp))?, o.f(o.on().mul(c, xq))?))?;
     let both = o.concat(&[np, nq], axis)?;
     o.gather(both, inv, axis)
 }
@@ -308,16 +312,16 @@ fn sweep_end<'c, 'a>(
     measure: Value<'c, 'a>,
     tol: f64,
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
-    let flat = o.f("Reshape", &[measure, o.b.const_i64s(&[-1])?])?;
-    let zero1 = o.f("Reshape", &[o.k(0.0)?, o.b.const_i64s(&[1])?])?;
+    let flat = o.f(o.on().reshape(measure, o.b.const_i64s(&[-1])?, None))?;
+    let zero1 = o.f(o.on().reshape(o.k(0.0)?, o.b.const_i64s(&[1])?, None))?;
     let round_max = o.reduce("ReduceMax", o.concat(&[flat, zero1], 0)?, None, false)?;
-    let first = o.bo("Equal", &[r, o.b.const_i64_scalar(0)?])?;
+    let first = o.bo(o.on().equal(r, o.b.const_i64_scalar(0)?))?;
     let off_in = o.where_(first, o.k(0.0)?, off)?;
-    let off = o.f("Max", &[off_in, round_max])?;
-    let last = o.bo("Equal", &[r, o.b.const_i64_scalar(rounds as i64 - 1)?])?;
-    let converged = o.bo("LessOrEqual", &[off, o.k(tol)?])?;
-    let stop = o.bo("And", &[last, converged])?;
-    Ok((o.bo("Not", &[stop])?, off))
+    let off = o.f(o.on().max(&[off_in, round_max]))?;
+    let last = o.bo(o.on().equal(r, o.b.const_i64_scalar(rounds as i64 - 1)?))?;
+    let converged = o.bo(o.on().less_or_equal(off, o.k(tol)?))?;
+    let stop = o.bo(o.on().and(last, converged))?;
+    Ok((o.bo(o.on().not(stop))?, off))
 }
 
 /// The result of [`one_sided`]: `A = U diag(sigma) V^T` (thin), for `A` or,
@@ -349,13 +353,13 @@ pub fn one_sided<'c, 'a>(
     let a = o.b.cast(a, o.f64t())?;
     let transposed = m < n;
     let (big, k) = if transposed { (n, m) } else { (m, n) };
-    let w0 = if transposed { o.transpose(a, rank)? } else { o.f("Identity", &[a])? };
+    let w0 = if transposed { o.transpose(a, rank)? } else { o.f(o.on().identity(a))? };
     if k == 0 {
         let sigma = o.reduce("ReduceSum", w0, Some(&[-2]), false)?;
         return Ok(OneSided { sigma, u: None, v: None, transposed, k });
     }
     let scale = o.matrix_scale(w0)?;
-    let w0 = o.f("Div", &[w0, scale])?;
+    let w0 = o.f(o.on().div(w0, scale))?;
     let np = k + k % 2;
     let (w, v) = if k == 1 {
         let v = if vectors { Some(o.batch_eye(w0, 1)?) } else { None };
@@ -378,7 +382,7 @@ pub fn one_sided<'c, 'a>(
         let tol = EPS64 * big as f64;
         let out = build_loop_while(c, &types, trips, &init, |b, iter, _cond, carried| {
             let o = Ops { b };
-            let r = o.i("Mod", &[iter, b.const_i64_scalar(rounds as i64)?])?;
+            let r = o.i(o.on().mod_(iter, b.const_i64_scalar(rounds as i64)?, None))?;
             let p = o.gather(ptab, r, 0)?;
             let q = o.gather(qtab, r, 0)?;
             let inv = o.gather(itab, r, 0)?;
@@ -386,16 +390,16 @@ pub fn one_sided<'c, 'a>(
             let wpc = o.gather(w, p, -1)?;
             let wqc = o.gather(w, q, -1)?;
             let dot =
-                |x: Value<'c, 'a>, y: Value<'c, 'a>| o.reduce("ReduceSum", o.f("Mul", &[x, y])?, Some(&[-2]), true);
+                |x: Value<'c, 'a>, y: Value<'c, 'a>| o.reduce("ReduceSum", o.f(o.on().mul(x, y))?, Some(&[-2]), true);
             let alpha = dot(wpc, wpc)?;
             let beta = dot(wqc, wqc)?;
             let gamma = dot(wpc, wqc)?;
             // |cos| of the angle between the two columns (0 for a zero column).
-            let den = o.f("Mul", &[o.f("Sqrt", &[alpha])?, o.f("Sqrt", &[beta])?])?;
-            let pos = o.bo("Greater", &[den, o.k(0.0)?])?;
+            let den = o.f(o.on().mul(o.f(o.on().sqrt(alpha))?, o.f(o.on().sqrt(beta))?))?;
+            let pos = o.bo(o.on().greater(den, o.k(0.0)?))?;
             let den = o.where_(pos, den, o.k(1.0)?)?;
-            let measure = o.f("Div", &[o.f("Abs", &[gamma])?, den])?;
-            let rotate = o.bo("Greater", &[measure, o.k(tol)?])?;
+            let measure = o.f(o.on().div(o.f(o.on().abs(gamma))?, den))?;
+            let rotate = o.bo(o.on().greater(measure, o.k(tol)?))?;
             let (cs, sn) = rotation(o, alpha, beta, gamma, rotate)?;
             let mut next = vec![rotate_pairs(o, w, p, q, inv, -1, cs, sn)?];
             if vectors {
@@ -409,16 +413,16 @@ pub fn one_sided<'c, 'a>(
         let v = if vectors { Some(o.leading_square(out[1], k)?) } else { None };
         (w, v)
     };
-    let norms = o.f("Sqrt", &[o.reduce("ReduceSum", o.f("Mul", &[w, w])?, Some(&[-2]), true)?])?;
+    let norms = o.f(o.on().sqrt(o.reduce("ReduceSum", o.f(o.on().mul(w, w))?, Some(&[-2]), true)?))?;
     let u = if vectors {
-        let pos = o.bo("Greater", &[norms, o.k(0.0)?])?;
+        let pos = o.bo(o.on().greater(norms, o.k(0.0)?))?;
         let safe = o.where_(pos, norms, o.k(1.0)?)?;
-        Some(o.where_(pos, o.f("Div", &[w, safe])?, o.k(0.0)?)?)
+        Some(o.where_(pos, o.f(o.on().div(w, safe))?, o.k(0.0)?)?)
     } else {
         None
     };
     // sigma = norms * scale, [*, k].
-    let sigma = o.f("Mul", &[norms, scale])?;
+    let sigma = o.f(o.on().mul(norms, scale))?;
     let sigma = o.reduce("ReduceMax", sigma, Some(&[-2]), false)?;
     Ok(OneSided { sigma, u, v, transposed, k })
 }
@@ -492,10 +496,10 @@ pub fn symmetric_eigen<'c, 'a>(
     if n == 1 {
         flat_shape.push(1);
         let v = if vectors { Some(o.batch_eye(s, 1)?) } else { None };
-        return Ok((o.f("Reshape", &[s, o.b.const_i64s(&flat_shape)?])?, v));
+        return Ok((o.f(o.on().reshape(s, o.b.const_i64s(&flat_shape)?, None))?, v));
     }
     let scale = o.matrix_scale(s)?;
-    let s0 = o.f("Div", &[s, scale])?;
+    let s0 = o.f(o.on().div(s, scale))?;
     let np = n + n % 2;
     let rounds = np - 1;
     let h = np / 2;
@@ -527,21 +531,21 @@ pub fn symmetric_eigen<'c, 'a>(
     let types = vec![o.f64t(); init.len()];
     let out = build_loop_while(c, &types, trips, &init, |b, iter, _cond, carried| {
         let o = Ops { b };
-        let r = o.i("Mod", &[iter, b.const_i64_scalar(rounds as i64)?])?;
+        let r = o.i(o.on().mod_(iter, b.const_i64_scalar(rounds as i64)?, None))?;
         let p = o.gather(ptab, r, 0)?;
         let q = o.gather(qtab, r, 0)?;
         let inv = o.gather(itab, r, 0)?;
         let a = carried[0];
-        let af = o.f("Reshape", &[a, flat])?;
+        let af = o.f(o.on().reshape(a, flat, None))?;
         let app = o.gather(af, o.gather(pptab, r, 0)?, -1)?;
         let aqq = o.gather(af, o.gather(qqtab, r, 0)?, -1)?;
         let apq = o.gather(af, o.gather(pqtab, r, 0)?, -1)?;
-        let abs_pq = o.f("Abs", &[apq])?;
-        let den = o.f("Mul", &[o.f("Sqrt", &[o.f("Abs", &[app])?])?, o.f("Sqrt", &[o.f("Abs", &[aqq])?])?])?;
-        let den = o.f("Max", &[den, o.k(floor / tol)?])?;
-        let big = o.bo("Greater", &[abs_pq, o.k(floor)?])?;
-        let measure = o.where_(big, o.f("Div", &[abs_pq, den])?, o.k(0.0)?)?;
-        let rotate = o.bo("Greater", &[measure, o.k(tol)?])?;
+        let abs_pq = o.f(o.on().abs(apq))?;
+        let den = o.f(o.on().mul(o.f(o.on().sqrt(o.f(o.on().abs(app))?))?, o.f(o.on().sqrt(o.f(o.on().abs(aqq))?))?))?;
+        let den = o.f(o.on().max(&[den, o.k(floor / tol)?]))?;
+        let big = o.bo(o.on().greater(abs_pq, o.k(floor)?))?;
+        let measure = o.where_(big, o.f(o.on().div(abs_pq, den))?, o.k(0.0)?)?;
+        let rotate = o.bo(o.on().greater(measure, o.k(tol)?))?;
         let (cs, sn) = rotation(o, app, aqq, apq, rotate)?;
         // Columns: c, s as [*, 1, h]; rows: [*, h, 1].
         let (cc, sc) = (
@@ -562,21 +566,15 @@ pub fn symmetric_eigen<'c, 'a>(
         next.push(off);
         Ok((cond, next))
     })?;
-    let af = o.f("Reshape", &[out[0], flat])?;
+    let af = o.f(o.on().reshape(out[0], flat, None))?;
     let diag: Vec<i64> = (0..n as i64).map(|k| at(k, k)).collect();
     let d = o.gather(af, o.b.const_i64s(&diag)?, -1)?;
-    let scale = o.f(
-        "Reshape",
-        &[
-            scale,
-            o.b.const_i64s(&{
+    let scale = o.f(o.on().reshape(scale, o.b.const_i64s(&{
                 let mut v = vec![0i64; batch];
                 v.push(1);
                 v
-            })?,
-        ],
-    )?;
-    let d = o.f("Mul", &[d, scale])?;
+            })?, None))?;
+    let d = o.f(o.on().mul(d, scale))?;
     let v = if vectors { Some(o.leading_square(out[1], n)?) } else { None };
     Ok((d, v))
 }
@@ -620,7 +618,7 @@ pub fn atol_rtol<'c, 'a>(
         (Tol::None, Tol::None) => o.k(default_rtol)?,
         (Tol::None, Tol::Float(a)) => o.k(if *a > 0.0 { 0.0 } else { default_rtol })?,
         (Tol::None, Tol::Tensor(_)) => {
-            let pos = o.bo("Greater", &[atol_v, o.k(0.0)?])?;
+            let pos = o.bo(o.on().greater(atol_v, o.k(0.0)?))?;
             o.where_(pos, o.k(0.0)?, o.k(default_rtol)?)?
         }
         (r, _) => tensor(r, 0.0)?,
@@ -639,7 +637,7 @@ pub fn cutoff<'c, 'a>(
     let un = |x: Value<'c, 'a>| o.b.onnx().unsqueeze(x, o.b.const_i64s(&[-1])?).typed(o.b.unranked(o.f64t()));
     let atol = un(atol)?;
     let rtol = un(rtol)?;
-    o.f("Max", &[atol, o.f("Mul", &[rtol, smax])?])
+    o.f(o.on().max(&[atol, o.f(o.on().mul(rtol, smax))?]))
 }
 
 /// Largest value of the last axis, kept `[*, 1]` (0 for an empty axis).
@@ -784,16 +782,16 @@ pub fn pinv_op<'c, 'a>(
     let smax = last_max(c, svd.sigma, svd.k)?;
     let (atol, rtol) = atol_rtol(c, atol, rtol, element, m, n)?;
     let tol = cutoff(c, atol, rtol, smax)?;
-    let keep = o.bo("Greater", &[svd.sigma, tol])?;
-    let pos = o.bo("Greater", &[svd.sigma, o.k(0.0)?])?;
+    let keep = o.bo(o.on().greater(svd.sigma, tol))?;
+    let pos = o.bo(o.on().greater(svd.sigma, o.k(0.0)?))?;
     let safe = o.where_(pos, svd.sigma, o.k(1.0)?)?;
-    let d = o.where_(keep, o.f("Reciprocal", &[safe])?, o.k(0.0)?)?;
+    let d = o.where_(keep, o.f(o.on().reciprocal(safe))?, o.k(0.0)?)?;
     // Non-finite input (torch raises): NaN, not a plausible-looking 0.
-    let nan = o.bo("IsNaN", &[svd.sigma])?;
+    let nan = o.bo(o.on().is_na_n(svd.sigma))?;
     let d = o.where_(nan, o.k(f64::NAN)?, d)?;
     let d = o.b.onnx().unsqueeze(d, o.b.const_i64s(&[-2])?).typed(o.b.unranked(o.f64t()))?;
-    let vd = o.f("Mul", &[v, d])?;
-    let mut p = o.f("MatMul", &[vd, o.transpose(u, rank)?])?;
+    let vd = o.f(o.on().mul(v, d))?;
+    let mut p = o.f(o.on().mat_mul(vd, o.transpose(u, rank)?))?;
     if svd.transposed {
         p = o.transpose(p, rank)?;
     }
@@ -826,7 +824,7 @@ pub fn matrix_rank_op<'c, 'a>(
     let smax = last_max(c, svd.sigma, svd.k)?;
     let (atol, rtol) = atol_rtol(c, atol, rtol, element, m, n)?;
     let tol = cutoff(c, atol, rtol, smax)?;
-    let keep = o.bo("Greater", &[svd.sigma, tol])?;
+    let keep = o.bo(o.on().greater(svd.sigma, tol))?;
     let keep = o.b.cast(keep, o.b.i64_type())?;
     let count = o.b.onnx().reduce_sum(keep, Some(o.b.const_i64s(&[-1])?), Some(0), None).typed(o.b.unranked(o.b.i64_type()))?;
     Ok(vec![cast_result(c, 0, count)?])
@@ -888,7 +886,7 @@ pub fn sv_norm<'c, 'a>(
     };
     let v = if keepdim {
         let axes = o.b.const_i64s(&[d0.min(d1) as i64, d0.max(d1) as i64])?;
-        o.f("Unsqueeze", &[v, axes])?
+        o.f(o.on().unsqueeze(v, axes))?
     } else {
         v
     };

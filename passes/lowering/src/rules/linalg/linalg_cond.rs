@@ -60,11 +60,11 @@ fn cond<'c, 'a>(c: &Ctx<'c, 'a>, ord: MatrixOrd) -> Result<Vec<Value<'c, 'a>>, S
     if let Some(positive) = two {
         let k = m.min(n);
         let s = singular_values(c, a, m, n, batch)?;
-        let first = o.f("Slice", &[s, o.b.const_i64s(&[0])?, o.b.const_i64s(&[1])?, o.b.const_i64s(&[-1])?])?;
+        let first = o.f(o.on().slice(s, o.b.const_i64s(&[0])?, o.b.const_i64s(&[1])?, Some(o.b.const_i64s(&[-1])?), None))?;
         let last =
-            o.f("Slice", &[s, o.b.const_i64s(&[k as i64 - 1])?, o.b.const_i64s(&[k as i64])?, o.b.const_i64s(&[-1])?])?;
-        let r = if positive { o.f("Div", &[first, last])? } else { o.f("Div", &[last, first])? };
-        let r = o.f("Squeeze", &[r, o.b.const_i64s(&[-1])?])?;
+            o.f(o.on().slice(s, o.b.const_i64s(&[k as i64 - 1])?, o.b.const_i64s(&[k as i64])?, Some(o.b.const_i64s(&[-1])?), None))?;
+        let r = if positive { o.f(o.on().div(first, last))? } else { o.f(o.on().div(last, first))? };
+        let r = o.f(o.on().squeeze(r, Some(o.b.const_i64s(&[-1])?)))?;
         return Ok(vec![cast_result(c, 0, r)?]);
     }
     // norm(A) * norm(inv(A)), in the input's precision like torch.
@@ -76,7 +76,7 @@ fn cond<'c, 'a>(c: &Ctx<'c, 'a>, ord: MatrixOrd) -> Result<Vec<Value<'c, 'a>>, S
     let ity = c.b.unranked(c.b.i64_type());
     let info = c.b.cast(info, c.b.i64_type())?;
     let info = c.b.onnx().unsqueeze(info, o.b.const_i64s(&[-1, -2])?).typed(ity)?;
-    let bad = o.bo("Greater", &[info, c.b.const_i64_scalar(0)?])?;
+    let bad = o.bo(o.on().greater(info, c.b.const_i64_scalar(0)?))?;
     let inf = c.b.const_scalar(element, f64::INFINITY)?;
     let inv = c.b.onnx().where_(bad, inf, inv).typed(operand_ty)?;
     let rank = batch + 2;

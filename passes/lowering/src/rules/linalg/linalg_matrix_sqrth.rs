@@ -28,9 +28,9 @@ fn matrix_sqrth<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let (d, v) = symmetric_eigen(c, s, n, batch, true)?;
     let v = v.ok_or("no eigenvectors")?;
     // max(d, 0) that keeps NaN (Max would too, but say it).
-    let negative = o.bo("Less", &[d, o.k(0.0)?])?;
-    let root = o.f("Sqrt", &[o.where_(negative, o.k(0.0)?, d)?])?;
+    let negative = o.bo(o.on().less(d, o.k(0.0)?))?;
+    let root = o.f(o.on().sqrt(o.where_(negative, o.k(0.0)?, d)?))?;
     let root = o.b.onnx().unsqueeze(root, o.b.const_i64s(&[-2])?).typed(o.b.unranked(o.f64t()))?;
-    let x = o.f("MatMul", &[o.f("Mul", &[v, root])?, o.transpose(v, batch + 2)?])?;
+    let x = o.f(o.on().mat_mul(o.f(o.on().mul(v, root))?, o.transpose(v, batch + 2)?))?;
     Ok(vec![cast_result(c, 0, x)?])
 }

@@ -31,8 +31,8 @@ fn polar<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let svd = one_sided(c, a, m, n, batch, true)?;
     let (w, v) = (svd.u.ok_or("no U")?, svd.v.ok_or("no V")?);
     let vt = o.transpose(v, rank)?;
-    let u = o.f("MatMul", &[w, vt])?;
+    let u = o.f(o.on().mat_mul(w, vt))?;
     let sigma = o.b.onnx().unsqueeze(svd.sigma, o.b.const_i64s(&[-2])?).typed(o.b.unranked(o.f64t()))?;
-    let h = o.f("MatMul", &[o.f("Mul", &[v, sigma])?, vt])?;
+    let h = o.f(o.on().mat_mul(o.f(o.on().mul(v, sigma))?, vt))?;
     Ok(vec![cast_result(c, 0, u)?, cast_result(c, 1, h)?])
 }

@@ -8,7 +8,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.logdet.default", |c| {
     let element = c.result_element(0)?;
     let la = La::new(c, element);
     let minus_one = la.scalar(-1.0)?;
-    let negative = la.cmp("Equal", &[sign, minus_one])?;
+    let negative = la.cmp(la.on().equal(sign, minus_one))?;
     let nan = la.scalar(f64::NAN)?;
     Ok(vec![c.b.onnx().where_(negative, nan, logabsdet).typed(c.result_type(0)?)?])
 })
