@@ -61,29 +61,28 @@ fn exact<'c, 'a>(c: &Ctx<'c, 'a>, el: melior::ir::Type<'c>, oel: melior::ir::Typ
     let x = b.cast_like_type(c.tensor_as("self", el)?, f64_t)?;
     let n = b.cast(c.args.tensor("other")?, f64_t)?;
     let k = |v: f64| b.const_scalar(f64_t, v);
-    let f = |op: &str, ins: &[Value<'c, 'a>]| b.op(op, ins, &[], b.unranked(f64_t));
     let two = k(2.0)?;
-    let clip = |v: Value<'c, 'a>, lo: f64, hi: f64| -> Result<Value<'c, 'a>, String> { f("Min", &[f("Max", &[v, k(lo)?])?, k(hi)?]) };
-    let single = f("Mul", &[x, f("Pow", &[two, clip(n, -1074.0, 1023.0)?])?])?;
+    let clip = |v: Value<'c, 'a>, lo: f64, hi: f64| -> Result<Value<'c, 'a>, String> { b.onnx().min(&[b.onnx().max(&[v, k(lo)?]).typed(b.unranked(f64_t))?, k(hi)?]).typed(b.unranked(f64_t)) };
+    let single = b.onnx().mul(x, b.onnx().pow(two, clip(n, -1074.0, 1023.0)?).typed(b.unranked(f64_t))?).typed(b.unranked(f64_t))?;
     let y = if el == f64_t {
         // n > 1023: three steps of at most 2^767 (n clamped to 2300).
         let big = clip(n, 0.0, 2300.0)?;
-        let third = f("Floor", &[f("Div", &[big, k(3.0)?])?])?;
-        let last = f("Sub", &[big, f("Mul", &[third, two])?])?;
-        let p3 = f("Pow", &[two, third])?;
-        let up = f("Mul", &[f("Mul", &[f("Mul", &[x, p3])?, p3])?, f("Pow", &[two, last])?])?;
+        let third = b.onnx().floor(b.onnx().div(big, k(3.0)?).typed(b.unranked(f64_t))?).typed(b.unranked(f64_t))?;
+        let last = b.onnx().sub(big, b.onnx().mul(third, two).typed(b.unranked(f64_t))?).typed(b.unranked(f64_t))?;
+        let p3 = b.onnx().pow(two, third).typed(b.unranked(f64_t))?;
+        let up = b.onnx().mul(b.onnx().mul(b.onnx().mul(x, p3).typed(b.unranked(f64_t))?, p3).typed(b.unranked(f64_t))?, b.onnx().pow(two, last).typed(b.unranked(f64_t))?).typed(b.unranked(f64_t))?;
         // n < -1074: by 2^-1000, then by 2^(n + 1000) (n clamped to -2300).
-        let rest = clip(f("Add", &[n, k(1000.0)?])?, -1300.0, 0.0)?;
-        let down = f("Mul", &[f("Mul", &[x, f("Pow", &[two, k(-1000.0)?])?])?, f("Pow", &[two, rest])?])?;
+        let rest = clip(b.onnx().add(n, k(1000.0)?).typed(b.unranked(f64_t))?, -1300.0, 0.0)?;
+        let down = b.onnx().mul(b.onnx().mul(x, b.onnx().pow(two, k(-1000.0)?).typed(b.unranked(f64_t))?).typed(b.unranked(f64_t))?, b.onnx().pow(two, rest).typed(b.unranked(f64_t))?).typed(b.unranked(f64_t))?;
         let bool_t = b.unranked(super::math_common::bool_type(c));
         let is_up = b.onnx().greater(n, k(1023.0)?).typed(bool_t)?;
         let is_down = b.onnx().less(n, k(-1074.0)?).typed(bool_t)?;
-        let y = f("Where", &[is_up, up, f("Where", &[is_down, down, single])?])?;
+        let y = b.onnx().where_(is_up, up, b.onnx().where_(is_down, down, single).typed(b.unranked(f64_t))?).typed(b.unranked(f64_t))?;
         // A zero result has x's sign: x * 0 through Where's false branch
         // (onnxruntime's true branch turns -0.0 into 0.0).
         // (No Not: onnxruntime's NotWhereFusion would swap the branches back.)
-        let nonzero = b.onnx().greater(f("Abs", &[y])?, k(0.0)?).typed(bool_t)?;
-        f("Where", &[nonzero, y, f("Mul", &[x, k(0.0)?])?])?
+        let nonzero = b.onnx().greater(b.onnx().abs(y).typed(b.unranked(f64_t))?, k(0.0)?).typed(bool_t)?;
+        b.onnx().where_(nonzero, y, b.onnx().mul(x, k(0.0)?).typed(b.unranked(f64_t))?).typed(b.unranked(f64_t))?
     } else {
         single
     };

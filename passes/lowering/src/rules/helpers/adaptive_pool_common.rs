@@ -89,18 +89,17 @@ pub(super) fn dynamic_bins_matrix<'c, 'a>(
     let b = &c.b;
     let i64_t = b.i64_type();
     let bool_t = super::math_common::bool_type(c);
-    let int = |op: &str, l: Value<'c, 'a>, r: Value<'c, 'a>| b.op(op, &[l, r], &[], b.unranked(i64_t));
     let j = b.const_i64s(&(0..output).collect::<Vec<_>>())?;
     let j1 = b.const_i64s(&(1..=output).collect::<Vec<_>>())?;
     let out = b.const_i64s(&[output])?;
-    let start = int("Div", int("Mul", j, n)?, out)?;
-    let end = int("Div", int("Add", int("Mul", j1, n)?, b.const_i64s(&[output - 1])?)?, out)?;
+    let start = b.onnx().div(b.onnx().mul(j, n).typed(b.unranked(i64_t))?, out).typed(b.unranked(i64_t))?;
+    let end = b.onnx().div(b.onnx().add(b.onnx().mul(j1, n).typed(b.unranked(i64_t))?, b.const_i64s(&[output - 1])?).typed(b.unranked(i64_t))?, out).typed(b.unranked(i64_t))?;
     let limit = c.squeeze(n, &[0])?;
     let k = b.onnx().range(b.const_i64_scalar(0)?, limit, b.const_i64_scalar(1)?, None).typed(b.unranked(i64_t))?;
     let k = c.unsqueeze(k, &[1])?;
     let ge = b.onnx().greater_or_equal(k, start).typed(b.unranked(bool_t))?;
     let lt = b.onnx().less(k, end).typed(b.unranked(bool_t))?;
     let inside = b.onnx().and(ge, lt).typed(b.unranked(bool_t))?;
-    let count = b.cast(int("Sub", end, start)?, element)?;
+    let count = b.cast(b.onnx().sub(end, start).typed(b.unranked(i64_t))?, element)?;
     b.onnx().div(b.cast(inside, element)?, count).typed(b.unranked(element))
 }

@@ -275,36 +275,88 @@ impl<'c, 'a> Held<'c, 'a> {
         Ok(Held { value: ctx.b.cast_like_type(self.value, dtype)?, dtype })
     }
 
-    /// A one-operand op of torch (`Round`, `Abs`, `Neg`, ...) in the value's dtype.
-    pub fn unary(self, ctx: &Ctx<'c, 'a>, op: &str) -> Result<Held<'c, 'a>, String> {
-        let v = ctx.b.op_like(op, &[self.value], &[], self.value)?;
+    /// The result `v` of a one-operand op of torch, rounded to the value's dtype.
+    fn unary_result(self, ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>) -> Result<Held<'c, 'a>, String> {
         Ok(Held { value: round_to(ctx, v, self.dtype)?, dtype: self.dtype })
     }
 
-    /// `self <op> other` as torch computes it: both converted to the
-    /// promoted dtype, the op in its compute type, the result rounded to it.
-    /// Integer ops run in int64 and wrap to the promoted type.
-    pub fn binary(self, ctx: &Ctx<'c, 'a>, op: &str, other: Held<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+    pub fn round(self, ctx: &Ctx<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        self.unary_result(ctx, ctx.b.onnx().round(self.value).like(self.value)?)
+    }
+
+    pub fn abs(self, ctx: &Ctx<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        self.unary_result(ctx, ctx.b.onnx().abs(self.value).like(self.value)?)
+    }
+
+    pub fn neg(self, ctx: &Ctx<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        self.unary_result(ctx, ctx.b.onnx().neg(self.value).like(self.value)?)
+    }
+
+    pub fn reciprocal(self, ctx: &Ctx<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        self.unary_result(ctx, ctx.b.onnx().reciprocal(self.value).like(self.value)?)
+    }
+
+    /// The operands of `self <op> other` as torch computes it: both converted
+    /// to the promoted dtype (returned), in its compute type; integer ops run
+    /// in int64.
+    fn operands(self, ctx: &Ctx<'c, 'a>, other: Held<'c, 'a>) -> Result<(Value<'c, 'a>, Value<'c, 'a>, Type<'c>), String> {
         let dtype = promote(ctx, self.dtype, other.dtype)?;
         if is_int(dtype) {
             let i64_type = ctx.b.i64_type();
             let (l, r) = (ctx.b.cast_like_type(self.value, i64_type)?, ctx.b.cast_like_type(other.value, i64_type)?);
-            let v = ctx.b.op_like(op, &[l, r], &[], l)?;
-            return Ok(Held { value: ctx.b.cast_like_type(v, dtype)?, dtype });
+            return Ok((l, r, dtype));
         }
         let (l, r) = (self.to(ctx, dtype)?, other.to(ctx, dtype)?);
-        let v = ctx.b.op_like(op, &[l.value, r.value], &[], l.value)?;
+        Ok((l.value, r.value, dtype))
+    }
+
+    /// The result `v` of a binary op on [`Held::operands`], back in `dtype`:
+    /// integers wrap to it, floats are rounded to it.
+    fn binary_result(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, dtype: Type<'c>) -> Result<Held<'c, 'a>, String> {
+        if is_int(dtype) {
+            return Ok(Held { value: ctx.b.cast_like_type(v, dtype)?, dtype });
+        }
         Ok(Held { value: round_to(ctx, v, dtype)?, dtype })
+    }
+
+    pub fn add(self, ctx: &Ctx<'c, 'a>, other: Held<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        let (l, r, dtype) = self.operands(ctx, other)?;
+        Self::binary_result(ctx, ctx.b.onnx().add(l, r).like(l)?, dtype)
+    }
+
+    pub fn sub(self, ctx: &Ctx<'c, 'a>, other: Held<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        let (l, r, dtype) = self.operands(ctx, other)?;
+        Self::binary_result(ctx, ctx.b.onnx().sub(l, r).like(l)?, dtype)
+    }
+
+    pub fn mul(self, ctx: &Ctx<'c, 'a>, other: Held<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        let (l, r, dtype) = self.operands(ctx, other)?;
+        Self::binary_result(ctx, ctx.b.onnx().mul(l, r).like(l)?, dtype)
+    }
+
+    pub fn div(self, ctx: &Ctx<'c, 'a>, other: Held<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        let (l, r, dtype) = self.operands(ctx, other)?;
+        Self::binary_result(ctx, ctx.b.onnx().div(l, r).like(l)?, dtype)
+    }
+
+    pub fn min(self, ctx: &Ctx<'c, 'a>, other: Held<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        let (l, r, dtype) = self.operands(ctx, other)?;
+        Self::binary_result(ctx, ctx.b.onnx().min(&[l, r]).like(l)?, dtype)
+    }
+
+    pub fn max(self, ctx: &Ctx<'c, 'a>, other: Held<'c, 'a>) -> Result<Held<'c, 'a>, String> {
+        let (l, r, dtype) = self.operands(ctx, other)?;
+        Self::binary_result(ctx, ctx.b.onnx().max(&[l, r]).like(l)?, dtype)
     }
 
     /// `torch.clamp(self, lo, hi)` with Python numbers (NaN stays NaN).
     pub fn clamp(self, ctx: &Ctx<'c, 'a>, lo: Option<f64>, hi: Option<f64>) -> Result<Held<'c, 'a>, String> {
         let mut v = self;
         if let Some(lo) = lo {
-            v = v.binary(ctx, "Max", number_in(ctx, lo, self.dtype)?)?;
+            v = v.max(ctx, number_in(ctx, lo, self.dtype)?)?;
         }
         if let Some(hi) = hi {
-            v = v.binary(ctx, "Min", number_in(ctx, hi, self.dtype)?)?;
+            v = v.min(ctx, number_in(ctx, hi, self.dtype)?)?;
         }
         Ok(v)
     }
@@ -382,16 +434,16 @@ pub fn quantize_held<'c, 'a>(
     // `1.0 / s` is torch's `s.reciprocal() * 1.0`. `Reciprocal` (exact in
     // onnxruntime), not `Div(1, s)`: onnxruntime's DivMulFusion rewrites
     // `x * Div(1, s)` into `x / s`, which rounds differently.
-    let inv = s.unary(ctx, "Reciprocal")?;
-    let mut v = x.binary(ctx, "Mul", inv)?;
+    let inv = s.reciprocal(ctx)?;
+    let mut v = x.mul(ctx, inv)?;
     if order == ZeroPoint::AfterRound {
-        v = v.unary(ctx, "Round")?;
+        v = v.round(ctx)?;
     }
     if let Some(zp) = zp {
-        v = v.binary(ctx, "Add", zp)?;
+        v = v.add(ctx, zp)?;
     }
     if order == ZeroPoint::BeforeRound {
-        v = v.unary(ctx, "Round")?;
+        v = v.round(ctx)?;
     }
     v.clamp(ctx, Some(qmin), Some(qmax))
 }
@@ -406,10 +458,10 @@ pub fn dequantize_held<'c, 'a>(
     s: Held<'c, 'a>,
 ) -> Result<Held<'c, 'a>, String> {
     let d = match zp {
-        Some(zp) => q.binary(ctx, "Sub", zp)?,
+        Some(zp) => q.sub(ctx, zp)?,
         None => q,
     };
-    d.binary(ctx, "Mul", s)
+    d.mul(ctx, s)
 }
 
 /// `v` ([C]) reshaped to broadcast along `axis` of a rank-`rank` tensor.

@@ -32,7 +32,6 @@ fn pixel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     }
     let b = &c.b;
     let i64_t = b.i64_type();
-    let int = |op: &str, l: Value<'c, 'a>, rhs: Value<'c, 'a>| b.op(op, &[l, rhs], &[], b.unranked(i64_t));
     let shape = b.shape(x)?;
     let part = |from: i64, to: i64| -> Result<Value<'c, 'a>, String> {
         b.onnx().slice(shape, b.const_i64s(&[from])?, b.const_i64s(&[to])?, None, None).typed(b.unranked(i64_t))
@@ -41,13 +40,13 @@ fn pixel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let batch = part(0, lead)?;
     let (ch, h, w) = (part(lead, lead + 1)?, part(lead + 1, lead + 2)?, part(lead + 2, lead + 3)?);
     let flat = c.reduce("ReduceProd", batch, None, true, b.unranked(i64_t))?;
-    let out_c = int("Div", ch, b.const_i64s(&[r * r])?)?;
+    let out_c = b.onnx().div(ch, b.const_i64s(&[r * r])?).typed(b.unranked(i64_t))?;
     let rr = b.const_i64s(&[r, r])?;
     let six = b.onnx().concat(&[flat, out_c, rr, h, w], 0).typed(b.unranked(i64_t))?;
     let y = b.onnx().reshape(x, six, Some(1)).like(x)?;
     let y = b.onnx().transpose(y, Some(&[0, 1, 4, 2, 5, 3])).like(x)?;
     let rv = b.const_i64s(&[r])?;
-    let back = b.onnx().concat(&[batch, out_c, int("Mul", h, rv)?, int("Mul", w, rv)?], 0).typed(b.unranked(i64_t))?;
+    let back = b.onnx().concat(&[batch, out_c, b.onnx().mul(h, rv).typed(b.unranked(i64_t))?, b.onnx().mul(w, rv).typed(b.unranked(i64_t))?], 0).typed(b.unranked(i64_t))?;
     Ok(vec![c.b.onnx().reshape(y, back, Some(1)).typed(c.result_type(0)?)?])
 }
 

@@ -56,18 +56,17 @@ fn pixel_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
 fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: usize) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &c.b;
     let i64t = b.unranked(b.i64_type());
-    let int = |op: &str, l: Value<'c, 'a>, rhs: Value<'c, 'a>| b.op(op, &[l, rhs], &[], i64t);
     let lead_end = rank as i64 - 3;
     let dim = |d: i64| dim_size(c, x, d);
     let lead = b.onnx().shape(x, Some(lead_end), None).typed(i64t)?;
     let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
     let lead_n = b.onnx().reshape(lead_n, b.const_i64s(&[1])?, None).typed(i64t)?;
     let rv = b.const_i64s(&[r])?;
-    let (ch, h, w) = (dim(lead_end)?, int("Div", dim(lead_end + 1)?, rv)?, int("Div", dim(lead_end + 2)?, rv)?);
+    let (ch, h, w) = (dim(lead_end)?, b.onnx().div(dim(lead_end + 1)?, rv).typed(i64t)?, b.onnx().div(dim(lead_end + 2)?, rv).typed(i64t)?);
     let s6 = concat(c, &[lead_n, ch, h, rv, w, rv])?;
     let y = b.onnx().reshape(x, s6, Some(1)).like(x)?;
     let y = b.onnx().transpose(y, Some(&[0, 1, 3, 5, 2, 4])).like(x)?;
-    let out_c = int("Mul", ch, b.const_i64s(&[r * r])?)?;
+    let out_c = b.onnx().mul(ch, b.const_i64s(&[r * r])?).typed(i64t)?;
     let out = concat(c, &[lead, out_c, h, w])?;
     // An empty input keeps its own shape (torch's quirk, see above).
     let shape = b.shape(x)?;

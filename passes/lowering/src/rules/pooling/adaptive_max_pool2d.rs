@@ -142,19 +142,26 @@ impl<'c, 'a> I<'c, 'a> {
         }
     }
 
-    fn binary(&self, c: &Ctx<'c, 'a>, op: &str, other: &I<'c, 'a>, fold: fn(i64, i64) -> i64) -> Result<Self, String> {
+    /// `self <op> other`: `fold` of the two when both are known, else
+    /// `build` of their values (int64).
+    fn binary(
+        &self,
+        c: &Ctx<'c, 'a>,
+        other: &I<'c, 'a>,
+        fold: fn(i64, i64) -> i64,
+        build: impl FnOnce(Value<'c, 'a>, Value<'c, 'a>) -> Result<Value<'c, 'a>, String>,
+    ) -> Result<Self, String> {
         if let (I::S(l), I::S(r)) = (self, other) {
             return Ok(I::S(fold(*l, *r)));
         }
-        let ty = c.b.unranked(c.b.i64_type());
-        Ok(I::D(c.b.op(op, &[self.value(c)?, other.value(c)?], &[], ty)?))
+        Ok(I::D(build(self.value(c)?, other.value(c)?)?))
     }
 
     fn mul(&self, c: &Ctx<'c, 'a>, k: i64) -> Result<Self, String> {
         match k {
             1 => Ok(self.clone()),
             0 => Ok(I::S(0)),
-            _ => self.binary(c, "Mul", &I::S(k), |l, r| l * r),
+            _ => self.binary(c, &I::S(k), |l, r| l * r, |l, r| c.b.onnx().mul(l, r).typed(c.b.unranked(c.b.i64_type()))),
         }
     }
 
@@ -162,7 +169,7 @@ impl<'c, 'a> I<'c, 'a> {
         match (self, other) {
             (I::S(1), _) => Ok(other.clone()),
             (_, I::S(1)) => Ok(self.clone()),
-            _ => self.binary(c, "Mul", other, |l, r| l * r),
+            _ => self.binary(c, other, |l, r| l * r, |l, r| c.b.onnx().mul(l, r).typed(c.b.unranked(c.b.i64_type()))),
         }
     }
 
@@ -170,11 +177,11 @@ impl<'c, 'a> I<'c, 'a> {
         if k == 0 {
             return Ok(self.clone());
         }
-        self.binary(c, "Add", &I::S(k), |l, r| l + r)
+        self.binary(c, &I::S(k), |l, r| l + r, |l, r| c.b.onnx().add(l, r).typed(c.b.unranked(c.b.i64_type())))
     }
 
     fn sub(&self, c: &Ctx<'c, 'a>, other: &I<'c, 'a>) -> Result<Self, String> {
-        self.binary(c, "Sub", other, |l, r| l - r)
+        self.binary(c, other, |l, r| l - r, |l, r| c.b.onnx().sub(l, r).typed(c.b.unranked(c.b.i64_type())))
     }
 
     /// Integer division of a non-negative value.
@@ -182,7 +189,7 @@ impl<'c, 'a> I<'c, 'a> {
         if k == 1 {
             return Ok(self.clone());
         }
-        self.binary(c, "Div", &I::S(k), |l, r| l / r)
+        self.binary(c, &I::S(k), |l, r| l / r, |l, r| c.b.onnx().div(l, r).typed(c.b.unranked(c.b.i64_type())))
     }
 
     /// The 1-D int64 tensor of `items`.

@@ -75,11 +75,11 @@ fn choose_qparams_per_token<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
         return Err(format!("torch's choose_qparams_per_token supports int8 only, got {dtype}"));
     }
     let (x, rank) = float_input(ctx)?;
-    let mut s = reduce_last(ctx, "ReduceMax", x.unary(ctx, "Abs")?, rank)?;
+    let mut s = reduce_last(ctx, "ReduceMax", x.abs(ctx)?, rank)?;
     if s.dtype == Type::float16(ctx.b.context) {
         s = s.to(ctx, ctx.b.f32_type())?;
     }
-    let s = s.clamp(ctx, Some(1e-5), None)?.binary(ctx, "Div", number_in(ctx, 127.0, s.dtype)?)?;
+    let s = s.clamp(ctx, Some(1e-5), None)?.div(ctx, number_in(ctx, 127.0, s.dtype)?)?;
     // zeros_like(scales), in the zero point's recorded type.
     let zero = ctx.b.const_scalar(ctx.result_element(1)?, 0.0)?;
     let shape = ctx.b.shape(s.value)?;
@@ -91,21 +91,21 @@ fn choose_qparams_per_token_asymmetric<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c,
     let (x, rank) = float_input(ctx)?;
     let dt = x.dtype;
     let (qmin, qmax) = (-128.0, 127.0);
-    let mn = reduce_last(ctx, "ReduceMin", x, rank)?.binary(ctx, "Min", number_in(ctx, 0.0, dt)?)?;
-    let mx = reduce_last(ctx, "ReduceMax", x, rank)?.binary(ctx, "Max", number_in(ctx, 0.0, dt)?)?;
-    let s = mx.binary(ctx, "Sub", mn)?.binary(ctx, "Div", number_in(ctx, qmax - qmin, dt)?)?;
+    let mn = reduce_last(ctx, "ReduceMin", x, rank)?.min(ctx, number_in(ctx, 0.0, dt)?)?;
+    let mx = reduce_last(ctx, "ReduceMax", x, rank)?.max(ctx, number_in(ctx, 0.0, dt)?)?;
+    let s = mx.sub(ctx, mn)?.div(ctx, number_in(ctx, qmax - qmin, dt)?)?;
     let s = s.clamp(ctx, Some(f32::EPSILON as f64), None)?;
-    let dmin = mn.binary(ctx, "Div", s)?;
-    let dmax = mx.binary(ctx, "Div", s)?;
-    let from_min = number_in(ctx, qmin, dt)?.binary(ctx, "Add", dmin)?;
-    let from_max = number_in(ctx, qmax, dt)?.binary(ctx, "Add", dmax)?;
-    let total = from_min.binary(ctx, "Add", from_max)?;
+    let dmin = mn.div(ctx, s)?;
+    let dmax = mx.div(ctx, s)?;
+    let from_min = number_in(ctx, qmin, dt)?.add(ctx, dmin)?;
+    let from_max = number_in(ctx, qmax, dt)?.add(ctx, dmax)?;
+    let total = from_min.add(ctx, from_max)?;
     let zero = ctx.b.const_scalar(builder::element_type(total.value.r#type()).ok_or("not a tensor")?, 0.0)?;
     let bool_type: Type<'c> = IntegerType::new(ctx.b.context, 1).into();
     let positive = ctx.b.onnx().greater(total.value, zero).typed(ctx.b.unranked(bool_type))?;
-    let low = number_in(ctx, qmin, dt)?.binary(ctx, "Sub", dmin)?;
-    let high = number_in(ctx, qmax, dt)?.binary(ctx, "Sub", dmax)?;
+    let low = number_in(ctx, qmin, dt)?.sub(ctx, dmin)?;
+    let high = number_in(ctx, qmax, dt)?.sub(ctx, dmax)?;
     let zp = ctx.b.onnx().where_(positive, low.value, high.value).like(low.value)?;
-    let zp = Held { value: zp, dtype: dt }.clamp(ctx, Some(qmin), Some(qmax))?.unary(ctx, "Round")?;
+    let zp = Held { value: zp, dtype: dt }.clamp(ctx, Some(qmin), Some(qmax))?.round(ctx)?;
     results(ctx, s.value, zp.value)
 }

@@ -67,21 +67,21 @@ fn choose_qparams_affine<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
         Ok(Held { value: v, dtype: dt })
     };
     let zero = number_in(ctx, 0.0, dt)?;
-    let mn_neg = reduce("ReduceMin")?.binary(ctx, "Min", zero)?;
-    let mx_pos = reduce("ReduceMax")?.binary(ctx, "Max", zero)?;
+    let mn_neg = reduce("ReduceMin")?.min(ctx, zero)?;
+    let mx_pos = reduce("ReduceMax")?.max(ctx, zero)?;
     let (scale, zp) = if mapping == "ASYMMETRIC" {
-        let s = mx_pos.binary(ctx, "Sub", mn_neg)?.binary(ctx, "Div", number_in(ctx, qmax - qmin, dt)?)?;
+        let s = mx_pos.sub(ctx, mn_neg)?.div(ctx, number_in(ctx, qmax - qmin, dt)?)?;
         let s = s.clamp(ctx, Some(eps), None)?;
-        let r = mn_neg.binary(ctx, "Div", s)?.unary(ctx, "Round")?;
-        let zp = number_in(ctx, qmin, dt)?.binary(ctx, "Sub", r)?.clamp(ctx, Some(qmin), Some(qmax))?;
+        let r = mn_neg.div(ctx, s)?.round(ctx)?;
+        let zp = number_in(ctx, qmin, dt)?.sub(ctx, r)?.clamp(ctx, Some(qmin), Some(qmax))?;
         (s, zp)
     } else {
         let s = if mapping == "SYMMETRIC" {
-            let m = mn_neg.unary(ctx, "Neg")?.binary(ctx, "Max", mx_pos)?;
-            m.binary(ctx, "Div", number_in(ctx, (qmax - qmin) / 2.0, dt)?)?
+            let m = mn_neg.neg(ctx)?.max(ctx, mx_pos)?;
+            m.div(ctx, number_in(ctx, (qmax - qmin) / 2.0, dt)?)?
         } else {
-            let smin = mn_neg.binary(ctx, "Div", number_in(ctx, qmin, dt)?)?;
-            let smax = mx_pos.binary(ctx, "Div", number_in(ctx, qmax, dt)?)?;
+            let smin = mn_neg.div(ctx, number_in(ctx, qmin, dt)?)?;
+            let smax = mx_pos.div(ctx, number_in(ctx, qmax, dt)?)?;
             let bool_type: Type<'c> = IntegerType::new(ctx.b.context, 1).into();
             let mask = ctx.b.onnx().greater(smin.value, smax.value).typed(ctx.b.unranked(bool_type))?;
             let v = ctx.b.onnx().where_(mask, smin.value, smax.value).like(smin.value)?;

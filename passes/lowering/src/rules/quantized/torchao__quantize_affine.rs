@@ -73,9 +73,9 @@ fn dequantize_affine<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let mut d = held(ctx, reshape(ctx, q, &view.split)?)?.to(ctx, out)?;
     if let Some(zp) = ctx.args.opt_tensor("zero_point")? {
         let zp = held(ctx, view_params(ctx, zp, &view.params, "zero_point")?)?.to(ctx, out)?;
-        d = d.binary(ctx, "Sub", zp)?;
+        d = d.sub(ctx, zp)?;
     }
-    let y = d.binary(ctx, "Mul", s)?;
+    let y = d.mul(ctx, s)?;
     let y = reshape(ctx, y.value, &sizes)?;
     Ok(vec![ctx.b.cast_like_type(y, out)?])
 }

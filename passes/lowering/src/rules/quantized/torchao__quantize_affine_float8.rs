@@ -49,7 +49,7 @@ fn choose_scale_float8<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let sizes = static_dims(x, "the input")?;
     let block = ctx.args.ints("block_size")?;
     let view = super::quant_common::block_view(&sizes, &block)?;
-    let xr = held(ctx, reshape(ctx, x, &view.split)?)?.unary(ctx, "Abs")?;
+    let xr = held(ctx, reshape(ctx, x, &view.split)?)?.abs(ctx)?;
     let axes = (!view.reduced.is_empty()).then_some(view.reduced.as_slice());
     let compute = builder::element_type(xr.value.r#type()).ok_or("not a tensor")?;
     let amax = ctx.reduce("ReduceMax", xr.value, axes, true, ctx.b.unranked(compute))?;
@@ -58,7 +58,7 @@ fn choose_scale_float8<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     if lb.is_some() || ub.is_some() {
         s = s.clamp(ctx, lb, ub)?;
     }
-    let s = s.binary(ctx, "Div", number_in(ctx, quant_max, dt)?)?;
+    let s = s.div(ctx, number_in(ctx, quant_max, dt)?)?;
     let out_dims: Vec<i64> = sizes.iter().zip(&block).map(|(n, b)| n / b).collect();
     let s = Held { value: reshape(ctx, s.value, &out_dims)?, dtype: dt };
     let s = if e8m0 { power_of_two(ctx, s)? } else { s };
@@ -74,7 +74,7 @@ fn power_of_two<'c, 'a>(ctx: &Ctx<'c, 'a>, s: Held<'c, 'a>) -> Result<Held<'c, '
     let ln = ctx.b.onnx().log(wide).like(wide)?;
     let ln2 = ctx.b.const_scalar(f64_type, std::f64::consts::LN_2)?;
     let log2 = ctx.b.onnx().div(ln, ln2).like(ln)?;
-    let log2 = Held { value: log2, dtype: f64_type }.to(ctx, s.dtype)?.unary(ctx, "Round")?;
+    let log2 = Held { value: log2, dtype: f64_type }.to(ctx, s.dtype)?.round(ctx)?;
     let r = ctx.b.cast_like_type(log2.value, f64_type)?;
     let two = ctx.b.const_scalar(f64_type, 2.0)?;
     let p = ctx.b.onnx().pow(two, r).like(r)?;

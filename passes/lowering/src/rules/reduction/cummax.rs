@@ -59,12 +59,12 @@ pub(super) fn cumext<'c, 'a>(c: &Ctx<'c, 'a>, max: bool) -> Result<Vec<Value<'c,
         let scanned = inclusive_scan(c, &[(x, fill), (idx, zero_i)], axis, n, |b, earlier, later| {
             let (a, ai, y, yi) = (earlier[0], earlier[1], later[0], later[1]);
             let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
-            let test = |op: &str, inputs: &[Value<'c, 'a>]| b.op(op, inputs, &[], bool_t);
-            let cmp = test(if max { "GreaterOrEqual" } else { "LessOrEqual" }, &[y, a])?;
+            let cmp = if max { b.onnx().greater_or_equal(y, a) } else { b.onnx().less_or_equal(y, a) };
+            let cmp = cmp.typed(bool_t)?;
             let take = if float {
-                let a_ok = test("Not", &[test("IsNaN", &[a])?])?;
-                let ok = test("And", &[a_ok, cmp])?;
-                test("Or", &[test("IsNaN", &[y])?, ok])?
+                let a_ok = b.onnx().not(b.onnx().is_na_n(a).typed(bool_t)?).typed(bool_t)?;
+                let ok = b.onnx().and(a_ok, cmp).typed(bool_t)?;
+                b.onnx().or(b.onnx().is_na_n(y).typed(bool_t)?, ok).typed(bool_t)?
             } else {
                 cmp
             };

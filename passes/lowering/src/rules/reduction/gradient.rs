@@ -132,21 +132,23 @@ fn uniform<'c, 'a>(ctx: &Ctx<'c, 'a>, f: Value<'c, 'a>, d: i64, h: f64, edge_ord
     let b = &ctx.b;
     let k = |v: f64| b.const_like(f, v);
     let mul = |a: Value<'c, 'a>, c: f64| -> Result<Value<'c, 'a>, String> { b.onnx().mul(k(c)?, a).like(f) };
-    let bin = |op: &str, a: Value<'c, 'a>, c: Value<'c, 'a>| b.op_like(op, &[a, c], &[], f);
+    let add = |a: Value<'c, 'a>, c: Value<'c, 'a>| b.onnx().add(a, c).like(f);
+    let div = |a: Value<'c, 'a>, c: Value<'c, 'a>| b.onnx().div(a, c).like(f);
+    let sub = |a: Value<'c, 'a>, c: Value<'c, 'a>| b.onnx().sub(a, c).like(f);
     let hh = k(h)?;
-    let center = bin("Sub", slice(ctx, f, d, 2, None)?, slice(ctx, f, d, 0, Some(-2))?)?;
-    let center = bin("Div", center, hh)?;
-    let center = bin("Div", center, k(2.0)?)?;
+    let center = sub(slice(ctx, f, d, 2, None)?, slice(ctx, f, d, 0, Some(-2))?)?;
+    let center = div(center, hh)?;
+    let center = div(center, k(2.0)?)?;
     let (prepend, append) = if edge_order == 1 {
-        let p = bin("Sub", slice(ctx, f, d, 1, Some(2))?, slice(ctx, f, d, 0, Some(1))?)?;
-        let a = bin("Sub", slice(ctx, f, d, -1, None)?, slice(ctx, f, d, -2, Some(-1))?)?;
-        (bin("Div", p, hh)?, bin("Div", a, hh)?)
+        let p = sub(slice(ctx, f, d, 1, Some(2))?, slice(ctx, f, d, 0, Some(1))?)?;
+        let a = sub(slice(ctx, f, d, -1, None)?, slice(ctx, f, d, -2, Some(-1))?)?;
+        (div(p, hh)?, div(a, hh)?)
     } else {
-        let p = bin("Add", mul(slice(ctx, f, d, 0, Some(1))?, -1.5)?, mul(slice(ctx, f, d, 1, Some(2))?, 2.0)?)?;
-        let p = bin("Sub", p, mul(slice(ctx, f, d, 2, Some(3))?, 0.5)?)?;
-        let a = bin("Sub", mul(slice(ctx, f, d, -3, Some(-2))?, 0.5)?, mul(slice(ctx, f, d, -2, Some(-1))?, 2.0)?)?;
-        let a = bin("Add", a, mul(slice(ctx, f, d, -1, None)?, 1.5)?)?;
-        (bin("Div", p, hh)?, bin("Div", a, hh)?)
+        let p = add(mul(slice(ctx, f, d, 0, Some(1))?, -1.5)?, mul(slice(ctx, f, d, 1, Some(2))?, 2.0)?)?;
+        let p = sub(p, mul(slice(ctx, f, d, 2, Some(3))?, 0.5)?)?;
+        let a = sub(mul(slice(ctx, f, d, -3, Some(-2))?, 0.5)?, mul(slice(ctx, f, d, -2, Some(-1))?, 2.0)?)?;
+        let a = add(a, mul(slice(ctx, f, d, -1, None)?, 1.5)?)?;
+        (div(p, hh)?, div(a, hh)?)
     };
     b.onnx().concat(&[prepend, center, append], d).like(f)
 }
@@ -161,42 +163,45 @@ fn coordinates<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let d = dim as i64;
-    let bin = |op: &str, a: Value<'c, 'a>, c: Value<'c, 'a>| b.op_like(op, &[a, c], &[], f);
-    let dx = bin("Sub", slice(ctx, coords, 0, 1, None)?, slice(ctx, coords, 0, 0, Some(-1))?)?;
+    let add = |a: Value<'c, 'a>, c: Value<'c, 'a>| b.onnx().add(a, c).like(f);
+    let div = |a: Value<'c, 'a>, c: Value<'c, 'a>| b.onnx().div(a, c).like(f);
+    let mul = |a: Value<'c, 'a>, c: Value<'c, 'a>| b.onnx().mul(a, c).like(f);
+    let sub = |a: Value<'c, 'a>, c: Value<'c, 'a>| b.onnx().sub(a, c).like(f);
+    let dx = sub(slice(ctx, coords, 0, 1, None)?, slice(ctx, coords, 0, 0, Some(-1))?)?;
     let dx1 = slice(ctx, dx, 0, 0, Some(-1))?;
     let dx2 = slice(ctx, dx, 0, 1, None)?;
     let mut shape = vec![1i64; rank];
     shape[dim] = -1;
     let shape = b.const_i64s(&shape)?;
     let along = |v: Value<'c, 'a>| b.onnx().reshape(v, shape, None).like(f);
-    let sum12 = bin("Add", dx1, dx2)?;
+    let sum12 = add(dx1, dx2)?;
     let neg_dx2 = b.onnx().neg(dx2).like(f)?;
-    let a = along(bin("Div", neg_dx2, bin("Mul", dx1, sum12)?)?)?;
-    let bb = along(bin("Div", bin("Sub", dx2, dx1)?, bin("Mul", dx1, dx2)?)?)?;
-    let c = along(bin("Div", dx1, bin("Mul", dx2, sum12)?)?)?;
-    let center = bin("Add", bin("Mul", a, slice(ctx, f, d, 0, Some(-2))?)?, bin("Mul", bb, slice(ctx, f, d, 1, Some(-1))?)?)?;
-    let center = bin("Add", center, bin("Mul", c, slice(ctx, f, d, 2, None)?)?)?;
+    let a = along(div(neg_dx2, mul(dx1, sum12)?)?)?;
+    let bb = along(div(sub(dx2, dx1)?, mul(dx1, dx2)?)?)?;
+    let c = along(div(dx1, mul(dx2, sum12)?)?)?;
+    let center = add(mul(a, slice(ctx, f, d, 0, Some(-2))?)?, mul(bb, slice(ctx, f, d, 1, Some(-1))?)?)?;
+    let center = add(center, mul(c, slice(ctx, f, d, 2, None)?)?)?;
     let at = |i: i64| b.onnx().gather(dx, b.const_i64_scalar(i)?, Some(0)).like(f);
     let (prepend, append) = if edge_order == 1 {
-        let p = bin("Sub", slice(ctx, f, d, 1, Some(2))?, slice(ctx, f, d, 0, Some(1))?)?;
-        let q = bin("Sub", slice(ctx, f, d, -1, None)?, slice(ctx, f, d, -2, Some(-1))?)?;
-        (bin("Div", p, at(0)?)?, bin("Div", q, at(-1)?)?)
+        let p = sub(slice(ctx, f, d, 1, Some(2))?, slice(ctx, f, d, 0, Some(1))?)?;
+        let q = sub(slice(ctx, f, d, -1, None)?, slice(ctx, f, d, -2, Some(-1))?)?;
+        (div(p, at(0)?)?, div(q, at(-1)?)?)
     } else {
         let two = b.const_like(f, 2.0)?;
         let (h0, h1) = (at(0)?, at(1)?);
-        let s01 = bin("Add", h0, h1)?;
-        let a = b.onnx().neg(bin("Div", bin("Add", bin("Mul", two, h0)?, h1)?, bin("Mul", h0, s01)?)?).like(f)?;
-        let bq = bin("Div", s01, bin("Mul", h0, h1)?)?;
-        let cq = bin("Div", b.onnx().neg(h0).like(f)?, bin("Mul", h1, s01)?)?;
-        let p = bin("Add", bin("Mul", a, slice(ctx, f, d, 0, Some(1))?)?, bin("Mul", bq, slice(ctx, f, d, 1, Some(2))?)?)?;
-        let p = bin("Add", p, bin("Mul", cq, slice(ctx, f, d, 2, Some(3))?)?)?;
+        let s01 = add(h0, h1)?;
+        let a = b.onnx().neg(div(add(mul(two, h0)?, h1)?, mul(h0, s01)?)?).like(f)?;
+        let bq = div(s01, mul(h0, h1)?)?;
+        let cq = div(b.onnx().neg(h0).like(f)?, mul(h1, s01)?)?;
+        let p = add(mul(a, slice(ctx, f, d, 0, Some(1))?)?, mul(bq, slice(ctx, f, d, 1, Some(2))?)?)?;
+        let p = add(p, mul(cq, slice(ctx, f, d, 2, Some(3))?)?)?;
         let (hl, hm) = (at(-1)?, at(-2)?);
-        let slm = bin("Add", hl, hm)?;
-        let a = bin("Div", hl, bin("Mul", hm, slm)?)?;
-        let bq = b.onnx().neg(bin("Div", slm, bin("Mul", hl, hm)?)?).like(f)?;
-        let cq = bin("Div", bin("Add", bin("Mul", two, hl)?, hm)?, bin("Mul", hl, slm)?)?;
-        let q = bin("Add", bin("Mul", a, slice(ctx, f, d, -3, Some(-2))?)?, bin("Mul", bq, slice(ctx, f, d, -2, Some(-1))?)?)?;
-        let q = bin("Add", q, bin("Mul", cq, slice(ctx, f, d, -1, None)?)?)?;
+        let slm = add(hl, hm)?;
+        let a = div(hl, mul(hm, slm)?)?;
+        let bq = b.onnx().neg(div(slm, mul(hl, hm)?)?).like(f)?;
+        let cq = div(add(mul(two, hl)?, hm)?, mul(hl, slm)?)?;
+        let q = add(mul(a, slice(ctx, f, d, -3, Some(-2))?)?, mul(bq, slice(ctx, f, d, -2, Some(-1))?)?)?;
+        let q = add(q, mul(cq, slice(ctx, f, d, -1, None)?)?)?;
         (p, q)
     };
     b.onnx().concat(&[prepend, center, append], d).like(f)
