@@ -17,17 +17,14 @@ struct E<'d, 'c, 'a> {
 }
 
 impl<'c, 'a> E<'_, 'c, 'a> {
-    fn t2(&self, op: &str, a: V<'c, 'a>, b: V<'c, 'a>) -> R<'c, 'a> {
-        self.d.call(op, &[("self", Arg::T(a)), ("other", Arg::T(b))], self.ty)
-    }
     fn mul(&self, a: V<'c, 'a>, b: V<'c, 'a>) -> R<'c, 'a> {
-        self.t2("aten.mul.Tensor", a, b)
+        self.d.call("aten.mul.Tensor", &[("self", Arg::T(a)), ("other", Arg::T(b))], self.ty)
     }
     fn add(&self, a: V<'c, 'a>, b: V<'c, 'a>) -> R<'c, 'a> {
-        self.t2("aten.add.Tensor", a, b)
+        self.d.call("aten.add.Tensor", &[("self", Arg::T(a)), ("other", Arg::T(b))], self.ty)
     }
     fn div(&self, a: V<'c, 'a>, b: V<'c, 'a>) -> R<'c, 'a> {
-        self.t2("aten.div.Tensor", a, b)
+        self.d.call("aten.div.Tensor", &[("self", Arg::T(a)), ("other", Arg::T(b))], self.ty)
     }
     /// `a * s`.
     fn scale(&self, a: V<'c, 'a>, s: f64) -> R<'c, 'a> {
@@ -41,12 +38,46 @@ impl<'c, 'a> E<'_, 'c, 'a> {
     fn rsub(&self, a: V<'c, 'a>, s: f64) -> R<'c, 'a> {
         self.d.call("aten.rsub.Scalar", &[("self", Arg::T(a)), ("other", Arg::Float(s))], self.ty)
     }
-    fn unary(&self, op: &str, a: V<'c, 'a>) -> R<'c, 'a> {
-        self.d.call(op, &[("self", Arg::T(a))], self.ty)
+    fn abs(&self, a: V<'c, 'a>) -> R<'c, 'a> {
+        self.d.call("aten.abs.default", &[("self", Arg::T(a))], self.ty)
     }
-    /// `a <op> s` as a bool tensor (`aten.le.Scalar`, ...).
-    fn cmp(&self, op: &str, a: V<'c, 'a>, s: f64) -> R<'c, 'a> {
-        self.d.call(op, &[("self", Arg::T(a)), ("other", Arg::Float(s))], self.d.bool_like(self.ty)?)
+    fn erf(&self, a: V<'c, 'a>) -> R<'c, 'a> {
+        self.d.call("aten.erf.default", &[("self", Arg::T(a))], self.ty)
+    }
+    fn exp(&self, a: V<'c, 'a>) -> R<'c, 'a> {
+        self.d.call("aten.exp.default", &[("self", Arg::T(a))], self.ty)
+    }
+    fn neg(&self, a: V<'c, 'a>) -> R<'c, 'a> {
+        self.d.call("aten.neg.default", &[("self", Arg::T(a))], self.ty)
+    }
+    fn sigmoid(&self, a: V<'c, 'a>) -> R<'c, 'a> {
+        self.d.call("aten.sigmoid.default", &[("self", Arg::T(a))], self.ty)
+    }
+    fn softplus(&self, a: V<'c, 'a>) -> R<'c, 'a> {
+        self.d.call("aten.softplus.default", &[("self", Arg::T(a))], self.ty)
+    }
+    fn tanh(&self, a: V<'c, 'a>) -> R<'c, 'a> {
+        self.d.call("aten.tanh.default", &[("self", Arg::T(a))], self.ty)
+    }
+    /// `a <op> s` as a bool tensor (`target`: `aten.le.Scalar`, ...).
+    fn compare(&self, target: &str, a: V<'c, 'a>, s: f64) -> R<'c, 'a> {
+        self.d.call(target, &[("self", Arg::T(a)), ("other", Arg::Float(s))], self.d.bool_like(self.ty)?)
+    }
+    /// `a >= s` (bool).
+    fn ge(&self, a: V<'c, 'a>, s: f64) -> R<'c, 'a> {
+        self.compare("aten.ge.Scalar", a, s)
+    }
+    /// `a > s` (bool).
+    fn gt(&self, a: V<'c, 'a>, s: f64) -> R<'c, 'a> {
+        self.compare("aten.gt.Scalar", a, s)
+    }
+    /// `a <= s` (bool).
+    fn le(&self, a: V<'c, 'a>, s: f64) -> R<'c, 'a> {
+        self.compare("aten.le.Scalar", a, s)
+    }
+    /// `a < s` (bool).
+    fn lt(&self, a: V<'c, 'a>, s: f64) -> R<'c, 'a> {
+        self.compare("aten.lt.Scalar", a, s)
     }
     fn or(&self, a: V<'c, 'a>, b: V<'c, 'a>) -> R<'c, 'a> {
         self.d.call("aten.logical_or.default", &[("self", Arg::T(a)), ("other", Arg::T(b))], self.d.bool_like(self.ty)?)
@@ -95,14 +126,14 @@ pub const DECOMPOSITIONS: &[D] = &[
     .dtypes(&["f32", "f64"]),
     D::new("aten.threshold_backward.default", "where(x <= threshold, 0, grad_output)", |d| {
         let (ex, er, x, g) = parts(d, "self")?;
-        let c = ex.cmp("aten.le.Scalar", x, number(d, "threshold")?)?;
+        let c = ex.le(x, number(d, "threshold")?)?;
         Ok(vec![er.select_scalar(c, 0.0, g)?])
     })
     .samples(&["grad_output: T[2,5]; self: T[2,5]; threshold: 0.1", "grad_output: T[]; self: T[]; threshold: 0"])
     .dtypes(&["f32", "f64"]),
     D::new("aten.silu_backward.default", "grad_output * s * (1 + x * (1 - s)), s = sigmoid(x)", |d| {
         let (ex, er, x, g) = parts(d, "self")?;
-        let s = ex.unary("aten.sigmoid.default", x)?;
+        let s = ex.sigmoid(x)?;
         let t = ex.mul(s, ex.plus(ex.mul(x, ex.rsub(s, 1.0)?)?, 1.0)?)?;
         Ok(vec![er.mul(g, t)?])
     })
@@ -110,7 +141,7 @@ pub const DECOMPOSITIONS: &[D] = &[
     .dtypes(&["f32", "f64"]),
     D::new("aten.hardsigmoid_backward.default", "where(-3 < x < 3, grad_output / 6, 0)", |d| {
         let (ex, er, x, g) = parts(d, "self")?;
-        let inside = ex.and(ex.cmp("aten.gt.Scalar", x, -3.0)?, ex.cmp("aten.lt.Scalar", x, 3.0)?)?;
+        let inside = ex.and(ex.gt(x, -3.0)?, ex.lt(x, 3.0)?)?;
         let outside = ex.unary_bool_not(inside)?;
         Ok(vec![er.select_scalar(outside, 0.0, er.scale(g, 1.0 / 6.0)?)?])
     })
@@ -119,16 +150,16 @@ pub const DECOMPOSITIONS: &[D] = &[
     D::new("aten.hardswish_backward.default", "where(x <= -3, 0, where(x < 3, grad_output * (x / 3 + 0.5), grad_output))", |d| {
         let (ex, er, x, g) = parts(d, "self")?;
         let middle = er.mul(g, ex.plus(ex.scale(x, 1.0 / 3.0)?, 0.5)?)?;
-        let upper = er.select(ex.cmp("aten.lt.Scalar", x, 3.0)?, middle, g)?;
-        Ok(vec![er.select_scalar(ex.cmp("aten.le.Scalar", x, -3.0)?, 0.0, upper)?])
+        let upper = er.select(ex.lt(x, 3.0)?, middle, g)?;
+        Ok(vec![er.select_scalar(ex.le(x, -3.0)?, 0.0, upper)?])
     })
     .samples(&["grad_output: T[2,8]; self: T[2,8]{-5..5}"])
     .dtypes(&["f32", "f64"]),
     D::new("aten.hardtanh_backward.default", "where(x <= min_val or x >= max_val, 0, grad_output)", |d| {
         let (ex, er, x, g) = parts(d, "self")?;
         let c = ex.or(
-            ex.cmp("aten.le.Scalar", x, number(d, "min_val")?)?,
-            ex.cmp("aten.ge.Scalar", x, number(d, "max_val")?)?,
+            ex.le(x, number(d, "min_val")?)?,
+            ex.ge(x, number(d, "max_val")?)?,
         )?;
         Ok(vec![er.select_scalar(c, 0.0, g)?])
     })
@@ -136,7 +167,7 @@ pub const DECOMPOSITIONS: &[D] = &[
     .dtypes(&["f32", "f64"]),
     D::new("aten.leaky_relu_backward.default", "where(x > 0, grad_output, grad_output * negative_slope)", |d| {
         let (ex, er, x, g) = parts(d, "self")?;
-        let c = ex.cmp("aten.gt.Scalar", x, 0.0)?;
+        let c = ex.gt(x, 0.0)?;
         Ok(vec![er.select(c, g, er.scale(g, number(d, "negative_slope")?)?)?])
     })
     .samples(&["grad_output: T[2,5]; self: T[2,5]; negative_slope: 0.01; self_is_result: false"])
@@ -144,7 +175,7 @@ pub const DECOMPOSITIONS: &[D] = &[
     D::new("aten.softshrink_backward.default", "where(-lambd <= x <= lambd, 0, grad_output)", |d| {
         let (ex, er, x, g) = parts(d, "self")?;
         let l = number(d, "lambd")?;
-        let c = ex.and(ex.cmp("aten.ge.Scalar", x, -l)?, ex.cmp("aten.le.Scalar", x, l)?)?;
+        let c = ex.and(ex.ge(x, -l)?, ex.le(x, l)?)?;
         Ok(vec![er.select_scalar(c, 0.0, g)?])
     })
     .samples(&["grad_output: T[2,8]; self: T[2,8]{-2..2}; lambd: 0.5"])
@@ -154,9 +185,9 @@ pub const DECOMPOSITIONS: &[D] = &[
         let approximate = d.args.string("approximate").unwrap_or_else(|_| "none".into());
         let t = match approximate.as_str() {
             "none" => {
-                let cdf = ex.scale(ex.plus(ex.unary("aten.erf.default", ex.scale(x, std::f64::consts::FRAC_1_SQRT_2)?)?, 1.0)?, 0.5)?;
+                let cdf = ex.scale(ex.plus(ex.erf(ex.scale(x, std::f64::consts::FRAC_1_SQRT_2)?)?, 1.0)?, 0.5)?;
                 let k_alpha = std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2 * 0.5;
-                let pdf = ex.scale(ex.unary("aten.exp.default", ex.scale(ex.mul(x, x)?, -0.5)?)?, k_alpha)?;
+                let pdf = ex.scale(ex.exp(ex.scale(ex.mul(x, x)?, -0.5)?)?, k_alpha)?;
                 ex.add(cdf, ex.mul(x, pdf)?)?
             }
             "tanh" => {
@@ -165,7 +196,7 @@ pub const DECOMPOSITIONS: &[D] = &[
                 let x_sq = ex.mul(x, x)?;
                 let x_cube = ex.mul(x_sq, x)?;
                 let inner = ex.scale(ex.add(x, ex.scale(x_cube, k_kappa)?)?, k_beta)?;
-                let tanh_inner = ex.unary("aten.tanh.default", inner)?;
+                let tanh_inner = ex.tanh(inner)?;
                 let left = ex.scale(x, 0.5)?;
                 let right = ex.plus(tanh_inner, 1.0)?;
                 let left_derivative = ex.scale(right, 0.5)?;
@@ -190,11 +221,11 @@ pub const DECOMPOSITIONS: &[D] = &[
         let neg_coef = number(d, "alpha")? * number(d, "scale")?;
         let pos_coef = number(d, "scale")?;
         let neg_input_coef = number(d, "input_scale")?;
-        let c = ex.cmp("aten.le.Scalar", x, 0.0)?;
+        let c = ex.le(x, 0.0)?;
         let negative = if d.args.bool("is_result")? {
             er.mul(er.scale(g, neg_input_coef)?, ex.plus(x, neg_coef)?)?
         } else {
-            let e = ex.unary("aten.exp.default", ex.scale(x, neg_input_coef)?)?;
+            let e = ex.exp(ex.scale(x, neg_input_coef)?)?;
             er.mul(er.scale(g, neg_input_coef * neg_coef)?, e)?
         };
         Ok(vec![er.select(c, negative, er.scale(g, pos_coef)?)?])
@@ -209,16 +240,16 @@ pub const DECOMPOSITIONS: &[D] = &[
         let (ex, er, x, g) = parts(d, "self")?;
         let beta = number(d, "beta")?;
         let xb = ex.scale(x, beta)?;
-        let z = ex.unary("aten.exp.default", xb)?;
+        let z = ex.exp(xb)?;
         let soft = er.mul(g, ex.div(z, ex.plus(z, 1.0)?)?)?;
-        Ok(vec![er.select(ex.cmp("aten.gt.Scalar", xb, number(d, "threshold")?)?, g, soft)?])
+        Ok(vec![er.select(ex.gt(xb, number(d, "threshold")?)?, g, soft)?])
     })
     .samples(&["grad_output: T[2,8]; self: T[2,8]{-4..4}; beta: 2; threshold: 3"])
     .dtypes(&["f32", "f64"]),
     D::new("aten.mish_backward.default", "grad_output * (t + x * sigmoid(x) * (1 - t^2)), t = tanh(softplus(x))", |d| {
         let (ex, er, x, g) = parts(d, "self")?;
-        let s = ex.unary("aten.sigmoid.default", x)?;
-        let t = ex.unary("aten.tanh.default", ex.unary("aten.softplus.default", x)?)?;
+        let s = ex.sigmoid(x)?;
+        let t = ex.tanh(ex.softplus(x)?)?;
         let inner = ex.add(t, ex.mul(ex.mul(x, s)?, ex.rsub(ex.mul(t, t)?, 1.0)?)?)?;
         Ok(vec![er.mul(g, inner)?])
     })
@@ -228,11 +259,11 @@ pub const DECOMPOSITIONS: &[D] = &[
     // result, exp(-|x|) on CPU); an empty buffer (CUDA's) is recomputed.
     D::new("aten.log_sigmoid_backward.default", "grad_output * (max_deriv - sign * z / (1 + z)), z = buffer or exp(-|x|)", |d| {
         let (ex, er, x, g) = parts(d, "self")?;
-        let negative = ex.cmp("aten.lt.Scalar", x, 0.0)?;
+        let negative = ex.lt(x, 0.0)?;
         let buffer = d.args.tensor("buffer")?;
         let empty = crate::builder::dims(d.type_of(buffer)).is_some_and(|dims| dims.contains(&Some(0)));
         let z = if empty {
-            ex.unary("aten.exp.default", ex.unary("aten.neg.default", ex.unary("aten.abs.default", x)?)?)?
+            ex.exp(ex.neg(ex.abs(x)?)?)?
         } else {
             buffer
         };
@@ -250,7 +281,7 @@ pub const DECOMPOSITIONS: &[D] = &[
             Some(eps) => (eps, 1.0 - eps, 0.0),
             None => (0.0, 1.0, f64::NAN),
         };
-        let outside = ex.or(ex.cmp("aten.lt.Scalar", x, lo)?, ex.cmp("aten.gt.Scalar", x, hi)?)?;
+        let outside = ex.or(ex.lt(x, lo)?, ex.gt(x, hi)?)?;
         Ok(vec![er.select_scalar(outside, fill, inner)?])
     })
     .samples(&[

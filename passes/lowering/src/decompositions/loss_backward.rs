@@ -25,19 +25,41 @@ fn norm(d: &Dx<'_, '_>, x: V<'_, '_>) -> Result<f64, String> {
     }
 }
 
-fn bin<'c, 'a>(d: &Dx<'c, 'a>, op: &str, a: V<'c, 'a>, b: V<'c, 'a>, ty: Type<'c>) -> Result<V<'c, 'a>, String> {
-    d.call(op, &[("self", Arg::T(a)), ("other", Arg::T(b))], ty)
+/// `self <op> other` (`target`: `aten.mul.Tensor`, ...).
+fn tensor_op<'c, 'a>(d: &Dx<'c, 'a>, target: &str, a: V<'c, 'a>, b: V<'c, 'a>, ty: Type<'c>) -> Result<V<'c, 'a>, String> {
+    d.call(target, &[("self", Arg::T(a)), ("other", Arg::T(b))], ty)
 }
 
-fn scalar<'c, 'a>(d: &Dx<'c, 'a>, op: &str, a: V<'c, 'a>, s: f64, ty: Type<'c>) -> Result<V<'c, 'a>, String> {
-    d.call(op, &[("self", Arg::T(a)), ("other", Arg::Float(s))], ty)
+/// `self <op> s` (`target`: `aten.mul.Scalar`, ...).
+fn scalar_op<'c, 'a>(d: &Dx<'c, 'a>, target: &str, a: V<'c, 'a>, s: f64, ty: Type<'c>) -> Result<V<'c, 'a>, String> {
+    d.call(target, &[("self", Arg::T(a)), ("other", Arg::Float(s))], ty)
+}
+
+fn mul<'c, 'a>(d: &Dx<'c, 'a>, a: V<'c, 'a>, b: V<'c, 'a>, ty: Type<'c>) -> Result<V<'c, 'a>, String> {
+    tensor_op(d, "aten.mul.Tensor", a, b, ty)
+}
+
+fn sub<'c, 'a>(d: &Dx<'c, 'a>, a: V<'c, 'a>, b: V<'c, 'a>, ty: Type<'c>) -> Result<V<'c, 'a>, String> {
+    tensor_op(d, "aten.sub.Tensor", a, b, ty)
+}
+
+fn div_scalar<'c, 'a>(d: &Dx<'c, 'a>, a: V<'c, 'a>, s: f64, ty: Type<'c>) -> Result<V<'c, 'a>, String> {
+    scalar_op(d, "aten.div.Scalar", a, s, ty)
+}
+
+fn lt_scalar<'c, 'a>(d: &Dx<'c, 'a>, a: V<'c, 'a>, s: f64, ty: Type<'c>) -> Result<V<'c, 'a>, String> {
+    scalar_op(d, "aten.lt.Scalar", a, s, ty)
+}
+
+fn mul_scalar<'c, 'a>(d: &Dx<'c, 'a>, a: V<'c, 'a>, s: f64, ty: Type<'c>) -> Result<V<'c, 'a>, String> {
+    scalar_op(d, "aten.mul.Scalar", a, s, ty)
 }
 
 /// (input, grad_output, input - target, the result type).
 fn parts<'c, 'a>(d: &Dx<'c, 'a>) -> Result<(V<'c, 'a>, V<'c, 'a>, V<'c, 'a>, Type<'c>), String> {
     let (x, y, g) = (d.args.tensor("self")?, d.args.tensor("target")?, d.args.tensor("grad_output")?);
     let r = d.result_type(0)?;
-    let diff = bin(d, "aten.sub.Tensor", x, y, r)?;
+    let diff = sub(d, x, y, r)?;
     Ok((x, g, diff, r))
 }
 
@@ -50,25 +72,25 @@ const SAMPLES: &[&str] = &[
 pub const DECOMPOSITIONS: &[D] = &[
     D::new("aten.mse_loss_backward.default", "2 * norm * (x - target) * grad_output", |d| {
         let (x, g, diff, r) = parts(d)?;
-        let scaled = scalar(d, "aten.mul.Scalar", diff, 2.0 * norm(d, x)?, r)?;
-        Ok(vec![bin(d, "aten.mul.Tensor", scaled, g, r)?])
+        let scaled = mul_scalar(d, diff, 2.0 * norm(d, x)?, r)?;
+        Ok(vec![mul(d, scaled, g, r)?])
     })
     .samples(SAMPLES)
     .dtypes(&["f32", "f64"]),
     D::new("aten.smooth_l1_loss_backward.default", "norm * grad_output * where(|x - t| < beta, (x - t) / beta, sign(x - t))", |d| {
         let (x, g, diff, r) = parts(d)?;
         let beta = d.args.float("beta")?;
-        let ng = scalar(d, "aten.mul.Scalar", g, norm(d, x)?, d.type_of(g))?;
+        let ng = mul_scalar(d, g, norm(d, x)?, d.type_of(g))?;
         let sign = d.call("aten.sign.default", &[("self", Arg::T(diff))], r)?;
         let grad = if beta == 0.0 {
             sign
         } else {
             let abs = d.call("aten.abs.default", &[("self", Arg::T(diff))], r)?;
-            let small = scalar(d, "aten.lt.Scalar", abs, beta, d.bool_like(r)?)?;
-            let linear = scalar(d, "aten.div.Scalar", diff, beta, r)?;
+            let small = lt_scalar(d, abs, beta, d.bool_like(r)?)?;
+            let linear = div_scalar(d, diff, beta, r)?;
             d.call("aten.where.self", &[("condition", Arg::T(small)), ("self", Arg::T(linear)), ("other", Arg::T(sign))], r)?
         };
-        Ok(vec![bin(d, "aten.mul.Tensor", grad, ng, r)?])
+        Ok(vec![mul(d, grad, ng, r)?])
     })
     .samples(&[
         "grad_output: T[2,5]; self: T[2,5]; target: T[2,5]; reduction: 0; beta: 0.5",
@@ -79,7 +101,7 @@ pub const DECOMPOSITIONS: &[D] = &[
     D::new("aten.huber_loss_backward.default", "norm * grad_output * clamp(x - t, -delta, delta)", |d| {
         let (x, g, diff, r) = parts(d)?;
         let delta = d.args.float("delta")?;
-        let ng = scalar(d, "aten.mul.Scalar", g, norm(d, x)?, d.type_of(g))?;
+        let ng = mul_scalar(d, g, norm(d, x)?, d.type_of(g))?;
         // where(x < -delta, -delta, where(x > delta, delta, x)): a clamp
         // that keeps NaN, like torch's formula.
         let clamped = d.call(
@@ -87,7 +109,7 @@ pub const DECOMPOSITIONS: &[D] = &[
             &[("self", Arg::T(diff)), ("min", Arg::Float(-delta)), ("max", Arg::Float(delta))],
             r,
         )?;
-        Ok(vec![bin(d, "aten.mul.Tensor", clamped, ng, r)?])
+        Ok(vec![mul(d, clamped, ng, r)?])
     })
     .samples(&[
         "grad_output: T[2,5]; self: T[2,5]; target: T[2,5]; reduction: 0; delta: 0.5",
@@ -98,12 +120,12 @@ pub const DECOMPOSITIONS: &[D] = &[
         let (x, y, g) = (d.args.tensor("self")?, d.args.tensor("target")?, d.args.tensor("grad_output")?);
         let r = d.result_type(0)?;
         let neg_y = d.call("aten.neg.default", &[("self", Arg::T(y))], d.type_of(y))?;
-        let z = bin(d, "aten.mul.Tensor", neg_y, x, r)?;
+        let z = mul(d, neg_y, x, r)?;
         // -t * exp(z) / (1 + exp(z)) = -t * sigmoid(z)
         let s = d.call("aten.sigmoid.default", &[("self", Arg::T(z))], r)?;
-        let t = bin(d, "aten.mul.Tensor", neg_y, s, r)?;
-        let ng = scalar(d, "aten.mul.Scalar", g, norm(d, x)?, d.type_of(g))?;
-        Ok(vec![bin(d, "aten.mul.Tensor", t, ng, r)?])
+        let t = mul(d, neg_y, s, r)?;
+        let ng = mul_scalar(d, g, norm(d, x)?, d.type_of(g))?;
+        Ok(vec![mul(d, t, ng, r)?])
     })
     .samples(SAMPLES)
     .dtypes(&["f32", "f64"]),
