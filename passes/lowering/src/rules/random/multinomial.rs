@@ -1,5 +1,5 @@
 use super::random_common::{compute_type, open_uniform};
-use crate::{Attr, Ctx, IntArg, Rule};
+use crate::{Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
 /// `torch.multinomial(probs, n, replacement)`: `probs` is `[C]` or `[B, C]`
@@ -61,12 +61,7 @@ fn multinomial<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let i64s = b.unranked(b.i64_type());
     let indices = if !replacement || single {
         let q = keys(p)?;
-        b.build(
-            "TopK",
-            &[q, n_tensor],
-            &[("axis", Attr::Int(-1)), ("largest", Attr::Int(1)), ("sorted", Attr::Int(1))],
-            &[b.unranked(t), i64s],
-        )?[1]
+        b.onnx().top_k(q, n_tensor, Some(-1), Some(1), Some(1)).results(&[b.unranked(t), i64s])?[1]
     } else {
         // [.., C] -> [.., n, C] -> ArgMax over C -> [.., n]
         let lead = super::tensor_common::shape_part(ctx, probs, 0, Some(rank as i64 - 1))?;

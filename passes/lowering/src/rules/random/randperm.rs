@@ -1,5 +1,5 @@
 use super::random_common::uniform_f64_bits;
-use crate::{Attr, Rule};
+use crate::Rule;
 
 /// A random permutation of `0..n`: the order of `n` uniform keys (53 random
 /// bits each, so ties are negligible; `TopK` indices), cast to the result type.
@@ -14,12 +14,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.randperm.default", |c| {
     let f64_type = melior::ir::Type::float64(b.context);
     let keys = uniform_f64_bits(c, n, 53)?;
     let i64s = b.unranked(b.i64_type());
-    let top = b.build(
-        "TopK",
-        &[keys, n],
-        &[("axis", Attr::Int(0)), ("largest", Attr::Int(1)), ("sorted", Attr::Int(1))],
-        &[b.unranked(f64_type), i64s],
-    )?;
+    let top = b.onnx().top_k(keys, n, Some(0), Some(1), Some(1)).results(&[b.unranked(f64_type), i64s])?;
     Ok(vec![b.cast_like_type(top[1], c.result_element(0)?)?])
 })
 .samples(&["n: 5"])];
