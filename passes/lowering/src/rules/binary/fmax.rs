@@ -14,7 +14,8 @@ pub(super) fn fmaxmin<'c, 'a>(c: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c,
         // ONNX Max/Min take no bools: on bools max is Or, min is And.
         let x = c.tensor_as("self", element)?;
         let y = c.tensor_as("other", element)?;
-        return Ok(vec![c.op(if op == "Max" { "Or" } else { "And" }, &[x, y], &[])?]);
+        let z = if op == "Max" { c.b.onnx().or(x, y) } else { c.b.onnx().and(x, y) };
+        return Ok(vec![z.typed(c.result_type(0)?)?]);
     }
     let x = c.tensor_as("self", element)?;
     let y = c.tensor_as("other", element)?;

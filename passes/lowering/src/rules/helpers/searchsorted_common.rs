@@ -67,7 +67,8 @@ pub(super) fn insertion_index<'c, 'a>(
     // values [..., M, 1] against seq [N] or [..., 1, N]
     let v = ctx.unsqueeze(values, &[-1])?;
     let s = if seq_rank > 1 { ctx.unsqueeze(seq, &[-2])? } else { seq };
-    let cmp = b.op(if right { "Greater" } else { "GreaterOrEqual" }, &[s, v], &[], bools)?;
+    let cmp = if right { b.onnx().greater(s, v) } else { b.onnx().greater_or_equal(s, v) };
+    let cmp = cmp.typed(bools)?;
     let below = b.onnx().not(cmp).typed(bools)?;
     let below = b.cast(below, b.i64_type())?;
     ctx.reduce("ReduceSum", below, Some(&[-1]), false, i64s)

@@ -100,5 +100,6 @@ pub(super) fn variance_all<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Val
     let sum = c.reduce("ReduceSum", sq, None, false, b.unranked(element))?;
     let denom = degrees_of_freedom(c, x, &shape, &all, correction)?;
     let var = b.onnx().div(sum, denom).like(x)?;
-    Ok(vec![c.op(if std { "Sqrt" } else { "Identity" }, &[var], &[])?])
+    let y = if std { b.onnx().sqrt(var) } else { b.onnx().identity(var) };
+    Ok(vec![y.typed(c.result_type(0)?)?])
 }

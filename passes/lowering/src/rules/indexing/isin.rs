@@ -62,6 +62,6 @@ fn isin<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let eq = b.cast(eq, b.i64_type())?;
     let hits = ctx.reduce("ReduceSum", eq, Some(&[-1]), false, b.unranked(b.i64_type()))?;
     let zero = b.const_i64_scalar(0)?;
-    let op = if ctx.args.bool("invert")? { "Equal" } else { "Greater" };
-    Ok(vec![ctx.op(op, &[hits, zero], &[])?])
+    let y = if ctx.args.bool("invert")? { b.onnx().equal(hits, zero) } else { b.onnx().greater(hits, zero) };
+    Ok(vec![y.typed(ctx.result_type(0)?)?])
 }

@@ -8,8 +8,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addr.default", |c| {
     let el = super::prod_common::compute_type(c, c.result_element(0)?);
     let v1 = c.unsqueeze(c.tensor_as("vec1", el)?, &[1])?;
     let v2 = c.tensor_as("vec2", el)?;
-    let op = if builder::is_bool(el) { "And" } else { "Mul" };
-    let p = c.b.op(op, &[v1, v2], &[], c.b.unranked(el))?;
+    let p = if builder::is_bool(el) { c.b.onnx().and(v1, v2) } else { c.b.onnx().mul(v1, v2) };
+    let p = p.typed(c.b.unranked(el))?;
     beta_alpha(c, p)
 })
 .samples(&[

@@ -24,10 +24,12 @@ fn kron<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let a = c.tensor_as("self", el)?;
     let o = c.tensor_as("other", el)?;
     let (ra, ro) = (c.rank(c.args.tensor("self")?)?, c.rank(c.args.tensor("other")?)?);
-    let op = if crate::builder::is_bool(el) { "And" } else { "Mul" };
+    // The product; `and` for bools.
+    let is_bool = crate::builder::is_bool(el);
+    let times = |x: Value<'c, 'a>, y: Value<'c, 'a>| if is_bool { c.b.onnx().and(x, y) } else { c.b.onnx().mul(x, y) };
     let r = ra.max(ro);
     if r == 0 {
-        return Ok(vec![c.op(op, &[a, o], &[])?]);
+        return Ok(vec![times(a, o).typed(c.result_type(0)?)?]);
     }
     let pad = |x: Value<'c, 'a>, rx: usize| -> Result<Value<'c, 'a>, String> {
         if rx == r {
@@ -42,7 +44,7 @@ fn kron<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let even: Vec<i64> = (0..r as i64).map(|i| 2 * i).collect();
     let a2 = c.unsqueeze(a, &odd)?;
     let o2 = c.unsqueeze(o, &even)?;
-    let p = c.b.op_like(op, &[a2, o2], &[], a)?;
+    let p = times(a2, o2).like(a)?;
     let i64_t = c.b.unranked(c.b.i64_type());
     let shape = c.b.onnx().mul(c.b.onnx().shape(a, None, None).typed(i64_t)?, c.b.onnx().shape(o, None, None).typed(i64_t)?).typed(i64_t)?;
     let y = reshape(c, p, shape)?;

@@ -43,7 +43,8 @@ fn diff<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
             (b.const_i64s(&[0])?, b.const_i64s(&[1])?, b.const_i64s(&[-1])?, b.const_i64s(&[i64::MAX])?);
         let hi = b.onnx().slice(x, one, end, Some(axes), None).like(x)?;
         let lo = b.onnx().slice(x, zero, minus_one, Some(axes), None).like(x)?;
-        x = b.op_like(if builder::is_bool(element) { "Xor" } else { "Sub" }, &[hi, lo], &[], x)?;
+        let d = if builder::is_bool(element) { b.onnx().xor(hi, lo) } else { b.onnx().sub(hi, lo) };
+        x = d.like(x)?;
     }
     Ok(vec![x])
 }

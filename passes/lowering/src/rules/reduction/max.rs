@@ -15,7 +15,8 @@ pub const RULES: &[Rule] = &[
         let e = c.result_element(0)?;
         let (a, b) = (c.tensor_as("self", e)?, c.tensor_as("other", e)?);
         // ONNX Max takes no bools: on bools max is Or.
-        Ok(vec![c.op(if crate::builder::is_bool(e) { "Or" } else { "Max" }, &[a, b], &[])?])
+        let y = if crate::builder::is_bool(e) { c.b.onnx().or(a, b) } else { c.b.onnx().max(&[a, b]) };
+        Ok(vec![y.typed(c.result_type(0)?)?])
     })
     .samples(&["self: T[2,3]; other: T[3]", "self: T[]; other: T[2]"])
     .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),

@@ -10,7 +10,8 @@ pub const RULES: &[Rule] = &[
         let e = c.result_element(0)?;
         let (a, b) = (c.tensor_as("self", e)?, c.tensor_as("other", e)?);
         // ONNX Min takes no bools: on bools min is And.
-        Ok(vec![c.op(if crate::builder::is_bool(e) { "And" } else { "Min" }, &[a, b], &[])?])
+        let y = if crate::builder::is_bool(e) { c.b.onnx().and(a, b) } else { c.b.onnx().min(&[a, b]) };
+        Ok(vec![y.typed(c.result_type(0)?)?])
     })
     .samples(&["self: T[2,3]; other: T[3]", "self: T[]; other: T[2]"])
     .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),

@@ -29,8 +29,10 @@ pub(super) fn round_decimals<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a
     let d = c.args.int("decimals")?;
     let b = &c.b;
     let p = b.const_like(x, 10f64.powi(d.unsigned_abs() as i32))?;
-    let (pre, post) = if d >= 0 { ("Mul", "Div") } else { ("Div", "Mul") };
-    let y = b.op_like(pre, &[x, p], &[], x)?;
+    // x * 10^d rounded / 10^d; x / 10^-d rounded * 10^-d for d < 0.
+    let y = if d >= 0 { b.onnx().mul(x, p) } else { b.onnx().div(x, p) };
+    let y = y.like(x)?;
     let y = b.onnx().round(y).like(x)?;
-    Ok(vec![c.op(post, &[y, p], &[])?])
+    let y = if d >= 0 { b.onnx().div(y, p) } else { b.onnx().mul(y, p) };
+    Ok(vec![y.typed(c.result_type(0)?)?])
 }
