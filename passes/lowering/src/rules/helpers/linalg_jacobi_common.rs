@@ -34,7 +34,7 @@
 //! torch raises on non-finite inputs (LAPACK reports them); these lowerings
 //! then return NaN or inf.
 
-use crate::{builder, builder::Builder, Attr, Ctx};
+use crate::{builder, builder::Builder, Ctx};
 use melior::ir::operation::OperationLike;
 use melior::ir::{
     attribute::IntegerAttribute,
@@ -100,26 +100,35 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
         let e = builder::element_type(xs[0].r#type()).ok_or("Concat of a non-tensor")?;
         self.b.onnx().concat(xs, axis).typed(self.b.unranked(e))
     }
-    /// A reduction of an f64 tensor over `axes` (`None`: all), axes as an
-    /// input from opset 18 (13 for ReduceSum).
-    pub fn reduce(
-        &self,
-        op: &str,
-        x: Value<'c, '_>,
-        axes: Option<&[i64]>,
-        keep: bool,
-    ) -> Result<Value<'c, 'a>, String> {
-        let e = builder::element_type(x.r#type()).ok_or("reduction of a non-tensor")?;
-        let ty = self.b.unranked(e);
-        let keep = ("keepdims", Attr::Int(keep as i64));
+    /// The result type of a reduction of `x` (its element type).
+    fn reduced_type(&self, x: Value<'c, '_>) -> Result<Type<'c>, String> {
+        Ok(self.b.unranked(builder::element_type(x.r#type()).ok_or("reduction of a non-tensor")?))
+    }
+    /// `ReduceSum` over `axes` (`None`: all), axes an input (opset 13).
+    pub fn reduce_sum(&self, x: Value<'c, '_>, axes: Option<&[i64]>, keep: bool) -> Result<Value<'c, 'a>, String> {
+        let ty = self.reduced_type(x)?;
+        let axes = axes.map(|axes| self.b.const_i64s(axes)).transpose()?;
+        self.b.onnx().reduce_sum(x, axes, Some(keep as i64), None).typed(ty)
+    }
+    /// The axes of a `ReduceMax` / `ReduceMin`: an input from opset 18, an
+    /// attribute before.
+    fn extremum_axes<'s>(&self, axes: Option<&'s [i64]>) -> Result<(Option<Value<'c, 'a>>, Option<&'s [i64]>), String> {
         match axes {
-            None => self.b.op(op, &[x], &[keep], ty),
-            Some(axes) if self.b.opset >= 18 || op == "ReduceSum" => {
-                let axes = self.b.const_i64s(axes)?;
-                self.b.op(op, &[x, axes], &[keep], ty)
-            }
-            Some(axes) => self.b.op(op, &[x], &[keep, ("axes", Attr::Ints(axes.to_vec()))], ty),
+            Some(axes) if self.b.opset >= 18 => Ok((Some(self.b.const_i64s(axes)?), None)),
+            axes => Ok((None, axes)),
         }
+    }
+    /// `ReduceMax` over `axes` (`None`: all).
+    pub fn reduce_max(&self, x: Value<'c, '_>, axes: Option<&[i64]>, keep: bool) -> Result<Value<'c, 'a>, String> {
+        let ty = self.reduced_type(x)?;
+        let (input, attr) = self.extremum_axes(axes)?;
+        self.b.onnx().reduce_max(x, input, attr, Some(keep as i64), None).typed(ty)
+    }
+    /// `ReduceMin` over `axes` (`None`: all).
+    pub fn reduce_min(&self, x: Value<'c, '_>, axes: Option<&[i64]>, keep: bool) -> Result<Value<'c, 'a>, String> {
+        let ty = self.reduced_type(x)?;
+        let (input, attr) = self.extremum_axes(axes)?;
+        self.b.onnx().reduce_min(x, input, attr, Some(keep as i64), None).typed(ty)
     }
     /// Swaps the last two dims of a rank-`rank` tensor.
     pub fn transpose(&self, x: Value<'c, '_>, rank: usize) -> Result<Value<'c, 'a>, String> {
@@ -199,7 +208,7 @@ impl<'x, 'c, 'a> Ops<'x, 'c, 'a> {
     /// Per-matrix largest magnitude `[*, 1, 1]`, 1 where it is 0.
     pub fn matrix_scale(&self, a: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
         let abs = self.f(self.on().abs(a))?;
-        let m = self.reduce("ReduceMax", abs, Some(&[-2, -1]), true)?;
+        let m = self.reduce_max(abs, Some(&[-2, -1]), true)?;
         let pos = self.bo(self.on().greater(m, self.k(0.0)?))?;
         self.where_(pos, m, self.k(1.0)?)
     }
@@ -314,7 +323,7 @@ fn sweep_end<'c, 'a>(
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let flat = o.f(o.on().reshape(measure, o.b.const_i64s(&[-1])?, None))?;
     let zero1 = o.f(o.on().reshape(o.k(0.0)?, o.b.const_i64s(&[1])?, None))?;
-    let round_max = o.reduce("ReduceMax", o.concat(&[flat, zero1], 0)?, None, false)?;
+    let round_max = o.reduce_max(o.concat(&[flat, zero1], 0)?, None, false)?;
     let first = o.bo(o.on().equal(r, o.b.const_i64_scalar(0)?))?;
     let off_in = o.where_(first, o.k(0.0)?, off)?;
     let off = o.f(o.on().max(&[off_in, round_max]))?;
@@ -355,7 +364,7 @@ pub fn one_sided<'c, 'a>(
     let (big, k) = if transposed { (n, m) } else { (m, n) };
     let w0 = if transposed { o.transpose(a, rank)? } else { o.f(o.on().identity(a))? };
     if k == 0 {
-        let sigma = o.reduce("ReduceSum", w0, Some(&[-2]), false)?;
+        let sigma = o.reduce_sum(w0, Some(&[-2]), false)?;
         return Ok(OneSided { sigma, u: None, v: None, transposed, k });
     }
     let scale = o.matrix_scale(w0)?;
@@ -390,7 +399,7 @@ pub fn one_sided<'c, 'a>(
             let wpc = o.gather(w, p, -1)?;
             let wqc = o.gather(w, q, -1)?;
             let dot =
-                |x: Value<'c, 'a>, y: Value<'c, 'a>| o.reduce("ReduceSum", o.f(o.on().mul(x, y))?, Some(&[-2]), true);
+                |x: Value<'c, 'a>, y: Value<'c, 'a>| o.reduce_sum(o.f(o.on().mul(x, y))?, Some(&[-2]), true);
             let alpha = dot(wpc, wpc)?;
             let beta = dot(wqc, wqc)?;
             let gamma = dot(wpc, wqc)?;
@@ -413,7 +422,7 @@ pub fn one_sided<'c, 'a>(
         let v = if vectors { Some(o.leading_square(out[1], k)?) } else { None };
         (w, v)
     };
-    let norms = o.f(o.on().sqrt(o.reduce("ReduceSum", o.f(o.on().mul(w, w))?, Some(&[-2]), true)?))?;
+    let norms = o.f(o.on().sqrt(o.reduce_sum(o.f(o.on().mul(w, w))?, Some(&[-2]), true)?))?;
     let u = if vectors {
         let pos = o.bo(o.on().greater(norms, o.k(0.0)?))?;
         let safe = o.where_(pos, norms, o.k(1.0)?)?;
@@ -423,7 +432,7 @@ pub fn one_sided<'c, 'a>(
     };
     // sigma = norms * scale, [*, k].
     let sigma = o.f(o.on().mul(norms, scale))?;
-    let sigma = o.reduce("ReduceMax", sigma, Some(&[-2]), false)?;
+    let sigma = o.reduce_max(sigma, Some(&[-2]), false)?;
     Ok(OneSided { sigma, u, v, transposed, k })
 }
 
@@ -491,7 +500,7 @@ pub fn symmetric_eigen<'c, 'a>(
     let rank = batch + 2;
     let mut flat_shape = vec![0i64; batch];
     if n == 0 {
-        return Ok((o.reduce("ReduceSum", s, Some(&[-1]), false)?, vectors.then_some(s)));
+        return Ok((o.reduce_sum(s, Some(&[-1]), false)?, vectors.then_some(s)));
     }
     if n == 1 {
         flat_shape.push(1);
@@ -644,9 +653,9 @@ pub fn cutoff<'c, 'a>(
 pub fn last_max<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, k: usize) -> Result<Value<'c, 'a>, String> {
     let o = Ops { b: &c.b };
     if k == 0 {
-        return o.reduce("ReduceSum", x, Some(&[-1]), true);
+        return o.reduce_sum(x, Some(&[-1]), true);
     }
-    o.reduce("ReduceMax", x, Some(&[-1]), true)
+    o.reduce_max(x, Some(&[-1]), true)
 }
 
 /// A zero tensor typed like result `index`: its shape is the result type's
@@ -878,11 +887,11 @@ pub fn sv_norm<'c, 'a>(
     let xt = o.b.onnx().transpose(x, Some(&perm)).typed(ty)?;
     let s = singular_values(c, xt, m, n, batch)?;
     let v = match kind {
-        SvNorm::Nuclear => o.reduce("ReduceSum", s, Some(&[-1]), false)?,
+        SvNorm::Nuclear => o.reduce_sum(s, Some(&[-1]), false)?,
         // torch's amax over no singular values gives 0, like a sum.
-        SvNorm::Max if k == 0 => o.reduce("ReduceSum", s, Some(&[-1]), false)?,
-        SvNorm::Max => o.reduce("ReduceMax", s, Some(&[-1]), false)?,
-        SvNorm::Min => o.reduce("ReduceMin", s, Some(&[-1]), false)?,
+        SvNorm::Max if k == 0 => o.reduce_sum(s, Some(&[-1]), false)?,
+        SvNorm::Max => o.reduce_max(s, Some(&[-1]), false)?,
+        SvNorm::Min => o.reduce_min(s, Some(&[-1]), false)?,
     };
     let v = if keepdim {
         let axes = o.b.const_i64s(&[d0.min(d1) as i64, d0.max(d1) as i64])?;
