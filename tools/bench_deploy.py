@@ -40,7 +40,6 @@ around the weight products; fused ops such as Attention count as outside).
 from __future__ import annotations
 
 import argparse
-import collections
 import json
 import os
 import random
@@ -204,16 +203,9 @@ def interleaved(runners: dict, rounds: int, reps: int = 8, keep: int = 4) -> dic
 
 def profile(path, feeds: dict, runs: int = 10) -> dict:
     """Kernel ms per run at 1 thread: total, outside MatMul/Gemm, top op types."""
-    sess = ort_session(path, 1, str(OUT / "deploy_profile"))
-    for _ in range(runs + 3):
-        sess.run(None, feeds)
-    trace = Path(sess.end_profiling())
-    total = collections.Counter()
-    for e in json.loads(trace.read_text()):
-        if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):
-            total[e["args"]["op_name"]] += e["dur"]
-    trace.unlink()
-    per = {k: t / (runs + 3) / 1000 for k, t in total.most_common()}
+    import bench_quantize as bq
+
+    per = bq.kernel_ms(ort_session(path, 1, str(OUT / "deploy_profile")), feeds, runs + 3)
     return {"kernels_ms": sum(per.values()), "outside_ms": sum(t for k, t in per.items() if k not in MATMUL_OPS),
             "top": dict(list(per.items())[:6])}
 

@@ -568,8 +568,6 @@ def latency(results: dict, variants: list[str], rounds: dict, reps: int, settle:
 def profile(results: dict, variants: list[str], runs: int = 20) -> dict:
     """Kernel time per op type (ms per run, SessionOptions.enable_profiling)
     of prefill-64, decode at the first and the last past length."""
-    import json as _json
-
     import onnxruntime as ort
 
     prof = {}
@@ -584,17 +582,23 @@ def profile(results: dict, variants: list[str], runs: int = 20) -> dict:
             opts.enable_profiling = True
             opts.profile_file_prefix = str(OUT / f"profile.{scenario}.{v}")
             s = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
-            feeds = feeds_for(s, v, scenario)
-            for _ in range(runs + 3):
-                s.run(None, feeds)
-            trace = Path(s.end_profiling())
-            total = collections.Counter()
-            for e in _json.loads(trace.read_text()):
-                if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):
-                    total[e["args"]["op_name"]] += e["dur"]
-            trace.unlink()
-            prof.setdefault(scenario, {})[v] = {k: t / (runs + 3) / 1000 for k, t in total.most_common()}
+            prof.setdefault(scenario, {})[v] = kernel_ms(s, feeds_for(s, v, scenario), runs + 3)
     return prof
+
+
+def kernel_ms(session, feeds: dict, runs: int) -> dict:
+    """Kernel ms per run by op type, most first, of `runs` runs of a
+    session made with SessionOptions.enable_profiling (its trace is read,
+    then deleted)."""
+    for _ in range(runs):
+        session.run(None, feeds)
+    trace = Path(session.end_profiling())
+    total = collections.Counter()
+    for e in json.loads(trace.read_text()):
+        if e.get("cat") == "Node" and e["name"].endswith("_kernel_time"):
+            total[e["args"]["op_name"]] += e["dur"]
+    trace.unlink()
+    return {k: t / runs / 1000 for k, t in total.most_common()}
 
 
 def profile_table(prof: dict) -> str:
