@@ -121,6 +121,18 @@ func.func @bitcast_target(%a: tensor<3xi64>) -> tensor<3xf64> {
 
 // -----
 
+// ConstantOfShape's result has its value's element type (float32 without
+// one): hostile .onnx seed 41 declared bool for an int32 value.
+func.func @constant_of_shape_type(%s: tensor<1xi64>) -> (tensor<3xi1>, tensor<3xf32>, tensor<3xi32>) {
+  // expected-error @+1 {{result is data type 9 but the op computes data type 6 (its attribute 'value')}}
+  %0 = "onnx.ConstantOfShape"(%s) {value = dense<1> : tensor<1xi32>} : (tensor<1xi64>) -> tensor<3xi1>
+  %1 = "onnx.ConstantOfShape"(%s) : (tensor<1xi64>) -> tensor<3xf32>
+  %2 = "onnx.ConstantOfShape"(%s) {value = dense<1> : tensor<1xi32>} : (tensor<1xi64>) -> tensor<3xi32>
+  return %0, %1, %2 : tensor<3xi1>, tensor<3xf32>, tensor<3xi32>
+}
+
+// -----
+
 func.func @split_outputs(%a: tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
   // expected-error @+1 {{attribute 'num_outputs' is 0; it must be at least 1 and equal its 2 result(s)}}
   %0:2 = "onnx.Split"(%a) {axis = 0 : i64, num_outputs = 0 : i64} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>)

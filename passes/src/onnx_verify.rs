@@ -406,6 +406,26 @@ fn check_result_type_rule(op: OperationRef<'_, '_>, op_type: &str) -> Result<(),
         crate::ir::operand_at(op, i)
             .filter(|v| !crate::ir::defining_op(*v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP))
     };
+    // ConstantOfShape's result has its `value` tensor's element type
+    // (float32 without one); hostile .onnx seed 41 declared a bool result
+    // for an int32 value, which we wrote and onnx.checker refused.
+    if op_type == "ConstantOfShape" {
+        let Some(result) = crate::ir::result_at(op, 0) else { return Ok(()) };
+        let Some(have) = code_of(result) else { return Ok(()) };
+        let want = match op.attribute("value") {
+            Ok(value) => {
+                let ty = unsafe { melior::ir::Type::from_raw(mlir_sys::mlirAttributeGetType(value.to_raw())) };
+                crate::lowering::builder::element_type(ty).and_then(onnx_ir::data_type_code)
+            }
+            Err(_) => Some(1),
+        };
+        return match want {
+            Some(want) if want != have => {
+                Err(format!("result is data type {have} but the op computes data type {want} (its attribute 'value')"))
+            }
+            _ => Ok(()),
+        };
+    }
     // (attribute, what the result is without it)
     let (attr, default): (&str, Option<i64>) = match op_type {
         "Bernoulli" | "RandomNormalLike" | "RandomUniformLike" | "EyeLike" => ("dtype", present(0).and_then(code_of)),
