@@ -113,9 +113,14 @@ impl DimNames {
     pub fn rewrite(&mut self, expr: &str) -> String {
         let mut out = String::with_capacity(expr.len());
         let mut last = 0;
-        for (start, end) in symbols(expr) {
-            out.push_str(&expr[last..start]);
+        for (start, end, torch_symbol) in identifiers(expr) {
             let symbol = &expr[start..end];
+            // A given name's symbol need not look like torch's (an
+            // imported model's `N`, or the opaque `N_1` made for `N + 1`).
+            if !torch_symbol && !self.names.contains_key(symbol) {
+                continue;
+            }
+            out.push_str(&expr[last..start]);
             let name = match self.names.get(symbol) {
                 Some(name) => name.clone(),
                 None => {
@@ -162,6 +167,12 @@ fn single_symbol(expr: &str) -> Option<&str> {
 /// Byte ranges of the symbols in `expr`: identifiers made of lowercase
 /// letters then digits (`s77`, `u0`, `ps3`) that are not function calls.
 fn symbols(expr: &str) -> Vec<(usize, usize)> {
+    identifiers(expr).into_iter().filter(|&(_, _, torch)| torch).map(|(start, end, _)| (start, end)).collect()
+}
+
+/// Byte ranges of the identifiers in `expr` that are not function calls,
+/// each with whether it is a symbol as torch names one (see [`symbols`]).
+fn identifiers(expr: &str) -> Vec<(usize, usize, bool)> {
     let bytes = expr.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -174,12 +185,11 @@ fn symbols(expr: &str) -> Vec<(usize, usize)> {
             }
             let ident = &expr[start..i];
             let letters = ident.trim_end_matches(|c: char| c.is_ascii_digit());
-            let is_symbol = !letters.is_empty()
-                && letters.len() < ident.len()
-                && letters.bytes().all(|b| b.is_ascii_lowercase())
-                && !expr[i..].trim_start().starts_with('(');
-            if is_symbol {
-                out.push((start, i));
+            if !expr[i..].trim_start().starts_with('(') {
+                let torch_symbol = !letters.is_empty()
+                    && letters.len() < ident.len()
+                    && letters.bytes().all(|b| b.is_ascii_lowercase());
+                out.push((start, i, torch_symbol));
             }
         } else if c.is_ascii_digit() || c == b'.' {
             // a number: skip it whole so `2e5` is not read as a symbol
@@ -210,6 +220,18 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn given_names_need_not_look_like_torch_symbols() {
+        // An imported model's symbols: its own `N`, and `N_1`, the opaque
+        // symbol the importer made for a dim named `N + 1`.
+        let given = BTreeMap::from([("N".to_string(), "N".to_string()), ("N_1".to_string(), "N + 1".to_string())]);
+        let mut n = DimNames::from_inputs_with(&[input("x", false, &["N", "N_1"])], &given);
+        assert_eq!(n.rewrite("N_1"), "N + 1");
+        assert_eq!(n.rewrite("max(N, N_1)"), "max(N, N + 1)");
+        // Identifiers nobody named stay as they are.
+        assert_eq!(n.rewrite("M_2 + N"), "M_2 + N");
     }
 
     #[test]

@@ -51,6 +51,9 @@ const MAX_INLINED_NODES: usize = 1_000_000;
 pub const OPSET_IMPORT_ATTR: &str = "onnx.opset_import";
 /// The module attribute with the imported model's IR version.
 pub const IR_VERSION_ATTR: &str = "onnx.ir_version";
+/// The module attribute mapping the opaque symbols made for input
+/// `dim_param` names that are not identifiers to their spelling in the model.
+pub const DIM_PARAM_SPELLING_ATTR: &str = "onnx.dim_param_spelling";
 
 /// What the importer takes from the model's `dim_param` names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -121,10 +124,23 @@ pub fn function_call_text(model: &ModelProto, label: &str) -> Result<String, Str
     importer.model(model)
 }
 
-/// The `dim_param` names the module's function arguments and results use,
-/// each mapped to itself (the writer keeps them as they are).
+/// The `dim_param` names the module's function arguments use, each mapped
+/// to its spelling in the model (itself, or what the importer made an
+/// opaque symbol of: `DIM_PARAM_SPELLING_ATTR`), which the writer keeps.
 pub fn dim_params(module: &Module) -> BTreeMap<String, String> {
     use melior::ir::{operation::OperationLike, BlockLike, RegionLike};
+    let mut spelling = BTreeMap::new();
+    if let Ok(attr) = module.as_operation().attribute(DIM_PARAM_SPELLING_ATTR) {
+        if let Ok(dict) = melior::ir::attribute::DictionaryAttribute::try_from(attr) {
+            for i in 0..dict.len() {
+                if let Ok((name, value)) = dict.element(i) {
+                    if let Some(text) = aten2onnx_passes::ir::string_value(value) {
+                        spelling.insert(name.as_string_ref().as_str().unwrap_or_default().to_string(), text);
+                    }
+                }
+            }
+        }
+    }
     let mut out = BTreeMap::new();
     let mut next = module.body().first_operation();
     while let Some(op) = next {
@@ -137,7 +153,8 @@ pub fn dim_params(module: &Module) -> BTreeMap<String, String> {
             if let Some(shape) = aten2onnx_passes::onnx_shape_inference::shape_of(arg.r#type()) {
                 for dim in shape {
                     if let aten2onnx_passes::onnx_shape_inference::Dim::Sym(s) = dim {
-                        out.insert(s.clone(), s);
+                        let name = spelling.get(&s).cloned().unwrap_or_else(|| s.clone());
+                        out.insert(s, name);
                     }
                 }
             }
@@ -543,9 +560,8 @@ impl<'m> Importer<'m> {
             inputs.push((input, what, ty));
         }
         let mut input_types: Vec<VType> = inputs.iter().map(|(_, _, ty)| ty.clone()).collect();
-        if self.dim_params == DimParams::Claims {
-            distinct_input_dims(&mut input_types);
-        }
+        let spelling =
+            if self.dim_params == DimParams::Claims { distinct_input_dims(&mut input_types) } else { BTreeMap::new() };
         for ((input, what, _), ty) in inputs.into_iter().zip(input_types) {
             if scope.contains_key(&input.name) {
                 return Err(format!("{what} is declared twice"));
@@ -585,6 +601,11 @@ impl<'m> Importer<'m> {
             let entries: Vec<String> =
                 self.domains.iter().map(|(d, v)| format!("{} = {v} : i64", mlir_string(d))).collect();
             attrs.push(format!("{OPSET_IMPORT_ATTR} = {{{}}}", entries.join(", ")));
+        }
+        if !spelling.is_empty() {
+            let entries: Vec<String> =
+                spelling.iter().map(|(s, p)| format!("{} = {}", mlir_string(s), mlir_string(p))).collect();
+            attrs.push(format!("{DIM_PARAM_SPELLING_ATTR} = {{{}}}", entries.join(", ")));
         }
         let _ = writeln!(text, "module attributes {{{}}} {{", attrs.join(", "));
         let _ = writeln!(text, "func.func @forward({}) -> ({}) {{", args.join(", "), results.join(", "));
@@ -1422,21 +1443,63 @@ fn without_dim_params(t: &TypeProto) -> TypeProto {
 /// with sizes 3 and 1), so they must not prove anything to the optimizer;
 /// the sizes the program forces equal are proven by the ops themselves
 /// (MatMul contractions, shape inference). The first use keeps its name.
-fn distinct_input_dims(types: &mut [VType]) {
+///
+/// A name that is not an identifier (`N + 1`, `max(M, N)`, `2`, `s0*s1`)
+/// would be read as an expression by the shape reasoning (relating it to
+/// `N`, or making it the number 2); it becomes an opaque identifier of its
+/// own at every use (`N_1`, ...). The returned map gives each such symbol
+/// its original spelling, which the written model keeps.
+fn distinct_input_dims(types: &mut [VType]) -> BTreeMap<String, String> {
     let mut taken: std::collections::HashSet<String> = types
         .iter()
         .flat_map(|t| t.shape.iter().flatten())
         .filter_map(|d| if let Dim::Param(p) = d { Some(p.clone()) } else { None })
         .collect();
+    let fresh_name = |base: &str, taken: &mut std::collections::HashSet<String>| {
+        let fresh = (2..).map(|k| format!("{base}__{k}")).find(|n| !taken.contains(n)).expect("an unused name");
+        taken.insert(fresh.clone());
+        fresh
+    };
+    let mut spelling = BTreeMap::new();
     let mut seen = std::collections::HashSet::new();
     for d in types.iter_mut().flat_map(|t| t.shape.iter_mut().flatten()) {
         let Dim::Param(p) = d else { continue };
+        if !is_identifier(p) {
+            let base = identifier_like(p);
+            let fresh = if taken.insert(base.clone()) { base } else { fresh_name(&base, &mut taken) };
+            spelling.insert(fresh.clone(), p.clone());
+            *p = fresh;
+            continue;
+        }
         if seen.insert(p.clone()) {
             continue;
         }
-        let fresh = (2..).map(|k| format!("{p}__{k}")).find(|n| !taken.contains(n)).expect("an unused name");
-        taken.insert(fresh.clone());
-        *p = fresh;
+        *p = fresh_name(p, &mut taken);
+    }
+    spelling
+}
+
+/// `[A-Za-z_][A-Za-z0-9_]*`: a name the shape reasoning reads as one symbol.
+fn is_identifier(name: &str) -> bool {
+    name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// An identifier made from `name` (`N + 1` -> `N_1`, `2` -> `d_2`).
+fn identifier_like(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let out = out.trim_matches('_');
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("d_{out}").trim_end_matches('_').to_string()
+    } else {
+        out.to_string()
     }
 }
 
@@ -1618,5 +1681,20 @@ mod dim_claim_tests {
         assert_eq!(names(&types[0]), ["N", "N__3", "4"]);
         assert_eq!(names(&types[1]), ["N__4", "S"]);
         assert_eq!(names(&types[2]), ["N__2", "S__2"]);
+    }
+
+    #[test]
+    fn expression_dim_params_become_opaque_symbols() {
+        let ty = |dims: &[&str]| VType { elem: 1, shape: Some(dims.iter().map(|d| Dim::Param(d.to_string())).collect()) };
+        let mut types = vec![ty(&["N", "N + 1"]), ty(&["N + 1", "max(M, N)", "2", "s0*s1", "N +"])];
+        let spelling = distinct_input_dims(&mut types);
+        assert_eq!(names(&types[0]), ["N", "N_1"]);
+        // Every use of an expression is a size of its own.
+        assert_eq!(names(&types[1]), ["N_1__2", "max_M_N", "d_2", "s0_s1", "N__2"]);
+        assert_eq!(spelling.get("N_1").map(String::as_str), Some("N + 1"));
+        assert_eq!(spelling.get("N_1__2").map(String::as_str), Some("N + 1"));
+        assert_eq!(spelling.get("N__2").map(String::as_str), Some("N +"));
+        assert_eq!(spelling.get("d_2").map(String::as_str), Some("2"));
+        assert!(!spelling.contains_key("N"));
     }
 }

@@ -154,6 +154,10 @@ impl Affine {
     }
 
     fn parse(text: &str) -> Option<Affine> {
+        // term (op term)*: an odd number of tokens; `s0 +` is no sum.
+        if text.split(' ').count() % 2 == 0 {
+            return None;
+        }
         let mut out = Affine::default();
         let mut sign = 1i64;
         for (i, token) in text.split(' ').enumerate() {
@@ -412,6 +416,10 @@ mod affine_tests {
         assert_eq!(a.dim(), sym("s0 + s1 - 2"));
         assert_eq!(Affine::of(&sym("2*s0 + 1")).unwrap().dim(), sym("2*s0 + 1"));
         assert_eq!(Affine::of(&sym("(s0 + 1)")), None);
+        // Malformed sums are nothing, never a part of what they say.
+        for bad in ["s0 +", "s0 + ", "+ s0", "s0  + 1", "s0 + + 1", "", "s0 1"] {
+            assert_eq!(Affine::of(&sym(bad)), None, "{bad:?}");
+        }
         assert_eq!(
             Affine::of(&sym("s0 + 1")).unwrap().sub(&Affine::of(&sym("1 + s0")).unwrap()).unwrap().dim(),
             Dim::Static(0)
