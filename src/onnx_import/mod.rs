@@ -1685,7 +1685,8 @@ mod dim_claim_tests {
 
     #[test]
     fn expression_dim_params_become_opaque_symbols() {
-        let ty = |dims: &[&str]| VType { elem: 1, shape: Some(dims.iter().map(|d| Dim::Param(d.to_string())).collect()) };
+        let ty =
+            |dims: &[&str]| VType { elem: 1, shape: Some(dims.iter().map(|d| Dim::Param(d.to_string())).collect()) };
         let mut types = vec![ty(&["N", "N + 1"]), ty(&["N + 1", "max(M, N)", "2", "s0*s1", "N +"])];
         let spelling = distinct_input_dims(&mut types);
         assert_eq!(names(&types[0]), ["N", "N_1"]);
