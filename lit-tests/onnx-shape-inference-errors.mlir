@@ -206,3 +206,42 @@ func.func @concat_ranks(%a: tensor<2x4xf32>, %b: tensor<2x4x1xf32>) -> tensor<*x
   %0 = "onnx.Concat"(%a, %b) {axis = -1 : i64} : (tensor<2x4xf32>, tensor<2x4x1xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// LinearAttention's update rule takes exactly its inputs (decay for the
+// gated rules, beta for the delta rules): hostile .onnx seed 41 gave a
+// 'gated' node a beta, which onnx.checker refuses.
+module attributes {onnx.opset = 27 : i64} {
+func.func @linear_attention_extra_beta(%q: tensor<2x4x32xf32>, %d: tensor<2x4x4xf32>) -> tensor<2x4x32xf32> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{LinearAttention's update_rule 'gated' takes no beta input}}
+  %0:2 = "onnx.LinearAttention"(%q, %q, %q, %none, %d, %q) {kv_num_heads = 4 : i64, q_num_heads = 4 : i64, update_rule = "gated"} : (tensor<2x4x32xf32>, tensor<2x4x32xf32>, tensor<2x4x32xf32>, none, tensor<2x4x4xf32>, tensor<2x4x32xf32>) -> (tensor<2x4x32xf32>, tensor<2x4x8x8xf32>)
+  return %0#0 : tensor<2x4x32xf32>
+}
+}
+
+
+// -----
+
+module attributes {onnx.opset = 27 : i64} {
+func.func @linear_attention_linear_decay(%q: tensor<2x4x32xf32>, %d: tensor<2x4x4xf32>) -> tensor<2x4x32xf32> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{LinearAttention's update_rule 'linear' takes no decay input}}
+  %0:2 = "onnx.LinearAttention"(%q, %q, %q, %none, %d) {kv_num_heads = 4 : i64, q_num_heads = 4 : i64, update_rule = "linear"} : (tensor<2x4x32xf32>, tensor<2x4x32xf32>, tensor<2x4x32xf32>, none, tensor<2x4x4xf32>) -> (tensor<2x4x32xf32>, tensor<2x4x8x8xf32>)
+  return %0#0 : tensor<2x4x32xf32>
+}
+}
+
+
+// -----
+
+module attributes {onnx.opset = 27 : i64} {
+func.func @linear_attention_heads(%q: tensor<2x4x32xf32>, %d: tensor<2x4x4xf32>) -> tensor<2x4x32xf32> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{LinearAttention's q_num_heads = 4 must be a positive multiple of kv_num_heads = 8}}
+  %0:2 = "onnx.LinearAttention"(%q, %q, %q, %none, %d) {kv_num_heads = 8 : i64, q_num_heads = 4 : i64, update_rule = "gated"} : (tensor<2x4x32xf32>, tensor<2x4x32xf32>, tensor<2x4x32xf32>, none, tensor<2x4x4xf32>) -> (tensor<2x4x32xf32>, tensor<2x4x8x8xf32>)
+  return %0#0 : tensor<2x4x32xf32>
+}
+}
+

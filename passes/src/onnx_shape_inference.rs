@@ -593,11 +593,39 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
                 ir::operand_at(op, i)
                     .is_some_and(|v| !ir::defining_op(v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP))
             };
-            if matches!(rule.as_str(), "gated" | "gated_delta") && !present(4) {
-                return Err(format!("LinearAttention's update_rule '{rule}' needs the decay input"));
+            // Each rule takes exactly its inputs: decay for the gated
+            // rules, beta for the delta rules (onnx's checker refuses an
+            // extra one too).
+            let (decay, beta) = match rule.as_str() {
+                "linear" => (false, false),
+                "gated" => (true, false),
+                "delta" => (false, true),
+                "gated_delta" => (true, true),
+                _ => {
+                    return Err(format!(
+                        "LinearAttention's update_rule '{rule}' is not one of 'linear', 'gated', 'delta', 'gated_delta'"
+                    ))
+                }
+            };
+            for (i, name, wanted) in [(4, "decay", decay), (5, "beta", beta)] {
+                match (wanted, present(i)) {
+                    (true, false) => {
+                        return Err(format!("LinearAttention's update_rule '{rule}' needs the {name} input"))
+                    }
+                    (false, true) => {
+                        return Err(format!("LinearAttention's update_rule '{rule}' takes no {name} input"))
+                    }
+                    _ => {}
+                }
             }
-            if matches!(rule.as_str(), "delta" | "gated_delta") && !present(5) {
-                return Err(format!("LinearAttention's update_rule '{rule}' needs the beta input"));
+            if let (Some(q), Some(kv)) =
+                (crate::ir::int_attribute(op, "q_num_heads"), crate::ir::int_attribute(op, "kv_num_heads"))
+            {
+                if q <= 0 || kv <= 0 || q % kv != 0 {
+                    return Err(format!(
+                        "LinearAttention's q_num_heads = {q} must be a positive multiple of kv_num_heads = {kv}"
+                    ));
+                }
             }
             Ok(())
         }
