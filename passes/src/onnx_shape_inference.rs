@@ -22,6 +22,15 @@ use std::collections::HashMap;
 
 static ID: PassId = PassId::new();
 
+/// The static dims an imported model declares for a node's results (its
+/// `value_info` and graph outputs), one `2x?x4` string per result (empty:
+/// none declared). onnxruntime never checks them, so they are claims: a
+/// static dim that contradicts what the op computes is an error (the model
+/// is inconsistent), and otherwise they are dropped, never taken as facts
+/// (a value_info claiming `[1, 4]` for an `Expand` to `[N, 4]` would make
+/// the Expand a no-op).
+pub const DECLARED_DIMS_ATTR: &str = "onnx.declared_dims";
+
 pub const INFO: PassInfo = PassInfo {
     name: "onnx-shape-inference",
     summary: "Infer ranks, static and symbolic dims of onnx results",
@@ -222,6 +231,11 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues, ok: &mut bool) {
             continue;
         }
         let inferred = infer_op(op, op_type, values);
+        if let Err(message) = check_declared_dims(op, &inferred) {
+            crate::diag::op_error(op, &message);
+            *ok = false;
+            continue;
+        }
         for (i, shape) in inferred.into_iter().enumerate() {
             let Some(shape) = shape else { continue };
             let Some(result) = ir::result_at(op, i) else { continue };
@@ -274,6 +288,34 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues, ok: &mut bool) {
             }
         }
     }
+}
+
+/// Checks the claims of `DECLARED_DIMS_ATTR` against the inferred shapes,
+/// then removes the attribute (whatever the outcome: it is read once).
+fn check_declared_dims(op: OperationRef<'_, '_>, inferred: &[Option<Shape>]) -> Result<(), String> {
+    let Ok(attr) = op.attribute(DECLARED_DIMS_ATTR) else { return Ok(()) };
+    let claims = ir::string_array(attr).unwrap_or_default();
+    unsafe {
+        sys::mlirOperationRemoveAttributeByName(
+            op.to_raw(),
+            sys::MlirStringRef { data: DECLARED_DIMS_ATTR.as_ptr() as *const _, length: DECLARED_DIMS_ATTR.len() },
+        )
+    };
+    for (i, (claim, shape)) in claims.iter().zip(inferred).enumerate() {
+        let (Some(shape), false) = (shape, claim.is_empty()) else { continue };
+        let declared: Vec<Option<i64>> = claim.split('x').map(|d| d.parse().ok()).collect();
+        let conflict = declared.len() != shape.len()
+            || declared.iter().zip(shape).any(|pair| matches!(pair, (Some(a), Dim::Static(b)) if a != b));
+        if conflict {
+            let show = |d: &Option<i64>| d.map_or("?".to_string(), |n| n.to_string());
+            return Err(format!(
+                "result #{i} is declared [{}] but the op computes shape [{}] from its inputs",
+                declared.iter().map(show).collect::<Vec<_>>().join(", "),
+                shape.iter().map(text).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Records the element-wise contents of 1-D int64 shape tensors.

@@ -54,6 +54,10 @@ pub const IR_VERSION_ATTR: &str = "onnx.ir_version";
 /// The module attribute mapping the opaque symbols made for input
 /// `dim_param` names that are not identifiers to their spelling in the model.
 pub const DIM_PARAM_SPELLING_ATTR: &str = "onnx.dim_param_spelling";
+/// The static dims a node's results are declared with (`value_info`, graph
+/// outputs), one `2x?x4` string per result: claims that shape inference
+/// checks against what the op computes, never takes as facts.
+pub use aten2onnx_passes::onnx_shape_inference::DECLARED_DIMS_ATTR;
 
 /// What the importer takes from the model's `dim_param` names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -531,7 +535,7 @@ impl<'m> Importer<'m> {
     fn model(&mut self, model: &ModelProto) -> Result<String, String> {
         let graph = model.graph.as_ref().expect("checked by the caller");
         let mut scope = Scope::new();
-        let types = value_types(graph, self.dim_params)?;
+        let types = value_types(graph)?;
 
         // Initializers (also those listed among the inputs, as IR < 4 requires).
         let mut initialized = std::collections::HashSet::new();
@@ -776,7 +780,7 @@ impl<'m> Importer<'m> {
                     .find(|(n, _)| n == name)
                     .map(|(_, g)| *g)
                     .ok_or_else(|| format!("misses the graph attribute `{name}`"))?;
-                let arg_types = self.region_arguments(node, graph, &operands, scope)?;
+                let arg_types = self.region_arguments(node, graph, scope)?;
                 let (text, outs) = self
                     .region(graph, &arg_types, scope, block.indent + 2)
                     .map_err(|e| format!("{} in its `{name}` graph: {e}", describe_node(node)))?;
@@ -791,8 +795,18 @@ impl<'m> Importer<'m> {
         }
         let count = node.output.iter().rposition(|o| !o.is_empty()).map_or(0, |p| p + 1);
         let mut result_types = Vec::new();
+        let mut declared_dims = Vec::new();
         for (i, name) in node.output[..count].iter().enumerate() {
-            let known = if name.is_empty() { None } else { declared(types.get(name), &format!("value `{name}`"))? };
+            let claimed = if self.dim_params == DimParams::Trusted {
+                types.get(name).cloned()
+            } else {
+                types.get(name).map(without_dim_params)
+            };
+            let known = if name.is_empty() { None } else { declared(claimed.as_ref(), &format!("value `{name}`"))? };
+            if self.dim_params == DimParams::Claims {
+                let full = if name.is_empty() { None } else { declared(types.get(name), &format!("value `{name}`"))? };
+                declared_dims.push(full.as_ref().map(declared_dims_text).unwrap_or_default());
+            }
             let ty = match known {
                 Some(t) => t,
                 None => {
@@ -836,6 +850,10 @@ impl<'m> Importer<'m> {
         if !regions.is_empty() {
             let _ = write!(line, " ({})", regions.join(", "));
         }
+        if declared_dims.iter().any(|d| d.chars().any(|c| c.is_ascii_digit())) {
+            let texts: Vec<String> = declared_dims.iter().map(|d| mlir_string(d)).collect();
+            attrs.push(format!("{DECLARED_DIMS_ATTR} = [{}]", texts.join(", ")));
+        }
         if !attrs.is_empty() {
             let _ = write!(line, " {{{}}}", attrs.join(", "));
         }
@@ -860,13 +878,7 @@ impl<'m> Importer<'m> {
 
     /// Block argument types of the body of `node` (If: none; Loop:
     /// iteration_num, cond, carried...; Scan: state..., scan slices...).
-    fn region_arguments(
-        &self,
-        node: &NodeProto,
-        graph: &GraphProto,
-        operands: &[String],
-        scope: &Scope,
-    ) -> Result<Vec<VType>, String> {
+    fn region_arguments(&self, node: &NodeProto, graph: &GraphProto, scope: &Scope) -> Result<Vec<VType>, String> {
         let operand_type = |i: usize| -> Option<VType> {
             node.input.get(i).filter(|n| !n.is_empty()).and_then(|n| scope.get(n)).map(|v| v.ty.clone())
         };
@@ -880,14 +892,13 @@ impl<'m> Importer<'m> {
                 "Loop" => match i {
                     0 => Some(VType { elem: 7, shape: Some(vec![]) }),
                     1 => Some(VType { elem: 9, shape: Some(vec![]) }),
-                    _ => operand_type(i),
+                    // A carried value may change shape from one iteration
+                    // to the next: its initial value's shape is no proof.
+                    _ => operand_type(i).map(|t| VType { elem: t.elem, shape: None }),
                 },
-                "Scan" => {
-                    let state = operands.len().saturating_sub(
-                        node.attribute.iter().find(|a| a.name == "num_scan_inputs").map_or(0, |a| a.i as usize),
-                    );
-                    operand_type(i).map(|t| if i < state { t } else { VType { elem: t.elem, shape: None } })
-                }
+                // A state may change shape between iterations too, and a
+                // scan slice drops the scanned axis.
+                "Scan" => operand_type(i).map(|t| VType { elem: t.elem, shape: None }),
                 _ => None,
             };
             // Loop and Scan check that each body argument has the element
@@ -912,7 +923,7 @@ impl<'m> Importer<'m> {
         indent: usize,
     ) -> Result<(String, Vec<VType>), String> {
         let mut scope = outer.clone();
-        let types = value_types(graph, self.dim_params)?;
+        let types = value_types(graph)?;
         let mut block = Block { text: String::new(), none: None, indent: indent + 2 };
         let mut args = Vec::new();
         for (input, ty) in graph.input.iter().zip(arg_types) {
@@ -1029,8 +1040,7 @@ impl<'m> Importer<'m> {
         let mut inner_types = types.clone();
         for vi in &function.value_info {
             if let Some(t) = vi.type_.as_ref() {
-                let t = if self.dim_params == DimParams::Trusted { t.clone() } else { without_dim_params(t) };
-                inner_types.insert(rename(&vi.name), t);
+                inner_types.insert(rename(&vi.name), t.clone());
             }
         }
         self.inlining.push(key.clone());
@@ -1409,29 +1419,44 @@ fn attr_kind(attr: &AttributeProto) -> Option<AttributeType> {
 
 /// Declared types of the graph's values: value_info, then outputs (which win).
 ///
-/// Their `dim_param` names are dropped (the dims left unknown, for shape
-/// inference to derive): a name is the exporter's claim that two sizes are
-/// equal, which onnxruntime never checks, and a rewrite proven from a false
-/// claim would compute something else. Element types and static dims stay.
-fn value_types(graph: &GraphProto, dim_params: DimParams) -> Result<HashMap<String, TypeProto>, String> {
+/// As declared; unless the names are trusted, a node's result takes only the
+/// element type and rank (see `without_dim_params`), its declared static
+/// dims going to `DECLARED_DIMS_ATTR` for shape inference to check.
+fn value_types(graph: &GraphProto) -> Result<HashMap<String, TypeProto>, String> {
     let mut out = HashMap::new();
     for vi in graph.value_info.iter().chain(&graph.output) {
         if let Some(t) = vi.type_.as_ref() {
-            let t = if dim_params == DimParams::Trusted { t.clone() } else { without_dim_params(t) };
-            out.insert(vi.name.clone(), t);
+            out.insert(vi.name.clone(), t.clone());
         }
     }
     Ok(out)
 }
 
-/// `t` with its `dim_param` names removed (unknown dims instead).
+/// The static dims a declared type claims, as `onnx-shape-inference` reads
+/// them from `DECLARED_DIMS_ATTR` (`2x?x4`; empty without a shape).
+fn declared_dims_text(t: &VType) -> String {
+    match &t.shape {
+        None => String::new(),
+        Some(dims) => dims
+            .iter()
+            .map(|d| if let Dim::Static(n) = d { n.to_string() } else { "?".to_string() })
+            .collect::<Vec<_>>()
+            .join("x"),
+    }
+}
+
+/// `t` with its dims unknown: the dims (static ones and `dim_param` names
+/// alike) a `value_info`, an output or a subgraph input declares are the
+/// exporter's claims, which onnxruntime does not check at run time (it
+/// warns that an output's declared `[1, 4]` is `[3, 4]` and returns it);
+/// `onnx-shape-inference` derives them from the ops. Element types and
+/// ranks stay (ONNX needs a rank on graph outputs; shape inference refuses
+/// a rank the op contradicts).
 fn without_dim_params(t: &TypeProto) -> TypeProto {
     let mut t = t.clone();
     if let Some(type_proto::Value::TensorType(tensor)) = t.value.as_mut() {
         for d in tensor.shape.as_mut().into_iter().flat_map(|s| s.dim.iter_mut()) {
-            if matches!(d.value, Some(dimension::Value::DimParam(_))) {
-                d.value = None;
-            }
+            d.value = None;
         }
     }
     t

@@ -497,6 +497,18 @@ fn dim_param_names_are_claims_not_proofs() {
             ),
             "N__2",
         ),
+        // A static dim claimed in a value_info ([1, 4] for an Expand to
+        // [N, 4]) is no proof either: onnxruntime only warns about it.
+        (
+            "expand_static_value_info",
+            model(
+                vec![node("Shape", &["x"], "s"), node("Expand", &["y", "s"], "e"), node("Relu", &["e"], "out")],
+                vec![value_info("x", n4()), value_info("y", n4())],
+                vec![value_info("e", tensor_type(1, &[Ok(1), Ok(4)]))],
+                value_info("out", n4()),
+            ),
+            "N__2",
+        ),
         (
             "expand_value_info",
             model(
