@@ -57,3 +57,24 @@ def _(self, x, y, z, t, index):
     """addcmul / addcdiv with `value` from `.item()`, scatter of a value from `.item()`."""
     v = t.max().item()
     return torch.addcmul(x, y, z, value=v), torch.addcdiv(x, y, z, value=v), x.scatter(1, index, v)
+
+
+@case("item_products", ["add.Tensor", "rsub.Scalar", "addmm.default", "baddbmm.default", "addbmm.default",
+                        "addmv.default", "addr.default", "item.default"],
+      lambda g, d: (rn(g, 3, 4), rn(g, 4, 5), rn(g, 3, 5), rn(g, 2, 3, 4), rn(g, 2, 4, 5), pos(g, 2)))
+def _(self, a, b, c, ba, bb, t):
+    """The `alpha` of add / rsub and of the matrix products (addmm, baddbmm, addbmm, addmv, addr) from
+    `.item()`: the product scaled by the value, as a tensor. (A `beta` or a `sub` alpha from `.item()` makes
+    torch guard on its value, which torch.export cannot do.)"""
+    v, w = t.max().item(), t.min().item()
+    return (torch.add(a, a * 2, alpha=v), torch.rsub(a, w), torch.addmm(c, a, b, alpha=v),
+            torch.baddbmm(c, ba, bb, alpha=w), torch.addbmm(c, ba, bb, alpha=v),
+            torch.addmv(c[:, 0], a, b[:, 1], alpha=w), torch.addr(c, a[:, 0], b[0], alpha=v))
+
+
+@case("item_bounds", ["linspace.default", "renorm.default", "item.default"],
+      lambda g, d: (rn(g, 3, 4), pos(g, 2)))
+def _(self, x, t):
+    """linspace with a bound from `.item()` (computed in the graph), renorm's maxnorm from `.item()`."""
+    v, w = t.max().item(), t.min().item()
+    return torch.linspace(w, v * 4, 6) + 1, torch.linspace(-1.5, v, 5), torch.renorm(x, 2, 0, w)

@@ -3,6 +3,9 @@ use crate::{builder, Ctx, Rule};
 
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.linspace.default", |c| {
+    if c.args.is_dynamic("start")? || c.args.is_dynamic("end")? {
+        return linspace_tensor(c); // a bound from `t.item()`
+    }
     let (start, end, steps) = (c.args.number("start")?.as_f64(), c.args.number("end")?.as_f64(), c.args.int("steps")?);
     let values = linspace(c, start, end, steps)?;
     Ok(vec![constant(c, c.result_element(0)?, &[values.len() as u64], &values)?])

@@ -3,6 +3,22 @@
 use crate::{builder, Ctx, IntArg, Number};
 use melior::ir::{r#type::TypeLike, Type, Value, ValueLike};
 
+/// `v * name` for the `Scalar` argument `name`, in `element`: nothing for a
+/// static 1, a constant for another number, the argument's own value when
+/// it arrives as a tensor (`t.item()`, a symbolic number), cast.
+pub fn scaled_by_argument<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    v: Value<'c, 'a>,
+    name: &str,
+    element: Type<'c>,
+) -> Result<Value<'c, 'a>, String> {
+    if !ctx.args.is_dynamic(name)? && ctx.args.number(name)?.as_f64() == 1.0 {
+        return Ok(v);
+    }
+    let k = ctx.tensor_as(name, element)?;
+    ctx.b.onnx().mul(v, k).like(v)
+}
+
 /// `self <op> alpha * other` with both sides cast to the result type.
 pub fn binary_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
     let result = ctx.result_element(0)?;
@@ -10,12 +26,7 @@ pub fn binary_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c,
     // `a or (alpha and b)`: the int64 sum cast back to bool (nonzero -> true).
     let element = if builder::is_bool(result) { ctx.b.i64_type() } else { result };
     let lhs = ctx.tensor_as("self", element)?;
-    let mut rhs = ctx.tensor_as("other", element)?;
-    let alpha = ctx.args.number("alpha")?;
-    if alpha.as_f64() != 1.0 {
-        let a = ctx.b.const_scalar(element, alpha.as_f64())?;
-        rhs = ctx.b.onnx().mul(rhs, a).like(rhs)?;
-    }
+    let rhs = scaled_by_argument(ctx, ctx.tensor_as("other", element)?, "alpha", element)?;
     if element != result {
         let wide = ctx.b.op_like(op, &[lhs, rhs], &[], lhs)?;
         let to = crate::onnx_ir::data_type_code(result).ok_or("no ONNX data type for the result")?;
@@ -27,13 +38,8 @@ pub fn binary_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c,
 /// `other - alpha * self`.
 pub fn rsub<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = ctx.result_element(0)?;
-    let mut lhs = ctx.tensor_as("self", element)?;
+    let lhs = scaled_by_argument(ctx, ctx.tensor_as("self", element)?, "alpha", element)?;
     let rhs = ctx.tensor_as("other", element)?;
-    let alpha = ctx.args.number("alpha")?;
-    if alpha.as_f64() != 1.0 {
-        let a = ctx.b.const_scalar(element, alpha.as_f64())?;
-        lhs = ctx.b.onnx().mul(lhs, a).like(lhs)?;
-    }
     Ok(vec![ctx.b.onnx().sub(rhs, lhs).typed(ctx.result_type(0)?)?])
 }
 

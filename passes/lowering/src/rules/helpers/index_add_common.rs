@@ -7,23 +7,27 @@ use melior::ir::Value;
 /// `self[..., index[i], ...] += alpha * source[..., i, ...]` along `dim`:
 /// `ScatterElements` with reduction "add" (duplicate indices accumulate).
 pub(super) fn index_add<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
-    let alpha = ctx.args.number("alpha")?.as_f64();
     // Bool tensors: `alpha = False` adds nothing (`self` as it is); a bool
     // Mul by 0 has no ONNX form (found by the in-place OpInfo sweep).
-    if alpha == 0.0 && crate::builder::is_bool(ctx.result_element(0)?) {
+    let bool_result = crate::builder::is_bool(ctx.result_element(0)?);
+    if bool_result && ctx.args.is_dynamic("alpha")? {
+        return Err("a bool index_add with an alpha computed in the graph is not supported".into());
+    }
+    if bool_result && ctx.args.number("alpha")?.as_f64() == 0.0 {
         return Ok(vec![ctx.b.onnx().identity(ctx.args.tensor("self")?).typed(ctx.result_type(0)?)?]);
     }
-    index_scatter(ctx, "sum", true, alpha)
+    index_scatter(ctx, "sum", true, Some("alpha"))
 }
 
-/// The body of index_add / index_copy / index_reduce: `alpha * source`
-/// scattered into `self` along `dim` at `index` with `reduce` (0-d inputs
-/// lifted to 1 element and the result reshaped back).
+/// The body of index_add / index_copy / index_reduce: `source` (times the
+/// `Scalar` argument `alpha`, when named) scattered into `self` along `dim`
+/// at `index` with `reduce` (0-d inputs lifted to 1 element and the result
+/// reshaped back).
 pub(super) fn index_scatter<'c, 'a>(
     ctx: &Ctx<'c, 'a>,
     reduce: &str,
     include_self: bool,
-    alpha: f64,
+    alpha: Option<&str>,
 ) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &ctx.b;
     let element = ctx.result_element(0)?;
@@ -32,9 +36,8 @@ pub(super) fn index_scatter<'c, 'a>(
     let dim = ctx.dim(ctx.args.int("dim")?, rank)?;
     let src = ctx.tensor_as("source", element)?;
     let (x1, mut src, rank1) = lift_0d(ctx, x, src, rank)?;
-    if alpha != 1.0 {
-        let a = b.const_scalar(element, alpha)?;
-        src = b.onnx().mul(src, a).like(src)?;
+    if let Some(alpha) = alpha {
+        src = super::common::scaled_by_argument(ctx, src, alpha, element)?;
     }
     let shape = b.shape(src)?;
     let index = index_along(ctx, ctx.args.tensor("index")?, dim, rank1, shape)?;

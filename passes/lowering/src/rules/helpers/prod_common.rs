@@ -19,9 +19,32 @@ pub fn scaled<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, factor: f64) -> Resul
 /// inf entries), and bool tensors are `(beta and self) or (alpha and product)`.
 pub fn beta_alpha<'c, 'a>(ctx: &Ctx<'c, 'a>, product: Value<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let element = compute_type(ctx, ctx.result_element(0)?);
+    let product = ctx.b.cast_like_type(product, element)?;
+    if ctx.args.is_dynamic("alpha")? || ctx.args.is_dynamic("beta")? {
+        // Factors that arrive as tensors (`t.item()`): `alpha * product +
+        // (beta == 0 ? 0 : beta * self)`, torch's rule for a zero beta
+        // decided at run time.
+        if builder::is_bool(element) {
+            return Err("bool tensors with an alpha or beta computed in the graph are not supported".into());
+        }
+        let p = super::common::scaled_by_argument(ctx, product, "alpha", element)?;
+        let s = ctx.tensor_as("self", element)?;
+        let scaled = super::common::scaled_by_argument(ctx, s, "beta", element)?;
+        let kept = if ctx.args.is_dynamic("beta")? {
+            let beta = ctx.tensor_as("beta", element)?;
+            let zero = ctx.b.const_like(beta, 0.0)?;
+            let bool_t = ctx.b.unranked(bool_type(ctx));
+            let is_zero = ctx.b.onnx().equal(beta, zero).typed(bool_t)?;
+            ctx.b.onnx().where_(is_zero, zero, scaled).like(scaled)?
+        } else if ctx.args.number("beta")?.as_f64() == 0.0 {
+            return Ok(vec![finish(ctx, p)?]);
+        } else {
+            scaled
+        };
+        return Ok(vec![finish(ctx, ctx.b.onnx().add(kept, p).like(p)?)?]);
+    }
     let alpha = ctx.args.number("alpha")?.as_f64();
     let beta = ctx.args.number("beta")?.as_f64();
-    let product = ctx.b.cast_like_type(product, element)?;
     if builder::is_bool(element) {
         let falses = ctx.b.const_scalar(element, 0.0)?;
         let p = if alpha != 0.0 { product } else { ctx.b.onnx().and(product, falses).like(product)? };

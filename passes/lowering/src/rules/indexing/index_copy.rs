@@ -1,7 +1,7 @@
 use super::index_add_common::index_scatter;
 use crate::Rule;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.index_copy.default", |c| index_scatter(c, "none", true, 1.0))
+pub const RULES: &[Rule] = &[Rule::custom("aten.index_copy.default", |c| index_scatter(c, "none", true, None))
 // Unique indices: with duplicates torch leaves the winner unspecified.
 .samples(&[
     "self: T[5,3]; dim: 0; index: i64[1]{0..5}; source: T[1,3]",

@@ -6,7 +6,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.index_reduce.default", |c| {
     if !matches!(reduce.as_str(), "prod" | "mean" | "amax" | "amin") {
         return Err(format!("index_reduce: reduce must be prod, mean, amax or amin, got '{reduce}'"));
     }
-    index_scatter(c, &reduce, c.args.bool("include_self")?, 1.0)
+    index_scatter(c, &reduce, c.args.bool("include_self")?, None)
 })
 .samples(&[
     "self: T[5,3]; dim: 0; index: i64[6]{0..5}; source: T[6,3]; reduce: \"prod\"",

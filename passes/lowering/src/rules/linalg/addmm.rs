@@ -4,6 +4,11 @@ use crate::Rule;
 pub const RULES: &[Rule] = &[Rule::custom("aten.addmm.default", |c| {
     let (a, b, bias) = (c.args.tensor("mat1")?, c.args.tensor("mat2")?, c.args.tensor("self")?);
     let element = c.result_element(0)?;
+    if c.args.is_dynamic("alpha")? || c.args.is_dynamic("beta")? {
+        // Factors computed in the graph (`t.item()`): no Gemm attribute.
+        let prod = c.b.onnx().mat_mul(a, b).like(a)?;
+        return super::prod_common::beta_alpha(c, prod);
+    }
     if !crate::builder::is_float(element) {
         // onnxruntime has no integer Gemm: MatMul, then the integer scalings.
         let (alpha, beta) = (c.args.number("alpha")?.as_f64(), c.args.number("beta")?.as_f64());

@@ -48,7 +48,7 @@ fn embedding_renorm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let in_range = b.onnx().greater_or_equal(flat, b.const_i64_scalar(0)?).typed(b.unranked(bool_t))?;
     let counts = accumulate(c, flat, in_range, None, shape_slice(c, w, 0, Some(1))?, f64_t)?;
     let named = b.onnx().greater(counts, b.const_scalar(f64_t, 0.0)?).typed(b.unranked(bool_t))?;
-    let factor = renorm_factor(c, norm, max_norm, Some(c.unsqueeze(named, &[1])?))?;
+    let factor = renorm_factor(c, norm, c.b.const_like(norm, max_norm)?, Some(c.unsqueeze(named, &[1])?))?;
     let factor = b.cast_like_type(factor, el)?;
     Ok(vec![c.b.onnx().mul(w, factor).typed(c.result_type(0)?)?])
 }

@@ -31,12 +31,14 @@ fn renorm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     if !(p > 0.0) {
         return Err("renorm: non-positive norm not supported".into());
     }
-    let maxnorm = c.args.number("maxnorm")?.as_f64();
-    if maxnorm < 0.0 {
+    // A maxnorm from `t.item()` flows as a tensor (a negative one, which
+    // torch refuses when it runs, is not checked).
+    if !c.args.is_dynamic("maxnorm")? && c.args.number("maxnorm")?.as_f64() < 0.0 {
         return Err("renorm: expected maxnorm to be >= 0".into());
     }
     let b = &c.b;
     let f64_t = melior::ir::Type::float64(b.context);
+    let maxnorm = c.tensor_as("maxnorm", f64_t)?;
     let xd = b.cast_like_type(x, f64_t)?;
     let axes: Vec<i64> = (0..rank as i64).filter(|&d| d != dim).collect();
     let norm = if axes.is_empty() { b.onnx().abs(xd).like(xd)? } else { vector_norm(c, xd, Some(&axes), true, p)? };
@@ -44,21 +46,21 @@ fn renorm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     Ok(vec![c.b.onnx().mul(x, factor).typed(c.result_type(0)?)?])
 }
 
-/// torch's renormalisation factor of a (float64) `norm`: `maxnorm / (norm +
+/// torch's renormalisation factor of a (float64) `norm` and 0-d `maxnorm`: `maxnorm / (norm +
 /// 1e-7)` where `norm > maxnorm` (and `only`, when given, holds), else 1.
 /// Shared with embedding_renorm.
 pub(super) fn renorm_factor<'c, 'a>(
     c: &Ctx<'c, 'a>,
     norm: Value<'c, 'a>,
-    maxnorm: f64,
+    maxnorm: Value<'c, 'a>,
     only: Option<Value<'c, 'a>>,
 ) -> Result<Value<'c, 'a>, String> {
     let b = &c.b;
     let bool_t = b.unranked(super::math_common::bool_type(c));
-    let mut big = b.onnx().greater(norm, b.const_like(norm, maxnorm)?).typed(bool_t)?;
+    let mut big = b.onnx().greater(norm, maxnorm).typed(bool_t)?;
     if let Some(only) = only {
         big = b.onnx().and(only, big).typed(bool_t)?;
     }
-    let scale = b.onnx().div(b.const_like(norm, maxnorm)?, b.onnx().add(norm, b.const_like(norm, 1e-7)?).like(norm)?).like(norm)?;
+    let scale = b.onnx().div(maxnorm, b.onnx().add(norm, b.const_like(norm, 1e-7)?).like(norm)?).like(norm)?;
     b.onnx().where_(big, scale, b.const_like(norm, 1.0)?).like(norm)
 }
