@@ -134,12 +134,11 @@ impl PipelineSpec {
         if self.fuse_weights {
             func_passes.push("onnx-fuse-weights".to_string());
         }
-        // After the weight fusions (a fused QKV weight quantizes as one).
-        if let Some(q) = &self.quantize_weights {
-            if self.fuse_weights || self.eqsat {
-                func_passes.push(q.pass(self.target));
-            }
-        }
+        // After the weight fusions (a fused QKV weight quantizes as one) and
+        // after onnx-widen-half: a float16 / bfloat16 model's products then
+        // run in float32 on `Cast(weight)`, and the half weight quantizes
+        // like the float32 one it is cast to.
+        let quantize = self.quantize_weights.as_ref().filter(|_| self.fuse_weights || self.eqsat);
         if self.flatten_tokens {
             func_passes.push("onnx-flatten-tokens".to_string());
         }
@@ -148,7 +147,10 @@ impl PipelineSpec {
             if !self.native_half {
                 func_passes.push("onnx-widen-half".to_string());
             }
+            func_passes.extend(quantize.map(|q| q.pass(self.target)));
             push(&mut func_passes, &["onnx-widen-ints", "onnx-cse"]);
+        } else {
+            func_passes.extend(quantize.map(|q| q.pass(self.target)));
         }
         module_passes.push(format!("func.func({})", func_passes.join(", ")));
         format!("builtin.module({})", module_passes.join(", "))
@@ -180,8 +182,9 @@ mod tests {
             "builtin.module(aten-remove-inplace, aten-decompose{ops=aten.gelu.default,aten.silu.default opset=21}, \
              convert-aten-to-onnx{opset=21}, func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, \
              onnx-shape-inference, onnx-eqsat{extract=ilp target=onnxruntime}, onnx-fuse-weights, \
+             onnx-flatten-tokens, \
              onnx-quantize-weights{bits=4 block=32 symmetric=1 format=matmulnbits accuracy-level=4 exclude=lm_head}, \
-             onnx-flatten-tokens, onnx-widen-ints, onnx-cse))"
+             onnx-widen-ints, onnx-cse))"
         );
         assert_eq!(
             PipelineSpec::onnx(23).render(),

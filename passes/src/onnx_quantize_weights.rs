@@ -256,6 +256,21 @@ fn concat_of_transposes<'c, 'a>(value: Value<'c, 'a>) -> Option<Vec<Value<'c, 'a
         .collect()
 }
 
+/// `w16` when `value` is `Cast(w16) {to = float32}` of a float16 or bfloat16
+/// weight (how onnx-widen-half feeds a half model's weight to a product).
+fn half_weight_cast<'c, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+    let def = ir::defining_op(value)?;
+    if op_name(def) != "onnx.Cast" || ir::int_attribute(def, "to") != Some(1) || def.operand_count() != 1 {
+        return None;
+    }
+    let source = unsafe { Value::from_raw(sys::mlirOperationGetOperand(def.to_raw(), 0)) };
+    let elem = crate::lowering::builder::element_type(source.r#type())?;
+    let context_ref = def.context(); // alive while `context` is used
+    let context = unsafe { context_ref.to_ref() };
+    let half = elem == Type::float16(context) || elem == Type::bfloat16(context);
+    (half && onnx_ir::is_weight_value(source)).then_some(source)
+}
+
 impl QuantizeWeights {
     /// Rewrites `p` (MatMul or Gemm) when its weight qualifies.
     fn rewrite<'c, 'a>(&self, block: melior::ir::BlockRef<'c, 'a>, p: OperationRef<'c, 'a>) -> Option<()> {
@@ -272,15 +287,25 @@ impl QuantizeWeights {
         } else {
             false
         };
-        if !onnx_ir::is_weight_value(w) || !ir::single_use(w) || p.result_count() != 1 {
+        if !ir::single_use(w) || p.result_count() != 1 {
             return None;
         }
-        let elem = crate::lowering::builder::element_type(w.r#type())?;
         let context_ref = p.context(); // alive while `context` is used (see `run`)
         let context = unsafe { context_ref.to_ref() };
-        if elem != Type::float32(context) {
+        let f32_type = Type::float32(context);
+        if crate::lowering::builder::element_type(w.r#type())? != f32_type {
             return None;
         }
+        // A float16 / bfloat16 weight that onnx-widen-half casts to float32
+        // for the product: its values are float32 values, quantized as such
+        // (the float32 scales and products are the ones the float32 weight
+        // would get); the Cast goes with the float product.
+        let w = half_weight_cast(w).unwrap_or(w);
+        if !onnx_ir::is_weight_value(w) {
+            return None;
+        }
+        // The source's element type (its re-layouts keep it).
+        let elem = crate::lowering::builder::element_type(w.r#type())?;
         let (k, n) = match static_2d(w.r#type())? {
             (a, b) if trans_b => (b, a),
             (a, b) => (a, b),
@@ -343,7 +368,6 @@ impl QuantizeWeights {
             (_, false) => IntegerType::unsigned(context, 8).into(),
         };
         let u8_type: Type = IntegerType::unsigned(context, 8).into();
-        let f32_type = Type::float32(context);
         let (data_ty, scales_ty, zp_ty) = if self.nbits {
             (
                 ranked(&[n, nb, self.block * self.bits / 8], u8_type),

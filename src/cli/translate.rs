@@ -221,8 +221,9 @@ fn run(args: &Args) -> Result<(), crate::Error> {
             if args.verify {
                 return verify(args, output, options, None);
             }
+            let quantizing = options.quantize_weights.is_some();
             return translate::convert(&args.input, std::path::Path::new(output), &options)
-                .map(|written| note_complex_views(&written, args.quiet));
+                .map(|written| print_notes(&written, quantizing, args.quiet));
         }
         if let Some(path) = &args.report {
             let path = std::path::Path::new(path);
@@ -241,12 +242,13 @@ fn run(args: &Args) -> Result<(), crate::Error> {
                 )));
             }
         }
+        let quantizing = options.quantize_weights.is_some();
         let mut report = crate::report::Report::new("aten-translate", &args.input);
         let result = if args.verify {
             verify(args, output, options, Some(&mut report))
         } else {
             translate::convert_reporting(&args.input, std::path::Path::new(output), &options, Some(&mut report))
-                .map(|written| note_complex_views(&written, args.quiet))
+                .map(|written| print_notes(&written, quantizing, args.quiet))
         };
         if let Err(e) = &result {
             report.fail(e);
@@ -261,11 +263,20 @@ fn run(args: &Args) -> Result<(), crate::Error> {
     }
 }
 
-/// Complex graph inputs and outputs change the model's signature (each is
-/// written as its real view): say so, since feeding a complex array fails.
-fn note_complex_views(written: &crate::export::ExportReport, quiet: bool) {
+/// What the user should know about a model written with exit 0: complex
+/// graph inputs and outputs change the model's signature (each is written as
+/// its real view; feeding a complex array fails), and a `--quantize-weights`
+/// that found no weight to quantize wrote a float model.
+fn print_notes(written: &crate::export::ExportReport, quantizing: bool, quiet: bool) {
     if quiet {
         return;
+    }
+    if quantizing && written.quantized_weights == 0 {
+        eprintln!(
+            "aten-translate: note: --quantize-weights quantized no weight (it takes float32, float16 or \
+             bfloat16 weights of static 2-D shape that feed a MatMul or Gemm, or a Gather with \
+             scope=linear,embedding, and do not match exclude=; docs/quantization.md): the model is written in float"
+        );
     }
     for (name, dtype) in &written.complex_views {
         eprintln!("aten-translate: note: `{name}`: {}", crate::export::complex_view_note(dtype));

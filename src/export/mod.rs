@@ -115,6 +115,8 @@ pub struct ExportReport {
     /// Graph inputs and outputs that hold a complex tensor as its real view
     /// (ONNX name, torch dtype): callers tell the user.
     pub complex_views: Vec<(String, String)>,
+    /// Weights `onnx-quantize-weights` quantized (`--quantize-weights`).
+    pub quantized_weights: i64,
 }
 
 /// The largest protobuf message (2 GiB - 1).
@@ -273,6 +275,11 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
         });
     }
     let complex_views = graph.complex_views.clone();
+    let mut quantized_weights = 0;
+    aten2onnx_passes::ir::walk(module.as_operation(), &mut |op| {
+        quantized_weights +=
+            aten2onnx_passes::ir::int_attribute(op, aten2onnx_passes::onnx_quantize_weights::SUMMARY_ATTR).unwrap_or(0);
+    });
     let mut proto = graph.proto;
     let mut doc_string = String::new();
     if options.debug_info {
@@ -328,7 +335,14 @@ pub fn write_model(module: &Module<'_>, output: &Path, options: &ExportOptions) 
         files.release(data);
     };
     write_files(output, &plan, external.as_deref(), &mut release)?;
-    Ok(ExportReport { nodes, initializers, initializer_bytes, external_data_file: external, complex_views })
+    Ok(ExportReport {
+        nodes,
+        initializers,
+        initializer_bytes,
+        external_data_file: external,
+        complex_views,
+        quantized_weights,
+    })
 }
 
 /// The main graph's `Constant` nodes (a `value` tensor; not graph outputs)

@@ -224,7 +224,8 @@ fn graph_names_types_and_identities() {
             initializers: 1,
             initializer_bytes: 8,
             external_data_file: None,
-            complex_views: vec![]
+            complex_views: vec![],
+            quantized_weights: 0,
         }
     );
     assert_eq!(model.ir_version, 11);

@@ -115,3 +115,100 @@ fn quantize_weights_below_opset_21_is_refused() {
     assert!(e.contains("needs opset 21 or later"), "{e}");
     assert!(!out.exists());
 }
+
+/// A float16 or bfloat16 model's Linear weights quantize to the very bytes
+/// the float32 model with the same (exactly representable) weights gets:
+/// onnx-widen-half runs their products in float32 on `Cast(weight)`, and
+/// the pass quantizes the half weight's float32 values, in both forms.
+/// The quantized half model then runs in onnxruntime within its output
+/// type's rounding of the float32 one. (Half embedding tables stay float.)
+#[test]
+fn half_weights_quantize_like_their_float32_values() {
+    let Some(python) = crate::export::python() else { return };
+    let dir = crate::scratch_dir("quantize_weights_half");
+    const CAPTURE: &str = r#"
+import sys, torch, torch.nn as nn
+torch.manual_seed(0)
+class Mlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = nn.Linear(64, 96)
+        self.gate = nn.Linear(64, 96, bias=False)
+        self.down = nn.Linear(96, 48)
+    def forward(self, x):
+        return self.down(self.up(x) * torch.sigmoid(self.gate(x)))
+out = sys.argv[1]
+m = Mlp().eval()
+x = torch.randn(2, 3, 64)
+for name, dtype in [("f16", torch.float16), ("bf16", torch.bfloat16)]:
+    half = m.to(dtype)
+    torch.export.save(torch.export.export(half, (x.to(dtype),)), f"{out}/mlp_{name}.pt2")
+    # The float32 model with the half weights' values.
+    single = Mlp().eval()
+    single.load_state_dict({k: v.float() for k, v in half.state_dict().items()})
+    torch.export.save(torch.export.export(single, (x,)), f"{out}/mlp_{name}_as_f32.pt2")
+    m = m.float()
+"#;
+    let status = std::process::Command::new(&python).arg("-c").arg(CAPTURE).arg(&dir).status().expect("run python");
+    assert!(status.success(), "capture failed");
+    const COMPARE: &str = r#"
+import sys, onnx, numpy as np, onnxruntime as ort
+from onnx import numpy_helper
+half, single, kind = sys.argv[1], sys.argv[2], sys.argv[3]
+def quantized(path):
+    m = onnx.load(path)
+    ops = [n.op_type for n in m.graph.node if n.op_type in ("DequantizeLinear", "MatMulNBits")]
+    inits = {i.name: i for i in m.graph.initializer}
+    return m, ops, inits
+hm, hops, hinits = quantized(half)
+sm, sops, sinits = quantized(single)
+assert len(hops) >= 2 and hops == sops, (hops, sops)  # up and gate share x: one fused weight
+names = lambda m: [i for n in m.graph.node if n.op_type in ("DequantizeLinear", "MatMulNBits") for i in n.input]
+for a, b in zip(names(hm), names(sm)):
+    if a in hinits or b in sinits:
+        ta, tb = hinits[a], sinits[b]
+        assert ta.data_type == tb.data_type and list(ta.dims) == list(tb.dims), (a, b)
+        assert numpy_helper.to_array(ta).tobytes() == numpy_helper.to_array(tb).tobytes(), (a, b)
+x = np.random.default_rng(0).standard_normal((2, 3, 64)).astype(np.float32)
+hs = ort.InferenceSession(half); ss = ort.InferenceSession(single)
+hx = x.astype(np.float16) if kind == "f16" else x
+if kind == "bf16":
+    print("bfloat16 inputs: no numpy type; bytes compared only")
+    sys.exit(0)
+got = hs.run(None, {hs.get_inputs()[0].name: hx})[0].astype(np.float32)
+want = ss.run(None, {ss.get_inputs()[0].name: hx.astype(np.float32)})[0]
+err = float(np.abs(got - want).max()); scale = float(np.abs(want).max())
+print("max |half - float32| %.3g of %.3g" % (err, scale))
+# float16 rounds the products, the gate and the sum (values up to about
+# twice the output's): a few float16 ulps of the output's scale.
+assert err <= scale * 2**-7, err
+"#;
+    for kind in ["f16", "bf16"] {
+        for (target, spec) in
+            [(Target::Standard, "int4"), (Target::Standard, "int8:asym"), (Target::OnnxRuntime, "int4:asym:block=16")]
+        {
+            let convert_one = |input: &str, out: &Path| {
+                let options = ConvertOptions {
+                    target,
+                    quantize_weights: Some(QuantizeWeights::parse(spec).unwrap()),
+                    ..Default::default()
+                };
+                convert(input, out, &options).unwrap_or_else(|e| panic!("{input} {spec}: {e}"));
+            };
+            let tag = format!("{kind}_{}_{}", target.name(), spec.replace([':', '='], "_"));
+            let (half, single) = (dir.join(format!("{tag}.onnx")), dir.join(format!("{tag}_as_f32.onnx")));
+            convert_one(dir.join(format!("mlp_{kind}.pt2")).to_str().unwrap(), &half);
+            convert_one(dir.join(format!("mlp_{kind}_as_f32.pt2")).to_str().unwrap(), &single);
+            let out = std::process::Command::new(&python)
+                .arg("-c")
+                .arg(COMPARE)
+                .arg(&half)
+                .arg(&single)
+                .arg(kind)
+                .output()
+                .unwrap();
+            eprintln!("{tag}: {}", String::from_utf8_lossy(&out.stdout));
+            assert!(out.status.success(), "{tag}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+}
