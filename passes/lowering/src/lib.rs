@@ -33,6 +33,23 @@ use melior::ir::{Type, Value, ValueLike};
 pub const MIN_OPSET: u32 = 17;
 pub const MAX_OPSET: u32 = 28;
 
+/// An ONNX reduction, by kind: [`Ctx::reduce`] builds it with the typed
+/// builder (`reduce_sum`, `reduce_max`, ...), axes as an input or an
+/// attribute as the opset wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    Sum,
+    Mean,
+    Max,
+    Min,
+    Prod,
+    L1,
+    L2,
+    LogSum,
+    LogSumExp,
+    SumSquare,
+}
+
 /// What a rule gets: the op's arguments, a builder, and the opset.
 pub struct Ctx<'c, 'a> {
     pub args: Args<'c, 'a>,
@@ -327,7 +344,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
     /// opset 18 (13 for ReduceSum), an attribute before.
     pub fn reduce(
         &self,
-        op_type: &str,
+        op_type: Reduction,
         x: Value<'c, '_>,
         axes: Option<&[i64]>,
         keepdims: bool,
@@ -338,7 +355,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
         let element = builder::element_type(x.r#type());
         let width = element.and_then(|e| melior::ir::r#type::IntegerType::try_from(e).ok()).map(|t| t.width());
         let back = || builder::element_type(result).or(element).ok_or("reduction of a non-tensor");
-        let narrow = matches!(op_type, "ReduceMin" | "ReduceMax")
+        let narrow = matches!(op_type, crate::Reduction::Min | crate::Reduction::Max)
             && element.is_some_and(|e| melior::ir::r#type::IntegerType::try_from(e).is_ok_and(|t| t.width() == 16));
         if narrow {
             let i32_t: Type<'c> = melior::ir::r#type::IntegerType::new(self.b.context, 32).into();
@@ -357,7 +374,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
         // ReduceSum / ReduceProd are exact only while the partial results
         // stay below 2^53 in magnitude, which sums of values below 2^16 do,
         // and saturate on overflow: the prod rules multiply instead.)
-        if matches!(op_type, "ReduceSum" | "ReduceProd") && matches!(width, Some(1 | 8 | 16)) {
+        if matches!(op_type, crate::Reduction::Sum | crate::Reduction::Prod) && matches!(width, Some(1 | 8 | 16)) {
             let wide = self.b.cast(x, i64_t)?;
             let reduced = self.reduce(op_type, wide, axes, keepdims, wide_result())?;
             return self.b.cast(reduced, back()?);
@@ -366,7 +383,7 @@ impl<'c, 'a> Ctx<'c, 'a> {
         // lose exactness beyond 2^53 in int64): each value is split into 16-bit
         // halves, `x = 65536 * hi + lo` (`lo` in [0, 65536)), whose sums in
         // int64 are exact, recombined in int64 and cast back (modulo 2^32).
-        if op_type == "ReduceSum" && width == Some(32) {
+        if op_type == crate::Reduction::Sum && width == Some(32) {
             let wide = self.b.cast(x, i64_t)?;
             let m = self.b.const_scalar(i64_t, 65536.0)?;
             let lo = self.b.onnx().mod_(wide, m, Some(0)).like(wide)?;
@@ -378,19 +395,29 @@ impl<'c, 'a> Ctx<'c, 'a> {
             let sum = self.b.onnx().add(hi, lo).like(hi)?;
             return self.b.cast(sum, back()?);
         }
-        let axes_as_input = op_type == "ReduceSum" || self.b.opset >= 18;
-        let mut attrs = vec![("keepdims", Attr::Int(keepdims as i64))];
-        match axes {
-            None => self.b.op(op_type, &[x], &attrs, result),
-            Some(axes) if axes_as_input => {
-                let axes = self.b.const_i64s(axes)?;
-                self.b.op(op_type, &[x, axes], &attrs, result)
-            }
-            Some(axes) => {
-                attrs.push(("axes", Attr::Ints(axes.to_vec())));
-                self.b.op(op_type, &[x], &attrs, result)
-            }
-        }
+        // Axes are an input from opset 13 for ReduceSum, 18 for the others.
+        let axes_as_input = op_type == crate::Reduction::Sum || self.b.opset >= 18;
+        let (input, attr) = match axes {
+            None => (None, None),
+            Some(axes) if axes_as_input => (Some(self.b.const_i64s(axes)?), None),
+            Some(axes) => (None, Some(axes)),
+        };
+        let x: Value<'c, 'a> = unsafe { Value::from_raw(x.to_raw()) };
+        let k = Some(keepdims as i64);
+        let o = self.b.onnx();
+        let node = match op_type {
+            Reduction::Sum => o.reduce_sum(x, input, k, None),
+            Reduction::Mean => o.reduce_mean(x, input, attr, k, None),
+            Reduction::Max => o.reduce_max(x, input, attr, k, None),
+            Reduction::Min => o.reduce_min(x, input, attr, k, None),
+            Reduction::Prod => o.reduce_prod(x, input, attr, k, None),
+            Reduction::L1 => o.reduce_l1(x, input, attr, k, None),
+            Reduction::L2 => o.reduce_l2(x, input, attr, k, None),
+            Reduction::LogSum => o.reduce_log_sum(x, input, attr, k, None),
+            Reduction::LogSumExp => o.reduce_log_sum_exp(x, input, attr, k, None),
+            Reduction::SumSquare => o.reduce_sum_square(x, input, attr, k, None),
+        };
+        node.typed(result)
     }
 
     /// The element type a rule computes in: float32 for a float16/bfloat16

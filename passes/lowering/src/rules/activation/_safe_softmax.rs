@@ -22,7 +22,7 @@ fn safe_softmax<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let s = b.onnx().softmax(x, Some(axis)).like(x)?;
         let ninf = b.onnx().equal(x, b.const_like(x, f64::NEG_INFINITY)?).typed(b.unranked(bool_type(c)))?;
         let f32_t = b.f32_type();
-        let all = c.reduce("ReduceMin", b.cast(ninf, f32_t)?, Some(&[axis]), true, b.unranked(f32_t))?;
+        let all = c.reduce(crate::Reduction::Min, b.cast(ninf, f32_t)?, Some(&[axis]), true, b.unranked(f32_t))?;
         let all = b.cast(all, bool_type(c))?;
         b.onnx().where_(all, b.const_like(x, 0.0)?, s).like(x)
     })?;

@@ -22,7 +22,7 @@ fn softmax_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     // A 0-d pair is computed as 1-element vectors.
     let (g, o) = if rank == 0 { (c.unsqueeze(g, &[0])?, c.unsqueeze(o, &[0])?) } else { (g, o) };
     let prod = b.onnx().mul(g, o).like(g)?;
-    let s = c.reduce("ReduceSum", prod, Some(&[axis]), true, b.unranked(el))?;
+    let s = c.reduce(crate::Reduction::Sum, prod, Some(&[axis]), true, b.unranked(el))?;
     let y = b.onnx().mul(o, b.onnx().sub(g, s).like(g)?).like(g)?;
     let y = if rank == 0 { c.squeeze(y, &[0])? } else { y };
     Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])

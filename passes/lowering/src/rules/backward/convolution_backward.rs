@@ -86,6 +86,6 @@ fn convolution_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let gw = slice(c, gw, &axes, &vec![0; spatial], &kernel)?;
     let grad_weight = c.b.onnx().identity(gw).typed(c.result_type(1)?)?;
     let bias_axes: Vec<i64> = std::iter::once(0).chain(2..2 + spatial as i64).collect();
-    let grad_bias = c.reduce("ReduceSum", go, Some(&bias_axes), false, c.result_type(2)?)?;
+    let grad_bias = c.reduce(crate::Reduction::Sum, go, Some(&bias_axes), false, c.result_type(2)?)?;
     Ok(vec![grad_input, grad_weight, grad_bias])
 }

@@ -33,7 +33,7 @@ pub(super) fn max_pool_backward<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
     let shape = c.b.shape(x)?;
     let lead_shape = c.b.onnx().slice(shape, c.b.const_i64s(&[0])?, c.b.const_i64s(&[lead as i64])?, None, None).typed(i64t)?;
     let plane = c.reduce(
-        "ReduceProd",
+        crate::Reduction::Prod,
         c.b.onnx().slice(shape, c.b.const_i64s(&[lead as i64])?, c.b.const_i64s(&[i64::MAX])?, None, None).typed(i64t)?,
         None,
         true,

@@ -43,14 +43,14 @@ fn group_norm_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
         None => go,
     };
     let gg = b.onnx().reshape(g, gshape, None).like(x)?;
-    let mean_g = c.reduce("ReduceMean", gg, Some(&[-1]), true, ty)?;
-    let mean_gx = c.reduce("ReduceMean", b.onnx().mul(gg, xhat_g).like(x)?, Some(&[-1]), true, ty)?;
+    let mean_g = c.reduce(crate::Reduction::Mean, gg, Some(&[-1]), true, ty)?;
+    let mean_gx = c.reduce(crate::Reduction::Mean, b.onnx().mul(gg, xhat_g).like(x)?, Some(&[-1]), true, ty)?;
     let inner = b.onnx().sub(b.onnx().sub(gg, mean_g).like(x)?, b.onnx().mul(xhat_g, mean_gx).like(x)?).like(x)?;
     let gi = b.onnx().mul(inner, rstd3).like(x)?;
     let grad_input = b.onnx().reshape(gi, xshape, None).typed(c.result_type(0)?)?;
     let xhat = b.onnx().reshape(xhat_g, xshape, None).like(x)?;
     let axes: Vec<i64> = std::iter::once(0).chain(2..rank as i64).collect();
-    let grad_weight = c.reduce("ReduceSum", b.onnx().mul(go, xhat).like(x)?, Some(&axes), false, c.result_type(1)?)?;
-    let grad_bias = c.reduce("ReduceSum", go, Some(&axes), false, c.result_type(2)?)?;
+    let grad_weight = c.reduce(crate::Reduction::Sum, b.onnx().mul(go, xhat).like(x)?, Some(&axes), false, c.result_type(1)?)?;
+    let grad_bias = c.reduce(crate::Reduction::Sum, go, Some(&axes), false, c.result_type(2)?)?;
     Ok(vec![grad_input, grad_weight, grad_bias])
 }

@@ -28,15 +28,15 @@ fn layer_norm_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
         Some(w) => b.onnx().mul(go, w).like(x)?,
         None => go,
     };
-    let mean_g = c.reduce("ReduceMean", g, Some(&norm_axes), true, ty)?;
-    let mean_gx = c.reduce("ReduceMean", b.onnx().mul(g, xhat).like(x)?, Some(&norm_axes), true, ty)?;
+    let mean_g = c.reduce(crate::Reduction::Mean, g, Some(&norm_axes), true, ty)?;
+    let mean_gx = c.reduce(crate::Reduction::Mean, b.onnx().mul(g, xhat).like(x)?, Some(&norm_axes), true, ty)?;
     let inner = b.onnx().sub(b.onnx().sub(g, mean_g).like(x)?, b.onnx().mul(xhat, mean_gx).like(x)?).like(x)?;
     let grad_input = c.b.onnx().mul(inner, rstd).typed(c.result_type(0)?)?;
     let sum_batch = |v: Value<'c, 'a>, index: usize| -> Result<Value<'c, 'a>, String> {
         if batch_axes.is_empty() {
             return c.b.onnx().identity(v).typed(c.result_type(index)?);
         }
-        c.reduce("ReduceSum", v, Some(&batch_axes), false, c.result_type(index)?)
+        c.reduce(crate::Reduction::Sum, v, Some(&batch_axes), false, c.result_type(index)?)
     };
     let grad_weight = sum_batch(b.onnx().mul(go, xhat).like(x)?, 1)?;
     let grad_bias = sum_batch(go, 2)?;

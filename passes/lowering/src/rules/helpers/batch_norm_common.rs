@@ -56,10 +56,10 @@ pub(super) fn batch_norm_stats<'c, 'a>(c: &Ctx<'c, 'a>, training: bool) -> Resul
     let eps = b.const_like(x, c.args.float("eps")?)?;
     let (y, mean, rstd, rm_out, rv_out);
     if training {
-        let mean_k = c.reduce("ReduceMean", x, Some(&axes), true, unranked)?;
+        let mean_k = c.reduce(crate::Reduction::Mean, x, Some(&axes), true, unranked)?;
         let d = b.onnx().sub(x, mean_k).like(x)?;
         let sq = b.onnx().mul(d, d).like(x)?;
-        let var_k = c.reduce("ReduceMean", sq, Some(&axes), true, unranked)?;
+        let var_k = c.reduce(crate::Reduction::Mean, sq, Some(&axes), true, unranked)?;
         let ve = b.onnx().add(var_k, eps).like(x)?;
         let rstd_k = b.onnx().reciprocal(b.onnx().sqrt(ve).like(x)?).like(x)?;
         y = b.onnx().mul(d, rstd_k).like(x)?;

@@ -8,7 +8,8 @@
 //! float64 evaluation error dominates. Special points follow torch
 //! (ATen/native/Math.h): see each function.
 
-use super::special_common::{f64_type, F64};
+use super::special_common::f64_type;
+use super::like_common::Like;
 use crate::Ctx;
 use melior::ir::{Type, Value};
 
@@ -367,7 +368,7 @@ const TWO_OVER_PI: f64 = std::f64::consts::FRAC_2_PI;
 /// (`x`), the input in the result's element type (`x_res`, for the pieces
 /// torch computes in that precision) and whether that type is float32.
 pub struct Input<'x, 'c, 'a> {
-    pub f: F64<'x, 'c, 'a>,
+    pub f: Like<'x, 'c, 'a>,
     pub x: Value<'c, 'a>,
     pub x_res: Value<'c, 'a>,
     pub f32: bool,
@@ -388,7 +389,7 @@ pub fn unary<'c, 'a>(
     // Most of these ops name their operand `self`, a few `x`.
     let operand = c.args.tensor("self").or_else(|_| c.args.tensor("x"))?;
     let x_res = c.b.cast_like_type(operand, out)?;
-    let (f, x) = F64::new(c, x_res)?;
+    let (f, x) = Like::float64(c, x_res)?;
     let input = Input { f, x, x_res, f32 };
     let y = body(&input)?;
     let y = input.f.select(input.f.is_nan(x)?, input.f.k(f64::NAN)?, y)?;
@@ -399,7 +400,7 @@ impl<'x, 'c, 'a> Input<'x, 'c, 'a> {
     /// `x - shift` rounded in the result's precision (torch computes its
     /// phases so), as float64; `x` is given in the result type.
     pub fn phase(&self, x_res: Value<'c, 'a>, shift: f64) -> Result<Value<'c, 'a>, String> {
-        let c = self.f.c;
+        let c = self.f.ctx;
         let k = c.b.const_like(x_res, shift)?;
         let d = c.b.onnx().sub(x_res, k).like(x_res)?;
         c.b.cast_like_type(d, f64_type(c))
@@ -407,7 +408,7 @@ impl<'x, 'c, 'a> Input<'x, 'c, 'a> {
 
     /// `|x|` in the result type.
     pub fn abs_res(&self) -> Result<Value<'c, 'a>, String> {
-        self.f.c.b.onnx().abs(self.x_res).like(self.x_res)
+        self.f.ctx.b.onnx().abs(self.x_res).like(self.x_res)
     }
 
     /// ln of the largest finite value of the result type: torch's
@@ -449,7 +450,7 @@ fn far_jy<'c, 'a>(
     order: u8,
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let f = &i.f;
-    let c = f.c;
+    let c = f.ctx;
     let xf = f.max(ax, f.k(8.0)?)?;
     let xf_res = c.b.onnx().max(&[ax_res, c.b.const_like(ax_res, 8.0)?]).like(ax_res)?;
     let u = f.div(f.k(64.0)?, f.mul(xf, xf)?)?;
@@ -509,7 +510,7 @@ pub fn bessel_y<'c, 'a>(i: &Input<'_, 'c, 'a>, order: u8) -> Result<Value<'c, 'a
 /// I1_FAR), evaluated at `max(|x|, 8)`; exp(|x|) is split in two halves so
 /// values just below the float64 limit stay finite.
 fn i_far<'c, 'a>(
-    f: &F64<'_, 'c, 'a>,
+    f: &Like<'_, 'c, 'a>,
     ax: Value<'c, 'a>,
     coefficients: &[f64],
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {

@@ -62,7 +62,7 @@ pub(super) fn accumulate<'c, 'a>(
 /// Data-dependent outer edges: the min and max of `flat` (0-d each).
 pub(super) fn extrema<'c, 'a>(ctx: &Ctx<'c, 'a>, flat: Value<'c, 'a>) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let fts = ctx.b.unranked(elem(flat)?);
-    Ok((ctx.reduce("ReduceMin", flat, None, false, fts)?, ctx.reduce("ReduceMax", flat, None, false, fts)?))
+    Ok((ctx.reduce(crate::Reduction::Min, flat, None, false, fts)?, ctx.reduce(crate::Reduction::Max, flat, None, false, fts)?))
 }
 
 /// torch.histogram: equal-width bins over `range` (or the data's min/max,
@@ -134,7 +134,7 @@ pub(super) fn histogram<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>,
     let xe = ctx.unsqueeze(flat, &[-1])?;
     let le = b.onnx().less_or_equal(edges, xe).typed(bools)?;
     let le = b.cast(le, b.i64_type())?;
-    let count = ctx.reduce("ReduceSum", le, Some(&[-1]), false, i64s)?;
+    let count = ctx.reduce(crate::Reduction::Sum, le, Some(&[-1]), false, i64s)?;
     let pos = b.onnx().sub(count, b.const_i64_scalar(1)?).typed(i64s)?;
     let last = ctx.squeeze(nbins, &[0])?;
     let top = b.onnx().equal(pos, last).typed(bools)?;
@@ -148,7 +148,7 @@ pub(super) fn histogram<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>,
     };
     let mut hist = accumulate(ctx, pos, valid, weight, nbins, element)?;
     if ctx.args.bool("density")? {
-        let total = ctx.reduce("ReduceSum", hist, None, false, fts)?;
+        let total = ctx.reduce(crate::Reduction::Sum, hist, None, false, fts)?;
         hist = b.onnx().div(hist, total).typed(fts)?;
         let widths = b.onnx().sub(slice1(ctx, edges, 1, None)?, slice1(ctx, edges, 0, Some(-1))?).typed(fts)?;
         hist = b.onnx().div(hist, widths).typed(fts)?;

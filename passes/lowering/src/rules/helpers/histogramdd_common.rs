@@ -164,8 +164,8 @@ pub(super) fn count_edges<'c, 'a>(
                 (source, Some(empty))
             }
         };
-        let mins = ctx.reduce("ReduceMin", source, Some(&[0]), false, fts)?;
-        let maxs = ctx.reduce("ReduceMax", source, Some(&[0]), false, fts)?;
+        let mins = ctx.reduce(crate::Reduction::Min, source, Some(&[0]), false, fts)?;
+        let maxs = ctx.reduce(crate::Reduction::Max, source, Some(&[0]), false, fts)?;
         for i in 0..d {
             let at =
                 |v: Value<'c, 'a>| b.onnx().gather(v, b.const_i64_scalar(i as i64)?, Some(0)).typed(fts);
@@ -269,7 +269,7 @@ pub(super) fn histogram_of<'c, 'a>(
         let nb0 = ctx.squeeze(nb, &[0])?;
         // position: (#edges <= x) - 1, the last bin closed.
         let le = b.onnx().less_or_equal(e, ctx.unsqueeze(col, &[-1])?).typed(bools)?;
-        let count = ctx.reduce("ReduceSum", b.cast(le, b.i64_type())?, Some(&[-1]), false, i64s)?;
+        let count = ctx.reduce(crate::Reduction::Sum, b.cast(le, b.i64_type())?, Some(&[-1]), false, i64s)?;
         let pos = b.onnx().sub(count, one).typed(i64s)?;
         let top = b.onnx().equal(pos, nb0).typed(bools)?;
         let pos = b.onnx().where_(top, b.onnx().sub(nb0, one).typed(i64s)?, pos).typed(i64s)?;
@@ -308,7 +308,7 @@ pub(super) fn histogram_of<'c, 'a>(
     let shape = if nbins.len() == 1 { nbins[0] } else { b.onnx().concat(&nbins, 0).typed(i64s)? };
     let mut hist = b.onnx().reshape(hist, shape, None).typed(fts)?;
     if density {
-        let sum = ctx.reduce("ReduceSum", hist, None, false, fts)?;
+        let sum = ctx.reduce(crate::Reduction::Sum, hist, None, false, fts)?;
         hist = b.onnx().div(hist, sum).typed(fts)?;
         let d = edges.len();
         for (i, &e) in edges.iter().enumerate() {

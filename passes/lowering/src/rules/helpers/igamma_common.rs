@@ -2,7 +2,8 @@
 
 use super::math_common::unranked_bool;
 use super::polynomial_common::build_loop;
-use super::special_common::{f64_type, lgamma, F64};
+use super::special_common::{f64_type, lgamma};
+use super::like_common::Like;
 use crate::Ctx;
 use melior::ir::{Type, Value};
 
@@ -26,7 +27,7 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
     let f64t = f64_type(c);
     let a0 = c.b.cast_like_type(c.tensor_as("self", out)?, f64t)?;
     let x0 = c.b.cast_like_type(c.tensor_as("other", out)?, f64t)?;
-    let (f, a0) = F64::new(c, a0)?;
+    let (f, a0) = Like::float64(c, a0)?;
     let shape = c.b.shape(f.add(a0, x0)?)?;
     let a_in = f.expand(a0, shape)?;
     let x_in = f.expand(x0, shape)?;
@@ -46,7 +47,7 @@ pub(super) fn incomplete_gamma<'c, 'a>(c: &Ctx<'c, 'a>, upper: bool) -> Result<V
     let flat = c.b.onnx().reshape(need, c.b.const_i64s(&[-1])?, None).like(need)?;
     let floor = c.b.cast(c.b.const_i64s(&[30])?, f64t)?;
     let flat = c.b.onnx().concat(&[flat, floor], 0).like(need)?;
-    let n = c.reduce("ReduceMax", flat, None, false, c.b.unranked(f64t))?;
+    let n = c.reduce(crate::Reduction::Max, flat, None, false, c.b.unranked(f64t))?;
     let trips = c.b.cast(n, c.b.i64_type())?;
     // Series state: sum, term, a + n. Continued fraction: b, c, d, h.
     const FPMIN: f64 = 1e-300;

@@ -295,7 +295,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 let arg = b.onnx().arg_max(acand, Some(-2), Some(1), None).typed(b.unranked(b.i64_type()))?;
                 let k1 = self.int_const(k as i64 + 1)?;
                 let imax = self.int(self.on().add(arg, k1))?;
-                let colmax = la.ctx.reduce("ReduceMax", acand, Some(&[-2]), true, b.unranked(la.element))?;
+                let colmax = la.ctx.reduce(crate::Reduction::Max, acand, Some(&[-2]), true, b.unranked(la.element))?;
                 // Row imax of the trailing symmetric matrix, columns >= k.
                 let sym = sym.ok_or("no symmetric matrix")?;
                 let width = b.const_i64s(&[1, n as i64])?;
@@ -307,7 +307,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 let is_imax = self.cmp(self.on().equal(self.cols, imax))?;
                 let keep = self.and_not(from_k, Some(is_imax))?;
                 let off = la.where_(keep, arow, self.zero)?;
-                let rowmax = la.ctx.reduce("ReduceMax", off, Some(&[-1]), true, b.unranked(la.element))?;
+                let rowmax = la.ctx.reduce(crate::Reduction::Max, off, Some(&[-1]), true, b.unranked(la.element))?;
                 let aimax =
                     b.onnx().gather_elements(arow, imax, Some(-1)).typed(b.unranked(la.element))?;
                 let biggest = self.f(self.on().max(&[absakk, colmax]))?;
@@ -571,7 +571,7 @@ impl<'x, 'c, 'a> Graph<'x, 'c, 'a> {
                 let lcol = la.slice(ld, -1, k, k + 1)?;
                 let prod = self.f(self.on().mul(lcol, x))?;
                 let terms = la.where_(elimination(k)?, prod, self.zero)?;
-                let sum = la.ctx.reduce("ReduceSum", terms, Some(&[-2]), true, b.unranked(la.element))?;
+                let sum = la.ctx.reduce(crate::Reduction::Sum, terms, Some(&[-2]), true, b.unranked(la.element))?;
                 let updated = self.f(self.on().sub(x, sum))?;
                 let row = self.row_mask(|i| i == k)?;
                 x = la.where_(row, updated, x)?;

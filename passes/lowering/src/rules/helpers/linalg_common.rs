@@ -203,7 +203,7 @@ impl<'x, 'c, 'a> La<'x, 'c, 'a> {
         let i32_t: Type = IntegerType::new(b.context, 32).into();
         let as_int = b.cast(flags, b.i64_type())?;
         let first = b.onnx().arg_max(as_int, Some(-1), Some(0), None).typed(self.i64_t())?;
-        let any = self.ctx.reduce("ReduceMax", as_int, Some(&[-1]), false, self.i64_t())?;
+        let any = self.ctx.reduce(crate::Reduction::Max, as_int, Some(&[-1]), false, self.i64_t())?;
         let one = b.const_scalar(b.i64_type(), 1.0)?;
         let plus = b.onnx().add(first, one).typed(self.i64_t())?;
         let info = b.onnx().mul(plus, any).typed(self.i64_t())?;
@@ -423,7 +423,7 @@ pub fn lu_solve<'c, 'a>(
 /// `sign = sign(P) prod(sgn(diag U))`, `logabsdet = sum(log|diag U|)`.
 pub fn det_from_lu<'c, 'a>(la: &La<'_, 'c, 'a>, f: &Lu<'c, 'a>, n: usize, batch: usize) -> Result<Value<'c, 'a>, String> {
     let diag = la.diagonal(f.lu, n, n, batch)?;
-    let prod = la.ctx.reduce("ReduceProd", diag, Some(&[-1]), false, la.ctx.b.unranked(la.element))?;
+    let prod = la.ctx.reduce(crate::Reduction::Prod, diag, Some(&[-1]), false, la.ctx.b.unranked(la.element))?;
     let sign = squeeze_matrix_dims(la, f.permutation_sign(la)?)?;
     la.f(la.on().mul(sign, prod))
 }
@@ -438,12 +438,12 @@ pub fn slogdet_from_lu<'c, 'a>(
     let diag = la.diagonal(f.lu, n, n, batch)?;
     let unranked = la.ctx.b.unranked(la.element);
     let signs = la.f(la.on().sign(diag))?;
-    let sign_u = la.ctx.reduce("ReduceProd", signs, Some(&[-1]), false, unranked)?;
+    let sign_u = la.ctx.reduce(crate::Reduction::Prod, signs, Some(&[-1]), false, unranked)?;
     let sign_p = squeeze_matrix_dims(la, f.permutation_sign(la)?)?;
     let sign = la.f(la.on().mul(sign_u, sign_p))?;
     let abs = la.f(la.on().abs(diag))?;
     let logs = la.f(la.on().log(abs))?;
-    let logabsdet = la.ctx.reduce("ReduceSum", logs, Some(&[-1]), false, unranked)?;
+    let logabsdet = la.ctx.reduce(crate::Reduction::Sum, logs, Some(&[-1]), false, unranked)?;
     Ok((sign, logabsdet))
 }
 

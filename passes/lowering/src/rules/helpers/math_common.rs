@@ -50,7 +50,7 @@ pub fn lift0<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<(Value<'c, '
 /// reductions skip NaN): where a reduced slice holds a NaN, the result is NaN.
 pub fn reduce_nan<'c, 'a>(
     ctx: &Ctx<'c, 'a>,
-    op: &str,
+    op: crate::Reduction,
     x: Value<'c, 'a>,
     axes: Option<&[i64]>,
     keepdim: bool,
@@ -79,7 +79,7 @@ pub fn any_nan<'c, 'a>(
     let nan = isnan(ctx, x)?;
     let f32_type = ctx.b.f32_type();
     let nanf = ctx.b.cast(nan, f32_type)?;
-    let count = ctx.reduce("ReduceMax", nanf, axes, keepdim, ctx.b.unranked(f32_type))?;
+    let count = ctx.reduce(crate::Reduction::Max, nanf, axes, keepdim, ctx.b.unranked(f32_type))?;
     ctx.b.cast(count, bool_type(ctx))
 }
 
@@ -110,7 +110,7 @@ pub fn arg_nan<'c, 'a>(
     let f32_type = ctx.b.f32_type();
     let nanf = ctx.b.cast(nan, f32_type)?;
     let first_nan = ctx.b.onnx().arg_max(nanf, Some(axis), Some(keepdim as i64), None).typed(ctx.b.unranked(i64_type))?;
-    let has = ctx.reduce("ReduceMax", nanf, Some(&[axis]), keepdim, ctx.b.unranked(f32_type))?;
+    let has = ctx.reduce(crate::Reduction::Max, nanf, Some(&[axis]), keepdim, ctx.b.unranked(f32_type))?;
     let has = ctx.b.cast(has, bool_type(ctx))?;
     ctx.b.onnx().where_(has, first_nan, index).typed(result)
 }

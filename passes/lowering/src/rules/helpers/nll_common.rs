@@ -1,6 +1,6 @@
 //! The negative log-likelihood shared by the nll_loss family and cross_entropy_loss. Not a rule file.
 
-use super::nn_common::Ew;
+use super::like_common::Like;
 use crate::{builder, Ctx, IntArg};
 use melior::ir::{Value, ValueLike};
 
@@ -27,7 +27,7 @@ pub(super) fn nll<'c, 'a>(
         IntArg::Static(i) => b.const_i64_scalar(i)?,
         IntArg::Dynamic(v) => c.squeeze(v, &[0])?,
     };
-    let e = Ew { ctx: c, like: x };
+    let e = Like::new(c, x);
     let unbatched = c.rank(x)? == 1;
     let (x, target) = if unbatched { (c.unsqueeze(x, &[0])?, c.unsqueeze(target, &[0])?) } else { (x, target) };
     let target = b.cast_like_type(target, b.i64_type())?;
@@ -43,17 +43,17 @@ pub(super) fn nll<'c, 'a>(
     let w = e.where_(ign, e.k(0.0)?, w)?;
     let loss = e.mul(e.neg(picked)?, w)?;
     let ty = b.unranked(builder::element_type(x.r#type()).ok_or("not a tensor")?);
-    let total = c.reduce("ReduceSum", w, None, false, ty)?;
+    let total = c.reduce(crate::Reduction::Sum, w, None, false, ty)?;
     let out = match reduction {
         0 => {
             let l = if unbatched { c.squeeze(loss, &[0])? } else { loss };
             c.b.onnx().identity(l).typed(c.result_type(0)?)?
         }
         1 => {
-            let s = c.reduce("ReduceSum", loss, None, false, ty)?;
+            let s = c.reduce(crate::Reduction::Sum, loss, None, false, ty)?;
             c.b.onnx().div(s, total).typed(c.result_type(0)?)?
         }
-        2 => c.reduce("ReduceSum", loss, None, false, c.result_type(0)?)?,
+        2 => c.reduce(crate::Reduction::Sum, loss, None, false, c.result_type(0)?)?,
         r => return Err(format!("loss reduction {r}")),
     };
     Ok((out, total))

@@ -483,7 +483,7 @@ pub fn plane_size<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, spatial: usize) -
         return ctx.b.const_i64_scalar(tail.iter().product());
     }
     let shape = ctx.b.onnx().shape(x, None, Some((rank - spatial) as i64)).typed(ctx.b.unranked(ctx.b.i64_type()))?;
-    ctx.reduce("ReduceProd", shape, None, false, ctx.b.unranked(ctx.b.i64_type()))
+    ctx.reduce(crate::Reduction::Prod, shape, None, false, ctx.b.unranked(ctx.b.i64_type()))
 }
 
 /// The `p`-norm of `d` over `axis` (torch's vector norm: p = 0 counts
@@ -493,26 +493,26 @@ pub fn p_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, d: Value<'c, 'a>, axis: i64, keepdim: b
     let ty = unranked_like(ctx, d)?;
     let abs = b.onnx().abs(d).like(d)?;
     if p == f64::INFINITY {
-        return ctx.reduce("ReduceMax", abs, Some(&[axis]), keepdim, ty);
+        return ctx.reduce(crate::Reduction::Max, abs, Some(&[axis]), keepdim, ty);
     }
     if p == f64::NEG_INFINITY {
-        return ctx.reduce("ReduceMin", abs, Some(&[axis]), keepdim, ty);
+        return ctx.reduce(crate::Reduction::Min, abs, Some(&[axis]), keepdim, ty);
     }
     if p == 0.0 {
         let nz = b.onnx().not(b.onnx().equal(d, b.const_like(d, 0.0)?).typed(ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?).typed(ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?;
         let nz = b.cast_like(nz, d)?;
-        return ctx.reduce("ReduceSum", nz, Some(&[axis]), keepdim, ty);
+        return ctx.reduce(crate::Reduction::Sum, nz, Some(&[axis]), keepdim, ty);
     }
     if p == 1.0 {
-        return ctx.reduce("ReduceSum", abs, Some(&[axis]), keepdim, ty);
+        return ctx.reduce(crate::Reduction::Sum, abs, Some(&[axis]), keepdim, ty);
     }
     if p == 2.0 {
         let sq = b.onnx().mul(d, d).like(d)?;
-        let s = ctx.reduce("ReduceSum", sq, Some(&[axis]), keepdim, ty)?;
+        let s = ctx.reduce(crate::Reduction::Sum, sq, Some(&[axis]), keepdim, ty)?;
         return b.onnx().sqrt(s).like(d);
     }
     let pw = b.onnx().pow(abs, b.const_like(d, p)?).like(d)?;
-    let s = ctx.reduce("ReduceSum", pw, Some(&[axis]), keepdim, ty)?;
+    let s = ctx.reduce(crate::Reduction::Sum, pw, Some(&[axis]), keepdim, ty)?;
     b.onnx().pow(s, b.const_like(d, 1.0 / p)?).like(d)
 }
 
@@ -521,78 +521,9 @@ pub fn reduce_loss<'c, 'a>(ctx: &Ctx<'c, 'a>, l: Value<'c, 'a>) -> Result<Value<
     let reduction = ctx.args.int("reduction")?;
     match reduction {
         0 => ctx.b.onnx().identity(l).typed(ctx.result_type(0)?),
-        1 => ctx.reduce("ReduceMean", l, None, false, ctx.result_type(0)?),
-        2 => ctx.reduce("ReduceSum", l, None, false, ctx.result_type(0)?),
+        1 => ctx.reduce(crate::Reduction::Mean, l, None, false, ctx.result_type(0)?),
+        2 => ctx.reduce(crate::Reduction::Sum, l, None, false, ctx.result_type(0)?),
         r => Err(format!("loss reduction {r}")),
     }
 }
 
-/// Elementwise helpers for loss rules (result typed like `like`).
-pub struct Ew<'x, 'c, 'a> {
-    pub ctx: &'x Ctx<'c, 'a>,
-    pub like: Value<'c, 'a>,
-}
-
-impl<'x, 'c, 'a> Ew<'x, 'c, 'a> {
-    pub fn k(&self, v: f64) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.const_like(self.like, v)
-    }
-    /// A bool result of unknown shape (comparisons, logic).
-    fn bool_type(&self) -> melior::ir::Type<'c> {
-        self.ctx.b.unranked(melior::ir::r#type::IntegerType::new(self.ctx.b.context, 1).into())
-    }
-    pub fn add(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().add(a, b).like(self.like)
-    }
-    pub fn sub(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().sub(a, b).like(self.like)
-    }
-    pub fn mul(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().mul(a, b).like(self.like)
-    }
-    pub fn div(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().div(a, b).like(self.like)
-    }
-    pub fn max(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().max(&[a, b]).like(self.like)
-    }
-    pub fn neg(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().neg(x).like(self.like)
-    }
-    pub fn log(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().log(x).like(self.like)
-    }
-    pub fn exp(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().exp(x).like(self.like)
-    }
-    pub fn abs(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().abs(x).like(self.like)
-    }
-    pub fn sqrt(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().sqrt(x).like(self.like)
-    }
-    pub fn softplus(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().softplus(x).like(self.like)
-    }
-    pub fn where_(&self, cond: Value<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().where_(cond, a, b).like(self.like)
-    }
-    pub fn equal(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().equal(a, b).typed(self.bool_type())
-    }
-    pub fn less(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().less(a, b).typed(self.bool_type())
-    }
-    pub fn greater(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().greater(a, b).typed(self.bool_type())
-    }
-    pub fn and(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().and(a, b).typed(self.bool_type())
-    }
-    pub fn or(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().or(a, b).typed(self.bool_type())
-    }
-    pub fn not(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.ctx.b.onnx().not(x).typed(self.bool_type())
-    }
-}

@@ -78,7 +78,7 @@ pub fn polynomial<'c, 'a>(c: &Ctx<'c, 'a>, kind: Kind, shifted: bool) -> Result<
     }
     let flat = c.b.onnx().reshape(reach, c.b.const_i64s(&[-1])?, None).like(x)?;
     let flat = c.b.onnx().concat(&[flat, c.b.const_i64s(&[0]).and_then(|z| c.b.cast(z, t))?], 0).like(x)?;
-    let top = c.reduce("ReduceMax", flat, None, false, c.b.unranked(t))?;
+    let top = c.reduce(crate::Reduction::Max, flat, None, false, c.b.unranked(t))?;
     let top = c.b.cast(top, c.b.i64_type())?;
     // Iterations: degrees 2..=top.
     let one_i = c.b.const_i64_scalar(1)?;

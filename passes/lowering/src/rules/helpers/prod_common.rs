@@ -73,7 +73,7 @@ pub fn shape_prod<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, '_>, from: i64, to: Op
         return ctx.b.const_i64s(&[1]);
     }
     let s = shape_part(ctx, x, from, to)?;
-    ctx.reduce("ReduceProd", s, Some(&[0]), true, ctx.b.unranked(ctx.b.i64_type()))
+    ctx.reduce(crate::Reduction::Prod, s, Some(&[0]), true, ctx.b.unranked(ctx.b.i64_type()))
 }
 
 /// `Concat` of 1-D int64 vectors.
@@ -127,29 +127,29 @@ pub fn vector_norm<'c, 'a>(
     let ty = b.unranked(element(d)?);
     let abs = b.onnx().abs(d).like(d)?;
     if p.is_infinite() {
-        let op = if p > 0.0 { "ReduceMax" } else { "ReduceMin" };
+        let op = if p > 0.0 { crate::Reduction::Max } else { crate::Reduction::Min };
         let m = ctx.reduce(op, abs, axes, keepdim, ty)?;
         let nan = b.onnx().is_na_n(d).typed(b.unranked(bool_type(ctx)))?;
         let f32_t = b.f32_type();
-        let any = ctx.reduce("ReduceMax", b.cast(nan, f32_t)?, axes, keepdim, b.unranked(f32_t))?;
+        let any = ctx.reduce(crate::Reduction::Max, b.cast(nan, f32_t)?, axes, keepdim, b.unranked(f32_t))?;
         let any = b.cast(any, bool_type(ctx))?;
         return b.onnx().where_(any, b.const_like(d, f64::NAN)?, m).typed(ty);
     }
     if p == 0.0 {
         let zero = b.onnx().equal(d, b.const_like(d, 0.0)?).typed(b.unranked(bool_type(ctx)))?;
         let nz = b.onnx().not(zero).typed(b.unranked(bool_type(ctx)))?;
-        return ctx.reduce("ReduceSum", b.cast_like(nz, d)?, axes, keepdim, ty);
+        return ctx.reduce(crate::Reduction::Sum, b.cast_like(nz, d)?, axes, keepdim, ty);
     }
     if p == 1.0 {
-        return ctx.reduce("ReduceSum", abs, axes, keepdim, ty);
+        return ctx.reduce(crate::Reduction::Sum, abs, axes, keepdim, ty);
     }
     if p == 2.0 {
         let sq = b.onnx().mul(d, d).like(d)?;
-        let s = ctx.reduce("ReduceSum", sq, axes, keepdim, ty)?;
+        let s = ctx.reduce(crate::Reduction::Sum, sq, axes, keepdim, ty)?;
         return b.onnx().sqrt(s).like(d);
     }
     let pw = b.onnx().pow(abs, b.const_like(d, p)?).like(d)?;
-    let s = ctx.reduce("ReduceSum", pw, axes, keepdim, ty)?;
+    let s = ctx.reduce(crate::Reduction::Sum, pw, axes, keepdim, ty)?;
     b.onnx().pow(s, b.const_like(d, 1.0 / p)?).like(d)
 }
 

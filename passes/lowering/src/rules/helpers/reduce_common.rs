@@ -7,7 +7,7 @@ use melior::ir::Value;
 /// A reduction over `dim` (all dims when None or empty), in the result
 /// dtype. ReduceMax / ReduceMin propagate NaN like torch; a 0-d input is
 /// reduced as a 1-element vector (ONNX refuses axis 0 on rank 0).
-pub fn reduce_dims<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
+pub fn reduce_dims<'c, 'a>(ctx: &Ctx<'c, 'a>, op: crate::Reduction) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.tensor_as("self", ctx.result_element(0)?)?;
     let dims = if ctx.args.is_none("dim")? { Vec::new() } else { ctx.args.ints("dim")? };
     let keepdim = ctx.args.bool("keepdim")?;
@@ -21,24 +21,24 @@ pub fn reduce_dims<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 
 }
 
 /// A reduction over all dims to a 0-d tensor.
-pub fn reduce_all<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str) -> Result<Vec<Value<'c, 'a>>, String> {
+pub fn reduce_all<'c, 'a>(ctx: &Ctx<'c, 'a>, op: crate::Reduction) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.tensor_as("self", ctx.result_element(0)?)?;
     reduce(ctx, op, x, None, false)
 }
 
 fn reduce<'c, 'a>(
     ctx: &Ctx<'c, 'a>,
-    op: &str,
+    op: crate::Reduction,
     x: Value<'c, 'a>,
     axes: Option<&[i64]>,
     keepdim: bool,
 ) -> Result<Vec<Value<'c, 'a>>, String> {
-    if op == "ReduceMax" || op == "ReduceMin" {
+    if op == crate::Reduction::Max || op == crate::Reduction::Min {
         return Ok(vec![reduce_nan(ctx, op, x, axes, keepdim, ctx.result_type(0)?)?]);
     }
     let (x, lifted) = lift0(ctx, x)?;
     let (axes, keepdim) = if lifted { (None, false) } else { (axes, keepdim) };
-    if op == "ReduceMean" && reduced_count(x, axes) == Some(0) {
+    if op == crate::Reduction::Mean && reduced_count(x, axes) == Some(0) {
         // onnxruntime's mean of nothing is 0; torch's is 0 / 0 = NaN.
         return Ok(vec![mean_of_empty(ctx, x, axes, keepdim, ctx.result_type(0)?)?]);
     }
@@ -72,7 +72,7 @@ pub(super) fn mean_of_empty<'c, 'a>(
     result: melior::ir::Type<'c>,
 ) -> Result<Value<'c, 'a>, String> {
     let element = super::math_common::elem(x)?;
-    let sum = ctx.reduce("ReduceSum", x, axes, keepdim, ctx.b.unranked(element))?;
+    let sum = ctx.reduce(crate::Reduction::Sum, x, axes, keepdim, ctx.b.unranked(element))?;
     let zero = ctx.b.const_like(x, 0.0)?;
     ctx.b.onnx().div(sum, zero).typed(result)
 }

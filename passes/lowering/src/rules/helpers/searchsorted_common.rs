@@ -71,7 +71,7 @@ pub(super) fn insertion_index<'c, 'a>(
     let cmp = cmp.typed(bools)?;
     let below = b.onnx().not(cmp).typed(bools)?;
     let below = b.cast(below, b.i64_type())?;
-    ctx.reduce("ReduceSum", below, Some(&[-1]), false, i64s)
+    ctx.reduce(crate::Reduction::Sum, below, Some(&[-1]), false, i64s)
 }
 
 pub(super) fn searchsorted<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {

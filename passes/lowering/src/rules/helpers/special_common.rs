@@ -3,140 +3,9 @@
 //! Log, Exp, Sin, Cos, Sqrt, Floor, Div, ... but not Erf, Tan or Atan, which
 //! these avoid). Not a rule file.
 
-use super::math_common::unranked_bool;
+use super::like_common::Like;
 use crate::Ctx;
 use melior::ir::{Type, Value};
-
-/// A small expression builder over float64 values.
-pub struct F64<'x, 'c, 'a> {
-    pub c: &'x Ctx<'c, 'a>,
-    pub like: Value<'c, 'a>,
-}
-
-impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
-    /// `x` (any numeric type) as float64, and the builder.
-    pub fn new(c: &'x Ctx<'c, 'a>, x: Value<'c, 'a>) -> Result<(Self, Value<'c, 'a>), String> {
-        let x = c.b.cast_like_type(x, f64_type(c))?;
-        Ok((F64 { c, like: x }, x))
-    }
-    pub fn k(&self, v: f64) -> Result<Value<'c, 'a>, String> {
-        self.c.b.const_like(self.like, v)
-    }
-    pub fn add(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().add(a, b).like(self.like)
-    }
-    pub fn sub(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().sub(a, b).like(self.like)
-    }
-    pub fn mul(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().mul(a, b).like(self.like)
-    }
-    pub fn div(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().div(a, b).like(self.like)
-    }
-    pub fn max(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().max(&[a, b]).like(self.like)
-    }
-    pub fn min(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().min(&[a, b]).like(self.like)
-    }
-    pub fn pow(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().pow(a, b).like(self.like)
-    }
-    /// `x` broadcast to `shape`.
-    pub fn expand(&self, x: Value<'c, 'a>, shape: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().expand(x, shape).like(self.like)
-    }
-    pub fn addk(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
-        let k = self.k(v)?;
-        self.add(a, k)
-    }
-    pub fn mulk(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
-        let k = self.k(v)?;
-        self.mul(a, k)
-    }
-    pub fn abs(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().abs(a).like(self.like)
-    }
-    pub fn ceil(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().ceil(a).like(self.like)
-    }
-    pub fn cos(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().cos(a).like(self.like)
-    }
-    pub fn exp(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().exp(a).like(self.like)
-    }
-    pub fn floor(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().floor(a).like(self.like)
-    }
-    pub fn log(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().log(a).like(self.like)
-    }
-    pub fn neg(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().neg(a).like(self.like)
-    }
-    pub fn round(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().round(a).like(self.like)
-    }
-    pub fn sin(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().sin(a).like(self.like)
-    }
-    pub fn sqrt(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().sqrt(a).like(self.like)
-    }
-    /// A bool result of unknown shape.
-    fn bools(&self) -> Type<'c> {
-        unranked_bool(self.c)
-    }
-    pub fn equal(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().equal(a, b).typed(self.bools())
-    }
-    pub fn less(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().less(a, b).typed(self.bools())
-    }
-    pub fn greater(&self, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().greater(a, b).typed(self.bools())
-    }
-    pub fn equal_k(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
-        let k = self.k(v)?;
-        self.c.b.onnx().equal(a, k).typed(self.bools())
-    }
-    pub fn less_k(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
-        let k = self.k(v)?;
-        self.c.b.onnx().less(a, k).typed(self.bools())
-    }
-    pub fn less_or_equal_k(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
-        let k = self.k(v)?;
-        self.c.b.onnx().less_or_equal(a, k).typed(self.bools())
-    }
-    pub fn greater_k(&self, a: Value<'c, 'a>, v: f64) -> Result<Value<'c, 'a>, String> {
-        let k = self.k(v)?;
-        self.c.b.onnx().greater(a, k).typed(self.bools())
-    }
-    pub fn is_nan(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().is_na_n(a).typed(self.bools())
-    }
-    pub fn select(&self, cond: Value<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().where_(cond, a, b).like(self.like)
-    }
-    /// Horner: `c[0] + t * (c[1] + t * (...))`.
-    pub fn poly(&self, t: Value<'c, 'a>, coefficients: &[f64]) -> Result<Value<'c, 'a>, String> {
-        let mut p = self.k(*coefficients.last().ok_or("empty polynomial")?)?;
-        for &ck in coefficients.iter().rev().skip(1) {
-            p = self.mul(p, t)?;
-            p = self.addk(p, ck)?;
-        }
-        Ok(p)
-    }
-    /// `x` is a non-positive integer (a pole of gamma).
-    pub fn is_pole(&self, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        let f = self.floor(x)?;
-        let int = self.equal(f, x)?;
-        let nonpos = self.less_or_equal_k(x, 0.0)?;
-        self.c.b.onnx().and(int, nonpos).typed(self.bools())
-    }
-}
 
 pub fn f64_type<'c>(c: &Ctx<'c, '_>) -> Type<'c> {
     Type::float64(c.b.context)
@@ -160,7 +29,7 @@ const LANCZOS: [f64; 9] = [
 /// `log(pi / |sin(pi x)|) - lgamma(1 - x)` below (sin of x reduced mod 2, so
 /// large negative x stay exact); +inf at the poles and at +-inf; NaN stays
 /// NaN.
-pub fn lgamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+pub fn lgamma<'c, 'a>(f: &Like<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let reflect = f.less_k(x, 0.5)?;
     let one_minus = f.sub(f.k(1.0)?, x)?;
     let w = f.select(reflect, one_minus, x)?;
@@ -201,7 +70,7 @@ pub fn lgamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c,
 /// series (error below 1e-11 there) minus sum 1/(x + j), j < 6; below, the
 /// reflection psi(1 - x) - pi cos(pi r) / sin(pi r) (r = x mod 1). Like
 /// torch: -inf at +0 (+inf at -0), NaN at negative integers and -inf.
-pub fn digamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+pub fn digamma<'c, 'a>(f: &Like<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let reflect = f.less_k(x, 0.5)?;
     let one_minus = f.sub(f.k(1.0)?, x)?;
     let w = f.select(reflect, one_minus, x)?;
@@ -237,7 +106,7 @@ pub fn digamma<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c
 
 /// erfinv of a float64 `x` (M. Giles, "Approximating the erfinv function",
 /// 2010, single-precision fit): +-inf at +-1, NaN outside [-1, 1].
-pub fn erfinv<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+pub fn erfinv<'c, 'a>(f: &Like<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let one = f.k(1.0)?;
     let a = f.mul(f.sub(one, x)?, f.add(one, x)?)?;
     erfinv_with(f, x, a)
@@ -245,7 +114,7 @@ pub fn erfinv<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c,
 
 /// erfinv of `x` given `a = (1 - x)(1 + x)` (which a caller may know more
 /// exactly than `1 - x^2`, e.g. ndtri's `4 p (1 - p)`).
-pub fn erfinv_with<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+pub fn erfinv_with<'c, 'a>(f: &Like<'_, 'c, 'a>, x: Value<'c, 'a>, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     // Clamp so the unused branch and |x| >= 1 stay finite; fixed below.
     let a0 = a;
     let a = f.max(a, f.k(1e-300)?)?;
@@ -292,7 +161,7 @@ pub fn erfinv_with<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, a: Value<'c, '
 /// I0 (modified Bessel function of the first kind, order 0) of a float64
 /// `x`: Abramowitz & Stegun 9.8.1 (|x| <= 3.75, error < 1.6e-7) and 9.8.2
 /// (|x| > 3.75, relative error < 1.9e-7).
-pub fn i0<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+pub fn i0<'c, 'a>(f: &Like<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let ax = f.abs(x)?;
     let t = f.mulk(ax, 1.0 / 3.75)?;
     let t2 = f.mul(t, t)?;
@@ -309,7 +178,7 @@ pub fn i0<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>) -> Result<Value<'c, 'a>
 /// `a = max(|x|, 3.75)` (so unused lanes stay finite) and `p` such that
 /// `I0(x) ~ exp(a) / sqrt(a) * p` and `I0e(x) ~ p / sqrt(a)` for |x| > 3.75.
 pub fn i0_asymptotic_series<'c, 'a>(
-    f: &F64<'_, 'c, 'a>,
+    f: &Like<'_, 'c, 'a>,
     ax: Value<'c, 'a>,
 ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
     let axf = f.max(ax, f.k(3.75)?)?;

@@ -80,7 +80,7 @@ pub(super) fn integrate<'c, 'a>(ctx: &Ctx<'c, 'a>, cumulative: bool) -> Result<V
     let dx = spacing(ctx, rank, dim, element)?;
     let empty = builder::dims(y.r#type()).and_then(|s| s[dim]) == Some(0);
     if empty && !cumulative {
-        return Ok(vec![ctx.reduce("ReduceSum", y, Some(&[d]), false, ctx.result_type(0)?)?]);
+        return Ok(vec![ctx.reduce(crate::Reduction::Sum, y, Some(&[d]), false, ctx.result_type(0)?)?]);
     }
     let (left, right) = neighbours(ctx, y, dim)?;
     let pair = b.onnx().add(left, right).typed(fts)?;
@@ -89,7 +89,7 @@ pub(super) fn integrate<'c, 'a>(ctx: &Ctx<'c, 'a>, cumulative: bool) -> Result<V
     let out = match (dx, cumulative) {
         (Some(dx), false) => {
             let p = b.onnx().mul(pair, dx).typed(fts)?;
-            let s = ctx.reduce("ReduceSum", p, Some(&[d]), false, fts)?;
+            let s = ctx.reduce(crate::Reduction::Sum, p, Some(&[d]), false, fts)?;
             b.onnx().div(s, two).typed(fts)?
         }
         (Some(dx), true) => {
@@ -106,7 +106,7 @@ pub(super) fn integrate<'c, 'a>(ctx: &Ctx<'c, 'a>, cumulative: bool) -> Result<V
                 let half = b.const_scalar(element, h / 2.0)?;
                 cumsum(b.onnx().mul(half, pair).typed(fts)?)?
             } else {
-                let total = ctx.reduce("ReduceSum", y, Some(&[d]), false, fts)?;
+                let total = ctx.reduce(crate::Reduction::Sum, y, Some(&[d]), false, fts)?;
                 let first = b.onnx().gather(y, b.const_i64_scalar(0)?, Some(d)).typed(fts)?;
                 let last = b.onnx().gather(y, b.const_i64_scalar(-1)?, Some(d)).typed(fts)?;
                 let ends = b.onnx().add(first, last).typed(fts)?;

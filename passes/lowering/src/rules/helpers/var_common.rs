@@ -27,10 +27,10 @@ pub(super) fn variance<'c, 'a>(ctx: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     // A 0-d input (dims empty) reduces over nothing: `None` on a 0-d tensor.
     let axes = if dims.is_empty() { None } else { Some(&dims[..]) };
-    let mean = ctx.reduce("ReduceMean", x, axes, true, b.unranked(element))?;
+    let mean = ctx.reduce(crate::Reduction::Mean, x, axes, true, b.unranked(element))?;
     let d = b.onnx().sub(x, mean).like(x)?;
     let sq = b.onnx().mul(d, d).like(x)?;
-    let sum = ctx.reduce("ReduceSum", sq, axes, keepdim, b.unranked(element))?;
+    let sum = ctx.reduce(crate::Reduction::Sum, sq, axes, keepdim, b.unranked(element))?;
     let denom = degrees_of_freedom(ctx, x, &shape, &dims, correction)?;
     let var = b.onnx().div(sum, denom).like(x)?;
     if std {
@@ -94,10 +94,10 @@ pub(super) fn variance_all<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Val
     let (x, _) = super::math_common::lift0(c, x)?;
     let b = &c.b;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
-    let mean = c.reduce("ReduceMean", x, None, true, b.unranked(element))?;
+    let mean = c.reduce(crate::Reduction::Mean, x, None, true, b.unranked(element))?;
     let d = b.onnx().sub(x, mean).like(x)?;
     let sq = b.onnx().mul(d, d).like(x)?;
-    let sum = c.reduce("ReduceSum", sq, None, false, b.unranked(element))?;
+    let sum = c.reduce(crate::Reduction::Sum, sq, None, false, b.unranked(element))?;
     let denom = degrees_of_freedom(c, x, &shape, &all, correction)?;
     let var = b.onnx().div(sum, denom).like(x)?;
     let y = if std { b.onnx().sqrt(var) } else { b.onnx().identity(var) };

@@ -61,13 +61,13 @@ pub(super) fn vector_norm<'c, 'a>(
     // Typed like `x` (ranked): the NaN-aware max/min needs the rank.
     let abs = ctx.b.onnx().abs(x).typed(x.r#type())?;
     if ord == 2.0 {
-        return ctx.reduce("ReduceL2", x, axes, keepdim, result);
+        return ctx.reduce(crate::Reduction::L2, x, axes, keepdim, result);
     }
     if ord == 1.0 {
-        return ctx.reduce("ReduceL1", x, axes, keepdim, result);
+        return ctx.reduce(crate::Reduction::L1, x, axes, keepdim, result);
     }
     if ord.is_infinite() {
-        let op = if ord > 0.0 { "ReduceMax" } else { "ReduceMin" };
+        let op = if ord > 0.0 { crate::Reduction::Max } else { crate::Reduction::Min };
         return reduce_nan(ctx, op, abs, axes, keepdim, result);
     }
     if ord == 0.0 {
@@ -77,11 +77,11 @@ pub(super) fn vector_norm<'c, 'a>(
         let is_zero = ctx.b.onnx().equal(x, zero).typed(ctx.b.unranked(bool_ty))?;
         let nonzero = ctx.b.onnx().not(is_zero).typed(ctx.b.unranked(bool_ty))?;
         let ones = ctx.b.onnx().cast(nonzero, None, None, onnx_code(element)?).typed(unranked)?;
-        return ctx.reduce("ReduceSum", ones, axes, keepdim, result);
+        return ctx.reduce(crate::Reduction::Sum, ones, axes, keepdim, result);
     }
     let p = ctx.b.const_scalar(element, ord)?;
     let powered = ctx.b.onnx().pow(abs, p).typed(unranked)?;
-    let sum = ctx.reduce("ReduceSum", powered, axes, keepdim, unranked)?;
+    let sum = ctx.reduce(crate::Reduction::Sum, powered, axes, keepdim, unranked)?;
     let inv = ctx.b.const_scalar(element, 1.0 / ord)?;
     ctx.b.onnx().pow(sum, inv).typed(result)
 }

@@ -60,7 +60,7 @@ fn isin<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let e1 = ctx.unsqueeze(e, &[-1])?;
     let eq = b.onnx().equal(e1, flat).typed(bools)?;
     let eq = b.cast(eq, b.i64_type())?;
-    let hits = ctx.reduce("ReduceSum", eq, Some(&[-1]), false, b.unranked(b.i64_type()))?;
+    let hits = ctx.reduce(crate::Reduction::Sum, eq, Some(&[-1]), false, b.unranked(b.i64_type()))?;
     let zero = b.const_i64_scalar(0)?;
     let y = if ctx.args.bool("invert")? { b.onnx().equal(hits, zero) } else { b.onnx().greater(hits, zero) };
     Ok(vec![y.typed(ctx.result_type(0)?)?])

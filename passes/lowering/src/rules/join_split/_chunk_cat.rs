@@ -93,7 +93,7 @@ fn dynamic_chunks<'c, 'a>(
     let per_chunk = b.onnx().div(b.onnx().add(len, short).typed(ints)?, nv).typed(ints)?;
     let rest = match trail {
         Some(trail) => {
-            let count = c.reduce("ReduceProd", trail, None, true, ints)?;
+            let count = c.reduce(crate::Reduction::Prod, trail, None, true, ints)?;
             b.onnx().mul(per_chunk, count).typed(ints)?
         }
         None => per_chunk,

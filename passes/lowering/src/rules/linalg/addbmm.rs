@@ -7,7 +7,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addbmm.default", |c| {
     super::prod_common::refuse_half(c, "addbmm")?;
     let el = super::prod_common::compute_type(c, c.result_element(0)?);
     let p = c.b.onnx().mat_mul(c.tensor_as("batch1", el)?, c.tensor_as("batch2", el)?).typed(c.b.unranked(el))?;
-    let s = c.reduce("ReduceSum", p, Some(&[0]), false, c.b.unranked(el))?;
+    let s = c.reduce(crate::Reduction::Sum, p, Some(&[0]), false, c.b.unranked(el))?;
     beta_alpha(c, s)
 })
 .samples(&[

@@ -70,5 +70,5 @@ fn einsum<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     };
     let kept = c.b.onnx().einsum(&inputs, &eq).typed(c.b.unranked(element))?;
     let axes: Vec<i64> = (0..widest as i64).collect();
-    Ok(vec![c.reduce("ReduceSum", kept, Some(&axes), false, c.result_type(0)?)?])
+    Ok(vec![c.reduce(crate::Reduction::Sum, kept, Some(&axes), false, c.result_type(0)?)?])
 }

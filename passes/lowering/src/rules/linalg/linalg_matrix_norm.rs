@@ -104,12 +104,12 @@ pub fn matrix_norm<'c, 'a>(
     dims[sum_axis as usize] = 1;
     let sums_ty = melior::ir::r#type::RankedTensorType::new(&dims, element, None).into();
     let abs = ctx.b.onnx().abs(x).like(x)?;
-    let sums = ctx.reduce("ReduceSum", abs, Some(&[sum_axis]), true, sums_ty)?;
-    let op = if ord > 0.0 { "ReduceMax" } else { "ReduceMin" };
+    let sums = ctx.reduce(crate::Reduction::Sum, abs, Some(&[sum_axis]), true, sums_ty)?;
+    let op = if ord > 0.0 { crate::Reduction::Max } else { crate::Reduction::Min };
     let reduced = if ord > 0.0 && dims[max_axis as usize] == 0 {
         // No columns / rows to take the max over: torch's amax gives 0 there
         // (ONNX's ReduceMax the lowest value); a sum over nothing is 0.
-        ctx.reduce("ReduceSum", sums, Some(&[max_axis]), true, ctx.b.unranked(element))?
+        ctx.reduce(crate::Reduction::Sum, sums, Some(&[max_axis]), true, ctx.b.unranked(element))?
     } else {
         reduce_nan(ctx, op, sums, Some(&[max_axis]), true, ctx.b.unranked(element))?
     };

@@ -24,5 +24,5 @@ fn vecdot<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     }
     let axis = c.dim(c.args.int("dim")?, r)? as i64;
     let p = c.b.onnx().mul(x, y).typed(c.b.unranked(el))?;
-    Ok(vec![c.reduce("ReduceSum", p, Some(&[axis]), false, c.result_type(0)?)?])
+    Ok(vec![c.reduce(crate::Reduction::Sum, p, Some(&[axis]), false, c.result_type(0)?)?])
 }

@@ -60,7 +60,7 @@ pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     let k = |v: f64| b.const_scalar(f64_e, v);
     // ||A||_1 per matrix, [*, 1, 1].
     let col_sums = b.onnx().reduce_sum(b.onnx().abs(a).typed(t)?, Some(b.const_i64s(&[-2])?), Some(1), None).typed(t)?;
-    let norm = c.reduce("ReduceMax", col_sums, Some(&[-1]), true, t)?;
+    let norm = c.reduce(crate::Reduction::Max, col_sums, Some(&[-1]), true, t)?;
     let finite = b.onnx().not(b.onnx().or(b.onnx().is_na_n(norm).typed(bt)?, b.onnx().is_inf(norm, None, None).typed(bt)?).typed(bt)?).typed(bt)?;
     let safe_norm = b.onnx().where_(finite, norm, k(0.0)?).typed(t)?;
     // s = max(0, ceil(log2(norm))); log2 of 0 is -inf, clamped to 0.
@@ -79,7 +79,7 @@ pub fn matrix_exp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String>
     let flat = b.onnx().reshape(s, b.const_i64s(&[-1])?, None).typed(t)?;
     let flat =
         b.onnx().concat(&[flat, b.const_i64s(&[0]).and_then(|z| b.cast(z, f64_e))?], 0).typed(t)?;
-    let top = c.reduce("ReduceMax", flat, None, false, t)?;
+    let top = c.reduce(crate::Reduction::Max, flat, None, false, t)?;
     let trips = b.cast(top, b.i64_type())?;
     let out = build_loop(c, f64_e, trips, &[p], |lb, it, carried| {
         let p = carried[0];

@@ -44,10 +44,10 @@ fn tensordot<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         match (dims_a[da], dims_o[dob]) {
             (_, Some(1)) => {
                 if dims_a[da] != Some(1) {
-                    a = c.reduce("ReduceSum", a, Some(&[da as i64]), true, c.b.unranked(el))?;
+                    a = c.reduce(crate::Reduction::Sum, a, Some(&[da as i64]), true, c.b.unranked(el))?;
                 }
             }
-            (Some(1), _) => o = c.reduce("ReduceSum", o, Some(&[dob as i64]), true, c.b.unranked(el))?,
+            (Some(1), _) => o = c.reduce(crate::Reduction::Sum, o, Some(&[dob as i64]), true, c.b.unranked(el))?,
             (Some(x), Some(y)) if x == y => {}
             (Some(x), Some(y)) => return Err(format!("tensordot: contracted dims of sizes {x} and {y}")),
             // A dynamic size: which side is 1 is known at run time only.

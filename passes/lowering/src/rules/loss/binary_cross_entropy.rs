@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -11,7 +12,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.binary_cross_entropy.default", l
 /// `-w (t max(log x, -100) + (1 - t) max(log(1 - x), -100))`.
 fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
-    let e = Ew { ctx: c, like: x };
+    let e = Like::new(c, x);
     let t = c.tensor_as("target", c.result_element(0)?)?;
     let floor = e.k(-100.0)?;
     let log_x = e.max(e.log(x)?, floor)?;

@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -11,7 +12,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.binary_cross_entropy_with_logits
 /// `(1 - t) x + (1 + (pw - 1) t) (log(1 + exp(-|x|)) + max(-x, 0))`, times `weight`.
 fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
-    let e = Ew { ctx: c, like: x };
+    let e = Like::new(c, x);
     let t = c.tensor_as("target", c.result_element(0)?)?;
     let soft = e.add(e.softplus(e.neg(e.abs(x)?)?)?, e.max(e.neg(x)?, e.k(0.0)?)?)?;
     let scaled = match c.args.opt_tensor("pos_weight")? {

@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -22,9 +23,9 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x2 = c.tensor_as("input2", el)?;
     let dim = c.rank(c.args.tensor("target")?)? as i64;
     let t = c.tensor_as("target", el)?;
-    let e = Ew { ctx: c, like: x1 };
+    let e = Like::new(c, x1);
     let ty = c.b.unranked(el);
-    let sum = |v: Value<'c, 'a>| c.reduce("ReduceSum", v, Some(&[dim]), false, ty);
+    let sum = |v: Value<'c, 'a>| c.reduce(crate::Reduction::Sum, v, Some(&[dim]), false, ty);
     let prod = sum(e.mul(x1, x2)?)?;
     let m1 = e.add(sum(e.mul(x1, x1)?)?, e.k(1e-12)?)?;
     let m2 = e.add(sum(e.mul(x2, x2)?)?, e.k(1e-12)?)?;

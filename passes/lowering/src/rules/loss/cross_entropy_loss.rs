@@ -1,6 +1,6 @@
 use super::common::{dim_size, element_count_f64};
 use super::nll_common::nll;
-use super::nn_common::Ew;
+use super::like_common::Like;
 use crate::{builder, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -38,7 +38,7 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let ty = b.unranked(element);
-    let e = Ew { ctx: c, like: x };
+    let e = Like::new(c, x);
     // `ls / C`, for label smoothing: C static, or read from the shape.
     let smoothing_share = || -> Result<Value<'c, 'a>, String> {
         match dims[class_dim as usize] {
@@ -65,12 +65,12 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
         if let Some(w) = weight_b {
             prod = e.mul(prod, w)?;
         }
-        let l = e.neg(c.reduce("ReduceSum", prod, Some(&[class_dim]), false, ty)?)?;
+        let l = e.neg(c.reduce(crate::Reduction::Sum, prod, Some(&[class_dim]), false, ty)?)?;
         return Ok(vec![match reduction {
             0 => c.b.onnx().identity(l).typed(c.result_type(0)?)?,
             1 => {
                 // Sum over the batch elements divided by their count.
-                let s = c.reduce("ReduceSum", l, None, false, ty)?;
+                let s = c.reduce(crate::Reduction::Sum, l, None, false, ty)?;
                 let others: Vec<i64> = (0..rank as i64).filter(|&d| d != class_dim).collect();
                 let statics: Option<Vec<i64>> = others.iter().map(|&d| dims[d as usize]).collect();
                 let n = match statics {
@@ -79,7 +79,7 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
                 };
                 c.b.onnx().div(s, n).typed(c.result_type(0)?)?
             }
-            2 => c.reduce("ReduceSum", l, None, false, c.result_type(0)?)?,
+            2 => c.reduce(crate::Reduction::Sum, l, None, false, c.result_type(0)?)?,
             r => return Err(format!("loss reduction {r}")),
         }]);
     }
@@ -91,7 +91,7 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     if let Some(w) = weight_b {
         lw = e.mul(lw, w)?;
     }
-    let smooth = e.neg(c.reduce("ReduceSum", lw, Some(&[class_dim]), false, ty)?)?;
+    let smooth = e.neg(c.reduce(crate::Reduction::Sum, lw, Some(&[class_dim]), false, ty)?)?;
     let ignore = match c.args.sym_int("ignore_index")? {
         IntArg::Static(i) => b.const_i64_scalar(i)?,
         IntArg::Dynamic(v) => c.squeeze(v, &[0])?,
@@ -101,16 +101,16 @@ fn cross_entropy<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let smooth = match reduction {
         0 => smooth,
         1 => {
-            let s = c.reduce("ReduceSum", smooth, None, false, ty)?;
+            let s = c.reduce(crate::Reduction::Sum, smooth, None, false, ty)?;
             let denom = if weight.is_some() {
                 total
             } else {
                 let kept = b.cast(e.not(ign)?, element)?;
-                c.reduce("ReduceSum", kept, None, false, ty)?
+                c.reduce(crate::Reduction::Sum, kept, None, false, ty)?
             };
             e.div(s, denom)?
         }
-        _ => c.reduce("ReduceSum", smooth, None, false, ty)?,
+        _ => c.reduce(crate::Reduction::Sum, smooth, None, false, ty)?,
     };
     let a = e.mul(nll_loss, e.k(1.0 - ls)?)?;
     let s = e.mul(smooth, smoothing_share()?)?;

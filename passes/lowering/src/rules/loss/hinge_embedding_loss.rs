@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -11,7 +12,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.hinge_embedding_loss.default", l
 /// `where(target != 1, max(margin - self, 0), 0) + where(target != -1, self, 0)`.
 fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
-    let e = Ew { ctx: c, like: x };
+    let e = Like::new(c, x);
     let t = c.tensor_as("target", c.result_element(0)?)?;
     let clamp = e.max(e.sub(e.k(c.args.float("margin")?)?, x)?, e.k(0.0)?)?;
     let not_pos = e.not(e.equal(t, e.k(1.0)?)?)?;

@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -12,7 +13,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.kl_div.default", loss).samples(&
 /// `log_target ? exp(t) (t - x) : xlogy(t, t) - t x` (0 where t == 0).
 fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
-    let e = Ew { ctx: c, like: x };
+    let e = Like::new(c, x);
     let t = c.tensor_as("target", c.result_element(0)?)?;
     let l = if c.args.bool("log_target")? {
         e.mul(e.exp(t)?, e.sub(t, x)?)?

@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -25,7 +26,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     }
     let el = c.result_element(0)?;
     let x1 = c.tensor_as("input1", el)?;
-    let e = Ew { ctx: c, like: x1 };
+    let e = Like::new(c, x1);
     let d = e.sub(x1, c.tensor_as("input2", el)?)?;
     let v = e.add(e.neg(e.mul(c.tensor_as("target", el)?, d)?)?, e.k(c.args.float("margin")?)?)?;
     Ok(vec![reduce_loss(c, e.max(v, e.k(0.0)?)?)?])

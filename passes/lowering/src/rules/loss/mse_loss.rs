@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -14,7 +15,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.mse_loss.default", loss).samples
 /// `(self - target)^2`, reduced.
 fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
-    let e = Ew { ctx: c, like: x };
+    let e = Like::new(c, x);
     let d = e.sub(x, c.tensor_as("target", c.result_element(0)?)?)?;
     Ok(vec![reduce_loss(c, e.mul(d, d)?)?])
 }

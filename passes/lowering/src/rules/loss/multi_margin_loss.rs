@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -34,7 +35,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let (x, classes, classes_f) = class_rows(c, x0, rank)?;
     let t0 = c.args.tensor("target")?;
     let t = b.onnx().reshape(b.cast(t0, i64_t)?, b.const_i64s(&[-1, 1])?, None).typed(b.unranked(i64_t))?;
-    let e = Ew { ctx: c, like: x0 };
+    let e = Like::new(c, x0);
     let xt = b.onnx().gather_elements(x, t, Some(1)).like(x0)?;
     let z = e.add(e.sub(e.k(c.args.number("margin")?.as_f64())?, xt)?, x)?;
     let h = if p == 2.0 { e.mul(z, z)? } else { z };
@@ -47,7 +48,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let wt = b.onnx().gather(w, t, Some(0)).like(x0)?;
         h = e.mul(h, wt)?;
     }
-    let s = c.reduce("ReduceSum", h, Some(&[1]), false, b.unranked(el))?;
+    let s = c.reduce(crate::Reduction::Sum, h, Some(&[1]), false, b.unranked(el))?;
     let s = e.div(s, classes_f)?;
     // Per-sample losses: shaped like torch's result for reduction='none'
     // (its static shape: [N], 0-d, or [1] where export's meta says so).

@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -26,7 +27,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &c.b;
     let i64_t = b.i64_type();
     let i64_u = b.unranked(i64_t);
-    let e = Ew { ctx: c, like: x0 };
+    let e = Like::new(c, x0);
     let (x, classes, classes_f) = super::multi_margin_loss::class_rows(c, x0, rank)?;
     // The target has the input's shape: the same rows.
     let t = b.onnx().reshape(b.cast(c.args.tensor("target")?, i64_t)?, b.shape(x)?, None).typed(i64_u)?;
@@ -41,13 +42,13 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let hit = e.equal(c.unsqueeze(label, &[2])?, range)?; // [N, j, i]
     let hit = e.and(hit, c.unsqueeze(valid, &[2])?)?;
     let f32_t = b.f32_type();
-    let any = c.reduce("ReduceMax", b.cast(hit, f32_t)?, Some(&[1]), false, b.unranked(f32_t))?;
+    let any = c.reduce(crate::Reduction::Max, b.cast(hit, f32_t)?, Some(&[1]), false, b.unranked(f32_t))?;
     let is_target = e.greater(any, b.const_scalar(f32_t, 0.0)?)?; // [N, i]
     let z = e.add(e.sub(e.k(1.0)?, c.unsqueeze(xt, &[2])?)?, c.unsqueeze(x, &[1])?)?; // [N, j, i]
     let keep = e.and(e.greater(z, e.k(0.0)?)?, c.unsqueeze(valid, &[2])?)?;
     let keep = e.and(keep, c.unsqueeze(e.not(is_target)?, &[1])?)?;
     let h = e.where_(keep, z, e.k(0.0)?)?;
-    let s = c.reduce("ReduceSum", h, Some(&[1, 2]), false, b.unranked(el))?;
+    let s = c.reduce(crate::Reduction::Sum, h, Some(&[1, 2]), false, b.unranked(el))?;
     let s = e.div(s, classes_f)?;
     // Per-sample losses: shaped like torch's result for reduction='none'
     // (its static shape: [N], 0-d, or [1] where export's meta says so).

@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -19,7 +20,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let raw_t = c.args.tensor("target")?;
     let result = c.result_element(0)?;
     let x = c.b.cast_like_type(raw, result)?;
-    let e = Ew { ctx: c, like: x };
+    let e = Like::new(c, x);
     let t = c.tensor_as("target", result)?;
     let int_product = !crate::builder::is_float(
         crate::builder::element_type(melior::ir::ValueLike::r#type(&raw)).ok_or("input is not a tensor")?,

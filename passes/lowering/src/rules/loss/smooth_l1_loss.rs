@@ -1,4 +1,5 @@
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -11,7 +12,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.smooth_l1_loss.default", loss).s
 /// `0.5 d^2 / beta` where `|d| < beta`, else `|d| - 0.5 beta` (beta 0: L1).
 fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = c.args.tensor("self")?;
-    let e = Ew { ctx: c, like: x };
+    let e = Like::new(c, x);
     let beta = c.args.float("beta")?;
     let d = e.sub(x, c.tensor_as("target", c.result_element(0)?)?)?;
     let a = e.abs(d)?;

@@ -1,5 +1,6 @@
 use super::math_common::isnan;
-use super::nn_common::{reduce_loss, Ew};
+use super::nn_common::reduce_loss;
+use super::like_common::Like;
 use super::prod_common::vector_norm;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
@@ -29,7 +30,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let a = c.tensor_as("anchor", el)?;
     let pos = c.tensor_as("positive", el)?;
     let neg = c.tensor_as("negative", el)?;
-    let e = Ew { ctx: c, like: a };
+    let e = Like::new(c, a);
     let (p, eps) = (c.args.float("p")?, c.args.float("eps")?);
     let dist = |x1: Value<'c, 'a>, x2: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
         let d = e.add(e.sub(x1, x2)?, e.k(eps)?)?;

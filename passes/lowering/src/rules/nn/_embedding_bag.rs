@@ -112,7 +112,7 @@ fn pooled<'c, 'a>(
     let bags = c.squeeze(bags, &[0])?;
     // bag[l] = #(starts <= l) - 1.
     let le = b.onnx().less_or_equal(c.unsqueeze(starts, &[0])?, c.unsqueeze(positions, &[1])?).typed(un_b)?;
-    let count = c.reduce("ReduceSum", b.cast(le, i64t)?, Some(&[1]), false, un_i)?;
+    let count = c.reduce(crate::Reduction::Sum, b.cast(le, i64t)?, Some(&[1]), false, un_i)?;
     let bag = b.onnx().sub(count, one).typed(un_i)?;
     let bag_ids = b.onnx().range(zero, bags, one, None).typed(un_i)?;
     let mut mask = b.onnx().equal(c.unsqueeze(bag, &[0])?, c.unsqueeze(bag_ids, &[1])?).typed(un_b)?;
@@ -134,7 +134,7 @@ fn pooled<'c, 'a>(
         rows = b.onnx().mul(rows, c.unsqueeze(psw, &[1])?).like(w)?;
     }
     let maskf = b.cast(mask, element)?;
-    let sizes = c.reduce("ReduceSum", maskf, Some(&[1]), true, b.unranked(element))?;
+    let sizes = c.reduce(crate::Reduction::Sum, maskf, Some(&[1]), true, b.unranked(element))?;
     let out = match mode {
         0 => b.onnx().mat_mul(maskf, rows).like(w)?,
         1 => {
@@ -145,7 +145,7 @@ fn pooled<'c, 'a>(
         2 => {
             let neg_inf = b.const_scalar(element, f64::NEG_INFINITY)?;
             let picked = b.onnx().where_(c.unsqueeze(mask, &[2])?, c.unsqueeze(rows, &[0])?, neg_inf).like(w)?;
-            let max = c.reduce("ReduceMax", picked, Some(&[1]), false, b.unranked(element))?;
+            let max = c.reduce(crate::Reduction::Max, picked, Some(&[1]), false, b.unranked(element))?;
             let nonempty = b.onnx().greater(sizes, b.const_scalar(element, 0.0)?).typed(un_b)?;
             b.onnx().where_(nonempty, max, b.const_scalar(element, 0.0)?).like(w)?
         }

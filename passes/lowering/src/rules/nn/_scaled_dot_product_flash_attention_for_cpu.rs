@@ -43,14 +43,14 @@ fn flash<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let (q, k, v, mask) = in_opmath(ctx, [q, k, v], ctx.args.opt_tensor("attn_mask")?)?;
     let scores = attention_scores(ctx, q, k, 4, scale, ctx.args.bool("is_causal")?, mask)?;
     let unranked = b.unranked(super::math_common::elem(q)?);
-    let m = ctx.reduce("ReduceMax", scores, Some(&[-1]), true, unranked)?;
+    let m = ctx.reduce(crate::Reduction::Max, scores, Some(&[-1]), true, unranked)?;
     // A row of -inf (every key masked): no finite maximum.
     let masked = isinf(ctx, m, false, true)?;
     let zero = b.const_like(q, 0.0)?;
     let m = b.onnx().where_(masked, zero, m).like(q)?;
     let shifted = b.onnx().sub(scores, m).like(q)?;
     let e = b.onnx().exp(shifted).like(q)?;
-    let sum = ctx.reduce("ReduceSum", e, Some(&[-1]), true, unranked)?;
+    let sum = ctx.reduce(crate::Reduction::Sum, e, Some(&[-1]), true, unranked)?;
     let weights = b.onnx().div(e, sum).like(q)?;
     let weights = b.onnx().where_(masked, zero, weights).like(q)?;
     let out = ctx.opmath_result(b.onnx().mat_mul(weights, v).like(q)?)?;

@@ -85,5 +85,5 @@ fn trilinear<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         // Broadcast to the result type (the product already has its shape).
         return Ok(vec![c.b.onnx().identity(product).typed(c.result_type(0)?)?]);
     }
-    Ok(vec![c.reduce("ReduceSum", product, Some(&sumdim), false, c.result_type(0)?)?])
+    Ok(vec![c.reduce(crate::Reduction::Sum, product, Some(&sumdim), false, c.result_type(0)?)?])
 }

@@ -39,7 +39,7 @@ fn bilinear<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let t = c.b.onnx().mat_mul(x1f, wt).like(x1)?;
     let t = reshape(c, t, concat_i64(c, &[n, o, j])?)?;
     let p = c.b.onnx().mul(t, c.unsqueeze(x2f, &[1])?).like(x1)?;
-    let mut y = c.reduce("ReduceSum", p, Some(&[2]), false, c.b.unranked(el))?;
+    let mut y = c.reduce(crate::Reduction::Sum, p, Some(&[2]), false, c.b.unranked(el))?;
     if let Some(bias) = c.args.opt_tensor("bias")? {
         y = c.b.onnx().add(y, c.b.cast_like_type(bias, el)?).like(x1)?;
     }

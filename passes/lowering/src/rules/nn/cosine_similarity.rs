@@ -20,7 +20,7 @@ fn cosine_similarity<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Stri
     let rank = c.rank(x1)?.max(c.rank(x2)?);
     // A 0-d pair accepts dim 0 or -1 and reduces over nothing.
     let dim = c.dim(c.args.int("dim")?, rank)? as i64;
-    let reduce = |x: Value<'c, 'a>, keep: bool, ty| if rank == 0 { Ok(x) } else { c.reduce("ReduceSum", x, Some(&[dim]), keep, ty) };
+    let reduce = |x: Value<'c, 'a>, keep: bool, ty| if rank == 0 { Ok(x) } else { c.reduce(crate::Reduction::Sum, x, Some(&[dim]), keep, ty) };
     let eps = b.const_like(x1, c.args.float("eps")?)?;
     let ty = b.unranked(crate::builder::element_type(melior::ir::ValueLike::r#type(&x1)).ok_or("not a tensor")?);
     // Broadcast first so that `dim` counts from the common rank.

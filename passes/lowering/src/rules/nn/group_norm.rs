@@ -19,10 +19,10 @@ fn group_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let eps = ctx.args.float("eps")?;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     let grouped = b.onnx().reshape(x, grouped_shape(ctx, x, None, groups)?, None).like(x)?;
-    let mean = ctx.reduce("ReduceMean", grouped, Some(&[-1]), true, b.unranked(element))?;
+    let mean = ctx.reduce(crate::Reduction::Mean, grouped, Some(&[-1]), true, b.unranked(element))?;
     let d = b.onnx().sub(grouped, mean).like(x)?;
     let sq = b.onnx().mul(d, d).like(x)?;
-    let var = ctx.reduce("ReduceMean", sq, Some(&[-1]), true, b.unranked(element))?;
+    let var = ctx.reduce(crate::Reduction::Mean, sq, Some(&[-1]), true, b.unranked(element))?;
     let var = b.onnx().add(var, b.const_like(x, eps)?).like(x)?;
     let std = b.onnx().sqrt(var).like(x)?;
     let normed = b.onnx().div(d, std).like(x)?;

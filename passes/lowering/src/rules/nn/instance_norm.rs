@@ -34,10 +34,10 @@ fn instance_norm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
                 .into());
         }
         let axes: Vec<i64> = (2..rank as i64).collect();
-        let mean = c.reduce("ReduceMean", x, Some(&axes), true, unranked)?;
+        let mean = c.reduce(crate::Reduction::Mean, x, Some(&axes), true, unranked)?;
         let d = b.onnx().sub(x, mean).like(x)?;
         let sq = b.onnx().mul(d, d).like(x)?;
-        let var = c.reduce("ReduceMean", sq, Some(&axes), true, unranked)?;
+        let var = c.reduce(crate::Reduction::Mean, sq, Some(&axes), true, unranked)?;
         (d, b.onnx().add(var, eps).like(x)?)
     } else {
         let (Some(rm), Some(rv)) = running else {

@@ -24,10 +24,10 @@ fn native_group_norm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Stri
     };
     let shape = super::group_norm::grouped_shape(c, x, Some(n), groups)?;
     let grouped = b.onnx().reshape(x, shape, None).like(x)?;
-    let mean = c.reduce("ReduceMean", grouped, Some(&[-1]), true, unranked)?;
+    let mean = c.reduce(crate::Reduction::Mean, grouped, Some(&[-1]), true, unranked)?;
     let d = b.onnx().sub(grouped, mean).like(x)?;
     let sq = b.onnx().mul(d, d).like(x)?;
-    let var = c.reduce("ReduceMean", sq, Some(&[-1]), true, unranked)?;
+    let var = c.reduce(crate::Reduction::Mean, sq, Some(&[-1]), true, unranked)?;
     let ve = b.onnx().add(var, b.const_like(x, c.args.float("eps")?)?).like(x)?;
     let rstd = b.onnx().reciprocal(b.onnx().sqrt(ve).like(x)?).like(x)?;
     let normed = b.onnx().mul(d, rstd).like(x)?;

@@ -39,7 +39,7 @@ fn pixel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let lead = rank as i64 - 3;
     let batch = part(0, lead)?;
     let (ch, h, w) = (part(lead, lead + 1)?, part(lead + 1, lead + 2)?, part(lead + 2, lead + 3)?);
-    let flat = c.reduce("ReduceProd", batch, None, true, b.unranked(i64_t))?;
+    let flat = c.reduce(crate::Reduction::Prod, batch, None, true, b.unranked(i64_t))?;
     let out_c = b.onnx().div(ch, b.const_i64s(&[r * r])?).typed(b.unranked(i64_t))?;
     let rr = b.const_i64s(&[r, r])?;
     let six = b.onnx().concat(&[flat, out_c, rr, h, w], 0).typed(b.unranked(i64_t))?;

@@ -40,7 +40,7 @@ fn pixel_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String
     }
     let i64t = c.b.unranked(c.b.i64_type());
     let lead = c.b.onnx().shape(x, Some(rank as i64 - 3), None).typed(i64t)?;
-    let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
+    let lead_n = c.reduce(crate::Reduction::Prod, lead, None, true, i64t)?;
     let lead_n = c.b.onnx().reshape(lead_n, c.b.const_i64s(&[1])?, None).typed(i64t)?;
     let s6 = c.b.onnx().concat(&[lead_n, c.b.const_i64s(&[ch, h / r, r, w / r, r])?], 0).typed(i64t)?;
     // allowzero: a 0 in these shapes is a real size 0 (an empty H or W), not
@@ -59,7 +59,7 @@ fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: us
     let lead_end = rank as i64 - 3;
     let dim = |d: i64| dim_size(c, x, d);
     let lead = b.onnx().shape(x, Some(lead_end), None).typed(i64t)?;
-    let lead_n = c.reduce("ReduceProd", lead, None, true, i64t)?;
+    let lead_n = c.reduce(crate::Reduction::Prod, lead, None, true, i64t)?;
     let lead_n = b.onnx().reshape(lead_n, b.const_i64s(&[1])?, None).typed(i64t)?;
     let rv = b.const_i64s(&[r])?;
     let (ch, h, w) = (dim(lead_end)?, b.onnx().div(dim(lead_end + 1)?, rv).typed(i64t)?, b.onnx().div(dim(lead_end + 2)?, rv).typed(i64t)?);
@@ -70,7 +70,7 @@ fn dynamic_unshuffle<'c, 'a>(c: &Ctx<'c, 'a>, x: Value<'c, 'a>, r: i64, rank: us
     let out = concat(c, &[lead, out_c, h, w])?;
     // An empty input keeps its own shape (torch's quirk, see above).
     let shape = b.shape(x)?;
-    let count = c.reduce("ReduceProd", shape, None, false, i64t)?;
+    let count = c.reduce(crate::Reduction::Prod, shape, None, false, i64t)?;
     let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
     let empty = b.onnx().equal(count, b.const_i64_scalar(0)?).typed(bool_t)?;
     let out = b.onnx().where_(empty, shape, out).typed(i64t)?;

@@ -20,7 +20,7 @@ fn rms_norm<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         None => f64::EPSILON,
     };
     let sq = b.onnx().mul(x, x).like(x)?;
-    let mean = ctx.reduce("ReduceMean", sq, Some(&axes), true, b.unranked(element))?;
+    let mean = ctx.reduce(crate::Reduction::Mean, sq, Some(&axes), true, b.unranked(element))?;
     let eps = b.const_like(x, eps)?;
     let d = b.onnx().add(mean, eps).like(x)?;
     let r = b.onnx().sqrt(d).like(x)?;

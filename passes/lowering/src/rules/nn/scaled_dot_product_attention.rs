@@ -115,7 +115,7 @@ pub(super) fn zero_masked_rows<'c, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let element = builder::element_type(scores.r#type()).ok_or("scores are not a tensor")?;
-    let m = ctx.reduce("ReduceMax", scores, Some(&[-1]), true, b.unranked(element))?;
+    let m = ctx.reduce(crate::Reduction::Max, scores, Some(&[-1]), true, b.unranked(element))?;
     let none = super::math_common::isinf(ctx, m, false, true)?;
     let zero = b.const_like(scores, 0.0)?;
     b.onnx().where_(none, zero, weights).like(weights)

@@ -80,9 +80,9 @@ pub(super) fn adaptive_max_pool<'c, 'a>(c: &Ctx<'c, 'a>, spatial: usize) -> Resu
             // torch: a NaN wins (the window's last NaN); ReduceMax / ArgMax skip NaN.
             let bool_t = c.b.unranked(melior::ir::r#type::IntegerType::new(c.b.context, 1).into());
             let nan_f = c.b.cast_like(c.b.onnx().is_na_n(flat).typed(bool_t)?, xb)?;
-            let nan_count = c.reduce("ReduceMax", nan_f, Some(&[-1]), true, unranked_like(c, xb)?)?;
+            let nan_count = c.reduce(crate::Reduction::Max, nan_f, Some(&[-1]), true, unranked_like(c, xb)?)?;
             let has_nan = c.b.onnx().greater(nan_count, c.b.const_like(xb, 0.0)?).typed(bool_t)?;
-            let max = c.reduce("ReduceMax", flat, Some(&[-1]), true, unranked_like(c, xb)?)?;
+            let max = c.reduce(crate::Reduction::Max, flat, Some(&[-1]), true, unranked_like(c, xb)?)?;
             values.push(c.b.onnx().where_(has_nan, c.b.const_like(xb, f64::NAN)?, max).like(xb)?);
             let arg = c.b.onnx().arg_max(flat, Some(-1), Some(1), None).typed(c.b.unranked(i64_type))?;
             let last_nan = c.b.onnx().arg_max(nan_f, Some(-1), Some(1), Some(1)).typed(c.b.unranked(i64_type))?;

@@ -176,7 +176,7 @@ pub fn fractional_max_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, d: usize) -> Result<Vec<Va
     let bool_type: Type = IntegerType::new(b.context, 1).into();
     let nan = b.onnx().is_na_n(windows).typed(b.unranked(bool_type))?;
     let nan_f = b.cast(nan, element)?;
-    let any_nan = ctx.reduce("ReduceMax", nan_f, Some(&[-1]), true, b.unranked(element))?;
+    let any_nan = ctx.reduce(crate::Reduction::Max, nan_f, Some(&[-1]), true, b.unranked(element))?;
     let any_nan = b.cast(any_nan, bool_type)?;
     let last_nan = b.onnx().arg_max(nan_f, Some(-1), Some(1), Some(1)).typed(i64s)?;
     let first_max = b.onnx().arg_max(windows, Some(-1), Some(1), Some(0)).typed(i64s)?;

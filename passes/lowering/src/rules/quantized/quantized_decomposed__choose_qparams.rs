@@ -55,8 +55,8 @@ fn choose_qparams<'c, 'a>(ctx: &Ctx<'c, 'a>, symmetric: bool) -> Lowered<'c, 'a>
     let unsigned_8 = IntegerType::try_from(dtype).is_ok_and(|t| t.width() == 8 && t.is_unsigned());
     let scalar = |element: Type<'c>| -> Type<'c> { RankedTensorType::new(&[], element, None).into() };
     let one_d = |element: Type<'c>| -> Type<'c> { RankedTensorType::new(&[1], element, None).into() };
-    let min = ctx.reduce("ReduceMin", x, None, false, scalar(f32_type))?;
-    let max = ctx.reduce("ReduceMax", x, None, false, scalar(f32_type))?;
+    let min = ctx.reduce(crate::Reduction::Min, x, None, false, scalar(f32_type))?;
+    let max = ctx.reduce(crate::Reduction::Max, x, None, false, scalar(f32_type))?;
     let zero = ctx.b.const_scalar(f32_type, 0.0)?;
     let min_neg = ctx.b.onnx().min(&[min, zero]).like(min)?;
     let max_pos = ctx.b.onnx().max(&[max, zero]).like(max)?;

@@ -58,7 +58,7 @@ fn float_input<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<(Held<'c, 'a>, usize), Strin
 }
 
 /// `op(x, -1, keepdim=True)` (max and min are exact in the compute type).
-fn reduce_last<'c, 'a>(ctx: &Ctx<'c, 'a>, op: &str, x: Held<'c, 'a>, rank: usize) -> Result<Held<'c, 'a>, String> {
+fn reduce_last<'c, 'a>(ctx: &Ctx<'c, 'a>, op: crate::Reduction, x: Held<'c, 'a>, rank: usize) -> Result<Held<'c, 'a>, String> {
     let element = builder::element_type(x.value.r#type()).ok_or("not a tensor")?;
     let v = ctx.reduce(op, x.value, Some(&[rank as i64 - 1]), true, ctx.b.unranked(element))?;
     Ok(Held { value: v, dtype: x.dtype })
@@ -75,7 +75,7 @@ fn choose_qparams_per_token<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
         return Err(format!("torch's choose_qparams_per_token supports int8 only, got {dtype}"));
     }
     let (x, rank) = float_input(ctx)?;
-    let mut s = reduce_last(ctx, "ReduceMax", x.abs(ctx)?, rank)?;
+    let mut s = reduce_last(ctx, crate::Reduction::Max, x.abs(ctx)?, rank)?;
     if s.dtype == Type::float16(ctx.b.context) {
         s = s.to(ctx, ctx.b.f32_type())?;
     }
@@ -91,8 +91,8 @@ fn choose_qparams_per_token_asymmetric<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c,
     let (x, rank) = float_input(ctx)?;
     let dt = x.dtype;
     let (qmin, qmax) = (-128.0, 127.0);
-    let mn = reduce_last(ctx, "ReduceMin", x, rank)?.min(ctx, number_in(ctx, 0.0, dt)?)?;
-    let mx = reduce_last(ctx, "ReduceMax", x, rank)?.max(ctx, number_in(ctx, 0.0, dt)?)?;
+    let mn = reduce_last(ctx, crate::Reduction::Min, x, rank)?.min(ctx, number_in(ctx, 0.0, dt)?)?;
+    let mx = reduce_last(ctx, crate::Reduction::Max, x, rank)?.max(ctx, number_in(ctx, 0.0, dt)?)?;
     let s = mx.sub(ctx, mn)?.div(ctx, number_in(ctx, qmax - qmin, dt)?)?;
     let s = s.clamp(ctx, Some(f32::EPSILON as f64), None)?;
     let dmin = mn.div(ctx, s)?;

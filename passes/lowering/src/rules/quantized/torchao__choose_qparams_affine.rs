@@ -62,13 +62,13 @@ fn choose_qparams_affine<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     // amin / amax with an empty dim list reduce every dim, as torch's do.
     let axes = (!view.reduced.is_empty()).then_some(view.reduced.as_slice());
     let compute = builder::element_type(xr.value.r#type()).ok_or("not a tensor")?;
-    let reduce = |op: &str| -> Result<Held<'c, 'a>, String> {
+    let reduce = |op: crate::Reduction| -> Result<Held<'c, 'a>, String> {
         let v = ctx.reduce(op, xr.value, axes, true, ctx.b.unranked(compute))?;
         Ok(Held { value: v, dtype: dt })
     };
     let zero = number_in(ctx, 0.0, dt)?;
-    let mn_neg = reduce("ReduceMin")?.min(ctx, zero)?;
-    let mx_pos = reduce("ReduceMax")?.max(ctx, zero)?;
+    let mn_neg = reduce(crate::Reduction::Min)?.min(ctx, zero)?;
+    let mx_pos = reduce(crate::Reduction::Max)?.max(ctx, zero)?;
     let (scale, zp) = if mapping == "ASYMMETRIC" {
         let s = mx_pos.sub(ctx, mn_neg)?.div(ctx, number_in(ctx, qmax - qmin, dt)?)?;
         let s = s.clamp(ctx, Some(eps), None)?;

@@ -52,7 +52,7 @@ fn choose_scale_float8<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let xr = held(ctx, reshape(ctx, x, &view.split)?)?.abs(ctx)?;
     let axes = (!view.reduced.is_empty()).then_some(view.reduced.as_slice());
     let compute = builder::element_type(xr.value.r#type()).ok_or("not a tensor")?;
-    let amax = ctx.reduce("ReduceMax", xr.value, axes, true, ctx.b.unranked(compute))?;
+    let amax = ctx.reduce(crate::Reduction::Max, xr.value, axes, true, ctx.b.unranked(compute))?;
     let mut s = Held { value: amax, dtype: dt };
     let (lb, ub) = (ctx.args.opt_float("hp_value_lb")?, ctx.args.opt_float("hp_value_ub")?);
     if lb.is_some() || ub.is_some() {

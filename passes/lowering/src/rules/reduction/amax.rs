@@ -2,7 +2,7 @@ use super::reduce_common::reduce_dims;
 use crate::Rule;
 
 /// NaN-propagating (a slice holding a NaN gives NaN, like torch).
-pub const RULES: &[Rule] = &[Rule::custom("aten.amax.default", |c| reduce_dims(c, "ReduceMax"))
+pub const RULES: &[Rule] = &[Rule::custom("aten.amax.default", |c| reduce_dims(c, crate::Reduction::Max))
     .samples(&[
         "self: T[2,3,4]; dim: [1]",
         "self: T[2,3]; dim: [-1]; keepdim: true",

@@ -11,8 +11,8 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.aminmax.default", |c| {
         None => None,
     };
     Ok(vec![
-        reduce_nan(c, "ReduceMin", x, axes.as_deref(), keepdim, c.result_type(0)?)?,
-        reduce_nan(c, "ReduceMax", x, axes.as_deref(), keepdim, c.result_type(1)?)?,
+        reduce_nan(c, crate::Reduction::Min, x, axes.as_deref(), keepdim, c.result_type(0)?)?,
+        reduce_nan(c, crate::Reduction::Max, x, axes.as_deref(), keepdim, c.result_type(1)?)?,
     ])
 })
 .samples(&[

@@ -75,7 +75,7 @@ pub(super) fn any_all<'c, 'a>(ctx: &Ctx<'c, 'a>, dims: Dims, any: bool) -> Resul
     let axes = if lifted { None } else { axes };
     let keepdim = keepdim && !lifted;
     let hits = b.cast(hits, b.i64_type())?;
-    let count = ctx.reduce("ReduceSum", hits, axes.as_deref(), keepdim, b.unranked(b.i64_type()))?;
+    let count = ctx.reduce(crate::Reduction::Sum, hits, axes.as_deref(), keepdim, b.unranked(b.i64_type()))?;
     let zero = b.const_i64_scalar(0)?;
     let verdict = if any { b.onnx().greater(count, zero) } else { b.onnx().equal(count, zero) };
     let verdict = verdict.typed(unranked_bool(ctx))?;

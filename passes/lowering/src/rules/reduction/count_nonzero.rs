@@ -31,5 +31,5 @@ fn count<'c, 'a>(c: &Ctx<'c, 'a>, dims: Vec<i64>) -> Result<Vec<Value<'c, 'a>>, 
     let nz = c.b.onnx().not(z).typed(unranked_bool(c))?;
     let n = c.b.cast(nz, c.b.i64_type())?;
     let axes = (!axes.is_empty() && !lifted).then_some(axes);
-    Ok(vec![c.reduce("ReduceSum", n, axes.as_deref(), false, c.result_type(0)?)?])
+    Ok(vec![c.reduce(crate::Reduction::Sum, n, axes.as_deref(), false, c.result_type(0)?)?])
 }

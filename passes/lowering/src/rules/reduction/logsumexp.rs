@@ -28,13 +28,13 @@ pub(super) fn logsumexp<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let keepdim = keepdim && !lifted;
     let b = &c.b;
     let unranked = b.unranked(super::math_common::elem(x)?);
-    let m = c.reduce("ReduceMax", x, axes.as_deref(), true, unranked)?;
+    let m = c.reduce(crate::Reduction::Max, x, axes.as_deref(), true, unranked)?;
     let inf = isinf(c, m, true, true)?;
     let zero = b.const_like(x, 0.0)?;
     let m = b.onnx().where_(inf, zero, m).like(x)?;
     let shifted = b.onnx().sub(x, m).like(x)?;
     let e = b.onnx().exp(shifted).like(x)?;
-    let s = c.reduce("ReduceSum", e, axes.as_deref(), keepdim, unranked)?;
+    let s = c.reduce(crate::Reduction::Sum, e, axes.as_deref(), keepdim, unranked)?;
     let l = b.onnx().log(s).like(x)?;
     let m = if keepdim {
         m

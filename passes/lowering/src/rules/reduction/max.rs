@@ -3,7 +3,7 @@ use crate::{Ctx, Rule};
 use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.max.dim", |c| reduce_with_index(c, "ReduceMax", "ArgMax"))
+    Rule::custom("aten.max.dim", |c| reduce_with_index(c, crate::Reduction::Max, "ArgMax"))
         .samples(&[
             "self: T[3,4]; dim: 1",
             "self: T[3,4]; dim: 0; keepdim: true",
@@ -22,7 +22,7 @@ pub const RULES: &[Rule] = &[
     .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.max.default", |c| {
         let x = c.args.tensor("self")?;
-        Ok(vec![reduce_nan(c, "ReduceMax", x, None, false, c.result_type(0)?)?])
+        Ok(vec![reduce_nan(c, crate::Reduction::Max, x, None, false, c.result_type(0)?)?])
     })
     .samples(&["self: T[3,4]", "self: T[]"])
     .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
@@ -33,7 +33,7 @@ pub const RULES: &[Rule] = &[
 /// a NaN gives NaN and the index of its first NaN, like torch.
 pub(super) fn reduce_with_index<'c, 'a>(
     ctx: &Ctx<'c, 'a>,
-    reduce: &str,
+    reduce: crate::Reduction,
     arg: &str,
 ) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;

@@ -2,7 +2,7 @@ use crate::Rule;
 use super::reduce_common::{reduce_all, reduce_dims};
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.mean.dim", |c| reduce_dims(c, "ReduceMean")).samples(&[
+    Rule::custom("aten.mean.dim", |c| reduce_dims(c, crate::Reduction::Mean)).samples(&[
         "self: T[2,3,4]; dim: [1]",
         "self: T[2,3]; dim: [-1]; keepdim: true",
         "self: T[2,3]; dim: [0,1]",
@@ -11,7 +11,7 @@ pub const RULES: &[Rule] = &[
         "self: T[0,3]; dim: [0]",
         "self: T[0,3]; dim: [1]",
     ]).dtypes(&["f32", "f16", "bf16", "f64"]),
-    Rule::custom("aten.mean.default", |c| reduce_all(c, "ReduceMean")).samples(&[
+    Rule::custom("aten.mean.default", |c| reduce_all(c, crate::Reduction::Mean)).samples(&[
         "self: T[2,3]",
         "self: T[4]",
         "self: T[]",

@@ -3,7 +3,7 @@ use super::max::reduce_with_index;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.min.dim", |c| reduce_with_index(c, "ReduceMin", "ArgMin"))
+    Rule::custom("aten.min.dim", |c| reduce_with_index(c, crate::Reduction::Min, "ArgMin"))
         .samples(&["self: T[3,4]; dim: 1", "self: T[3,4]; dim: -2; keepdim: true", "self: T[]; dim: 0"])
         .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.min.other", |c| {
@@ -17,7 +17,7 @@ pub const RULES: &[Rule] = &[
     .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
     Rule::custom("aten.min.default", |c| {
         let x = c.args.tensor("self")?;
-        Ok(vec![reduce_nan(c, "ReduceMin", x, None, false, c.result_type(0)?)?])
+        Ok(vec![reduce_nan(c, crate::Reduction::Min, x, None, false, c.result_type(0)?)?])
     })
     .samples(&["self: T[3,4]", "self: T[]"])
     .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),

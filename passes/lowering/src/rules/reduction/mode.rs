@@ -56,8 +56,8 @@ fn mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let c = ctx.unsqueeze(x, &[d])?; // [.., 1, n, ..]
     let eq = b.onnx().equal(a, c).typed(bools)?;
     let eq = b.cast(eq, b.i64_type())?;
-    let counts = ctx.reduce("ReduceSum", eq, Some(&[d + 1]), false, i64s)?;
-    let top = ctx.reduce("ReduceMax", counts, Some(&[d]), true, i64s)?;
+    let counts = ctx.reduce(crate::Reduction::Sum, eq, Some(&[d + 1]), false, i64s)?;
+    let top = ctx.reduce(crate::Reduction::Max, counts, Some(&[d]), true, i64s)?;
     let is_top = b.onnx().equal(counts, top).typed(bools)?;
     // smallest value among the most frequent
     // The type's largest value (an unsigned type's is 2^w - 1: with the
@@ -75,7 +75,7 @@ fn mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     };
     let big = b.const_scalar(element, big)?;
     let cand = b.onnx().where_(is_top, x, big).like(x)?;
-    let value = ctx.reduce("ReduceMin", cand, Some(&[d]), true, b.unranked(element))?;
+    let value = ctx.reduce(crate::Reduction::Min, cand, Some(&[d]), true, b.unranked(element))?;
     // largest index holding it
     let n = b.onnx().shape(x, Some(d + 1), Some(d)).typed(i64s)?;
     let n = ctx.squeeze(n, &[0])?;
@@ -86,7 +86,7 @@ fn mode<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let hit = b.onnx().and(hit, is_top).typed(bools)?;
     let minus = b.const_i64_scalar(-1)?;
     let at = b.onnx().where_(hit, range, minus).typed(i64s)?;
-    let index = ctx.reduce("ReduceMax", at, Some(&[d]), keepdim, i64s)?;
+    let index = ctx.reduce(crate::Reduction::Max, at, Some(&[d]), keepdim, i64s)?;
     let value = if keepdim { value } else { ctx.squeeze(value, &[d])? };
     let value = if is_bool { b.cast(value, ctx.result_element(0)?)? } else { value };
     Ok(vec![ctx.b.onnx().identity(value).typed(ctx.result_type(0)?)?, b.onnx().identity(index).typed(ctx.result_type(1)?)?])

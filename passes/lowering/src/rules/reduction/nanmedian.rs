@@ -48,7 +48,7 @@ fn non_nan_count<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, axis: i64) -> Resu
         b.onnx().expand(t, shape).typed(b.unranked(bool_type(ctx)))?
     };
     let ok = b.cast(ok, b.i64_type())?;
-    ctx.reduce("ReduceSum", ok, Some(&[axis]), true, i64s)
+    ctx.reduce(crate::Reduction::Sum, ok, Some(&[axis]), true, i64s)
 }
 
 /// The lower median of the non-NaN elements (NaN when there are none, and

@@ -38,12 +38,12 @@ pub(super) fn nan_reduce<'c, 'a>(c: &Ctx<'c, 'a>, mean: bool) -> Result<Vec<Valu
         (x, None)
     };
     let element = super::math_common::elem(x)?;
-    let sum = c.reduce("ReduceSum", x, axes.as_deref(), keepdim, b.unranked(element))?;
+    let sum = c.reduce(crate::Reduction::Sum, x, axes.as_deref(), keepdim, b.unranked(element))?;
     if !mean {
         return Ok(vec![c.b.onnx().identity(sum).typed(c.result_type(0)?)?]);
     }
     let valid = valid.ok_or("nanmean of a non-float tensor (torch refuses it)")?;
     let n = b.cast(valid, element)?;
-    let n = c.reduce("ReduceSum", n, axes.as_deref(), keepdim, b.unranked(element))?;
+    let n = c.reduce(crate::Reduction::Sum, n, axes.as_deref(), keepdim, b.unranked(element))?;
     Ok(vec![c.b.onnx().div(sum, n).typed(c.result_type(0)?)?])
 }

@@ -25,7 +25,7 @@ pub const RULES: &[Rule] = &[
         }
         let (x, lifted) = lift0(c, x)?;
         let keepdim = c.args.bool("keepdim")? && !lifted;
-        Ok(vec![c.reduce("ReduceProd", x, Some(&[dim]), keepdim, c.result_type(0)?)?])
+        Ok(vec![c.reduce(crate::Reduction::Prod, x, Some(&[dim]), keepdim, c.result_type(0)?)?])
     })
     .samples(&[
         "self: T[3,4]; dim: 1",
@@ -55,7 +55,7 @@ pub const RULES: &[Rule] = &[
             return Ok(vec![c.b.cast_like_type(y, result)?]);
         }
         let (x, _) = lift0(c, x)?;
-        Ok(vec![c.reduce("ReduceProd", x, None, false, c.result_type(0)?)?])
+        Ok(vec![c.reduce(crate::Reduction::Prod, x, None, false, c.result_type(0)?)?])
     })
     .samples(&[
         "self: T[3,4]",

@@ -96,7 +96,7 @@ pub(super) fn quantile<'c, 'a>(ctx: &Ctx<'c, 'a>, ignore_nan: bool) -> Result<Ve
     let size = b.cast(size, element)?;
     let one = b.const_scalar(element, 1.0)?;
     let ranks = if ignore_nan {
-        let nans = ctx.reduce("ReduceSum", nan_f, Some(&[ax]), true, fts)?;
+        let nans = ctx.reduce(crate::Reduction::Sum, nan_f, Some(&[ax]), true, fts)?;
         let count = b.onnx().sub(size, nans).typed(fts)?;
         let last = b.onnx().sub(count, one).typed(fts)?;
         let r = b.onnx().mul(qv, last).typed(fts)?;
@@ -106,7 +106,7 @@ pub(super) fn quantile<'c, 'a>(ctx: &Ctx<'c, 'a>, ignore_nan: bool) -> Result<Ve
     } else {
         let last = b.onnx().sub(size, one).typed(fts)?;
         let r = b.onnx().mul(qv, last).typed(fts)?;
-        let any = ctx.reduce("ReduceMax", nan_f, Some(&[ax]), true, fts)?;
+        let any = ctx.reduce(crate::Reduction::Max, nan_f, Some(&[ax]), true, fts)?;
         let any = b.cast(any, bool_type(ctx))?;
         b.onnx().where_(any, last, r).typed(fts)?
     };

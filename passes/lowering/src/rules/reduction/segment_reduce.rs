@@ -89,7 +89,7 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let masked = |fill: f64| b.onnx().where_(mask, data_u, c(fill)?).typed(fts);
     let out = match reduce.as_str() {
         "sum" | "mean" => {
-            let s = ctx.reduce("ReduceSum", masked(0.0)?, Some(&[red_axis]), false, fts)?;
+            let s = ctx.reduce(crate::Reduction::Sum, masked(0.0)?, Some(&[red_axis]), false, fts)?;
             let s = match initial {
                 Some(i) => b.onnx().add(c(i)?, s).typed(fts)?,
                 None => s,
@@ -105,7 +105,7 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
             }
         }
         "prod" => {
-            let p = ctx.reduce("ReduceProd", masked(1.0)?, Some(&[red_axis]), false, fts)?;
+            let p = ctx.reduce(crate::Reduction::Prod, masked(1.0)?, Some(&[red_axis]), false, fts)?;
             match initial {
                 Some(i) => b.onnx().mul(c(i)?, p).typed(fts)?,
                 None => p,
@@ -113,7 +113,7 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
         }
         _ => {
             let (op, neutral, combine) =
-                if reduce == "max" { ("ReduceMax", f64::NEG_INFINITY, "Max") } else { ("ReduceMin", f64::INFINITY, "Min") };
+                if reduce == "max" { (crate::Reduction::Max, f64::NEG_INFINITY, "Max") } else { (crate::Reduction::Min, f64::INFINITY, "Min") };
             let m = ctx.reduce(op, masked(neutral)?, Some(&[red_axis]), false, fts)?;
             let m = match initial {
                 Some(i) => b.op(combine, &[m, c(i)?], &[], fts)?,
@@ -123,7 +123,7 @@ fn segment_reduce<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
             let nan = b.onnx().is_na_n(data_u).typed(bools)?;
             let nan = b.onnx().and(nan, mask).typed(bools)?;
             let nan = b.cast(nan, element)?;
-            let any = ctx.reduce("ReduceMax", nan, Some(&[red_axis]), false, fts)?;
+            let any = ctx.reduce(crate::Reduction::Max, nan, Some(&[red_axis]), false, fts)?;
             let any = b.cast(any, bool_type(ctx))?;
             b.onnx().where_(any, c(f64::NAN)?, m).typed(fts)?
         }

@@ -2,7 +2,7 @@ use super::reduce_common::{reduce_all, reduce_dims};
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[
-    Rule::custom("aten.sum.dim_IntList", |c| reduce_dims(c, "ReduceSum"))
+    Rule::custom("aten.sum.dim_IntList", |c| reduce_dims(c, crate::Reduction::Sum))
         .samples(&[
             "self: T[2,3,4]; dim: [1]",
             "self: T[2,3]; dim: [-1]; keepdim: true",
@@ -21,7 +21,7 @@ pub const RULES: &[Rule] = &[
             "self: T[3,4]; dim: [1]; dtype: dtype(bool)",
         ])
         .dtypes(&["f32", "i64", "f16", "bf16", "f64", "i32", "i8", "u8", "bool"]),
-    Rule::custom("aten.sum.default", |c| reduce_all(c, "ReduceSum"))
+    Rule::custom("aten.sum.default", |c| reduce_all(c, crate::Reduction::Sum))
         .samples(&[
             "self: T[2,3]",
             "self: T[0]",

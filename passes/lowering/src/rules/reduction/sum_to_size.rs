@@ -21,7 +21,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.sum_to_size.default", |c| {
     }
     let element = c.result_element(0)?;
     let xe = c.b.cast_like_type(x, element)?;
-    let summed = if axes.is_empty() { xe } else { c.reduce("ReduceSum", xe, Some(&axes), true, c.b.unranked(element))? };
+    let summed = if axes.is_empty() { xe } else { c.reduce(crate::Reduction::Sum, xe, Some(&axes), true, c.b.unranked(element))? };
     let shape = c.int_list_tensor(&size)?;
     Ok(vec![c.b.onnx().reshape(summed, shape, Some(1)).typed(c.result_type(0)?)?])
 })

@@ -24,5 +24,5 @@ fn trace<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let eye = b.onnx().eye_like(probe, None, None).like(probe)?;
     let diag = b.cast(eye, bool_type(c))?;
     let d = b.onnx().where_(diag, x, b.const_like(x, 0.0)?).like(x)?;
-    Ok(vec![c.reduce("ReduceSum", d, None, false, c.result_type(0)?)?])
+    Ok(vec![c.reduce(crate::Reduction::Sum, d, None, false, c.result_type(0)?)?])
 }

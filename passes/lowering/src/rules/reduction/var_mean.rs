@@ -33,7 +33,7 @@ pub(super) fn with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<
     let mean = if super::reduce_common::reduced_count(x, axes) == Some(0) {
         super::reduce_common::mean_of_empty(c, x, axes, keepdim, c.result_type(1)?)?
     } else {
-        c.reduce("ReduceMean", x, axes, keepdim, c.result_type(1)?)?
+        c.reduce(crate::Reduction::Mean, x, axes, keepdim, c.result_type(1)?)?
     };
     Ok(vec![v, mean])
 }
@@ -49,10 +49,10 @@ pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Va
     let (x, _) = lift0(c, x)?;
     let b = &c.b;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
-    let mean_k = c.reduce("ReduceMean", x, None, true, b.unranked(element))?;
+    let mean_k = c.reduce(crate::Reduction::Mean, x, None, true, b.unranked(element))?;
     let d = b.onnx().sub(x, mean_k).like(x)?;
     let sq = b.onnx().mul(d, d).like(x)?;
-    let sum = c.reduce("ReduceSum", sq, None, false, b.unranked(element))?;
+    let sum = c.reduce(crate::Reduction::Sum, sq, None, false, b.unranked(element))?;
     let denom = super::var_common::degrees_of_freedom(c, x, &shape, &all, correction)?;
     let var = b.onnx().div(sum, denom).like(x)?;
     let v = if std {
@@ -63,7 +63,7 @@ pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Va
     let mean = if empty {
         super::reduce_common::mean_of_empty(c, x, None, false, c.result_type(1)?)?
     } else {
-        c.reduce("ReduceMean", x, None, false, c.result_type(1)?)?
+        c.reduce(crate::Reduction::Mean, x, None, false, c.result_type(1)?)?
     };
     Ok(vec![v, mean])
 }

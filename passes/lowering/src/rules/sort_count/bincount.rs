@@ -43,7 +43,7 @@ fn bincount<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // max(self) + 1, with -1 appended so that an empty input gives 0.
     let minus_one = b.const_i64s(&[-1])?;
     let padded = b.onnx().concat(&[pos, minus_one], 0).typed(i64s)?;
-    let top = ctx.reduce("ReduceMax", padded, None, true, i64s)?;
+    let top = ctx.reduce(crate::Reduction::Max, padded, None, true, i64s)?;
     let len = b.onnx().add(top, b.const_i64s(&[1])?).typed(i64s)?;
     let len = b.onnx().max(&[len, b.const_i64s(&[minlength])?]).typed(i64s)?;
     let valid = b.onnx().greater_or_equal(pos, b.const_i64_scalar(0)?).typed(b.unranked(bool_type(ctx)))?;

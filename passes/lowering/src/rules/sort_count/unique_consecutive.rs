@@ -80,7 +80,7 @@ fn unique_consecutive<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     // a slice differs when any of its elements does
     let data_rank = if with_dim { rank } else { 1 };
     let other: Vec<i64> = (0..data_rank as i64).filter(|&a| a != ax).collect();
-    let differs = if other.is_empty() { differs } else { ctx.reduce("ReduceMax", differs, Some(&other), false, i64s)? };
+    let differs = if other.is_empty() { differs } else { ctx.reduce(crate::Reduction::Max, differs, Some(&other), false, i64s)? };
     let new_run = b.onnx().concat(&[b.const_i64s(&[1])?, differs], 0).typed(i64s)?;
     let flag = b.cast(new_run, bool_type(ctx))?;
     let values = super::common::compress(ctx, data, flag, ax, ctx.result_type(0)?)?;

@@ -136,7 +136,7 @@ const AI_NEG_Q: [f64; 25] = [
 /// x > 2.09 the decaying form, 0 past 103.892; NaN at +-inf.
 fn airy_ai<'c, 'a>(i: &Input<'_, 'c, 'a>) -> Result<Value<'c, 'a>, String> {
     let f = &i.f;
-    let c = f.c;
+    let c = f.ctx;
     let x = i.x;
     let mid = f.poly(x, &AI_MID)?;
     // x > 2.09 (evaluated at max(x, 2.09) so other lanes stay finite).

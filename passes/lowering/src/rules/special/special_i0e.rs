@@ -1,10 +1,11 @@
-use super::special_common::{i0, i0_asymptotic_series, F64};
+use super::special_common::{i0, i0_asymptotic_series};
+use super::like_common::Like;
 use crate::Rule;
 
 /// `exp(-|x|) I0(x)` in float64 (the exponentially scaled I0; finite for
 /// every finite x).
 pub const RULES: &[Rule] = &[Rule::custom("aten.special_i0e.default", |c| {
-    let (f, x) = F64::new(c, c.args.tensor("self")?)?;
+    let (f, x) = Like::float64(c, c.args.tensor("self")?)?;
     let y = i0(&f, x)?;
     // Large |x|: I0 overflows even in float64 past ~713; scale inside the
     // asymptotic branch instead: exp(-|x|) * exp(|x|) / sqrt(|x|) * p.

@@ -1,4 +1,4 @@
-use super::special_common::F64;
+use super::like_common::Like;
 use crate::Rule;
 
 /// Rational approximations of the inverse normal CDF (P. J. Acklam, relative
@@ -36,7 +36,7 @@ fn rev(c: &[f64]) -> Vec<f64> {
 
 /// ndtri in float64: -inf at 0, +inf at 1, NaN outside [0, 1].
 pub const RULES: &[Rule] = &[Rule::custom("aten.special_ndtri.default", |c| {
-    let (f, p) = F64::new(c, c.args.tensor("self")?)?;
+    let (f, p) = Like::float64(c, c.args.tensor("self")?)?;
     // Central.
     let q = f.addk(p, -0.5)?;
     let r = f.mul(q, q)?;

@@ -1,6 +1,7 @@
 use super::math_common::unranked_bool;
 use super::polynomial_common::build_loop;
-use super::special_common::{f64_type, F64};
+use super::special_common::f64_type;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::{Type, Value};
 
@@ -49,7 +50,7 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     }
     let x0 = c.b.cast_like_type(c.tensor_as("self", out)?, f64_type(c))?;
     let q0 = c.b.cast_like_type(c.tensor_as("other", out)?, f64_type(c))?;
-    let (f, x0) = F64::new(c, x0)?;
+    let (f, x0) = Like::float64(c, x0)?;
     let shape = c.b.shape(f.add(x0, q0)?)?;
     let x = f.expand(x0, shape)?;
     let q = f.expand(q0, shape)?;
@@ -67,14 +68,14 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x_inf = f.equal_k(x, f64::INFINITY)?;
     let decided = or(or(pole, q_nan)?, or(x_one, x_small)?)?;
     let decided = or(decided, or(q_inf, x_inf)?)?;
-    let decided = or(decided, or(f.un_isnan(x)?, f.un_isnan(q)?)?)?;
+    let decided = or(decided, or(f.is_nan(x)?, f.is_nan(q)?)?)?;
     // Terms: N = max(20, ceil(9 - min q) + 1) over the summed elements.
     let need = f.addk(f.ceil(f.sub(f.k(9.0)?, q)?)?, 1.0)?;
     let need = f.select(decided, f.k(0.0)?, need)?;
     let flat = c.b.onnx().reshape(need, c.b.const_i64s(&[-1])?, None).like(need)?;
     let floor = c.b.cast(c.b.const_i64s(&[20])?, f64_type(c))?;
     let flat = c.b.onnx().concat(&[flat, floor], 0).like(need)?;
-    let n = c.reduce("ReduceMax", flat, None, false, c.b.unranked(f64_type(c)))?;
+    let n = c.reduce(crate::Reduction::Max, flat, None, false, c.b.unranked(f64_type(c)))?;
     let trips = c.b.cast(n, c.b.i64_type())?;
     let zero = f.expand(f.k(0.0)?, shape)?;
     let neg_x = f.neg(x)?;
@@ -117,8 +118,4 @@ fn zeta<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     Ok(vec![c.b.cast(y, out).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }
 
-impl<'x, 'c, 'a> F64<'x, 'c, 'a> {
-    fn un_isnan(&self, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        self.c.b.onnx().is_na_n(a).typed(unranked_bool(self.c))
-    }
-}
+

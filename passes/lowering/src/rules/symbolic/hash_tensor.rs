@@ -88,7 +88,7 @@ fn hash_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let bits = ctx.b.onnx().bitwise_and(shifted, one).typed(ctx.b.unranked(u64t))?;
     let bits = ctx.b.cast(bits, i64t)?;
     // Parity of each bit over the reduced dims.
-    let counts = if axes.is_empty() { bits } else { ctx.reduce("ReduceSum", bits, Some(&axes), keepdim, ctx.b.unranked(i64t))? };
+    let counts = if axes.is_empty() { bits } else { ctx.reduce(crate::Reduction::Sum, bits, Some(&axes), keepdim, ctx.b.unranked(i64t))? };
     let two = ctx.b.const_i64s(&[2])?;
     let parity = ctx.b.onnx().mod_(counts, two, None).typed(ctx.b.unranked(i64t))?;
     let parity = ctx.b.cast(parity, u64t)?;
@@ -104,7 +104,7 @@ fn hash_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> 
     let half = |from: i64| -> Result<Value<'c, 'a>, String> {
         let (s, e) = (ctx.b.const_i64s(&[from])?, ctx.b.const_i64s(&[from + 32])?);
         let bits = ctx.b.onnx().slice(placed, s, e, Some(axis), None).typed(ctx.b.unranked(i64t))?;
-        let sum = ctx.reduce("ReduceSum", bits, Some(&[out_rank]), false, ctx.b.unranked(i64t))?;
+        let sum = ctx.reduce(crate::Reduction::Sum, bits, Some(&[out_rank]), false, ctx.b.unranked(i64t))?;
         ctx.b.cast(sum, u64t)
     };
     let (low, high) = (half(0)?, half(32)?);

@@ -1,4 +1,5 @@
-use super::special_common::{erfinv, F64};
+use super::special_common::erfinv;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -8,7 +9,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.erfinv.default", erfinv_rule)
 
 /// erfinv in float64 (see special_common.rs), cast to the result type.
 pub(super) fn erfinv_rule<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
-    let (f, x) = F64::new(c, c.args.tensor("self")?)?;
+    let (f, x) = Like::float64(c, c.args.tensor("self")?)?;
     let y = erfinv(&f, x)?;
     Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }

@@ -1,4 +1,5 @@
-use super::special_common::{lgamma, F64};
+use super::special_common::lgamma;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -9,7 +10,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.lgamma.default", lgamma_rule)
 /// log|Gamma(x)| in float64 (Lanczos; see special_common.rs), cast to the
 /// result type.
 pub(super) fn lgamma_rule<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
-    let (f, x) = F64::new(c, c.args.tensor("self")?)?;
+    let (f, x) = Like::float64(c, c.args.tensor("self")?)?;
     let y = lgamma(&f, x)?;
     Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }

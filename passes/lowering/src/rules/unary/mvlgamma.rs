@@ -1,4 +1,5 @@
-use super::special_common::{lgamma, F64};
+use super::special_common::lgamma;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -13,7 +14,7 @@ pub(super) fn mvlgamma<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
     if p < 1 {
         return Err(format!("mvlgamma with p = {p} (torch requires p >= 1)"));
     }
-    let (f, x) = F64::new(c, c.args.tensor("self")?)?;
+    let (f, x) = Like::float64(c, c.args.tensor("self")?)?;
     let mut sum = f.k((p * (p - 1)) as f64 / 4.0 * std::f64::consts::PI.ln())?;
     for j in 0..p {
         let xj = f.addk(x, -(j as f64) / 2.0)?;

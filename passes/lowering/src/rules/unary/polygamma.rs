@@ -1,6 +1,7 @@
 use super::digamma_common::digamma_rule;
 use super::math_common::unranked_bool;
-use super::special_common::{f64_type, F64};
+use super::special_common::f64_type;
+use super::like_common::Like;
 use crate::{Ctx, Rule};
 use melior::ir::{Type, Value};
 
@@ -67,14 +68,14 @@ pub(super) fn polygamma_rule<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a
     let f32_result = out == Type::float32(c.b.context);
     // The input as torch sees it: ints are promoted to the result type first.
     let x_res = c.b.cast_like_type(x_in, out)?;
-    let (f, x) = F64::new(c, x_res)?;
+    let (f, x) = Like::float64(c, x_res)?;
     let y =
         if n == 1 { trigamma(c, &f, x, if f32_result { Some(x_res) } else { None })? } else { polygamma_n(&f, x, n)? };
     Ok(vec![c.b.cast(y, out).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
 }
 
 /// `x^p` by repeated squaring (p >= 1).
-fn ipow<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, p: i64) -> Result<Value<'c, 'a>, String> {
+fn ipow<'c, 'a>(f: &Like<'_, 'c, 'a>, x: Value<'c, 'a>, p: i64) -> Result<Value<'c, 'a>, String> {
     let mut result: Option<Value<'c, 'a>> = None;
     let mut base = x;
     let mut e = p;
@@ -97,7 +98,7 @@ fn ipow<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, p: i64) -> Result<Value<'
 /// shifts to `z = y + 8 + n`, then the asymptotic series
 /// `(-1)^(n+1) (n-1)!/z^n (1 + n/(2z) + sum_k B_2k (2k+n-1)!/((2k)!(n-1)!) z^-2k)`
 /// (10 terms; relative error below 1e-15 for n <= 24, checked against mpmath).
-fn polygamma_pos<'c, 'a>(f: &F64<'_, 'c, 'a>, y: Value<'c, 'a>, n: i64) -> Result<Value<'c, 'a>, String> {
+fn polygamma_pos<'c, 'a>(f: &Like<'_, 'c, 'a>, y: Value<'c, 'a>, n: i64) -> Result<Value<'c, 'a>, String> {
     let shifts = 8 + n;
     let one = f.k(1.0)?;
     let mut sum: Option<Value<'c, 'a>> = None;
@@ -150,7 +151,7 @@ fn cot_derivative(n: i64) -> Vec<f64> {
 /// x >= 0.5, below it the reflection
 /// `psi_n(x) = (-1)^n psi_n(1 - x) - pi^(n+1) P_n(cot(pi x))` (cot of `x`
 /// reduced to [-1/2, 1/2], so it stays exact for large |x|).
-fn polygamma_n<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, n: i64) -> Result<Value<'c, 'a>, String> {
+fn polygamma_n<'c, 'a>(f: &Like<'_, 'c, 'a>, x: Value<'c, 'a>, n: i64) -> Result<Value<'c, 'a>, String> {
     let pi = std::f64::consts::PI;
     let reflect = f.less_k(x, 0.5)?;
     let w = f.select(reflect, f.sub(f.k(1.0)?, x)?, x)?;
@@ -168,7 +169,7 @@ fn polygamma_n<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, n: i64) -> Result<
     let fl = f.floor(x)?;
     let integral = f.equal(fl, x)?;
     let nonpos = f.less_or_equal_k(x, 0.0)?;
-    let pole = f.c.b.onnx().and(integral, nonpos).typed(unranked_bool(f.c))?;
+    let pole = f.ctx.b.onnx().and(integral, nonpos).typed(unranked_bool(f.ctx))?;
     let y = f.select(pole, signed_inf, y)?;
     let plus_inf = f.equal_k(x, f64::INFINITY)?;
     f.select(plus_inf, f.k(f64::NAN)?, y)
@@ -180,7 +181,7 @@ fn polygamma_n<'c, 'a>(f: &F64<'_, 'c, 'a>, x: Value<'c, 'a>, n: i64) -> Result<
 /// `x32`), else psi_1(x). +inf at 0, 0 at +inf, NaN at -inf.
 fn trigamma<'c, 'a>(
     c: &Ctx<'c, 'a>,
-    f: &F64<'_, 'c, 'a>,
+    f: &Like<'_, 'c, 'a>,
     x: Value<'c, 'a>,
     x32: Option<Value<'c, 'a>>,
 ) -> Result<Value<'c, 'a>, String> {
@@ -208,7 +209,7 @@ fn trigamma<'c, 'a>(
 /// products like `fl(pi * x)` at integers x give sin's true tiny value (as
 /// the C library does) rather than onnxruntime's Sin near multiples of pi.
 /// Only the magnitude is right: callers square it.
-fn sin_reduced<'c, 'a>(f: &F64<'_, 'c, 'a>, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+fn sin_reduced<'c, 'a>(f: &Like<'_, 'c, 'a>, a: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
     // pi = PI_A + PI_B + PI_C; PI_A and PI_B have at most 26 significant bits.
     const PI_A: f64 = 3.141_592_621_803_283_7;
     const PI_B: f64 = 3.178_650_942_459_171_6e-8;

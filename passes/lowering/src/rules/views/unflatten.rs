@@ -28,7 +28,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.unflatten.int", |c| {
                 c.b.const_i64s(&[1])?
             } else {
                 let others = c.int_list_tensor(&others)?;
-                let prod = c.reduce("ReduceProd", others, None, true, c.b.unranked(i64_type))?;
+                let prod = c.reduce(crate::Reduction::Prod, others, None, true, c.b.unranked(i64_type))?;
                 // torch refuses a -1 next to a 0 size; never divide by zero here.
                 let one = c.b.const_i64s(&[1])?;
                 c.b.onnx().max(&[prod, one]).typed(c.b.unranked(i64_type))?
