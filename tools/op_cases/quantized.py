@@ -259,6 +259,45 @@ def _(self, q, qu):
     return tuple(out)
 
 
+def _init_float_qparams(self):
+    # EmbeddingQuantizer's per_channel_affine_float_qparams: float32 scales
+    # and zero points with fractions (135.92), one per row of a uint8 table.
+    self.register_buffer("table", torch.randint(0, 256, (6, 8), dtype=torch.uint8))
+    self.register_buffer("ts", torch.rand(6) * 0.02 + 0.001)
+    self.register_buffer("tz", torch.tensor([135.92, 0.25, 127.5, 3.75, 250.125, 0.0]))
+    self.register_buffer("z64", torch.tensor([1.5, -2.25, 0.5], dtype=torch.float64))
+
+
+def _float_qparams_inputs(g, d):
+    x = (torch.randint(-80, 80, (3, 4), generator=g) + 0.5) * 0.03125
+    return x, torch.randint(0, 6, (2, 5), generator=g)
+
+
+@case("qd_float_zero_points",
+      ["quantized_decomposed::dequantize_per_channel.default", "quantized_decomposed::quantize_per_channel.default",
+       "quantized_decomposed::quantize_per_tensor.tensor", "quantized_decomposed::dequantize_per_tensor.tensor"],
+      _float_qparams_inputs, init=_init_float_qparams,
+      int_tolerance={"steps": 1, "max_elements": 6, "why": _QDQ_DIVIDES})
+def _(self, x, ids):
+    """Float zero points (EmbeddingQuantizer's per_channel_affine_float_qparams): dequantize_per_channel
+    of a uint8 table with float32 zero points with fractions, gathered by ids as an embedding does
+    ((q - 135.92) * s, not (q - 135) * s); float64 zero points (the arithmetic in float64);
+    quantize_per_channel with fractional zero points (added after rounding, then clamp, then truncation
+    toward zero: -2.25 + -3 gives -5, not -5.25 -> -5 by chance only); the per_tensor .tensor overloads
+    with a float zero point."""
+    dq = QD.dequantize_per_channel
+    q = QD.quantize_per_channel
+    table = dq(self.table, self.ts, self.tz, 0, 0, 255, torch.uint8)
+    emb = torch.nn.functional.embedding(ids, table)
+    s3 = torch.tensor([0.0625, 0.125, 0.25], dtype=torch.float64)
+    a = q(x[:, :3].t().contiguous(), s3.float(), self.z64.float(), 0, *I8)
+    b = dq(a, s3, self.z64, 0, *I8)
+    zt = torch.tensor(2.75)
+    c = QD.quantize_per_tensor.tensor(x, torch.tensor(0.0625), zt, *I8)
+    e = QD.dequantize_per_tensor.tensor(c, torch.tensor(0.0625), zt, *I8)
+    return emb, table, a, b, c, e
+
+
 def _init_group(self):
     self.register_buffer("s4", torch.tensor([[0.5, 0.25], [0.125, 0.5], [0.25, 0.0625], [0.5, 0.5]]))
     self.register_buffer("z4", torch.tensor([[1, 0], [-1, 3], [2, -3], [0, 5]]))

@@ -594,6 +594,17 @@ pub fn float8_max(element: Type<'_>) -> Result<f64, String> {
 /// "narrow"}`, an int8 initializer the writer checks value by value (an
 /// out-of-range zero point fails the conversion, it would not be the
 /// program's); any other value is cast.
+/// True when the zero point argument `name` is a float tensor (torch's
+/// `per_channel_affine_float_qparams`, EmbeddingQuantizer's: `135.92`):
+/// torch then computes with the fraction (`(q - zp) * scale`), which an
+/// integer zero point of `QuantizeLinear` / `DequantizeLinear` would drop.
+pub fn float_zero_point(ctx: &Ctx<'_, '_>, name: &str) -> Result<bool, String> {
+    Ok(match ctx.args.opt_tensor(name)? {
+        Some(v) => builder::element_type(v.r#type()).is_some_and(builder::is_float),
+        None => false,
+    })
+}
+
 pub fn zero_points_as<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, element: Type<'c>) -> Result<Value<'c, 'a>, String> {
     let from = builder::element_type(v.r#type()).ok_or("zero points are not a tensor")?;
     if from == element {

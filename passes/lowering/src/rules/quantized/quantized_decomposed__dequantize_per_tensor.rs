@@ -7,7 +7,7 @@
 //! half arithmetic, which computes in float32). The range arguments are
 //! metadata (torch does not clamp). Written out for int32 and other types.
 
-use super::quant_common::{int_kind, qdq_type, scalar_tensor, static_scale, to_out_dtype, Lowered};
+use super::quant_common::{float_zero_point, int_kind, qdq_type, scalar_tensor, static_scale, to_out_dtype, Lowered};
 use crate::{Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -47,7 +47,7 @@ fn dequantize_per_tensor_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let (q, element) = input(ctx)?;
     let f32_type = ctx.b.f32_type();
     let scale = scalar_tensor(ctx, "scale", f32_type)?;
-    let y = if qdq_type(element, ctx.b.opset) {
+    let y = if qdq_type(element, ctx.b.opset) && !float_zero_point(ctx, "zero_point")? {
         let zp = scalar_tensor(ctx, "zero_point", element)?;
         let ty = crate::builder::with_element_type(q.r#type(), f32_type).ok_or("unranked input")?;
         ctx.b.onnx().dequantize_linear(q, scale, Some(zp), None, None, None).typed(ty)?

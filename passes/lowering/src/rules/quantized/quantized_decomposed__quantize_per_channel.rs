@@ -1,12 +1,15 @@
 //! `quantized_decomposed::quantize_per_channel` / `dequantize_per_channel`:
 //! one scale and zero point per index of `axis` (PT2E's per-channel
-//! weights). `QuantizeLinear` / `DequantizeLinear` with `axis` (see
+//! weights; float zero points, `per_channel_affine_float_qparams`, are
+//! computed with their fractions, written out). `QuantizeLinear` / `DequantizeLinear` with `axis` (see
 //! `quant_common` for the one-step rounding difference of the quantize);
 //! written out for types the QDQ ops lack. torch: `clamp(round(x * (1.0 /
 //! scales)) + zero_points, quant_min, quant_max)` and `(q - zero_points) *
 //! scales` (no zero points: `q * scales`).
 
-use super::quant_common::{check_range, clip_to, float32_input, qdq_type, quantize_exact, to_out_dtype, Lowered};
+use super::quant_common::{
+    check_range, clip_to, float32_input, float_zero_point, qdq_type, quantize_exact, to_out_dtype, Lowered,
+};
 use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -47,7 +50,7 @@ fn quantize_per_channel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let (axis, rank) = channel_axis(ctx, x)?;
     let f32_type = ctx.b.f32_type();
     let scales = ctx.b.cast_like_type(ctx.args.tensor("scales")?, f32_type)?;
-    if qdq_type(element, ctx.b.opset) {
+    if qdq_type(element, ctx.b.opset) && !float_zero_point(ctx, "zero_points")? {
         let zps = super::quant_common::zero_points_as(ctx, ctx.args.tensor("zero_points")?, element)?;
         let q = ctx.b.onnx().quantize_linear(x, scales, Some(zps), Some(axis), None, None, None, None).typed(ctx.result_type(0)?)?;
         return Ok(vec![clip_to(ctx, q, range, qmin, qmax)?]);
@@ -72,7 +75,21 @@ fn dequantize_per_channel<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let scales = ctx.b.cast_like_type(ctx.args.tensor("scales")?, f32_type)?;
     let zps = ctx.args.opt_tensor("zero_points")?;
     let out_ty = builder::with_element_type(q.r#type(), f32_type).ok_or("unranked input")?;
-    let y = if qdq_type(element, ctx.b.opset) {
+    let y = if float_zero_point(ctx, "zero_points")? {
+        // torch: `(q - zero_points) * scales` in the floats' type (float32,
+        // float64 when a parameter is), the zero points' fractions kept.
+        let f64_type = melior::ir::Type::float64(ctx.b.context);
+        let wide = [ctx.args.tensor("zero_points")?, ctx.args.tensor("scales")?]
+            .iter()
+            .any(|v| builder::element_type(v.r#type()) == Some(f64_type));
+        let compute = if wide { f64_type } else { f32_type };
+        let zps = along_axis(ctx, ctx.b.cast_like_type(ctx.args.tensor("zero_points")?, compute)?, axis, rank)?;
+        let scales = along_axis(ctx, ctx.b.cast_like_type(ctx.args.tensor("scales")?, compute)?, axis, rank)?;
+        let d = ctx.b.cast(q, compute)?;
+        let d = ctx.b.onnx().sub(d, zps).like(d)?;
+        let y = ctx.b.onnx().mul(d, scales).like(d)?;
+        ctx.b.cast_like_type(y, f32_type)?
+    } else if qdq_type(element, ctx.b.opset) {
         let zps = match zps {
             Some(zps) => Some(super::quant_common::zero_points_as(ctx, zps, element)?),
             None => None,

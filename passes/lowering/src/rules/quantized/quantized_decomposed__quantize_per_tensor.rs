@@ -5,7 +5,8 @@
 //! zero point outside the type, or tensor ranges.
 
 use super::quant_common::{
-    check_range, clip_to, float32_input, int_kind, qdq_type, quantize_exact, scalar_tensor, static_scale, Lowered,
+    check_range, clip_to, float32_input, float_zero_point, int_kind, qdq_type, quantize_exact, scalar_tensor, static_scale,
+    Lowered,
 };
 use crate::{Ctx, Rule};
 
@@ -45,7 +46,9 @@ fn quantize_per_tensor_tensor<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Lowered<'c, 'a> {
     let range = check_range(element, qmin, qmax)?;
     let x = float32_input(ctx, "input")?;
     let f32_type = ctx.b.f32_type();
-    if qdq_type(element, ctx.b.opset) {
+    // A float zero point keeps its fraction (torch adds it to the rounded
+    // value): written out.
+    if qdq_type(element, ctx.b.opset) && !float_zero_point(ctx, "zero_point")? {
         let scale = scalar_tensor(ctx, "scale", f32_type)?;
         let zp = scalar_tensor(ctx, "zero_point", element)?;
         let q = ctx.b.onnx().quantize_linear(x, scale, Some(zp), None, None, None, None, None).typed(ctx.result_type(0)?)?;

@@ -1,0 +1,1 @@
+Bquantize_per_channelJ	ýýíõúÿ
