@@ -418,6 +418,10 @@ def build_pt2e_transformer_xnnpack() -> nn.Module:
     return _pt2e(QTransformer(), (2, 8, 32), {0: "batch", 1: "seq"}, _xnnpack(is_per_channel=True), 114)
 
 
+def build_pt2e_transformer_static_xnnpack() -> nn.Module:
+    return _pt2e(QTransformer(), (2, 8, 32), {}, _xnnpack(is_per_channel=True), 115)
+
+
 def _flip_one_quantized(gm: nn.Module, which: int, g: torch.Generator) -> nn.Module:
     """A copy of a converted PT2E GraphModule in which the output of its `which`-th quantize_per_tensor
     has one element (picked with `g`) moved by one quantization step (+-1, kept in [quant_min,
@@ -647,6 +651,12 @@ SPECS: list[Spec] = [
          "per-channel: quantized linears (q/dq around them), float attention core and layer norms",
          build_pt2e_transformer_xnnpack, inputs_seq, [{0: BATCH, 1: SEQ}], seed=114, extra_meta=lambda m, s: {
              "parity_tolerance": pt2e_tolerance(m, s)}),
+    Spec("pt2e_transformer_static_xnnpack", "torchao PT2E",
+         "pt2e_transformer_xnnpack captured with static shapes [2, 8, 32]: its quantized Linears have a "
+         "3-D input of static shape, which onnxruntime 1.32 fuses into Gemm between Reshapes and then "
+         "fails to load at opset 21+ (a QuantizeLinear whose zero point has the wrong type)",
+         build_pt2e_transformer_static_xnnpack, lambda k, g, d: (torch.randn(2, 8, 32, generator=g),), [{}],
+         seed=115, extra_meta=lambda m, s: {"parity_tolerance": pt2e_tolerance(m, s)}),
 ]
 
 

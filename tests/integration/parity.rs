@@ -446,6 +446,7 @@ parity!(
     pt2e_cnn_x86,
     pt2e_mlp_dynamic,
     pt2e_transformer_xnnpack,
+    pt2e_transformer_static_xnnpack,
 );
 
 /// The decode step of `llama_decode` (one query token against a KV cache
