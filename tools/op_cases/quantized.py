@@ -672,3 +672,19 @@ if _HAVE_TORCHAO:
         out += [df(qf(sp, one), one), df(qf(sp, one, torch.float8_e5m2), one),
                 df(qf(x.to(torch.bfloat16), torch.tensor([0.125])), torch.tensor([0.125]), torch.bfloat16).float()]
         return tuple(out)
+
+
+def _int_mm_inputs(g, d):
+    a = torch.randint(-128, 128, (17, 32), generator=g, dtype=torch.int8)
+    a[0, :4] = torch.tensor([-128, -128, 127, 127], dtype=torch.int8)
+    return a, torch.randint(-128, 128, (32, 9), generator=g, dtype=torch.int8)
+
+
+@case("tao_int_mm", ["_int_mm.default"], _int_mm_inputs)
+def _(self, a, b):
+    """_int_mm: int8 x int8 -> int32 (torchao's Int8DynamicActivationInt8WeightConfig after
+    unwrap_tensor_subclass), extreme values (-128 * -128 sums); as the dequantized product
+    torchao forms: int32 times per-row and per-column float scales."""
+    y = torch._int_mm(a, b)
+    scale_a = torch.linspace(0.01, 0.02, 17).unsqueeze(1)
+    return y, y.to(torch.float32) * scale_a * torch.full((1, 9), 0.003)
