@@ -69,7 +69,10 @@ pub enum Op {
 pub fn element_size(data_type: i32) -> Option<usize> {
     Some(match data_type {
         1 | 6 | 12 => 4,
-        2 | 3 | 9 => 1,
+        // uint8, int8, bool, and the float8 types (E4M3FN, E4M3FNUZ, E5M2,
+        // E5M2FNUZ, E8M0): byte-moving transforms (transpose, slice, concat)
+        // carry them; casts from them are not offered (`cast_supported`).
+        2 | 3 | 9 | 17 | 18 | 19 | 20 | 24 => 1,
         4 | 5 | 10 | 16 => 2,
         7 | 11 | 13 => 8,
         _ => return None,

@@ -688,3 +688,21 @@ def _(self, a, b):
     y = torch._int_mm(a, b)
     scale_a = torch.linspace(0.01, 0.02, 17).unsqueeze(1)
     return y, y.to(torch.float32) * scale_a * torch.full((1, 9), 0.003)
+
+
+def _init_float8_weight(self):
+    w = torch.randn(6, 8, generator=torch.Generator().manual_seed(7))
+    self.register_buffer("w8", w.to(torch.float8_e4m3fn))
+    self.register_buffer("w5", w.to(torch.float8_e5m2))
+    self.register_buffer("ws", torch.rand(6, generator=torch.Generator().manual_seed(8)) + 0.5)
+
+
+@case("tao_float8_weight_transpose", ["t.default", "to.dtype"],
+      lambda g, d: (torch.randn(3, 8, generator=g),), init=_init_float8_weight, opset=23)
+def _(self, x):
+    """A float8 weight (torchao's Float8WeightOnlyConfig after unwrap_tensor_subclass keeps
+    float8_e4m3fn weights with float32 scales) transposed before its dequantization: the writer
+    transposes the float8 bytes (e4m3fn and e5m2) while it streams them."""
+    w = self.w8.t().to(torch.float32) * self.ws
+    v = self.w5.t().to(torch.float32)
+    return x @ w, x @ v
