@@ -322,6 +322,14 @@ impl<'c> Importer<'c, '_> {
                 };
                 let node = inner.as_ref().unwrap_or(node);
                 let classified = classify_target(&node.target).and_then(|target| match target {
+                    // A tensor subclass (torchao's quantized weights) exported
+                    // without being flattened into plain tensors.
+                    Target::Custom { namespace: "export", op, .. } if op.starts_with("access_subclass") => {
+                        Err("the program holds tensor subclasses (torchao's quantized weights) that torch.export \
+                         did not flatten: call `torchao.utils.unwrap_tensor_subclass(model)` before \
+                         torch.export.export (docs/quantization.md)"
+                            .to_string())
+                    }
                     Target::Custom { namespace, op, overload } => match custom_ops {
                         Some(library) if library.find(namespace, op, overload).is_some() => Ok(target),
                         Some(library) => Err(format!(

@@ -119,6 +119,19 @@ fn unknown_op() {
     assert!(message.contains("not_an_op") && message.contains("node 'relu'"), "{message}");
 }
 
+/// A torchao model exported without `unwrap_tensor_subclass` reads its
+/// quantized weights through `export::access_subclass_inner_tensor`: the
+/// message says what to call, not only that the op has no translation.
+#[test]
+fn tensor_subclasses_not_flattened() {
+    let dir = scratch_dir("catalogue-tensor-subclass");
+    mutated_fixture("mlp", &dir, |model, _| {
+        node(model, "relu")["target"] = "torch.ops.export.access_subclass_inner_tensor.default".into()
+    });
+    let message = to_onnx_fails(&dir, "input.pt2");
+    assert!(message.contains("unwrap_tensor_subclass") && message.contains("node 'relu'"), "{message}");
+}
+
 /// Ops with no lowering are all listed at once, with counts and the Python
 /// source line of the first.
 #[test]
