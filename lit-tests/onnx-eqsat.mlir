@@ -1248,6 +1248,43 @@ func.func @conv_batchnorm(%x: tensor<?x3x5x5xf32, ["s0"]>, %sa: tensor<4xf32>) -
 
 // -----
 
+// ConvTranspose (group 1: output channels on W's axis 1) and a Linear's
+// Gemm (transB = 1: W's rows) + BatchNormalization fold the same way; a
+// ConvTranspose of group 2 and a Gemm without transB stay.
+// CHECK-LABEL: func.func @product_batchnorm
+// CHECK-SAME: "conv/convtranspose-batchnorm" = 1
+// CHECK-SAME: "conv/gemm-batchnorm" = 1
+// CHECK-DAG: %[[WT:.*]] = "onnx.weight_transform"(%{{.*}}, %{{.*}}, %{{.*}}) {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, kind = "conv_bn_weight"}
+// CHECK-DAG: "onnx.ConvTranspose"(%arg0, %[[WT]], %{{.*}})
+// CHECK-DAG: %[[WG:.*]] = "onnx.weight_transform"(%{{.*}}, %{{.*}}, %{{.*}}) {epsilon = 9.99999974E-6 : f32, kind = "conv_bn_weight"}
+// CHECK-DAG: "onnx.Gemm"(%arg1, %[[WG]], %{{.*}}) {transB = 1 : i64}
+// CHECK-DAG: "onnx.ConvTranspose"(%arg2, %{{.*}}) {group = 2 : i64}
+// CHECK-DAG: "onnx.Gemm"(%arg1, %{{.*}}, %{{.*}}) :
+// CHECK: return
+module attributes {onnx.opset = 23 : i64} {
+func.func @product_batchnorm(%x: tensor<?x3x5x5xf32, ["s0"]>, %f: tensor<?x4xf32, ["s0"]>, %x6: tensor<?x6x5x5xf32, ["s0"]>) -> (tensor<?x4x6x6xf32, ["s0"]>, tensor<?x4xf32, ["s0"]>, tensor<?x4x6x6xf32, ["s0"]>, tensor<?x4xf32, ["s0"]>) {
+  %w = "onnx.initializer"() {name = "convt.weight"} : () -> tensor<3x4x2x2xf32>
+  %w6 = "onnx.initializer"() {name = "convt6.weight"} : () -> tensor<6x2x2x2xf32>
+  %q = "onnx.initializer"() {name = "q.weight"} : () -> tensor<4x4xf32>
+  %c = "onnx.initializer"() {name = "conv.bias"} : () -> tensor<4xf32>
+  %s = "onnx.initializer"() {name = "bn.weight"} : () -> tensor<4xf32>
+  %B = "onnx.initializer"() {name = "bn.bias"} : () -> tensor<4xf32>
+  %m = "onnx.initializer"() {name = "bn.running_mean"} : () -> tensor<4xf32>
+  %v = "onnx.initializer"() {name = "bn.running_var"} : () -> tensor<4xf32>
+  %0 = "onnx.ConvTranspose"(%x, %w) : (tensor<?x3x5x5xf32, ["s0"]>, tensor<3x4x2x2xf32>) -> tensor<?x4x6x6xf32, ["s0"]>
+  %1 = "onnx.BatchNormalization"(%0, %s, %B, %m, %v) {epsilon = 9.99999974E-6 : f32} : (tensor<?x4x6x6xf32, ["s0"]>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x6x6xf32, ["s0"]>
+  %2 = "onnx.Gemm"(%f, %q, %c) {transB = 1 : i64} : (tensor<?x4xf32, ["s0"]>, tensor<4x4xf32>, tensor<4xf32>) -> tensor<?x4xf32, ["s0"]>
+  %3 = "onnx.BatchNormalization"(%2, %s, %B, %m, %v) {epsilon = 9.99999974E-6 : f32} : (tensor<?x4xf32, ["s0"]>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4xf32, ["s0"]>
+  %4 = "onnx.ConvTranspose"(%x6, %w6) {group = 2 : i64} : (tensor<?x6x5x5xf32, ["s0"]>, tensor<6x2x2x2xf32>) -> tensor<?x4x6x6xf32, ["s0"]>
+  %5 = "onnx.BatchNormalization"(%4, %s, %B, %m, %v) {epsilon = 1.0E-3 : f32} : (tensor<?x4x6x6xf32, ["s0"]>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x6x6xf32, ["s0"]>
+  %6 = "onnx.Gemm"(%f, %q, %c) : (tensor<?x4xf32, ["s0"]>, tensor<4x4xf32>, tensor<4xf32>) -> tensor<?x4xf32, ["s0"]>
+  %7 = "onnx.BatchNormalization"(%6, %s, %B, %m, %v) {epsilon = 1.0E-3 : f32} : (tensor<?x4xf32, ["s0"]>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4xf32, ["s0"]>
+  return %1, %3, %5, %7 : tensor<?x4x6x6xf32, ["s0"]>, tensor<?x4xf32, ["s0"]>, tensor<?x4x6x6xf32, ["s0"]>, tensor<?x4xf32, ["s0"]>
+}
+}
+
+// -----
+
 // A mask proven all-true (positions >= 0, as ViT's bidirectional mask is
 // built: a constant 0..4 compared with 0, expanded) is dropped; one
 // comparing with 1 (position 0 masked out) stays.

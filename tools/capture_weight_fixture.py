@@ -7,7 +7,8 @@ Parameters: fc.weight [5,4]; conv.weight [4,3,3,3], conv.bias [4];
 bn.weight, bn.bias [4] and buffers bn.running_mean, bn.running_var [4];
 q.weight [4,4], k.weight [2,4], v.weight [2,4], g.weight, u.weight [4,4]; h16.weight [3,4] (float16);
 gqa_wq [32,64], gqa_wk, gqa_wv [32,32] ([K, N] projections of 4 query / 2 kv heads of 16:
-the GroupQueryAttention example of passes/optimizer/src/rules/ort_attention.rs).
+the GroupQueryAttention example of passes/optimizer/src/rules/ort_attention.rs);
+convt.weight [3,4,2,2] (ConvTranspose2d(3, 4, 2): C_out 4 on axis 1, conv.rs's BatchNormalization fold).
 Deterministic (fixed seed); torch 2.13.
 """
 import sys
@@ -42,10 +43,11 @@ class Weights(nn.Module):
         self.gqa_wq = nn.Parameter(torch.randn(32, 64) * 0.2)
         self.gqa_wk = nn.Parameter(torch.randn(32, 32) * 0.2)
         self.gqa_wv = nn.Parameter(torch.randn(32, 32) * 0.2)
+        self.convt = nn.ConvTranspose2d(3, 4, kernel_size=2, bias=False)
 
     def forward(self, x: torch.Tensor, img: torch.Tensor, x32: torch.Tensor) -> torch.Tensor:
         y = (x32 @ self.gqa_wq).sum() + (x32 @ self.gqa_wk).sum() + (x32 @ self.gqa_wv).sum() + self.fc(x) + self.h16(x.half()).float().sum() + self.q(x).sum() + self.k(x).sum() + self.v(x).sum() + self.g(x).sum() + self.u(x).sum()
-        return y + self.bn(self.conv(img)).sum()
+        return y + self.bn(self.conv(img)).sum() + self.convt(img).sum()
 
 
 def main() -> int:

@@ -55,8 +55,9 @@ pub enum Op {
     Narrow,
     /// The inputs concatenated along `axis`.
     Concat(usize),
-    /// `W[m, ...] * factor[m]`.
-    ScaleRows(Vec<f64>),
+    /// `W[..., m, ...] * factor[m]`, `m` the index along an axis whose
+    /// inner size (the product of the dims after it) is the second field.
+    ScaleAxis(Vec<f64>, u64),
     /// These values (no inputs).
     Values(Vec<f64>),
     /// Transpose of a computed input by `perm`, element by element.
@@ -273,10 +274,9 @@ impl Lazy<'_> {
                 }
                 out.write_all(&buffer)
             }
-            Op::Cast | Op::ScaleRows(_) | Op::Narrow => {
+            Op::Cast | Op::ScaleAxis(..) | Op::Narrow => {
                 let input = &self.inputs[0];
                 let in_size = element_size(input.data_type).unwrap_or(1);
-                let inner = numel(self.dims.get(1..).unwrap_or(&[])).max(1);
                 let mut raw = Vec::new();
                 let mut buffer = Vec::new();
                 let mut at = start;
@@ -287,8 +287,8 @@ impl Lazy<'_> {
                     write_elements(&input.data, in_size, &mut raw, at, n)?;
                     for (i, bytes) in raw.chunks_exact(in_size).enumerate() {
                         let mut v = decode(bytes, input.data_type);
-                        if let Op::ScaleRows(factor) = &self.op {
-                            v *= factor[((at + i as u64) / inner) as usize];
+                        if let Op::ScaleAxis(factor, inner) = &self.op {
+                            v *= factor[((at + i as u64) / inner) as usize % factor.len()];
                         }
                         if matches!(self.op, Op::Narrow) && !fits(v, self.data_type) {
                             return Err(io::Error::other(format!(
@@ -481,7 +481,11 @@ pub fn apply<'a>(
             if !is_float(data_type) || !same_elements(&inputs) {
                 return Err(format!("{kind} of ONNX data type {data_type}"));
             }
-            let m = *dims.first().ok_or("a BatchNormalization fold of a scalar")?;
+            // The output channels: axis 0 of a Conv or Gemm (transB) weight
+            // and of the bias, axis 1 of a ConvTranspose weight (group 1).
+            let channel_axis = if kind == "conv_bn_weight" { axis.unwrap_or(0) } else { 0 };
+            let channel_axis = usize::try_from(channel_axis).map_err(|_| "a negative BatchNormalization fold axis")?;
+            let m = *dims.get(channel_axis).ok_or("a BatchNormalization fold axis past the weight's rank")?;
             let vector = |i: &Input<'_>| i.dims.len() == 1 && i.dims[0] == m;
             if kind == "conv_bn_weight" {
                 let [w, scale, var] = &inputs[..] else { return Err("conv_bn_weight takes (W, scale, var)".into()) };
@@ -491,7 +495,7 @@ pub fn apply<'a>(
                 let (scale, var) = (read_all(scale)?, read_all(var)?);
                 let factor = scale.iter().zip(&var).map(|(s, v)| s / (v + epsilon).sqrt()).collect();
                 inputs.truncate(1);
-                Ok(lazy(Op::ScaleRows(factor), inputs))
+                Ok(lazy(Op::ScaleAxis(factor, numel(&dims[channel_axis + 1..]).max(1)), inputs))
             } else {
                 if !(4..=5).contains(&inputs.len()) || !inputs.iter().all(vector) || dims.len() != 1 {
                     return Err("conv_bn_bias takes (scale, B, mean, var[, b]), vectors of the result's size".into());
