@@ -245,3 +245,26 @@ func.func @linear_attention_heads(%q: tensor<2x4x32xf32>, %d: tensor<2x4x4xf32>)
 }
 }
 
+
+// -----
+
+// With `axes`, scales and sizes have one entry per resized axis (hostile
+// .onnx seed 42: 64 sizes for 2 axes, written with exit 0 before).
+module attributes {onnx.opset = 19 : i64} {
+func.func @resize_axes(%x: tensor<1x1x4x4xf32>, %s: tensor<64xi64>) -> tensor<*xf32> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{Resize's sizes has 64 entries for 2 resized axes}}
+  %0 = "onnx.Resize"(%x, %none, %none, %s) {axes = array<i64: 2, 3>} : (tensor<1x1x4x4xf32>, none, none, tensor<64xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+}
+
+// -----
+
+// A past key without its past value (hostile .onnx seed 42).
+func.func @attention_past_key_alone(%q: tensor<2x3x4x8xf32>, %pk: tensor<2x3x5x8xf32>) -> tensor<2x3x4x8xf32> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{Attention's past_key and past_value must be given together}}
+  %0 = "onnx.Attention"(%q, %q, %q, %none, %pk) : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, tensor<2x3x5x8xf32>) -> tensor<2x3x4x8xf32>
+  return %0 : tensor<2x3x4x8xf32>
+}

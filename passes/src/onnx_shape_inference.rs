@@ -604,6 +604,33 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
                     return Err(format!("{kind}'s {an} {} and {bn} {} differ in dim {i} / {j}", show(a), show(b)));
                 }
             }
+            // A past state is a key and a value (onnx's checker refuses one
+            // without the other).
+            let present = |i: usize| {
+                ir::operand_at(op, i)
+                    .is_some_and(|v| !ir::defining_op(v).is_some_and(|d| ir::op_name(d) == onnx_ir::NONE_OP))
+            };
+            if kind == "Attention" && present(4) != present(5) {
+                return Err("Attention's past_key and past_value must be given together".into());
+            }
+            Ok(())
+        }
+        // `scales` / `sizes` hold one entry per resized axis (`axes`, or
+        // every axis).
+        "Resize" => {
+            let Some(x) = input(0) else { return Ok(()) };
+            let axes = op.attribute("axes").ok().and_then(ir::dense_i64_values).map_or(x.len(), |a| a.len());
+            for (i, name) in [(2, "scales"), (3, "sizes")] {
+                if let Some([Dim::Static(n)]) = input(i).as_deref() {
+                    if *n != 0 && *n != axes as i64 {
+                        return Err(if op.attribute("axes").is_ok() {
+                            format!("Resize's {name} has {n} entries for {axes} resized axes")
+                        } else {
+                            format!("Resize's {name} has {n} entries for an input of rank {axes}")
+                        });
+                    }
+                }
+            }
             Ok(())
         }
         // Packed 3-D operands hold whole heads; a past state is 4-D; the
@@ -680,18 +707,6 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             }
             _ => Ok(()),
         },
-        // Without `axes`, scales and sizes have one entry per input dim.
-        "Resize" if op.attribute("axes").is_err() => {
-            let rank = input(0).map(|x| x.len());
-            for (i, name) in [(2, "scales"), (3, "sizes")] {
-                if let (Some(rank), Some([Dim::Static(n)])) = (rank, input(i).as_deref()) {
-                    if *n != 0 && *n != rank as i64 {
-                        return Err(format!("Resize's {name} has {n} entries for an input of rank {rank}"));
-                    }
-                }
-            }
-            Ok(())
-        }
         // starts, ends, axes and steps: one entry per sliced axis each.
         "Slice" => {
             let lengths: Vec<(&str, i64)> = ["starts", "ends", "axes", "steps"]
