@@ -844,6 +844,27 @@ mod tests {
         assert_eq!(e("Mul(Integer(2), Symbol('s0', integer=True))").symbol_name(), None);
     }
 
+    /// Floats parse to the double their JSON text names, to the last bit
+    /// (serde_json's `float_roundtrip`): the default parser read
+    /// `-3.4028234663852886e+38` (-FLT_MAX, Hugging Face's mask fill) one
+    /// ulp past it, which libtorch then refused to convert to float32 in
+    /// `--verify`, and float64 programs would carry constants off by an ulp.
+    #[test]
+    fn floats_parse_exactly() {
+        for (text, want) in [
+            ("3.4028234663852886e+38", f32::MAX as f64),
+            ("-3.4028234663852886e+38", f32::MIN as f64),
+            ("0.1", 0.1),
+            ("2.2250738585072014e-308", f64::MIN_POSITIVE),
+            ("1.7976931348623157e+308", f64::MAX),
+        ] {
+            let a: Argument = serde_json::from_str(&format!(r#"{{"as_float": {text}}}"#)).unwrap();
+            assert_eq!(a, Argument::AsFloat(want), "{text}");
+            let Argument::AsFloat(got) = a else { unreachable!() };
+            assert_eq!(got.to_bits(), want.to_bits(), "{text}");
+        }
+    }
+
     #[test]
     fn non_finite_floats() {
         let a: Argument = serde_json::from_str(r#"{"as_float": "-Infinity"}"#).unwrap();
