@@ -268,3 +268,36 @@ func.func @attention_past_key_alone(%q: tensor<2x3x4x8xf32>, %pk: tensor<2x3x5x8
   %0 = "onnx.Attention"(%q, %q, %q, %none, %pk) : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, tensor<2x3x5x8xf32>) -> tensor<2x3x4x8xf32>
   return %0 : tensor<2x3x4x8xf32>
 }
+
+// -----
+
+// A 0 (copy the input's dim) past the input's rank is no shape (hostile
+// .onnx seed 43: an empty dim folded into a Shape).
+func.func @reshape_zero_past_rank(%x: tensor<3x4x2xf32>) -> tensor<*xf32> {
+  %s = "onnx.Constant"() {value = dense<[3, 4, 2, 0]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+1 {{Reshape's shape [3, 4, 2, 0] has a 0 (copy the input's dim) at position 3, past the input's rank 3}}
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<3x4x2xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @nll_weight_rank(%x: tensor<3x5xf32>, %t: tensor<3xi64>, %w: tensor<3x5xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{NegativeLogLikelihoodLoss's weight [3, 5] must be 1-D}}
+  %0 = "onnx.NegativeLogLikelihoodLoss"(%x, %t, %w) : (tensor<3x5xf32>, tensor<3xi64>, tensor<3x5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A Scan body is checked against its operands: the slice of a [4, 2, 2, 1]
+// input is [2, 2, 1], which does not broadcast with the [2, 4, 8] state.
+func.func @scan_body_checked(%s0: tensor<2x4x8xf32>, %xs: tensor<4x2x2x1xf32>) -> tensor<*xf32> {
+  %0:2 = "onnx.Scan"(%s0, %xs) ({
+  ^bb0(%s: tensor<*xf32>, %x: tensor<*xf32>):
+    // expected-error @+1 {{operand shapes [2, 4, 8] and [2, 2, 1] do not broadcast}}
+    %1 = "onnx.Mul"(%s, %x) : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+    "onnx.yield"(%1, %1) : (tensor<*xf32>, tensor<*xf32>) -> ()
+  }) {num_scan_inputs = 1 : i64} : (tensor<2x4x8xf32>, tensor<4x2x2x1xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#1 : tensor<*xf32>
+}

@@ -219,13 +219,16 @@ fn where_values(c: &[Dim], a: &[Dim], b: &[Dim]) -> Option<Vec<Dim>> {
 /// writing them out would give a model ONNX rejects).
 fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues, ok: &mut bool) {
     for op in nested_ops(root) {
+        if ir::op_name(op) == "onnx.Scan" {
+            refine_scan_slices(op);
+        }
         infer(op, values, ok);
         let name = ir::op_name(op);
         let Some(op_type) = name.strip_prefix(onnx_ir::DIALECT_PREFIX) else {
             continue;
         };
         track_shape_values(op, op_type, values);
-        if let Err(message) = check_operands(op, op_type) {
+        if let Err(message) = check_operands(op, op_type).and_then(|()| check_reshape(op, op_type, values)) {
             crate::diag::op_error(op, &message);
             *ok = false;
             continue;
@@ -438,6 +441,75 @@ fn window_overflows(op: OperationRef<'_, '_>) -> bool {
     span || pad_sum
 }
 
+/// A Scan body's arguments get the shapes their operands prove where they
+/// declare less, so that the body's ops are checked against the real
+/// operands: a scan slice is its input without the scanned axis; a state
+/// keeps its initial shape at every iteration (ONNX's Scan carries a
+/// state's shape 1:1 to its output, and onnxruntime holds it to that).
+fn refine_scan_slices(op: OperationRef<'_, '_>) {
+    use melior::ir::{BlockLike, RegionLike};
+    let Ok(region) = op.region(0) else { return };
+    let Some(body) = region.first_block() else { return };
+    let scans = crate::ir::int_attribute(op, "num_scan_inputs").unwrap_or(0).max(0) as usize;
+    let operands = op.operand_count();
+    let states = operands.saturating_sub(scans);
+    let axes = op.attribute("scan_input_axes").ok().and_then(ir::dense_i64_values);
+    for i in 0..operands {
+        let (Some(input), Ok(arg)) = (ir::operand_at(op, i), body.argument(i)) else { continue };
+        let Some(mut slice) = shape_of(input.r#type()) else { continue };
+        if i >= states {
+            let rank = slice.len() as i64;
+            let axis = axes.as_ref().and_then(|a| a.get(i - states).copied()).unwrap_or(0);
+            let axis = if axis < 0 { axis + rank } else { axis };
+            if !(0..rank).contains(&axis) {
+                continue;
+            }
+            slice.remove(axis as usize);
+        }
+        let old = arg.r#type();
+        let Some(element) = element_type(old) else { continue };
+        let merged = match shape_of(old) {
+            None => slice,
+            Some(known) if known.len() == slice.len() => known
+                .iter()
+                .zip(&slice)
+                .map(|(k, s)| if matches!(k, Dim::Unknown) { s.clone() } else { k.clone() })
+                .collect(),
+            Some(_) => continue, // a rank the body contradicts: the Scan check reports it
+        };
+        let context_ref = op.context(); // alive while `context` is used
+        let context = unsafe { context_ref.to_ref() };
+        let new = tensor_type(context, &merged, element);
+        if new != old {
+            unsafe { sys::mlirValueSetType(arg.to_raw(), new.to_raw()) };
+        }
+    }
+}
+
+/// A Reshape whose target shape is known: a 0 (copy the input's dim, unless
+/// `allowzero`) past the input's rank, or more than one -1, is no shape
+/// (onnx's checker refuses the model; onnxruntime fails when it runs).
+fn check_reshape(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Result<(), String> {
+    if op_type != "Reshape" {
+        return Ok(());
+    }
+    let Some(target) = ir::operand_at(op, 1).and_then(|v| const_ints(v, values)) else { return Ok(()) };
+    if target.iter().filter(|&&d| d == -1).count() > 1 {
+        return Err(format!("Reshape's shape {target:?} has more than one -1"));
+    }
+    let allowzero = crate::ir::int_attribute(op, "allowzero").unwrap_or(0) != 0;
+    let rank = ir::operand_at(op, 0).and_then(|x| shape_of(x.r#type())).map(|s| s.len());
+    if let (false, Some(rank)) = (allowzero, rank) {
+        if let Some(at) = target.iter().enumerate().skip(rank).position(|(_, &d)| d == 0) {
+            return Err(format!(
+                "Reshape's shape {target:?} has a 0 (copy the input's dim) at position {}, past the input's rank {rank}",
+                at + rank
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Operand shapes an op cannot take (an imported model's, or types edited
 /// by hand): static dims that do not broadcast, a convolution weight whose
 /// rank or channels do not fit its input, an Einsum equation naming another
@@ -612,6 +684,49 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             };
             if kind == "Attention" && present(4) != present(5) {
                 return Err("Attention's past_key and past_value must be given together".into());
+            }
+            Ok(())
+        }
+        // The class weights are a vector.
+        "SoftmaxCrossEntropyLoss" | "NegativeLogLikelihoodLoss" => match input(2) {
+            Some(w) if w.len() != 1 => Err(format!("{op_type}'s weight {} must be 1-D", show(&w))),
+            _ => Ok(()),
+        },
+        // Every nodes_* attribute has one entry per node (nodes_splits'
+        // length), leaf_targetids one per leaf weight (onnx's checker).
+        "ml.TreeEnsemble" => {
+            let tensor_len = |name: &str| -> Option<i64> {
+                let attr = op.attribute(name).ok()?;
+                let ty = unsafe { melior::ir::Type::from_raw(sys::mlirAttributeGetType(attr.to_raw())) };
+                match crate::types::dims(ty)?.as_slice() {
+                    [Some(n)] => Some(*n),
+                    _ => None,
+                }
+            };
+            let ints_len = |name: &str| op.attribute(name).ok().and_then(ir::dense_i64_values).map(|v| v.len() as i64);
+            if let Some(n) = tensor_len("nodes_splits") {
+                for name in [
+                    "nodes_featureids",
+                    "nodes_truenodeids",
+                    "nodes_falsenodeids",
+                    "nodes_trueleafs",
+                    "nodes_falseleafs",
+                    "nodes_missing_value_tracks_true",
+                ] {
+                    if let Some(len) = ints_len(name).filter(|&len| len != n) {
+                        return Err(format!("TreeEnsemble's {name} has {len} entries for {n} nodes (nodes_splits)"));
+                    }
+                }
+                for name in ["nodes_modes", "nodes_hitrates"] {
+                    if let Some(len) = tensor_len(name).filter(|&len| len != n) {
+                        return Err(format!("TreeEnsemble's {name} has {len} entries for {n} nodes (nodes_splits)"));
+                    }
+                }
+            }
+            if let (Some(ids), Some(weights)) = (ints_len("leaf_targetids"), tensor_len("leaf_weights")) {
+                if ids != weights {
+                    return Err(format!("TreeEnsemble's leaf_targetids has {ids} entries for {weights} leaf_weights"));
+                }
             }
             Ok(())
         }

@@ -111,6 +111,15 @@ pub fn to_mlir_text(path: &str, to: Option<u32>, dim_params: DimParams) -> Resul
             if model.ir_version <= 0 { "no ir_version" } else { "no graph" }
         )));
     }
+    // A newer IR version may mean what this reader does not know; the
+    // written model keeps the imported version, which onnx would refuse.
+    let newest = crate::export::ir_version_for_opset(u32::MAX);
+    if model.ir_version > newest {
+        return Err(fail(format!(
+            "its IR version {} is newer than the newest this converter knows ({newest})",
+            model.ir_version
+        )));
+    }
     if let Some(to) = to {
         upgrade::upgrade(&mut model, to).map_err(fail)?;
     }
@@ -896,15 +905,41 @@ impl<'m> Importer<'m> {
                     // to the next: its initial value's shape is no proof.
                     _ => operand_type(i).map(|t| VType { elem: t.elem, shape: None }),
                 },
-                // A state may change shape between iterations too, and a
-                // scan slice drops the scanned axis.
-                "Scan" => operand_type(i).map(|t| VType { elem: t.elem, shape: None }),
+                // A scan slice is its input without the scanned axis (a
+                // fact of the input's shape; a state keeps its initial
+                // shape, which onnx-shape-inference gives it once the
+                // operands' shapes are inferred).
+                "Scan" => {
+                    let states = node.input.len().saturating_sub(
+                        node.attribute.iter().find(|a| a.name == "num_scan_inputs").map_or(0, |a| a.i.max(0) as usize),
+                    );
+                    operand_type(i).map(|t| {
+                        let axes = node.attribute.iter().find(|a| a.name == "scan_input_axes").map(|a| a.ints.clone());
+                        let shape = if i < states {
+                            None
+                        } else {
+                            let axis = axes.as_ref().and_then(|a| a.get(i - states).copied()).unwrap_or(0);
+                            t.shape.as_ref().and_then(|dims| {
+                                let rank = dims.len() as i64;
+                                let axis = if axis < 0 { axis + rank } else { axis };
+                                (0..rank).contains(&axis).then(|| {
+                                    let mut d = dims.clone();
+                                    d.remove(axis as usize);
+                                    d
+                                })
+                            })
+                        };
+                        VType { elem: t.elem, shape }
+                    })
+                }
                 _ => None,
             };
             // Loop and Scan check that each body argument has the element
             // type of the value it receives.
+            // A shape the operand proves (a scan slice's) wins over the
+            // body's declaration, a claim.
             let ty = match (declared_type, fallback) {
-                (Some(d), Some(f)) if d.elem != f.elem => f,
+                (Some(d), Some(f)) if d.elem != f.elem || f.shape.is_some() => f,
                 (Some(d), _) => d,
                 (None, Some(f)) => f,
                 (None, None) => return Err(format!("{what} has no type")),
