@@ -301,3 +301,43 @@ func.func @scan_body_checked(%s0: tensor<2x4x8xf32>, %xs: tensor<4x2x2x1xf32>) -
   }) {num_scan_inputs = 1 : i64} : (tensor<2x4x8xf32>, tensor<4x2x2x1xf32>) -> (tensor<*xf32>, tensor<*xf32>)
   return %0#1 : tensor<*xf32>
 }
+
+// -----
+
+// Shape operands known as values that the op cannot take (hostile .onnx
+// seed 44): a Reshape that does not hold its input's elements, an Expand
+// whose shape does not broadcast, a loss target that is not the scores
+// without their class axis.
+func.func @reshape_numel(%x: tensor<2x5x24xf32>) -> tensor<*xf32> {
+  %s = "onnx.Constant"() {value = dense<[2, 6, 3, -1]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+1 {{Reshape's shape [2, 6, 3, -1] does not hold the 240 elements of the input [2, 5, 24]}}
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x5x24xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @expand_broadcast(%x: tensor<2x3x1x6x8xf32>) -> tensor<*xf32> {
+  %s = "onnx.Constant"() {value = dense<[2, 3, 6, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+1 {{Expand's shape [2, 3, 6, 8] does not broadcast with the input [2, 3, 1, 6, 8]}}
+  %0 = "onnx.Expand"(%x, %s) : (tensor<2x3x1x6x8xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @nll_target_dims(%x: tensor<3x5x2x6xf32>, %t: tensor<3x6x7xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{NegativeLogLikelihoodLoss's target [3, 6, 7] is not its scores [3, 5, 2, 6] without the class axis}}
+  %0 = "onnx.NegativeLogLikelihoodLoss"(%x, %t) : (tensor<3x5x2x6xf32>, tensor<3x6x7xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A negative size other than -1 (a model runtimes refuse).
+func.func @reshape_negative_size(%x: tensor<6xf32>) -> tensor<*xf32> {
+  %s = "onnx.Constant"() {value = dense<[-2, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+1 {{Reshape's shape [-2, 3] has a negative size other than -1}}
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<6xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

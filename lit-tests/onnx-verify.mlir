@@ -133,6 +133,18 @@ func.func @constant_of_shape_type(%s: tensor<1xi64>) -> (tensor<3xi1>, tensor<3x
 
 // -----
 
+// A window's result is float32 without output_datatype; an activation
+// outside its list (hostile .onnx seed 44).
+module attributes {onnx.opset = 27 : i64} {
+func.func @window_type(%n: tensor<i64>) -> tensor<?xui8> {
+  // expected-error @+1 {{result is data type 2 but the op computes data type 1 (float32 without 'output_datatype')}}
+  %0 = "onnx.BlackmanWindow"(%n) : (tensor<i64>) -> tensor<?xui8>
+  return %0 : tensor<?xui8>
+}
+}
+
+// -----
+
 func.func @split_outputs(%a: tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
   // expected-error @+1 {{attribute 'num_outputs' is 0; it must be at least 1 and equal its 2 result(s)}}
   %0:2 = "onnx.Split"(%a) {axis = 0 : i64, num_outputs = 0 : i64} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>)

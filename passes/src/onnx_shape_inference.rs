@@ -228,7 +228,7 @@ fn infer(root: OperationRef<'_, '_>, values: &mut ShapeValues, ok: &mut bool) {
             continue;
         };
         track_shape_values(op, op_type, values);
-        if let Err(message) = check_operands(op, op_type).and_then(|()| check_reshape(op, op_type, values)) {
+        if let Err(message) = check_operands(op, op_type).and_then(|()| check_shape_operands(op, op_type, values)) {
             crate::diag::op_error(op, &message);
             *ok = false;
             continue;
@@ -486,10 +486,26 @@ fn refine_scan_slices(op: OperationRef<'_, '_>) {
     }
 }
 
-/// A Reshape whose target shape is known: a 0 (copy the input's dim, unless
-/// `allowzero`) past the input's rank, or more than one -1, is no shape
-/// (onnx's checker refuses the model; onnxruntime fails when it runs).
-fn check_reshape(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Result<(), String> {
+/// Shape operands known as values that the op cannot take (onnx's checker
+/// refuses the model; onnxruntime fails when it runs): a Reshape target
+/// with a 0 (copy the input's dim, unless `allowzero`) past the input's
+/// rank, more than one -1, or another number of elements than the input's;
+/// an Expand shape that does not broadcast with the input.
+fn check_shape_operands(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Result<(), String> {
+    if op_type == "Expand" {
+        let (Some(x), Some(target)) = (input_shape(op, 0), ir::operand_at(op, 1).and_then(|v| const_ints(v, values)))
+        else {
+            return Ok(());
+        };
+        for (d, t) in x.iter().rev().zip(target.iter().rev()) {
+            if let Dim::Static(d) = d {
+                if *d != 1 && *t != 1 && *d != *t {
+                    return Err(format!("Expand's shape {target:?} does not broadcast with the input {}", show(&x)));
+                }
+            }
+        }
+        return Ok(());
+    }
     if op_type != "Reshape" {
         return Ok(());
     }
@@ -507,7 +523,37 @@ fn check_reshape(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) 
             ));
         }
     }
+    // The element counts, when every dim is known.
+    let Some(x) = input_shape(op, 0) else { return Ok(()) };
+    let dims: Option<Vec<i64>> = x.iter().map(|d| if let Dim::Static(n) = d { Some(*n) } else { None }).collect();
+    let Some(dims) = dims else { return Ok(()) };
+    let numel = dims.iter().try_fold(1i64, |a, &d| a.checked_mul(d));
+    let resolved: Option<Vec<i64>> = target
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| if t == 0 && !allowzero { dims.get(i).copied() } else { Some(t) })
+        .collect();
+    let (Some(numel), Some(resolved)) = (numel, resolved) else { return Ok(()) };
+    if resolved.iter().any(|&t| t < -1) {
+        return Err(format!("Reshape's shape {target:?} has a negative size other than -1"));
+    }
+    let known = resolved.iter().filter(|&&t| t != -1).try_fold(1i64, |a, &t| a.checked_mul(t));
+    let Some(known) = known else { return Ok(()) };
+    let fits = if resolved.contains(&-1) { known != 0 && numel % known == 0 } else { known == numel };
+    if !fits {
+        return Err(format!("Reshape's shape {target:?} does not hold the {numel} elements of the input {}", show(&x)));
+    }
     Ok(())
+}
+
+/// A shape as the messages print it (`[2, s0, ?]`).
+fn show(s: &Shape) -> String {
+    format!("[{}]", s.iter().map(text).collect::<Vec<_>>().join(", "))
+}
+
+/// The shape of operand `i` of `op`, when its type has a rank.
+fn input_shape(op: OperationRef<'_, '_>, i: usize) -> Option<Shape> {
+    ir::operand_at(op, i).and_then(|v| shape_of(v.r#type()))
 }
 
 /// Operand shapes an op cannot take (an imported model's, or types edited
@@ -687,11 +733,29 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             }
             Ok(())
         }
-        // The class weights are a vector.
-        "SoftmaxCrossEntropyLoss" | "NegativeLogLikelihoodLoss" => match input(2) {
-            Some(w) if w.len() != 1 => Err(format!("{op_type}'s weight {} must be 1-D", show(&w))),
-            _ => Ok(()),
-        },
+        // The class weights are a vector; the target is the scores without
+        // their class axis ([N, C, d1..] -> [N, d1..]).
+        "SoftmaxCrossEntropyLoss" | "NegativeLogLikelihoodLoss" => {
+            if let Some(w) = input(2).filter(|w| w.len() != 1) {
+                return Err(format!("{op_type}'s weight {} must be 1-D", show(&w)));
+            }
+            if let (Some(x), Some(t)) = (input(0), input(1)) {
+                let mut want = x.clone();
+                if want.len() >= 2 {
+                    want.remove(1);
+                }
+                let differ = want.len() != t.len()
+                    || want.iter().zip(&t).any(|p| matches!(p, (Dim::Static(a), Dim::Static(b)) if a != b));
+                if x.len() < 2 || differ {
+                    return Err(format!(
+                        "{op_type}'s target {} is not its scores {} without the class axis",
+                        show(&t),
+                        show(&x)
+                    ));
+                }
+            }
+            Ok(())
+        }
         // Every nodes_* attribute has one entry per node (nodes_splits'
         // length), leaf_targetids one per leaf weight (onnx's checker).
         "ml.TreeEnsemble" => {

@@ -429,6 +429,9 @@ fn check_result_type_rule(op: OperationRef<'_, '_>, op_type: &str) -> Result<(),
     // (attribute, what the result is without it)
     let (attr, default): (&str, Option<i64>) = match op_type {
         "Bernoulli" | "RandomNormalLike" | "RandomUniformLike" | "EyeLike" => ("dtype", present(0).and_then(code_of)),
+        // float32 without the attribute.
+        "RandomNormal" | "RandomUniform" => ("dtype", Some(1)),
+        "BlackmanWindow" | "HannWindow" | "HammingWindow" => ("output_datatype", Some(1)),
         // Without a zero point or `output_dtype`, uint8.
         "QuantizeLinear" if present(2).is_none() => ("output_dtype", Some(2)),
         _ => return Ok(()),
@@ -443,6 +446,10 @@ fn check_result_type_rule(op: OperationRef<'_, '_>, op_type: &str) -> Result<(),
                 format!("its attribute '{attr}'")
             } else if op_type == "QuantizeLinear" {
                 "uint8 without a zero point or 'output_dtype'".to_string()
+            } else if default == Some(1)
+                && !matches!(op_type, "Bernoulli" | "RandomNormalLike" | "RandomUniformLike" | "EyeLike")
+            {
+                format!("float32 without '{attr}'")
             } else {
                 format!("its input's type, without '{attr}'")
             }
@@ -666,6 +673,7 @@ const ENUM_ATTRIBUTES: &[(&[&str], &str, &[&str])] = &[
     (&["Gelu"], "approximate", &["none", "tanh"]),
     (&["RoiAlign"], "mode", &["avg", "max"]),
     (&["RoiAlign"], "coordinate_transformation_mode", &["half_pixel", "output_half_pixel"]),
+    (&["CausalConvWithState"], "activation", &["none", "silu", "swish"]),
 ];
 
 /// Attribute values ONNX rejects that the schema table does not express:
@@ -690,10 +698,17 @@ fn check_attribute_values(op: OperationRef<'_, '_>, op_type: &str, opset: u32) -
         if !ops.is_empty() && !ops.contains(&op_type) {
             continue;
         }
-        if let Some(value) = op.attribute(name).ok().and_then(ir::string_value) {
-            if !allowed.contains(&value.as_str()) {
+        let Ok(attr) = op.attribute(name) else { continue };
+        match ir::string_value(attr) {
+            Some(value) if !allowed.contains(&value.as_str()) => {
                 return Err(format!("attribute '{name}' is \"{value}\"; it must be one of {}", allowed.join(", ")));
             }
+            Some(_) => {}
+            // A string that is not text (an imported model's bytes).
+            None if melior::ir::attribute::StringAttribute::try_from(attr).is_ok() => {
+                return Err(format!("attribute '{name}' is not text; it must be one of {}", allowed.join(", ")));
+            }
+            None => {}
         }
     }
     for name in ["num_heads", "q_num_heads", "kv_num_heads"] {
