@@ -1,4 +1,4 @@
-use super::log_sigmoid::log_sigmoid;
+use super::act_common::log_sigmoid;
 use crate::Rule;
 
 /// (log_sigmoid(x), buffer) with torch's CPU buffer `exp(-|x|)` (what its

@@ -1,4 +1,4 @@
-use super::_adaptive_avg_pool2d_backward::adaptive_backward;
+use super::pool_backward_common::adaptive_backward;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten._adaptive_avg_pool3d_backward.default", |c| adaptive_backward(c, 3))

@@ -1,4 +1,4 @@
-use super::avg_pool2d_backward::avg_pool_backward;
+use super::pool_backward_common::avg_pool_backward;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.avg_pool3d_backward.default", |c| avg_pool_backward(c, 3)).samples(&[

@@ -1,4 +1,4 @@
-use super::max_pool2d_with_indices_backward::max_pool_backward;
+use super::pool_backward_common::max_pool_backward;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.max_pool3d_with_indices_backward.default", |c| {

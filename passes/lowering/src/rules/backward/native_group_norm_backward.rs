@@ -1,3 +1,4 @@
+use super::nn_common::grouped_shape;
 use crate::{builder, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -24,7 +25,7 @@ fn group_norm_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
         IntArg::Static(n) => b.const_i64s(&[n])?,
         IntArg::Dynamic(v) => v,
     };
-    let gshape = super::group_norm::grouped_shape(c, x, Some(n), groups)?;
+    let gshape = grouped_shape(c, x, Some(n), groups)?;
     let xshape = b.shape(x)?;
     let trailing: Vec<i64> = (1..rank as i64 - 1).collect();
     let per_channel = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
@@ -50,7 +51,8 @@ fn group_norm_backward<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, St
     let grad_input = b.onnx().reshape(gi, xshape, None).typed(c.result_type(0)?)?;
     let xhat = b.onnx().reshape(xhat_g, xshape, None).like(x)?;
     let axes: Vec<i64> = std::iter::once(0).chain(2..rank as i64).collect();
-    let grad_weight = c.reduce(crate::Reduction::Sum, b.onnx().mul(go, xhat).like(x)?, Some(&axes), false, c.result_type(1)?)?;
+    let grad_weight =
+        c.reduce(crate::Reduction::Sum, b.onnx().mul(go, xhat).like(x)?, Some(&axes), false, c.result_type(1)?)?;
     let grad_bias = c.reduce(crate::Reduction::Sum, go, Some(&axes), false, c.result_type(2)?)?;
     Ok(vec![grad_input, grad_weight, grad_bias])
 }

@@ -1,4 +1,4 @@
-use super::bitwise_left_shift::shift;
+use super::elementwise_common::shift;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

@@ -1,4 +1,4 @@
-use super::clamp_min::bound;
+use super::elementwise_common::bound;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

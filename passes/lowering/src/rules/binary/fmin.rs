@@ -1,4 +1,4 @@
-use super::fmax::fmaxmin;
+use super::elementwise_common::fmaxmin;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.fmin.default", |c| fmaxmin(c, "Min"))

@@ -1,4 +1,4 @@
-use super::gcd::{gcd_i64, operands};
+use super::gcd_common::{gcd_i64, operands};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 

@@ -1,4 +1,4 @@
-use super::to::convert;
+use super::conversion_common::convert;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten._to_copy.default", convert)

@@ -1,4 +1,4 @@
-use super::resize::resize_to;
+use super::conversion_common::resize_to;
 use crate::{builder, Rule};
 use melior::ir::ValueLike;
 

@@ -1,5 +1,5 @@
-use crate::{builder, Ctx, Rule};
-use melior::ir::{Value, ValueLike};
+use super::conversion_common::convert;
+use crate::Rule;
 
 pub const RULES: &[Rule] = &[
     Rule::custom("aten.to.dtype", convert)
@@ -24,14 +24,3 @@ pub const RULES: &[Rule] = &[
         .complex(super::complex_common::to_copy)
         .samples(&["self: T[2,3]; other: i64[1]", "self: i64[2]; other: T[1]"]),
 ];
-
-/// A dtype conversion (device, layout and memory format do not exist in
-/// ONNX): a Cast to the result's element type, or nothing.
-pub(super) fn convert<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
-    let x = ctx.args.tensor("self")?;
-    let target = ctx.result_element(0)?;
-    if builder::element_type(x.r#type()) == Some(target) {
-        return Ok(vec![x]);
-    }
-    Ok(vec![ctx.b.cast(x, target)?])
-}

@@ -1,4 +1,4 @@
-use super::fft_fftshift::shift;
+use super::fftshift_common::shift;
 use crate::Rule;
 
 /// `ifftshift`: the inverse roll of `fftshift` (see fft_fftshift.rs).

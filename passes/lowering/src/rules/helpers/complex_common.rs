@@ -4,7 +4,7 @@
 //! normalized against the rank of the COMPLEX tensor (the aten type), and
 //! the trailing dim is kept last.
 
-use super::atan2::atan2;
+use super::elementwise_common::atan2;
 use super::math_common::{isinf, unranked_bool};
 use crate::{builder, complex, Ctx, IntArg};
 use melior::ir::{r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
@@ -211,7 +211,11 @@ pub fn div<'c, 'a>(c: &Ctx<'c, 'a>) -> Out<'c, 'a> {
     let im2 = div(sub(mul(b, rat2)?, a)?, den2)?;
     // Both zero: a / |c|, b / |d| (inf or NaN like c10).
     let zero = bb.const_scalar(component, 0.0)?;
-    let both_zero = c.b.onnx().and(c.b.onnx().equal(ap, zero).typed(unranked_bool(c))?, c.b.onnx().equal(aq, zero).typed(unranked_bool(c))?).typed(unranked_bool(c))?;
+    let both_zero = c
+        .b
+        .onnx()
+        .and(c.b.onnx().equal(ap, zero).typed(unranked_bool(c))?, c.b.onnx().equal(aq, zero).typed(unranked_bool(c))?)
+        .typed(unranked_bool(c))?;
     let re0 = div(a, ap)?;
     let im0 = div(b, aq)?;
     let re = bb.onnx().where_(big, re1, re2).like(a)?;

@@ -1,6 +1,6 @@
 //! Diagonal positions and views shared by diagonal, diag, diag_embed, diagonal_scatter and linalg_diagonal. Not a rule file.
 
-use super::tensor_common::{concat, const_index, shape_part};
+use super::tensor_common::{concat, const_index, full, shape_part};
 use crate::{builder, Ctx};
 use melior::ir::{Value, ValueLike};
 
@@ -50,7 +50,13 @@ pub fn flatten_pair<'c, 'a>(
 }
 
 /// torch.diagonal: dims d1, d2 removed, the diagonal appended last.
-pub fn diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, d1: i64, d2: i64) -> Result<Value<'c, 'a>, String> {
+pub fn diagonal<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    offset: i64,
+    d1: i64,
+    d2: i64,
+) -> Result<Value<'c, 'a>, String> {
     let rank = ctx.rank(x)?;
     let (d1, d2, perm) = diagonal_dims(ctx, rank, d1, d2)?;
     let dims = builder::dims(x.r#type()).ok_or("operand has an unknown rank")?;
@@ -65,7 +71,12 @@ pub fn diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, d1: i6
 
 /// `diagonal` when dim1 or dim2 has a dynamic size: the flat positions
 /// computed in the graph ([`dynamic_positions`]).
-fn dynamic_diagonal<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, offset: i64, perm: &[i64]) -> Result<Value<'c, 'a>, String> {
+fn dynamic_diagonal<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    offset: i64,
+    perm: &[i64],
+) -> Result<Value<'c, 'a>, String> {
     let rank = perm.len() as i64;
     let (flat, n1, n2) = flatten_pair_dynamic(ctx, x, perm)?;
     let at = dynamic_positions(ctx, n1, n2, offset)?;
@@ -113,4 +124,65 @@ pub fn dynamic_positions<'c, 'a>(
     let at = b.onnx().mul(row, n2).typed(i64s)?;
     let at = b.onnx().add(at, k).typed(i64s)?;
     b.onnx().add(at, c0v).typed(i64s)
+}
+
+/// The last dim of `x` (length n) becomes diagonal `offset` of new square
+/// dims (size n + |offset|) at `dim1` (rows) and `dim2` (columns) of the
+/// result, zeros elsewhere: `ScatterElements` into a flat `[..., m * m]`.
+pub fn diag_embed<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    offset: i64,
+    d1: i64,
+    d2: i64,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let rank = ctx.rank(x)?;
+    if rank == 0 {
+        return Err("diag_embed needs a tensor of rank >= 1".into());
+    }
+    let out_rank = rank + 1;
+    let (d1, d2) = (ctx.dim(d1, out_rank)?, ctx.dim(d2, out_rank)?);
+    if d1 == d2 {
+        return Err(format!("diagonal dimensions must be distinct, got {d1} and {d2}"));
+    }
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    let batch = shape_part(ctx, x, 0, Some(rank as i64 - 1))?;
+    // The new square's side m = n + |offset|, static or read from the shape.
+    let (m, idx) = match builder::dims(x.r#type()).ok_or("unknown rank")?[rank - 1] {
+        Some(n) => {
+            let m = n + offset.abs();
+            let positions = super::diagonal_common::diagonal_positions(m, m, offset);
+            (b.const_i64s(&[m])?, const_index(ctx, &[positions.len() as u64], &positions)?)
+        }
+        None => {
+            let i64s = b.unranked(b.i64_type());
+            let n = shape_part(ctx, x, rank as i64 - 1, None)?;
+            let m = b.onnx().add(n, b.const_i64s(&[offset.abs()])?).typed(i64s)?;
+            (m, super::diagonal_common::dynamic_positions(ctx, m, m, offset)?)
+        }
+    };
+    let area = b.onnx().mul(m, m).typed(b.unranked(b.i64_type()))?;
+    let flat_shape = concat(ctx, &[batch, area])?;
+    let zeros = full(ctx, flat_shape, element, 0.0)?;
+    let x_shape = b.shape(x)?;
+    let idx = b.onnx().expand(idx, x_shape).typed(b.unranked(b.i64_type()))?;
+    let axis = rank as i64 - 1;
+    let scattered = b.onnx().scatter_elements(zeros, idx, x, Some(axis), None).like(x)?;
+    let square = concat(ctx, &[batch, m, m])?;
+    let square = b.onnx().reshape(scattered, square, Some(1)).like(x)?;
+    // [batch..., rows, cols] -> rows at d1, cols at d2.
+    let mut perm = Vec::new();
+    let mut next = 0i64;
+    for p in 0..out_rank {
+        if p == d1 {
+            perm.push(out_rank as i64 - 2);
+        } else if p == d2 {
+            perm.push(out_rank as i64 - 1);
+        } else {
+            perm.push(next);
+            next += 1;
+        }
+    }
+    ctx.b.onnx().transpose(square, Some(&perm)).typed(ctx.result_type(0)?)
 }

@@ -1,8 +1,10 @@
 //! Pieces shared by the neural-network rules (padding, pooling,
 //! convolution, losses).
 
+use super::common::shape_slice;
+use super::tensor_common::concat;
 use crate::onnx_ops::Node;
-use crate::{builder, Builder, Ctx};
+use crate::{builder, Builder, Ctx, IntArg};
 use melior::ir::{Value, ValueLike};
 
 /// `v` repeated to `n` entries when torch gave one value for every spatial dim.
@@ -123,7 +125,10 @@ pub fn with_batch<'c, 'a>(
         return f(x);
     }
     if rank + 1 != batched_rank {
-        return Err(format!("expected a rank-{batched_rank} (or unbatched rank-{}) input, got rank {rank}", batched_rank - 1));
+        return Err(format!(
+            "expected a rank-{batched_rank} (or unbatched rank-{}) input, got rank {rank}",
+            batched_rank - 1
+        ));
     }
     // Keep the static shape: rules read the batched input's dims.
     let ty = x.r#type();
@@ -342,8 +347,7 @@ pub fn avg_pool<'c, 'a>(ctx: &Ctx<'c, 'a>, spatial: usize) -> Result<Vec<Value<'
                 }
                 let pads = super::tensor_common::concat(ctx, &parts)?;
                 let zero = ctx.b.const_like(xb, 0.0)?;
-                let padded =
-                    ctx.b.onnx().pad(xb, pads, Some(zero), None, Some("constant")).like(xb)?;
+                let padded = ctx.b.onnx().pad(xb, pads, Some(zero), None, Some("constant")).like(xb)?;
                 let (kernel, strides) = (&w.kernel, Some(&w.stride[..]));
                 ctx.b.onnx().average_pool(padded, None, None, Some(1), None, kernel, None, strides).like(xb)?
             }
@@ -388,7 +392,10 @@ fn ceil_mode_right_pad<'c, 'a>(
     let bool_t = b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into());
     let past = b.onnx().greater_or_equal(last_start, b.onnx().add(input, k_of(p)?).typed(ints)?).typed(bool_t)?;
     let out = b.onnx().where_(past, b.onnx().sub(out, k_of(1)?).typed(ints)?, out).typed(ints)?;
-    let end = b.onnx().add(b.onnx().mul(b.onnx().sub(out, k_of(1)?).typed(ints)?, k_of(s)?).typed(ints)?, k_of(k)?).typed(ints)?;
+    let end = b
+        .onnx()
+        .add(b.onnx().mul(b.onnx().sub(out, k_of(1)?).typed(ints)?, k_of(s)?).typed(ints)?, k_of(k)?)
+        .typed(ints)?;
     b.onnx().sub(end, b.onnx().add(input, k_of(p)?).typed(ints)?).typed(ints)
 }
 
@@ -463,7 +470,10 @@ pub fn nan_max_pool<'c, 'a>(
     // Position + 1 of each NaN in its plane (0 elsewhere): the window max is the last NaN.
     let plane = plane_size(ctx, xb, spatial)?;
     let one = b.const_i64_scalar(1)?;
-    let pos = b.onnx().range(one, b.onnx().add(plane, one).typed(b.unranked(i64_type))?, one, None).typed(b.unranked(i64_type))?;
+    let pos = b
+        .onnx()
+        .range(one, b.onnx().add(plane, one).typed(b.unranked(i64_type))?, one, None)
+        .typed(b.unranked(i64_type))?;
     let plane_shape = b.onnx().shape(xb, None, Some(2)).typed(b.unranked(i64_type))?;
     let pos = b.onnx().reshape(pos, plane_shape, None).typed(b.unranked(i64_type))?;
     let pos_f = b.cast_like(pos, xb)?;
@@ -488,7 +498,13 @@ pub fn plane_size<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, spatial: usize) -
 
 /// The `p`-norm of `d` over `axis` (torch's vector norm: p = 0 counts
 /// non-zeros, p = inf is the max |d|, p = -inf the min |d|).
-pub fn p_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, d: Value<'c, 'a>, axis: i64, keepdim: bool, p: f64) -> Result<Value<'c, 'a>, String> {
+pub fn p_norm<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    d: Value<'c, 'a>,
+    axis: i64,
+    keepdim: bool,
+    p: f64,
+) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let ty = unranked_like(ctx, d)?;
     let abs = b.onnx().abs(d).like(d)?;
@@ -499,7 +515,14 @@ pub fn p_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, d: Value<'c, 'a>, axis: i64, keepdim: b
         return ctx.reduce(crate::Reduction::Min, abs, Some(&[axis]), keepdim, ty);
     }
     if p == 0.0 {
-        let nz = b.onnx().not(b.onnx().equal(d, b.const_like(d, 0.0)?).typed(ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?).typed(ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?;
+        let nz = b
+            .onnx()
+            .not(
+                b.onnx()
+                    .equal(d, b.const_like(d, 0.0)?)
+                    .typed(ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?,
+            )
+            .typed(ctx.b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?;
         let nz = b.cast_like(nz, d)?;
         return ctx.reduce(crate::Reduction::Sum, nz, Some(&[axis]), keepdim, ty);
     }
@@ -527,3 +550,169 @@ pub fn reduce_loss<'c, 'a>(ctx: &Ctx<'c, 'a>, l: Value<'c, 'a>) -> Result<Value<
     }
 }
 
+/// `[N, C, *] -> [N, g, C/g, *] -> swap -> [N, C, *]` (C static or read
+/// from the shape).
+pub(super) fn channel_shuffle<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let g = c.args.int("groups")?;
+    let dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
+    if dims.len() < 3 {
+        return Err("channel_shuffle needs more than 2 dims, like torch".into());
+    }
+    if g <= 0 {
+        return Err(format!("channel_shuffle into {g} groups"));
+    }
+    let b = &c.b;
+    let s = match dims[1] {
+        Some(ch) if ch % g != 0 => return Err(format!("channel_shuffle of {ch} channels into {g} groups")),
+        Some(ch) => b.const_i64s(&[0, g, ch / g, -1])?,
+        // A dynamic channel count: [N, g, C / g, H*W*...] spelled out from
+        // the shape (allowzero: any of them may be 0; a C that g does not
+        // divide fails in the Reshape, as torch refuses it).
+        None => {
+            let ints = b.unranked(b.i64_type());
+            let n = shape_slice(c, x, 0, Some(1))?;
+            let per_group = b.onnx().div(shape_slice(c, x, 1, Some(2))?, b.const_i64s(&[g])?).typed(ints)?;
+            let rest = b.onnx().reduce_prod(shape_slice(c, x, 2, None)?, None, None, Some(1), None).typed(ints)?;
+            concat(c, &[n, b.const_i64s(&[g])?, per_group, rest])?
+        }
+    };
+    let allowzero = Some(i64::from(dims[1].is_none()));
+    let y = c.b.onnx().reshape(x, s, allowzero).like(x)?;
+    let y = c.b.onnx().transpose(y, Some(&[0, 2, 1, 3])).like(x)?;
+    Ok(vec![c.b.onnx().reshape(y, c.b.shape(x)?, Some(1)).typed(c.result_type(0)?)?])
+}
+
+/// `[N, G, C/G * spatial]` for `x` `[N, C, *spatial]`: N from `n` (else
+/// copied, Reshape's 0) and the group size spelled out, never -1 (with N = 0,
+/// `-1` has no value and onnx.checker rejects the model).
+pub fn grouped_shape<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    n: Option<Value<'c, 'a>>,
+    groups: i64,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let i64t = b.unranked(b.i64_type());
+    let n = match n {
+        Some(n) => n,
+        None => b.const_i64s(&[0])?,
+    };
+    let dims = builder::dims(x.r#type()).ok_or("group norm of a tensor of unknown rank")?;
+    let inner = match dims[1..].iter().copied().collect::<Option<Vec<i64>>>() {
+        Some(rest) if groups > 0 => b.const_i64s(&[rest.iter().product::<i64>() / groups])?,
+        _ => {
+            let rest = b.onnx().shape(x, None, Some(1)).typed(i64t)?;
+            let prod = b.onnx().reduce_prod(rest, None, None, Some(1), None).typed(i64t)?;
+            b.onnx().div(prod, b.const_i64s(&[groups.max(1)])?).typed(i64t)?
+        }
+    };
+    b.onnx().concat(&[n, b.const_i64s(&[groups])?, inner], 0).typed(i64t)
+}
+
+/// torch lists (begin, end) pairs from the last dim backwards; ONNX `Pad`
+/// wants all begins then all ends, first dim first. Negative pads crop.
+pub(super) fn pad<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = ctx.args.tensor("self")?;
+    let rank = ctx.rank(x)?;
+    let sym = ctx.args.sym_ints("pad")?;
+    if sym.len() % 2 != 0 || sym.len() / 2 > rank {
+        return Err(format!("pad has {} values for a rank-{rank} tensor", sym.len()));
+    }
+    // `pad.default` names the mode and may leave the value out (0).
+    let mode = if ctx.args.schema.arg("mode").is_some() { ctx.args.string("mode")? } else { "constant".to_string() };
+    let value = if ctx.args.is_none("value")? { 0.0 } else { ctx.args.number("value")?.as_f64() };
+    let statics: Option<Vec<i64>> =
+        sym.iter().map(|p| if let IntArg::Static(v) = p { Some(*v) } else { None }).collect();
+    let y = match statics {
+        Some(pairs) => pad_torch(ctx, x, &pairs, &mode, value)?,
+        None => dynamic_constant_pad(ctx, x, &sym, &mode, value)?,
+    };
+    Ok(vec![ctx.b.onnx().identity(y).typed(ctx.result_type(0)?)?])
+}
+
+/// Pad amounts computed in the graph (e.g. `(window - W % window) % window`
+/// with a dynamic W): constant mode only, where ONNX `Pad` crops with
+/// negative amounts exactly as torch does, so the signs need not be known.
+/// The other modes crop and pad in separate steps chosen by sign: refused.
+fn dynamic_constant_pad<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    sym: &[IntArg<'c, 'a>],
+    mode: &str,
+    value: f64,
+) -> Result<Value<'c, 'a>, String> {
+    if mode != "constant" {
+        return Err(format!("a dynamic pad amount is not supported in mode '{mode}' (only 'constant')"));
+    }
+    let rank = ctx.rank(x)?;
+    let mut begins = vec![IntArg::Static(0); rank];
+    let mut ends = vec![IntArg::Static(0); rank];
+    for (i, pair) in sym.chunks(2).enumerate() {
+        begins[rank - 1 - i] = pair[0];
+        ends[rank - 1 - i] = pair[1];
+    }
+    let pads = ctx.int_list_tensor(&[begins, ends].concat())?;
+    let element = crate::builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    let v = ctx.b.const_scalar(element, value)?;
+    ctx.b.onnx().pad(x, pads, Some(v), None, Some("constant")).like(x)
+}
+
+/// kernel_size, dilation and stride: two positive values each.
+pub(super) fn check_window(kernel: &[i64], dilation: &[i64], stride: &[i64]) -> Result<(), String> {
+    if [kernel, dilation, stride].iter().any(|v| v.len() != 2 || v.iter().any(|&x| x <= 0)) {
+        return Err("im2col/col2im: kernel_size, dilation and stride need two positive values".into());
+    }
+    Ok(())
+}
+
+/// For each kernel offset (ki, kj) and output position (oi, oj): the flat
+/// index `(oi*s + ki*d) * Wp + oj*s + kj*d` into the zero-padded [Hp, Wp]
+/// plane, row-major over (offset, position).
+pub(super) fn patch_indices(
+    hp: i64,
+    wp: i64,
+    kernel: &[i64],
+    dilation: &[i64],
+    stride: &[i64],
+) -> Result<(Vec<i64>, i64, i64), String> {
+    check_window(kernel, dilation, stride)?;
+    let oh = (hp - dilation[0] * (kernel[0] - 1) - 1) / stride[0] + 1;
+    let ow = (wp - dilation[1] * (kernel[1] - 1) - 1) / stride[1] + 1;
+    if oh <= 0 || ow <= 0 {
+        return Err("im2col/col2im with a kernel larger than the padded input".into());
+    }
+    let mut idx = Vec::new();
+    for ki in 0..kernel[0] {
+        for kj in 0..kernel[1] {
+            for oi in 0..oh {
+                for oj in 0..ow {
+                    idx.push((oi * stride[0] + ki * dilation[0]) * wp + oj * stride[1] + kj * dilation[1]);
+                }
+            }
+        }
+    }
+    Ok((idx, oh, ow))
+}
+
+/// `x` as `[rows, C]` rows of class scores (a 0-d or 1-d input is one row),
+/// with the class count C as a 0-d int64 and in `x`'s type: constants when
+/// C is static, read from the shape otherwise.
+pub(super) fn class_rows<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    x0: Value<'c, 'a>,
+    rank: usize,
+) -> Result<(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>), String> {
+    let b = &c.b;
+    let dims = builder::dims(x0.r#type()).ok_or("unknown rank")?;
+    let classes = if rank == 0 { Some(1) } else { dims[rank - 1] };
+    if let Some(classes) = classes {
+        let x = b.onnx().reshape(x0, b.const_i64s(&[-1, classes])?, None).like(x0)?;
+        return Ok((x, b.const_i64_scalar(classes)?, b.const_like(x0, classes as f64)?));
+    }
+    // A dynamic C (rank 1 or 2): one row of a 1-d input.
+    let x = if rank == 2 { x0 } else { c.unsqueeze(x0, &[0])? };
+    let n = c.squeeze(super::common::dim_size(c, x0, rank as i64 - 1)?, &[0])?;
+    let element = builder::element_type(x0.r#type()).ok_or("not a tensor")?;
+    Ok((x, n, b.cast(n, element)?))
+}

@@ -33,7 +33,7 @@
 //! cannot be reproduced. Tested on shape, dtype, range and moments
 //! (tests/integration/random.rs), not differentially.
 
-use crate::{builder, Ctx};
+use crate::{builder, Ctx, IntArg};
 use melior::ir::{
     r#type::{IntegerType, RankedTensorType},
     Attribute, Type, Value, ValueLike,
@@ -105,7 +105,10 @@ fn raw_mask<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, keep: f64) -> Resul
     let ones = super::tensor_common::full(ctx, count, f32_type, 1.0)?;
     let ratio = b.const_scalar(f32_type, 1.0 - keep)?;
     let training = b.const_scalar(bool_type(ctx), 1.0)?;
-    let out = b.onnx().dropout(ones, Some(ratio), Some(training), None).results(&[b.unranked(f32_type), b.unranked(bool_type(ctx))])?;
+    let out = b
+        .onnx()
+        .dropout(ones, Some(ratio), Some(training), None)
+        .results(&[b.unranked(f32_type), b.unranked(bool_type(ctx))])?;
     let end = b.const_i64s(&[i64::MAX])?;
     let zero = b.const_i64s(&[0])?;
     let rest = b.onnx().slice(out[1], one, end, Some(zero), None).typed(b.unranked(bool_type(ctx)))?;
@@ -364,4 +367,46 @@ pub fn torch_dropout<'c, 'a>(
     let noise = b.onnx().mul(noise, a).like(x)?;
     let scaled = b.onnx().mul(x, noise).like(x)?;
     b.onnx().add(scaled, bias).like(x)
+}
+
+/// Integers uniform in `[low, high)` of `shape`, cast to the result type:
+/// `floor(low + U * (high - low))` in double, clamped below `high`. `U` has
+/// `log2(high - low) + 24` random bits (53 when the range is dynamic), so
+/// each value's probability is within `2^-24` (relative) of `1 / (high - low)`.
+pub fn randint<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    low: Option<IntArg<'c, 'a>>,
+    high: IntArg<'c, 'a>,
+    shape: Value<'c, 'a>,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let f64_type = Type::float64(b.context);
+    let low = low.unwrap_or(IntArg::Static(0));
+    let bits = match (low, high) {
+        (IntArg::Static(l), IntArg::Static(h)) => {
+            if l >= h {
+                return Err(format!("random_ expects 'from' to be less than 'to', but got from={l} >= to={h}"));
+            }
+            let span = (h as i128 - l as i128) as f64;
+            (span.log2().ceil() as usize + 24).min(53)
+        }
+        _ => 53,
+    };
+    let bound = |v: IntArg<'c, 'a>| -> Result<Value<'c, 'a>, String> {
+        match v {
+            IntArg::Static(v) => b.const_scalar(f64_type, v as f64),
+            dynamic => ctx.int_scalar(dynamic, f64_type),
+        }
+    };
+    let lo = bound(low)?;
+    let hi = bound(high)?;
+    let u = uniform_f64_bits(ctx, shape, bits)?;
+    let span = b.onnx().sub(hi, lo).like(lo)?;
+    let scaled = b.onnx().mul(u, span).like(u)?;
+    let shifted = b.onnx().add(scaled, lo).like(u)?;
+    let floored = b.onnx().floor(shifted).like(u)?;
+    let one = b.const_scalar(f64_type, 1.0)?;
+    let top = b.onnx().sub(hi, one).like(lo)?;
+    let clamped = b.onnx().min(&[floored, top]).like(u)?;
+    Ok(vec![b.cast(clamped, ctx.result_element(0)?)?])
 }

@@ -38,7 +38,13 @@ pub fn reverse<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dims: &[i64]) -> Res
 }
 
 /// Transpose swapping dims `d0` and `d1` of a tensor of rank `rank`.
-pub fn swap<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, rank: usize, d0: usize, d1: usize) -> Result<Value<'c, 'a>, String> {
+pub fn swap<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    rank: usize,
+    d0: usize,
+    d1: usize,
+) -> Result<Value<'c, 'a>, String> {
     let mut perm: Vec<i64> = (0..rank as i64).collect();
     perm.swap(d0, d1);
     ctx.b.onnx().transpose(x, Some(&perm)).like(x)
@@ -49,7 +55,12 @@ pub fn swap<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, rank: usize, d0: usize,
 /// Python slice semantics (negative indices count from the end, bounds
 /// clamp, a start past the end gives an empty piece), which is ONNX
 /// `Slice`'s. One value per aten result, typed like them.
-pub fn split_at<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64, indices: &[i64]) -> Result<Vec<Value<'c, 'a>>, String> {
+pub fn split_at<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    dim: i64,
+    indices: &[i64],
+) -> Result<Vec<Value<'c, 'a>>, String> {
     let b = &ctx.b;
     let rank = ctx.rank(x)?;
     let d = ctx.dim(dim, rank)? as i64;
@@ -76,7 +87,11 @@ pub fn split_at<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64, indices: 
 /// `dim` are static and add up to the (static) length of `dim`: then the
 /// pieces are consecutive (a piece of an out-of-order split would count
 /// elements twice), whatever indices or sections produced them.
-pub fn split_by_result_sizes<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i64) -> Result<Vec<Value<'c, 'a>>, String> {
+pub fn split_by_result_sizes<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    dim: i64,
+) -> Result<Vec<Value<'c, 'a>>, String> {
     let rank = ctx.rank(x)?;
     if rank == 0 {
         return Err("tensor_split needs a tensor of rank >= 1".into());
@@ -89,7 +104,10 @@ pub fn split_by_result_sizes<'c, 'a>(ctx: &Ctx<'c, 'a>, x: Value<'c, 'a>, dim: i
     for result in melior::ir::operation::OperationLike::results(&ctx.args.op) {
         let ty = result.r#type();
         let rd = builder::dims(ty).ok_or("result has an unknown rank")?;
-        sizes.push(rd[d].ok_or("tensor_split with data-dependent piece sizes (indices not known at export) is not supported")?);
+        sizes
+            .push(rd[d].ok_or(
+                "tensor_split with data-dependent piece sizes (indices not known at export) is not supported",
+            )?);
         types.push(ty);
     }
     if sizes.iter().sum::<i64>() != len {
@@ -131,7 +149,9 @@ pub fn linspace_graph<'c, 'a>(
     let f64_type: melior::ir::Type = melior::ir::r#type::Type::float64(b.context);
     let compute = if exponent_f64 || !builder::is_float(result) {
         f64_type
-    } else if result == melior::ir::r#type::Type::float16(b.context) || result == melior::ir::r#type::Type::bfloat16(b.context) {
+    } else if result == melior::ir::r#type::Type::float16(b.context)
+        || result == melior::ir::r#type::Type::bfloat16(b.context)
+    {
         b.f32_type()
     } else {
         result
@@ -169,4 +189,44 @@ pub fn linspace_graph<'c, 'a>(
     let up = b.onnx().add(start, b.onnx().mul(step, i).typed(like)?).typed(like)?;
     let down = b.onnx().sub(end, b.onnx().mul(step, j).typed(like)?).typed(like)?;
     b.onnx().where_(first, up, down).typed(like)
+}
+
+/// torch.movedim: each source dim goes to its destination; the other dims
+/// keep their order in the remaining places. A `Transpose`.
+pub fn movedim<'c, 'a>(ctx: &Ctx<'c, 'a>, source: &[i64], destination: &[i64]) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = ctx.args.tensor("self")?;
+    let rank = ctx.rank(x)?;
+    if source.len() != destination.len() {
+        return Err("movedim: source and destination must have the same number of dims".into());
+    }
+    let src: Vec<usize> = source.iter().map(|&d| ctx.dim(d, rank)).collect::<Result<_, _>>()?;
+    let dst: Vec<usize> = destination.iter().map(|&d| ctx.dim(d, rank)).collect::<Result<_, _>>()?;
+    for list in [&src, &dst] {
+        let mut sorted = list.clone();
+        sorted.sort();
+        sorted.dedup();
+        if sorted.len() != list.len() {
+            return Err("movedim: repeated dim in source or destination".into());
+        }
+    }
+    if rank == 0 {
+        return Ok(vec![x]);
+    }
+    let mut perm: Vec<Option<i64>> = vec![None; rank];
+    for (s, d) in src.iter().zip(&dst) {
+        perm[*d] = Some(*s as i64);
+    }
+    let mut rest = (0..rank as i64).filter(|d| !src.contains(&(*d as usize)));
+    let perm: Vec<i64> = perm.into_iter().map(|p| p.unwrap_or_else(|| rest.next().unwrap_or(0))).collect();
+    if perm.iter().enumerate().all(|(i, &p)| i as i64 == p) {
+        return Ok(vec![x]);
+    }
+    Ok(vec![ctx.b.onnx().transpose(x, Some(&perm)).typed(ctx.result_type(0)?)?])
+}
+
+/// `allowzero = 1` when a static size is 0 (an empty tensor: without it
+/// ONNX would copy the input's dim); left out otherwise so that the
+/// optimizer's view patterns (attention, rotary) still match.
+pub(super) fn allowzero(size: &[crate::IntArg<'_, '_>]) -> Option<i64> {
+    size.iter().any(|s| matches!(s, crate::IntArg::Static(0))).then_some(1)
 }

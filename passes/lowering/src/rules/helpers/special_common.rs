@@ -199,3 +199,42 @@ pub fn i0_asymptotic_series<'c, 'a>(
     )?;
     Ok((axf, p))
 }
+
+/// erfinv in float64 (see special_common.rs), cast to the result type.
+pub(super) fn erfinv_rule<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let (f, x) = Like::float64(c, c.args.tensor("self")?)?;
+    let y = erfinv(&f, x)?;
+    Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
+}
+
+/// log|Gamma(x)| in float64 (Lanczos; see special_common.rs), cast to the
+/// result type.
+pub(super) fn lgamma_rule<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let (f, x) = Like::float64(c, c.args.tensor("self")?)?;
+    let y = lgamma(&f, x)?;
+    Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
+}
+
+/// I0 in float64 (see special_common.rs), cast to the result type.
+pub(super) fn i0_rule<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let (f, x) = Like::float64(c, c.args.tensor("self")?)?;
+    let y = i0(&f, x)?;
+    Ok(vec![c.b.cast(y, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
+}
+
+/// The multivariate log-gamma: `p (p - 1) / 4 log(pi) + sum_j lgamma(x - j / 2)`,
+/// j < p, in float64. (torch raises when some x <= (p - 1) / 2; the ONNX
+/// model cannot raise and gives the formula's value there.)
+pub(super) fn mvlgamma<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
+    let p = c.args.int("p")?;
+    if p < 1 {
+        return Err(format!("mvlgamma with p = {p} (torch requires p >= 1)"));
+    }
+    let (f, x) = Like::float64(c, c.args.tensor("self")?)?;
+    let mut sum = f.k((p * (p - 1)) as f64 / 4.0 * std::f64::consts::PI.ln())?;
+    for j in 0..p {
+        let xj = f.addk(x, -(j as f64) / 2.0)?;
+        sum = f.add(sum, lgamma(&f, xj)?)?;
+    }
+    Ok(vec![c.b.cast(sum, c.result_element(0)?).and_then(|v| c.b.onnx().identity(v).typed(c.result_type(0)?))?])
+}

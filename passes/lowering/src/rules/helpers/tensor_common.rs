@@ -3,11 +3,7 @@
 
 use crate::{builder, Ctx};
 use melior::ir::r#type::TypeLike as _;
-use melior::ir::{
-    attribute::IntegerAttribute,
-    r#type::RankedTensorType,
-    Attribute, Type, Value, ValueLike,
-};
+use melior::ir::{attribute::IntegerAttribute, r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
 
 /// A constant of shape `shape` and element type `element` from `values`
 /// (converted like a C++ static_cast: truncation for integers).
@@ -36,8 +32,7 @@ pub fn constant<'c, 'a>(
 /// A 1-D int64 constant of a static shape (`tensor<Nxi64>`) from `values`.
 pub fn const_index<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: &[u64], values: &[i64]) -> Result<Value<'c, 'a>, String> {
     let ty: Type = RankedTensorType::new(shape, ctx.b.i64_type(), None).into();
-    let elements: Vec<Attribute> =
-        values.iter().map(|&v| IntegerAttribute::new(ctx.b.i64_type(), v).into()).collect();
+    let elements: Vec<Attribute> = values.iter().map(|&v| IntegerAttribute::new(ctx.b.i64_type(), v).into()).collect();
     ctx.b.constant(ty, &elements)
 }
 
@@ -54,7 +49,12 @@ pub fn broadcast_shape<'c, 'a>(ctx: &Ctx<'c, 'a>, values: &[Value<'c, 'a>]) -> R
 }
 
 /// A tensor of `shape` (1-D int64 value) filled with `fill` of `element`.
-pub fn full<'c, 'a>(ctx: &Ctx<'c, 'a>, shape: Value<'c, 'a>, element: Type<'c>, fill: f64) -> Result<Value<'c, 'a>, String> {
+pub fn full<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    shape: Value<'c, 'a>,
+    element: Type<'c>,
+    fill: f64,
+) -> Result<Value<'c, 'a>, String> {
     let s = ctx.b.const_scalar(element, fill)?;
     ctx.b.onnx().expand(s, shape).typed(ctx.b.unranked(element))
 }
@@ -249,7 +249,8 @@ pub fn scatter_reduce<'c, 'a>(
         return Ok(mean);
     }
     let zero = b.const_scalar(element, 0.0)?;
-    let untouched = b.onnx().equal(count, zero).typed(b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?;
+    let untouched =
+        b.onnx().equal(count, zero).typed(b.unranked(melior::ir::r#type::IntegerType::new(b.context, 1).into()))?;
     b.onnx().where_(untouched, x, mean).like(x)
 }
 
@@ -289,7 +290,12 @@ pub fn index_along<'c, 'a>(
 }
 
 /// Elements `start..end` of a 1-D int64 vector (`end` None: to the end).
-pub fn vec_slice<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, start: i64, end: Option<i64>) -> Result<Value<'c, 'a>, String> {
+pub fn vec_slice<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    v: Value<'c, 'a>,
+    start: i64,
+    end: Option<i64>,
+) -> Result<Value<'c, 'a>, String> {
     let b = &ctx.b;
     let s = b.const_i64s(&[start])?;
     let e = b.const_i64s(&[end.unwrap_or(i64::MAX)])?;
@@ -299,7 +305,12 @@ pub fn vec_slice<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>, start: i64, end: O
 
 /// `Where(cond, a, b)`, also for bool data (onnxruntime has no bool Where):
 /// `(cond and a) or (not cond and b)`.
-pub fn select<'c, 'a>(ctx: &Ctx<'c, 'a>, cond: Value<'c, 'a>, a: Value<'c, 'a>, b: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+pub fn select<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    cond: Value<'c, 'a>,
+    a: Value<'c, 'a>,
+    b: Value<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
     let bld = &ctx.b;
     let element = builder::element_type(a.r#type()).ok_or("not a tensor")?;
     if !builder::is_bool(element) {
@@ -309,4 +320,55 @@ pub fn select<'c, 'a>(ctx: &Ctx<'c, 'a>, cond: Value<'c, 'a>, a: Value<'c, 'a>, 
     let n = bld.onnx().not(cond).like(a)?;
     let r = bld.onnx().and(n, b).like(a)?;
     bld.onnx().or(l, r).like(a)
+}
+
+/// `self` unchanged when `index` is statically empty: torch's scatters are
+/// then a no-op and check nothing else (`src` may even be of another rank or
+/// smaller, which `ScatterElements` would reject).
+pub fn empty_index<'c, 'a>(ctx: &Ctx<'c, 'a>, index: Value<'c, 'a>) -> Result<Option<Value<'c, 'a>>, String> {
+    let dims = crate::builder::dims(melior::ir::ValueLike::r#type(&index)).ok_or("index has an unknown rank")?;
+    if !dims.contains(&Some(0)) {
+        return Ok(None);
+    }
+    let x = ctx.tensor_as("self", ctx.result_element(0)?)?;
+    Ok(Some(ctx.b.onnx().identity(x).typed(ctx.result_type(0)?)?))
+}
+
+/// A scatter on 0-d tensors: on 1-element views, then back to 0-d.
+pub fn zero_d<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    x: Value<'c, 'a>,
+    index: Value<'c, 'a>,
+    src: Value<'c, 'a>,
+    reduce: &str,
+    include_self: bool,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &ctx.b;
+    let one = b.const_i64s(&[1])?;
+    let (x1, i1, s1) = (
+        b.onnx().reshape(x, one, None).like(x)?,
+        b.onnx().reshape(index, one, None).like(index)?,
+        b.onnx().reshape(src, one, None).like(src)?,
+    );
+    let r = scatter_reduce(ctx, x1, 0, i1, s1, reduce, include_self)?;
+    let scalar = b.const_i64s(&[])?;
+    ctx.b.onnx().reshape(r, scalar, None).typed(ctx.result_type(0)?)
+}
+
+/// Element `at` of `values` / `indices` along `dim`, keeping the dim or not.
+pub fn pick<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    values: Value<'c, 'a>,
+    indices: Value<'c, 'a>,
+    dim: usize,
+    at: i64,
+    keepdim: bool,
+) -> Result<Vec<Value<'c, 'a>>, String> {
+    let b = &ctx.b;
+    let idx = if keepdim { b.const_i64s(&[at])? } else { b.const_i64_scalar(at)? };
+    let axis = Some(dim as i64);
+    Ok(vec![
+        ctx.b.onnx().gather(values, idx, axis).typed(ctx.result_type(0)?)?,
+        ctx.b.onnx().gather(indices, idx, axis).typed(ctx.result_type(1)?)?,
+    ])
 }

@@ -28,9 +28,7 @@
 
 use super::common::shape_slice;
 use crate::{builder, Ctx, IntArg};
-use melior::ir::{
-    r#type::RankedTensorType, Attribute, Type, Value, ValueLike,
-};
+use melior::ir::{r#type::RankedTensorType, Attribute, Type, Value, ValueLike};
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Mode {
@@ -77,7 +75,10 @@ pub fn upsample<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: Mode, spatial: usize) -> Result
     let out_dims = builder::dims(ctx.result_type(0)?).ok_or("upsample with a result of unknown rank")?;
     let rank = in_dims.len();
     if rank != spatial + 2 || out_dims.len() != rank {
-        return Err(format!("upsample over {spatial} spatial dims needs a rank-{} input, got rank {rank}", spatial + 2));
+        return Err(format!(
+            "upsample over {spatial} spatial dims needs a rank-{} input, got rank {rank}",
+            spatial + 2
+        ));
     }
     let factors: Vec<Option<f64>> = if is_vec {
         if ctx.args.is_none("scale_factors")? {
@@ -118,7 +119,9 @@ pub fn upsample<'c, 'a>(ctx: &Ctx<'c, 'a>, mode: Mode, spatial: usize) -> Result
         Mode::Nearest | Mode::NearestExact => axes.iter().all(|a| match integer_factor(a) {
             Some(s) => match (a.input, a.output) {
                 // Static: compare the index maps themselves.
-                (Some(i), Some(o)) => index_map(mode, a, i, o) == (0..o).map(|d| resize_index(mode, d, s)).collect::<Vec<_>>(),
+                (Some(i), Some(o)) => {
+                    index_map(mode, a, i, o) == (0..o).map(|d| resize_index(mode, d, s)).collect::<Vec<_>>()
+                }
                 // Dynamic: torch's float32 `floor(d * (1/s))` equals `floor(d / s)`
                 // when 1/s does not round down; nearest-exact never sits on a tie.
                 _ => mode == Mode::NearestExact || s == 1 || s == 2 || (1.0f32 / s as f32) as f64 >= 1.0 / s as f64,
@@ -209,7 +212,21 @@ fn resize<'c, 'a>(
     // Resize(x, roi, scales, sizes), roi left out.
     let resize_op = |scales: Option<Value<'c, 'a>>, sizes: Option<Value<'c, 'a>>| {
         let (transform, mode) = (Some(transform), Some(onnx_mode));
-        let node = ctx.b.onnx().resize(x, None, scales, sizes, None, None, transform, None, None, None, None, mode, nearest_mode);
+        let node = ctx.b.onnx().resize(
+            x,
+            None,
+            scales,
+            sizes,
+            None,
+            None,
+            transform,
+            None,
+            None,
+            None,
+            None,
+            mode,
+            nearest_mode,
+        );
         node.typed(ctx.result_type(0)?)
     };
     let i64_type = ctx.b.i64_type();
@@ -226,7 +243,12 @@ fn resize<'c, 'a>(
     if use_scales {
         let mut scales = vec![1.0f32, 1.0];
         scales.extend(axes.iter().map(|a| a.factor.unwrap() as f32));
-        let scales = const_floats(ctx, ctx.b.f32_type(), &[scales.len() as i64], &scales.iter().map(|&s| s as f64).collect::<Vec<_>>())?;
+        let scales = const_floats(
+            ctx,
+            ctx.b.f32_type(),
+            &[scales.len() as i64],
+            &scales.iter().map(|&s| s as f64).collect::<Vec<_>>(),
+        )?;
         // `sizes` stays an explicit empty input (the typed builder drops
         // trailing `None`s): the written node keeps its four inputs.
         let no_sizes = ctx.none()?;
@@ -294,7 +316,10 @@ fn dynamic_nearest<'c, 'a>(
             (Some(n), _, _) => b.const_i64s(&[n])?,
             (None, Some(sizes), _) => ctx.int_tensor(sizes[i])?,
             (None, None, Some(f)) => {
-                let scaled = b.onnx().mul(b.cast(input, f64_t)?, const_floats(ctx, f64_t, &[1], &[f])?).typed(b.unranked(f64_t))?;
+                let scaled = b
+                    .onnx()
+                    .mul(b.cast(input, f64_t)?, const_floats(ctx, f64_t, &[1], &[f])?)
+                    .typed(b.unranked(f64_t))?;
                 b.cast(b.onnx().floor(scaled).like(scaled)?, i64_t)?
             }
             (None, None, None) => return Err("upsample with neither an output size nor a scale factor".into()),
@@ -311,7 +336,10 @@ fn dynamic_nearest<'c, 'a>(
                 b.onnx().mul(df, scale).typed(b.unranked(f32_t))?
             }
             _ => {
-                let dd = b.onnx().add(b.cast(d, f64_t)?, const_floats(ctx, f64_t, &[1], &[0.5])?).typed(b.unranked(f64_t))?;
+                let dd = b
+                    .onnx()
+                    .add(b.cast(d, f64_t)?, const_floats(ctx, f64_t, &[1], &[0.5])?)
+                    .typed(b.unranked(f64_t))?;
                 let prod = b.onnx().mul(dd, b.cast(scale, f64_t)?).typed(b.unranked(f64_t))?;
                 b.cast(prod, f32_t)?
             }
@@ -337,10 +365,16 @@ fn dynamic_nearest<'c, 'a>(
 }
 
 /// A float constant of element type `element` and shape `shape`.
-fn const_floats<'c, 'a>(ctx: &Ctx<'c, 'a>, element: Type<'c>, shape: &[i64], values: &[f64]) -> Result<Value<'c, 'a>, String> {
+fn const_floats<'c, 'a>(
+    ctx: &Ctx<'c, 'a>,
+    element: Type<'c>,
+    shape: &[i64],
+    values: &[f64],
+) -> Result<Value<'c, 'a>, String> {
     let dims: Vec<u64> = shape.iter().map(|&d| d as u64).collect();
     let ty = RankedTensorType::new(&dims, element, None).into();
-    let elements: Vec<Attribute> = values.iter().map(|&v| crate::builder::float_attr(ctx.b.context, element, v).into()).collect();
+    let elements: Vec<Attribute> =
+        values.iter().map(|&v| crate::builder::float_attr(ctx.b.context, element, v).into()).collect();
     ctx.b.constant(ty, &elements)
 }
 
@@ -381,11 +415,19 @@ fn gather_path<'c, 'a>(
                 if input == output {
                     continue;
                 }
-                let (i0, i1, l0, l1) = if double { linear_taps::<f64>(a, align, input, output) } else { linear_taps::<f32>(a, align, input, output) };
+                let (i0, i1, l0, l1) = if double {
+                    linear_taps::<f64>(a, align, input, output)
+                } else {
+                    linear_taps::<f32>(a, align, input, output)
+                };
                 vec![(i0, Some(l0)), (i1, Some(l1))]
             }
             Mode::Cubic => {
-                if double { cubic_taps::<f64>(a, align, input, output) } else { cubic_taps::<f32>(a, align, input, output) }
+                if double {
+                    cubic_taps::<f64>(a, align, input, output)
+                } else {
+                    cubic_taps::<f32>(a, align, input, output)
+                }
             }
         };
         let mut sum: Option<Value> = None;
@@ -414,7 +456,9 @@ fn gather_path<'c, 'a>(
 
 /// The float arithmetic torch does in the kernel's `opmath_t` (float for
 /// float32, double for float64).
-trait OpMath: Copy + PartialOrd + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self> + std::ops::Mul<Output = Self> {
+trait OpMath:
+    Copy + PartialOrd + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self> + std::ops::Mul<Output = Self>
+{
     fn from_f64(v: f64) -> Self;
     fn from_i64(v: i64) -> Self;
     fn to_f64(self) -> f64;
@@ -533,4 +577,105 @@ fn cubic_taps<T: OpMath>(a: &Axis, align: bool, input: i64, output: i64) -> Vec<
         }
     }
     taps
+}
+
+/// Antialiased resampling (torchvision-style `antialias=True`): separable,
+/// so each spatial axis is a MatMul with torch's [in, out] weight matrix
+/// (triangle filter for bilinear, a = -0.5 cubic for bicubic, stretched by
+/// the scale when downsampling, normalized per output).
+pub(super) fn upsample_aa<'c, 'a>(c: &Ctx<'c, 'a>, cubic: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let is_vec = c.args.schema.arg("scale_factors").is_some();
+    let x = c.args.tensor(if is_vec { "input" } else { "self" })?;
+    let align = c.args.bool("align_corners")?;
+    let in_dims = builder::dims(x.r#type()).ok_or("unknown rank")?;
+    let out_dims = builder::dims(c.result_type(0)?).ok_or("unknown rank")?;
+    if in_dims.len() != 4 {
+        return Err("antialiased upsampling needs a 4-D input".into());
+    }
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    if !builder::is_float(element) {
+        // (A float attribute of an integer type is not a valid MLIR attribute.)
+        return Err(format!(
+            "antialiased upsampling of a {element} tensor: torch's integer kernels use fixed-point weights and \
+             round between passes, which a float MatMul does not reproduce; interpolate a float copy (x.float())"
+        ));
+    }
+    let factors: Vec<Option<f64>> = if is_vec {
+        if c.args.is_none("scale_factors")? {
+            vec![None, None]
+        } else {
+            c.args.floats("scale_factors")?.into_iter().map(Some).collect()
+        }
+    } else {
+        vec![c.args.opt_float("scales_h")?, c.args.opt_float("scales_w")?]
+    };
+    let mut y = x;
+    for axis in [2usize, 3] {
+        let input = in_dims[axis].ok_or("antialiased upsampling needs static sizes")?;
+        let output = out_dims[axis].ok_or("antialiased upsampling needs static sizes")?;
+        let m = weights(input, output, align, factors[axis - 2].filter(|&f| f > 0.0), cubic);
+        let ty: Type = RankedTensorType::new(&[input as u64, output as u64], element, None).into();
+        let attrs: Vec<Attribute> =
+            m.iter().map(|&v| crate::builder::float_attr(c.b.context, element, v).into()).collect();
+        let matrix = c.b.constant(ty, &attrs)?;
+        y = if axis == 3 {
+            c.b.onnx().mat_mul(y, matrix).like(x)?
+        } else {
+            let perm = Some(&[0, 1, 3, 2][..]);
+            let t = c.b.onnx().transpose(y, perm).like(x)?;
+            let t = c.b.onnx().mat_mul(t, matrix).like(x)?;
+            c.b.onnx().transpose(t, perm).like(x)?
+        };
+    }
+    Ok(vec![c.b.onnx().identity(y).typed(c.result_type(0)?)?])
+}
+
+/// torch's antialias weights as an [in, out] matrix (row-major).
+fn weights(input: i64, output: i64, align: bool, factor: Option<f64>, cubic: bool) -> Vec<f64> {
+    // area_pixel_compute_scale in float.
+    let scale: f32 = if align {
+        if output > 1 {
+            (input - 1) as f32 / (output - 1) as f32
+        } else {
+            0.0
+        }
+    } else {
+        match factor {
+            Some(f) => (1.0 / f) as f32,
+            None => input as f32 / output as f32,
+        }
+    };
+    let scale = scale as f64;
+    let interp_size = if cubic { 4.0 } else { 2.0 };
+    let support = if scale >= 1.0 { interp_size * 0.5 * scale } else { interp_size * 0.5 };
+    let invscale = if scale >= 1.0 { 1.0 / scale } else { 1.0 };
+    let filter = |x: f64| -> f64 {
+        let x = x.abs();
+        if cubic {
+            let a = -0.5;
+            if x < 1.0 {
+                ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0
+            } else if x < 2.0 {
+                (((x - 5.0) * x + 8.0) * x - 4.0) * a
+            } else {
+                0.0
+            }
+        } else if x < 1.0 {
+            1.0 - x
+        } else {
+            0.0
+        }
+    };
+    let mut m = vec![0.0; (input * output) as usize];
+    for i in 0..output {
+        let center = scale * (i as f64 + 0.5);
+        let xmin = ((center - support + 0.5) as i64).max(0);
+        let xmax = ((center + support + 0.5) as i64).min(input);
+        let ws: Vec<f64> = (xmin..xmax).map(|j| filter((j as f64 - center + 0.5) * invscale)).collect();
+        let total: f64 = ws.iter().sum();
+        for (k, j) in (xmin..xmax).enumerate() {
+            m[(j * output + i) as usize] = if total != 0.0 { ws[k] / total } else { 0.0 };
+        }
+    }
+    m
 }

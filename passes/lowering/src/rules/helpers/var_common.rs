@@ -1,5 +1,6 @@
 //! Variance shared by var, std and var_mean. Not a rule file.
 
+use super::math_common::lift0;
 use crate::{builder, Ctx};
 use melior::ir::{Value, ValueLike};
 
@@ -102,4 +103,50 @@ pub(super) fn variance_all<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Val
     let var = b.onnx().div(sum, denom).like(x)?;
     let y = if std { b.onnx().sqrt(var) } else { b.onnx().identity(var) };
     Ok(vec![y.typed(c.result_type(0)?)?])
+}
+
+/// (var or std, mean) over the same dims (all when None).
+pub(super) fn with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let v = variance(c, std)?.remove(0);
+    let x = c.args.tensor("self")?;
+    let rank = c.rank(x)?;
+    let dims = super::var_common::reduced_dims(c, rank)?;
+    let axes = if dims.is_empty() { None } else { Some(&dims[..]) };
+    let keepdim = c.args.bool("keepdim")?;
+    let mean = if super::reduce_common::reduced_count(x, axes) == Some(0) {
+        super::reduce_common::mean_of_empty(c, x, axes, keepdim, c.result_type(1)?)?
+    } else {
+        c.reduce(crate::Reduction::Mean, x, axes, keepdim, c.result_type(1)?)?
+    };
+    Ok(vec![v, mean])
+}
+
+/// `var_mean.default` / `std_mean.default` (`self`, `unbiased`): over every
+/// element, both results 0-d.
+pub(super) fn all_with_mean<'c, 'a>(c: &Ctx<'c, 'a>, std: bool) -> Result<Vec<Value<'c, 'a>>, String> {
+    let x = c.args.tensor("self")?;
+    let shape = builder::dims(x.r#type()).ok_or("unknown rank")?;
+    let all: Vec<i64> = (0..shape.len() as i64).collect();
+    let empty = super::reduce_common::reduced_count(x, None) == Some(0);
+    let correction = if c.args.bool("unbiased")? { 1.0 } else { 0.0 };
+    let (x, _) = lift0(c, x)?;
+    let b = &c.b;
+    let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
+    let mean_k = c.reduce(crate::Reduction::Mean, x, None, true, b.unranked(element))?;
+    let d = b.onnx().sub(x, mean_k).like(x)?;
+    let sq = b.onnx().mul(d, d).like(x)?;
+    let sum = c.reduce(crate::Reduction::Sum, sq, None, false, b.unranked(element))?;
+    let denom = super::var_common::degrees_of_freedom(c, x, &shape, &all, correction)?;
+    let var = b.onnx().div(sum, denom).like(x)?;
+    let v = if std {
+        b.onnx().sqrt(var).typed(c.result_type(0)?)?
+    } else {
+        b.onnx().identity(var).typed(c.result_type(0)?)?
+    };
+    let mean = if empty {
+        super::reduce_common::mean_of_empty(c, x, None, false, c.result_type(1)?)?
+    } else {
+        c.reduce(crate::Reduction::Mean, x, None, false, c.result_type(1)?)?
+    };
+    Ok(vec![v, mean])
 }

@@ -87,5 +87,26 @@ pub(super) fn vector_norm<'c, 'a>(
 }
 
 pub(super) fn onnx_code(element: Type<'_>) -> Result<i64, String> {
-    crate::onnx_ir::data_type_code(element).map(|c| c as i64).ok_or_else(|| "element type without an ONNX code".to_string())
+    crate::onnx_ir::data_type_code(element)
+        .map(|c| c as i64)
+        .ok_or_else(|| "element type without an ONNX code".to_string())
+}
+
+/// torch's renormalisation factor of a (float64) `norm` and 0-d `maxnorm`: `maxnorm / (norm +
+/// 1e-7)` where `norm > maxnorm` (and `only`, when given, holds), else 1.
+/// Shared with embedding_renorm.
+pub(super) fn renorm_factor<'c, 'a>(
+    c: &Ctx<'c, 'a>,
+    norm: Value<'c, 'a>,
+    maxnorm: Value<'c, 'a>,
+    only: Option<Value<'c, 'a>>,
+) -> Result<Value<'c, 'a>, String> {
+    let b = &c.b;
+    let bool_t = b.unranked(super::math_common::bool_type(c));
+    let mut big = b.onnx().greater(norm, maxnorm).typed(bool_t)?;
+    if let Some(only) = only {
+        big = b.onnx().and(only, big).typed(bool_t)?;
+    }
+    let scale = b.onnx().div(maxnorm, b.onnx().add(norm, b.const_like(norm, 1e-7)?).like(norm)?).like(norm)?;
+    b.onnx().where_(big, scale, b.const_like(norm, 1.0)?).like(norm)
 }

@@ -1,6 +1,7 @@
+use super::index_common::{advanced, clamp_indices};
 use super::tensor_common::select;
-use crate::{builder, Ctx, Rule};
-use melior::ir::{Value, ValueLike};
+use crate::Rule;
+use melior::ir::Value;
 
 /// `_unsafe_masked_index(x, mask, indices, fill)`: `where(mask, x[indices],
 /// fill)`, where `indices` may be out of bounds wherever `mask` is false.
@@ -16,7 +17,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._unsafe_masked_index.default", |
     if given.is_empty() {
         return Err("_unsafe_masked_index without index tensors is not supported".into());
     }
-    let adv = super::index::advanced(c, x, &given)?;
+    let adv = advanced(c, x, &given)?;
     let mut gathered = b.onnx().gather_nd(adv.xt, adv.stacked, None).like(x)?;
     if let Some(p) = adv.block_at {
         // [B(nb), pre(p), post] -> [pre, B, post]
@@ -41,39 +42,3 @@ pub const RULES: &[Rule] = &[Rule::custom("aten._unsafe_masked_index.default", |
     "self: T[4,3]; mask: bool[2,1]; indices: (i64[2]{0..9}); fill: 1",
 ])
 .dtypes(&["f32", "i64", "bool", "i32", "f64"])];
-
-/// The index tensors (int64 or int32; `None` entries kept) cast to int64
-/// and clamped to `[-size, size - 1]` of the dim they index.
-pub fn clamp_indices<'c, 'a>(
-    ctx: &Ctx<'c, 'a>,
-    x: Value<'c, 'a>,
-    indices: &[Option<Value<'c, 'a>>],
-) -> Result<Vec<Option<Value<'c, 'a>>>, String> {
-    let b = &ctx.b;
-    let rank = ctx.rank(x)?;
-    if indices.len() > rank {
-        return Err(format!("too many indices ({}) for a tensor of rank {rank}", indices.len()));
-    }
-    let i64s = b.unranked(b.i64_type());
-    let mut out = Vec::new();
-    for (d, idx) in indices.iter().enumerate() {
-        let Some(idx) = idx else {
-            out.push(None);
-            continue;
-        };
-        let element = builder::element_type(idx.r#type()).ok_or("index is not a tensor")?;
-        if builder::is_float(element) || builder::is_bool(element) || element == melior::ir::r#type::IntegerType::unsigned(b.context, 8).into() {
-            return Err("_unsafe_masked_index expects int64 or int32 index tensors".into());
-        }
-        // Typed with the index's rank (the indexing lowering needs it).
-        let ranked = builder::with_element_type(idx.r#type(), b.i64_type()).ok_or("index is not a tensor")?;
-        let idx = b.cast_like_type(*idx, b.i64_type())?;
-        let size = b.onnx().shape(x, Some(d as i64 + 1), Some(d as i64)).typed(i64s)?;
-        let size = ctx.squeeze(size, &[0])?;
-        let low = b.onnx().neg(size).typed(i64s)?;
-        let high = b.onnx().sub(size, b.const_i64_scalar(1)?).typed(i64s)?;
-        let clamped = b.onnx().max(&[idx, low]).typed(ranked)?;
-        out.push(Some(b.onnx().min(&[clamped, high]).typed(ranked)?));
-    }
-    Ok(out)
-}

@@ -1,5 +1,4 @@
-use super::_unsafe_masked_index::clamp_indices;
-use super::index_put::index_put_values;
+use super::index_common::{clamp_indices, index_put_values};
 use super::tensor_common::select;
 use crate::Rule;
 

@@ -1,4 +1,4 @@
-use super::as_strided::strided_positions;
+use super::as_strided_common::strided_positions;
 use super::tensor_common::const_index;
 use crate::Rule;
 

@@ -1,3 +1,4 @@
+use super::index_common::index_put_values;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -28,64 +29,4 @@ fn index_put<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let indices = ctx.args.opt_tensors("indices")?;
     let values = ctx.tensor_as("values", ctx.result_element(0)?)?;
     index_put_values(ctx, x, &indices, values, ctx.args.bool("accumulate")?)
-}
-
-/// `x[indices] = values` (`+=` when accumulating) for given operands;
-/// shared with `_unsafe_masked_index_put_accumulate`.
-pub fn index_put_values<'c, 'a>(
-    ctx: &Ctx<'c, 'a>,
-    x: Value<'c, 'a>,
-    indices: &[Option<Value<'c, 'a>>],
-    values: Value<'c, 'a>,
-    accumulate: bool,
-) -> Result<Vec<Value<'c, 'a>>, String> {
-    let b = &ctx.b;
-    let rank = ctx.rank(x)?;
-    let given = super::index::int_indices(ctx, indices)?;
-    if given.is_empty() {
-        return Err("index_put without index tensors is not supported".into());
-    }
-    let adv = super::index::advanced(ctx, x, &given)?;
-    let i64s = b.unranked(b.i64_type());
-    let m = adv.dims.len();
-    let nb = adv.index_rank;
-    // The shape torch broadcasts `values` to (the shape of `x[indices]`).
-    let mut parts = Vec::new();
-    let rest = |start: usize, end: Option<usize>| -> Result<Value<'c, 'a>, String> {
-        b.onnx().shape(adv.xt, end.map(|end| end as i64), Some(start as i64)).typed(i64s)
-    };
-    if let Some(p) = adv.block_at {
-        // [pre(p), B, post]: pre and post are dims m..m+p and m+p.. of xt.
-        parts.push(rest(m, Some(m + p))?);
-        parts.push(adv.index_shape);
-        if m + p < rank {
-            parts.push(rest(m + p, None)?);
-        }
-    } else {
-        parts.push(adv.index_shape);
-        if m < rank {
-            parts.push(rest(m, None)?);
-        }
-    }
-    let region = b.onnx().concat(&parts, 0).typed(i64s)?;
-    let mut values = b.onnx().expand(values, region).like(values)?;
-    if let Some(p) = adv.block_at {
-        // [pre(p), B(nb), post] -> [B, pre, post]
-        let out_rank = nb + rank - m;
-        let mut perm: Vec<i64> = (p as i64..(p + nb) as i64).collect();
-        perm.extend(0..p as i64);
-        perm.extend((p + nb) as i64..out_rank as i64);
-        values = b.onnx().transpose(values, Some(&perm)).like(values)?;
-    }
-    let reduction = accumulate.then_some("add");
-    let identity = adv.perm.iter().enumerate().all(|(i, &p)| i as i64 == p);
-    if identity {
-        return Ok(vec![b.onnx().scatter_nd(adv.xt, adv.stacked, values, reduction).typed(ctx.result_type(0)?)?]);
-    }
-    let mut inverse = vec![0i64; rank];
-    for (i, &p) in adv.perm.iter().enumerate() {
-        inverse[p as usize] = i as i64;
-    }
-    let scattered = b.onnx().scatter_nd(adv.xt, adv.stacked, values, reduction).like(x)?;
-    Ok(vec![ctx.b.onnx().transpose(scattered, Some(&inverse)).typed(ctx.result_type(0)?)?])
 }

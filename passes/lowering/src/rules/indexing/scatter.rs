@@ -1,4 +1,4 @@
-use super::tensor_common::{cut_to, scatter_reduce};
+use super::tensor_common::{cut_to, empty_index, scatter_reduce, zero_d};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -69,37 +69,4 @@ fn scatter<'c, 'a>(ctx: &Ctx<'c, 'a>, reduce: Option<String>) -> Result<Vec<Valu
         return Ok(vec![zero_d(ctx, x, index, src, reduce, true)?]);
     }
     Ok(vec![scatter_reduce(ctx, x, dim, index, src, reduce, true)?])
-}
-
-/// `self` unchanged when `index` is statically empty: torch's scatters are
-/// then a no-op and check nothing else (`src` may even be of another rank or
-/// smaller, which `ScatterElements` would reject).
-pub fn empty_index<'c, 'a>(ctx: &Ctx<'c, 'a>, index: Value<'c, 'a>) -> Result<Option<Value<'c, 'a>>, String> {
-    let dims = crate::builder::dims(melior::ir::ValueLike::r#type(&index)).ok_or("index has an unknown rank")?;
-    if !dims.contains(&Some(0)) {
-        return Ok(None);
-    }
-    let x = ctx.tensor_as("self", ctx.result_element(0)?)?;
-    Ok(Some(ctx.b.onnx().identity(x).typed(ctx.result_type(0)?)?))
-}
-
-/// A scatter on 0-d tensors: on 1-element views, then back to 0-d.
-pub fn zero_d<'c, 'a>(
-    ctx: &Ctx<'c, 'a>,
-    x: Value<'c, 'a>,
-    index: Value<'c, 'a>,
-    src: Value<'c, 'a>,
-    reduce: &str,
-    include_self: bool,
-) -> Result<Value<'c, 'a>, String> {
-    let b = &ctx.b;
-    let one = b.const_i64s(&[1])?;
-    let (x1, i1, s1) = (
-        b.onnx().reshape(x, one, None).like(x)?,
-        b.onnx().reshape(index, one, None).like(index)?,
-        b.onnx().reshape(src, one, None).like(src)?,
-    );
-    let r = scatter_reduce(ctx, x1, 0, i1, s1, reduce, include_self)?;
-    let scalar = b.const_i64s(&[])?;
-    ctx.b.onnx().reshape(r, scalar, None).typed(ctx.result_type(0)?)
 }

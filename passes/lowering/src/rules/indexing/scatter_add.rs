@@ -1,4 +1,4 @@
-use super::tensor_common::{cut_to, scatter_reduce};
+use super::tensor_common::{cut_to, empty_index, scatter_reduce, zero_d};
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.scatter_add.default", |c| {
@@ -6,13 +6,13 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.scatter_add.default", |c| {
     let rank = c.rank(x)?;
     let dim = c.dim(c.args.int("dim")?, rank)?;
     let index = c.args.tensor("index")?;
-    if let Some(same) = super::scatter::empty_index(c, index)? {
+    if let Some(same) = empty_index(c, index)? {
         return Ok(vec![same]);
     }
     let src = c.tensor_as("src", c.result_element(0)?)?;
     let src = cut_to(c, src, index)?;
     if rank == 0 {
-        return Ok(vec![super::scatter::zero_d(c, x, index, src, "sum", true)?]);
+        return Ok(vec![zero_d(c, x, index, src, "sum", true)?]);
     }
     Ok(vec![scatter_reduce(c, x, dim, index, src, "sum", true)?])
 })

@@ -1,4 +1,4 @@
-use super::triu::trilu;
+use super::triangle_common::trilu;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.tril.default", |c| trilu(c, 0))

@@ -1,3 +1,4 @@
+use super::cholesky_common::solve_with_factor;
 use super::linalg_common::{self as lc, La};
 use crate::Rule;
 
@@ -10,7 +11,7 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cholesky_inverse.default", |c| {
     let (n, _) = lc::square_dims(factor, "self")?;
     let la = La::new(c, element);
     let eye = lc::identity(&la, n)?;
-    Ok(vec![super::cholesky_solve::solve_with_factor(c, factor, eye, upper)?])
+    Ok(vec![solve_with_factor(c, factor, eye, upper)?])
 })
 .samples(&["self: T[3,3]{dd}", "self: T[2,4,4]{dd}", "self: T[3,3]{dd}; upper: true", "self: T[0,0]"])
 .dtypes(&["f32", "f64"])];

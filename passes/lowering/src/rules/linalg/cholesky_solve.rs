@@ -1,6 +1,5 @@
-use super::linalg_common::{self as lc, La};
-use crate::{Ctx, Rule};
-use melior::ir::Value;
+use super::cholesky_common::solve_with_factor;
+use crate::Rule;
 
 /// `X` with `A X = B` for `A = L L^T` (`upper=False`) or `A = U^T U`, from
 /// the Cholesky factor `input2` (LAPACK `potrs`): two triangular solves
@@ -20,23 +19,3 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.cholesky_solve.default", |c| {
     "self: T[0,2]; input2: T[0,0]",
 ])
 .dtypes(&["f32", "f64"])];
-
-/// `(F F^T)^-1 B` (lower `F`) or `(F^T F)^-1 B` (upper `F`).
-pub fn solve_with_factor<'c, 'a>(
-    c: &Ctx<'c, 'a>,
-    factor: Value<'c, 'a>,
-    b: Value<'c, 'a>,
-    upper: bool,
-) -> Result<Value<'c, 'a>, String> {
-    let element = lc::float_element(factor, "the Cholesky factor")?;
-    let (n, batch) = lc::square_dims(factor, "the Cholesky factor")?;
-    lc::matrix_dims(b, "B")?;
-    let la = La::new(c, element);
-    let b = c.b.cast_like_type(b, element)?;
-    let b = la.expand_batch(b, factor)?;
-    let t = la.transpose(factor, batch + 2)?;
-    // lower: L y = B, L^T x = y; upper: U^T y = B, U x = y.
-    let (first, second) = if upper { (t, factor) } else { (factor, t) };
-    let y = lc::triangular_solve(&la, first, b, n, true, false)?;
-    lc::triangular_solve(&la, second, y, n, false, false)
-}

@@ -1,6 +1,7 @@
+use super::cross_common::cross;
 use crate::Rule;
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.cross.default", |c| super::linalg_cross::cross(c, c.args.opt_int("dim")?))
+pub const RULES: &[Rule] = &[Rule::custom("aten.cross.default", |c| cross(c, c.args.opt_int("dim")?))
     .samples(&[
         "self: T[4,3]; other: T[4,3]; dim: 1",
         "self: T[3,4]; other: T[3,4]",

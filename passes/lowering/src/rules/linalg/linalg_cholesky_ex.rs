@@ -1,6 +1,5 @@
-use super::linalg_common::{self as lc, La};
-use crate::{Ctx, Rule};
-use melior::ir::Value;
+use super::cholesky_common::cholesky;
+use crate::Rule;
 
 /// `(L, info)`: Cholesky factor of a symmetric positive-definite `[*, n, n]`
 /// (static n <= 16), unrolled LAPACK `potf2` (see linalg_common.rs). Reads
@@ -25,17 +24,3 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_cholesky_ex.default", |c|
     "self: T[2,0,0]",
 ])
 .dtypes(&["f32", "f64"])];
-
-/// `(factor, info)` of the tensor argument `name`.
-pub fn cholesky<'c, 'a>(c: &Ctx<'c, 'a>, name: &str, upper: bool) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
-    let a = c.args.tensor(name)?;
-    let element = lc::float_element(a, name)?;
-    let (n, batch) = lc::square_dims(a, name)?;
-    let la = La::new(c, element);
-    // The upper triangle of A is the lower one of A^T; U = L^T.
-    let input = if upper { la.transpose(a, batch + 2)? } else { a };
-    let (l, flags) = lc::cholesky(&la, input, n, batch)?;
-    let factor = if upper { la.transpose(l, batch + 2)? } else { l };
-    let info = lc::info_from_flags(&la, flags, a)?;
-    Ok((factor, info))
-}

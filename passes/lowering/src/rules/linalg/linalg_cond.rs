@@ -6,7 +6,7 @@
 //! Empty matrices give 0, like torch.
 use super::linalg_inv_common::inverse;
 use super::linalg_jacobi_common::{cast_result, operand_dims, real_float, singular_values, zeros_result, Ops};
-use super::linalg_matrix_norm::{matrix_norm, MatrixOrd};
+use super::matrix_norm_common::{matrix_norm, MatrixOrd};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -60,9 +60,15 @@ fn cond<'c, 'a>(c: &Ctx<'c, 'a>, ord: MatrixOrd) -> Result<Vec<Value<'c, 'a>>, S
     if let Some(positive) = two {
         let k = m.min(n);
         let s = singular_values(c, a, m, n, batch)?;
-        let first = o.f(o.on().slice(s, o.b.const_i64s(&[0])?, o.b.const_i64s(&[1])?, Some(o.b.const_i64s(&[-1])?), None))?;
-        let last =
-            o.f(o.on().slice(s, o.b.const_i64s(&[k as i64 - 1])?, o.b.const_i64s(&[k as i64])?, Some(o.b.const_i64s(&[-1])?), None))?;
+        let first =
+            o.f(o.on().slice(s, o.b.const_i64s(&[0])?, o.b.const_i64s(&[1])?, Some(o.b.const_i64s(&[-1])?), None))?;
+        let last = o.f(o.on().slice(
+            s,
+            o.b.const_i64s(&[k as i64 - 1])?,
+            o.b.const_i64s(&[k as i64])?,
+            Some(o.b.const_i64s(&[-1])?),
+            None,
+        ))?;
         let r = if positive { o.f(o.on().div(first, last))? } else { o.f(o.on().div(last, first))? };
         let r = o.f(o.on().squeeze(r, Some(o.b.const_i64s(&[-1])?)))?;
         return Ok(vec![cast_result(c, 0, r)?]);

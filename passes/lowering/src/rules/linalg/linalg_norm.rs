@@ -1,4 +1,4 @@
-use super::linalg_matrix_norm::{matrix_norm, MatrixOrd};
+use super::matrix_norm_common::{matrix_norm, MatrixOrd};
 use super::vector_norm_common::vector_norm;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
@@ -19,8 +19,7 @@ pub const RULES: &[Rule] = &[
         "self: T[3,4]; ord: 2",
         "self: T[2,3,4]; ord: -2; dim: [2,1]; keepdim: true",
     ])
-    .dtypes(&["f32", "f64"])
-    ,
+    .dtypes(&["f32", "f64"]),
     Rule::custom("aten.linalg_norm.ord_str", |c| linalg_norm(c, Some(MatrixOrd::Str(c.args.string("ord")?))))
         .samples(&[
             "self: T[3,4]; ord: \"fro\"",
@@ -28,8 +27,7 @@ pub const RULES: &[Rule] = &[
             "self: T[3,4]; ord: \"nuc\"",
             "self: T[2,3,4]; ord: \"nuc\"; dim: [0,2]",
         ])
-    .dtypes(&["f32", "f64"])
-        ,
+        .dtypes(&["f32", "f64"]),
 ];
 
 /// `torch.linalg.norm`: a vector norm when `dim` is one dim (or None with
@@ -47,7 +45,9 @@ fn linalg_norm<'c, 'a>(ctx: &Ctx<'c, 'a>, ord: Option<MatrixOrd>) -> Result<Vec<
         (None, Some(d)) => matrix_norm(ctx, x, &MatrixOrd::Str("fro".into()), &d, keepdim, result)?,
         (Some(MatrixOrd::Number(o)), None) if rank == 1 => vector_norm(ctx, x, o, &[0], keepdim, result)?,
         (Some(o), None) if rank == 2 => matrix_norm(ctx, x, &o, &[0, 1], keepdim, result)?,
-        (Some(_), None) => return Err(format!("linalg.norm with an ord and no dim needs a 1-D or 2-D input, got rank {rank}")),
+        (Some(_), None) => {
+            return Err(format!("linalg.norm with an ord and no dim needs a 1-D or 2-D input, got rank {rank}"))
+        }
         (Some(MatrixOrd::Number(o)), Some(d)) if d.len() == 1 => vector_norm(ctx, x, o, &d, keepdim, result)?,
         (Some(MatrixOrd::Str(s)), Some(d)) if d.len() == 1 => {
             return Err(format!("linalg.norm: ord '{s}' is a matrix norm but one dim was given"))

@@ -1,9 +1,10 @@
+use super::lu_common::solve_ex;
 use crate::Rule;
 
 /// `X` with `A X = B` (`left`) or `X A = B`: see linalg_solve_ex.rs. torch
 /// raises on a singular `A`; the ONNX graph gives inf/NaN there.
 pub const RULES: &[Rule] = &[Rule::custom("aten.linalg_solve.default", |c| {
-    let (x, _) = super::linalg_solve_ex::solve_ex(c)?;
+    let (x, _) = solve_ex(c)?;
     Ok(vec![x])
 })
 .samples(&[

@@ -1,10 +1,11 @@
 use super::linalg_common::La;
+use super::lu_common::slogdet;
 use crate::Rule;
 
 /// `log(det(A))` as torch computes it: `logabsdet` from slogdet, NaN where
 /// the sign is -1 (a negative determinant), -inf for a singular matrix.
 pub const RULES: &[Rule] = &[Rule::custom("aten.logdet.default", |c| {
-    let (sign, logabsdet, _, _) = super::linalg_slogdet::slogdet(c, "self")?;
+    let (sign, logabsdet, _, _) = slogdet(c, "self")?;
     let element = c.result_element(0)?;
     let la = La::new(c, element);
     let minus_one = la.scalar(-1.0)?;

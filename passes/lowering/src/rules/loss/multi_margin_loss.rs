@@ -1,7 +1,7 @@
-use super::nn_common::reduce_loss;
 use super::like_common::Like;
-use crate::{builder, Ctx, Rule};
-use melior::ir::{Value, ValueLike};
+use super::nn_common::{class_rows, reduce_loss};
+use crate::{Ctx, Rule};
+use melior::ir::Value;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.multi_margin_loss.default", loss)
     .samples(&[
@@ -39,7 +39,8 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let xt = b.onnx().gather_elements(x, t, Some(1)).like(x0)?;
     let z = e.add(e.sub(e.k(c.args.number("margin")?.as_f64())?, xt)?, x)?;
     let h = if p == 2.0 { e.mul(z, z)? } else { z };
-    let classes_range = b.onnx().range(b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?, None).typed(b.unranked(i64_t))?;
+    let classes_range =
+        b.onnx().range(b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?, None).typed(b.unranked(i64_t))?;
     let is_target = e.equal(classes_range, t)?;
     let keep = e.and(e.greater(z, e.k(0.0)?)?, e.not(is_target)?)?;
     let mut h = e.where_(keep, h, e.k(0.0)?)?;
@@ -54,26 +55,4 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     // (its static shape: [N], 0-d, or [1] where export's meta says so).
     let s = super::prod_common::per_sample_shape(c, s, b.shape(t0)?)?;
     Ok(vec![reduce_loss(c, s)?])
-}
-
-/// `x` as `[rows, C]` rows of class scores (a 0-d or 1-d input is one row),
-/// with the class count C as a 0-d int64 and in `x`'s type: constants when
-/// C is static, read from the shape otherwise.
-pub(super) fn class_rows<'c, 'a>(
-    c: &Ctx<'c, 'a>,
-    x0: Value<'c, 'a>,
-    rank: usize,
-) -> Result<(Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>), String> {
-    let b = &c.b;
-    let dims = builder::dims(x0.r#type()).ok_or("unknown rank")?;
-    let classes = if rank == 0 { Some(1) } else { dims[rank - 1] };
-    if let Some(classes) = classes {
-        let x = b.onnx().reshape(x0, b.const_i64s(&[-1, classes])?, None).like(x0)?;
-        return Ok((x, b.const_i64_scalar(classes)?, b.const_like(x0, classes as f64)?));
-    }
-    // A dynamic C (rank 1 or 2): one row of a 1-d input.
-    let x = if rank == 2 { x0 } else { c.unsqueeze(x0, &[0])? };
-    let n = c.squeeze(super::common::dim_size(c, x0, rank as i64 - 1)?, &[0])?;
-    let element = builder::element_type(x0.r#type()).ok_or("not a tensor")?;
-    Ok((x, n, b.cast(n, element)?))
 }

@@ -1,5 +1,5 @@
-use super::nn_common::reduce_loss;
 use super::like_common::Like;
+use super::nn_common::{class_rows, reduce_loss};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -28,7 +28,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let i64_t = b.i64_type();
     let i64_u = b.unranked(i64_t);
     let e = Like::new(c, x0);
-    let (x, classes, classes_f) = super::multi_margin_loss::class_rows(c, x0, rank)?;
+    let (x, classes, classes_f) = class_rows(c, x0, rank)?;
     // The target has the input's shape: the same rows.
     let t = b.onnx().reshape(b.cast(c.args.tensor("target")?, i64_t)?, b.shape(x)?, None).typed(i64_u)?;
     // valid[n, j]: no -1 (any negative) before or at j.
@@ -37,7 +37,7 @@ fn loss<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let valid = e.equal(cum, b.const_i64_scalar(0)?)?;
     let label = b.onnx().where_(valid, t, b.const_i64_scalar(0)?).typed(i64_u)?;
     let xt = b.onnx().gather_elements(x, label, Some(1)).like(x0)?; // [N, j]
-    // is_target[n, i]: i is one of the valid labels.
+                                                                    // is_target[n, i]: i is one of the valid labels.
     let range = b.onnx().range(b.const_i64_scalar(0)?, classes, b.const_i64_scalar(1)?, None).typed(i64_u)?;
     let hit = e.equal(c.unsqueeze(label, &[2])?, range)?; // [N, j, i]
     let hit = e.and(hit, c.unsqueeze(valid, &[2])?)?;

@@ -6,8 +6,8 @@
 //! machines torch's half kernel uses a faster, less accurate `exp` from 16
 //! keys on (its logsumexp is then ~1e-5 from the float32 value, and some
 //! outputs 1 half ulp from ours).
+use super::attention_common::{attention_scores, default_scale, in_opmath};
 use super::math_common::isinf;
-use super::scaled_dot_product_attention::{attention_scores, default_scale, in_opmath};
 use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 

@@ -1,5 +1,4 @@
-use super::im2col::patch_indices;
-use super::nn_common::{expand, slice, with_batch};
+use super::nn_common::{expand, patch_indices, slice, with_batch};
 use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -36,7 +35,10 @@ fn col2im<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         let cols = c.b.onnx().reshape(xb, c.b.const_i64s(&[0, ch, k * oh * ow])?, None).like(xb)?;
         let shape = c.b.shape(cols)?;
         let indices = c.b.onnx().expand(c.b.const_i64s(&idx)?, shape).typed(i64t)?;
-        let zshape = c.b.onnx().concat(&[c.b.onnx().shape(xb, Some(1), None).typed(i64t)?, c.b.const_i64s(&[ch, hp * wp])?], 0).typed(i64t)?;
+        let zshape =
+            c.b.onnx()
+                .concat(&[c.b.onnx().shape(xb, Some(1), None).typed(i64t)?, c.b.const_i64s(&[ch, hp * wp])?], 0)
+                .typed(i64t)?;
         let zeros = c.b.onnx().expand(c.b.const_like(xb, 0.0)?, zshape).like(xb)?;
         let summed = c.b.onnx().scatter_elements(zeros, indices, cols, Some(2), Some("add")).like(xb)?;
         let plane = c.b.onnx().reshape(summed, c.b.const_i64s(&[0, ch, hp, wp])?, None).like(xb)?;

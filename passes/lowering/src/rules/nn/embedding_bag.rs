@@ -1,4 +1,4 @@
-use super::_embedding_bag::embedding_bag;
+use super::embedding_bag_common::embedding_bag;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

@@ -1,7 +1,7 @@
 use super::common::shape_slice;
 use super::histogram_common::accumulate;
-use super::renorm::renorm_factor;
 use super::prod_common::vector_norm;
+use super::vector_norm_common::renorm_factor;
 use crate::{builder, Ctx, Rule};
 use melior::ir::Value;
 
@@ -39,8 +39,8 @@ fn embedding_renorm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Strin
     let f64_t = melior::ir::Type::float64(b.context);
     let wd = b.cast_like_type(w, f64_t)?;
     let norm = vector_norm(c, wd, Some(&[1]), true, p)?; // [V, 1]
-    // Rows named by `indices`: a count per row (histogram's accumulation),
-    // so repeated indices scale a row once.
+                                                         // Rows named by `indices`: a count per row (histogram's accumulation),
+                                                         // so repeated indices scale a row once.
     let i64_t = b.i64_type();
     let flat = b.onnx().reshape(indices, b.const_i64s(&[-1])?, None).typed(b.unranked(i64_t))?;
     let flat = b.cast_like_type(flat, i64_t)?;

@@ -1,5 +1,4 @@
-use super::grid_sampler_2d::grid_sampler_2d;
-use super::grid_sampler_3d::grid_sampler_3d;
+use super::grid_sample_common::{grid_sampler_2d, grid_sampler_3d};
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 

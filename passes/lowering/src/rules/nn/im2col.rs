@@ -1,4 +1,4 @@
-use super::nn_common::{expand, with_batch};
+use super::nn_common::{check_window, expand, patch_indices, with_batch};
 use crate::{builder, Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -9,43 +9,6 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.im2col.default", im2col)
         "self: T[2,4,4]; kernel_size: [2,2]; dilation: [1,1]; padding: [1,1]; stride: [2,2]",
     ])
     .dtypes(&["f32"])];
-
-/// kernel_size, dilation and stride: two positive values each.
-fn check_window(kernel: &[i64], dilation: &[i64], stride: &[i64]) -> Result<(), String> {
-    if [kernel, dilation, stride].iter().any(|v| v.len() != 2 || v.iter().any(|&x| x <= 0)) {
-        return Err("im2col/col2im: kernel_size, dilation and stride need two positive values".into());
-    }
-    Ok(())
-}
-
-/// For each kernel offset (ki, kj) and output position (oi, oj): the flat
-/// index `(oi*s + ki*d) * Wp + oj*s + kj*d` into the zero-padded [Hp, Wp]
-/// plane, row-major over (offset, position).
-pub(super) fn patch_indices(
-    hp: i64,
-    wp: i64,
-    kernel: &[i64],
-    dilation: &[i64],
-    stride: &[i64],
-) -> Result<(Vec<i64>, i64, i64), String> {
-    check_window(kernel, dilation, stride)?;
-    let oh = (hp - dilation[0] * (kernel[0] - 1) - 1) / stride[0] + 1;
-    let ow = (wp - dilation[1] * (kernel[1] - 1) - 1) / stride[1] + 1;
-    if oh <= 0 || ow <= 0 {
-        return Err("im2col/col2im with a kernel larger than the padded input".into());
-    }
-    let mut idx = Vec::new();
-    for ki in 0..kernel[0] {
-        for kj in 0..kernel[1] {
-            for oi in 0..oh {
-                for oj in 0..ow {
-                    idx.push((oi * stride[0] + ki * dilation[0]) * wp + oj * stride[1] + kj * dilation[1]);
-                }
-            }
-        }
-    }
-    Ok((idx, oh, ow))
-}
 
 /// `F.unfold`: pad, flatten each plane, Gather the patch indices:
 /// `[N, C, H, W] -> [N, C * kh * kw, L]` (exact, NaN-safe).
@@ -116,11 +79,7 @@ fn im2col_dynamic<'c, 'a>(
     }
     // [N, C, k, oh, ow] -> [N, C*k, oh*ow]: torch orders channels major,
     // then kernel offsets row-major, as the Concat does.
-    let stacked = if patches.len() == 1 {
-        patches[0]
-    } else {
-        c.b.onnx().concat(&patches, 2).like(xb)?
-    };
+    let stacked = if patches.len() == 1 { patches[0] } else { c.b.onnx().concat(&patches, 2).like(xb)? };
     // The sizes are spelled out (allowzero): `[0, C*k, -1]` is ambiguous,
     // and refused, when the batch or the output area is 0.
     let b = &c.b;

@@ -1,4 +1,4 @@
-use super::channel_shuffle::channel_shuffle;
+use super::nn_common::channel_shuffle;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.native_channel_shuffle.default", channel_shuffle)

@@ -1,13 +1,16 @@
+use super::nn_common::grouped_shape;
 use crate::{builder, Ctx, IntArg, Rule};
 use melior::ir::{Value, ValueLike};
 
-pub const RULES: &[Rule] = &[Rule::custom("aten.native_group_norm.default", native_group_norm).samples(&[
-    "input: T[2,4,3,3]; weight: T[4]; bias: T[4]; N: 2; C: 4; HxW: 9; group: 2; eps: 0.00001",
-    "input: T[2,6,5]; weight: none; bias: none; N: 2; C: 6; HxW: 5; group: 3; eps: 0.001",
-    "input: T[3,4]; weight: T[4]; bias: none; N: 3; C: 4; HxW: 1; group: 4; eps: 0.00001",
-    "input: T[1,6,2,2,3]; weight: T[6]; bias: T[6]; N: 1; C: 6; HxW: 12; group: 1; eps: 0.00001",
-    "input: T[0,4,3]; weight: T[4]; bias: T[4]; N: 0; C: 4; HxW: 3; group: 2; eps: 0.00001",
-]).dtypes(&["f32", "f16", "f64"])]; // not bf16: torch's bfloat16 group norm differs by a bf16 ulp from the float32-computed result
+pub const RULES: &[Rule] = &[Rule::custom("aten.native_group_norm.default", native_group_norm)
+    .samples(&[
+        "input: T[2,4,3,3]; weight: T[4]; bias: T[4]; N: 2; C: 4; HxW: 9; group: 2; eps: 0.00001",
+        "input: T[2,6,5]; weight: none; bias: none; N: 2; C: 6; HxW: 5; group: 3; eps: 0.001",
+        "input: T[3,4]; weight: T[4]; bias: none; N: 3; C: 4; HxW: 1; group: 4; eps: 0.00001",
+        "input: T[1,6,2,2,3]; weight: T[6]; bias: T[6]; N: 1; C: 6; HxW: 12; group: 1; eps: 0.00001",
+        "input: T[0,4,3]; weight: T[4]; bias: T[4]; N: 0; C: 4; HxW: 3; group: 2; eps: 0.00001",
+    ])
+    .dtypes(&["f32", "f16", "f64"])]; // not bf16: torch's bfloat16 group norm differs by a bf16 ulp from the float32-computed result
 
 /// Normalizes over [C/G, spatial] per group: `[y, mean [N, G], rstd [N, G]]`
 /// (rstd = 1 / sqrt(biased var + eps)), then the per-channel affine.
@@ -22,7 +25,7 @@ fn native_group_norm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Stri
         IntArg::Static(n) => b.const_i64s(&[n])?,
         IntArg::Dynamic(v) => v,
     };
-    let shape = super::group_norm::grouped_shape(c, x, Some(n), groups)?;
+    let shape = grouped_shape(c, x, Some(n), groups)?;
     let grouped = b.onnx().reshape(x, shape, None).like(x)?;
     let mean = c.reduce(crate::Reduction::Mean, grouped, Some(&[-1]), true, unranked)?;
     let d = b.onnx().sub(grouped, mean).like(x)?;

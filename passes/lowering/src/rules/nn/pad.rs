@@ -1,4 +1,4 @@
-use super::constant_pad_nd::pad;
+use super::nn_common::pad;
 use crate::Rule;
 
 /// `F.pad` in TRAINING IR; the rule is constant_pad_nd's.

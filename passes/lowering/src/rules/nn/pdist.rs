@@ -1,4 +1,4 @@
-use super::_pdist_forward::pdist;
+use super::distance_common::pdist;
 use crate::Rule;
 
 pub const RULES: &[Rule] =

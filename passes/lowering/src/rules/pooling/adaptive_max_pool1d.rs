@@ -1,4 +1,4 @@
-use super::adaptive_max_pool2d::adaptive_max_pool;
+use super::pooling_common::adaptive_max_pool;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.adaptive_max_pool1d.default", |c| adaptive_max_pool(c, 1)).samples(&[

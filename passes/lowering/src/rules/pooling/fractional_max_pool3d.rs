@@ -1,4 +1,4 @@
-use super::fractional_max_pool2d::fractional_max_pool;
+use super::pooling_common::fractional_max_pool;
 use crate::Rule;
 
 /// `fractional_max_pool3d`: as fractional_max_pool2d.rs, with the samples of

@@ -1,4 +1,4 @@
-use super::max_unpool2d::max_unpool;
+use super::pooling_common::max_unpool;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.max_unpool3d.default", |c| max_unpool(c, 3)).samples(&[

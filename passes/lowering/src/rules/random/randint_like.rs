@@ -1,4 +1,4 @@
-use super::randint::randint;
+use super::random_common::randint;
 use crate::Rule;
 
 /// Integers uniform in `[low, high)` shaped like `self`, of the result dtype

@@ -1,4 +1,4 @@
-use super::any::{any_all, dims_arg, Dims};
+use super::reduce_common::{any_all, dims_arg, Dims};
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

@@ -1,4 +1,4 @@
-use super::cummax::cumext;
+use super::scan_common::cumext;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.cummin.default", |c| cumext(c, false))

@@ -1,4 +1,4 @@
-use super::tensor_common::sort;
+use super::tensor_common::{pick, sort};
 use crate::{Ctx, Rule};
 use melior::ir::{Value, ValueLike};
 
@@ -46,22 +46,4 @@ fn kthvalue<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     }
     let (values, indices) = sort(ctx, x, dim, false)?;
     pick(ctx, values, indices, dim, k - 1, ctx.args.bool("keepdim")?)
-}
-
-/// Element `at` of `values` / `indices` along `dim`, keeping the dim or not.
-pub fn pick<'c, 'a>(
-    ctx: &Ctx<'c, 'a>,
-    values: Value<'c, 'a>,
-    indices: Value<'c, 'a>,
-    dim: usize,
-    at: i64,
-    keepdim: bool,
-) -> Result<Vec<Value<'c, 'a>>, String> {
-    let b = &ctx.b;
-    let idx = if keepdim { b.const_i64s(&[at])? } else { b.const_i64_scalar(at)? };
-    let axis = Some(dim as i64);
-    Ok(vec![
-        ctx.b.onnx().gather(values, idx, axis).typed(ctx.result_type(0)?)?,
-        ctx.b.onnx().gather(indices, idx, axis).typed(ctx.result_type(1)?)?,
-    ])
 }

@@ -1,4 +1,4 @@
-use super::tensor_common::sort;
+use super::tensor_common::{pick, sort};
 use crate::{builder, Ctx, Rule};
 use melior::ir::{r#type::IntegerType, Value, ValueLike};
 
@@ -59,7 +59,7 @@ fn median_dim<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let (values, indices) = sort(ctx, x, dim, false)?;
     let element = builder::element_type(x.r#type()).ok_or("not a tensor")?;
     if !builder::is_float(element) {
-        return super::kthvalue::pick(ctx, values, indices, dim, (n - 1) / 2, keepdim);
+        return pick(ctx, values, indices, dim, (n - 1) / 2, keepdim);
     }
     let picked = {
         let idx = b.const_i64s(&[(n - 1) / 2])?;

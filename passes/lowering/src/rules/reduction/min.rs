@@ -1,5 +1,5 @@
 use super::math_common::reduce_nan;
-use super::max::reduce_with_index;
+use super::reduce_common::reduce_with_index;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

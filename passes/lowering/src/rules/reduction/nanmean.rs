@@ -1,4 +1,4 @@
-use super::nansum::nan_reduce;
+use super::reduce_common::nan_reduce;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.nanmean.default", |c| nan_reduce(c, true)).samples(&[

@@ -1,4 +1,4 @@
-use super::quantile::quantile;
+use super::quantile_common::quantile;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

@@ -1,4 +1,5 @@
 use super::prod_common::vector_norm;
+use super::vector_norm_common::renorm_factor;
 use crate::{builder, Ctx, Rule};
 use melior::ir::Value;
 
@@ -44,23 +45,4 @@ fn renorm<'c, 'a>(c: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let norm = if axes.is_empty() { b.onnx().abs(xd).like(xd)? } else { vector_norm(c, xd, Some(&axes), true, p)? };
     let factor = b.cast_like_type(renorm_factor(c, norm, maxnorm, None)?, el)?;
     Ok(vec![c.b.onnx().mul(x, factor).typed(c.result_type(0)?)?])
-}
-
-/// torch's renormalisation factor of a (float64) `norm` and 0-d `maxnorm`: `maxnorm / (norm +
-/// 1e-7)` where `norm > maxnorm` (and `only`, when given, holds), else 1.
-/// Shared with embedding_renorm.
-pub(super) fn renorm_factor<'c, 'a>(
-    c: &Ctx<'c, 'a>,
-    norm: Value<'c, 'a>,
-    maxnorm: Value<'c, 'a>,
-    only: Option<Value<'c, 'a>>,
-) -> Result<Value<'c, 'a>, String> {
-    let b = &c.b;
-    let bool_t = b.unranked(super::math_common::bool_type(c));
-    let mut big = b.onnx().greater(norm, maxnorm).typed(bool_t)?;
-    if let Some(only) = only {
-        big = b.onnx().and(only, big).typed(bool_t)?;
-    }
-    let scale = b.onnx().div(maxnorm, b.onnx().add(norm, b.const_like(norm, 1e-7)?).like(norm)?).like(norm)?;
-    b.onnx().where_(big, scale, b.const_like(norm, 1.0)?).like(norm)
 }

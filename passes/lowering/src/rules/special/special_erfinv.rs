@@ -1,4 +1,4 @@
-use super::erfinv::erfinv_rule;
+use super::special_common::erfinv_rule;
 use crate::Rule;
 
 /// `torch.special.erfinv` = erfinv (exported as its own target in the TRAINING IR).

@@ -1,4 +1,4 @@
-use super::exp2::exp2;
+use super::elementwise_common::exp2;
 use crate::Rule;
 
 /// `torch.special.exp2` (exported as its own target in the TRAINING IR).

@@ -1,4 +1,4 @@
-use super::expm1::expm1;
+use super::elementwise_common::expm1;
 use crate::Rule;
 
 /// `torch.special.expm1` (exported as its own target in the TRAINING IR).

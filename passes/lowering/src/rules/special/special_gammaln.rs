@@ -1,4 +1,4 @@
-use super::lgamma::lgamma_rule;
+use super::special_common::lgamma_rule;
 use crate::Rule;
 
 /// `torch.special.gammaln` = lgamma (exported as its own target in the TRAINING IR).

@@ -1,4 +1,4 @@
-use super::i0::i0_rule;
+use super::special_common::i0_rule;
 use crate::Rule;
 
 /// `torch.special.i0` = i0 (exported as its own target in the TRAINING IR).

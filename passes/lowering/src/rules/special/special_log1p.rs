@@ -1,4 +1,4 @@
-use super::log1p::log1p;
+use super::elementwise_common::log1p;
 use crate::Rule;
 
 /// `torch.special.log1p` (exported as its own target in the TRAINING IR).

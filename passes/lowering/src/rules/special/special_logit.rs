@@ -1,4 +1,4 @@
-use super::logit::logit;
+use super::elementwise_common::logit;
 use crate::Rule;
 
 /// `torch.special.logit` (exported as its own target in the TRAINING IR).

@@ -1,4 +1,4 @@
-use super::logsumexp::logsumexp;
+use super::reduce_common::logsumexp;
 use crate::Rule;
 
 /// `torch.special.logsumexp` (exported as its own target in the TRAINING IR).

@@ -1,4 +1,4 @@
-use super::mvlgamma::mvlgamma;
+use super::special_common::mvlgamma;
 use crate::Rule;
 
 /// `torch.special.multigammaln` = mvlgamma (exported as its own target in the TRAINING IR).

@@ -1,4 +1,4 @@
-use super::polygamma::polygamma_rule;
+use super::polygamma_common::polygamma_rule;
 use crate::Rule;
 
 /// `torch.special.polygamma` = polygamma (see polygamma.rs).

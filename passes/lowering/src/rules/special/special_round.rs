@@ -1,4 +1,4 @@
-use super::round::round_decimals;
+use super::elementwise_common::round_decimals;
 use crate::Rule;
 
 /// `torch.special.round` (exported as its own target in the TRAINING IR).

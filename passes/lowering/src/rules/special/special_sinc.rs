@@ -1,4 +1,4 @@
-use super::sinc::sinc;
+use super::elementwise_common::sinc;
 use crate::Rule;
 
 /// `torch.special.sinc` (exported as its own target in the TRAINING IR).

@@ -1,4 +1,4 @@
-use super::xlogy::xlogy;
+use super::elementwise_common::xlogy;
 use crate::Rule;
 
 /// `torch.special.xlogy` (exported as its own targets in the TRAINING IR).

@@ -1,4 +1,4 @@
-use super::sign::sign;
+use super::elementwise_common::sign;
 use crate::Rule;
 
 /// `sign` for real tensors (sign.rs).

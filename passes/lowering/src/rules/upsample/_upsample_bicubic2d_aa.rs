@@ -1,4 +1,4 @@
-use super::_upsample_bilinear2d_aa::upsample_aa;
+use super::upsample_common::upsample_aa;
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

@@ -1,3 +1,4 @@
+use super::diagonal_common::diag_embed;
 use crate::{Attr, Ctx, Rule};
 use melior::ir::Value;
 
@@ -20,7 +21,7 @@ fn diag<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
     let x = ctx.args.tensor("self")?;
     let offset = ctx.args.int("diagonal")?;
     match ctx.rank(x)? {
-        1 => Ok(vec![super::diag_embed::diag_embed(ctx, x, offset, 0, 1)?]),
+        1 => Ok(vec![diag_embed(ctx, x, offset, 0, 1)?]),
         2 => Ok(vec![super::diagonal_common::diagonal(ctx, x, offset, 0, 1)?]),
         r => {
             let _ = Attr::Int(0);

@@ -1,4 +1,4 @@
-use super::diag_embed::diag_embed;
+use super::diagonal_common::diag_embed;
 use crate::{builder, Rule};
 use melior::ir::{r#type::RankedTensorType, ValueLike};
 
@@ -23,5 +23,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.diagflat.default", |c| {
     };
     Ok(vec![diag_embed(c, flat, c.args.int("offset")?, 0, 1)?])
 })
-.samples(&["self: T[3]", "self: T[2,2]; offset: 1", "self: T[]; offset: -2", "self: T[0]", "self: T[0]; offset: 2", "self: T[2,3]; offset: -1"])
+.samples(&[
+    "self: T[3]",
+    "self: T[2,2]; offset: 1",
+    "self: T[]; offset: -2",
+    "self: T[0]",
+    "self: T[0]; offset: 2",
+    "self: T[2,3]; offset: -1",
+])
 .dtypes(&["f32", "i64", "bool", "i32", "f64"])];

@@ -1,4 +1,4 @@
-use super::view::allowzero;
+use super::shapes_common::allowzero;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 

@@ -1,3 +1,4 @@
+use super::shapes_common::allowzero;
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 
@@ -21,11 +22,4 @@ pub(super) fn reshape<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, S
     let size = ctx.args.sym_ints("size")?;
     let shape = ctx.int_list_tensor(&size)?;
     Ok(vec![ctx.b.onnx().reshape(x, shape, allowzero(&size)).typed(ctx.result_type(0)?)?])
-}
-
-/// `allowzero = 1` when a static size is 0 (an empty tensor: without it
-/// ONNX would copy the input's dim); left out otherwise so that the
-/// optimizer's view patterns (attention, rotary) still match.
-pub(super) fn allowzero(size: &[crate::IntArg<'_, '_>]) -> Option<i64> {
-    size.iter().any(|s| matches!(s, crate::IntArg::Static(0))).then_some(1)
 }
