@@ -188,12 +188,13 @@ pub fn list_rules() -> String {
         out.push('"');
         out
     }
-    use aten2onnx_passes::lowering::{all_rules, rule_file};
+    use aten2onnx_passes::lowering::{all_rules, rule_file, rule_summary};
     let rows: Vec<String> = all_rules()
         .map(|rule| {
             let dtypes: Vec<String> = rule.dtypes.iter().map(|d| quote(d)).collect();
+            let summary = rule_summary(rule.target).map(|s| format!(", \"summary\": {}", quote(s))).unwrap_or_default();
             format!(
-                "  {{\"target\": {}, \"file\": {}, \"opsets\": [{}, {}], \"dtypes\": [{}], \"samples\": {}}}",
+                "  {{\"target\": {}, \"file\": {}, \"opsets\": [{}, {}], \"dtypes\": [{}], \"samples\": {}{summary}}}",
                 quote(rule.target),
                 quote(&rule_file(rule.target).unwrap_or_default()),
                 rule.opsets.0,

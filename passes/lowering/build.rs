@@ -56,6 +56,10 @@ fn list(manifest: &str, dir: &str, item: &str, ty: &str, out: &str) {
     let mut all = format!(
         "/// Every group with the file that holds it (relative to the folder), in file order.\npub static ALL: &[(&str, &[{ty}])] = &[\n"
     );
+    let mut summaries = String::from(
+        "/// The first sentence of each file's documentation (its `//!` lines, or the `///` lines before `{item}` or\n/// its first function), for listings.\npub static SUMMARIES: &[(&str, &str)] = &[\n",
+    )
+    .replace("{item}", item);
     // In file-name order, whatever the family: the order of `ALL` (the
     // lookup of a target, --list-rules, the docs) does not move with a file.
     let mut by_stem: BTreeMap<String, (String, PathBuf)> = BTreeMap::new();
@@ -74,9 +78,50 @@ fn list(manifest: &str, dir: &str, item: &str, ty: &str, out: &str) {
         ));
         if text.contains(&format!("pub const {item}")) {
             all.push_str(&format!("    ({relative:?}, {module}::{item}),\n"));
+            if let Some(summary) = summary(&text, item) {
+                summaries.push_str(&format!("    ({relative:?}, {summary:?}),\n"));
+            }
         }
     }
     all.push_str("];\n");
+    summaries.push_str("];\n");
+    let all = all + &summaries;
     let out = Path::new(&env::var("OUT_DIR").unwrap()).join(out);
     fs::write(out, mods + &all).expect("write the generated module list");
+}
+
+/// The first sentence of a file's documentation: its `//!` block, else the
+/// `///` block before `pub const <item>`, else its first `///` block.
+fn summary(text: &str, item: &str) -> Option<String> {
+    let block = |lines: &mut dyn Iterator<Item = &str>, prefix: &str| -> String {
+        lines
+            .map(str::trim_start)
+            .skip_while(|l| !l.starts_with(prefix))
+            .take_while(|l| l.starts_with(prefix))
+            .map(|l| l.trim_start_matches(prefix).trim())
+            .take_while(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut doc = block(&mut text.lines(), "//!");
+    if doc.is_empty() {
+        let before: Vec<&str> = match text.find(&format!("pub const {item}")) {
+            Some(at) => text[..at].lines().rev().take_while(|l| l.trim_start().starts_with("///")).collect(),
+            None => Vec::new(),
+        };
+        doc = block(&mut before.into_iter().rev(), "///");
+    }
+    if doc.is_empty() {
+        doc = block(&mut text.lines(), "///");
+    }
+    // The first sentence: up to a period followed by a space (not `e.g.`).
+    let mut end = doc.len();
+    for (i, _) in doc.match_indices(". ") {
+        if !doc[..i].ends_with("e.g") && !doc[..i].ends_with("i.e") {
+            end = i + 1;
+            break;
+        }
+    }
+    let sentence = doc[..end].trim();
+    (!sentence.is_empty()).then(|| sentence.to_string())
 }

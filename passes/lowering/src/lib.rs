@@ -304,6 +304,13 @@ pub fn rule_file(target: &str) -> Option<String> {
         .map(|(file, _)| format!("passes/lowering/src/rules/{file}"))
 }
 
+/// The first sentence of the documentation of the file holding the rule
+/// for `target` (`aten-opt --list-rules`).
+pub fn rule_summary(target: &str) -> Option<&'static str> {
+    let (file, _) = rules::ALL.iter().find(|(_, group)| group.iter().any(|r| r.target == target))?;
+    rules::SUMMARIES.iter().find(|(f, _)| f == file).map(|(_, s)| *s)
+}
+
 /// Every rule, for docs and the differential tests.
 pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
     rules::ALL.iter().flat_map(|(_, group)| group.iter())
