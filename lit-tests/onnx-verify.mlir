@@ -145,6 +145,18 @@ func.func @window_type(%n: tensor<i64>) -> tensor<?xui8> {
 
 // -----
 
+// A training optimizer's new tensor has the type of the tensor it updates
+// (hostile .onnx seed 44 declared Adagrad's H_new int64).
+module attributes {onnx.opset = 18 : i64, onnx.opset_import = {"ai.onnx.preview.training" = 1 : i64}} {
+func.func @adagrad_types(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<2xf32>, %g: tensor<2xf32>, %h: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xi64>) {
+  // expected-error @+1 {{result #1 is data type 7 but the tensor it updates (input #4) is data type 1}}
+  %0:2 = "onnx.preview.training.Adagrad"(%r, %t, %x, %g, %h) : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xi64>)
+  return %0#0, %0#1 : tensor<2xf32>, tensor<2xi64>
+}
+}
+
+// -----
+
 func.func @split_outputs(%a: tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
   // expected-error @+1 {{attribute 'num_outputs' is 0; it must be at least 1 and equal its 2 result(s)}}
   %0:2 = "onnx.Split"(%a) {axis = 0 : i64, num_outputs = 0 : i64} : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>)

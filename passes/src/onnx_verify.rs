@@ -426,6 +426,37 @@ fn check_result_type_rule(op: OperationRef<'_, '_>, op_type: &str) -> Result<(),
             _ => Ok(()),
         };
     }
+    // The training optimizers (ai.onnx.preview.training): each new tensor
+    // has the type of the tensor it updates (inputs R, T, then n tensors of
+    // each group; outputs the updated groups, n each).
+    let updated_groups: &[usize] = match op_type {
+        "Adagrad" | "Momentum" => &[0, 2],
+        "Adam" => &[0, 2, 3],
+        _ => &[],
+    };
+    if !updated_groups.is_empty() {
+        let groups = if op_type == "Adam" { 4 } else { 3 };
+        let n = op.operand_count().saturating_sub(2) / groups;
+        for (k, &group) in updated_groups.iter().enumerate() {
+            for i in 0..n {
+                let (Some(input), Some(result)) =
+                    (crate::ir::operand_at(op, 2 + group * n + i), crate::ir::result_at(op, k * n + i))
+                else {
+                    continue;
+                };
+                if let (Some(want), Some(have)) = (code_of(input), code_of(result.into())) {
+                    if want != have {
+                        return Err(format!(
+                            "result #{} is data type {have} but the tensor it updates (input #{}) is data type {want}",
+                            k * n + i,
+                            2 + group * n + i
+                        ));
+                    }
+                }
+            }
+        }
+        return Ok(());
+    }
     // (attribute, what the result is without it)
     let (attr, default): (&str, Option<i64>) = match op_type {
         "Bernoulli" | "RandomNormalLike" | "RandomUniformLike" | "EyeLike" => ("dtype", present(0).and_then(code_of)),
