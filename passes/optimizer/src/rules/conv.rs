@@ -194,52 +194,19 @@ fn gemm_batchnorm(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> O
 }
 
 fn conv_batchnorm(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [y, scale, shift, mean, var] = children[..] else { return None };
-    if head.results != 1 || head.int("training_mode").unwrap_or(0) != 0 || !head.fully_known() {
-        return None;
-    }
-    if head.attrs.iter().any(|(k, _)| !matches!(k.as_str(), "epsilon" | "momentum" | "training_mode")) {
-        return None;
-    }
-    let epsilon = head.float("epsilon").unwrap_or(1e-5);
-    let elem = rw.elem(y)?;
-    if !matches!(elem, dtype::FLOAT | dtype::DOUBLE) || !rw.same_type(class, y) {
-        return None;
-    }
-    for stat in [scale, shift, mean, var] {
-        if !is_weight(rw, stat) || rw.elem(stat) != Some(elem) {
-            return None;
-        }
-    }
-    let m = match rw.ty(scale)?.static_shape()?[..] {
-        [m] => m,
-        _ => return None,
-    };
-    if [shift, mean, var].iter().any(|s| rw.ty(*s).and_then(|t| t.static_shape()) != Some(vec![m])) {
-        return None;
-    }
+    let (y, epsilon, elem, m, stats) = batchnorm_stats(rw, class, head, children)?;
     for (conv_head, operands) in rw.producers(y, "Conv") {
-        let (x, w, bias) = match operands[..] {
-            [x, w] => (x, w, None),
-            [x, w, b] if rw.ty(b).is_some_and(|t| t.elem.is_none()) => (x, w, None), // onnx.none
-            [x, w, b] => (x, w, Some(b)),
-            _ => continue,
-        };
+        // W is [C_out, C_in / group, k...]: the output channels on axis 0.
+        if !(2..=3).contains(&operands.len()) {
+            continue;
+        }
+        let (x, w) = (operands[0], operands[1]);
         let Some(wshape) = rw.ty(w).and_then(|t| t.static_shape()) else { continue };
         if wshape.len() < 3 || wshape[0] != m || !is_weight(rw, w) || rw.elem(w) != Some(elem) {
             continue;
         }
-        if let Some(b) = bias {
-            if !is_weight(rw, b) || rw.ty(b).and_then(|t| t.static_shape()) != Some(vec![m]) || rw.elem(b) != Some(elem)
-            {
-                continue;
-            }
-        }
-        let eps = ("epsilon", AttrValue::float(epsilon));
-        let folded_w = rw.add_like(transform_head("conv_bn_weight", vec![eps.clone()]), vec![w, scale, var], w)?;
-        let mut bias_operands = vec![scale, shift, mean, var];
-        bias_operands.extend(bias);
-        let folded_b = rw.add_like(transform_head("conv_bn_bias", vec![eps]), bias_operands, scale)?;
+        let Some(bias) = vector_bias(rw, &operands, 2, m, elem) else { continue };
+        let (folded_w, folded_b) = folded(rw, w, bias, 0, epsilon, stats)?;
         return rw.add_like((*conv_head).clone(), vec![x, folded_w, folded_b], class);
     }
     None
