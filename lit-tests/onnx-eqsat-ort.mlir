@@ -200,6 +200,35 @@ func.func @fused_matmul(%q: tensor<2x5x8xf32>, %k: tensor<2x6x8xf32>, %a: tensor
 
 // -----
 
+// A dequantized operand stays a MatMul's (onnxruntime's QDQ fusions match
+// MatMul only): a per-output-channel int8 weight's transpose moves into the
+// integers (quant/dq-per-axis-through-transpose), and so does a per-tensor
+// activation's (quant/dq-through-data-movement).
+// CHECK-LABEL: func.func @qdq_matmul
+// CHECK-NOT: FusedMatMul
+// CHECK-DAG: %[[WT:.*]] = "onnx.Transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<3x8xi8>) -> tensor<8x3xi8>
+// CHECK-DAG: %[[WD:.*]] = "onnx.DequantizeLinear"(%[[WT]], %arg2) {axis = 1 : i64} : (tensor<8x3xi8>, tensor<3xf32>) -> tensor<8x3xf32>
+// CHECK-DAG: "onnx.MatMul"(%{{.*}}, %[[WD]]) : (tensor<2x5x8xf32>, tensor<8x3xf32>) -> tensor<2x5x3xf32>
+// CHECK-DAG: %[[KT:.*]] = "onnx.Transpose"(%arg3) {perm = array<i64: 0, 2, 1>} : (tensor<2x6x8xi8>) -> tensor<2x8x6xi8>
+// CHECK-DAG: %[[KD:.*]] = "onnx.DequantizeLinear"(%[[KT]], %{{.*}}, %{{.*}}) : (tensor<2x8x6xi8>, tensor<f32>, tensor<i8>) -> tensor<2x8x6xf32>
+// CHECK-DAG: "onnx.MatMul"(%{{.*}}, %[[KD]]) : (tensor<2x5x8xf32>, tensor<2x8x6xf32>) -> tensor<2x5x6xf32>
+module attributes {onnx.opset = 23 : i64} {
+func.func @qdq_matmul(%x: tensor<2x5x8xi8>, %w: tensor<3x8xi8>, %ws: tensor<3xf32>, %k: tensor<2x6x8xi8>) -> (tensor<2x5x3xf32>, tensor<2x5x6xf32>) {
+  %s = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %z = "onnx.Constant"() {value = dense<3> : tensor<i8>} : () -> tensor<i8>
+  %xd = "onnx.DequantizeLinear"(%x, %s, %z) : (tensor<2x5x8xi8>, tensor<f32>, tensor<i8>) -> tensor<2x5x8xf32>
+  %wd = "onnx.DequantizeLinear"(%w, %ws) {axis = 0 : i64} : (tensor<3x8xi8>, tensor<3xf32>) -> tensor<3x8xf32>
+  %wt = "onnx.Transpose"(%wd) {perm = array<i64: 1, 0>} : (tensor<3x8xf32>) -> tensor<8x3xf32>
+  %l = "onnx.MatMul"(%xd, %wt) : (tensor<2x5x8xf32>, tensor<8x3xf32>) -> tensor<2x5x3xf32>
+  %kd = "onnx.DequantizeLinear"(%k, %s, %z) : (tensor<2x6x8xi8>, tensor<f32>, tensor<i8>) -> tensor<2x6x8xf32>
+  %kt = "onnx.Transpose"(%kd) {perm = array<i64: 0, 2, 1>} : (tensor<2x6x8xf32>) -> tensor<2x8x6xf32>
+  %sc = "onnx.MatMul"(%xd, %kt) : (tensor<2x5x8xf32>, tensor<2x8x6xf32>) -> tensor<2x5x6xf32>
+  return %l, %sc : tensor<2x5x3xf32>, tensor<2x5x6xf32>
+}
+}
+
+// -----
+
 // GroupQueryAttention: causal 3-D attention of rotated q/k with shared
 // batch-1 caches; q, k, v projections of one input by weights packed into
 // one MatMul on their concatenation (written by the writer). seqlens_k and

@@ -1712,12 +1712,14 @@ func.func @cast_of_data_movement(%k: tensor<2x2x5x8xf16>, %g: tensor<6xf16>, %f:
 // -----
 
 // QDQ graphs: a per-tensor DequantizeLinear moves after data movement (the
-// int8 values move) when nothing else needs the floats; a per-axis one stays
-// (its axis would move). Shape of a dequantized value is the shape of the
+// int8 values move) when nothing else needs the floats; a per-axis one only
+// through a Transpose, with its axis renumbered by the permutation (axis 1 of
+// the [4, 6] weight is axis 0 of its [6, 4] transpose). Shape of a dequantized value is the shape of the
 // integers (after which the Reshape's DQ has no other user and moves too).
 // Q(DQ(q)) with the same scale and zero point is q; another scale stays, and
 // so does a scale below the normal range (2^-130: (q - zp) * s loses bits).
 // CHECK-LABEL: func.func @qdq
+// CHECK-SAME: "quant/dq-per-axis-through-transpose" = 1
 // CHECK-SAME: "quant/dq-through-data-movement" = 2
 // CHECK-SAME: "quant/q-of-dq" = 1
 // CHECK-SAME: "quant/shape-of-dq" = 1
@@ -1726,7 +1728,8 @@ func.func @cast_of_data_movement(%k: tensor<2x2x5x8xf16>, %g: tensor<6xf16>, %f:
 // CHECK-DAG: %[[F:.*]] = "onnx.Flatten"(%arg1) {axis = 1 : i64} : (tensor<?x4x6xi8, ["s0"]>) -> tensor<?x24xi8, ["s0"]>
 // CHECK-DAG: "onnx.DequantizeLinear"(%[[F]], %{{.*}}, %{{.*}}) : (tensor<?x24xi8, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x24xf32, ["s0"]>
 // CHECK-DAG: "onnx.Shape"(%arg1) {end = 1 : i64}
-// CHECK-DAG: "onnx.Transpose"(%{{.*}}) {perm = array<i64: 1, 0>} : (tensor<4x6xf32>) -> tensor<6x4xf32>
+// CHECK-DAG: %[[WT:.*]] = "onnx.Transpose"(%arg2) {perm = array<i64: 1, 0>} : (tensor<4x6xi8>) -> tensor<6x4xi8>
+// CHECK-DAG: "onnx.DequantizeLinear"(%[[WT]], %arg3) {axis = 0 : i64} : (tensor<6x4xi8>, tensor<6xf32>) -> tensor<6x4xf32>
 // CHECK-DAG: "onnx.QuantizeLinear"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<?x4x6xf32, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xi8, ["s0"]>
 // CHECK: return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %arg0,
 module attributes {onnx.opset = 23 : i64} {

@@ -6,7 +6,8 @@
 //!   `FusedMatMul(a, b) {transA = 1}` (likewise `transB`), operands of rank
 //!   >= 2 (a 1-D MatMul operand is not transposed). A transposed weight is
 //!   left to `weights/transpose-initializer` (the writer transposes it for
-//!   free; a MatMul stays a MatMul for `onnx-fuse-weights`).
+//!   free; a MatMul stays a MatMul for `onnx-fuse-weights`), and so is a
+//!   dequantized one (QDQ: onnxruntime's quantized fusions match MatMul).
 //! - `fused-matmul-scale`: `MatMul(a, b) * c` or `FusedMatMul(a, b) * c`
 //!   (alpha 1), `c` a one-element float32 constant that does not broadcast
 //!   the product -> `FusedMatMul(a, b) {alpha = c}`.
@@ -30,7 +31,7 @@ pub static RULES: &[Rule] = &[
         family: "ort_matmul",
         roots: &["MatMul"],
         min_opset: 1,
-        summary: "MatMul(Transpose(a) of the last two axes, b) -> com.microsoft.FusedMatMul(a, b) {transA = 1} (likewise b; float32, rank >= 2, not for weights)",
+        summary: "MatMul(Transpose(a) of the last two axes, b) -> com.microsoft.FusedMatMul(a, b) {transA = 1} (likewise b; float32, rank >= 2, not for weights or DequantizeLinear outputs)",
         apply: fused_transpose,
         example: r#"
 func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x6x8xf32, ["s0"]>) -> tensor<?x2x5x6xf32, ["s0"]> {
@@ -76,7 +77,12 @@ fn transposed_last(rw: &Rw<'_>, t: Id) -> Option<Id> {
             None => h.attrs.is_empty() && rank == 2,
             _ => false,
         };
-        (ok && !is_weight(rw, a)).then_some(a)
+        // A dequantized operand stays a MatMul's: onnxruntime's QDQ fusions
+        // (QLinearMatMul, MatMulIntegerToFloat) match MatMul only, and
+        // `quant/dq-per-axis-through-transpose` moves a weight's transpose
+        // into the integers.
+        let dequantized = !rw.producers(a, "DequantizeLinear").is_empty();
+        (ok && !is_weight(rw, a) && !dequantized).then_some(a)
     })
 }
 

@@ -2,17 +2,21 @@
 //! around float ops, as PT2E programs lower): moving data instead of
 //! dequantized floats, and removing Q/DQ round trips.
 //!
-//! Only per-tensor dequantization (0-d scale and zero point) is moved: a
-//! per-axis or blocked one ties its parameters to an axis the moved op
-//! would renumber. Every rule here is exact: a data-movement op commutes
+//! Per-tensor dequantization (0-d scale and zero point) moves through every
+//! data-movement op; a per-axis one only through Transpose, whose
+//! permutation says where its axis goes (other ops would merge or split
+//! it); a blocked one not at all. Every rule here is exact: a data-movement op commutes
 //! with an elementwise map, and `Q(DQ(q))` with the same parameters gives
 //! back `q` when the scale is a normal float32 small enough that no
 //! `(q - zp) * scale` overflows.
 
-use super::{Rule, Rw};
+use super::{
+    weights::{only_used_by, transform_head, weight_kind},
+    Rule, Rw,
+};
 use crate::{
     analysis::TyInfo,
-    lang::{dtype, Head},
+    lang::{dtype, AttrValue, Head},
 };
 use egg::Id;
 
@@ -31,6 +35,22 @@ func.func @f(%q: tensor<?x4x6xi8, ["s0"]>) -> tensor<?x6x4xf32, ["s0"]> {
   %x = "onnx.DequantizeLinear"(%q, %s, %z) : (tensor<?x4x6xi8, ["s0"]>, tensor<f32>, tensor<i8>) -> tensor<?x4x6xf32, ["s0"]>
   %t = "onnx.Transpose"(%x) {perm = array<i64: 0, 2, 1>} : (tensor<?x4x6xf32, ["s0"]>) -> tensor<?x6x4xf32, ["s0"]>
   return %t : tensor<?x6x4xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "dq-per-axis-through-transpose",
+        family: "quant",
+        roots: &["Transpose"],
+        min_opset: 13,
+        summary: "Transpose(DequantizeLinear(q, s, zp) along axis a) -> DequantizeLinear(Transpose(q), s, zp) along the axis a moves to: a quantized Linear's weight (per output channel, transposed for MatMul) becomes an int8 initializer transposed at write time, and onnxruntime's QDQ fusions see DequantizeLinear -> MatMul",
+        apply: dq_per_axis_through_transpose,
+        example: r#"
+func.func @f(%q: tensor<3x4xi8>) -> tensor<4x3xf32> {
+  %s = "onnx.Constant"() {value = dense<[0.25, 0.5, 0.125]> : tensor<3xf32>} : () -> tensor<3xf32>
+  %z = "onnx.Constant"() {value = dense<[-3, 0, 7]> : tensor<3xi8>} : () -> tensor<3xi8>
+  %x = "onnx.DequantizeLinear"(%q, %s, %z) {axis = 0 : i64} : (tensor<3x4xi8>, tensor<3xf32>, tensor<3xi8>) -> tensor<3x4xf32>
+  %t = "onnx.Transpose"(%x) {perm = array<i64: 1, 0>} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  return %t : tensor<4x3xf32>
 }"#,
     },
     Rule {
@@ -92,6 +112,49 @@ fn dq_through_data_movement(rw: &mut Rw<'_>, class: Id, head: &Head, children: &
     let mut dq_operands = vec![moved];
     dq_operands.extend(params);
     rw.add_like(Head::new("DequantizeLinear", vec![]), dq_operands, class)
+}
+
+fn dq_per_axis_through_transpose(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [x] = children else { return None };
+    let dims = rw.ty(class)?.dims.clone()?;
+    let rank = dims.len() as i64;
+    let perm: Vec<i64> = match head.ints("perm") {
+        Some(p) => p.to_vec(),
+        None => (0..rank).rev().collect(),
+    };
+    let (dq, operands) = rw.producers(*x, "DequantizeLinear").into_iter().find_map(|(h, c)| {
+        let known = h
+            .attrs
+            .iter()
+            .all(|(k, _)| k.as_str() == "axis" || (k.as_str() == "block_size" && h.int("block_size") == Some(0)));
+        let per_axis = rw.ty(c[1]).and_then(TyInfo::rank) == Some(1)
+            && c[2..].iter().all(|&p| rw.ty(p).and_then(TyInfo::rank) == Some(1));
+        (h.results == 1 && known && per_axis && (2..=3).contains(&c.len()) && small_int(rw.elem(c[0])))
+            .then(|| (h.clone(), c.to_vec()))
+    })?;
+    let axis = dq.int("axis").unwrap_or(1);
+    let axis = if axis < 0 { axis + rank } else { axis };
+    if perm.len() as i64 != rank || !(0..rank).contains(&axis) {
+        return None;
+    }
+    let new_axis = perm.iter().position(|&p| p == axis)? as i64;
+    let q = operands[0];
+    let moved_ty = TyInfo::tensor(rw.elem(q)?, dims);
+    // A stored weight used only here is transposed by the writer: an int8
+    // initializer in the layout MatMul reads (the weights family's
+    // transpose-initializer would see the weight used twice in the e-graph,
+    // by this DequantizeLinear and by the moved Transpose).
+    let stored = matches!(weight_kind(rw, q).as_deref(), Some("" | "transpose" | "cast"))
+        && only_used_by(rw, q, *x)
+        && only_used_by(rw, *x, class);
+    let moved = if stored && moved_ty.static_shape().is_some() {
+        rw.add(transform_head("transpose", vec![("perm", AttrValue::Ints(perm))]), vec![q], moved_ty)
+    } else {
+        rw.add(head.clone(), vec![q], moved_ty)
+    };
+    let mut dq_operands = vec![moved];
+    dq_operands.extend_from_slice(&operands[1..]);
+    rw.add_like(Head::new("DequantizeLinear", vec![("axis", AttrValue::Int(new_axis))]), dq_operands, class)
 }
 
 fn shape_of_dq(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
