@@ -131,6 +131,11 @@ impl PipelineSpec {
         if self.eqsat {
             func_passes.push(self.eqsat_pass());
         }
+        // onnxruntime's x86 QDQ kernels take uint8 activations (an exact
+        // retyping, after the rules that move and cancel Q/DQ pairs).
+        if self.target == Target::OnnxRuntime {
+            func_passes.push("onnx-qdq-uint8".to_string());
+        }
         if self.fuse_weights {
             func_passes.push("onnx-fuse-weights".to_string());
         }
@@ -181,7 +186,7 @@ mod tests {
             ort.render(),
             "builtin.module(aten-remove-inplace, aten-decompose{ops=aten.gelu.default,aten.silu.default opset=21}, \
              convert-aten-to-onnx{opset=21}, func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, \
-             onnx-shape-inference, onnx-eqsat{extract=ilp target=onnxruntime}, onnx-fuse-weights, \
+             onnx-shape-inference, onnx-eqsat{extract=ilp target=onnxruntime}, onnx-qdq-uint8, onnx-fuse-weights, \
              onnx-flatten-tokens, \
              onnx-quantize-weights{bits=4 block=32 symmetric=1 format=matmulnbits accuracy-level=4 exclude=lm_head}, \
              onnx-widen-ints, onnx-cse))"
@@ -199,13 +204,17 @@ mod tests {
     fn stages_turn_off() {
         let mut spec = PipelineSpec { target: Target::OnnxRuntime, ..PipelineSpec::new(23) };
         spec.flatten_tokens = false;
-        assert!(spec.render().ends_with("onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-cse))"));
-        spec.fuse_weights = false;
-        spec.eqsat_options = vec!["iterations=0".into()];
         assert!(spec
             .render()
-            .ends_with("onnx-eqsat{iterations=0 target=onnxruntime}, onnx-widen-half, onnx-widen-ints, onnx-cse))"));
+            .ends_with("onnx-qdq-uint8, onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-cse))"));
+        spec.fuse_weights = false;
+        spec.eqsat_options = vec!["iterations=0".into()];
+        assert!(spec.render().ends_with(
+            "onnx-eqsat{iterations=0 target=onnxruntime}, onnx-qdq-uint8, onnx-widen-half, onnx-widen-ints, onnx-cse))"
+        ));
         spec.eqsat = false;
-        assert!(spec.render().ends_with("onnx-shape-inference, onnx-widen-half, onnx-widen-ints, onnx-cse))"));
+        assert!(spec
+            .render()
+            .ends_with("onnx-shape-inference, onnx-qdq-uint8, onnx-widen-half, onnx-widen-ints, onnx-cse))"));
     }
 }

@@ -25,6 +25,7 @@ pub mod onnx_eqsat;
 mod onnx_flatten_tokens;
 mod onnx_fold_constants;
 pub mod onnx_fuse_weights;
+mod onnx_qdq_uint8;
 pub mod onnx_quantize_weights;
 pub mod onnx_shape_inference;
 mod onnx_verify;
@@ -81,6 +82,7 @@ pub static REGISTRY: &[PassInfo] = &[
     onnx_shape_inference::INFO,
     onnx_eqsat::INFO,
     onnx_fuse_weights::INFO,
+    onnx_qdq_uint8::INFO,
     onnx_quantize_weights::INFO,
     onnx_widen_half::INFO,
     onnx_widen_ints::INFO,

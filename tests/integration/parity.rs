@@ -449,6 +449,58 @@ parity!(
     pt2e_transformer_static_xnnpack,
 );
 
+/// The PT2E corpus models converted with `--target onnxruntime` match the
+/// quantized eager model within their documented tolerance, and no int8
+/// activation is left in a QDQ pair (`onnx-qdq-uint8`: onnxruntime's x86
+/// kernels fuse uint8 activations with int8 weights; weights stay int8).
+#[test]
+fn pt2e_models_with_target_onnxruntime() {
+    let Some(env) = environment() else {
+        skip_or_fail();
+        return;
+    };
+    let options =
+        ConvertOptions { target: aten2onnx_passes::optimizer::rules::Target::OnnxRuntime, ..ConvertOptions::default() };
+    let mut failures = Vec::new();
+    for name in CORPUS.iter().filter(|n| n.starts_with("pt2e_")) {
+        let dir = Path::new("tests/corpus").join(name);
+        let written = std::cell::RefCell::new(None);
+        let result = check_dir_with(env, &dir, &format!("{name}-ort"), &|input: &str, out: &Path| {
+            *written.borrow_mut() = Some(out.to_path_buf());
+            convert(input, out, &options).map(|_| ()).map_err(|e| e.to_string())
+        });
+        if let Err(e) = result {
+            failures.push(e);
+            continue;
+        }
+        let path = written.borrow().clone().expect("converted");
+        let model = onnx_protobuf::ModelProto::parse_from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+        let int8 = onnx_protobuf::tensor_proto::DataType::INT8 as i32;
+        let mut int8_zero_points: std::collections::HashSet<&str> = model
+            .graph
+            .initializer
+            .iter()
+            .filter(|t| t.data_type == int8 && t.dims.len() <= 1)
+            .map(|t| t.name.as_str())
+            .collect();
+        for n in model.graph.node.iter().filter(|n| n.op_type == "Constant") {
+            if n.attribute.iter().any(|a| a.t.as_ref().is_some_and(|t| t.data_type == int8)) {
+                int8_zero_points.extend(n.output.iter().map(String::as_str));
+            }
+        }
+        let int8_quantize = model
+            .graph
+            .node
+            .iter()
+            .filter(|n| n.op_type == "QuantizeLinear")
+            .find(|n| n.input.get(2).is_some_and(|z| int8_zero_points.contains(z.as_str())));
+        if let Some(q) = int8_quantize {
+            failures.push(format!("{name}: QuantizeLinear '{}' still quantizes to int8", q.name));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The decode step of `llama_decode` (one query token against a KV cache
 /// whose past key and past value lengths are separate symbols) converted
 /// with the default pipeline: the attention of each of the 2 layers is one

@@ -732,6 +732,36 @@ fn onnx_widen_ints_on_int16_and_bool() {
     assert!(output.contains("-> tensor<4xui8>"), "{output}");
 }
 
+// ------------------------------------------------------------ onnx-qdq-uint8
+
+/// `onnx-qdq-uint8`: an int8 activation of a QDQ pair (through a Flatten)
+/// becomes uint8 with its zero points shifted by 128; the int8 weight stays
+/// (more cases: lit-tests/onnx-qdq-uint8.mlir; numbers:
+/// parity::pt2e_models_with_target_onnxruntime).
+#[test]
+fn onnx_qdq_uint8_on_a_quantized_linear() {
+    let input = r#"module attributes {onnx.opset = 21 : i64} {
+func.func @f(%x: tensor<2x3x4xf32>, %w: tensor<12x5xi8>, %ws: tensor<5xf32>) -> tensor<2x5xf32> {
+  %s = "onnx.Constant"() {value = dense<0.05> : tensor<f32>} : () -> tensor<f32>
+  %z = "onnx.Constant"() {value = dense<-7> : tensor<i8>} : () -> tensor<i8>
+  %q = "onnx.QuantizeLinear"(%x, %s, %z) : (tensor<2x3x4xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3x4xi8>
+  %f = "onnx.Flatten"(%q) {axis = 1 : i64} : (tensor<2x3x4xi8>) -> tensor<2x12xi8>
+  %d = "onnx.DequantizeLinear"(%f, %s, %z) : (tensor<2x12xi8>, tensor<f32>, tensor<i8>) -> tensor<2x12xf32>
+  %wz = "onnx.Constant"() {value = dense<0> : tensor<5xi8>} : () -> tensor<5xi8>
+  %wd = "onnx.DequantizeLinear"(%w, %ws, %wz) {axis = 1 : i64} : (tensor<12x5xi8>, tensor<5xf32>, tensor<5xi8>) -> tensor<12x5xf32>
+  %y = "onnx.MatMul"(%d, %wd) : (tensor<2x12xf32>, tensor<12x5xf32>) -> tensor<2x5xf32>
+  return %y : tensor<2x5xf32>
+}
+}"#;
+    let output = check_output("onnx-qdq-uint8", "linear", "builtin.module(func.func(onnx-qdq-uint8))", input);
+    assert!(
+        output.contains("-> tensor<2x3x4xui8>") && output.contains("(tensor<2x3x4xui8>) -> tensor<2x12xui8>"),
+        "{output}"
+    );
+    assert!(output.contains("dense<121> : tensor<ui8>") && !output.contains("dense<-7>"), "{output}");
+    assert!(output.contains("(tensor<12x5xi8>, tensor<5xf32>, tensor<5xi8>) -> tensor<12x5xf32>"), "{output}");
+}
+
 /// `onnx-quantize-weights` on a Linear (more cases:
 /// lit-tests/onnx-quantize-weights.mlir; numbers and parity with
 /// onnxruntime's quantizer: tests/integration/quantize_weights.rs).
