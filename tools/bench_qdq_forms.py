@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
-"""Does writing onnxruntime's quantized kernels explicitly (QLinearConv,
-QGemm, QLinearMatMul, MatMulIntegerToFloat, DynamicQuantizeLinear, ...) pay
-over the QDQ form `--target onnxruntime` writes? Prints figures; never a
-pass/fail test (docs/quantization.md quotes a run).
+"""Quantized PT2E programs in onnxruntime: which ONNX form runs fastest
+(the `--target onnxruntime` choices of docs/quantization.md are made from
+this). Prints figures; never a pass/fail test.
 
     cargo build --bins
     .venv/bin/python tools/bench_qdq_forms.py [--binary target/debug/aten-translate] [--rounds 10]
@@ -19,19 +18,22 @@ Models (random init, fixed seeds; PT2E with torchao, captured at run time):
   hidden 768, 12 heads, ff 3072, 1x128 tokens, XNNPACKQuantizer static /
   dynamic (activations quantized at run time by choose_qparams).
 
-Forms, each run by onnxruntime (1 thread) with all graph optimizations and
-with none:
-- `qdq`: `aten-translate --to-onnx --target onnxruntime` (QuantizeLinear /
-  DequantizeLinear around float ops, int8 weight initializers).
-- `explicit`: the same model after onnxruntime's own QDQ fusions, saved
-  (`optimized_model_filepath` at ORT_ENABLE_EXTENDED): the graph of
-  QLinearConv / QGemm / MatMulIntegerToFloat ... that writing the kernels
-  explicitly would give.
+Forms, run by onnxruntime (1 thread, all graph optimizations; `explicit`
+also without any):
+- `float`: the float model before quantization, converted by aten2onnx.
+- `standard`: `aten-translate --to-onnx` of the PT2E program.
+- `onnxruntime`: the same with `--target onnxruntime`.
+- `explicit`: `onnxruntime` after onnxruntime's own fusions, saved
+  (`optimized_model_filepath` at ORT_ENABLE_EXTENDED): the QLinearConv /
+  QGemm / MatMulIntegerToFloat graph that writing those kernels explicitly
+  would give.
+- `ort-quantizer` (dynamic model only): onnxruntime's own
+  `quantize_dynamic` (int8 per-channel weights) of the `float` model, the
+  peer users would otherwise run.
 
-Per model and form: the op types, session creation time, latency (median of
-interleaved rounds) and the largest difference of the outputs from `qdq`
-with all optimizations (the explicit graph computes the same kernels, so a
-difference shows a fusion that changes numbers).
+Per model and form: the most common op types, session creation time,
+latency (median of interleaved rounds), and the largest difference from
+the quantized eager model's output.
 """
 from __future__ import annotations
 
@@ -99,7 +101,11 @@ def build(name: str):
         layer = torch.nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.0, batch_first=True)
         model, example = torch.nn.TransformerEncoder(layer, 4, enable_nested_tensor=False), (torch.randn(1, 128, 768),)
         quantizer = _xnnpack(is_per_channel=True, is_dynamic=name.endswith("dynamic"))
-    return _pt2e(model, example, quantizer), [x.numpy() for x in example]
+    import copy
+
+    model = model.eval()
+    float_ep = torch.export.export(copy.deepcopy(model), example, strict=False)
+    return float_ep, _pt2e(model, example, quantizer), [x.numpy() for x in example]
 
 
 def session(path: str, optimize: bool, save: str | None = None):
@@ -133,23 +139,36 @@ def main() -> int:
     import torch
 
     tmp = tempfile.mkdtemp(prefix="bench-qdq-")
-    print("| model | form | ops (most common) | load ms | ms, all opts | ms, no opts | max diff vs qdq |")
+    print("| model | form | ops (most common) | load ms | ms | ms, no graph optimizations | max err vs quantized eager |")
     print("|---|---|---|---:|---:|---:|---:|")
     for name in a.models.split(","):
-        ep, inputs = build(name)
-        pt2 = os.path.join(tmp, f"{name}.pt2")
+        float_ep, ep, inputs = build(name)
+        with torch.no_grad():
+            want = [o.numpy() for o in torch.utils._pytree.tree_leaves(ep.module()(*(torch.from_numpy(x) for x in inputs)))]
+        pt2, fpt2 = os.path.join(tmp, f"{name}.pt2"), os.path.join(tmp, f"{name}.float.pt2")
         torch.export.save(ep, pt2)
-        paths = {"qdq": os.path.join(tmp, f"{name}.qdq.onnx"), "explicit": os.path.join(tmp, f"{name}.explicit.onnx")}
-        subprocess.run([a.binary, "--to-onnx", pt2, "-o", paths["qdq"], "--target", "onnxruntime"], check=True)
-        session(paths["qdq"], True, save=paths["explicit"])
-        runners, loads, outs = {}, {}, {}
+        torch.export.save(float_ep, fpt2)
+        paths = {f: os.path.join(tmp, f"{name}.{f}.onnx") for f in ("float", "standard", "onnxruntime", "explicit")}
+        subprocess.run([a.binary, "--to-onnx", fpt2, "-o", paths["float"]], check=True)
+        subprocess.run([a.binary, "--to-onnx", pt2, "-o", paths["standard"]], check=True)
+        subprocess.run([a.binary, "--to-onnx", pt2, "-o", paths["onnxruntime"], "--target", "onnxruntime"], check=True)
+        session(paths["onnxruntime"], True, save=paths["explicit"])
+        if name.endswith("dynamic"):
+            from onnxruntime.quantization import QuantType, quantize_dynamic
+
+            paths["ort-quantizer"] = os.path.join(tmp, f"{name}.ortq.onnx")
+            # MatMul/Gemm only: its Attention handling expects com.microsoft's.
+            quantize_dynamic(paths["float"], paths["ort-quantizer"], weight_type=QuantType.QInt8, per_channel=True,
+                             op_types_to_quantize=["MatMul", "Gemm"])
+        runners, loads, errs = {}, {}, {}
         for form, path in paths.items():
-            for optimize in (True, False):
+            for optimize in (True, False) if form == "explicit" else (True,):
                 t = time.perf_counter()
                 s = session(path, optimize)
                 loads[form, optimize] = (time.perf_counter() - t) * 1000
                 feeds = {i.name: x for i, x in zip(s.get_inputs(), inputs)}
-                outs[form, optimize] = s.run(None, feeds)
+                got = s.run(None, feeds)
+                errs[form, optimize] = max(float(np.abs(np.asarray(g, np.float64) - w).max()) for g, w in zip(got, want))
                 runners[form, optimize] = lambda s=s, f=feeds: s.run(None, f)
         times = {k: [] for k in runners}
         order = list(runners)
@@ -162,16 +181,11 @@ def main() -> int:
                     runners[k]()
                     if i >= 2:
                         times[k].append((time.perf_counter() - t) * 1000)
-        ref = outs["qdq", True]
         for form, path in paths.items():
-            diff = max(
-                float(np.abs(np.asarray(x, np.float64) - np.asarray(r, np.float64)).max())
-                for o in (True, False)
-                for x, r in zip(outs[form, o], ref)
-            )
-            med = {o: statistics.median(times[form, o]) for o in (True, False)}
-            print(f"| {name} | {form} | {op_types(path)} | {loads[form, True]:.0f} | {med[True]:.2f} | "
-                  f"{med[False]:.2f} | {diff:.2g} |", flush=True)
+            med = statistics.median(times[form, True])
+            off = f"{statistics.median(times[form, False]):.2f}" if (form, False) in times else ""
+            print(f"| {name} | {form} | {op_types(path)} | {loads[form, True]:.0f} | {med:.2f} | {off} | "
+                  f"{errs[form, True]:.2g} |", flush=True)
     return 0
 
 

@@ -422,6 +422,54 @@ def _(self, x, z):
     return tuple(out)
 
 
+def _init_dynamic_linear(self):
+    self.register_buffer("w", torch.randint(-127, 128, (12, 16), dtype=torch.int8))
+    self.register_buffer("ws", torch.rand(12) * 0.02 + 0.005)
+    self.register_buffer("wz", torch.zeros(12, dtype=torch.int64))
+    self.register_buffer("b", torch.randn(12) * 0.1)
+    self.register_buffer("w2", torch.randint(-128, 128, (7, 12), dtype=torch.int8))
+
+
+def _dynamic_linear_inputs(g, d):
+    b = d["batch"]
+    return rn(g, b, 5, 16) * 2, ur(g, 0.5, 3.0, b, 5, 16)
+
+
+def _dynamic_linear(self, x, p):
+    """PT2E dynamic quantization of Linears (XNNPACK is_dynamic): each input quantized with the qparams
+    choose_qparams.tensor computes for it, the weight int8 dequantized per output channel (and per tensor
+    with a zero point), then linear. Written as MatMulInteger on uint8 activations (the int8 ones
+    re-quantized with the zero point + 128) and int8 weights, times the two scales. Cases: int8 [-128, 127]
+    with a bias and a 3-D input; uint8 [0, 255]; int8 narrowed to [-127, 127] (the clipped form); an
+    all-positive input (zero point at quant_min); a per-tensor weight with zero point 3."""
+    cq = QD.choose_qparams.tensor
+    q = QD.quantize_per_tensor.tensor
+    dq = QD.dequantize_per_tensor.tensor
+    w = QD.dequantize_per_channel(self.w, self.ws, self.wz, 0, -127, 127, torch.int8)
+    w2 = QD.dequantize_per_tensor(self.w2, _f32(0.0117), 3, -128, 127, torch.int8)
+
+    def dyn(t, lo, hi, dt):
+        sc, zp = cq(t, lo, hi, 0.000244140625, dt)
+        return dq(q(t, sc, zp, lo, hi, dt), sc, zp, lo, hi, dt)
+
+    y1 = F.linear(dyn(x, *I8), w, self.b)
+    y2 = F.linear(dyn(x, *U8), w)
+    y3 = F.linear(dyn(x, -127, 127, torch.int8), w, self.b)
+    y4 = F.linear(dyn(p, *I8), w)
+    y5 = F.linear(dyn(torch.relu(y1), *I8), w2)
+    return y1, y2, y3, y4, y5
+
+
+case("qd_dynamic_linear",
+     ["quantized_decomposed::choose_qparams.tensor", "linear.default"],
+     _dynamic_linear_inputs, init=_init_dynamic_linear,
+     dynamic={"x": {0: ("batch", 2, 3)}, "p": {0: ("batch", 2, 3)}})(_dynamic_linear)
+case("qd_dynamic_linear_core",
+     ["quantized_decomposed::choose_qparams.tensor", "addmm.default", "mm.default"],
+     _dynamic_linear_inputs, init=_init_dynamic_linear, ir="ATEN",
+     dynamic={"x": {0: ("batch", 2, 3)}, "p": {0: ("batch", 2, 3)}})(_dynamic_linear)
+
+
 def _tok_rows(g, d):
     x = rn(g, 2, 4, 8) * 2
     x[0, 1] = x[0, 1].abs() + 0.5  # all positive

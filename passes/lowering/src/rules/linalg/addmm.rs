@@ -32,6 +32,12 @@ pub const RULES: &[Rule] = &[Rule::custom("aten.addmm.default", |c| {
     }
     let alpha = c.args.number("alpha")?.as_f64() as f32;
     let beta = c.args.number("beta")?.as_f64() as f32;
+    // Dynamically quantized (PT2E, a Linear in core ATen): the product on the integers.
+    if (alpha, beta) == (1.0, 1.0) {
+        if let Some(y) = super::integer_matmul_common::dynamic_integer_matmul(c, a, b, c.result_type(0)?)? {
+            return Ok(vec![c.b.onnx().add(y, bias).typed(c.result_type(0)?)?]);
+        }
+    }
     Ok(vec![c.b.onnx().gemm(a, b, Some(bias), Some(alpha), Some(beta), None, None).typed(c.result_type(0)?)?])
 })
 .samples(&["self: T[4]; mat1: T[3,2]; mat2: T[2,4]", "self: T[3,4]; mat1: T[3,2]; mat2: T[2,4]; beta: 0.5; alpha: 2"]).dtypes(&["f32", "f16", "bf16", "f64", "i64", "i32"])];

@@ -15,6 +15,13 @@ fn linear<'c, 'a>(ctx: &Ctx<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, String> {
         Some(1) => w,
         _ => return Err("weight must be 1-D or 2-D".into()),
     };
+    // Dynamically quantized (PT2E): the product on the integers.
+    if let Some(y) = super::integer_matmul_common::dynamic_integer_matmul(ctx, x, wt, ctx.result_type(0)?)? {
+        return Ok(vec![match ctx.args.opt_tensor("bias")? {
+            Some(bias) => ctx.b.onnx().add(y, bias).typed(ctx.result_type(0)?)?,
+            None => y,
+        }]);
+    }
     match ctx.args.opt_tensor("bias")? {
         Some(bias) => {
             let y = b.onnx().mat_mul(x, wt).like(x)?;
