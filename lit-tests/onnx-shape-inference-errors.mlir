@@ -341,3 +341,23 @@ func.func @reshape_negative_size(%x: tensor<6xf32>) -> tensor<*xf32> {
   %0 = "onnx.Reshape"(%x, %s) : (tensor<6xf32>, tensor<2xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Hostile .onnx seed 47: output_shape must give every dim of X.
+func.func @maxunpool_output_shape(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>, %s: tensor<2147483648xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{MaxUnpool's output_shape has 2147483648 entries for an input of rank 4}}
+  %0 = "onnx.MaxUnpool"(%x, %i, %s) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>, tensor<2147483648xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Hostile .onnx seed 47: the carried state holds the last k - 1 positions.
+module attributes {onnx.opset = 27 : i64} {
+func.func @causal_conv_state(%x: tensor<2x4x8xf32>, %w: tensor<4x1x4xf32>, %b: tensor<4xf32>, %p: tensor<2x4x5xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  // expected-error @+1 {{CausalConvWithState's past_state [2, 4, 5] does not hold the k - 1 = 3 positions of the weight [4, 1, 4]}}
+  %0:2 = "onnx.CausalConvWithState"(%x, %w, %b, %p) : (tensor<2x4x8xf32>, tensor<4x1x4xf32>, tensor<4xf32>, tensor<2x4x5xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xf32>
+}
+}

@@ -794,6 +794,32 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             }
             Ok(())
         }
+        // `output_shape` holds one size per dim of X.
+        "MaxUnpool" => {
+            if let (Some(x), Some([Dim::Static(n)])) = (input(0), input(2).as_deref()) {
+                if *n != x.len() as i64 {
+                    return Err(format!("MaxUnpool's output_shape has {n} entries for an input of rank {}", x.len()));
+                }
+            }
+            Ok(())
+        }
+        // The carried state holds the last k - 1 positions of a (channels,
+        // 1, k) weight.
+        "CausalConvWithState" => {
+            if let (Some(w), Some(p)) = (input(1), input(3)) {
+                if let (3, 3, Some(Dim::Static(k)), Some(Dim::Static(s))) = (w.len(), p.len(), w.last(), p.last()) {
+                    if *s != k - 1 {
+                        return Err(format!(
+                            "CausalConvWithState's past_state {} does not hold the k - 1 = {} positions of the weight {}",
+                            show(&p),
+                            k - 1,
+                            show(&w)
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
         // `scales` / `sizes` hold one entry per resized axis (`axes`, or
         // every axis).
         "Resize" => {
