@@ -1,4 +1,7 @@
 // RUN: aten-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(onnx-qdq-uint8))' | FileCheck %s
+// RUN: aten-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(onnx-qdq-uint8{keep-symmetric=1}))' | FileCheck %s --check-prefix=SYM
+// RUN: not aten-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(onnx-qdq-uint8{keep-symmetric=2}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: keep-symmetric must be 0 or 1, got '2'
 
 // An int8 activation quantized and dequantized (twice, once through a
 // Reshape, and its shape read) becomes uint8: the zero points move by 128,
@@ -60,5 +63,50 @@ func.func @kept(%x: tensor<2x3xf32>, %dz: tensor<i8>) -> (tensor<2x3xi8>, tensor
   %q4 = "onnx.QuantizeLinear"(%x, %s, %dz) : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
   %d4 = "onnx.DequantizeLinear"(%q4, %s, %dz) : (tensor<2x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
   return %q, %d, %d2, %d3, %d4 : tensor<2x3xi8>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+}
+
+// -----
+
+// Symmetric int8 activations (every zero point 0): uint8 with zero point
+// 128 by default; with keep-symmetric=1 (the default target's form) a
+// function whose every pair is symmetric stays as it is, and one with an
+// asymmetric pair converts all (a zero point of 0 there is a coincidence of
+// calibration).
+// CHECK-LABEL: func.func @symmetric
+// CHECK: "onnx.QuantizeLinear"(%arg0, %{{.*}}, %{{.*}}) : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+// CHECK: "onnx.QuantizeLinear"(%arg0, %{{.*}}, %{{.*}}) : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+// SYM-LABEL: func.func @symmetric
+// SYM: "onnx.QuantizeLinear"(%arg0, %{{.*}}, %{{.*}}) : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+// SYM: "onnx.QuantizeLinear"(%arg0, %{{.*}}, %{{.*}}) : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+module attributes {onnx.opset = 21 : i64} {
+func.func @symmetric(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %s = "onnx.Constant"() {value = dense<0.1> : tensor<f32>} : () -> tensor<f32>
+  %z = "onnx.Constant"() {value = dense<0> : tensor<i8>} : () -> tensor<i8>
+  %q = "onnx.QuantizeLinear"(%x, %s, %z) : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+  %d = "onnx.DequantizeLinear"(%q, %s, %z) : (tensor<2x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
+  %s2 = "onnx.Constant"() {value = dense<0.2> : tensor<f32>} : () -> tensor<f32>
+  %q2 = "onnx.QuantizeLinear"(%x, %s2, %z) : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+  %d2 = "onnx.DequantizeLinear"(%q2, %s2, %z) : (tensor<2x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
+  return %d, %d2 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @mixed
+// CHECK-COUNT-2: -> tensor<2x3xui8>
+// SYM-LABEL: func.func @mixed
+// SYM-COUNT-2: -> tensor<2x3xui8>
+module attributes {onnx.opset = 21 : i64} {
+func.func @mixed(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %s = "onnx.Constant"() {value = dense<0.1> : tensor<f32>} : () -> tensor<f32>
+  %z = "onnx.Constant"() {value = dense<0> : tensor<i8>} : () -> tensor<i8>
+  %q = "onnx.QuantizeLinear"(%x, %s, %z) : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+  %d = "onnx.DequantizeLinear"(%q, %s, %z) : (tensor<2x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
+  %z2 = "onnx.Constant"() {value = dense<5> : tensor<i8>} : () -> tensor<i8>
+  %q2 = "onnx.QuantizeLinear"(%x, %s, %z2) : (tensor<2x3xf32>, tensor<f32>, tensor<i8>) -> tensor<2x3xi8>
+  %d2 = "onnx.DequantizeLinear"(%q2, %s, %z2) : (tensor<2x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
+  return %d, %d2 : tensor<2x3xf32>, tensor<2x3xf32>
 }
 }

@@ -132,10 +132,14 @@ impl PipelineSpec {
             func_passes.push(self.eqsat_pass());
         }
         // onnxruntime's x86 QDQ kernels take uint8 activations (an exact
-        // retyping, after the rules that move and cancel Q/DQ pairs).
-        if self.target == Target::OnnxRuntime {
-            func_passes.push("onnx-qdq-uint8".to_string());
-        }
+        // retyping, after the rules that move and cancel Q/DQ pairs); the
+        // standard target keeps symmetric int8 ones for the toolchains that
+        // need them.
+        func_passes.push(if self.target == Target::OnnxRuntime {
+            "onnx-qdq-uint8".to_string()
+        } else {
+            "onnx-qdq-uint8{keep-symmetric=1}".to_string()
+        });
         if self.fuse_weights {
             func_passes.push("onnx-fuse-weights".to_string());
         }
@@ -172,7 +176,8 @@ mod tests {
     fn renders_the_pipelines_the_tools_ran() {
         let main = "builtin.module(aten-remove-inplace, aten-decompose{opset=23}, convert-aten-to-onnx{opset=23}, \
                     func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, \
-                    onnx-eqsat, onnx-fuse-weights, onnx-flatten-tokens, onnx-widen-half, onnx-widen-ints, onnx-cse))";
+                    onnx-eqsat, onnx-qdq-uint8{keep-symmetric=1}, onnx-fuse-weights, onnx-flatten-tokens, \
+                    onnx-widen-half, onnx-widen-ints, onnx-cse))";
         assert_eq!(PipelineSpec::new(23).render(), main);
         let ort = PipelineSpec {
             target: Target::OnnxRuntime,
@@ -194,7 +199,8 @@ mod tests {
         assert_eq!(
             PipelineSpec::onnx(23).render(),
             "builtin.module(func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, \
-             onnx-fold-constants, onnx-cse, dce, onnx-shape-inference, onnx-eqsat, onnx-fuse-weights, \
+             onnx-fold-constants, onnx-cse, dce, onnx-shape-inference, onnx-eqsat, onnx-qdq-uint8{keep-symmetric=1}, \
+             onnx-fuse-weights, \
              onnx-flatten-tokens))"
         );
     }

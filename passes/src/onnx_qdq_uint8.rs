@@ -1,5 +1,8 @@
-//! `onnx-qdq-uint8` (target onnxruntime): the int8 activations of QDQ pairs
-//! become uint8, exactly.
+//! `onnx-qdq-uint8`: the int8 activations of QDQ pairs become uint8,
+//! exactly (with `keep-symmetric=1`, the default target's form, a function
+//! whose every pair has zero points 0 stays int8: TensorRT-style toolchains
+//! take only symmetric int8 activations, and an asymmetric int8 program is
+//! no more portable as uint8 than as int8).
 //!
 //! Why: PT2E's XNNPACK quantizer writes int8 activations and int8 weights.
 //! onnxruntime's x86 kernels multiply uint8 activations by int8 weights; its
@@ -24,7 +27,7 @@
 use crate::{
     ir,
     lowering::builder::{self, Builder},
-    onnx_ir, Factory, PassId, PassInfo, ProjectPass,
+    onnx_ir, Factory, PassId, PassInfo, PassOption, ProjectPass,
 };
 use melior::ir::{
     attribute::AttributeLike as _, attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType,
@@ -37,12 +40,24 @@ static ID: PassId = PassId::new();
 pub const INFO: PassInfo = PassInfo {
     name: "onnx-qdq-uint8",
     summary: "Quantize activations to uint8 instead of int8 in QuantizeLinear -> DequantizeLinear pairs (exact; onnxruntime's x86 QDQ kernels)",
-    options: &[],
-    create: |_| Ok(Box::new(Factory { pass: QdqUint8, id: &ID, info: &INFO })),
+    options: &[PassOption {
+        name: "keep-symmetric",
+        help: "1: leave a function whose every pair has zero points 0 (symmetric int8, which some NPU toolchains require) as it is; default 0",
+    }],
+    create: |options| {
+        let keep_symmetric = match options.get("keep-symmetric").map(String::as_str) {
+            None | Some("0") => false,
+            Some("1") => true,
+            Some(other) => return Err(format!("onnx-qdq-uint8: keep-symmetric must be 0 or 1, got '{other}'")),
+        };
+        Ok(Box::new(Factory { pass: QdqUint8 { keep_symmetric }, id: &ID, info: &INFO }))
+    },
 };
 
 #[derive(Clone)]
-struct QdqUint8;
+struct QdqUint8 {
+    keep_symmetric: bool,
+}
 
 impl ProjectPass for QdqUint8 {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), ()> {
@@ -56,8 +71,27 @@ impl ProjectPass for QdqUint8 {
                 quantizes.push(o);
             }
         });
+        // keep-symmetric: a program whose every such pair has zero points 0
+        // was quantized symmetrically and stays as it is (a zero point of 0
+        // in an asymmetric program is a calibration's coincidence).
+        if self.keep_symmetric {
+            let mut all_symmetric = true;
+            for &q in &quantizes {
+                match rewrite(q, opset, false) {
+                    Ok(Some(symmetric)) => all_symmetric &= symmetric,
+                    Ok(None) => {}
+                    Err(message) => {
+                        crate::diag::op_error(q, &format!("onnx-qdq-uint8: {message}"));
+                        return Err(());
+                    }
+                }
+            }
+            if all_symmetric {
+                return Ok(());
+            }
+        }
         for q in quantizes {
-            if let Err(message) = rewrite(q, opset) {
+            if let Err(message) = rewrite(q, opset, true) {
                 crate::diag::op_error(q, &format!("onnx-qdq-uint8: {message}"));
                 return Err(());
             }
@@ -132,16 +166,18 @@ fn shifted<'c, 'a>(
     Builder::new(context, at, opset)?.constant(ty, &elements)
 }
 
-fn rewrite(q: OperationRef<'_, '_>, opset: u32) -> Result<(), String> {
-    let Some(result) = ir::result_at(q, 0) else { return Ok(()) };
+/// Rewrites the pair of `q` when it qualifies (`apply`), or only says
+/// whether it does: `Some(true)` when its zero points are all 0.
+fn rewrite(q: OperationRef<'_, '_>, opset: u32, apply: bool) -> Result<Option<bool>, String> {
+    let Some(result) = ir::result_at(q, 0) else { return Ok(None) };
     if !is_int8(result.r#type()) {
-        return Ok(());
+        return Ok(None);
     }
     // An explicit output type other than int8 (3) is not this case.
     if ir::int_attribute(q, "output_dtype").is_some_and(|t| t != 3 && t != 0) {
-        return Ok(());
+        return Ok(None);
     }
-    let Some((zero_point, zp_type)) = ir::operand_at(q, 2).and_then(int8_constant) else { return Ok(()) };
+    let Some((zero_point, zp_type)) = ir::operand_at(q, 2).and_then(int8_constant) else { return Ok(None) };
     // The users, through ops that only move the integers (the optimizer's
     // `dq-through-data-movement` puts a Reshape or Flatten between the
     // pair): every path must end in a DequantizeLinear.
@@ -152,21 +188,25 @@ fn rewrite(q: OperationRef<'_, '_>, opset: u32) -> Result<(), String> {
         for (user, index) in uses(v) {
             let name = ir::op_name(user);
             if name == "onnx.DequantizeLinear" && index == 0 {
-                let Some(zp) = ir::operand_at(user, 2).and_then(int8_constant) else { return Ok(()) };
+                let Some(zp) = ir::operand_at(user, 2).and_then(int8_constant) else { return Ok(None) };
                 dequantizes.push((user, zp));
             } else if matches!(name.as_str(), "onnx.Shape" | "onnx.Size") {
                 // Reads the shape only.
             } else if DATA_MOVEMENT.contains(&name.as_str()) && index == 0 {
-                let Some(r) = ir::result_at(user, 0) else { return Ok(()) };
+                let Some(r) = ir::result_at(user, 0) else { return Ok(None) };
                 moved.push(r);
                 pending.push(r);
             } else {
-                return Ok(());
+                return Ok(None);
             }
         }
     }
     if dequantizes.is_empty() {
-        return Ok(());
+        return Ok(None);
+    }
+    let symmetric = zero_point.iter().chain(dequantizes.iter().flat_map(|(_, (v, _))| v)).all(|&z| z == 0);
+    if !apply {
+        return Ok(Some(symmetric));
     }
     let context = unsafe { q.context().to_ref() };
     let u8_type: Type = IntegerType::unsigned(context, 8).into();
@@ -195,5 +235,5 @@ fn rewrite(q: OperationRef<'_, '_>, opset: u32) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    Ok(Some(symmetric))
 }
