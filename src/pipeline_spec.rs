@@ -157,9 +157,10 @@ impl PipelineSpec {
                 func_passes.push("onnx-widen-half".to_string());
             }
             func_passes.extend(quantize.map(|q| q.pass(self.target)));
-            push(&mut func_passes, &["onnx-widen-ints", "onnx-cse"]);
+            push(&mut func_passes, &["onnx-widen-ints", "onnx-residual-sum", "onnx-cse"]);
         } else {
             func_passes.extend(quantize.map(|q| q.pass(self.target)));
+            func_passes.push("onnx-residual-sum".to_string());
         }
         module_passes.push(format!("func.func({})", func_passes.join(", ")));
         format!("builtin.module({})", module_passes.join(", "))
@@ -177,7 +178,7 @@ mod tests {
         let main = "builtin.module(aten-remove-inplace, aten-decompose{opset=23}, convert-aten-to-onnx{opset=23}, \
                     func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, \
                     onnx-eqsat, onnx-qdq-uint8{keep-symmetric=1}, onnx-fuse-weights, onnx-flatten-tokens, \
-                    onnx-widen-half, onnx-widen-ints, onnx-cse))";
+                    onnx-widen-half, onnx-widen-ints, onnx-residual-sum, onnx-cse))";
         assert_eq!(PipelineSpec::new(23).render(), main);
         let ort = PipelineSpec {
             target: Target::OnnxRuntime,
@@ -194,14 +195,14 @@ mod tests {
              onnx-shape-inference, onnx-eqsat{extract=ilp target=onnxruntime}, onnx-qdq-uint8, onnx-fuse-weights, \
              onnx-flatten-tokens, \
              onnx-quantize-weights{bits=4 block=32 symmetric=1 format=matmulnbits accuracy-level=4 exclude=lm_head}, \
-             onnx-widen-ints, onnx-cse))"
+             onnx-widen-ints, onnx-residual-sum, onnx-cse))"
         );
         assert_eq!(
             PipelineSpec::onnx(23).render(),
             "builtin.module(func.func(onnx-fold-constants, onnx-cse, onnx-fold-constants, dce, onnx-shape-inference, \
              onnx-fold-constants, onnx-cse, dce, onnx-shape-inference, onnx-eqsat, onnx-qdq-uint8{keep-symmetric=1}, \
              onnx-fuse-weights, \
-             onnx-flatten-tokens))"
+             onnx-flatten-tokens, onnx-residual-sum))"
         );
     }
 
@@ -210,17 +211,17 @@ mod tests {
     fn stages_turn_off() {
         let mut spec = PipelineSpec { target: Target::OnnxRuntime, ..PipelineSpec::new(23) };
         spec.flatten_tokens = false;
-        assert!(spec
-            .render()
-            .ends_with("onnx-qdq-uint8, onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-cse))"));
+        assert!(spec.render().ends_with(
+            "onnx-qdq-uint8, onnx-fuse-weights, onnx-widen-half, onnx-widen-ints, onnx-residual-sum, onnx-cse))"
+        ));
         spec.fuse_weights = false;
         spec.eqsat_options = vec!["iterations=0".into()];
         assert!(spec.render().ends_with(
-            "onnx-eqsat{iterations=0 target=onnxruntime}, onnx-qdq-uint8, onnx-widen-half, onnx-widen-ints, onnx-cse))"
+            "onnx-eqsat{iterations=0 target=onnxruntime}, onnx-qdq-uint8, onnx-widen-half, onnx-widen-ints, onnx-residual-sum, onnx-cse))"
         ));
         spec.eqsat = false;
-        assert!(spec
-            .render()
-            .ends_with("onnx-shape-inference, onnx-qdq-uint8, onnx-widen-half, onnx-widen-ints, onnx-cse))"));
+        assert!(spec.render().ends_with(
+            "onnx-shape-inference, onnx-qdq-uint8, onnx-widen-half, onnx-widen-ints, onnx-residual-sum, onnx-cse))"
+        ));
     }
 }

@@ -27,6 +27,7 @@ mod onnx_fold_constants;
 pub mod onnx_fuse_weights;
 mod onnx_qdq_uint8;
 pub mod onnx_quantize_weights;
+mod onnx_residual_sum;
 pub mod onnx_shape_inference;
 mod onnx_verify;
 pub mod onnx_widen_half;
@@ -86,6 +87,7 @@ pub static REGISTRY: &[PassInfo] = &[
     onnx_quantize_weights::INFO,
     onnx_widen_half::INFO,
     onnx_widen_ints::INFO,
+    onnx_residual_sum::INFO,
     onnx_flatten_tokens::INFO,
 ];
 

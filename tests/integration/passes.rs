@@ -762,6 +762,24 @@ func.func @f(%x: tensor<2x3x4xf32>, %w: tensor<12x5xi8>, %ws: tensor<5xf32>) -> 
     assert!(output.contains("(tensor<12x5xi8>, tensor<5xf32>, tensor<5xi8>) -> tensor<12x5xf32>"), "{output}");
 }
 
+// ------------------------------------------------------------ onnx-residual-sum
+
+/// `onnx-residual-sum`: a transformer's residual Add before LayerNormalization
+/// becomes Sum (more cases: lit-tests/onnx-residual-sum.mlir; numbers: the
+/// parity tests of every corpus model run the full pipeline).
+#[test]
+fn onnx_residual_sum_before_layer_norm() {
+    let input = r#"module attributes {onnx.opset = 23 : i64} {
+func.func @f(%x: tensor<?x4x8xf32, ["s0"]>, %r: tensor<?x4x8xf32, ["s0"]>, %g: tensor<8xf32>) -> tensor<?x4x8xf32, ["s0"]> {
+  %s = "onnx.Add"(%x, %r) : (tensor<?x4x8xf32, ["s0"]>, tensor<?x4x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]>
+  %n = "onnx.LayerNormalization"(%s, %g) {axis = -1 : i64} : (tensor<?x4x8xf32, ["s0"]>, tensor<8xf32>) -> tensor<?x4x8xf32, ["s0"]>
+  return %n : tensor<?x4x8xf32, ["s0"]>
+}
+}"#;
+    let output = check_output("onnx-residual-sum", "layer_norm", "builtin.module(func.func(onnx-residual-sum))", input);
+    assert!(output.contains("\"onnx.Sum\"(%arg0, %arg1)") && !output.contains("onnx.Add"), "{output}");
+}
+
 /// `onnx-quantize-weights` on a Linear (more cases:
 /// lit-tests/onnx-quantize-weights.mlir; numbers and parity with
 /// onnxruntime's quantizer: tests/integration/quantize_weights.rs).
