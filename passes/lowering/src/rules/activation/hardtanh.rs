@@ -1,3 +1,6 @@
+//! `aten.hardtanh`: `Clip(x, min_val, max_val)`; the bounds may be numbers or values computed in the graph
+//! (`t.item()`), cast to the type of `self`.
+
 use melior::ir::ValueLike;
 use crate::{builder::element_type, Rule};
 

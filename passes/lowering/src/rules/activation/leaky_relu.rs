@@ -1,3 +1,6 @@
+//! `aten.leaky_relu`: ONNX `LeakyRelu(x, alpha=negative_slope)`. A slope computed in the graph (`t.item()`)
+//! cannot be an attribute: it is written out as `Where(x > 0, x, x * slope)`.
+
 use melior::ir::ValueLike;
 use super::act_common::leaky;
 use crate::{builder::element_type, Rule};

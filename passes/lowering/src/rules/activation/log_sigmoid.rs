@@ -1,3 +1,6 @@
+//! `aten.log_sigmoid`: `min(x, 0) - log1p(exp(-|x|))`, written out with elementwise ops (stable for large |x|).
+//! The log1p is corrected for the rounding of `u = 1 + e`: `log(u) * e / (u - 1)`, `e` itself where `u == 1`.
+
 use super::act_common::log_sigmoid;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.log_softmax.int` / `aten._log_softmax`: ONNX `LogSoftmax(axis=dim)` on `self` cast to the result dtype
+//! (`dtype`, `half_to_float`). A 0-d input goes through a 1-element vector.
+
 use super::softmax_common::softmax;
 use crate::Rule;
 

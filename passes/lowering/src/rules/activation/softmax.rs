@@ -1,3 +1,6 @@
+//! `aten.softmax.int` / `aten._softmax`: ONNX `Softmax(axis=dim)` (per-axis since opset 13) on `self` cast to
+//! the result dtype (`dtype`, `half_to_float`). A 0-d input goes through a 1-element vector.
+
 use crate::Rule;
 use super::softmax_common::{softmax};
 

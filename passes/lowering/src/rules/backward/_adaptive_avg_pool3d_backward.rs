@@ -1,3 +1,7 @@
+//! `aten._adaptive_avg_pool3d_backward`: each output gradient divided by the size of its adaptive bin and added
+//! into the input positions the bin covers (`Gather` per tap, `ScatterElements` add into zeros). The bins are
+//! computed at compile time: the spatial sizes must be static.
+
 use super::pool_backward_common::adaptive_backward;
 use crate::Rule;
 

@@ -1,3 +1,8 @@
+//! `aten.avg_pool3d_backward`: each output gradient divided by torch's divisor for its window and added into the
+//! input positions the window covers (`Gather` per tap, `ScatterElements` add into zeros). The windows follow
+//! torch (ceil_mode windows clipped to input + padding, `count_include_pad`, `divisor_override`) and are
+//! computed at compile time: the spatial sizes must be static.
+
 use super::pool_backward_common::avg_pool_backward;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.max_pool3d_with_indices_backward`: `grad_output` added into zeros shaped like `self` at the recorded
+//! per-plane flat `indices` (`ScatterElements` with reduction add). A position picked by several windows gets
+//! the sum of their gradients, as in torch.
+
 use super::pool_backward_common::max_pool_backward;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.add` (`.Tensor`, `.Scalar`): ONNX `Add(self, alpha * other)` in the result type. Bools (no ONNX `Add`)
+//! are added in int64 and cast back, torch's `a or (alpha and b)`; complex operands add both parts.
+
 use super::common::binary_alpha;
 use crate::Rule;
 

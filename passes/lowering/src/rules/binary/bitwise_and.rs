@@ -1,3 +1,6 @@
+//! `aten.bitwise_and` / `aten.__and__` (`.Tensor`, `.Scalar`): ONNX `And` on bools, `BitwiseAnd` on integers,
+//! both operands cast to the result type.
+
 use super::common::bitwise;
 use crate::Rule;
 

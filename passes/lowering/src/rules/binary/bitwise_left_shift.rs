@@ -1,3 +1,6 @@
+//! `aten.bitwise_left_shift` / `aten.__lshift__`: ONNX `BitShift(LEFT)` on the bits reinterpreted as the unsigned
+//! type of the same width, cast back. torch shifts the two's-complement bits; ONNX `BitShift` is unsigned only.
+
 use super::elementwise_common::shift;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.bitwise_or` / `aten.__or__` (`.Tensor`, `.Scalar`): ONNX `Or` on bools, `BitwiseOr` on integers, both
+//! operands cast to the result type.
+
 use super::common::bitwise;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.bitwise_right_shift` / `aten.__rshift__`: torch's arithmetic right shift (`floor(x / 2^n)`) from ONNX's
+//! unsigned `BitShift(RIGHT)`: a negative `x` is shifted as `~x` and complemented back (`x >> n == ~(~x >> n)`).
+
 use super::elementwise_common::shift;
 use crate::Rule;
 

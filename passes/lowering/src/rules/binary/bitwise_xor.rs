@@ -1,3 +1,6 @@
+//! `aten.bitwise_xor` / `aten.__xor__` (`.Tensor`, `.Scalar`): ONNX `Xor` on bools, `BitwiseXor` on integers,
+//! both operands cast to the result type.
+
 use super::common::bitwise;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.clamp_min` (a number or a tensor bound): ONNX `Max(x, min)` in the result type, NaN in either
+//! propagating as in torch. Bools (no ONNX `Max`) are compared as int64 0 / 1 and cast back.
+
 use super::elementwise_common::bound;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.eq` (`.Tensor`, `.Scalar`): ONNX `Equal` with both sides cast to torch's promoted type
+//! (`common::comparison_type`: a float number against an integer tensor compares in float32). Bools are
+//! compared as int64 0 / 1.
+
 use super::common::compare;
 use crate::Rule;
 

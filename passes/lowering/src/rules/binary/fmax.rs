@@ -1,3 +1,6 @@
+//! `aten.fmax`: ONNX `Max` that ignores NaN: where one side is NaN the other is taken (NaN only when both are),
+//! by `IsNaN` and `Where`. On bools `Or` (ONNX `Max` takes no bools).
+
 use super::elementwise_common::fmaxmin;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.fmin`: ONNX `Min` that ignores NaN: where one side is NaN the other is taken (NaN only when both are),
+//! by `IsNaN` and `Where`. On bools `And` (ONNX `Min` takes no bools).
+
 use super::elementwise_common::fmaxmin;
 use crate::Rule;
 

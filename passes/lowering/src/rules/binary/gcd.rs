@@ -1,3 +1,7 @@
+//! `aten.gcd`: torch's Euclid loop (`calc_gcd`) on the absolute values in int64, as an ONNX `Loop`, cast back to
+//! the integer result type. The loop runs until every remainder is 0 (64-bit values need at most 92 steps; the
+//! trip limit is 100); `gcd(0, 0) = 0`, and float or bool tensors are refused, as by torch.
+
 use super::gcd_common::{gcd_i64, operands};
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.logaddexp`: `max(a, b) + log1p(exp(-|a - b|))`, written out with elementwise ops (stable for large
+//! operands; the log1p corrected for the rounding of `1 + e`). Equal infinite operands give that infinity, as
+//! in torch, and NaN propagates.
+
 use crate::Rule;
 use super::logaddexp_common::logaddexp;
 

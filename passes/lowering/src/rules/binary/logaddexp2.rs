@@ -1,3 +1,7 @@
+//! `aten.logaddexp2`: `max(a, b) + log1p(2^-|a - b|) * log2(e)`, written out with elementwise ops (stable for
+//! large operands; the log1p corrected for the rounding of `1 + e`). Equal infinite operands give that
+//! infinity, as in torch, and NaN propagates.
+
 use super::logaddexp_common::logaddexp;
 use crate::Rule;
 

@@ -1,3 +1,5 @@
+//! `aten.logical_and`: ONNX `And` of both operands cast to bool (nonzero is true).
+
 use crate::{builder, Rule};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.logical_and.default", |c| {

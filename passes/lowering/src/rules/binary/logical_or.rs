@@ -1,3 +1,5 @@
+//! `aten.logical_or`: ONNX `Or` of both operands cast to bool (nonzero is true).
+
 use crate::{builder, Rule};
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.logical_or.default", |c| {

@@ -1,3 +1,6 @@
+//! `aten.lt` (`.Tensor`, `.Scalar`): ONNX `Less` with both sides cast to torch's promoted type
+//! (`common::comparison_type`). Bools, which ONNX does not order, are compared as int64 0 / 1.
+
 use super::common::compare;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.maximum`: ONNX `Max` of both operands cast to the result type; on bools `Or` (ONNX `Max` takes no
+//! bools).
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.maximum.default", |c| {

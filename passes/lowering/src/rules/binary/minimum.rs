@@ -1,3 +1,6 @@
+//! `aten.minimum`: ONNX `Min` of both operands cast to the result type; on bools `And` (ONNX `Min` takes no
+//! bools).
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.minimum.default", |c| {

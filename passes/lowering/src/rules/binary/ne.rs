@@ -1,3 +1,6 @@
+//! `aten.ne` (`.Tensor`, `.Scalar`): `Not(Equal(self, other))` with both sides cast to torch's promoted type
+//! (`common::comparison_type`). Bools are compared as int64 0 / 1.
+
 use super::common::compare;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.rsub` (`.Scalar`, `.Tensor`): ONNX `Sub(other, alpha * self)` with both operands cast to the result
+//! type.
+
 use super::common::rsub;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.sub` (`.Tensor`, `.Scalar`): ONNX `Sub(self, alpha * other)` with both operands cast to the result type;
+//! complex operands subtract both parts (`complex_common::add`).
+
 use super::common::binary_alpha;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.xlogy` (`.Tensor`, `.Scalar_Self`, `.Scalar_Other`): `x * Log(y)` in the float result type, 0 where
+//! `x == 0` (even for `y` 0 or inf) and NaN where `y` is NaN, as in torch.
+
 use super::elementwise_common::xlogy;
 use crate::Rule;
 

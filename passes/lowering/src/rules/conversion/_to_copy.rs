@@ -1,3 +1,7 @@
+//! `aten._to_copy`: a `Cast` to the result's element type, or nothing when `self` already has it (device,
+//! layout and memory format do not exist in ONNX). Complex: real -> complex adds a zero imaginary part,
+//! complex -> real keeps the real part, complex -> bool is `z != 0`.
+
 use super::conversion_common::convert;
 use crate::Rule;
 

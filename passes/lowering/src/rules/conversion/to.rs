@@ -1,3 +1,7 @@
+//! `aten.to` (`.dtype`, `.dtype_layout`, `.device`) and `aten.type_as`: a `Cast` to the result's element type,
+//! or nothing when `self` already has it; device and layout do not exist in ONNX. Complex conversions as in
+//! `_to_copy` (`complex_common::to_copy`).
+
 use super::conversion_common::convert;
 use crate::Rule;
 

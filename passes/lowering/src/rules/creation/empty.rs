@@ -1,3 +1,6 @@
+//! `aten.empty.memory_format`: zeros of `size` (`Expand` of a constant 0 of the result type). torch leaves the
+//! contents unspecified; the differential test compares only shape and dtype.
+
 use super::common::filled;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.empty_permuted`: zeros of `size` (`Expand` of a constant 0 of the result type). torch leaves the
+//! contents unspecified and `physical_layout` only permutes the memory layout, so it is only checked to be a
+//! permutation of the dims.
+
 use super::common::filled;
 use crate::Rule;
 

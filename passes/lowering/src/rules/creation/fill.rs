@@ -1,3 +1,6 @@
+//! `aten.fill` (`.Scalar`, `.Tensor`): the value cast to the result type and `Expand`ed to the shape of
+//! `self`.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[

@@ -1,3 +1,6 @@
+//! `aten.full`: `Expand` of the fill value to `size`: a constant for a recorded number, else the graph value
+//! (`torch.full(size, t.item())`) reshaped to 0-d and cast to the result type.
+
 use super::common::filled;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.full_like`: the fill value (a number, or a graph value from `t.item()`) cast to the result type and
+//! `Expand`ed to the shape of `self`.
+
 use super::common::filled_with;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.new_full`: the fill value (a number, or a graph value from `t.item()`) cast to the result type and
+//! `Expand`ed to `size`.
+
 use super::common::filled_with;
 use crate::Rule;
 

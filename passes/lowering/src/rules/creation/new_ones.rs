@@ -1,3 +1,5 @@
+//! `aten.new_ones`: `Expand` of a constant 1 of the result type to `size`.
+
 use super::common::filled;
 use crate::Rule;
 

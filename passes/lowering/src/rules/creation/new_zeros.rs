@@ -1,3 +1,5 @@
+//! `aten.new_zeros`: `Expand` of a constant 0 of the result type to `size`.
+
 use super::common::filled;
 use crate::Rule;
 

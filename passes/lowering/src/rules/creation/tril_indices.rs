@@ -1,3 +1,7 @@
+//! `aten.tril_indices`: the `[2, N]` row and column indices of the lower triangle (`col - row <= offset`) of a
+//! `row x col` matrix in row-major order, a constant computed at compile time (every argument is a plain int).
+//! Triangles of more than 2^26 elements are refused.
+
 use super::triangle_common::indices;
 use crate::Rule;
 

@@ -1,3 +1,5 @@
+//! `aten.zeros_like`: `Expand` of a constant 0 of the result type to the shape of `self`.
+
 use super::common::filled;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.fft_fftshift`: a roll of each listed dim (all when `dim` is None) by `n // 2`, as
+//! `Concat(x[n - s:], x[:n - s])`; along a dynamic dim the split point is computed in the graph. 0-d tensors
+//! are refused, as by torch's roll.
+
 use super::fftshift_common::shift;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.argwhere`: `Transpose(NonZero(x != 0))`, one row of indices per nonzero element in row-major order
+//! (`[n, rank]`); a 0-d input gives `[n, 0]`. The explicit `x != 0` is there because onnxruntime's `NonZero`
+//! lacks kernels for some types (float64).
+
 use super::index_common::nonzero;
 use crate::Rule;
 

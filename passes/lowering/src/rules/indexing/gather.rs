@@ -1,3 +1,7 @@
+//! `aten.gather`: ONNX `GatherElements(self, index, axis=dim)`, indices other than int32 / int64 cast to int64.
+//! An empty result is an `Expand`ed constant 0 (torch lets an empty index's rank differ from `self`'s), and a
+//! 0-d `self` goes through 1-element vectors (`GatherElements` needs rank >= 1).
+
 use crate::{builder, Rule};
 use melior::ir::{r#type::IntegerType, ValueLike};
 

@@ -1,3 +1,7 @@
+//! `aten.index_add`: `alpha * source` scattered into `self` along `dim` at `index` by ONNX `ScatterElements`
+//! with reduction add, so duplicate indices accumulate as in torch. 0-d inputs go through 1-element tensors; a
+//! bool `alpha = False` returns `self`.
+
 use crate::Rule;
 use super::index_add_common::index_add;
 

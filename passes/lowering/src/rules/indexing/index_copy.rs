@@ -1,3 +1,7 @@
+//! `aten.index_copy`: `source` written into `self` along `dim` at `index` by ONNX `ScatterElements` (no
+//! reduction); 0-d inputs go through 1-element tensors. With duplicate indices torch leaves the winner
+//! unspecified.
+
 use super::index_add_common::index_scatter;
 use crate::Rule;
 

@@ -1,3 +1,8 @@
+//! `aten.index_reduce` (`prod`, `mean`, `amax`, `amin`): `source` scattered into `self` along `dim` by ONNX
+//! `ScatterElements` with reduction mul, add, max or min. `include_self=False` first resets the written positions
+//! to the reduction's identity; `mean` divides by the count (floor division for integers); `amax` / `amin` need
+//! opset 18 and put back the NaN that onnxruntime's max / min drop.
+
 use super::index_add_common::index_scatter;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.masked_scatter`: the k-th true position of the broadcast mask (row-major) takes element k of the
+//! flattened `source`: k is the running count of trues (`CumSum`) minus one, read by `Gather` and merged with
+//! `Where`. `source` is padded by one element so that an all-false mask (nothing to read) still gathers.
+
 use super::tensor_common::broadcast_shape;
 use crate::Rule;
 use melior::ir::r#type::IntegerType;

@@ -1,3 +1,6 @@
+//! `aten.masked_select`: ONNX `Compress` of the flattened `self` by the flattened mask, both first expanded to
+//! their broadcast shape. bfloat16 goes through float32 and back (`Compress` has no bfloat16 type).
+
 use super::tensor_common::broadcast_shape;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.scatter_add`: ONNX `ScatterElements` with reduction add, `src` cut to the shape of `index` (torch reads
+//! only that region). A statically empty index returns `self`; 0-d tensors go through 1-element views.
+
 use super::tensor_common::{cut_to, empty_index, scatter_reduce, zero_d};
 use crate::Rule;
 

@@ -1,3 +1,8 @@
+//! `aten.scatter_reduce.two` (`sum`, `prod`, `mean`, `amax`, `amin`): ONNX `ScatterElements` with reduction add,
+//! mul, max or min, `src` cut to the shape of `index`. `include_self=False` first resets the written positions
+//! to the reduction's identity; `mean` divides by the count (floor division for integers); `amax` / `amin`
+//! need opset 18 and put back the NaN that onnxruntime's max / min drop. An empty index returns `self`.
+
 use super::tensor_common::{cut_to, empty_index, scatter_reduce, zero_d};
 use crate::Rule;
 

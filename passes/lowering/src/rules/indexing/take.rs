@@ -1,3 +1,6 @@
+//! `aten.take`: ONNX `Gather` on the flattened `self`; `Gather` counts negative indices from the end, as
+//! `torch.take` does.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.take.default", |c| {

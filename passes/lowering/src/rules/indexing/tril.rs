@@ -1,3 +1,5 @@
+//! `aten.tril`: ONNX `Trilu(self, diagonal, upper=0)`.
+
 use super::triangle_common::trilu;
 use crate::Rule;
 

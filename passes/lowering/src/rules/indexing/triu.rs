@@ -1,3 +1,5 @@
+//! `aten.triu`: ONNX `Trilu(self, diagonal, upper=1)`.
+
 use super::triangle_common::trilu;
 use crate::Rule;
 

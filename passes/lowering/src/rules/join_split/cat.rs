@@ -1,3 +1,7 @@
+//! `aten.cat`: ONNX `Concat` along `dim` of the inputs cast to the result type. 1-D tensors of size 0 are
+//! skipped, as torch skips its legacy empty tensor (Hugging Face's `DynamicLayer` cache starts as
+//! `torch.tensor([])` and is concatenated with 4-D states).
+
 use crate::{builder, Rule};
 use melior::ir::ValueLike;
 

@@ -1,3 +1,6 @@
+//! `aten.chunk`: ONNX `Split` along `dim` into the sizes of the op's results. Along a dynamic dim the sizes are
+//! computed in the graph: `ceil(size / chunks)` each, the last one what remains.
+
 use super::common::{split_like_results, Pieces};
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.split_with_sizes`: ONNX `Split` along `dim` by the results' static sizes, or by `split_sizes` itself
+//! where a size is dynamic (unbacked sizes too: MoE layers split tokens by counts read with `tolist()`).
+
 use super::common::{split_like_results, Pieces};
 use crate::Rule;
 

@@ -1,3 +1,5 @@
+//! `aten.unbind.int`: ONNX `Split` along `dim` into pieces of size 1, each squeezed on `dim`.
+
 use crate::{builder, Rule};
 use melior::ir::{operation::OperationLike, ValueLike};
 

@@ -1,3 +1,5 @@
+//! `aten.bmm`: ONNX `MatMul` of the `[B, n, m]` and `[B, m, p]` batches.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.bmm.default", |c| {

@@ -1,3 +1,6 @@
+//! `aten.cross`: `r1(a) * r2(b) - r2(a) * r1(b)` along `dim`, `r1` / `r2` the three components rotated by one
+//! and two (`Gather`), both operands broadcast. Without `dim`, the first dim of size 3 (torch's legacy default).
+
 use super::cross_common::cross;
 use crate::Rule;
 

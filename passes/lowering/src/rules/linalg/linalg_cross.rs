@@ -1,3 +1,6 @@
+//! `aten.linalg_cross`: `r1(a) * r2(b) - r2(a) * r1(b)` along `dim` (size 3, default -1), `r1` / `r2` the
+//! components rotated by one and two (`Gather`), both operands broadcast.
+
 use super::cross_common::cross;
 use crate::Rule;
 

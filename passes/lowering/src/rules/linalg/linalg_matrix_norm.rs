@@ -1,3 +1,7 @@
+//! `aten.linalg_matrix_norm` (numeric `ord`, `.str_ord`): the matrix norm over the two `dim`s. `fro` is a vector
+//! 2-norm, ±1 / ±inf the max / min column / row sum of `|x|` (NaN-propagating; 0 over an empty dim, as torch's
+//! amax), ±2 and `nuc` from Jacobi singular values (linalg_jacobi_common.rs, static matrix sizes).
+
 use super::matrix_norm_common::{matrix_norm, MatrixOrd};
 use crate::{Ctx, Rule};
 use melior::ir::Value;

@@ -1,3 +1,7 @@
+//! `aten.linalg_vector_norm`: `sum(|x|^ord)^(1/ord)` over `dim` (all dims when None); ord 2 / 1 as `ReduceL2` /
+//! `ReduceL1`, ±inf as the NaN-propagating max / min of `|x|`, 0 as the count of nonzeros. Float inputs only; a
+//! 0-d input gives `|x|` for any nonzero ord.
+
 use crate::Rule;
 use super::vector_norm_common::linalg_vector_norm;
 

@@ -1,3 +1,6 @@
+//! `aten.matmul`: ONNX `MatMul`, which broadcasts batch dims and promotes 1-D operands like numpy's `matmul`,
+//! as torch's does.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.matmul.default", |c| {

@@ -1,3 +1,7 @@
+//! `aten.mm`: ONNX `MatMul`. A PT2E dynamically quantized product (activation quantized with a scale computed in
+//! the graph, 8-bit weight) is computed on the integers instead: `MatMulInteger`, then one float32 scaling
+//! (integer_matmul_common.rs).
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.mm.default", |c| {

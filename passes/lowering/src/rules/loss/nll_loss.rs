@@ -1,3 +1,7 @@
+//! `aten.nll_loss`: `-weight[t] * x[n, t]` (`GatherElements`), 0 where `t == ignore_index`; reduction none, sum,
+//! or mean divided by the summed weights of the kept targets (torch's weighted mean). A 1-D `self` is one
+//! unbatched sample.
+
 use super::nll_common::nll_rule;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.nll_loss2d`: `-weight[t] * x[n, t, h, w]` (`GatherElements` on the class dim), 0 where
+//! `t == ignore_index`; reduction none, sum, or mean divided by the summed weights of the kept targets
+//! (torch's weighted mean).
+
 use super::nll_common::nll_rule;
 use crate::Rule;
 

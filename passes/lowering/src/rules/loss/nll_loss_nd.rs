@@ -1,3 +1,7 @@
+//! `aten.nll_loss_nd`: `-weight[t] * x[n, t, ...]` (`GatherElements` on the class dim), 0 where
+//! `t == ignore_index`, for any number of trailing dims. Reduction none, sum, or mean divided by the summed
+//! weights of the kept targets (torch's weighted mean); a 1-D `self` is one unbatched sample.
+
 use crate::Rule;
 use super::nll_common::nll_rule;
 

@@ -1,3 +1,8 @@
+//! `aten._embedding_bag` / `_embedding_bag_forward_only`: bags of embedding rows (1-D `indices` split by
+//! `offsets`) pooled by sum, mean or max through a `[B, L]` membership mask (`MatMul` for sums, a masked
+//! `ReduceMax`). Empty bags give 0, as in torch; a graph that reads the backward-only results (offset2bag,
+//! bag_size, max_indices) is refused.
+
 use super::embedding_bag_common::embedding_bag;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.cdist`: `[*, P, M] x [*, R, M] -> [*, P, R]`, the p-norm of every row difference computed from the
+//! broadcast differences (p = 0 counts nonzeros, p = inf takes the max). torch's matmul shortcut for large
+//! p = 2 inputs gives the same values up to rounding; p < 0 is refused.
+
 use super::distance_common::cdist;
 use crate::Rule;
 

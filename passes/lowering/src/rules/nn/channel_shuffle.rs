@@ -1,3 +1,6 @@
+//! `aten.channel_shuffle`: `Reshape` to `[N, g, C / g, rest]`, `Transpose` of the two group dims, `Reshape`
+//! back. A dynamic channel count is read from the shape; inputs of fewer than 3 dims are refused, as by torch.
+
 use super::nn_common::channel_shuffle;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.constant_pad_nd`: ONNX `Pad` in constant mode, torch's `(begin, end)` pairs (last dim first)
+//! reordered to ONNX's begins then ends; negative pads crop, as in torch, and pads may be computed in the
+//! graph. Complex tensors are padded in their real view, with a zero value only.
+
 use super::nn_common::pad;
 use crate::Rule;
 

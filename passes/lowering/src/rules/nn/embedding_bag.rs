@@ -1,3 +1,8 @@
+//! `aten.embedding_bag` (`.default`, `.padding_idx`): bags of embedding rows (1-D `indices` split by `offsets`)
+//! pooled by sum, mean or max through a `[B, L]` membership mask (`MatMul` for sums, a masked `ReduceMax`).
+//! `.padding_idx` counts a negative index from the end (static row count needed); empty bags give 0; a graph
+//! that reads the backward-only results is refused.
+
 use super::embedding_bag_common::embedding_bag;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.grid_sampler_2d`: ONNX `GridSample` (opset 16): interpolation 0 / 1 / 2 = bilinear / nearest / bicubic
+//! (named `linear` / `cubic` from opset 20), padding 0 / 1 / 2 = zeros / border / reflection, `align_corners`.
+
 use super::grid_sample_common::grid_sampler_2d;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.grid_sampler_3d`: ONNX `GridSample` on a 5-D input, which needs opset 20: interpolation 0 / 1 =
+//! trilinear (`linear`) / nearest (torch has no bicubic 3-D sampling), padding 0 / 1 / 2 = zeros / border /
+//! reflection, `align_corners`.
+
 use super::grid_sample_common::grid_sampler_3d;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.gru.input`: one ONNX `GRU` per layer with `linear_before_reset = 1` (torch applies the reset gate after
+//! the recurrent matmul and its bias), the weights reordered from torch's (r, z, n) gates to ONNX's (z, r, h).
+//! Stacked layers are chained (see rnn_common.rs); dropout between layers in training mode is refused.
+
 use crate::rules::rnn_common::{lower_sequence, Kind};
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.gru_cell`: a one-step ONNX `GRU` (`linear_before_reset = 1`) on `[B, In]` with state `[B, H]`, the
+//! weights reordered from torch's (r, z, n) gates to ONNX's (z, r, h) (see rnn_common.rs).
+
 use crate::rules::rnn_common::{lower_cell, Kind};
 use crate::Rule;
 

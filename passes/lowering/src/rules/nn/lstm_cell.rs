@@ -1,3 +1,6 @@
+//! `aten.lstm_cell`: a one-step ONNX `LSTM` on `[B, In]` with states `(h, c)` of `[B, H]`, the weights
+//! reordered from torch's (i, f, g, o) gates to ONNX's (i, o, f, c) (see rnn_common.rs).
+
 use crate::rules::rnn_common::{lower_cell, Kind};
 use crate::Rule;
 

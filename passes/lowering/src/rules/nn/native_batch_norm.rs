@@ -1,3 +1,8 @@
+//! `aten.native_batch_norm`: batch normalization over every dim but 1, written out, with torch's results
+//! `(y, save_mean, save_rstd)`: batch statistics (biased variance) in training, the running ones in eval (then
+//! `save_*` are empty). Training with running stats updates them in place: refused, aten-remove-inplace first
+//! rewrites it to `_native_batch_norm_legit_functional`.
+
 use crate::Rule;
 use super::batch_norm_common::{batch_norm_stats};
 

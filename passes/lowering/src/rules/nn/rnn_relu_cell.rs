@@ -1,3 +1,6 @@
+//! `aten.rnn_relu_cell`: a one-step ONNX `RNN` with a `Relu` activation on `[B, In]` with state `[B, H]` (see
+//! rnn_common.rs).
+
 use crate::rules::rnn_common::{lower_cell, Kind};
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.rnn_tanh.input`: one ONNX `RNN` per layer with `Tanh` activations; stacked layers are chained and a
+//! bidirectional layer's output `[S, 2, B, H]` becomes `[S, B, 2H]` for the next (see rnn_common.rs). Dropout
+//! between layers in training mode is refused.
+
 use crate::rules::rnn_common::{lower_sequence, Kind};
 use crate::Rule;
 

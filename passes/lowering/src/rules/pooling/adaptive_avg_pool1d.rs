@@ -1,3 +1,7 @@
+//! `aten.adaptive_avg_pool1d`: the means over torch's bins `[floor(i * in / out), ceil((i + 1) * in / out))`.
+//! `GlobalAveragePool` for output 1, `AveragePool` when the static size is a multiple of the output, else a
+//! `MatMul` with the `[in, out]` averaging matrix of the bins (computed in the graph for a dynamic size).
+
 use super::adaptive_pool_common::adaptive_avg_pool;
 use crate::Rule;
 

@@ -1,3 +1,8 @@
+//! `aten.adaptive_avg_pool2d` / `aten._adaptive_avg_pool2d`: the means over torch's adaptive bins. Output 1x1 is
+//! `GlobalAveragePool`, static sizes that are multiples of the output `AveragePool`, others axis by axis a
+//! `MatMul` with the `[in, out]` averaging matrix of the bins, computed in the graph for a dynamic size (VGG's
+//! and AlexNet's pooling to 7x7 / 6x6 exported with dynamic image sizes).
+
 use crate::Rule;
 use super::adaptive_pool_common::adaptive_avg_pool;
 

@@ -1,3 +1,8 @@
+//! `aten.adaptive_avg_pool3d` / `aten._adaptive_avg_pool3d`: the means over torch's adaptive bins. Output 1x1x1
+//! is `GlobalAveragePool`, static sizes that are multiples of the output `AveragePool`, others axis by axis a
+//! `MatMul` with the `[in, out]` averaging matrix of the bins (the mean over a box is the mean over each axis in
+//! turn), computed in the graph for a dynamic size.
+
 use super::adaptive_pool_common::adaptive_avg_pool;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.adaptive_max_pool1d`: the maxima over torch's adaptive bins and their per-plane indices. `MaxPool` when
+//! the static size is a multiple of the output, else a `ReduceMax` / `ArgMax` per output cell (the first
+//! maximum, as torch); a bin holding a NaN gives NaN, as in torch. Float inputs only.
+
 use super::pooling_common::adaptive_max_pool;
 use crate::Rule;
 

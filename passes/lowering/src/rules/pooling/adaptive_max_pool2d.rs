@@ -1,3 +1,7 @@
+//! `aten.adaptive_max_pool2d`: the maxima over torch's adaptive bins and their per-plane indices. `MaxPool` when
+//! the static sizes are multiples of the output, else a `ReduceMax` / `ArgMax` per output cell (the first maximum
+//! in row-major order, as torch; a NaN wins), with the bins of a dynamic size computed in the graph.
+
 use super::pooling_common::adaptive_max_pool;
 use crate::Rule;
 

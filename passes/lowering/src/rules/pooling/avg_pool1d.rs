@@ -1,3 +1,7 @@
+//! `aten.avg_pool1d`: ONNX `AveragePool` with torch's output sizes and divisors (`ceil_mode`,
+//! `count_include_pad`). A ceil_mode window overhanging the padded input gets explicit zero padding; integer
+//! inputs are refused (torch sums and divides in the integer type).
+
 use super::nn_common::avg_pool;
 use crate::Rule;
 

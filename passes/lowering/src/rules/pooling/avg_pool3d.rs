@@ -1,3 +1,7 @@
+//! `aten.avg_pool3d`: ONNX `AveragePool` with torch's output sizes and divisors (`ceil_mode`,
+//! `count_include_pad`); `divisor_override` rescales a count_include_pad average. A ceil_mode window
+//! overhanging the padded input gets explicit zero padding; integer inputs are refused.
+
 use super::nn_common::avg_pool;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.max_pool2d` / `max_pool2d_with_indices`: ONNX `MaxPool`, its indices taken modulo the plane size (torch
+//! counts them per (n, c) plane). A window holding a NaN gives NaN, as torch (`MaxPool` skips it); integers up to
+//! 32 bits are pooled exactly in float64.
+
 use super::nn_common::max_pool;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.max_unpool2d`: the values written at their per-plane flat `indices` into zero planes of
+//! `output_size` (`ScatterElements` along the flattened plane). Duplicate indices have no defined order in
+//! ONNX.
+
 use super::pooling_common::max_unpool;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.max_unpool3d`: the values written at their per-plane flat `indices` into zero planes of
+//! `output_size` (`ScatterElements` along the flattened plane); `stride` and `padding` are not read.
+
 use super::pooling_common::max_unpool;
 use crate::Rule;
 

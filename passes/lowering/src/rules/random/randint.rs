@@ -1,3 +1,7 @@
+//! `aten.randint` (`.default`, `.low`): integers uniform in `[low, high)`: `floor(low + U * (high - low))` in
+//! float64, clamped below `high`, cast to the result type. `U` comes from `Dropout` masks (random_common.rs),
+//! with `log2(high - low) + 24` random bits (53 for a dynamic range).
+
 use super::random_common::randint;
 use crate::Rule;
 

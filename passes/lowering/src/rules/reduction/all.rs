@@ -1,3 +1,6 @@
+//! `aten.all` (`.default`, `.dim`, `.dims`): the count of zero elements (`x == 0` in the input's own type) is 0.
+//! Counting keeps empty reductions true, which a `ReduceMin` of nothing would not; uint8 inputs give uint8.
+
 use super::reduce_common::{any_all, dims_arg, Dims};
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.any` (`.default`, `.dim`, `.dims`): the count of nonzero elements (`x != 0` in the input's own type,
+//! so 0.5 and NaN are true) is above 0. Counting keeps empty reductions false; uint8 inputs give uint8.
+
 use super::reduce_common::{any_all, dims_arg, Dims};
 use crate::Rule;
 

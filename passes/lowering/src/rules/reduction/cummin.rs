@@ -1,3 +1,7 @@
+//! `aten.cummin`: the running minimum and the index of the last element that set it (torch's `x <= best`, so
+//! ties move the index; a NaN sticks), as an inclusive scan in `ceil(log2 n)` steps. Bools and narrower
+//! integers are scanned as int64 and cast back.
+
 use super::scan_common::cumext;
 use crate::Rule;
 

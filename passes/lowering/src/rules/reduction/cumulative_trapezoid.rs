@@ -1,3 +1,7 @@
+//! `aten.cumulative_trapezoid` (`.x`, `.dx`): torch's formulas in the float result type: `cumsum((l + r) * dx)
+//! / 2` with sample points `x`, `cumsum(dx / 2 * (l + r))` with a scalar `dx`, `l` / `r` the neighbouring
+//! samples along `dim`. 0-d inputs are refused, as by torch.
+
 use super::trapezoid_common::integrate;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.logsumexp`: `m + log(sum(exp(x - m)))` with `m` the max over `dim`, replaced by 0 where it is infinite
+//! (a row of -inf gives -inf, a +inf gives +inf; NaN propagates). Integer inputs are promoted to the float
+//! result; an empty `dim` reduces every dim, as in torch.
+
 use super::reduce_common::logsumexp;
 use crate::Rule;
 

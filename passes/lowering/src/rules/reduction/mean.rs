@@ -1,3 +1,7 @@
+//! `aten.mean` (`.dim`, `.default`): ONNX `ReduceMean` in the result dtype; a 0-d input is reduced as a
+//! 1-element vector. A static empty reduction gives NaN (`ReduceSum / 0`, as torch), where onnxruntime's
+//! `ReduceMean` of nothing gives 0.
+
 use crate::Rule;
 use super::reduce_common::{reduce_all, reduce_dims};
 

@@ -1,3 +1,7 @@
+//! `aten.min` (`.dim`, `.other`, `.default`): `ReduceMin` (with `ArgMin` for `.dim`) or the elementwise `Min`.
+//! `.dim`'s index is the first minimum (`select_last_index=0`) and a slice holding a NaN gives NaN and its first
+//! NaN's index, as in torch; `.default` propagates NaN too; `.other` is `And` on bools.
+
 use super::math_common::reduce_nan;
 use super::reduce_common::reduce_with_index;
 use crate::Rule;

@@ -1,3 +1,6 @@
+//! `aten.nanmean`: the sum of the non-NaN elements over `dim` divided by their count (NaN replaced by 0 with
+//! `Where`, `ReduceSum` of both); no non-NaN element gives 0 / 0 = NaN, as in torch.
+
 use super::reduce_common::nan_reduce;
 use crate::Rule;
 

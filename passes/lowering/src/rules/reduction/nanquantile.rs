@@ -1,3 +1,7 @@
+//! `aten.nanquantile` (`.scalar`, `.default` with a tensor `q`): a NaN-last sort along `dim` (or of all
+//! elements), the rank `q * (n - 1)` over the `n` non-NaN elements, then torch's `interpolation` (linear,
+//! lower, higher, nearest, midpoint). A row of NaN only gives NaN; float inputs only.
+
 use super::quantile_common::quantile;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.nansum`: `ReduceSum` over `dim` (all dims when None or empty) with NaN replaced by 0 (`Where`); integer
+//! inputs have no NaN and are summed as they are.
+
 use super::reduce_common::nan_reduce;
 use crate::Rule;
 

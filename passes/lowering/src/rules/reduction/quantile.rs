@@ -1,3 +1,7 @@
+//! `aten.quantile` (`.scalar`, `.default` with a tensor `q`): a NaN-last sort along `dim` (or of all elements),
+//! the rank `q * (n - 1)`, then torch's `interpolation` (linear, lower, higher, nearest = round half to even,
+//! midpoint). A row holding a NaN gives NaN, as in torch; float inputs only.
+
 use super::quantile_common::quantile;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.std_mean` (`.correction`, `.default`, `.dim`): the standard deviation
+//! `sqrt(sum((x - mean)^2) / max(N - correction, 0))` and the mean over the same dims (all when None), written
+//! out with `ReduceMean` / `ReduceSum`. The mean of an empty reduction is NaN, as in torch.
+
 use super::var_common::{all_with_mean, with_mean};
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.sum` (`.dim_IntList`, `.default`): ONNX `ReduceSum` of `self` cast to the result dtype. Bool, 8- and
+//! 16-bit integer sums run in int64 and are cast back, and int32 sums in 16-bit halves, so that they wrap around
+//! as torch's do where onnxruntime's integer sums saturate.
+
 use super::reduce_common::{reduce_all, reduce_dims};
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.trapezoid` (`.x`, `.dx`): torch's trapezoid rule in the float result type: `sum((l + r) * dx) / 2` with
+//! sample points `x` (a 1-D `x` laid along `dim`), `(sum(y) - (y0 + yn) * 0.5) * dx` with a scalar `dx`. An
+//! empty `dim` integrates to 0; 0-d inputs are refused, as by torch.
+
 use crate::Rule;
 use super::trapezoid_common::integrate;
 

@@ -1,3 +1,7 @@
+//! `aten.trapz` (`.x`, `.dx`), the old name of trapezoid: `sum((l + r) * dx) / 2` with sample points `x`,
+//! `(sum(y) - (y0 + yn) * 0.5) * dx` with a scalar `dx`, in the float result type. An empty `dim` integrates to
+//! 0.
+
 use super::trapezoid_common::integrate;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.var` (`.default`, `.dim`, `.correction`): `sum((x - mean)^2) / max(N - correction, 0)` over `dim` (all
+//! dims when None or empty), written out with `ReduceMean` / `ReduceSum`; `unbiased` is a correction of 1 or 0.
+//! N is read at run time over dynamic dims; no degrees of freedom left gives NaN or inf, as in torch.
+
 use crate::Rule;
 use super::var_common::{variance, variance_all};
 

@@ -1,3 +1,8 @@
+//! `aten.histogram` (`.bin_ct`, `.bins_tensor`): each element counted with its weight in the bin of the last edge
+//! <= it. Equal-width edges over `range` (or the data's min / max, widened by 0.5 each side when equal; [0, 1]
+//! for an empty input) or the given edges; the last bin includes its right edge, out-of-range and NaN elements
+//! are skipped, and `density` divides by the total and the bin widths.
+
 use crate::Rule;
 use super::histogram_common::histogram;
 

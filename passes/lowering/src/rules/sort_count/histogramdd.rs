@@ -1,3 +1,8 @@
+//! `aten.histogramdd` (bin counts as `int[]` or one `int`, or `.TensorList_bins` edges): points `(..., D)`
+//! counted with their weights into the bins of torch's edges by `ScatterElements(add)` on the flat bin index.
+//! Equal-width edges come from `range` or the data's extrema (torch's linspace); points outside the outer edges
+//! or with a NaN coordinate are skipped; `density` divides by the total and the bin widths.
+
 use crate::Rule;
 use super::histogramdd_common::{histogramdd_counts, histogramdd_tensors};
 

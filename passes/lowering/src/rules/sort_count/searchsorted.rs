@@ -1,3 +1,8 @@
+//! `aten.searchsorted` (`.Tensor`, `.Scalar`): the number of boundaries `s` with `!(s >= v)` (left) or
+//! `!(s > v)` (right), by a broadcast comparison and `ReduceSum`. That is torch's binary search on a sorted
+//! sequence, a NaN value going past every boundary; `sorter` is applied first (`GatherElements`) and both
+//! sides are compared in their promoted type.
+
 use crate::Rule;
 use super::searchsorted_common::searchsorted;
 

@@ -1,3 +1,6 @@
+//! `aten.abs`: ONNX `Abs`. A complex input gives `hypot(re, im)`, computed in float64 (no overflow of the
+//! squares for float32 components).
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::unary("aten.abs.default", "Abs")

@@ -1,3 +1,6 @@
+//! `aten.ceil`: ONNX `Ceil` on floats; integers are returned unchanged (torch does so; ONNX's `Ceil` is
+//! float-only).
+
 use super::common::rounding;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.digamma`: written out in float64 and cast to the result type (ONNX has no digamma): the asymptotic
+//! series of `psi(x + 6)` minus `sum 1 / (x + j)` for x >= 0.5, the reflection formula below. As torch: -inf at
+//! +0, +inf at -0, NaN at negative integers and -inf.
+
 use crate::Rule;
 use super::digamma_common::{digamma_rule};
 

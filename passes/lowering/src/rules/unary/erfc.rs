@@ -1,3 +1,7 @@
+//! `aten.erfc`: `1 - Erf(x)` for x < 0.5, a Chebyshev fit `t * exp(-x^2 + P(t))` above (Numerical Recipes'
+//! `erfcc`, relative error below 1.2e-7), which keeps the tail where `1 - erf(x)` would round to 0 (ONNX has
+//! `Erf` only).
+
 use crate::Rule;
 use super::erfc_common::{erfc};
 

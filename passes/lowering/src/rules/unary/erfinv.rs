@@ -1,3 +1,6 @@
+//! `aten.erfinv`: M. Giles' approximation (2010), written out in float64 and cast to the result type (ONNX has
+//! no erfinv): ±inf at ±1, NaN outside [-1, 1].
+
 use super::special_common::erfinv_rule;
 use crate::Rule;
 

@@ -1,3 +1,5 @@
+//! `aten.exp2`: `Pow(2, x)` in the float result type (integer inputs cast to it).
+
 use super::elementwise_common::exp2;
 use crate::Rule;
 

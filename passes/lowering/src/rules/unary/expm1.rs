@@ -1,3 +1,6 @@
+//! `aten.expm1`: `exp(x) - 1` corrected for the rounding of `exp` near 0 (Kahan): `(u - 1) * x / log(u)` with
+//! `u = exp(x)`; `x` where `u == 1`, -1 where `u - 1 == -1`, `u` where it is infinite.
+
 use super::elementwise_common::expm1;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.floor`: ONNX `Floor` on floats; integers are returned unchanged (torch does so; ONNX's `Floor` is
+//! float-only).
+
 use super::common::rounding;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.i0`: the modified Bessel function of order 0 by Abramowitz & Stegun 9.8.1 (|x| <= 3.75) and 9.8.2
+//! (above), written out in float64 and cast to the result type (ONNX has no Bessel functions).
+
 use super::special_common::i0_rule;
 use crate::Rule;
 

@@ -1,3 +1,5 @@
+//! `aten.isinf`: ONNX `IsInf` (both signs) on floats; false for integers and bools.
+
 use crate::Rule;
 use super::isinf_common::{inf};
 

@@ -1,3 +1,5 @@
+//! `aten.isneginf`: ONNX `IsInf(detect_positive=0)` on floats; false for integers and bools.
+
 use super::isinf_common::inf;
 use crate::Rule;
 

@@ -1,3 +1,5 @@
+//! `aten.isposinf`: ONNX `IsInf(detect_negative=0)` on floats; false for integers and bools.
+
 use super::isinf_common::inf;
 use crate::Rule;
 

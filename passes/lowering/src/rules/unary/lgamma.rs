@@ -1,3 +1,7 @@
+//! `aten.lgamma`: `log|Gamma(x)|` written out in float64 and cast to the result type (ONNX has no lgamma).
+//! Lanczos for x >= 0.5, the reflection formula below (sin reduced mod 2 so large negative x stay exact); +inf
+//! at the poles and at ±inf, NaN stays NaN.
+
 use super::special_common::lgamma_rule;
 use crate::Rule;
 

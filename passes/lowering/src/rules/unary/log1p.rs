@@ -1,3 +1,6 @@
+//! `aten.log1p`: `log(1 + x)` corrected for the rounding of `u = 1 + x`: `log(u) * x / (u - 1)`, `x` itself
+//! where `u == 1` (|x| below float epsilon), `log(u)` where `u` is infinite.
+
 use super::elementwise_common::log1p;
 use crate::Rule;
 

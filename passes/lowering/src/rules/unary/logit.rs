@@ -1,3 +1,7 @@
+//! `aten.logit`: `log(x / (1 - x))`, `x` first clamped to `[eps, 1 - eps]` when `eps` is given. float16 and
+//! bfloat16 are computed in float32 with each step rounded to the half type, as torch's kernel computes in the
+//! half type's own arithmetic.
+
 use super::elementwise_common::logit;
 use crate::Rule;
 

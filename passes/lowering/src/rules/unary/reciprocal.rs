@@ -1,3 +1,5 @@
+//! `aten.reciprocal`: ONNX `Reciprocal`; integer and bool inputs are cast to the float result type first.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::unary("aten.reciprocal.default", "Reciprocal").dtypes(&["f32", "i64", "bool", "f16", "bf16", "f64", "i32", "i8", "u8"])];

@@ -1,3 +1,6 @@
+//! `aten.round` (`.default`, `.decimals`): ONNX `Round` (half to even, as torch) on floats, integers returned
+//! unchanged; `.decimals` is torch's `round(x * 10^d) / 10^d` (`round(x / 10^-d) * 10^-d` for d < 0).
+
 use super::common::rounding;
 use super::elementwise_common::round_decimals;
 use crate::Rule;

@@ -1,3 +1,5 @@
+//! `aten.rsqrt`: `Reciprocal(Sqrt(x))` in the float result type (integer and bool inputs cast to it).
+
 use crate::{Ctx, Rule};
 use melior::ir::Value;
 

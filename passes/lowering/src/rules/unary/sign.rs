@@ -1,3 +1,6 @@
+//! `aten.sign`: ONNX `Sign`; on bools the identity (torch's sign of a bool is itself; ONNX `Sign` has no bool
+//! kernel).
+
 use super::elementwise_common::sign;
 use crate::Rule;
 

@@ -1,3 +1,6 @@
+//! `aten.signbit`: `x < 0`, or `1 / x < 0` for a float zero (so -0.0 counts as negative). ONNX cannot read the
+//! sign bit of a NaN: NaN gives false, which differs from torch for a negative NaN.
+
 use crate::Rule;
 use super::signbit_common::{signbit};
 

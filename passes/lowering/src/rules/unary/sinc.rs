@@ -1,3 +1,5 @@
+//! `aten.sinc`: `sin(pi x) / (pi x)`, 1 where `x == 0`, in the float result type (integer inputs cast to it).
+
 use super::elementwise_common::sinc;
 use crate::Rule;
 

@@ -1,3 +1,5 @@
+//! `aten.square`: `Mul(x, x)` with `self` cast to the result type.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.square.default", |c| {

@@ -1,3 +1,7 @@
+//! `aten._upsample_bicubic2d_aa` (`.vec`, `.default`): antialiased bicubic resampling of a 4-D float input. Each
+//! spatial axis is a `MatMul` with torch's `[in, out]` weight matrix (a = -0.5 cubic, stretched by the scale when
+//! downsampling, normalized per output); integer inputs are refused (torch's use fixed-point weights).
+
 use super::upsample_common::upsample_aa;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten._upsample_bilinear2d_aa` (`.vec`, `.default`): antialiased bilinear resampling of a 4-D float input.
+//! Each spatial axis is a `MatMul` with torch's `[in, out]` weight matrix (triangle filter, stretched by the
+//! scale when downsampling, normalized per output); integer inputs are refused (torch's use fixed-point weights).
+
 use super::upsample_common::upsample_aa;
 use crate::Rule;
 

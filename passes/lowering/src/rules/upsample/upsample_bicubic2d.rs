@@ -1,3 +1,8 @@
+//! `aten.upsample_bicubic2d` (`.vec`, `.default`): torch's bicubic interpolation with its float32 coordinates.
+//! ONNX `Resize` (cubic) where its mapping gives torch's (integer upsampling, dynamic sizes with no scale), else
+//! per axis `Gather`s of constant indices blended with constant weights (four taps clamped to the border).
+//! Integer inputs are refused: torch's integer kernels use fixed-point weights.
+
 use super::upsample_common::{upsample, Mode};
 use crate::Rule;
 

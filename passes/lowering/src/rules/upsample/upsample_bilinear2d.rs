@@ -1,3 +1,8 @@
+//! `aten.upsample_bilinear2d` (`.vec`, `.default`): torch's bilinear interpolation with its float32 coordinates.
+//! ONNX `Resize` (linear) where its mapping gives torch's (`align_corners`, no scale, `out == in`, or
+//! `out == in * scale` exactly), else per axis `Gather`s of constant indices blended with constant weights.
+//! Integer inputs are refused: torch's integer kernels use fixed-point weights.
+
 use super::upsample_common::{upsample, Mode};
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.upsample_nearest2d` (`.vec`, `.default`): torch's source index `min(floor(d * scale), in - 1)` per axis.
+//! With the 2-D kernel's `out == in` and `out == 2 * in` shortcuts; ONNX `Resize` (nearest, asymmetric, floor)
+//! for integer upsampling, else `Gather`s of the indices computed with torch's float32 formulas.
+
 use super::upsample_common::{upsample, Mode};
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.upsample_nearest3d` (`.vec`, `.default`): torch's source index `min(floor(d * scale), in - 1)` per axis.
+//! `scale` is `1 / scale_factor` when given, else `in / out`; ONNX `Resize` (nearest, asymmetric, floor) for
+//! integer upsampling, else `Gather`s of the indices computed with torch's float32 formulas.
+
 use super::upsample_common::{upsample, Mode};
 use crate::Rule;
 

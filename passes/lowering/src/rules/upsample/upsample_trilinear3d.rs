@@ -1,3 +1,7 @@
+//! `aten.upsample_trilinear3d` (`.vec`, `.default`): torch's trilinear interpolation with its float32
+//! coordinates. ONNX `Resize` (linear) where its mapping gives torch's (`align_corners`, no scale, `out == in`,
+//! or `out == in * scale` exactly), else per axis `Gather`s of constant indices blended with constant weights.
+
 use super::upsample_common::{upsample, Mode};
 use crate::Rule;
 

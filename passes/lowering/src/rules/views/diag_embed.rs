@@ -1,3 +1,7 @@
+//! `aten.diag_embed`: the last dim (length n) becomes diagonal `offset` of new square dims of size
+//! `n + |offset|` at `dim1` (rows) and `dim2` (columns), zeros elsewhere: `ScatterElements` into a flat
+//! `[..., m * m]`.
+
 use super::diagonal_common::diag_embed;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.diagonal`: `dim1` and `dim2` moved last and merged, diagonal `offset` taken by `Gather` at the flat
+//! positions `row * n2 + col` and appended as the last dim. With a dynamic size along either dim the positions
+//! are computed in the graph.
+
 use crate::Rule;
 use super::diagonal_common::{diagonal};
 

@@ -1,3 +1,6 @@
+//! `aten.expand`: ONNX `Expand` to `size`; a -1 entry (keep the input's dim) is written as 1, which `Expand`'s
+//! broadcasting keeps.
+
 use super::common::expand_size;
 use crate::Rule;
 

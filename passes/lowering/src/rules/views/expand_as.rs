@@ -1,3 +1,5 @@
+//! `aten.expand_as`: ONNX `Expand` of `self` to `Shape(other)`.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.expand_as.default", |c| {

@@ -1,3 +1,6 @@
+//! `aten.moveaxis.int`: a `Transpose` moving dim `source` to `destination`, the other dims keeping their order;
+//! nothing when the permutation is the identity.
+
 use super::shapes_common::movedim;
 use crate::Rule;
 

@@ -1,3 +1,7 @@
+//! `aten.movedim` (`.int`, `.intlist`): a `Transpose` moving each source dim to its destination, the other dims
+//! keeping their order in the remaining places; nothing when the permutation is the identity. Repeated dims are
+//! refused, as by torch.
+
 use super::shapes_common::movedim;
 use crate::Rule;
 

@@ -1,3 +1,5 @@
+//! `aten.permute`: ONNX `Transpose` with `dims` (negative dims normalized) as `perm`.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.permute.default", |c| {

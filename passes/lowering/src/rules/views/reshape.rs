@@ -1,3 +1,7 @@
+//! `aten.reshape`: ONNX `Reshape` to `shape` (sizes may be computed in the graph), with `allowzero = 1` only
+//! when a static size is 0. Without it ONNX would copy the input's dim; left out otherwise so that the
+//! optimizer's view patterns (attention, rotary) still match.
+
 use super::shapes_common::allowzero;
 use crate::{Ctx, Rule};
 use melior::ir::Value;

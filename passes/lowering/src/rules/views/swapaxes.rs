@@ -1,3 +1,5 @@
+//! `aten.swapaxes`: ONNX `Transpose` swapping `axis0` and `axis1`; nothing for a 0-d tensor or equal axes.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.swapaxes.default", |c| {

@@ -1,3 +1,5 @@
+//! `aten.t`: `Transpose(perm=[1, 0])` of a 2-D tensor; 0-d and 1-D tensors are returned unchanged, as by torch.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.t.default", |c| {

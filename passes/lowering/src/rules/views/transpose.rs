@@ -1,3 +1,6 @@
+//! `aten.transpose.int`: ONNX `Transpose` swapping `dim0` and `dim1`; nothing for equal dims or a 0-d tensor
+//! (torch accepts dims 0 / -1 on it).
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.transpose.int", |c| {

@@ -1,3 +1,5 @@
+//! `aten.unsqueeze`: ONNX `Unsqueeze` at `dim`.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.unsqueeze.default", |c| {

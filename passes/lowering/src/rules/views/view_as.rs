@@ -1,3 +1,5 @@
+//! `aten.view_as`: ONNX `Reshape` of `self` to `Shape(other)`.
+
 use crate::Rule;
 
 pub const RULES: &[Rule] = &[Rule::custom("aten.view_as.default", |c| {
