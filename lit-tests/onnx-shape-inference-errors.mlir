@@ -361,3 +361,44 @@ func.func @causal_conv_state(%x: tensor<2x4x8xf32>, %w: tensor<4x1x4xf32>, %b: t
   return %0#0, %0#1 : tensor<*xf32>, tensor<*xf32>
 }
 }
+
+// -----
+
+// Hostile .onnx seed 48: Adam takes R, T and n tensors of each of X, G, V, H.
+module attributes {onnx.opset = 23 : i64} {
+func.func @adam_groups(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<2xf32>, %v: tensor<2xf32>, %h: tensor<2xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  // expected-error @+1 {{Adam takes R, T and n tensors of each of its 4 groups; it has 5 inputs}}
+  %0:3 = "onnx.preview.training.Adam"(%r, %t, %x, %v, %h) : (tensor<f32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1, %0#2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+}
+
+// -----
+
+// Hostile .onnx seed 48: packed 3-D operands hold whole heads.
+func.func @attention_heads(%q: tensor<2x4x24xf32>, %k: tensor<2x6x24xf32>, %v: tensor<2x6x30xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{Attention's key [2, 6, 24] does not split into kv_num_heads = 9 heads}}
+  %0 = "onnx.Attention"(%q, %k, %v) {q_num_heads = 3 : i64, kv_num_heads = 9 : i64} : (tensor<2x4x24xf32>, tensor<2x6x24xf32>, tensor<2x6x30xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Hostile .onnx seed 48: an axis named twice.
+func.func @resize_axes_twice(%x: tensor<1x1x4x4xf32>, %sizes: tensor<3xi64>) -> tensor<*xf32> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{Resize's axes [2, 3, 2] name axis 2 more than once}}
+  %0 = "onnx.Resize"(%x, %none, %none, %sizes) {mode = "nearest", axes = array<i64: 2, 3, 2>} : (tensor<1x1x4x4xf32>, none, none, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Hostile .onnx seed 48: the bias is one number per channel.
+module attributes {onnx.opset = 27 : i64} {
+func.func @causal_conv_bias(%x: tensor<2x4x8xf32>, %w: tensor<4x1x4xf32>, %b: tensor<2x4x8xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  // expected-error @+1 {{CausalConvWithState's bias [2, 4, 8] must be 1-D (one per channel)}}
+  %0:2 = "onnx.CausalConvWithState"(%x, %w, %b) : (tensor<2x4x8xf32>, tensor<4x1x4xf32>, tensor<2x4x8xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xf32>
+}
+}

@@ -131,6 +131,15 @@ func.func @windows(%x: tensor<?x3x7x9xf32, ["s0"]>, %w: tensor<8x3x3x3xf32>, %wt
   return %0, %1, %2, %3, %4 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
 
+// ConvTranspose's output_shape gives its spatial dims (whatever the pads).
+// CHECK-LABEL: func.func @convtranspose_output_shape
+// CHECK: "onnx.ConvTranspose"(%{{.*}}, %{{.*}}) {{.*}} -> tensor<?x2x10x8xf32, ["s0"]>
+func.func @convtranspose_output_shape(%x: tensor<?x1x3x3xf32, ["s0"]>, %w: tensor<1x2x3x3xf32>) -> tensor<*xf32> {
+  %t = "onnx.ConvTranspose"(%x, %w) {output_shape = array<i64: 10, 8>, strides = array<i64: 3, 2>} : (tensor<?x1x3x3xf32, ["s0"]>, tensor<1x2x3x3xf32>) -> tensor<*xf32>
+  %0 = "onnx.Neg"(%t) : (tensor<*xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
 // Attention's first result: the query's shape with the value's head size
 // (4-D), or [B, S, q_num_heads * value head size] (3-D, grouped heads).
 // CHECK-LABEL: func.func @attention

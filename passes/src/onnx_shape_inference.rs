@@ -686,14 +686,16 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
                     _ => None,
                 }
             };
-            match (&x[1], channels) {
-                (Dim::Static(c), Some(expected)) if *c != expected => Err(format!(
-                    "input {} has {c} channels; its weight {} with group {group} takes {expected}",
-                    show(&x),
-                    show(&w)
-                )),
-                _ => Ok(()),
+            if let (Dim::Static(c), Some(expected)) = (&x[1], channels) {
+                if *c != expected {
+                    return Err(format!(
+                        "input {} has {c} channels; its weight {} with group {group} takes {expected}",
+                        show(&x),
+                        show(&w)
+                    ));
+                }
             }
+            Ok(())
         }
         "Attention" | "preview.FlexAttention" => {
             let kind = op_type.trim_start_matches("preview.");
@@ -730,6 +732,45 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             };
             if kind == "Attention" && present(4) != present(5) {
                 return Err("Attention's past_key and past_value must be given together".into());
+            }
+            // Packed 3-D operands hold whole heads.
+            if kind == "Attention" {
+                for (i, name, heads) in
+                    [(0, "query", "q_num_heads"), (1, "key", "kv_num_heads"), (2, "value", "kv_num_heads")]
+                {
+                    let (Some(x), Some(h)) = (input(i), crate::ir::int_attribute(op, heads)) else { continue };
+                    if let (3, Some(Dim::Static(w))) = (x.len(), x.last()) {
+                        if h <= 0 || w % h != 0 {
+                            return Err(format!(
+                                "Attention's {name} {} does not split into {heads} = {h} heads",
+                                show(&x)
+                            ));
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
+        // The training optimizers take R, T and then n tensors of each of
+        // their 3 (Adagrad, Momentum: X, G, H or V) or 4 (Adam: X, G, V, H)
+        // groups, and give back n of each group they update.
+        "preview.training.Adagrad" | "preview.training.Momentum" | "preview.training.Adam" => {
+            let op_type = op_type.trim_start_matches("preview.training.");
+            let (groups, updated) = if op_type == "Adam" { (4, 3) } else { (3, 2) };
+            let tensors = op.operand_count().saturating_sub(2);
+            if tensors == 0 || tensors % groups != 0 {
+                return Err(format!(
+                    "{op_type} takes R, T and n tensors of each of its {groups} groups; it has {} inputs",
+                    op.operand_count()
+                ));
+            }
+            let n = tensors / groups;
+            if op.result_count() != updated * n {
+                return Err(format!(
+                    "{op_type} of {n} tensor(s) gives {} results, not {}",
+                    op.result_count(),
+                    updated * n
+                ));
             }
             Ok(())
         }
@@ -806,6 +847,9 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
         // The carried state holds the last k - 1 positions of a (channels,
         // 1, k) weight.
         "CausalConvWithState" => {
+            if let Some(b) = input(2).filter(|b| b.len() != 1) {
+                return Err(format!("CausalConvWithState's bias {} must be 1-D (one per channel)", show(&b)));
+            }
             if let (Some(w), Some(p)) = (input(1), input(3)) {
                 if let (3, 3, Some(Dim::Static(k)), Some(Dim::Static(s))) = (w.len(), p.len(), w.last(), p.last()) {
                     if *s != k - 1 {
@@ -824,6 +868,15 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
         // every axis).
         "Resize" => {
             let Some(x) = input(0) else { return Ok(()) };
+            if let Some(axes) = op.attribute("axes").ok().and_then(ir::dense_i64_values) {
+                let rank = x.len() as i64;
+                let mut seen = std::collections::BTreeSet::new();
+                for &a in &axes {
+                    if !seen.insert(if a < 0 { a + rank } else { a }) {
+                        return Err(format!("Resize's axes {axes:?} name axis {a} more than once"));
+                    }
+                }
+            }
             let axes = op.attribute("axes").ok().and_then(ir::dense_i64_values).map_or(x.len(), |a| a.len());
             for (i, name) in [(2, "scales"), (3, "sizes")] {
                 if let Some([Dim::Static(n)]) = input(i).as_deref() {
@@ -1610,10 +1663,10 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
 
 /// The result shape of a convolution or pooling window op: batch, channels
 /// (from the weight for Conv/ConvTranspose) and each spatial dim by ONNX's
-/// formula with explicit pads. Only static spatial dims are computed; a
-/// dim stays unknown under `auto_pad`, a pooling `ceil_mode` (runtimes
-/// differ on a last window starting in the padding), an `output_shape`, or
-/// an attribute that does not fit the rank.
+/// formula with explicit pads, or ConvTranspose's `output_shape`. Only
+/// static spatial dims are computed; a dim stays unknown under `auto_pad`,
+/// a pooling `ceil_mode` (runtimes differ on a last window starting in the
+/// padding), or an attribute that does not fit the rank.
 fn window_shape(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w: Option<Shape>) -> Option<Shape> {
     let x = x?;
     if x.len() < 3 {
@@ -1640,9 +1693,20 @@ fn window_shape(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w: Op
     };
     let mut out = vec![x[0].clone(), channels];
     let auto_pad = op.attribute("auto_pad").ok().and_then(ir::string_value).unwrap_or_default();
+    // ConvTranspose's output_shape gives the spatial dims themselves (its
+    // pads follow from it).
+    if op_type == "ConvTranspose" {
+        if let Some(wanted) = op.attribute("output_shape").ok().and_then(dense_i64_values) {
+            if wanted.len() == spatial && wanted.iter().all(|&d| d >= 0) {
+                out.extend(wanted.into_iter().map(Dim::Static));
+                return Some(out);
+            }
+            out.extend((0..spatial).map(|_| Dim::Unknown));
+            return Some(out);
+        }
+    }
     let undetermined = !(auto_pad.is_empty() || auto_pad == "NOTSET")
-        || (!is_conv && crate::ir::int_attribute(op, "ceil_mode").unwrap_or(0) != 0)
-        || op.attribute("output_shape").is_ok();
+        || (!is_conv && crate::ir::int_attribute(op, "ceil_mode").unwrap_or(0) != 0);
     let kernel = match ints("kernel_shape") {
         Some(k) => Some(k),
         None => w
