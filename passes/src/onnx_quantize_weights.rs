@@ -28,7 +28,8 @@
 //! embedding stays float; the product still quantizes its own use).
 //!
 //! With `embeddings=1`, every `Gather(E, ids)` (axis 0) whose `E` is a
-//! float32 weight of static shape `[V, H]` (an embedding table) is quantized
+//! float32 (or float16 / bfloat16: its float32 values, the gathered rows
+//! cast back) weight of static shape `[V, H]` (an embedding table) is quantized
 //! too, 4 bits only, in blocks along `H`, with the numbers of onnxruntime's
 //! quantizer for Gather (its numpy path: round half to even, division by
 //! the scale; src/export/rtn.rs): `format=matmulnbits` writes
@@ -458,7 +459,12 @@ impl QuantizeWeights {
         let context_ref = g.context(); // alive while `context` is used
         let context = unsafe { context_ref.to_ref() };
         let elem = crate::lowering::builder::element_type(table.r#type())?;
-        if elem != Type::float32(context) {
+        // A float16 / bfloat16 table quantizes like the float32 table of its
+        // values (as half Linear weights do); the gathered rows are
+        // dequantized in float32 and rounded to the table's type, the type
+        // the model reads them in.
+        let half = elem == Type::float16(context) || elem == Type::bfloat16(context);
+        if elem != Type::float32(context) && !half {
             return None;
         }
         let (v, h) = static_2d(table.r#type())?;
@@ -503,7 +509,8 @@ impl QuantizeWeights {
         let data = part("rtn_data", ranked(&[v, h], q_elem))?;
         let scales = part("rtn_scales", ranked(&[v, nb], f32_type))?;
         let zero_points = if self.symmetric { None } else { Some(part("rtn_zero_points", ranked(&[v, nb], q_elem))?) };
-        let result_ty = ir::result_at(g, 0)?.r#type();
+        let original_ty = ir::result_at(g, 0)?.r#type();
+        let result_ty = crate::lowering::builder::with_element_type(original_ty, f32_type)?;
         let result = if self.nbits {
             let mut operands = vec![data, ids, scales];
             operands.extend(zero_points);
@@ -531,6 +538,18 @@ impl QuantizeWeights {
                 .build()
                 .ok()?;
             insert(op)?
+        };
+        let result = if half {
+            let to = onnx_ir::data_type_code(elem)?;
+            let cast = OperationBuilder::new("onnx.Cast", location)
+                .add_operands(&[result])
+                .add_attributes(&[int("to", to)])
+                .add_results(&[original_ty])
+                .build()
+                .ok()?;
+            insert(cast)?
+        } else {
+            result
         };
         let old = ir::result_at(g, 0)?;
         unsafe { sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), result.to_raw()) };

@@ -212,3 +212,99 @@ assert err <= scale * 2**-7, err
         }
     }
 }
+
+/// `scope=linear,embedding` on a float16 / bfloat16 model: the embedding
+/// table quantizes like the float32 table of its values (the same
+/// initializers, bit for bit), and the gathered rows come back in the
+/// table's type.
+#[test]
+fn half_embedding_tables_quantize_like_their_float32_values() {
+    let Some(python) = crate::export::python() else { return };
+    let dir = crate::scratch_dir("quantize_weights_half_embedding");
+    const CAPTURE: &str = r#"
+import sys, torch, torch.nn as nn
+torch.manual_seed(0)
+class Lm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(100, 64)
+        self.head = nn.Linear(64, 40)
+    def forward(self, ids):
+        return self.head(torch.relu(self.emb(ids)))
+out = sys.argv[1]
+m = Lm().eval()
+ids = torch.randint(0, 100, (2, 5))
+for name, dtype in [("f16", torch.float16), ("bf16", torch.bfloat16)]:
+    half = Lm().eval()
+    half.load_state_dict(m.state_dict())
+    half = half.to(dtype)
+    torch.export.save(torch.export.export(half, (ids,)), f"{out}/lm_{name}.pt2")
+    single = Lm().eval()
+    single.load_state_dict({k: v.float() for k, v in half.state_dict().items()})
+    torch.export.save(torch.export.export(single, (ids,)), f"{out}/lm_{name}_as_f32.pt2")
+"#;
+    let status = std::process::Command::new(&python).arg("-c").arg(CAPTURE).arg(&dir).status().expect("run python");
+    assert!(status.success(), "capture failed");
+    const COMPARE: &str = r#"
+import sys, onnx, numpy as np, onnxruntime as ort
+from onnx import numpy_helper
+half, single, kind = sys.argv[1], sys.argv[2], sys.argv[3]
+QUANT = ("DequantizeLinear", "MatMulNBits", "GatherBlockQuantized")
+def load(path):
+    m = onnx.load(path)
+    return m, [n for n in m.graph.node if n.op_type in QUANT], {i.name: i for i in m.graph.initializer}
+hm, hq, hinits = load(half)
+sm, sq, sinits = load(single)
+assert [n.op_type for n in hq] == [n.op_type for n in sq], ([n.op_type for n in hq], [n.op_type for n in sq])
+gathers = [n for n in hq if n.op_type == "GatherBlockQuantized"] + [n for n in hm.graph.node if n.op_type == "Gather"]
+assert gathers, "the embedding table was not quantized: %s" % [n.op_type for n in hm.graph.node]
+for a, b in zip(hq, sq):
+    for x, y in zip(a.input, b.input):
+        if x in hinits or y in sinits:
+            ta, tb = hinits[x], sinits[y]
+            assert ta.data_type == tb.data_type and list(ta.dims) == list(tb.dims), (x, y)
+            assert numpy_helper.to_array(ta).tobytes() == numpy_helper.to_array(tb).tobytes(), (x, y)
+# No float table is left in the half model.
+big = [i.name for i in hm.graph.initializer if i.data_type in (1, 10, 16) and np.prod(i.dims) >= 100 * 64]
+assert not big, big
+if kind == "bf16":
+    print("bfloat16 outputs: no numpy type; bytes compared only")
+    sys.exit(0)
+ids = np.random.default_rng(0).integers(0, 100, (2, 5)).astype(np.int64)
+hs = ort.InferenceSession(half); ss = ort.InferenceSession(single)
+got = hs.run(None, {hs.get_inputs()[0].name: ids})[0].astype(np.float32)
+want = ss.run(None, {ss.get_inputs()[0].name: ids})[0]
+err = float(np.abs(got - want).max()); scale = float(np.abs(want).max())
+print("max |half - float32| %.3g of %.3g" % (err, scale))
+assert err <= scale * 2**-7, err
+"#;
+    for kind in ["f16", "bf16"] {
+        for (target, spec) in [
+            (Target::Standard, "int4:scope=linear,embedding"),
+            (Target::OnnxRuntime, "int4:asym:block=16:scope=linear,embedding"),
+        ] {
+            let convert_one = |input: &str, out: &Path| {
+                let options = ConvertOptions {
+                    target,
+                    quantize_weights: Some(QuantizeWeights::parse(spec).unwrap()),
+                    ..Default::default()
+                };
+                convert(input, out, &options).unwrap_or_else(|e| panic!("{input} {spec}: {e}"));
+            };
+            let tag = format!("{kind}_{}_{}", target.name(), spec.replace([':', '=', ','], "_"));
+            let (half, single) = (dir.join(format!("{tag}.onnx")), dir.join(format!("{tag}_as_f32.onnx")));
+            convert_one(dir.join(format!("lm_{kind}.pt2")).to_str().unwrap(), &half);
+            convert_one(dir.join(format!("lm_{kind}_as_f32.pt2")).to_str().unwrap(), &single);
+            let out = std::process::Command::new(&python)
+                .arg("-c")
+                .arg(COMPARE)
+                .arg(&half)
+                .arg(&single)
+                .arg(kind)
+                .output()
+                .unwrap();
+            eprintln!("{tag}: {}", String::from_utf8_lossy(&out.stdout));
+            assert!(out.status.success(), "{tag}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+}
