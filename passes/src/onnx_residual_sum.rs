@@ -1,6 +1,6 @@
-//! `onnx-residual-sum`: a residual `Add` of rank 3 or more feeding a
-//! `LayerNormalization` is written as `Sum` (the same values: `Sum` of two
-//! tensors broadcasts as `Add` does).
+//! `onnx-residual-sum`: a float32 / float16 residual `Add` of rank 3 or more
+//! feeding a `LayerNormalization` is written as `Sum` (the same values: `Sum`
+//! of two tensors broadcasts as `Add` does).
 //!
 //! Why: onnxruntime's load-time `SkipLayerNormFusion` turns `Add ->
 //! LayerNormalization` over 3-D tensors into `com.microsoft.SkipLayerNormalization`,
@@ -40,8 +40,15 @@ impl ProjectPass for ResidualSum {
                 return;
             }
             let Some(add) = ir::operand_at(o, 0).and_then(ir::defining_op) else { return };
-            let rank = ir::result_at(add, 0).and_then(|r| crate::types::rank(r.r#type()));
-            if ir::op_name(add) == "onnx.Add" && rank.is_some_and(|r| r >= 3) && !adds.contains(&add) {
+            let Some(result) = ir::result_at(add, 0) else { return };
+            let rank = crate::types::rank(result.r#type());
+            // float32 and float16 only: onnxruntime's CPU Sum has no
+            // bfloat16 kernel (nor does the fusion run on other types).
+            let element = crate::types::element_type(result.r#type());
+            let context = unsafe { o.context().to_ref() };
+            let typed = element
+                .is_some_and(|e| e == melior::ir::Type::float32(context) || e == melior::ir::Type::float16(context));
+            if ir::op_name(add) == "onnx.Add" && typed && rank.is_some_and(|r| r >= 3) && !adds.contains(&add) {
                 adds.push(add);
             }
         });
