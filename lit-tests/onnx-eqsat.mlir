@@ -1810,3 +1810,42 @@ func.func @causal_broadcast_unproven(%q: tensor<1x2x?x8xf32, ["s"]>, %k: tensor<
   return %o, %p : tensor<1x2x?x8xf32, ["s"]>, tensor<1x2x?x8xf32, ["s"]>
 }
 }
+
+// -----
+
+// Partial rotary (GPT-NeoX's rotary_pct, Phi): the first 8 of 12 features
+// rotated (rotate-half on the slice), the other 4 passed through by a
+// Concat: one RotaryEmbedding with rotary_embedding_dim = 8. A Concat whose
+// pass-through part is another tensor's stays.
+// CHECK-LABEL: func.func @partial_rotary
+// CHECK-SAME: "rotary/partial-rotary" = 1
+// CHECK: "onnx.RotaryEmbedding"(%arg0, %{{.*}}, %{{.*}}) {interleaved = 0 : i64, rotary_embedding_dim = 8 : i64} : (tensor<?x2x5x12xf32, ["s0"]>, tensor<?x5x4xf32, ["s0"]>, tensor<?x5x4xf32, ["s0"]>) -> tensor<?x2x5x12xf32, ["s0"]>
+// CHECK: "onnx.Concat"(%{{.*}}, %{{.*}}) {axis = -1 : i64} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x12xf32, ["s0"]>
+module attributes {onnx.opset = 23 : i64} {
+func.func @partial_rotary(%x: tensor<?x2x5x12xf32, ["s0"]>, %a: tensor<1x5x4xf32>, %other: tensor<?x2x5x12xf32, ["s0"]>) -> (tensor<?x2x5x12xf32, ["s0"]>, tensor<?x2x5x12xf32, ["s0"]>) {
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %four = "onnx.Constant"() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
+  %eight = "onnx.Constant"() {value = dense<8> : tensor<1xi64>} : () -> tensor<1xi64>
+  %end = "onnx.Constant"() {value = dense<9223372036854775807> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ax = "onnx.Constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %xr = "onnx.Slice"(%x, %zero, %eight, %ax, %one) : (tensor<?x2x5x12xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %xp = "onnx.Slice"(%x, %eight, %end, %ax, %one) : (tensor<?x2x5x12xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %op = "onnx.Slice"(%other, %eight, %end, %ax, %one) : (tensor<?x2x5x12xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %cat = "onnx.Concat"(%a, %a) {axis = -1 : i64} : (tensor<1x5x4xf32>, tensor<1x5x4xf32>) -> tensor<1x5x8xf32>
+  %cos = "onnx.Cos"(%cat) : (tensor<1x5x8xf32>) -> tensor<1x5x8xf32>
+  %sin = "onnx.Sin"(%cat) : (tensor<1x5x8xf32>) -> tensor<1x5x8xf32>
+  %c4 = "onnx.Unsqueeze"(%cos, %one) : (tensor<1x5x8xf32>, tensor<1xi64>) -> tensor<1x1x5x8xf32>
+  %s4 = "onnx.Unsqueeze"(%sin, %one) : (tensor<1x5x8xf32>, tensor<1xi64>) -> tensor<1x1x5x8xf32>
+  %x1 = "onnx.Slice"(%xr, %zero, %four, %ax, %one) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %x2 = "onnx.Slice"(%xr, %four, %end, %ax, %one) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %n = "onnx.Neg"(%x2) : (tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %rot = "onnx.Concat"(%n, %x1) {axis = -1 : i64} : (tensor<?x2x5x4xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m1 = "onnx.Mul"(%xr, %c4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m2 = "onnx.Mul"(%rot, %s4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %r = "onnx.Add"(%m1, %m2) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %y = "onnx.Concat"(%r, %xp) {axis = -1 : i64} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x12xf32, ["s0"]>
+  %z = "onnx.Concat"(%r, %op) {axis = -1 : i64} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x12xf32, ["s0"]>
+  return %y, %z : tensor<?x2x5x12xf32, ["s0"]>, tensor<?x2x5x12xf32, ["s0"]>
+}
+}

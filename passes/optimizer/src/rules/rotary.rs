@@ -20,6 +20,13 @@
 //! input's batch, read from a function argument carrying the same symbolic
 //! size (one `Shape` shared by every layer), or a constant when static.
 //!
+//! `partial-rotary`: models that rotate only the first `r` of a head's `D`
+//! features (GPT-NeoX's `rotary_pct`, Phi, StableLM) write
+//! `Concat(rotated(x[..., :r]), x[..., r:])`; once `rotate-half` made the
+//! first part `RotaryEmbedding(x[..., :r], cos, sin)`, the whole is
+//! `RotaryEmbedding(x, cos, sin) {rotary_embedding_dim = r}`, which rotates
+//! the first `r` features and passes the rest through.
+//!
 //! `rotary-3d`: a `RotaryEmbedding` of `Transpose(Reshape(y, [B, S, H, D]),
 //! [0, 2, 1, 3])` with `y [B, S, H*D]` is the 3-D op on `y` (`num_heads = H`)
 //! reshaped and transposed the same way: the attention rules can then take
@@ -73,6 +80,39 @@ func.func @f(%x: tensor<?x2x5x8xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> (tensor<
   %m4 = "onnx.Mul"(%rotb, %s4b) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
   %y2 = "onnx.Add"(%m3, %m4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
   return %y, %y2 : tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>
+}"#,
+    },
+    Rule {
+        name: "partial-rotary",
+        family: "rotary",
+        roots: &["Concat"],
+        min_opset: 23,
+        summary: "Concat(RotaryEmbedding(x[..., :r], cos, sin), x[..., r:]) on the last axis -> RotaryEmbedding(x, cos, sin) {rotary_embedding_dim = r} (partial rotary: GPT-NeoX rotary_pct, Phi)",
+        apply: partial_rotary,
+        example: r#"
+func.func @f(%x: tensor<?x2x5x12xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> tensor<?x2x5x12xf32, ["s0"]> {
+  %zero = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %four = "onnx.Constant"() {value = dense<4> : tensor<1xi64>} : () -> tensor<1xi64>
+  %eight = "onnx.Constant"() {value = dense<8> : tensor<1xi64>} : () -> tensor<1xi64>
+  %end = "onnx.Constant"() {value = dense<9223372036854775807> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ax = "onnx.Constant"() {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  %xr = "onnx.Slice"(%x, %zero, %eight, %ax, %one) : (tensor<?x2x5x12xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %xp = "onnx.Slice"(%x, %eight, %end, %ax, %one) : (tensor<?x2x5x12xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %cat = "onnx.Concat"(%a, %a) {axis = -1 : i64} : (tensor<1x5x4xf32>, tensor<1x5x4xf32>) -> tensor<1x5x8xf32>
+  %cos = "onnx.Cos"(%cat) : (tensor<1x5x8xf32>) -> tensor<1x5x8xf32>
+  %sin = "onnx.Sin"(%cat) : (tensor<1x5x8xf32>) -> tensor<1x5x8xf32>
+  %c4 = "onnx.Unsqueeze"(%cos, %one) : (tensor<1x5x8xf32>, tensor<1xi64>) -> tensor<1x1x5x8xf32>
+  %s4 = "onnx.Unsqueeze"(%sin, %one) : (tensor<1x5x8xf32>, tensor<1xi64>) -> tensor<1x1x5x8xf32>
+  %x1 = "onnx.Slice"(%xr, %zero, %four, %ax, %one) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %x2 = "onnx.Slice"(%xr, %four, %end, %ax, %one) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %n = "onnx.Neg"(%x2) : (tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x4xf32, ["s0"]>
+  %rot = "onnx.Concat"(%n, %x1) {axis = -1 : i64} : (tensor<?x2x5x4xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m1 = "onnx.Mul"(%xr, %c4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %m2 = "onnx.Mul"(%rot, %s4) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<1x1x5x8xf32>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %r = "onnx.Add"(%m1, %m2) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]>
+  %y = "onnx.Concat"(%r, %xp) {axis = -1 : i64} : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x4xf32, ["s0"]>) -> tensor<?x2x5x12xf32, ["s0"]>
+  return %y : tensor<?x2x5x12xf32, ["s0"]>
 }"#,
     },
     Rule {
@@ -402,6 +442,55 @@ pub(super) fn split_heads_of(rw: &Rw<'_>, x4: Id) -> Option<(Id, i64)> {
                 return Some((y, h));
             }
         }
+    }
+    None
+}
+
+/// `x` when `v` is `Slice(x, [start, end))` of the last axis of the 4-D
+/// float32 `x` (step 1; an `end` of `D` or beyond when `end` is `D`).
+fn last_axis_slice_of(rw: &Rw<'_>, v: Id, start: i64, end: i64) -> Vec<Id> {
+    rw.producers(v, "Slice")
+        .into_iter()
+        .filter_map(|(h, c)| {
+            let x = *c.first()?;
+            let d = static_dim(f32_dims(rw, x, 4)?.last()?)?;
+            let end = if end < 0 { d } else { end };
+            (h.attrs.is_empty() && slice_last(rw, &c, 4, d, start, end)).then_some(x)
+        })
+        .collect()
+}
+
+fn partial_rotary(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+    let [r, p] = children else { return None };
+    let rd = f32_dims(rw, *r, 4)?;
+    let cd = f32_dims(rw, class, 4)?;
+    if concat_axis(head, 4)? != 3 {
+        return None;
+    }
+    let (Some(rot), Some(d)) = (static_dim(&rd[3]), static_dim(&cd[3])) else { return None };
+    if rot <= 0 || rot >= d || rot % 2 != 0 {
+        return None;
+    }
+    for (h, c) in rw.producers(*r, "RotaryEmbedding") {
+        // The plain 4-D form `rotate-half` writes (no position ids, no
+        // num_heads, the whole of its input rotated).
+        let plain = h.results == 1
+            && c.len() == 3
+            && h.attrs.iter().all(|(k, v)| k.as_str() == "interleaved" && *v == AttrValue::Int(0));
+        if !plain {
+            continue;
+        }
+        let rotated = last_axis_slice_of(rw, c[0], 0, rot);
+        let passed = last_axis_slice_of(rw, *p, rot, -1);
+        let Some(&x) = rotated.iter().find(|&&x| passed.iter().any(|&y| rw.find(y) == rw.find(x))) else { continue };
+        if !rw.same_type(class, x) {
+            continue;
+        }
+        let fused = Head::new(
+            "RotaryEmbedding",
+            vec![("interleaved", AttrValue::Int(0)), ("rotary_embedding_dim", AttrValue::Int(rot))],
+        );
+        return rw.add_like(fused, vec![x, c[1], c[2]], class);
     }
     None
 }
