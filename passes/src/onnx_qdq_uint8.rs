@@ -159,7 +159,8 @@ fn shifted<'c, 'a>(
     values: &[i64],
     like: Type<'c>,
 ) -> Result<Value<'c, 'a>, String> {
-    let context = unsafe { at.context().to_ref() };
+    let context_ref = at.context(); // alive while `context` is used
+    let context = unsafe { context_ref.to_ref() };
     let u8_type: Type = IntegerType::unsigned(context, 8).into();
     let ty = builder::with_element_type(like, u8_type).ok_or("a zero point that is not a tensor")?;
     let elements: Vec<Attribute> = values.iter().map(|v| IntegerAttribute::new(u8_type, v + 128).into()).collect();
@@ -208,7 +209,8 @@ fn rewrite(q: OperationRef<'_, '_>, opset: u32, apply: bool) -> Result<Option<bo
     if !apply {
         return Ok(Some(symmetric));
     }
-    let context = unsafe { q.context().to_ref() };
+    let context_ref = q.context(); // alive while `context` is used
+    let context = unsafe { context_ref.to_ref() };
     let u8_type: Type = IntegerType::unsigned(context, 8).into();
     let mut replaced = vec![ir::operand_at(q, 2).ok_or("no zero point")?];
     let new_zp = shifted(q, opset, &zero_point, zp_type)?;

@@ -45,7 +45,8 @@ impl ProjectPass for ResidualSum {
             // float32 and float16 only: onnxruntime's CPU Sum has no
             // bfloat16 kernel (nor does the fusion run on other types).
             let element = crate::types::element_type(result.r#type());
-            let context = unsafe { o.context().to_ref() };
+            let context_ref = o.context(); // alive while `context` is used
+            let context = unsafe { context_ref.to_ref() };
             let typed = element
                 .is_some_and(|e| e == melior::ir::Type::float32(context) || e == melior::ir::Type::float16(context));
             if ir::op_name(add) == "onnx.Add" && typed && rank.is_some_and(|r| r >= 3) && !adds.contains(&add) {
@@ -64,7 +65,8 @@ impl ProjectPass for ResidualSum {
 }
 
 fn rewrite(add: OperationRef<'_, '_>, opset: u32) -> Result<(), String> {
-    let context = unsafe { add.context().to_ref() };
+    let context_ref = add.context(); // alive while `context` is used
+    let context = unsafe { context_ref.to_ref() };
     let operands: Vec<_> = (0..add.operand_count()).filter_map(|i| ir::operand_at(add, i)).collect();
     let result = ir::result_at(add, 0).ok_or("an Add without a result")?;
     let b = Builder::new(context, add, opset)?; // at the Add's location: the node keeps its name
