@@ -264,22 +264,6 @@ fn token_operands(op: OperationRef<'_, '_>) -> Option<Vec<usize>> {
     }
 }
 
-/// The uses of `v`: (owner op, operand index).
-fn uses<'c, 'a>(v: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> {
-    let mut out = Vec::new();
-    unsafe {
-        let mut u = sys::mlirValueGetFirstUse(v.to_raw());
-        while !sys::mlirOpOperandIsNull(u) {
-            out.push((
-                OperationRef::from_raw(sys::mlirOpOperandGetOwner(u)),
-                sys::mlirOpOperandGetOperandNumber(u) as usize,
-            ));
-            u = sys::mlirOpOperandGetNextUse(u);
-        }
-    }
-    out
-}
-
 fn find(parent: &mut [usize], mut i: usize) -> usize {
     while parent[i] != i {
         parent[i] = parent[parent[i]];
@@ -324,7 +308,7 @@ fn gemm_pair<'c, 'a>(
         return None;
     }
     let product = ir::result_at(matmul, 0)?;
-    let [(add, index)] = uses(product)[..] else { return None };
+    let [(add, index)] = ir::uses(product)[..] else { return None };
     if op_name(add) != "onnx.Add" || !members.contains(&op_key(add)) || !attributes_within(add, &[]) {
         return None;
     }
@@ -511,7 +495,7 @@ fn rewrite_region<'c, 'a>(
     let mut exits: Vec<(Value, Vec<(OperationRef, usize)>)> = Vec::new();
     for op in &region.ops {
         let v = ir::result_at(*op, 0)?;
-        let outside: Vec<_> = uses(v).into_iter().filter(|(user, _)| !members.contains(&op_key(*user))).collect();
+        let outside: Vec<_> = ir::uses(v).into_iter().filter(|(user, _)| !members.contains(&op_key(*user))).collect();
         if !outside.is_empty() {
             exits.push((v, outside));
         }

@@ -136,22 +136,6 @@ fn int8_constant<'c>(v: Value<'c, '_>) -> Option<(Vec<i64>, Type<'c>)> {
     }
 }
 
-/// The uses of `v`: (owner op, operand index).
-fn uses<'c, 'a>(v: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> {
-    let mut out = Vec::new();
-    unsafe {
-        let mut u = sys::mlirValueGetFirstUse(v.to_raw());
-        while !sys::mlirOpOperandIsNull(u) {
-            out.push((
-                OperationRef::from_raw(sys::mlirOpOperandGetOwner(u)),
-                sys::mlirOpOperandGetOperandNumber(u) as usize,
-            ));
-            u = sys::mlirOpOperandGetNextUse(u);
-        }
-    }
-    out
-}
-
 /// A uint8 constant of `values + 128` with the shape of `like`, built before `at`.
 fn shifted<'c, 'a>(
     at: OperationRef<'c, 'a>,
@@ -186,7 +170,7 @@ fn rewrite(q: OperationRef<'_, '_>, opset: u32, apply: bool) -> Result<Option<bo
     let mut moved = Vec::new();
     let mut pending = vec![result];
     while let Some(v) = pending.pop() {
-        for (user, index) in uses(v) {
+        for (user, index) in ir::uses(v) {
             let name = ir::op_name(user);
             if name == "onnx.DequantizeLinear" && index == 0 {
                 let Some(zp) = ir::operand_at(user, 2).and_then(int8_constant) else { return Ok(None) };

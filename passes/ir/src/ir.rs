@@ -391,6 +391,22 @@ pub fn int_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<i64> {
     unsafe { sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| sys::mlirIntegerAttrGetValueInt(attr.to_raw())) }
 }
 
+/// The uses of `value`: (owner op, operand index), in use-list order.
+pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut u = sys::mlirValueGetFirstUse(value.to_raw());
+        while !sys::mlirOpOperandIsNull(u) {
+            out.push((
+                OperationRef::from_raw(sys::mlirOpOperandGetOwner(u)),
+                sys::mlirOpOperandGetOperandNumber(u) as usize,
+            ));
+            u = sys::mlirOpOperandGetNextUse(u);
+        }
+    }
+    out
+}
+
 /// True when `value` has exactly one use.
 pub fn single_use(value: Value<'_, '_>) -> bool {
     unsafe {
