@@ -70,6 +70,19 @@ fn dequantized<'c: 'a, 'a>(v: Value<'c, 'a>) -> Option<(Value<'c, 'a>, Value<'c,
     Some((ir::operand_at(d, 0)?, ir::operand_at(d, 1)?, zp, ir::int_attribute(d, "axis").unwrap_or(1)))
 }
 
+/// An int8 value as the uint8 `v + 128` (the same differences between
+/// values, so the same integer products once the zero point moves too):
+/// onnxruntime's uint8 x int8 kernels are the fast ones.
+pub fn int8_as_uint8<'c, 'a>(ctx: &Ctx<'c, 'a>, v: Value<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+    let i32_type: Type = IntegerType::new(ctx.b.context, 32).into();
+    let u8_type: Type = IntegerType::unsigned(ctx.b.context, 8).into();
+    let wide = ctx.b.cast(v, i32_type)?;
+    let k = ctx.b.const_scalar(i32_type, 128.0)?;
+    // A 0-d k broadcasts: the sum has `v`'s shape.
+    let moved = ctx.b.onnx().add(wide, k).typed(wide.r#type())?;
+    ctx.b.cast(moved, u8_type)
+}
+
 /// The activation as uint8 and its zero point: a uint8 one as it is, an
 /// int8 one (a `QuantizeLinear` of a float32 input, maybe clipped to a
 /// narrower range) quantized again with every zero point and bound plus 128.
@@ -104,13 +117,7 @@ fn activation_u8<'c, 'a>(
         return Ok(None);
     }
     let u8_type: Type = IntegerType::unsigned(ctx.b.context, 8).into();
-    let shift = |v: Value<'c, 'a>| -> Result<Value<'c, 'a>, String> {
-        let i32_type: Type = IntegerType::new(ctx.b.context, 32).into();
-        let wide = ctx.b.cast(v, i32_type)?;
-        let k = ctx.b.const_scalar(i32_type, 128.0)?;
-        let moved = ctx.b.onnx().add(wide, k).like(wide)?;
-        ctx.b.cast(moved, u8_type)
-    };
+    let shift = |v| int8_as_uint8(ctx, v);
     let ty = builder::with_element_type(q.r#type(), u8_type).ok_or("not a tensor")?;
     let mut qu = ctx.b.onnx().quantize_linear(x, s, Some(shift(z)?), None, None, None, None, None).typed(ty)?;
     if let Some((lo, hi)) = clip {
