@@ -183,34 +183,9 @@ print("max |half - float32| %.3g of %.3g" % (err, scale))
 # twice the output's): a few float16 ulps of the output's scale.
 assert err <= scale * 2**-7, err
 "#;
-    for kind in ["f16", "bf16"] {
-        for (target, spec) in
-            [(Target::Standard, "int4"), (Target::Standard, "int8:asym"), (Target::OnnxRuntime, "int4:asym:block=16")]
-        {
-            let convert_one = |input: &str, out: &Path| {
-                let options = ConvertOptions {
-                    target,
-                    quantize_weights: Some(QuantizeWeights::parse(spec).unwrap()),
-                    ..Default::default()
-                };
-                convert(input, out, &options).unwrap_or_else(|e| panic!("{input} {spec}: {e}"));
-            };
-            let tag = format!("{kind}_{}_{}", target.name(), spec.replace([':', '='], "_"));
-            let (half, single) = (dir.join(format!("{tag}.onnx")), dir.join(format!("{tag}_as_f32.onnx")));
-            convert_one(dir.join(format!("mlp_{kind}.pt2")).to_str().unwrap(), &half);
-            convert_one(dir.join(format!("mlp_{kind}_as_f32.pt2")).to_str().unwrap(), &single);
-            let out = std::process::Command::new(&python)
-                .arg("-c")
-                .arg(COMPARE)
-                .arg(&half)
-                .arg(&single)
-                .arg(kind)
-                .output()
-                .unwrap();
-            eprintln!("{tag}: {}", String::from_utf8_lossy(&out.stdout));
-            assert!(out.status.success(), "{tag}: {}", String::from_utf8_lossy(&out.stderr));
-        }
-    }
+    let specs =
+        [(Target::Standard, "int4"), (Target::Standard, "int8:asym"), (Target::OnnxRuntime, "int4:asym:block=16")];
+    compare_half_with_float32(&python, &dir, "mlp", &specs, COMPARE);
 }
 
 /// `scope=linear,embedding` on a float16 / bfloat16 model: the embedding
@@ -278,11 +253,20 @@ err = float(np.abs(got - want).max()); scale = float(np.abs(want).max())
 print("max |half - float32| %.3g of %.3g" % (err, scale))
 assert err <= scale * 2**-7, err
 "#;
+    let specs = [
+        (Target::Standard, "int4:scope=linear,embedding"),
+        (Target::OnnxRuntime, "int4:asym:block=16:scope=linear,embedding"),
+    ];
+    compare_half_with_float32(&python, &dir, "lm", &specs, COMPARE);
+}
+
+/// Converts `<dir>/<model>_<kind>.pt2` (float16 / bfloat16 weights) and
+/// `<dir>/<model>_<kind>_as_f32.pt2` (the float32 model of the same values)
+/// with each (target, --quantize-weights spec), and runs `compare` (Python:
+/// `half.onnx single.onnx kind`) on the pair; it must exit 0.
+fn compare_half_with_float32(python: &Path, dir: &Path, model: &str, specs: &[(Target, &str)], compare: &str) {
     for kind in ["f16", "bf16"] {
-        for (target, spec) in [
-            (Target::Standard, "int4:scope=linear,embedding"),
-            (Target::OnnxRuntime, "int4:asym:block=16:scope=linear,embedding"),
-        ] {
+        for &(target, spec) in specs {
             let convert_one = |input: &str, out: &Path| {
                 let options = ConvertOptions {
                     target,
@@ -293,11 +277,11 @@ assert err <= scale * 2**-7, err
             };
             let tag = format!("{kind}_{}_{}", target.name(), spec.replace([':', '=', ','], "_"));
             let (half, single) = (dir.join(format!("{tag}.onnx")), dir.join(format!("{tag}_as_f32.onnx")));
-            convert_one(dir.join(format!("lm_{kind}.pt2")).to_str().unwrap(), &half);
-            convert_one(dir.join(format!("lm_{kind}_as_f32.pt2")).to_str().unwrap(), &single);
-            let out = std::process::Command::new(&python)
+            convert_one(dir.join(format!("{model}_{kind}.pt2")).to_str().unwrap(), &half);
+            convert_one(dir.join(format!("{model}_{kind}_as_f32.pt2")).to_str().unwrap(), &single);
+            let out = std::process::Command::new(python)
                 .arg("-c")
-                .arg(COMPARE)
+                .arg(compare)
                 .arg(&half)
                 .arg(&single)
                 .arg(kind)
