@@ -25,7 +25,7 @@ use aten2onnx_passes::optimizer::{
     analysis::Dim,
     convert::ty_info,
     lang::dtype,
-    rules::{all_rules, Rule, Target},
+    rules::{all_rules, RuleRef, Target},
 };
 use melior::ir::{operation::OperationLike, BlockLike, RegionLike, ValueLike};
 use ort::{
@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 const PIPELINE: &str = "builtin.module(func.func(onnx-eqsat))";
 const SNAPSHOT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/integration/snapshots");
 
-fn example_module(rule: &Rule) -> String {
+fn example_module(rule: RuleRef) -> String {
     // Examples with initializers read them from the weight fixture.
     let archive = match rule.example.contains("onnx.initializer") {
         true => format!(", aten.archive = \"{}\"", aten2onnx_passes::optimizer::rules::weights::EXAMPLE_ARCHIVE),
@@ -58,13 +58,13 @@ fn example_module(rule: &Rule) -> String {
     format!("module attributes {{onnx.opset = {opset} : i64{archive}{target}}} {{{}\n}}\n", rule.example)
 }
 
-fn snapshot_name(rule: &Rule) -> String {
+fn snapshot_name(rule: RuleRef) -> String {
     format!("{}_{}", rule.family, rule.name.replace('-', "_"))
 }
 
 /// Runs the pass on a rule's example; checks the rule applied and nothing
 /// was refused; returns (input, output).
-fn optimized(rule: &Rule) -> (String, String) {
+fn optimized(rule: RuleRef) -> (String, String) {
     let input = example_module(rule);
     let output = run_pipeline(&input, PIPELINE).unwrap_or_else(|e| panic!("{}: {e}", rule.full_name()));
     parse_and_verify(&output, PrintOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", rule.full_name()));

@@ -16,7 +16,6 @@ use egg::Id;
 pub static RULES: &[Rule] = &[
     Rule {
         name: "gelu-erf",
-        family: "activation",
         roots: &["Mul"],
         min_opset: 20,
         summary: "0.5 * x * (1 + Erf(x / sqrt(2))) -> Gelu(x)",
@@ -36,7 +35,6 @@ func.func @f(%x: tensor<2x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]> {
     },
     Rule {
         name: "gelu-tanh",
-        family: "activation",
         roots: &["Mul"],
         min_opset: 20,
         summary: "0.5 * x * (1 + Tanh(sqrt(2/pi) * (x + 0.044715 * x^3))) -> Gelu(x, approximate = \"tanh\")",
@@ -61,7 +59,6 @@ func.func @f(%x: tensor<2x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]> {
     },
     Rule {
         name: "hard-swish",
-        family: "activation",
         roots: &["Mul"],
         min_opset: 14,
         summary: "x * HardSigmoid(x) {alpha = 1/6, beta = 0.5} -> HardSwish(x) (older exports of MobileNetV3)",

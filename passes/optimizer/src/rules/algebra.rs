@@ -15,7 +15,6 @@ use egg::Id;
 pub static RULES: &[Rule] = &[
     Rule {
         name: "mul-by-one",
-        family: "algebra",
         roots: &["Mul"],
         min_opset: 1,
         summary: "x * 1 -> x (either operand; the result keeps x's type)",
@@ -30,7 +29,6 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
     },
     Rule {
         name: "add-zero",
-        family: "algebra",
         roots: &["Add"],
         min_opset: 1,
         summary: "x + 0 -> x for integers, x + (-0.0) -> x for floats (x + 0.0 is not x when x = -0.0)",
@@ -48,7 +46,6 @@ func.func @f(%x: tensor<2x3xi64>, %y: tensor<2x3xf32>) -> (tensor<2x3xi64>, tens
     },
     Rule {
         name: "sub-zero",
-        family: "algebra",
         roots: &["Sub"],
         min_opset: 1,
         summary: "x - 0 -> x (integers, and floats with +0.0)",
@@ -63,7 +60,6 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
     },
     Rule {
         name: "div-by-one",
-        family: "algebra",
         roots: &["Div"],
         min_opset: 1,
         summary: "x / 1 -> x",
@@ -78,7 +74,6 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
     },
     Rule {
         name: "double-negation",
-        family: "algebra",
         roots: &["Neg"],
         min_opset: 1,
         summary: "Neg(Neg(x)) -> x",
@@ -93,7 +88,6 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
     },
     Rule {
         name: "reciprocal-mul-to-div",
-        family: "algebra",
         roots: &["Mul"],
         min_opset: 1,
         summary: "a * Reciprocal(b) -> a / b for a constant b whose every element is a power of two with a representable reciprocal (then both are one rounding of the same number; for any other b they differ: 1e-39 * Reciprocal(2e-39) is inf in float32, 1e-39 / 2e-39 is 0.5)",
@@ -108,7 +102,6 @@ func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
     },
     Rule {
         name: "one-div-mul-to-div",
-        family: "algebra",
         roots: &["Mul"],
         min_opset: 1,
         summary: "a * (1 / b) -> a / b (float) for a constant b whose every element is a power of two with a representable reciprocal, as reciprocal-mul-to-div",

@@ -38,7 +38,6 @@ use egg::{Id, Language, Symbol};
 pub static RULES: &[Rule] = &[
     Rule {
         name: "sdpa",
-        family: "attention",
         roots: &["MatMul"],
         min_opset: 23,
         summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) -> Attention(Q, K, V, mask) {scale}; the scale may also be split over Q and Kt (MatMul(Q * a, Kt * b), torch.onnx's form); an additive mask Where(b, 0, lowest float) goes in with the float next to the lowest (onnxruntime zeroes a row masked by the lowest float everywhere, the softmax averages V there)",
@@ -71,7 +70,6 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x
     },
     Rule {
         name: "sdpa-padding-mask",
-        family: "attention",
         roots: &["MatMul"],
         min_opset: 23,
         summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) with a mask [B, 1, 1, Skv] broadcast along the queries (and rows of all -inf set to 0, or not) -> Attention(Q, K, V, Expand(mask, [Sq, 1])) {scale}",
@@ -95,7 +93,6 @@ func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x8x5xf32, ["s0"]>, %
     },
     Rule {
         name: "sdpa-nan-rows",
-        family: "attention",
         roots: &["MatMul"],
         min_opset: 23,
         summary: "torch.onnx's SDPA: MatMul(Where(IsNaN(p), 0, p), V) with p = Softmax(MatMul(Q, Kt) * scale + mask), the boolean mask m possibly added as Where(m, 0, -inf), or as Where(m, 0, lowest float) when m is proven causal or all true -> Attention(Q, K, V, m) {scale}; equal for finite Q and K (with a NaN or inf there torch.onnx zeroes the row, Attention and torch give NaN)",
@@ -141,7 +138,6 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x2x8x5xf32>, %v: tensor<2x2x5x
     },
     Rule {
         name: "gqa",
-        family: "attention",
         roots: &["Attention"],
         min_opset: 23,
         summary: "Attention(Q, repeat_kv(K), repeat_kv(V)) -> Attention(Q, K, V): the kv heads repeated by Unsqueeze/Expand/Reshape are the op's grouped-query heads; a key scaled by a constant before the repeat (yobx) gives its scale to the op",
@@ -169,7 +165,6 @@ func.func @f(%q: tensor<?x4x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %
     },
     Rule {
         name: "causal-mask",
-        family: "attention",
         roots: &["Attention"],
         min_opset: 23,
         summary: "Attention(q, k, v, mask) with a boolean mask proven causal from how it is built (Trilu of ones, positions compared) -> Attention(q, k, v) {is_causal = 1}; a mask proven all-true is dropped",
@@ -193,7 +188,6 @@ func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %
     },
     Rule {
         name: "padding-mask",
-        family: "attention",
         roots: &["Attention"],
         min_opset: 23,
         summary: "Attention(q, k, v, m) with m [B, 1, Sq, Skv] proven to be m[b, 0, q, k] = p[b, k] (a GatherND of a [B, Skv] boolean at batch/key indices, And-ed with all-true masks) -> the mask Expand(Unsqueeze(p, [1, 2]), [Sq, 1])",
@@ -233,7 +227,6 @@ func.func @f(%q: tensor<?x2x?x8xf32, ["s0", "s1"]>, %k: tensor<?x2x?x8xf32, ["s0
     },
     Rule {
         name: "attention-3d",
-        family: "attention",
         roots: &["Reshape"],
         min_opset: 23,
         summary: "Reshape(Transpose(Attention(split_heads(q), split_heads(k), split_heads(v)), [0,2,1,3]), [B,S,H*Dv]) -> Attention(q, k, v) {q_num_heads, kv_num_heads}",

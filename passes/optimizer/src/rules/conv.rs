@@ -28,7 +28,6 @@ const _: &str = EXAMPLE_ARCHIVE;
 pub static RULES: &[Rule] = &[
     Rule {
     name: "conv-batchnorm",
-    family: "conv",
     roots: &["BatchNormalization"],
     min_opset: 9,
     summary: "BatchNormalization(Conv(x, W, b), scale, B, mean, var) of initializers -> Conv(x, W', b') with W', b' folded by the writer",
@@ -48,7 +47,6 @@ func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x5x5xf32, ["s0"]> {
     },
     Rule {
         name: "convtranspose-batchnorm",
-        family: "conv",
         roots: &["BatchNormalization"],
         min_opset: 9,
         summary: "BatchNormalization(ConvTranspose(x, W, b)) {group 1} of initializers -> ConvTranspose(x, W', b'), W scaled along its output-channel axis 1 by the writer",
@@ -67,7 +65,6 @@ func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x6x6xf32, ["s0"]> {
     },
     Rule {
         name: "gemm-batchnorm",
-        family: "conv",
         roots: &["BatchNormalization"],
         min_opset: 9,
         summary: "BatchNormalization(Gemm(x, W, c) {transB = 1}) of a 2-D x and initializers (a Linear then BatchNorm1d) -> Gemm(x, W', c'), W's rows (output features) scaled by the writer",

@@ -14,7 +14,6 @@ use egg::Id;
 pub static RULES: &[Rule] = &[
     Rule {
         name: "transpose-identity",
-        family: "layout",
         roots: &["Transpose"],
         min_opset: 1,
         summary: "Transpose with the identity permutation -> its input",
@@ -28,7 +27,6 @@ func.func @f(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
     },
     Rule {
         name: "transpose-transpose",
-        family: "layout",
         roots: &["Transpose"],
         min_opset: 1,
         summary: "Transpose(Transpose(x, p), q) -> Transpose(x, p[q[i]]) (dropped when that is the identity)",
@@ -44,7 +42,6 @@ func.func @f(%x: tensor<2x3x4xf32>) -> (tensor<4x2x3xf32>, tensor<2x3x4xf32>) {
     },
     Rule {
         name: "reshape-same-shape",
-        family: "layout",
         roots: &["Reshape"],
         min_opset: 5,
         summary: "Reshape whose result has its input's type -> its input",
@@ -59,7 +56,6 @@ func.func @f(%x: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
     },
     Rule {
         name: "reshape-reshape",
-        family: "layout",
         roots: &["Reshape"],
         min_opset: 5,
         summary:
@@ -76,7 +72,6 @@ func.func @f(%x: tensor<2x3x4xf32>) -> tensor<4x6xf32> {
     },
     Rule {
         name: "reshape-transpose-reshape",
-        family: "layout",
         roots: &["Reshape"],
         min_opset: 5,
         summary: "Reshape(Transpose(Reshape(x, [N, T..]), [0, p..]), L ++ T permuted by p) with x = L ++ T -> Transpose(x): leading dims merged, the trailing ones permuted, the leading ones split back (torch.onnx's transpose of a 4-D key, through 3-D)",
@@ -102,7 +97,6 @@ func.func @f(%k: tensor<?x4x?x16xf32, ["s0", "s1"]>) -> tensor<?x4x16x?xf32, ["s
     },
     Rule {
         name: "reshape-to-flatten",
-        family: "layout",
         roots: &["Reshape"],
         min_opset: 13,
         summary: "Reshape(x, s) to a 2-D [prod(x.dims[..a]), prod(x.dims[a..])] (known from the types) -> Flatten(x) {axis = a}: the shape computation goes",
@@ -118,7 +112,6 @@ func.func @f(%x: tensor<?x16x1x1xf32, ["s0"]>) -> tensor<?x16xf32, ["s0"]> {
     },
     Rule {
         name: "gather-of-expand",
-        family: "layout",
         roots: &["Gather"],
         min_opset: 13,
         summary: "Gather(data, Expand(idx, s)) {axis = 0} -> Expand(Gather(data, idx), Concat(s, data.dims[1..])): gather the rows once, then broadcast (an Expand a broadcasting op absorbs: BERT's token-type embedding)",
@@ -136,7 +129,6 @@ func.func @f(%t: tensor<10x4xf32>, %g: tensor<1x5xi64>, %x: tensor<?x5x4xf32, ["
     },
     Rule {
         name: "squeeze-unsqueeze",
-        family: "layout",
         roots: &["Squeeze"],
         min_opset: 13,
         summary: "Squeeze(Unsqueeze/Reshape(x)) whose result has x's type -> x",
@@ -152,7 +144,6 @@ func.func @f(%x: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
     },
     Rule {
         name: "unsqueeze-squeeze",
-        family: "layout",
         roots: &["Unsqueeze"],
         min_opset: 13,
         summary: "Unsqueeze(Squeeze/Reshape(x)) whose result has x's type -> x",
@@ -167,7 +158,6 @@ func.func @f(%x: tensor<3x1x4xf32>) -> tensor<3x1x4xf32> {
     },
     Rule {
         name: "cast-same-type",
-        family: "layout",
         roots: &["Cast"],
         min_opset: 1,
         summary: "Cast to the element type its input already has -> its input",
@@ -181,7 +171,6 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
     },
     Rule {
         name: "cast-cast",
-        family: "layout",
         roots: &["Cast"],
         min_opset: 1,
         summary: "Cast(Cast(x, T1), T2) -> Cast(x, T2) when T1 holds every value of x's type exactly",
@@ -197,7 +186,6 @@ func.func @f(%x: tensor<2x3xi32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tens
     },
     Rule {
         name: "cast-of-data-movement",
-        family: "layout",
         roots: &["Cast"],
         min_opset: 13,
         summary: "Cast(Reshape/Expand/Unsqueeze/Squeeze/Transpose/Flatten(x, ..)) -> the same op of Cast(x): a cast changes elements one by one and these ops only move or repeat them (casting before an Expand casts fewer elements; a float16 repeat_kv under its float32 cast becomes grouped-query heads)",
@@ -218,7 +206,6 @@ func.func @f(%k: tensor<2x2x5x8xf16>) -> tensor<2x4x8x5xf32> {
     },
     Rule {
         name: "round-of-integer",
-        family: "layout",
         roots: &["Ceil", "Floor", "Round"],
         min_opset: 11,
         summary: "Ceil/Floor/Round(Cast(x, float)) -> Cast(x, float) for an integer or boolean x (a float made from an integer is integral)",
@@ -234,7 +221,6 @@ func.func @f(%x: tensor<2x3xi64>, %y: tensor<2x3xi32>) -> (tensor<2x3xf32>, tens
     },
     Rule {
         name: "expand-same-shape",
-        family: "layout",
         roots: &["Expand"],
         min_opset: 8,
         summary: "Expand whose result has its input's type -> its input",
@@ -249,7 +235,6 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
     },
     Rule {
         name: "expand-into-broadcast",
-        family: "layout",
         roots: &[
             "Add",
             "Sub",
@@ -282,7 +267,6 @@ func.func @f(%x: tensor<?x1x8xf32, ["s0"]>, %y: tensor<?x4x8xf32, ["s0"]>) -> te
     },
     Rule {
         name: "unsqueeze-into-broadcast",
-        family: "layout",
         roots: &[
             "Add",
             "Sub",
@@ -314,7 +298,6 @@ func.func @f(%x: tensor<?x8xf32, ["s0"]>, %y: tensor<2x?x8xf32, ["s0"]>) -> tens
     },
     Rule {
         name: "gather-of-arange",
-        family: "layout",
         roots: &["Gather"],
         min_opset: 13,
         summary: "Gather(data [N, ..], Slice(c, starts, ends, [a], steps)) {axis = 0} with c[.., i, ..] = i (N values along a, other dims 1: a constant buffer such as position_ids) -> Unsqueeze(Slice(data, starts, ends, [0], steps))",
@@ -332,7 +315,6 @@ func.func @f(%t: tensor<8x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf
     },
     Rule {
         name: "gather-elements-of-uniform",
-        family: "layout",
         roots: &["GatherElements"],
         min_opset: 13,
         summary: "GatherElements(c, idx) of a constant c holding one value v everywhere (a constant buffer such as token_type_ids) -> Expand(v, Shape(idx))",
@@ -351,7 +333,6 @@ func.func @f(%t: tensor<2x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf
     },
     Rule {
         name: "concat-one-operand",
-        family: "layout",
         roots: &["Concat"],
         min_opset: 1,
         summary: "Concat(x) of a single operand -> x (a key/value cache concatenated with no past)",
@@ -365,7 +346,6 @@ func.func @f(%x: tensor<?x2x?x8xf32, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0"
     },
     Rule {
         name: "identity",
-        family: "layout",
         roots: &["Identity"],
         min_opset: 1,
         summary: "Identity(x) -> x",

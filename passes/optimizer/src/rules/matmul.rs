@@ -11,7 +11,6 @@ use egg::{Id, Symbol};
 pub static RULES: &[Rule] = &[
     Rule {
         name: "matmul-add-to-gemm",
-        family: "matmul",
         roots: &["Add"],
         min_opset: 11,
         summary:
@@ -26,7 +25,6 @@ func.func @f(%a: tensor<?x4xf32, ["s0"]>, %b: tensor<4x5xf32>, %c: tensor<5xf32>
     },
     Rule {
         name: "gemm-transpose",
-        family: "matmul",
         roots: &["Gemm"],
         min_opset: 11,
         summary: "Gemm(Transpose(a), Transpose(b)) -> Gemm(a, b) with transA/transB flipped",

@@ -20,7 +20,6 @@ use egg::Id;
 pub static RULES: &[Rule] = &[
     Rule {
         name: "rms-normalization",
-        family: "normalization",
         roots: &["Div", "Mul"],
         min_opset: 23,
         summary: "x / Sqrt(ReduceMean(x^2, trailing axes) + eps), or x * Reciprocal(Sqrt(..)), -> RMSNormalization(x, ones, axis, eps)",
@@ -41,7 +40,6 @@ func.func @f(%x: tensor<?x3x8xf32, ["s0"]>) -> tensor<?x3x8xf32, ["s0"]> {
     },
     Rule {
         name: "rms-normalization-scale",
-        family: "normalization",
         roots: &["Mul"],
         min_opset: 23,
         summary: "RMSNormalization(x, ones) * w -> RMSNormalization(x, w) when w has the normalized shape",
@@ -61,7 +59,6 @@ func.func @f(%x: tensor<?x3x8xf32, ["s0"]>, %w: tensor<8xf32>) -> tensor<?x3x8xf
     },
     Rule {
         name: "layer-normalization",
-        family: "normalization",
         roots: &["Div", "Mul"],
         min_opset: 17,
         summary: "(x - mean) / Sqrt(ReduceMean((x - mean)^2) + eps), or times Reciprocal(Sqrt(..)), mean over the trailing axes -> LayerNormalization(x, ones, axis, eps)",
@@ -83,7 +80,6 @@ func.func @f(%x: tensor<?x4x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]> {
     },
     Rule {
         name: "layer-normalization-affine",
-        family: "normalization",
         roots: &["Add"],
         min_opset: 17,
         summary: "LayerNormalization(x, ones) * w + b -> LayerNormalization(x, w, b) when w and b have the normalized shape",

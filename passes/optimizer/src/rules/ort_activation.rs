@@ -35,7 +35,6 @@ use egg::Id;
 pub static RULES: &[Rule] = &[
     Rule {
         name: "quick-gelu",
-        family: "ort_activation",
         roots: &["Mul"],
         min_opset: 1,
         summary: "x * Sigmoid(x) and x * Sigmoid(alpha * x) -> com.microsoft.QuickGelu(x) {alpha} (float32)",
@@ -53,7 +52,6 @@ func.func @f(%x: tensor<?x5x16xf32, ["s0"]>) -> (tensor<?x5x16xf32, ["s0"]>, ten
     },
     Rule {
         name: "bias-gelu",
-        family: "ort_activation",
         roots: &["Mul"],
         min_opset: 1,
         summary: "below opset 20: 0.5 * y * (1 + Erf(y / sqrt 2)), y = x + b, b [N] over the last axis -> com.microsoft.BiasGelu(x, b) (float32)",
@@ -75,7 +73,6 @@ func.func @f(%x: tensor<?x5x16xf32, ["s0"]>, %b: tensor<16xf32>) -> tensor<?x5x1
     },
     Rule {
         name: "fast-gelu",
-        family: "ort_activation",
         roots: &["Gelu", "Mul"],
         min_opset: 1,
         summary:

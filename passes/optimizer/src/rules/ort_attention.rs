@@ -49,7 +49,6 @@ use egg::Id;
 
 pub static RULES: &[Rule] = &[Rule {
     name: "group-query-attention",
-    family: "ort_attention",
     roots: &["Attention"],
     min_opset: 23,
     summary: "causal 3-D Attention of RotaryEmbedding'd q, k (same batch-independent caches), v -> com.microsoft.GroupQueryAttention {do_rotary = 1}, the q/k/v MatMuls packed into one when they share the input",

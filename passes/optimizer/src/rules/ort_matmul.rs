@@ -28,7 +28,6 @@ use egg::Id;
 pub static RULES: &[Rule] = &[
     Rule {
         name: "fused-matmul-transpose",
-        family: "ort_matmul",
         roots: &["MatMul"],
         min_opset: 1,
         summary: "MatMul(Transpose(a) of the last two axes, b) -> com.microsoft.FusedMatMul(a, b) {transA = 1} (likewise b; float32, rank >= 2, not for weights or DequantizeLinear outputs)",
@@ -42,7 +41,6 @@ func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x6x8xf32, ["s0"]>) -
     },
     Rule {
         name: "fused-matmul-scale",
-        family: "ort_matmul",
         roots: &["Mul"],
         min_opset: 1,
         summary: "MatMul(a, b) * c or FusedMatMul(a, b) * c, c a one-element float32 constant -> com.microsoft.FusedMatMul(a, b) {alpha = c}",

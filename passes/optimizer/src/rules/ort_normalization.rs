@@ -57,7 +57,6 @@ pub const MAX_SKIP_HIDDEN: i64 = 64;
 pub static RULES: &[Rule] = &[
     Rule {
         name: "skip-simplified-layer-normalization",
-        family: "ort_normalization",
         roots: &["RMSNormalization"],
         min_opset: 23,
         summary: "RMSNormalization(x + skip, w) over the last axis of size <= 64 -> com.microsoft.SkipSimplifiedLayerNormalization(x, skip, w) (its 4th output is the sum when that is used elsewhere)",

@@ -23,7 +23,6 @@ use egg::Id;
 pub static RULES: &[Rule] = &[
     Rule {
         name: "dq-through-data-movement",
-        family: "quant",
         roots: &["Reshape", "Unsqueeze", "Squeeze", "Transpose", "Flatten", "Expand"],
         min_opset: 13,
         summary: "Reshape/Unsqueeze/Squeeze/Transpose/Flatten/Expand(DequantizeLinear(q, s, zp)) with 0-d s, zp -> DequantizeLinear(the same op of q, s, zp): the integers move (a quarter of the bytes for int8), and onnxruntime's QDQ propagation has nothing to insert (at opset 21+ it inserts a Q of mismatched zero-point type and fails to load the model, onnxruntime 1.32)",
@@ -39,7 +38,6 @@ func.func @f(%q: tensor<?x4x6xi8, ["s0"]>) -> tensor<?x6x4xf32, ["s0"]> {
     },
     Rule {
         name: "dq-per-axis-through-transpose",
-        family: "quant",
         roots: &["Transpose"],
         min_opset: 13,
         summary: "Transpose(DequantizeLinear(q, s, zp) along axis a) -> DequantizeLinear(Transpose(q), s, zp) along the axis a moves to: a quantized Linear's weight (per output channel, transposed for MatMul) becomes an int8 initializer transposed at write time, and onnxruntime's QDQ fusions see DequantizeLinear -> MatMul",
@@ -55,7 +53,6 @@ func.func @f(%q: tensor<3x4xi8>) -> tensor<4x3xf32> {
     },
     Rule {
         name: "shape-of-dq",
-        family: "quant",
         roots: &["Shape"],
         min_opset: 13,
         summary: "Shape(DequantizeLinear(q, ..)) -> Shape(q) (the same start/end): dequantization keeps the shape",
@@ -69,7 +66,6 @@ func.func @f(%q: tensor<?x4xui8, ["s0"]>, %s: tensor<4xf32>) -> (tensor<?x4xf32,
     },
     Rule {
         name: "q-of-dq",
-        family: "quant",
         roots: &["QuantizeLinear"],
         min_opset: 13,
         summary: "QuantizeLinear(DequantizeLinear(q, s, zp), s, zp) -> q for the same 0-d s and zp, s a float32 constant in [2^-126, 2^110] (then round((q - zp) * s / s) is q - zp for every 8- and 16-bit q)",

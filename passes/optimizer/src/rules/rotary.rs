@@ -43,7 +43,6 @@ use egg::Id;
 pub static RULES: &[Rule] = &[
     Rule {
         name: "rotate-half",
-        family: "rotary",
         roots: &["Add"],
         min_opset: 23,
         summary: "x * cos + Concat(-x[h:], x[:h]) * sin, cos/sin halves equal -> RotaryEmbedding(x, cos[:h], sin[:h]) {interleaved = 0}; the halves of x also as the two results of a Split, the caches also concatenated after their Unsqueeze (yobx)",
@@ -84,7 +83,6 @@ func.func @f(%x: tensor<?x2x5x8xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> (tensor<
     },
     Rule {
         name: "partial-rotary",
-        family: "rotary",
         roots: &["Concat"],
         min_opset: 23,
         summary: "Concat(RotaryEmbedding(x[..., :r], cos, sin), x[..., r:]) on the last axis -> RotaryEmbedding(x, cos, sin) {rotary_embedding_dim = r} (partial rotary: GPT-NeoX rotary_pct, Phi)",
@@ -117,7 +115,6 @@ func.func @f(%x: tensor<?x2x5x12xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> tensor<
     },
     Rule {
         name: "rotary-3d",
-        family: "rotary",
         roots: &["RotaryEmbedding"],
         min_opset: 23,
         summary: "RotaryEmbedding(Transpose(Reshape(y, [B,S,H,D]), [0,2,1,3])) -> Transpose(Reshape(RotaryEmbedding(y) {num_heads = H}))",

@@ -27,7 +27,6 @@ pub const EXAMPLE_ARCHIVE: &str = "tests/fixtures/optimizer/weights.pt2";
 pub static RULES: &[Rule] = &[
     Rule {
         name: "transpose-initializer",
-        family: "weights",
         roots: &["Transpose"],
         min_opset: 1,
         summary: "Transpose(w) of an initializer w used only there -> weight_transform{transpose}(w), done by the writer",
@@ -42,7 +41,6 @@ func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x5xf32, ["s0"]> {
     },
     Rule {
         name: "gather-initializer",
-        family: "weights",
         roots: &["Gather"],
         min_opset: 13,
         summary: "Gather(w, k) of an initializer w at a constant one-element index k -> weight_transform{reshape}(weight_transform{slice}(w)), done by the writer (an embedding row of a constant id)",
@@ -58,7 +56,6 @@ func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x4xf32, ["s0"]> {
     },
     Rule {
         name: "cast-initializer",
-        family: "weights",
         roots: &["Cast"],
         min_opset: 1,
         summary: "Cast(w) of an initializer w used only there -> weight_transform{cast}(w) (float to float, or exact), done by the writer",
