@@ -29,16 +29,6 @@ pub mod translate;
 #[cfg(feature = "torch")]
 pub mod verify;
 
-/// The pipeline `--verify` bisects with: lowering with every replaced value
-/// tagged by its node, no folding or merging (so tags survive).
-#[cfg(feature = "torch")]
-pub fn lowering_trace_pipeline(opset: u32) -> String {
-    format!(
-        "builtin.module(aten-remove-inplace, aten-decompose{{opset={opset}}}, convert-aten-to-onnx{{opset={opset} trace=true}}, \
-         func.func(dce))"
-    )
-}
-
 pub use context::create_context;
 pub use error::Error;
 

@@ -167,6 +167,15 @@ impl PipelineSpec {
     }
 }
 
+/// The pipeline `--verify` bisects with: lowering with every replaced value
+/// tagged by its node, no folding or merging (so tags survive).
+pub fn lowering_trace_pipeline(opset: u32) -> String {
+    format!(
+        "builtin.module(aten-remove-inplace, aten-decompose{{opset={opset}}}, convert-aten-to-onnx{{opset={opset} trace=true}}, \
+         func.func(dce))"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,8 +19,7 @@ use crate::{
     diagnostics::{render, DiagnosticCollector},
     export::{self, ExportOptions},
     interp::{self, tch_kind_of_type, RtValue},
-    lowering_trace_pipeline,
-    pipeline_spec::{PipelineSpec, Source},
+    pipeline_spec::{lowering_trace_pipeline, PipelineSpec, Source},
     translate::{self, ConvertOptions},
     Error,
 };
