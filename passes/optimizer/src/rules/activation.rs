@@ -9,7 +9,7 @@
 //! Constants must be one-element float constants within 1e-6 (relative) of
 //! the formula's; x must be a float tensor with the result's type.
 
-use super::{both_orders, Rule, Rw};
+use super::{both_orders, Apply, Rule, Rw};
 use crate::lang::{dtype, AttrValue, Head};
 use egg::Id;
 
@@ -19,7 +19,7 @@ pub static RULES: &[Rule] = &[
         roots: &["Mul"],
         min_opset: 20,
         summary: "0.5 * x * (1 + Erf(x / sqrt(2))) -> Gelu(x)",
-        apply: gelu_erf,
+        apply: Apply::Fn(gelu_erf),
         example: r#"
 func.func @f(%x: tensor<2x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]> {
   %r2 = "onnx.Constant"() {value = dense<1.41421354> : tensor<f32>} : () -> tensor<f32>
@@ -38,7 +38,7 @@ func.func @f(%x: tensor<2x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]> {
         roots: &["Mul"],
         min_opset: 20,
         summary: "0.5 * x * (1 + Tanh(sqrt(2/pi) * (x + 0.044715 * x^3))) -> Gelu(x, approximate = \"tanh\")",
-        apply: gelu_tanh,
+        apply: Apply::Fn(gelu_tanh),
         example: r#"
 func.func @f(%x: tensor<2x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]> {
   %half = "onnx.Constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
@@ -62,7 +62,7 @@ func.func @f(%x: tensor<2x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]> {
         roots: &["Mul"],
         min_opset: 14,
         summary: "x * HardSigmoid(x) {alpha = 1/6, beta = 0.5} -> HardSwish(x) (older exports of MobileNetV3)",
-        apply: hard_swish,
+        apply: Apply::Fn(hard_swish),
         example: r#"
 func.func @f(%x: tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32> {
   %h = "onnx.HardSigmoid"(%x) {alpha = 0.166666672 : f32} : (tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>

@@ -5,10 +5,13 @@
 //! result to a larger shape: every rule checks the result's type equals the
 //! surviving operand's.
 
-use super::{both_orders, Rule, Rw};
+use super::{
+    pattern::{PatternRule, Rhs},
+    Apply, Rule, Rw,
+};
 use crate::{
     analysis::Dim,
-    lang::{dtype, Head},
+    lang::dtype,
 };
 use egg::Id;
 
@@ -18,7 +21,11 @@ pub static RULES: &[Rule] = &[
         roots: &["Mul"],
         min_opset: 1,
         summary: "x * 1 -> x (either operand; the result keeps x's type)",
-        apply: mul_by_one,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Mul ?x ?c)",
+            when: |rw, m| neutral(rw, m.root(), m["x"], m["c"], |v, _| v.all_eq(1.0)),
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
@@ -32,7 +39,13 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
         roots: &["Add"],
         min_opset: 1,
         summary: "x + 0 -> x for integers, x + (-0.0) -> x for floats (x + 0.0 is not x when x = -0.0)",
-        apply: add_zero,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Add ?x ?c)",
+            when: |rw, m| {
+                neutral(rw, m.root(), m["x"], m["c"], |v, float| if float { v.all_bits(-0.0) } else { v.all_eq(0.0) })
+            },
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3xi64>, %y: tensor<2x3xf32>) -> (tensor<2x3xi64>, tensor<2x3xf32>) {
   %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
@@ -49,7 +62,13 @@ func.func @f(%x: tensor<2x3xi64>, %y: tensor<2x3xf32>) -> (tensor<2x3xi64>, tens
         roots: &["Sub"],
         min_opset: 1,
         summary: "x - 0 -> x (integers, and floats with +0.0)",
-        apply: sub_zero,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Sub ?x ?c)",
+            when: |rw, m| {
+                neutral(rw, m.root(), m["x"], m["c"], |v, float| if float { v.all_bits(0.0) } else { v.all_eq(0.0) })
+            },
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %zero = "onnx.Constant"() {value = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
@@ -63,7 +82,11 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
         roots: &["Div"],
         min_opset: 1,
         summary: "x / 1 -> x",
-        apply: div_by_one,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Div ?x ?c)",
+            when: |rw, m| neutral(rw, m.root(), m["x"], m["c"], |v, _| v.all_eq(1.0)),
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %one = "onnx.Constant"() {value = dense<1.0> : tensor<3xf32>} : () -> tensor<3xf32>
@@ -77,7 +100,11 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
         roots: &["Neg"],
         min_opset: 1,
         summary: "Neg(Neg(x)) -> x",
-        apply: double_negation,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Neg (Neg ?x))",
+            when: |rw, m| rw.same_type(m.root(), m["x"]),
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = "onnx.Neg"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -91,7 +118,11 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
         roots: &["Mul"],
         min_opset: 1,
         summary: "a * Reciprocal(b) -> a / b for a constant b whose every element is a power of two with a representable reciprocal (then both are one rounding of the same number; for any other b they differ: 1e-39 * Reciprocal(2e-39) is inf in float32, 1e-39 / 2e-39 is 0.5)",
-        apply: reciprocal_mul_to_div,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Mul ?a (Reciprocal ?b))",
+            when: |rw, m| rw.elem(m["a"]).is_some() && rw.elem(m["a"]) == rw.elem(m["b"]) && exact_reciprocal(rw, m["b"]),
+            rhs: Rhs::Template("(Div ?a ?b)"),
+        }),
         example: r#"
 func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %b = "onnx.Constant"() {value = dense<[[4.0], [-0.125]]> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
@@ -105,7 +136,19 @@ func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
         roots: &["Mul"],
         min_opset: 1,
         summary: "a * (1 / b) -> a / b (float) for a constant b whose every element is a power of two with a representable reciprocal, as reciprocal-mul-to-div",
-        apply: one_div_mul_to_div,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Mul ?a ?r=(Div ?one ?b))",
+            when: |rw, m| {
+                let b = m["b"];
+                rw.elem(b).is_some_and(dtype::is_float)
+                    && rw.elem(m["a"]) == rw.elem(b)
+                    && rw.elem(m["one"]) == rw.elem(b)
+                    && rw.values(m["one"]).is_some_and(|v| v.all_eq(1.0))
+                    && rw.same_type(m["r"], b)
+                    && exact_reciprocal(rw, b)
+            },
+            rhs: Rhs::Template("(Div ?a ?b)"),
+        }),
         example: r#"
 func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %b = "onnx.Constant"() {value = dense<[[0.5], [1024.0]]> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
@@ -117,14 +160,14 @@ func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
     },
 ];
 
-/// `x op c` is `x` when c is all `identity` values and the result has x's type.
-fn neutral(rw: &Rw<'_>, class: Id, x: Id, c: Id, accept: impl Fn(&crate::lang::Values, bool) -> bool) -> Option<Id> {
-    let elem = rw.elem(x)?;
-    let values = rw.values(c)?;
-    (rw.elem(c) == Some(elem)
+/// `x op c` is `x` when c is all `identity` values (`accept`, given whether
+/// the type is a float) and the result has x's type.
+fn neutral(rw: &Rw<'_>, class: Id, x: Id, c: Id, accept: impl Fn(&crate::lang::Values, bool) -> bool) -> bool {
+    let Some(elem) = rw.elem(x) else { return false };
+    let Some(values) = rw.values(c) else { return false };
+    rw.elem(c) == Some(elem)
         && (rw.same_type(class, x) || broadcasts_into(rw, c, x))
-        && accept(values, dtype::is_float(elem)))
-    .then_some(x)
+        && accept(values, dtype::is_float(elem))
 }
 
 /// True when `c` has no more dims than `x` and all of size 1: `x op c` has
@@ -134,31 +177,6 @@ fn broadcasts_into(rw: &Rw<'_>, c: Id, x: Id) -> bool {
         (Some(dc), Some(dx)) => dc.len() <= dx.len() && dc.iter().all(|d| *d == Dim::Static(1)),
         _ => false,
     }
-}
-
-fn mul_by_one(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    both_orders(children).into_iter().find_map(|(x, c)| neutral(rw, class, x, c, |v, _| v.all_eq(1.0)))
-}
-
-fn add_zero(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    both_orders(children)
-        .into_iter()
-        .find_map(|(x, c)| neutral(rw, class, x, c, |v, float| if float { v.all_bits(-0.0) } else { v.all_eq(0.0) }))
-}
-
-fn sub_zero(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    let [x, c] = children else { return None };
-    neutral(rw, class, *x, *c, |v, float| if float { v.all_bits(0.0) } else { v.all_eq(0.0) })
-}
-
-fn div_by_one(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    let [x, c] = children else { return None };
-    neutral(rw, class, *x, *c, |v, _| v.all_eq(1.0))
-}
-
-fn double_negation(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    let [inner] = children else { return None };
-    rw.producers(*inner, "Neg").into_iter().find_map(|(_, c)| (c.len() == 1 && rw.same_type(class, c[0])).then(|| c[0]))
 }
 
 /// True when `1 / b` is exact for every element of the constant `b`: each
@@ -190,39 +208,4 @@ fn exact_reciprocal(rw: &Rw<'_>, b: Id) -> bool {
             let power_of_two = if exp == -1023 { bits.is_power_of_two() } else { bits == 0 };
             power_of_two && (min_exp..=max_exp).contains(&k) && (min_exp..=max_exp).contains(&-k)
         })
-}
-
-fn reciprocal_mul_to_div(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    for (a, r) in both_orders(children) {
-        for (_, c) in rw.producers(r, "Reciprocal") {
-            if let [b] = c[..] {
-                if rw.elem(a).is_some() && rw.elem(a) == rw.elem(b) && exact_reciprocal(rw, b) {
-                    return rw.add_like(Head::new("Div", vec![]), vec![a, b], class);
-                }
-            }
-        }
-    }
-    None
-}
-
-/// `1 / b` is `Reciprocal(b)` for floats (integer division is not) when the
-/// quotient has `b`'s type (the one does not broadcast it to more dims).
-fn one_div_mul_to_div(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    for (a, r) in both_orders(children) {
-        for (_, c) in rw.producers(r, "Div") {
-            if let [one, b] = c[..] {
-                let float = rw.elem(b).is_some_and(dtype::is_float);
-                if float
-                    && rw.elem(a) == rw.elem(b)
-                    && rw.elem(one) == rw.elem(b)
-                    && rw.values(one).is_some_and(|v| v.all_eq(1.0))
-                    && rw.same_type(r, b)
-                    && exact_reciprocal(rw, b)
-                {
-                    return rw.add_like(Head::new("Div", vec![]), vec![a, b], class);
-                }
-            }
-        }
-    }
-    None
 }

@@ -31,7 +31,7 @@
 use super::{
     both_orders,
     mask_proof::{prove_mask, BoolMask},
-    norm_axis, Rule, Rw,
+    norm_axis, Apply, Rule, Rw,
 };
 use crate::{
     analysis::{Dim, TyInfo},
@@ -45,7 +45,7 @@ pub static RULES: &[Rule] = &[
         roots: &["MatMul"],
         min_opset: 23,
         summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) -> Attention(Q, K, V, mask) {scale}; the scale may also be split over Q and Kt (MatMul(Q * a, Kt * b), torch.onnx's form); an additive mask Where(b, 0, lowest float) goes in with the float next to the lowest (onnxruntime zeroes a row masked by the lowest float everywhere, the softmax averages V there)",
-        apply: sdpa,
+        apply: Apply::Fn(sdpa),
         example: r#"
 func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x8xf32>, %m: tensor<2x1x5x5xf32>) -> (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) {
   %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 2, 3, 1>} : (tensor<2x5x2x8xf32>) -> tensor<2x2x8x5xf32>
@@ -77,7 +77,7 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x5x2x8xf32>, %v: tensor<2x2x5x
         roots: &["MatMul"],
         min_opset: 23,
         summary: "MatMul(Softmax(MatMul(Q, Kt) * scale + mask), V) with a mask [B, 1, 1, Skv] broadcast along the queries (and rows of all -inf set to 0, or not) -> Attention(Q, K, V, Expand(mask, [Sq, 1])) {scale}",
-        apply: sdpa_padding_mask,
+        apply: Apply::Fn(sdpa_padding_mask),
         example: r#"
 func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x8x5xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>, %m: tensor<?x1x1x5xi1, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]> {
   %s = "onnx.MatMul"(%q, %k) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x8x5xf32, ["s0"]>) -> tensor<?x2x5x5xf32, ["s0"]>
@@ -100,7 +100,7 @@ func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x8x5xf32, ["s0"]>, %
         roots: &["MatMul"],
         min_opset: 23,
         summary: "torch.onnx's SDPA: MatMul(Where(IsNaN(p), 0, p), V) with p = Softmax(MatMul(Q, Kt) * scale + mask), the boolean mask m possibly added as Where(m, 0, -inf), or as Where(m, 0, lowest float) when m is proven causal or all true -> Attention(Q, K, V, m) {scale}; equal for finite Q and K (with a NaN or inf there torch.onnx zeroes the row, Attention and torch give NaN)",
-        apply: sdpa_nan_rows,
+        apply: Apply::Fn(sdpa_nan_rows),
         example: r#"
 func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x2x8x5xf32>, %v: tensor<2x2x5x8xf32>, %b: tensor<2x1x5x5xi1>, %pad: tensor<2x1x1x5xi1>) -> (tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32>) {
   %r = "onnx.Constant"() {value = dense<0.594603558> : tensor<f32>} : () -> tensor<f32>
@@ -145,7 +145,7 @@ func.func @f(%q: tensor<2x2x5x8xf32>, %k: tensor<2x2x8x5xf32>, %v: tensor<2x2x5x
         roots: &["Attention"],
         min_opset: 23,
         summary: "Attention(Q, repeat_kv(K), repeat_kv(V)) -> Attention(Q, K, V): the kv heads repeated by Unsqueeze/Expand/Reshape are the op's grouped-query heads; a key scaled by a constant before the repeat (yobx) gives its scale to the op",
-        apply: gqa,
+        apply: Apply::Fn(gqa),
         example: r#"
 func.func @f(%q: tensor<?x4x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>) -> (tensor<?x4x5x8xf32, ["s0"]>, tensor<?x4x5x8xf32, ["s0"]>) {
   %two = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
@@ -172,7 +172,7 @@ func.func @f(%q: tensor<?x4x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %
         roots: &["Attention"],
         min_opset: 23,
         summary: "Attention(q, k, v, mask) with a boolean mask proven causal from how it is built (Trilu of ones, positions compared) -> Attention(q, k, v) {is_causal = 1}; a mask proven all-true is dropped",
-        apply: causal_mask,
+        apply: Apply::Fn(causal_mask),
         example: r#"
 func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %v: tensor<?x2x5x8xf32, ["s0"]>) -> tensor<?x2x5x8xf32, ["s0"]> {
   %zero = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
@@ -195,7 +195,7 @@ func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x5x8xf32, ["s0"]>, %
         roots: &["Attention"],
         min_opset: 23,
         summary: "Attention(q, k, v, m) with m [B, 1, Sq, Skv] proven to be m[b, 0, q, k] = p[b, k] (a GatherND of a [B, Skv] boolean at batch/key indices, And-ed with all-true masks) -> the mask Expand(Unsqueeze(p, [1, 2]), [Sq, 1])",
-        apply: padding_mask,
+        apply: Apply::Fn(padding_mask),
         example: r#"
 func.func @f(%q: tensor<?x2x?x8xf32, ["s0", "s1"]>, %k: tensor<?x2x?x8xf32, ["s0", "s1"]>, %v: tensor<?x2x?x8xf32, ["s0", "s1"]>, %am: tensor<?x?xi64, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]> {
   %p = "onnx.Cast"(%am) {to = 9 : i64} : (tensor<?x?xi64, ["s0", "s1"]>) -> tensor<?x?xi1, ["s0", "s1"]>
@@ -234,7 +234,7 @@ func.func @f(%q: tensor<?x2x?x8xf32, ["s0", "s1"]>, %k: tensor<?x2x?x8xf32, ["s0
         roots: &["Reshape"],
         min_opset: 23,
         summary: "Reshape(Transpose(Attention(split_heads(q), split_heads(k), split_heads(v)), [0,2,1,3]), [B,S,H*Dv]) -> Attention(q, k, v) {q_num_heads, kv_num_heads}",
-        apply: attention_3d,
+        apply: Apply::Fn(attention_3d),
         example: r#"
 func.func @f(%q: tensor<?x5x32xf32, ["s0"]>, %k: tensor<?x5x16xf32, ["s0"]>, %v: tensor<?x5x16xf32, ["s0"]>, %m: tensor<?x1x5x5xi1, ["s0"]>) -> tensor<?x5x32xf32, ["s0"]> {
   %sq = "onnx.Constant"() {value = dense<[-1, 5, 4, 8]> : tensor<4xi64>} : () -> tensor<4xi64>

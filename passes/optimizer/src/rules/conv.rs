@@ -17,7 +17,7 @@
 
 use super::{
     weights::{is_weight, transform_head, EXAMPLE_ARCHIVE},
-    Rule, Rw,
+    Apply, Rule, Rw,
 };
 use crate::lang::{dtype, AttrValue, Head};
 use egg::Id;
@@ -31,7 +31,7 @@ pub static RULES: &[Rule] = &[
     roots: &["BatchNormalization"],
     min_opset: 9,
     summary: "BatchNormalization(Conv(x, W, b), scale, B, mean, var) of initializers -> Conv(x, W', b') with W', b' folded by the writer",
-    apply: conv_batchnorm,
+    apply: Apply::Fn(conv_batchnorm),
     example: r#"
 func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x5x5xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "conv.weight"} : () -> tensor<4x3x3x3xf32>
@@ -50,7 +50,7 @@ func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x5x5xf32, ["s0"]> {
         roots: &["BatchNormalization"],
         min_opset: 9,
         summary: "BatchNormalization(ConvTranspose(x, W, b)) {group 1} of initializers -> ConvTranspose(x, W', b'), W scaled along its output-channel axis 1 by the writer",
-        apply: convtranspose_batchnorm,
+        apply: Apply::Fn(convtranspose_batchnorm),
         example: r#"
 func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x6x6xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "convt.weight"} : () -> tensor<3x4x2x2xf32>
@@ -68,7 +68,7 @@ func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x6x6xf32, ["s0"]> {
         roots: &["BatchNormalization"],
         min_opset: 9,
         summary: "BatchNormalization(Gemm(x, W, c) {transB = 1}) of a 2-D x and initializers (a Linear then BatchNorm1d) -> Gemm(x, W', c'), W's rows (output features) scaled by the writer",
-        apply: gemm_batchnorm,
+        apply: Apply::Fn(gemm_batchnorm),
         example: r#"
 func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x4xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "q.weight"} : () -> tensor<4x4xf32>

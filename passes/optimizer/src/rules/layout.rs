@@ -4,7 +4,10 @@
 //! whose result has its input's type is the input, and any chain is one
 //! Reshape to the final shape.
 
-use super::{Rule, Rw};
+use super::{
+    pattern::{Match, PatternRule, Rhs},
+    Apply, Rule, Rw,
+};
 use crate::{
     analysis::{embeds, Dim, TyInfo},
     lang::{dtype, AttrValue, Head},
@@ -17,7 +20,15 @@ pub static RULES: &[Rule] = &[
         roots: &["Transpose"],
         min_opset: 1,
         summary: "Transpose with the identity permutation -> its input",
-        apply: transpose_identity,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Transpose{..} ?x)",
+            when: |rw, m| {
+                let identity = |perm: Vec<usize>| perm.iter().enumerate().all(|(i, &p)| i == p);
+                rw.ty(m["x"]).and_then(TyInfo::rank).and_then(|rank| perm_of(m.root_head(), rank)).is_some_and(identity)
+                    && rw.same_type(m.root(), m["x"])
+            },
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %0 = "onnx.Transpose"(%x) {perm = array<i64: 0, 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
@@ -30,7 +41,11 @@ func.func @f(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
         roots: &["Transpose"],
         min_opset: 1,
         summary: "Transpose(Transpose(x, p), q) -> Transpose(x, p[q[i]]) (dropped when that is the identity)",
-        apply: transpose_transpose,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Transpose{..} ?y=(Transpose{..} ?x))",
+            when: |rw, m| composed_perm(rw, m).is_some(),
+            rhs: Rhs::Build(transpose_transpose),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3x4xf32>) -> (tensor<4x2x3xf32>, tensor<2x3x4xf32>) {
   %0 = "onnx.Transpose"(%x) {perm = array<i64: 1, 2, 0>} : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
@@ -45,7 +60,11 @@ func.func @f(%x: tensor<2x3x4xf32>) -> (tensor<4x2x3xf32>, tensor<2x3x4xf32>) {
         roots: &["Reshape"],
         min_opset: 5,
         summary: "Reshape whose result has its input's type -> its input",
-        apply: reshape_same_shape,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Reshape{..} ?x ?shape)",
+            when: |rw, m| rw.same_type(m.root(), m["x"]),
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
   %s = "onnx.Shape"(%x) : (tensor<?x8xf32, ["s0"]>) -> tensor<2xi64>
@@ -60,7 +79,7 @@ func.func @f(%x: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
         min_opset: 5,
         summary:
             "Reshape(Reshape/Squeeze/Unsqueeze/Flatten(x), s) -> Reshape(x, s) when s is a constant without 0 entries",
-        apply: reshape_reshape,
+        apply: Apply::Fn(reshape_reshape),
         example: r#"
 func.func @f(%x: tensor<2x3x4xf32>) -> tensor<4x6xf32> {
   %s1 = "onnx.Constant"() {value = dense<[6, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
@@ -75,7 +94,7 @@ func.func @f(%x: tensor<2x3x4xf32>) -> tensor<4x6xf32> {
         roots: &["Reshape"],
         min_opset: 5,
         summary: "Reshape(Transpose(Reshape(x, [N, T..]), [0, p..]), L ++ T permuted by p) with x = L ++ T -> Transpose(x): leading dims merged, the trailing ones permuted, the leading ones split back (torch.onnx's transpose of a 4-D key, through 3-D)",
-        apply: reshape_transpose_reshape,
+        apply: Apply::Fn(reshape_transpose_reshape),
         example: r#"
 func.func @f(%k: tensor<?x4x?x16xf32, ["s0", "s1"]>) -> tensor<?x4x16x?xf32, ["s0", "s1"]> {
   %shape = "onnx.Shape"(%k) : (tensor<?x4x?x16xf32, ["s0", "s1"]>) -> tensor<4xi64>
@@ -100,7 +119,7 @@ func.func @f(%k: tensor<?x4x?x16xf32, ["s0", "s1"]>) -> tensor<?x4x16x?xf32, ["s
         roots: &["Reshape"],
         min_opset: 13,
         summary: "Reshape(x, s) to a 2-D [prod(x.dims[..a]), prod(x.dims[a..])] (known from the types) -> Flatten(x) {axis = a}: the shape computation goes",
-        apply: reshape_to_flatten,
+        apply: Apply::Fn(reshape_to_flatten),
         example: r#"
 func.func @f(%x: tensor<?x16x1x1xf32, ["s0"]>) -> tensor<?x16xf32, ["s0"]> {
   %b = "onnx.Shape"(%x) {end = 1 : i64, start = 0 : i64} : (tensor<?x16x1x1xf32, ["s0"]>) -> tensor<1xi64>
@@ -115,7 +134,7 @@ func.func @f(%x: tensor<?x16x1x1xf32, ["s0"]>) -> tensor<?x16xf32, ["s0"]> {
         roots: &["Gather"],
         min_opset: 13,
         summary: "Gather(data, Expand(idx, s)) {axis = 0} -> Expand(Gather(data, idx), Concat(s, data.dims[1..])): gather the rows once, then broadcast (an Expand a broadcasting op absorbs: BERT's token-type embedding)",
-        apply: gather_of_expand,
+        apply: Apply::Fn(gather_of_expand),
         example: r#"
 func.func @f(%t: tensor<10x4xf32>, %g: tensor<1x5xi64>, %x: tensor<?x5x4xf32, ["s0"]>) -> tensor<?x5x4xf32, ["s0"]> {
   %b = "onnx.Shape"(%x) {end = 1 : i64, start = 0 : i64} : (tensor<?x5x4xf32, ["s0"]>) -> tensor<1xi64>
@@ -132,7 +151,7 @@ func.func @f(%t: tensor<10x4xf32>, %g: tensor<1x5xi64>, %x: tensor<?x5x4xf32, ["
         roots: &["Squeeze"],
         min_opset: 13,
         summary: "Squeeze(Unsqueeze/Reshape(x)) whose result has x's type -> x",
-        apply: view_chain_same_shape,
+        apply: Apply::Fn(view_chain_same_shape),
         example: r#"
 func.func @f(%x: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
   %a = "onnx.Constant"() {value = dense<[0, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
@@ -147,7 +166,7 @@ func.func @f(%x: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
         roots: &["Unsqueeze"],
         min_opset: 13,
         summary: "Unsqueeze(Squeeze/Reshape(x)) whose result has x's type -> x",
-        apply: view_chain_same_shape,
+        apply: Apply::Fn(view_chain_same_shape),
         example: r#"
 func.func @f(%x: tensor<3x1x4xf32>) -> tensor<3x1x4xf32> {
   %a = "onnx.Constant"() {value = dense<-2> : tensor<1xi64>} : () -> tensor<1xi64>
@@ -161,7 +180,16 @@ func.func @f(%x: tensor<3x1x4xf32>) -> tensor<3x1x4xf32> {
         roots: &["Cast"],
         min_opset: 1,
         summary: "Cast to the element type its input already has -> its input",
-        apply: cast_same_type,
+        // A Cast to x's own element type is x itself, whatever its dims (the
+        // applier still refuses a union with a result declared another shape).
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Cast{..} ?x)",
+            when: |rw, m| {
+                let head = m.root_head();
+                head.attrs.len() == 1 && rw.elem(m["x"]).is_some_and(|e| head.int("to") == Some(e as i64))
+            },
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = "onnx.Cast"(%x) {to = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -174,7 +202,21 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
         roots: &["Cast"],
         min_opset: 1,
         summary: "Cast(Cast(x, T1), T2) -> Cast(x, T2) when T1 holds every value of x's type exactly",
-        apply: cast_cast,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Cast{..} ?y=(Cast{..} ?x))",
+            when: |rw, m| {
+                let (outer, inner) = (m.root_head(), m.head("y"));
+                let (Some(mid), Some(src)) = (rw.elem(m["y"]), rw.elem(m["x"])) else { return false };
+                outer.attrs.len() == 1 && inner.attrs.len() == 1 && inner.int("to") == Some(mid as i64) && embeds(src, mid)
+            },
+            rhs: Rhs::Build(|rw, m| {
+                let (x, head) = (m["x"], m.root_head());
+                if rw.elem(x).is_some_and(|src| head.int("to") == Some(src as i64)) && rw.same_type(m.root(), x) {
+                    return Some(x);
+                }
+                rw.add_like(head.clone(), vec![x], m.root())
+            }),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3xi32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
   %0 = "onnx.Cast"(%x) {to = 7 : i64} : (tensor<2x3xi32>) -> tensor<2x3xi64>
@@ -189,7 +231,7 @@ func.func @f(%x: tensor<2x3xi32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tens
         roots: &["Cast"],
         min_opset: 13,
         summary: "Cast(Reshape/Expand/Unsqueeze/Squeeze/Transpose/Flatten(x, ..)) -> the same op of Cast(x): a cast changes elements one by one and these ops only move or repeat them (casting before an Expand casts fewer elements; a float16 repeat_kv under its float32 cast becomes grouped-query heads)",
-        apply: cast_of_data_movement,
+        apply: Apply::Fn(cast_of_data_movement),
         example: r#"
 func.func @f(%k: tensor<2x2x5x8xf16>) -> tensor<2x4x8x5xf32> {
   %two = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
@@ -209,7 +251,7 @@ func.func @f(%k: tensor<2x2x5x8xf16>) -> tensor<2x4x8x5xf32> {
         roots: &["Ceil", "Floor", "Round"],
         min_opset: 11,
         summary: "Ceil/Floor/Round(Cast(x, float)) -> Cast(x, float) for an integer or boolean x (a float made from an integer is integral)",
-        apply: round_of_integer,
+        apply: Apply::Fn(round_of_integer),
         example: r#"
 func.func @f(%x: tensor<2x3xi64>, %y: tensor<2x3xi32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
   %0 = "onnx.Cast"(%x) {to = 1 : i64} : (tensor<2x3xi64>) -> tensor<2x3xf32>
@@ -224,7 +266,11 @@ func.func @f(%x: tensor<2x3xi64>, %y: tensor<2x3xi32>) -> (tensor<2x3xf32>, tens
         roots: &["Expand"],
         min_opset: 8,
         summary: "Expand whose result has its input's type -> its input",
-        apply: expand_same_shape,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Expand ?x ?shape)",
+            when: |rw, m| rw.same_type(m.root(), m["x"]),
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %s = "onnx.Constant"() {value = dense<[1, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
@@ -256,7 +302,7 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
         min_opset: 8,
         summary:
             "an Expand feeding a broadcasting op goes when the op's broadcast gives the same result type without it",
-        apply: expand_into_broadcast,
+        apply: Apply::Fn(expand_into_broadcast),
         example: r#"
 func.func @f(%x: tensor<?x1x8xf32, ["s0"]>, %y: tensor<?x4x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]> {
   %s = "onnx.Shape"(%y) : (tensor<?x4x8xf32, ["s0"]>) -> tensor<3xi64>
@@ -287,7 +333,7 @@ func.func @f(%x: tensor<?x1x8xf32, ["s0"]>, %y: tensor<?x4x8xf32, ["s0"]>) -> te
         ],
         min_opset: 13,
         summary: "an Unsqueeze of leading axes feeding a broadcasting op goes (numpy broadcasting prepends those 1s) when the result type stays",
-        apply: unsqueeze_into_broadcast,
+        apply: Apply::Fn(unsqueeze_into_broadcast),
         example: r#"
 func.func @f(%x: tensor<?x8xf32, ["s0"]>, %y: tensor<2x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]> {
   %a = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
@@ -301,7 +347,7 @@ func.func @f(%x: tensor<?x8xf32, ["s0"]>, %y: tensor<2x?x8xf32, ["s0"]>) -> tens
         roots: &["Gather"],
         min_opset: 13,
         summary: "Gather(data [N, ..], Slice(c, starts, ends, [a], steps)) {axis = 0} with c[.., i, ..] = i (N values along a, other dims 1: a constant buffer such as position_ids) -> Unsqueeze(Slice(data, starts, ends, [0], steps))",
-        apply: gather_of_arange,
+        apply: Apply::Fn(gather_of_arange),
         example: r#"
 func.func @f(%t: tensor<8x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]> {
   %c = "onnx.Constant"() {value = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>} : () -> tensor<1x8xi64>
@@ -318,7 +364,7 @@ func.func @f(%t: tensor<8x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf
         roots: &["GatherElements"],
         min_opset: 13,
         summary: "GatherElements(c, idx) of a constant c holding one value v everywhere (a constant buffer such as token_type_ids) -> Expand(v, Shape(idx))",
-        apply: gather_elements_of_uniform,
+        apply: Apply::Fn(gather_elements_of_uniform),
         example: r#"
 func.func @f(%t: tensor<2x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]> {
   %c = "onnx.Constant"() {value = dense<0> : tensor<1x8xi64>} : () -> tensor<1x8xi64>
@@ -336,7 +382,15 @@ func.func @f(%t: tensor<2x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf
         roots: &["Concat"],
         min_opset: 1,
         summary: "Concat(x) of a single operand -> x (a key/value cache concatenated with no past)",
-        apply: concat_one_operand,
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Concat{..} ?x)",
+            when: |rw, m| {
+                let head = m.root_head();
+                let rank = rw.ty(m["x"]).and_then(TyInfo::rank);
+                head.attrs.len() == 1 && head.int("axis").zip(rank).is_some_and(|(a, r)| super::norm_axis(a, r).is_some())
+            },
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<?x2x?x8xf32, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]> {
   %0 = "onnx.Concat"(%x) {axis = -2 : i64} : (tensor<?x2x?x8xf32, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0", "s1"]>
@@ -349,7 +403,9 @@ func.func @f(%x: tensor<?x2x?x8xf32, ["s0", "s1"]>) -> tensor<?x2x?x8xf32, ["s0"
         roots: &["Identity"],
         min_opset: 1,
         summary: "Identity(x) -> x",
-        apply: identity,
+        // Identity(x) is x whatever x's unknown dims (the applier still refuses
+        // a union with a result declared another shape).
+        apply: Apply::Pattern(PatternRule { lhs: "(Identity ?x)", when: |_, _| true, rhs: Rhs::Template("?x") }),
         example: r#"
 func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = "onnx.Identity"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -373,34 +429,23 @@ fn perm_of(head: &Head, rank: usize) -> Option<Vec<usize>> {
     (perm.len() == rank && perm.iter().all(|&i| i < rank && !std::mem::replace(&mut seen[i], true))).then_some(perm)
 }
 
-fn transpose_identity(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [x] = children else { return None };
-    let perm = perm_of(head, rw.ty(*x)?.rank()?)?;
-    (perm.iter().enumerate().all(|(i, &p)| i == p) && rw.same_type(class, *x)).then_some(*x)
+/// The composition `Transpose(Transpose(x, inner), outer)` as one
+/// permutation of x's axes, when both permutations are valid.
+fn composed_perm(rw: &Rw<'_>, m: &Match) -> Option<Vec<i64>> {
+    let rank = rw.ty(m["y"])?.rank()?;
+    let (outer, inner) = (perm_of(m.root_head(), rank)?, perm_of(m.head("y"), rank)?);
+    Some(outer.iter().map(|&i| inner[i] as i64).collect())
 }
 
-fn transpose_transpose(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [y] = children else { return None };
-    let rank = rw.ty(*y)?.rank()?;
-    let outer = perm_of(head, rank)?;
-    for (inner_head, c) in rw.producers(*y, "Transpose") {
-        let [x] = c[..] else { continue };
-        let Some(inner) = perm_of(&inner_head, rank) else { continue };
-        let composed: Vec<i64> = outer.iter().map(|&i| inner[i] as i64).collect();
-        if composed.iter().enumerate().all(|(i, &p)| i as i64 == p) {
-            if rw.same_type(class, x) {
-                return Some(x);
-            }
-            continue;
-        }
-        return rw.add_like(Head::new("Transpose", vec![("perm", AttrValue::Ints(composed))]), vec![x], class);
+/// x when the composition is the identity (and the types agree), else one
+/// Transpose by the composed permutation.
+fn transpose_transpose(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
+    let (x, class) = (m["x"], m.root());
+    let composed = composed_perm(rw, m)?;
+    if composed.iter().enumerate().all(|(i, &p)| i as i64 == p) {
+        return rw.same_type(class, x).then_some(x);
     }
-    None
-}
-
-fn reshape_same_shape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    let [x, _] = children else { return None };
-    rw.same_type(class, *x).then_some(*x)
+    rw.add_like(Head::new("Transpose", vec![("perm", AttrValue::Ints(composed))]), vec![x], class)
 }
 
 /// Ops that only change the shape, keeping the element order.
@@ -547,35 +592,6 @@ fn view_chain_same_shape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[I
     view_inputs(rw, y).into_iter().find(|&x| rw.same_type(class, x))
 }
 
-fn cast_same_type(rw: &mut Rw<'_>, _class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [x] = children else { return None };
-    // A Cast to x's own element type is x itself, whatever its dims (the
-    // applier still refuses a union with a result declared another shape).
-    (head.attrs.len() == 1 && head.int("to")? == rw.elem(*x)? as i64).then_some(*x)
-}
-
-fn cast_cast(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [y] = children else { return None };
-    if head.attrs.len() != 1 {
-        return None;
-    }
-    let mid = rw.elem(*y)?;
-    for (inner, c) in rw.producers(*y, "Cast") {
-        let [x] = c[..] else { continue };
-        if inner.attrs.len() != 1 || inner.int("to") != Some(mid as i64) {
-            continue;
-        }
-        let Some(src) = rw.elem(x) else { continue };
-        if embeds(src, mid) {
-            if head.int("to") == Some(src as i64) && rw.same_type(class, x) {
-                return Some(x);
-            }
-            return rw.add_like(head.clone(), vec![x], class);
-        }
-    }
-    None
-}
-
 /// Ops that only move or repeat their first operand's elements (their other
 /// operands are shapes, axes or nothing).
 const DATA_MOVEMENT: &[&str] = &["Reshape", "Expand", "Unsqueeze", "Squeeze", "Transpose", "Flatten"];
@@ -595,25 +611,6 @@ fn cast_of_data_movement(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id
         }
     }
     None
-}
-
-fn expand_same_shape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    let [x, _] = children else { return None };
-    rw.same_type(class, *x).then_some(*x)
-}
-
-// Identity(x) is x whatever x's unknown dims (the applier still refuses a
-// union with a result declared another shape).
-fn identity(_rw: &mut Rw<'_>, _class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    let [x] = children else { return None };
-    Some(*x)
-}
-
-fn concat_one_operand(rw: &mut Rw<'_>, _class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [x] = children else { return None };
-    let rank = rw.ty(*x)?.rank()?;
-    let axis = head.int("axis")?;
-    (head.attrs.len() == 1 && super::norm_axis(axis, rank).is_some()).then_some(*x)
 }
 
 /// The broadcast of `shapes` when every dim is provably known (numpy rules:

@@ -1,7 +1,7 @@
 //! Matrix products: `MatMul + Add` of 2-D operands as one Gemm, and the
 //! transposes Gemm can do itself (`transA`/`transB`) folded into it.
 
-use super::{both_orders, Rule, Rw};
+use super::{both_orders, Apply, Rule, Rw};
 use crate::{
     analysis::Dim,
     lang::{dtype, AttrValue, Head},
@@ -15,7 +15,7 @@ pub static RULES: &[Rule] = &[
         min_opset: 11,
         summary:
             "Add(MatMul(a, b), c) -> Gemm(a, b, c) when a and b are 2-D floats and c broadcasts one-way to the product",
-        apply: matmul_add_to_gemm,
+        apply: Apply::Fn(matmul_add_to_gemm),
         example: r#"
 func.func @f(%a: tensor<?x4xf32, ["s0"]>, %b: tensor<4x5xf32>, %c: tensor<5xf32>) -> tensor<?x5xf32, ["s0"]> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<?x4xf32, ["s0"]>, tensor<4x5xf32>) -> tensor<?x5xf32, ["s0"]>
@@ -28,7 +28,7 @@ func.func @f(%a: tensor<?x4xf32, ["s0"]>, %b: tensor<4x5xf32>, %c: tensor<5xf32>
         roots: &["Gemm"],
         min_opset: 11,
         summary: "Gemm(Transpose(a), Transpose(b)) -> Gemm(a, b) with transA/transB flipped",
-        apply: gemm_transpose,
+        apply: Apply::Fn(gemm_transpose),
         example: r#"
 func.func @f(%a: tensor<?x4xf32, ["s0"]>, %w: tensor<5x4xf32>, %c: tensor<5xf32>) -> tensor<?x5xf32, ["s0"]> {
   %t = "onnx.Transpose"(%w) {perm = array<i64: 1, 0>} : (tensor<5x4xf32>) -> tensor<4x5xf32>

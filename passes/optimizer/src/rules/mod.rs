@@ -34,11 +34,21 @@ pub struct Rule {
     /// The lowest opset at which the rule's output is valid.
     pub min_opset: u32,
     pub summary: &'static str,
-    /// Matches one e-node (`head`, `children`) of e-class `class`; returns
-    /// an e-class equal to `class`.
-    pub apply: fn(&mut Rw<'_>, Id, &Head, &[Id]) -> Option<Id>,
+    /// How the rule matches and rewrites.
+    pub apply: Apply,
     /// A module (onnx dialect, function `@f`) where the rule fires.
     pub example: &'static str,
+}
+
+/// How a rule matches one e-node (`head`, `children`) of e-class `class`
+/// and finds an e-class equal to `class`.
+pub enum Apply {
+    /// A pattern ([`pattern`]): the left-hand side, a condition, the
+    /// right-hand side.
+    Pattern(pattern::PatternRule),
+    /// A hand-written matcher, for what is not a fixed pattern (chains of
+    /// any length, proofs over a value's construction, computed layouts).
+    Fn(fn(&mut Rw<'_>, Id, &Head, &[Id]) -> Option<Id>),
 }
 
 /// A rule with its family, as [`all_rules`] lists it.
@@ -318,7 +328,11 @@ impl Applier<ONode, OnnxAnalysis> for RuleApplier {
         let mut changed = Vec::new();
         for (head, children) in roots {
             let mut rw = Rw { view: &view, egraph, round };
-            let Some(new) = (self.rule.apply)(&mut rw, class, head, children) else { continue };
+            let new = match &self.rule.apply {
+                Apply::Fn(apply) => apply(&mut rw, class, head, children),
+                Apply::Pattern(rule) => pattern::apply(rule, &mut rw, class, head, children),
+            };
+            let Some(new) = new else { continue };
             let (class, new) = (egraph.find(class), egraph.find(new));
             if class == new {
                 continue;

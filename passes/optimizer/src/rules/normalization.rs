@@ -10,7 +10,7 @@
 //! result has x's type, and x is float32 (the fused op's epsilon attribute
 //! is a float32: other element types would round epsilon differently).
 
-use super::{both_orders, norm_axis, Rule, Rw};
+use super::{both_orders, norm_axis, Apply, Rule, Rw};
 use crate::{
     analysis::{Dim, TyInfo},
     lang::{dtype, AttrValue, Head, Tensor, Values},
@@ -23,7 +23,7 @@ pub static RULES: &[Rule] = &[
         roots: &["Div", "Mul"],
         min_opset: 23,
         summary: "x / Sqrt(ReduceMean(x^2, trailing axes) + eps), or x * Reciprocal(Sqrt(..)), -> RMSNormalization(x, ones, axis, eps)",
-        apply: rms_normalization,
+        apply: Apply::Fn(rms_normalization),
         example: r#"
 func.func @f(%x: tensor<?x3x8xf32, ["s0"]>) -> tensor<?x3x8xf32, ["s0"]> {
   %two = "onnx.Constant"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
@@ -43,7 +43,7 @@ func.func @f(%x: tensor<?x3x8xf32, ["s0"]>) -> tensor<?x3x8xf32, ["s0"]> {
         roots: &["Mul"],
         min_opset: 23,
         summary: "RMSNormalization(x, ones) * w -> RMSNormalization(x, w) when w has the normalized shape",
-        apply: rms_normalization_scale,
+        apply: Apply::Fn(rms_normalization_scale),
         example: r#"
 func.func @f(%x: tensor<?x3x8xf32, ["s0"]>, %w: tensor<8xf32>) -> tensor<?x3x8xf32, ["s0"]> {
   %xx = "onnx.Mul"(%x, %x) : (tensor<?x3x8xf32, ["s0"]>, tensor<?x3x8xf32, ["s0"]>) -> tensor<?x3x8xf32, ["s0"]>
@@ -62,7 +62,7 @@ func.func @f(%x: tensor<?x3x8xf32, ["s0"]>, %w: tensor<8xf32>) -> tensor<?x3x8xf
         roots: &["Div", "Mul"],
         min_opset: 17,
         summary: "(x - mean) / Sqrt(ReduceMean((x - mean)^2) + eps), or times Reciprocal(Sqrt(..)), mean over the trailing axes -> LayerNormalization(x, ones, axis, eps)",
-        apply: layer_normalization,
+        apply: Apply::Fn(layer_normalization),
         example: r#"
 func.func @f(%x: tensor<?x4x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]> {
   %axes = "onnx.Constant"() {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
@@ -83,7 +83,7 @@ func.func @f(%x: tensor<?x4x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]> {
         roots: &["Add"],
         min_opset: 17,
         summary: "LayerNormalization(x, ones) * w + b -> LayerNormalization(x, w, b) when w and b have the normalized shape",
-        apply: layer_normalization_affine,
+        apply: Apply::Fn(layer_normalization_affine),
         example: r#"
 func.func @f(%x: tensor<?x4x8xf32, ["s0"]>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<?x4x8xf32, ["s0"]> {
   %axes = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>

@@ -28,7 +28,7 @@
 //! the values differ by rounding only (the numeric check's 1e-5 tolerance,
 //! NaN where NaN).
 
-use super::{activation, both_orders, ort_normalization::ms_head, Rule, Rw};
+use super::{activation, both_orders, ort_normalization::ms_head, Apply, Rule, Rw};
 use crate::lang::{dtype, AttrValue, Head};
 use egg::Id;
 
@@ -38,7 +38,7 @@ pub static RULES: &[Rule] = &[
         roots: &["Mul"],
         min_opset: 1,
         summary: "x * Sigmoid(x) and x * Sigmoid(alpha * x) -> com.microsoft.QuickGelu(x) {alpha} (float32)",
-        apply: quick_gelu,
+        apply: Apply::Fn(quick_gelu),
         example: r#"
 func.func @f(%x: tensor<?x5x16xf32, ["s0"]>) -> (tensor<?x5x16xf32, ["s0"]>, tensor<?x5x16xf32, ["s0"]>) {
   %s = "onnx.Sigmoid"(%x) : (tensor<?x5x16xf32, ["s0"]>) -> tensor<?x5x16xf32, ["s0"]>
@@ -55,7 +55,7 @@ func.func @f(%x: tensor<?x5x16xf32, ["s0"]>) -> (tensor<?x5x16xf32, ["s0"]>, ten
         roots: &["Mul"],
         min_opset: 1,
         summary: "below opset 20: 0.5 * y * (1 + Erf(y / sqrt 2)), y = x + b, b [N] over the last axis -> com.microsoft.BiasGelu(x, b) (float32)",
-        apply: bias_gelu,
+        apply: Apply::Fn(bias_gelu),
         example: r#"
 // opset 18
 func.func @f(%x: tensor<?x5x16xf32, ["s0"]>, %b: tensor<16xf32>) -> tensor<?x5x16xf32, ["s0"]> {
@@ -77,7 +77,7 @@ func.func @f(%x: tensor<?x5x16xf32, ["s0"]>, %b: tensor<16xf32>) -> tensor<?x5x1
         min_opset: 1,
         summary:
             "Gelu(x + b) {approximate = \"tanh\"} (or its spelled-out form below opset 20), b [N] over the last axis -> com.microsoft.FastGelu(x, b) (float32)",
-        apply: fast_gelu,
+        apply: Apply::Fn(fast_gelu),
         example: r#"
 func.func @f(%x: tensor<?x5x16xf32, ["s0"]>, %b: tensor<16xf32>) -> tensor<?x5x16xf32, ["s0"]> {
   %s = "onnx.Add"(%b, %x) : (tensor<16xf32>, tensor<?x5x16xf32, ["s0"]>) -> tensor<?x5x16xf32, ["s0"]>

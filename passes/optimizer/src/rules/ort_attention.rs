@@ -39,7 +39,7 @@ use super::{
     both_orders,
     ort_normalization::ms_head,
     weights::{is_weight, only_used_by, transform_head},
-    Rule, Rw,
+    Apply, Rule, Rw,
 };
 use crate::{
     analysis::{Dim, TyInfo},
@@ -52,7 +52,7 @@ pub static RULES: &[Rule] = &[Rule {
     roots: &["Attention"],
     min_opset: 23,
     summary: "causal 3-D Attention of RotaryEmbedding'd q, k (same batch-independent caches), v -> com.microsoft.GroupQueryAttention {do_rotary = 1}, the q/k/v MatMuls packed into one when they share the input",
-    apply: group_query_attention,
+    apply: Apply::Fn(group_query_attention),
     example: r#"
 func.func @f(%x: tensor<?x?x32xf32, ["s0", "s1"]>, %f: tensor<1x?x8xf32, ["s1"]>) -> tensor<?x?x64xf32, ["s0", "s1"]> {
   %wq = "onnx.initializer"() {name = "gqa_wq"} : () -> tensor<32x64xf32>

@@ -20,7 +20,7 @@ use super::{
     both_orders,
     ort_normalization::{ms_head, ms_producers},
     weights::is_weight,
-    Rule, Rw,
+    Apply, Rule, Rw,
 };
 use crate::lang::{dtype, AttrValue, Head};
 use egg::Id;
@@ -31,7 +31,7 @@ pub static RULES: &[Rule] = &[
         roots: &["MatMul"],
         min_opset: 1,
         summary: "MatMul(Transpose(a) of the last two axes, b) -> com.microsoft.FusedMatMul(a, b) {transA = 1} (likewise b; float32, rank >= 2, not for weights or DequantizeLinear outputs)",
-        apply: fused_transpose,
+        apply: Apply::Fn(fused_transpose),
         example: r#"
 func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x6x8xf32, ["s0"]>) -> tensor<?x2x5x6xf32, ["s0"]> {
   %kt = "onnx.Transpose"(%k) {perm = array<i64: 0, 1, 3, 2>} : (tensor<?x2x6x8xf32, ["s0"]>) -> tensor<?x2x8x6xf32, ["s0"]>
@@ -44,7 +44,7 @@ func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x6x8xf32, ["s0"]>) -
         roots: &["Mul"],
         min_opset: 1,
         summary: "MatMul(a, b) * c or FusedMatMul(a, b) * c, c a one-element float32 constant -> com.microsoft.FusedMatMul(a, b) {alpha = c}",
-        apply: fused_scale,
+        apply: Apply::Fn(fused_scale),
         example: r#"
 func.func @f(%q: tensor<?x2x5x8xf32, ["s0"]>, %k: tensor<?x2x8x6xf32, ["s0"]>) -> tensor<?x2x5x6xf32, ["s0"]> {
   %s = "onnx.MatMul"(%q, %k) : (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x8x6xf32, ["s0"]>) -> tensor<?x2x5x6xf32, ["s0"]>

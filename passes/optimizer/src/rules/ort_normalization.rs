@@ -38,7 +38,7 @@
 //!
 //! Helpers shared by the `ort_*` families live here too.
 
-use super::{both_orders, norm_axis, Rule, Rw};
+use super::{both_orders, norm_axis, Apply, Rule, Rw};
 use crate::{
     analysis::Dim,
     lang::{dtype, AttrValue, Head, ONode},
@@ -60,7 +60,7 @@ pub static RULES: &[Rule] = &[
         roots: &["RMSNormalization"],
         min_opset: 23,
         summary: "RMSNormalization(x + skip, w) over the last axis of size <= 64 -> com.microsoft.SkipSimplifiedLayerNormalization(x, skip, w) (its 4th output is the sum when that is used elsewhere)",
-        apply: skip_simplified,
+        apply: Apply::Fn(skip_simplified),
         example: r#"
 func.func @f(%x: tensor<?x5x16xf32, ["s0"]>, %k: tensor<?x5x16xf32, ["s0"]>, %w: tensor<16xf32>) -> (tensor<?x5x16xf32, ["s0"]>, tensor<?x5x16xf32, ["s0"]>) {
   %s = "onnx.Add"(%x, %k) : (tensor<?x5x16xf32, ["s0"]>, tensor<?x5x16xf32, ["s0"]>) -> tensor<?x5x16xf32, ["s0"]>

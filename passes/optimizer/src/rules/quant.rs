@@ -12,7 +12,7 @@
 
 use super::{
     weights::{only_used_by, transform_head, weight_kind},
-    Rule, Rw,
+    Apply, Rule, Rw,
 };
 use crate::{
     analysis::TyInfo,
@@ -26,7 +26,7 @@ pub static RULES: &[Rule] = &[
         roots: &["Reshape", "Unsqueeze", "Squeeze", "Transpose", "Flatten", "Expand"],
         min_opset: 13,
         summary: "Reshape/Unsqueeze/Squeeze/Transpose/Flatten/Expand(DequantizeLinear(q, s, zp)) with 0-d s, zp -> DequantizeLinear(the same op of q, s, zp): the integers move (a quarter of the bytes for int8), and onnxruntime's QDQ propagation has nothing to insert (at opset 21+ it inserts a Q of mismatched zero-point type and fails to load the model, onnxruntime 1.32)",
-        apply: dq_through_data_movement,
+        apply: Apply::Fn(dq_through_data_movement),
         example: r#"
 func.func @f(%q: tensor<?x4x6xi8, ["s0"]>) -> tensor<?x6x4xf32, ["s0"]> {
   %s = "onnx.Constant"() {value = dense<0.25> : tensor<f32>} : () -> tensor<f32>
@@ -41,7 +41,7 @@ func.func @f(%q: tensor<?x4x6xi8, ["s0"]>) -> tensor<?x6x4xf32, ["s0"]> {
         roots: &["Transpose"],
         min_opset: 13,
         summary: "Transpose(DequantizeLinear(q, s, zp) along axis a) -> DequantizeLinear(Transpose(q), s, zp) along the axis a moves to: a quantized Linear's weight (per output channel, transposed for MatMul) becomes an int8 initializer transposed at write time, and onnxruntime's QDQ fusions see DequantizeLinear -> MatMul",
-        apply: dq_per_axis_through_transpose,
+        apply: Apply::Fn(dq_per_axis_through_transpose),
         example: r#"
 func.func @f(%q: tensor<3x4xi8>) -> tensor<4x3xf32> {
   %s = "onnx.Constant"() {value = dense<[0.25, 0.5, 0.125]> : tensor<3xf32>} : () -> tensor<3xf32>
@@ -56,7 +56,7 @@ func.func @f(%q: tensor<3x4xi8>) -> tensor<4x3xf32> {
         roots: &["Shape"],
         min_opset: 13,
         summary: "Shape(DequantizeLinear(q, ..)) -> Shape(q) (the same start/end): dequantization keeps the shape",
-        apply: shape_of_dq,
+        apply: Apply::Fn(shape_of_dq),
         example: r#"
 func.func @f(%q: tensor<?x4xui8, ["s0"]>, %s: tensor<4xf32>) -> (tensor<?x4xf32, ["s0"]>, tensor<1xi64>) {
   %x = "onnx.DequantizeLinear"(%q, %s) {axis = 1 : i64} : (tensor<?x4xui8, ["s0"]>, tensor<4xf32>) -> tensor<?x4xf32, ["s0"]>
@@ -69,7 +69,7 @@ func.func @f(%q: tensor<?x4xui8, ["s0"]>, %s: tensor<4xf32>) -> (tensor<?x4xf32,
         roots: &["QuantizeLinear"],
         min_opset: 13,
         summary: "QuantizeLinear(DequantizeLinear(q, s, zp), s, zp) -> q for the same 0-d s and zp, s a float32 constant in [2^-126, 2^110] (then round((q - zp) * s / s) is q - zp for every 8- and 16-bit q)",
-        apply: q_of_dq,
+        apply: Apply::Fn(q_of_dq),
         example: r#"
 func.func @f(%q: tensor<2x3xi8>) -> tensor<2x3xi8> {
   %s = "onnx.Constant"() {value = dense<0.0123> : tensor<f32>} : () -> tensor<f32>

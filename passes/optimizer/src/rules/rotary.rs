@@ -33,7 +33,7 @@
 //! `y`'s rotated value directly (`attention/attention-3d`), and the
 //! head-splitting Reshape/Transpose go.
 
-use super::{both_orders, norm_axis, Rule, Rw};
+use super::{both_orders, norm_axis, Apply, Rule, Rw};
 use crate::{
     analysis::{Dim, TyInfo},
     lang::{dtype, AttrValue, Discriminant, Head},
@@ -46,7 +46,7 @@ pub static RULES: &[Rule] = &[
         roots: &["Add"],
         min_opset: 23,
         summary: "x * cos + Concat(-x[h:], x[:h]) * sin, cos/sin halves equal -> RotaryEmbedding(x, cos[:h], sin[:h]) {interleaved = 0}; the halves of x also as the two results of a Split, the caches also concatenated after their Unsqueeze (yobx)",
-        apply: rotate_half,
+        apply: Apply::Fn(rotate_half),
         example: r#"
 func.func @f(%x: tensor<?x2x5x8xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> (tensor<?x2x5x8xf32, ["s0"]>, tensor<?x2x5x8xf32, ["s0"]>) {
   %cat = "onnx.Concat"(%a, %a) {axis = -1 : i64} : (tensor<1x5x4xf32>, tensor<1x5x4xf32>) -> tensor<1x5x8xf32>
@@ -86,7 +86,7 @@ func.func @f(%x: tensor<?x2x5x8xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> (tensor<
         roots: &["Concat"],
         min_opset: 23,
         summary: "Concat(RotaryEmbedding(x[..., :r], cos, sin), x[..., r:]) on the last axis -> RotaryEmbedding(x, cos, sin) {rotary_embedding_dim = r} (partial rotary: GPT-NeoX rotary_pct, Phi)",
-        apply: partial_rotary,
+        apply: Apply::Fn(partial_rotary),
         example: r#"
 func.func @f(%x: tensor<?x2x5x12xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> tensor<?x2x5x12xf32, ["s0"]> {
   %zero = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
@@ -118,7 +118,7 @@ func.func @f(%x: tensor<?x2x5x12xf32, ["s0"]>, %a: tensor<1x5x4xf32>) -> tensor<
         roots: &["RotaryEmbedding"],
         min_opset: 23,
         summary: "RotaryEmbedding(Transpose(Reshape(y, [B,S,H,D]), [0,2,1,3])) -> Transpose(Reshape(RotaryEmbedding(y) {num_heads = H}))",
-        apply: rotary_3d,
+        apply: Apply::Fn(rotary_3d),
         example: r#"
 func.func @f(%y: tensor<?x5x16xf32, ["s0"]>, %c: tensor<?x5x4xf32, ["s0"]>, %s: tensor<?x5x4xf32, ["s0"]>) -> tensor<?x5x16xf32, ["s0"]> {
   %shape = "onnx.Constant"() {value = dense<[-1, 5, 2, 8]> : tensor<4xi64>} : () -> tensor<4xi64>

@@ -9,7 +9,7 @@
 //! table and a Transpose of it for the output projection) would otherwise
 //! be written twice.
 
-use super::{Rule, Rw};
+use super::{Apply, Rule, Rw};
 use crate::{
     analysis::embeds,
     lang::{dtype, AttrValue, Head, ONode},
@@ -30,7 +30,7 @@ pub static RULES: &[Rule] = &[
         roots: &["Transpose"],
         min_opset: 1,
         summary: "Transpose(w) of an initializer w used only there -> weight_transform{transpose}(w), done by the writer",
-        apply: transpose_initializer,
+        apply: Apply::Fn(transpose_initializer),
         example: r#"
 func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x5xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "fc.weight"} : () -> tensor<5x4xf32>
@@ -44,7 +44,7 @@ func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x5xf32, ["s0"]> {
         roots: &["Gather"],
         min_opset: 13,
         summary: "Gather(w, k) of an initializer w at a constant one-element index k -> weight_transform{reshape}(weight_transform{slice}(w)), done by the writer (an embedding row of a constant id)",
-        apply: gather_initializer,
+        apply: Apply::Fn(gather_initializer),
         example: r#"
 func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x4xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "fc.weight"} : () -> tensor<5x4xf32>
@@ -59,7 +59,7 @@ func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x4xf32, ["s0"]> {
         roots: &["Cast"],
         min_opset: 1,
         summary: "Cast(w) of an initializer w used only there -> weight_transform{cast}(w) (float to float, or exact), done by the writer",
-        apply: cast_initializer,
+        apply: Apply::Fn(cast_initializer),
         example: r#"
 func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x3xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "h16.weight"} : () -> tensor<3x4xf16>
