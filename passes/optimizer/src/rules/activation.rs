@@ -9,7 +9,11 @@
 //! Constants must be one-element float constants within 1e-6 (relative) of
 //! the formula's; x must be a float tensor with the result's type.
 
-use super::{both_orders, Apply, Rule, Rw};
+use super::{
+    both_orders,
+    pattern::{PatternRule, Rhs},
+    Apply, Rule, Rw,
+};
 use crate::lang::{dtype, AttrValue, Head};
 use egg::Id;
 
@@ -62,7 +66,23 @@ func.func @f(%x: tensor<2x?x8xf32, ["s0"]>) -> tensor<2x?x8xf32, ["s0"]> {
         roots: &["Mul"],
         min_opset: 14,
         summary: "x * HardSigmoid(x) {alpha = 1/6, beta = 0.5} -> HardSwish(x) (older exports of MobileNetV3)",
-        apply: Apply::Fn(hard_swish),
+        // HardSwish is `x * HardSigmoid(x)` with alpha 1/6 and beta 0.5 (ONNX's
+        // definition), for the same float `x` on both sides.
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Mul ?x ?h=(HardSigmoid{..} ?x))",
+            when: |rw, m| {
+                let h = m.head("h");
+                let alpha = h.float("alpha").map(f64::from);
+                let beta = h.float("beta").map_or(0.5, f64::from);
+                let known = h.attrs.iter().all(|(k, _)| matches!(k.as_str(), "alpha" | "beta"));
+                rw.elem(m["x"]).is_some_and(dtype::is_float)
+                    && known
+                    && alpha.is_some_and(|a| (a - 1.0 / 6.0).abs() <= 1e-6 / 6.0)
+                    && beta == 0.5
+                    && rw.same_type(m["h"], m["x"])
+            },
+            rhs: Rhs::Template("(HardSwish ?x)"),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32> {
   %h = "onnx.HardSigmoid"(%x) {alpha = 0.166666672 : f32} : (tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
@@ -190,28 +210,4 @@ fn gelu_erf(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option
 
 fn gelu_tanh(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
     gelu(rw, class, children, "Tanh", tanh_argument)
-}
-
-/// HardSwish is `x * HardSigmoid(x)` with alpha 1/6 and beta 0.5 (ONNX's
-/// definition), for the same float `x` on both sides.
-fn hard_swish(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    for (x, h) in both_orders(children) {
-        if !rw.elem(x).is_some_and(dtype::is_float) {
-            continue;
-        }
-        for (hh, hc) in rw.producers(h, "HardSigmoid") {
-            let alpha = hh.float("alpha").map(f64::from);
-            let beta = hh.float("beta").map_or(0.5, f64::from);
-            let known = hh.attrs.iter().all(|(k, _)| matches!(k.as_str(), "alpha" | "beta"));
-            if known
-                && alpha.is_some_and(|a| (a - 1.0 / 6.0).abs() <= 1e-6 / 6.0)
-                && beta == 0.5
-                && rw.find(hc[0]) == rw.find(x)
-                && rw.same_type(h, x)
-            {
-                return rw.add_like(Head::new("HardSwish", vec![]), vec![x], class);
-            }
-        }
-    }
-    None
 }

@@ -151,7 +151,11 @@ func.func @f(%t: tensor<10x4xf32>, %g: tensor<1x5xi64>, %x: tensor<?x5x4xf32, ["
         roots: &["Squeeze"],
         min_opset: 13,
         summary: "Squeeze(Unsqueeze/Reshape(x)) whose result has x's type -> x",
-        apply: Apply::Fn(view_chain_same_shape),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Squeeze{..} (Reshape{..} ?x ...) ...) | (Squeeze{..} (Squeeze{..} ?x ...) ...) | (Squeeze{..} (Unsqueeze{..} ?x ...) ...) | (Squeeze{..} (Flatten{..} ?x ...) ...)",
+            when: |rw, m| rw.same_type(m.root(), m["x"]),
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
   %a = "onnx.Constant"() {value = dense<[0, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
@@ -166,7 +170,11 @@ func.func @f(%x: tensor<?x8xf32, ["s0"]>) -> tensor<?x8xf32, ["s0"]> {
         roots: &["Unsqueeze"],
         min_opset: 13,
         summary: "Unsqueeze(Squeeze/Reshape(x)) whose result has x's type -> x",
-        apply: Apply::Fn(view_chain_same_shape),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Unsqueeze{..} (Reshape{..} ?x ...) ...) | (Unsqueeze{..} (Squeeze{..} ?x ...) ...) | (Unsqueeze{..} (Unsqueeze{..} ?x ...) ...) | (Unsqueeze{..} (Flatten{..} ?x ...) ...)",
+            when: |rw, m| rw.same_type(m.root(), m["x"]),
+            rhs: Rhs::Template("?x"),
+        }),
         example: r#"
 func.func @f(%x: tensor<3x1x4xf32>) -> tensor<3x1x4xf32> {
   %a = "onnx.Constant"() {value = dense<-2> : tensor<1xi64>} : () -> tensor<1xi64>
@@ -251,7 +259,23 @@ func.func @f(%k: tensor<2x2x5x8xf16>) -> tensor<2x4x8x5xf32> {
         roots: &["Ceil", "Floor", "Round"],
         min_opset: 11,
         summary: "Ceil/Floor/Round(Cast(x, float)) -> Cast(x, float) for an integer or boolean x (a float made from an integer is integral)",
-        apply: Apply::Fn(round_of_integer),
+        // Every float a Cast makes from an integer or boolean is integral
+        // (the nearest representable value of an integer is an integer, or
+        // infinite), so rounding it changes nothing (`+0.0` stays `+0.0`).
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Ceil ?y=(Cast{..} ?x)) | (Floor ?y=(Cast{..} ?x)) | (Round ?y=(Cast{..} ?x))",
+            when: |rw, m| {
+                use crate::lang::dtype::*;
+                let integral = rw.elem(m["x"]).is_some_and(|src| {
+                    matches!(src, BOOL | UINT8 | INT8 | UINT16 | INT16 | UINT32 | INT32 | UINT64 | INT64)
+                });
+                rw.same_type(m.root(), m["y"])
+                    && m.head("y").attrs.len() == 1
+                    && integral
+                    && rw.elem(m["y"]).is_some_and(is_float)
+            },
+            rhs: Rhs::Template("?y"),
+        }),
         example: r#"
 func.func @f(%x: tensor<2x3xi64>, %y: tensor<2x3xi32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
   %0 = "onnx.Cast"(%x) {to = 1 : i64} : (tensor<2x3xi64>) -> tensor<2x3xf32>
@@ -587,11 +611,6 @@ fn gather_of_expand(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) ->
     None
 }
 
-fn view_chain_same_shape(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    let y = *children.first()?;
-    view_inputs(rw, y).into_iter().find(|&x| rw.same_type(class, x))
-}
-
 /// Ops that only move or repeat their first operand's elements (their other
 /// operands are shapes, axes or nothing).
 const DATA_MOVEMENT: &[&str] = &["Reshape", "Expand", "Unsqueeze", "Squeeze", "Transpose", "Flatten"];
@@ -658,22 +677,6 @@ fn expand_into_broadcast(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id
         }
     }
     None
-}
-
-/// Every float a Cast makes from an integer or boolean is integral (the
-/// nearest representable value of an integer is an integer, or infinite),
-/// so rounding it changes nothing (`+0.0` stays `+0.0`).
-fn round_of_integer(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [y] = children else { return None };
-    if !head.attrs.is_empty() || !rw.same_type(class, *y) {
-        return None;
-    }
-    rw.producers(*y, "Cast").into_iter().find_map(|(h, c)| {
-        let src = rw.elem(*c.first()?)?;
-        use crate::lang::dtype::*;
-        let integral = matches!(src, BOOL | UINT8 | INT8 | UINT16 | INT16 | UINT32 | INT32 | UINT64 | INT64);
-        (h.attrs.len() == 1 && integral && rw.elem(*y).is_some_and(crate::lang::dtype::is_float)).then_some(*y)
-    })
 }
 
 /// The operands of a broadcasting op with an operand replaced by what

@@ -76,10 +76,11 @@ enum Term {
     },
 }
 
-/// A parsed pattern with its variable names.
+/// A parsed pattern with its variable names: one term, or alternatives
+/// (`lhs1 | lhs2`, tried in order, sharing the variable names).
 #[derive(Debug)]
 pub struct Pattern {
-    root: Term,
+    alternatives: Vec<Term>,
     names: Vec<String>,
 }
 
@@ -126,23 +127,31 @@ impl Pattern {
     /// Parses `text`; errors name the problem (the rule tests parse every
     /// rule's pattern, so an error is found before any model runs).
     pub fn parse(text: &str) -> Result<Pattern, String> {
-        let spaced = text.replace('(', " ( ").replace(')', " ) ");
+        let spaced = text.replace('(', " ( ").replace(')', " ) ").replace('|', " | ");
         let tokens: Vec<&str> = spaced.split_whitespace().collect();
         let mut names = Vec::new();
+        let mut alternatives = Vec::new();
         let mut pos = 0;
-        let root = parse_term(&tokens, &mut pos, &mut names)?;
-        if pos != tokens.len() {
-            return Err(format!("`{text}`: unexpected `{}` after the pattern", tokens[pos]));
+        loop {
+            alternatives.push(parse_term(&tokens, &mut pos, &mut names)?);
+            match tokens.get(pos) {
+                None => break,
+                Some(&"|") => pos += 1,
+                Some(other) => return Err(format!("`{text}`: unexpected `{other}` after the pattern")),
+            }
         }
-        Ok(Pattern { root, names })
+        Ok(Pattern { alternatives, names })
     }
 
-    /// The root op type.
-    pub fn root_op(&self) -> Option<&str> {
-        match &self.root {
-            Term::Op { op, .. } => Some(op.as_str()),
-            Term::Var(_) => None,
-        }
+    /// The root op type of each alternative (`None` for a variable).
+    pub fn root_ops(&self) -> Vec<Option<&str>> {
+        self.alternatives
+            .iter()
+            .map(|t| match t {
+                Term::Op { op, .. } => Some(op.as_str()),
+                Term::Var(_) => None,
+            })
+            .collect()
     }
 
     /// The variable names, in order of first appearance.
@@ -225,11 +234,13 @@ fn compiled(text: &'static str) -> Arc<Pattern> {
     })
 }
 
-/// True when `head` is the pattern op (`op`, default domain, attributes as
-/// the pattern allows) with operands `n` it admits.
+/// True when `head` is the pattern op (`op`, default domain, one result:
+/// an e-class is one value; attributes as the pattern allows) with `n`
+/// operands it admits.
 fn op_matches(head: &Head, n: usize, op: Symbol, any_attrs: bool, arity: usize, rest: bool) -> bool {
     head.op == op
         && head.domain == default_domain()
+        && head.results == 1
         && (any_attrs || head.attrs.is_empty())
         && (n == arity || (rest && n > arity))
 }
@@ -321,27 +332,28 @@ impl Matcher<'_, '_> {
 /// right-hand side builds.
 pub fn apply(rule: &PatternRule, rw: &mut Rw<'_>, class: Id, head: &Arc<Head>, children: &[Id]) -> Option<Id> {
     let pattern = compiled(rule.lhs);
-    let Term::Op { op, any_attrs, bind, children: terms, rest } = &pattern.root else { return None };
-    if !op_matches(head, children.len(), *op, *any_attrs, terms.len(), *rest) {
-        return None;
-    }
     let names = Arc::new(pattern.names.clone());
-    let mut m = Match {
-        ids: vec![None; names.len()],
-        heads: vec![None; names.len()],
-        names,
-        root: class,
-        root_head: head.clone(),
-    };
-    if let Some(b) = bind {
-        m.ids[*b] = Some(class);
-        m.heads[*b] = Some(head.clone());
-    }
-    let found = {
-        let mut matcher = Matcher { rw: &*rw, found: Vec::new() };
+    let mut found = Vec::new();
+    for root in &pattern.alternatives {
+        let Term::Op { op, any_attrs, bind, children: terms, rest } = root else { continue };
+        if !op_matches(head, children.len(), *op, *any_attrs, terms.len(), *rest) {
+            continue;
+        }
+        let mut m = Match {
+            ids: vec![None; names.len()],
+            heads: vec![None; names.len()],
+            names: names.clone(),
+            root: class,
+            root_head: head.clone(),
+        };
+        if let Some(b) = bind {
+            m.ids[*b] = Some(class);
+            m.heads[*b] = Some(head.clone());
+        }
+        let mut matcher = Matcher { rw: &*rw, found };
         matcher.operands(*op, terms, children, &mut m, &mut |this, m| this.found.push(m.clone()));
-        matcher.found
-    };
+        found = matcher.found;
+    }
     for m in found {
         if !(rule.when)(rw, &m) {
             continue;
@@ -373,7 +385,8 @@ fn instantiate(rw: &mut Rw<'_>, template: &Pattern, m: &Match, class: Id) -> Opt
             }
         }
     }
-    build(rw, &template.root, &template.names, m, Some(class))
+    let [root] = &template.alternatives[..] else { return None };
+    build(rw, root, &template.names, m, Some(class))
 }
 
 #[cfg(test)]
@@ -383,16 +396,19 @@ mod tests {
     #[test]
     fn parses_ops_variables_bindings_and_rest() {
         let p = Pattern::parse("(Mul ?a ?r=(Div{..} ?one ?b ...))").unwrap();
-        assert_eq!(p.root_op(), Some("Mul"));
+        assert_eq!(p.root_ops(), [Some("Mul")]);
         assert_eq!(p.variables(), ["a", "r", "one", "b"]);
-        let Term::Op { children, .. } = &p.root else { panic!() };
+        let Term::Op { children, .. } = &p.alternatives[0] else { panic!() };
         assert!(matches!(&children[1], Term::Op { any_attrs: true, bind: Some(1), rest: true, .. }));
-        assert_eq!(Pattern::parse("?x").unwrap().root_op(), None);
+        assert_eq!(Pattern::parse("?x").unwrap().root_ops(), [None]);
+        let alternatives = Pattern::parse("(Ceil ?y=(Cast{..} ?x)) | (Floor ?y=(Cast{..} ?x))").unwrap();
+        assert_eq!(alternatives.root_ops(), [Some("Ceil"), Some("Floor")]);
+        assert_eq!(alternatives.variables(), ["y", "x"]);
     }
 
     #[test]
     fn rejects_malformed_patterns() {
-        for bad in ["(Mul ?a", "Mul ?a)", "(Mul ?a) ?b", "(Mul ?)", "(Mu-l ?a)", "(Mul ... ?a)", "?x=?y", "()"] {
+        for bad in ["(Mul ?a", "Mul ?a)", "(Mul ?a) ?b", "(Mul ?)", "(Mu-l ?a)", "(Mul ... ?a)", "?x=?y", "()", "(Mul ?a) |", "| (Mul ?a)"] {
             assert!(Pattern::parse(bad).is_err(), "{bad} should not parse");
         }
     }
@@ -407,7 +423,9 @@ mod tests {
             count += 1;
             let name = rule.full_name();
             let lhs = Pattern::parse(p.lhs).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(rule.roots, [lhs.root_op().expect("an op at the root")], "{name}: roots");
+            let mut roots: Vec<&str> = lhs.root_ops().into_iter().map(|r| r.expect("an op at the root")).collect();
+            roots.dedup();
+            assert_eq!(rule.roots, roots, "{name}: roots, in the order of the alternatives");
             if let Rhs::Template(text) = &p.rhs {
                 let rhs = Pattern::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
                 for v in rhs.variables() {
@@ -421,7 +439,10 @@ mod tests {
                         }
                     }
                 }
-                assert!(plain(&rhs.root), "{name}: a template builds attribute-free ops without bindings");
+                assert!(
+                    rhs.alternatives.len() == 1 && plain(&rhs.alternatives[0]),
+                    "{name}: a template is one term of attribute-free ops without bindings"
+                );
             }
         }
         assert!(count > 0);

@@ -11,6 +11,7 @@
 //! `(q - zp) * scale` overflows.
 
 use super::{
+    pattern::{PatternRule, Rhs},
     weights::{only_used_by, transform_head, weight_kind},
     Apply, Rule, Rw,
 };
@@ -56,7 +57,11 @@ func.func @f(%q: tensor<3x4xi8>) -> tensor<4x3xf32> {
         roots: &["Shape"],
         min_opset: 13,
         summary: "Shape(DequantizeLinear(q, ..)) -> Shape(q) (the same start/end): dequantization keeps the shape",
-        apply: Apply::Fn(shape_of_dq),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Shape{..} (DequantizeLinear{..} ?q ...))",
+            when: |_, _| true,
+            rhs: Rhs::Build(|rw, m| rw.add_like(m.root_head().clone(), vec![m["q"]], m.root())),
+        }),
         example: r#"
 func.func @f(%q: tensor<?x4xui8, ["s0"]>, %s: tensor<4xf32>) -> (tensor<?x4xf32, ["s0"]>, tensor<1xi64>) {
   %x = "onnx.DequantizeLinear"(%q, %s) {axis = 1 : i64} : (tensor<?x4xui8, ["s0"]>, tensor<4xf32>) -> tensor<?x4xf32, ["s0"]>
@@ -151,12 +156,6 @@ fn dq_per_axis_through_transpose(rw: &mut Rw<'_>, class: Id, head: &Head, childr
     let mut dq_operands = vec![moved];
     dq_operands.extend_from_slice(&operands[1..]);
     rw.add_like(Head::new("DequantizeLinear", vec![("axis", AttrValue::Int(new_axis))]), dq_operands, class)
-}
-
-fn shape_of_dq(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [x] = children else { return None };
-    let q = rw.producers(*x, "DequantizeLinear").into_iter().find_map(|(h, c)| (h.results == 1).then(|| c[0]))?;
-    rw.add_like(head.clone(), vec![q], class)
 }
 
 fn q_of_dq(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
