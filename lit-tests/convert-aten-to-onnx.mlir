@@ -188,7 +188,7 @@ func.func @flash(%q: tensor<1x2x4x8xf16>, %k: tensor<1x2x5x8xf16>, %v: tensor<1x
 
 // -----
 
-// linalg_polar (torch 2.15, tools/newer_torch_schemas.json): one-sided
+// linalg_polar (torch 2.15, tools/gen/newer_torch_schemas.json): one-sided
 // Jacobi in float64 in an ONNX Loop, then U = W V^T and H = V diag(s) V^T,
 // cast back to float32.
 // CHECK-LABEL: func.func @linalg_polar

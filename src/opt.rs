@@ -166,7 +166,7 @@ pub fn list_passes() -> String {
 /// The `--list-rules` text: every lowering rule as one JSON array of
 /// `{"target", "file", "opsets": [first, last], "dtypes", "samples"}`, then
 /// the ops that have no ONNX expression as `{"target": "aten.<op>", "file",
-/// "inexpressible": reason}` (read by tools/gen_coverage.py).
+/// "inexpressible": reason}` (read by tools/gen/gen_coverage.py).
 /// One line per decomposition of `aten-decompose`: target, what it
 /// becomes, and its file under passes/lowering/src/decompositions/.
 pub fn list_decompositions() -> String {

@@ -15,4 +15,4 @@ mkdir -p target/example
 echo "== aten-translate --to-onnx tests/corpus/$NAME/model.pt2 -o $OUT" >&2
 /usr/bin/time -f "converted in %es, peak RSS %MkB" target/release/aten-translate --to-onnx "tests/corpus/$NAME/model.pt2" -o "$OUT"
 echo "== onnxruntime vs eager PyTorch" >&2
-.venv/bin/python tools/compare_with_eager.py "$OUT" "tests/corpus/$NAME"
+.venv/bin/python tools/sweeps/compare_with_eager.py "$OUT" "tests/corpus/$NAME"

@@ -3,7 +3,7 @@
 #   - Debian LLVM/MLIR 22 packages that melior 0.27 links against, plus lit/FileCheck;
 #   - a Python venv (.venv) with torch 2.13 / onnx / onnxruntime for the registry
 #     generators, fixture capture and reference checks, plus torchvision and
-#     transformers for the model corpus (tools/capture_corpus.py), maturin and
+#     transformers for the model corpus (tools/capture/capture_corpus.py), maturin and
 #     pytest for the Python entry point (python/).
 # Fast when everything is already in place: each step checks before it installs.
 set -euo pipefail

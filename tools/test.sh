@@ -18,7 +18,7 @@ trap '{ printf "test.sh step times:\n"; printf "  %s\n" "${TIMES[@]}"; } >&2' EX
 step bash tools/setup.sh
 source tools/env.sh
 # The corpus model too large to keep in git is generated (deterministically).
-[ -f tests/corpus/resnet18/model.pt2 ] || .venv/bin/python tools/capture_corpus.py --only resnet18
+[ -f tests/corpus/resnet18/model.pt2 ] || .venv/bin/python tools/capture/capture_corpus.py --only resnet18
 # insta: never write snapshots in CI, fail on any difference.
 export INSTA_UPDATE=no
 # The default build (no libtorch) is the wheel's: built in release, the way

@@ -11,7 +11,7 @@
 //!   graphs contain outside the aten namespace.
 //!
 //! The generated data lives in `aten/generated.rs` and `onnx/generated.rs`;
-//! regenerate them with `.venv/bin/python tools/gen_registries.py` (the
+//! regenerate them with `.venv/bin/python tools/gen/gen_registries.py` (the
 //! `freshness` test fails when they are stale).
 
 pub mod aten;

@@ -261,7 +261,7 @@ fn display_matches_torch_str() {
 }
 
 /// The quantization ops of PT2E-quantized programs, registered by torchao
-/// outside the `aten` namespace (tools/quantized_schemas.json).
+/// outside the `aten` namespace (tools/gen/quantized_schemas.json).
 #[test]
 fn quantized_ops_are_registered() {
     const QD: &str = "quantized_decomposed";
@@ -410,12 +410,12 @@ fn quantized_display_matches_torch_str() {
     );
 }
 
-/// Every recorded schema of tools/quantized_schemas.json prints back exactly
+/// Every recorded schema of tools/gen/quantized_schemas.json prints back exactly
 /// as torch printed it under torchao, and nothing else is registered as one.
 #[test]
 fn quantized_schemas_round_trip() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let text = std::fs::read_to_string(root.join("tools/quantized_schemas.json")).expect("the JSON");
+    let text = std::fs::read_to_string(root.join("tools/gen/quantized_schemas.json")).expect("the JSON");
     let doc: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     assert_eq!(doc["torchao"].as_str(), Some(aten::TORCHAO_VERSION));
     let recorded: BTreeSet<String> =

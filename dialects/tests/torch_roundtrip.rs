@@ -25,7 +25,7 @@ fn display_round_trips_every_torch_schema() {
     let out = Command::new(&python).args(["-c", DUMP]).output().expect("run python");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let torch: BTreeSet<String> = String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect();
-    // The overloads of a newer torch (tools/newer_torch_schemas.json) are not
+    // The overloads of a newer torch (tools/gen/newer_torch_schemas.json) are not
     // in the pinned torch; they round-trip through its recorded text instead.
     // The quantization ops are not `aten::` ones (`quantized_ops_round_trip`).
     let ours: BTreeSet<String> = aten::all()
@@ -83,7 +83,7 @@ fn quantized_ops_round_trip() {
     assert!(
         missing.is_empty(),
         "registered quantization ops that torch (torchao {torchao}) prints differently or lacks \
-         (regenerate: tools/gen_registries.py --capture-quantized): {missing:#?}"
+         (regenerate: tools/gen/gen_registries.py --capture-quantized): {missing:#?}"
     );
     // Every quantized_decomposed op torch has is registered.
     let qd: BTreeSet<&String> = printed.iter().filter(|s| s.starts_with("quantized_decomposed::")).collect();
@@ -98,7 +98,7 @@ fn quantized_ops_round_trip() {
 #[test]
 fn newer_torch_schemas_round_trip() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let text = std::fs::read_to_string(root.join("tools/newer_torch_schemas.json")).expect("the JSON");
+    let text = std::fs::read_to_string(root.join("tools/gen/newer_torch_schemas.json")).expect("the JSON");
     let doc: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     let recorded: BTreeSet<String> =
         doc["overloads"].as_array().unwrap().iter().map(|e| e["schema"].as_str().unwrap().to_string()).collect();

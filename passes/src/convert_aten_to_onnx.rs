@@ -347,7 +347,7 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
         sections.push(text);
     }
     if !real_only.is_empty() {
-        // Parsed by tools/opinfo_sweep.py (the heading and the item lines).
+        // Parsed by tools/sweeps/opinfo_sweep.py (the heading and the item lines).
         let mut text = format!(
             "{} op(s) of {} kind(s) are not supported on complex tensors (their rules handle real tensors only; \
              complex tensors are lowered as real tensors with a trailing dim of 2, see docs/lowering.md):",
@@ -363,7 +363,7 @@ fn check_coverage(ops: &[OperationRef<'_, '_>], opset: u32) -> Result<(), String
         sections.push(text);
     }
     if !missing.is_empty() {
-        // This heading is parsed by tools/opinfo_sweep.py and quoted in the docs.
+        // This heading is parsed by tools/sweeps/opinfo_sweep.py and quoted in the docs.
         // Alone, it reads as before; next to the refused ops it says these
         // are only missing a rule.
         let pending = if refused.is_empty() && real_only.is_empty() { "" } else { " (not yet implemented)" };

@@ -10,7 +10,7 @@
 //! tensor read by several ops (a transformer's normalized input read by the
 //! next Linear and by the residual Add), and those products then stay float
 //! MatMuls on weights dequantized at every run. Measured with
-//! tools/bench_qdq_forms.py (a 4-layer BERT-size encoder, 1 thread,
+//! tools/bench/bench_qdq_forms.py (a 4-layer BERT-size encoder, 1 thread,
 //! onnxruntime 1.32): 60 ms before, 17 ms after; the float model takes 58.
 //!
 //! The rewrite: a `QuantizeLinear` to int8 whose zero point is a constant and

@@ -1,5 +1,5 @@
 //! Reads the checked-in fixtures (tests/fixtures, regenerate with
-//! `.venv/bin/python tools/capture_fixtures.py`).
+//! `.venv/bin/python tools/capture/capture_fixtures.py`).
 
 mod common;
 

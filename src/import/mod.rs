@@ -270,7 +270,7 @@ fn classify_target(target: &str) -> Result<Target<'_>, String> {
             return aten2onnx_dialects::aten::lookup(&name, overload).map(Target::Aten).ok_or_else(|| {
                 format!(
                     "'{namespace}.{op}.{overload}' is not one of the quantization ops this compiler knows \
-                     (torchao {}'s: tools/quantized_schemas.json)",
+                     (torchao {}'s: tools/gen/quantized_schemas.json)",
                     aten2onnx_dialects::aten::TORCHAO_VERSION
                 )
             });

@@ -2,7 +2,7 @@
 //! `If` / `Loop` / `Scan` with their subgraphs as regions
 //! (passes/src/control_flow.rs), the passes on regions, and the ONNX writer's
 //! GraphProto attributes. Numeric checks against eager PyTorch are the
-//! `cf_*` cases of tests/ops (tools/op_cases/control_flow.py).
+//! `cf_*` cases of tests/ops (tools/capture/op_cases/control_flow.py).
 
 use crate::{count_ops, import, run_pipeline, scratch_dir};
 use aten2onnx::module::PrintOptions;

@@ -1,7 +1,7 @@
 //! Custom ops translated by ONNX functions (`--custom-ops LIB.onnx`,
 //! src/custom_ops.rs): the fixture `custom_op.pt2` calls
 //! `aten2onnx_test::scale(x, factor)` twice (`scale(relu(x), 2.0) +
-//! scale(x, 3.0)`, tools/capture_fixtures.py).
+//! scale(x, 3.0)`, tools/capture/capture_fixtures.py).
 
 use crate::{
     errors::{assert_fails, root, run, ATEN_TRANSLATE},

@@ -77,7 +77,10 @@ fn corpus_with_ilp_extraction_matches_greedy() {
         let corpus = PathBuf::from("tests/corpus").join(model);
         let input = corpus.join("model.pt2");
         if !input.is_file() {
-            panic!("{} missing: run `.venv/bin/python tools/capture_corpus.py --only {model}`", input.display());
+            panic!(
+                "{} missing: run `.venv/bin/python tools/capture/capture_corpus.py --only {model}`",
+                input.display()
+            );
         }
         let input = input.to_str().unwrap();
         let (greedy_path, ilp_path) = (dir.join(format!("{model}.greedy.onnx")), dir.join(format!("{model}.ilp.onnx")));

@@ -4,7 +4,7 @@
 //! - a handful of ONNX backend node tests (copied from the onnx wheel into
 //!   `tests/fixtures/onnx_node/`, with their inputs and expected outputs)
 //!   round-trip and still match in onnxruntime (the full sweep is
-//!   `tools/onnx_node_tests.py`);
+//!   `tools/sweeps/onnx_node_tests.py`);
 //! - a model with a large initializer: it is referenced from the file
 //!   (`onnx.initializer` with location/offset/length), never copied, and
 //!   written back byte for byte; the same with external data;
@@ -816,7 +816,7 @@ fn older_opsets_upgrade_with_the_same_outputs() {
     }
 }
 
-/// Models written by torch.onnx.export (`tools/capture_exporter_onnx.py`:
+/// Models written by torch.onnx.export (`tools/capture/capture_exporter_onnx.py`:
 /// a tiny Llama with grouped-query heads, a tiny BERT with a padding mask,
 /// each by the dynamo and the TorchScript exporter) re-optimize at opset 23
 /// into the fused standard ops (torch.onnx spells SDPA, RMSNorm and rotary

@@ -1,6 +1,6 @@
 //! Hostile and fuzz-found `.onnx` inputs: `aten-translate --to-onnx` on every
 //! `.onnx` file of `tests/fuzz_regressions_onnx/` (hand-made hostile models
-//! written by `tools/hostile_onnx.py`, and the inputs the `from_onnx` fuzz
+//! written by `tools/fuzz/hostile_onnx.py`, and the inputs the `from_onnx` fuzz
 //! target crashed on, see docs/fuzzing.md). A `NAME.expect` beside a model
 //! says `exit 0` (valid: converts, and the output exists) or `exit 1` on its
 //! first line, then substrings the message must contain; without one, exit 1

@@ -1,5 +1,5 @@
 //! onnxruntime parity on the capture corpus (`tests/corpus/`, made by
-//! `tools/capture_corpus.py`): each model is converted with the library's
+//! `tools/capture/capture_corpus.py`): each model is converted with the library's
 //! main entry point and run in onnxruntime (the Python wheel's shared
 //! library, loaded dynamically) on both recorded input sets; every output
 //! must match the eager PyTorch output within |got - exp| <= 1e-4 + 1e-4 |exp|
@@ -296,7 +296,7 @@ pub(crate) fn check_dir_with(
 ) -> Result<(), String> {
     if !dir.join("model.pt2").is_file() {
         return Err(format!(
-            "{} missing: run `.venv/bin/python tools/capture_corpus.py --only {name}` (tools/test.sh does)",
+            "{} missing: run `.venv/bin/python tools/capture/capture_corpus.py --only {name}` (tools/test.sh does)",
             dir.display()
         ));
     }
@@ -341,10 +341,10 @@ pub(crate) fn check_dir_with(
     Ok(())
 }
 
-/// The single-op cases of `tests/ops/` (made by `tools/capture_op_tests.py`).
+/// The single-op cases of `tests/ops/` (made by `tools/capture/capture_op_tests.py`).
 fn op_cases() -> Vec<PathBuf> {
     let mut cases: Vec<PathBuf> = std::fs::read_dir("tests/ops")
-        .expect("tests/ops (tools/capture_op_tests.py)")
+        .expect("tests/ops (tools/capture/capture_op_tests.py)")
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.join("model.pt2").is_file())
@@ -408,7 +408,7 @@ fn every_rule_has_a_numeric_test() {
         .collect();
     assert!(
         missing.is_empty(),
-        "{} lowering rule(s) have no numeric test (add a case to tools/capture_op_tests.py):\n  {}",
+        "{} lowering rule(s) have no numeric test (add a case to tools/capture/capture_op_tests.py):\n  {}",
         missing.len(),
         missing.join("\n  ")
     );
@@ -508,7 +508,7 @@ fn pt2e_models_with_target_onnxruntime() {
 #[test]
 fn llama_decode_fuses_decode_attention() {
     let input = Path::new("tests/corpus/llama_decode/model.pt2");
-    assert!(input.is_file(), "{} missing: tools/capture_corpus.py --only llama_decode", input.display());
+    assert!(input.is_file(), "{} missing: tools/capture/capture_corpus.py --only llama_decode", input.display());
     let out = crate::scratch_dir("llama_decode_attention").join("model.onnx");
     convert(input.to_str().unwrap(), &out, &ConvertOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let model = onnx_protobuf::ModelProto::parse_from_bytes(&std::fs::read(&out).unwrap()).unwrap();

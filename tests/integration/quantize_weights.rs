@@ -5,7 +5,7 @@
 //! RTN quantizer (`MatMulNBitsQuantizer`) writes for the same float weights,
 //! in both forms (MatMulNBits with `--target onnxruntime`; blocked
 //! DequantizeLinear + MatMul for 4 bits), and the quantized model must then
-//! compute what the quantizer's model computes (tools/check_rtn_parity.py
+//! compute what the quantizer's model computes (tools/sweeps/check_rtn_parity.py
 //! does both, over the corpus Llama's input sets).
 
 use aten2onnx::translate::{convert, ConvertOptions, QuantizeWeights};
@@ -55,7 +55,7 @@ fn rtn_weights_equal_onnxruntime_quantizer() {
             let ours = dir.join(format!("{}_{}.onnx", target.name(), spec.replace([':', '='], "_")));
             convert_with(&ours, target, Some(spec));
             let out = std::process::Command::new(&python)
-                .arg("tools/check_rtn_parity.py")
+                .arg("tools/sweeps/check_rtn_parity.py")
                 .arg(&float)
                 .arg(&ours)
                 .args(*args)

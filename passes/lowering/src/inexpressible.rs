@@ -28,7 +28,7 @@
 //! checks that no op has both).
 //!
 //! `aten-opt --list-rules` prints this table after the rules (entries with an
-//! `"inexpressible"` reason) and `tools/gen_coverage.py` shows it in
+//! `"inexpressible"` reason) and `tools/gen/gen_coverage.py` shows it in
 //! docs/coverage.md.
 
 /// One op that ONNX cannot express.

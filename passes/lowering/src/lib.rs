@@ -15,7 +15,7 @@ pub mod builder;
 pub mod complex;
 pub mod decompositions;
 pub mod inexpressible;
-// Generated (tools/gen_registries.py): kept as written, so that the
+// Generated (tools/gen/gen_registries.py): kept as written, so that the
 // freshness test can compare it.
 #[rustfmt::skip]
 pub mod onnx_ops;

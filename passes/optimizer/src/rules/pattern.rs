@@ -13,6 +13,8 @@
 //!   nodes with attributes (the condition reads them through [`Match::head`]);
 //!   a trailing `...` admits further operands.
 //! - `?x` binds an e-class; a variable used twice matches the same e-class.
+//! - `lhs1 | lhs2 | ..`: alternatives, tried in order (the rule's `roots`
+//!   are their root ops, in that order).
 //! - Commutative ops (`Add`, `Mul`, `And`, `Or`, `Xor`, `Max`, `Min`,
 //!   `Equal`, the bitwise ones) match both operand orders, the written one
 //!   first: rules never enumerate orders by hand.

@@ -21,7 +21,7 @@ pub const WEIGHT_TRANSFORM: &str = "weight_transform";
 
 /// An example's module attribute naming the fixture archive its
 /// `onnx.initializer`s read (`tests/fixtures/optimizer/weights.pt2`, written by
-/// `tools/capture_weight_fixture.py`).
+/// `tools/capture/capture_weight_fixture.py`).
 pub const EXAMPLE_ARCHIVE: &str = "tests/fixtures/optimizer/weights.pt2";
 
 pub static RULES: &[Rule] = &[

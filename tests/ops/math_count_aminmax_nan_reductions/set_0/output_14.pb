@@ -1,1 +1,1 @@
-B	nanmean_1JUUU¿
+B	nanmean_1JUU¿

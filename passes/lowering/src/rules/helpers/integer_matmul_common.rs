@@ -6,7 +6,7 @@
 //! Why: the QDQ form (`DequantizeLinear` of both, a float `MatMul`) asks the
 //! runtime to fuse it, and onnxruntime's QDQ fusions need constant scales:
 //! with the scale computed at run time the weight is dequantized at every
-//! run and the product is float. Measured (tools/bench_qdq_forms.py, a
+//! run and the product is float. Measured (tools/bench/bench_qdq_forms.py, a
 //! 4-layer BERT-size encoder, 1x128x768, 1 thread, onnxruntime 1.32): 139 ms
 //! as QDQ, 17 ms as `MatMulInteger`, 58 ms for the float model.
 //!

@@ -1,5 +1,5 @@
 //! `torch.linalg.matrix_sqrth` (torch 2.15, an op newer than the pinned
-//! registry: tools/newer_torch_schemas.json): the principal square root of
+//! registry: tools/gen/newer_torch_schemas.json): the principal square root of
 //! a symmetric positive (semi)definite matrix read from its lower triangle,
 //! `V diag(sqrt(max(d, 0))) V^T` from the eigendecomposition by cyclic
 //! Jacobi (see linalg_jacobi_common.rs). Unique, whatever the eigenvectors'

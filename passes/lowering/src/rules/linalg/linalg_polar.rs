@@ -1,5 +1,5 @@
 //! `torch.linalg.polar` (torch 2.15, an op newer than the pinned registry:
-//! tools/newer_torch_schemas.json): `A = U H` for `A` `[*, m, n]`, `m >= n`,
+//! tools/gen/newer_torch_schemas.json): `A = U H` for `A` `[*, m, n]`, `m >= n`,
 //! from the one-sided Jacobi SVD `A = W diag(s) V^T` (see
 //! linalg_jacobi_common.rs): `U = W V^T`, `H = V diag(s) V^T`, as torch's
 //! CPU path computes them from its SVD. Both are unique when `A` has full
