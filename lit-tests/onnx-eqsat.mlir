@@ -1849,3 +1849,26 @@ func.func @partial_rotary(%x: tensor<?x2x5x12xf32, ["s0"]>, %a: tensor<1x5x4xf32
   return %y, %z : tensor<?x2x5x12xf32, ["s0"]>, tensor<?x2x5x12xf32, ["s0"]>
 }
 }
+
+// -----
+
+// x + Neg(y) becomes x - y in either operand order, with a broadcast and
+// for integers (both orders are then one value); a Neg used elsewhere stays
+// for that use.
+// CHECK-LABEL: func.func @add_neg
+// CHECK-SAME: "algebra/add-neg-to-sub" = 3
+// CHECK: %[[A:.*]] = "onnx.Sub"(%arg0, %arg1) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[B:.*]] = "onnx.Sub"(%arg2, %arg3) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+// CHECK: %[[N:.*]] = "onnx.Neg"(%arg1)
+// CHECK-NOT: "onnx.Add"
+// CHECK: return %[[A]], %[[B]], %[[N]], %[[A]]
+module attributes {onnx.opset = 23 : i64} {
+func.func @add_neg(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %i: tensor<4xi64>, %j: tensor<4xi64>) -> (tensor<2x3xf32>, tensor<4xi64>, tensor<3xf32>, tensor<2x3xf32>) {
+  %n = "onnx.Neg"(%y) : (tensor<3xf32>) -> tensor<3xf32>
+  %0 = "onnx.Add"(%n, %x) : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %nj = "onnx.Neg"(%j) : (tensor<4xi64>) -> tensor<4xi64>
+  %1 = "onnx.Add"(%i, %nj) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %2 = "onnx.Add"(%x, %n) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %n, %2 : tensor<2x3xf32>, tensor<4xi64>, tensor<3xf32>, tensor<2x3xf32>
+}
+}

@@ -158,6 +158,23 @@ func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   return %0 : tensor<2x3xf32>
 }"#,
     },
+    Rule {
+        name: "add-neg-to-sub",
+        roots: &["Add"],
+        min_opset: 1,
+        summary: "x + Neg(y) -> x - y (either operand order): IEEE 754 defines x - y as x + (-y), so the two are equal for every float (NaN, infinities, signed zeros) and two's-complement integers wrap alike",
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Add ?x (Neg ?y))",
+            when: |rw, m| rw.elem(m["x"]).is_some() && rw.elem(m["x"]) == rw.elem(m["y"]),
+            rhs: Rhs::Template("(Sub ?x ?y)"),
+        }),
+        example: r#"
+func.func @f(%x: tensor<2x3xf32>, %y: tensor<3xf32>) -> tensor<2x3xf32> {
+  %n = "onnx.Neg"(%y) : (tensor<3xf32>) -> tensor<3xf32>
+  %0 = "onnx.Add"(%n, %x) : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}"#,
+    },
 ];
 
 /// `x op c` is `x` when c is all `identity` values (`accept`, given whether
