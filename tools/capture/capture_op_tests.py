@@ -2134,10 +2134,7 @@ NOT_COVERED: dict[str, str] = {}
 # its graph may contain them, before passes/lowering/src/rules/ has them (the
 # README lists those still without a rule; main() names the entries that now
 # have one, which can then be dropped from here).
-PENDING_RULES: frozenset[str] = frozenset([
-    "aten.pad.default",  # F.pad in TRAINING IR (core ATen makes it constant_pad_nd): case `pad`
-    "aten.var.dim", "aten.std.dim",  # x.var(1) / x.std(-1) without correction=: case `var_std_dim`
-])
+PENDING_RULES: frozenset[str] = frozenset([])
 
 
 # More cases, one module a family of ops: tools/capture/op_cases/<family>.py

@@ -448,3 +448,10 @@ def _(self, x, v, a):
     s = torch.diagonal_scatter(x, torch.diagonal(x, -1, 1, 2) * 2.0, -1, 1, 2)
     return (torch.diagonal(x, 0, 1, 2), d, torch.diagonal(x, -2, 2, 1), torch.diag_embed(v),
             torch.diag_embed(v, 2), torch.diag_embed(v, -1, 0, 2), s, torch.diagflat(a, 1), torch.diagflat(v, -2))
+
+
+@case("tensors_zero", ["zero.default"], lambda g, d: (rn(g, 2, 3), ri(g, -5, 5, 4), rb(g, 3, 2)))
+def _(self, x, a, m):
+    """aten.zero (the functional form of zero_) of float32, int64 and bool tensors: zeros of each one's shape and
+    dtype, plus x so the output keeps x's values too."""
+    return (torch.ops.aten.zero.default(x) + x, torch.ops.aten.zero.default(a), torch.ops.aten.zero.default(m))
