@@ -239,7 +239,22 @@ func.func @f(%x: tensor<2x3xi32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tens
         roots: &["Cast"],
         min_opset: 13,
         summary: "Cast(Reshape/Expand/Unsqueeze/Squeeze/Transpose/Flatten(x, ..)) -> the same op of Cast(x): a cast changes elements one by one and these ops only move or repeat them (casting before an Expand casts fewer elements; a float16 repeat_kv under its float32 cast becomes grouped-query heads)",
-        apply: Apply::Fn(cast_of_data_movement),
+        // `saturate` (float8 targets) makes the cast depend on more than `to`.
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Cast{..} ?y=(Reshape{..} ?x ...)) | (Cast{..} ?y=(Expand{..} ?x ...)) | (Cast{..} ?y=(Unsqueeze{..} ?x ...)) | (Cast{..} ?y=(Squeeze{..} ?x ...)) | (Cast{..} ?y=(Transpose{..} ?x ...)) | (Cast{..} ?y=(Flatten{..} ?x ...))",
+            when: |rw, m| {
+                let head = m.root_head();
+                head.attrs.len() == 1 && head.int("to").is_some() && rw.ty(m["x"]).is_some_and(|t| t.dims.is_some())
+            },
+            rhs: Rhs::Build(|rw, m| {
+                let (head, x) = (m.root_head(), m["x"]);
+                let dims = rw.ty(x)?.dims.clone()?;
+                let cast = rw.add(head.clone(), vec![x], TyInfo::tensor(head.int("to")? as i32, dims));
+                let mut moved = vec![cast];
+                moved.extend_from_slice(&m.operands("y")[1..]);
+                rw.add_like(m.head("y").clone(), moved, m.root())
+            }),
+        }),
         example: r#"
 func.func @f(%k: tensor<2x2x5x8xf16>) -> tensor<2x4x8x5xf32> {
   %two = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
@@ -607,27 +622,6 @@ fn gather_of_expand(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) ->
             )
         };
         return rw.add_like(Head::new("Expand", vec![]), vec![inner, shape], class);
-    }
-    None
-}
-
-/// Ops that only move or repeat their first operand's elements (their other
-/// operands are shapes, axes or nothing).
-const DATA_MOVEMENT: &[&str] = &["Reshape", "Expand", "Unsqueeze", "Squeeze", "Transpose", "Flatten"];
-
-fn cast_of_data_movement(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [y] = children else { return None };
-    // `saturate` (float8 targets) makes the cast depend on more than `to`.
-    let to = head.int("to").filter(|_| head.attrs.len() == 1)?;
-    for op in DATA_MOVEMENT {
-        for (mover, c) in rw.producers(*y, op) {
-            let Some((&x, rest)) = c.split_first() else { continue };
-            let Some(dims) = rw.ty(x).and_then(|t| t.dims.clone()) else { continue };
-            let cast = rw.add(head.clone(), vec![x], TyInfo::tensor(to as i32, dims));
-            let mut moved = vec![cast];
-            moved.extend_from_slice(rest);
-            return rw.add_like((*mover).clone(), moved, class);
-        }
     }
     None
 }

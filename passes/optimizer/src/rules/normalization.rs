@@ -10,7 +10,8 @@
 //! result has x's type, and x is float32 (the fused op's epsilon attribute
 //! is a float32: other element types would round epsilon differently).
 
-use super::{both_orders, norm_axis, Apply, Rule, Rw};
+use super::{
+    pattern::{PatternRule, Rhs},both_orders, norm_axis, Apply, Rule, Rw};
 use crate::{
     analysis::{Dim, TyInfo},
     lang::{dtype, AttrValue, Head, Tensor, Values},
@@ -43,7 +44,20 @@ func.func @f(%x: tensor<?x3x8xf32, ["s0"]>) -> tensor<?x3x8xf32, ["s0"]> {
         roots: &["Mul"],
         min_opset: 23,
         summary: "RMSNormalization(x, ones) * w -> RMSNormalization(x, w) when w has the normalized shape",
-        apply: Apply::Fn(rms_normalization_scale),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Mul ?w ?n=(RMSNormalization{..} ?x ?ones))",
+            when: |rw, m| {
+                let (Some(v), Some(ones_ty), Some(w_ty)) = (rw.values(m["ones"]), rw.ty(m["ones"]), rw.ty(m["w"])) else {
+                    return false;
+                };
+                let same_shape = ones_ty.static_shape().is_some() && ones_ty.static_shape() == w_ty.static_shape();
+                v.all_eq(1.0) && same_shape && w_ty.elem == Some(dtype::FLOAT) && rw.same_type(m.root(), m["x"])
+            },
+            rhs: Rhs::Build(|rw, m| {
+                let ty: TyInfo = rw.ty(m.root())?.clone();
+                Some(rw.add(m.head("n").clone(), vec![m["x"], m["w"]], ty))
+            }),
+        }),
         example: r#"
 func.func @f(%x: tensor<?x3x8xf32, ["s0"]>, %w: tensor<8xf32>) -> tensor<?x3x8xf32, ["s0"]> {
   %xx = "onnx.Mul"(%x, %x) : (tensor<?x3x8xf32, ["s0"]>, tensor<?x3x8xf32, ["s0"]>) -> tensor<?x3x8xf32, ["s0"]>
@@ -83,7 +97,17 @@ func.func @f(%x: tensor<?x4x8xf32, ["s0"]>) -> tensor<?x4x8xf32, ["s0"]> {
         roots: &["Add"],
         min_opset: 17,
         summary: "LayerNormalization(x, ones) * w + b -> LayerNormalization(x, w, b) when w and b have the normalized shape",
-        apply: Apply::Fn(layer_normalization_affine),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Add (Mul ?w ?n=(LayerNormalization{..} ?x ?ones)) ?b)",
+            when: |rw, m| {
+                let ones = m["ones"];
+                rw.values(ones).is_some_and(|v| v.all_eq(1.0))
+                    && same_static_shape(rw, m["w"], ones)
+                    && same_static_shape(rw, m["b"], ones)
+                    && rw.same_type(m.root(), m["x"])
+            },
+            rhs: Rhs::Build(|rw, m| rw.add_like(m.head("n").clone(), vec![m["x"], m["w"], m["b"]], m.root())),
+        }),
         example: r#"
 func.func @f(%x: tensor<?x4x8xf32, ["s0"]>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<?x4x8xf32, ["s0"]> {
   %axes = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
@@ -216,23 +240,6 @@ fn rms_normalization_of(rw: &mut Rw<'_>, class: Id, x: Id, den: Id) -> Option<Id
         Head::new("RMSNormalization", vec![("axis", AttrValue::Int(axis as i64)), ("epsilon", AttrValue::float(eps))]);
     rw.add_like(fused, vec![x, ones], class)
 }
-
-fn rms_normalization_scale(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    for (w, n) in both_orders(children) {
-        for (h, c) in rw.producers(n, "RMSNormalization") {
-            let [x, ones] = c[..] else { continue };
-            let (Some(v), Some(ones_ty), Some(w_ty)) = (rw.values(ones), rw.ty(ones), rw.ty(w)) else { continue };
-            let same_shape = ones_ty.static_shape().is_some() && ones_ty.static_shape() == w_ty.static_shape();
-            if !v.all_eq(1.0) || !same_shape || w_ty.elem != Some(dtype::FLOAT) || !rw.same_type(class, x) {
-                continue;
-            }
-            let ty: TyInfo = rw.ty(class)?.clone();
-            return Some(rw.add((*h).clone(), vec![x, w], ty));
-        }
-    }
-    None
-}
-
 /// The ones scale of a weightless normalization of `x` (float32, static normalized dims).
 fn ones_scale(rw: &mut Rw<'_>, ty: &TyInfo, axis: usize) -> Option<Id> {
     let normalized: Vec<i64> = ty.dims.as_ref()?[axis..]
@@ -291,27 +298,4 @@ fn same_static_shape(rw: &Rw<'_>, w: Id, like: Id) -> bool {
         }
         _ => false,
     }
-}
-
-fn layer_normalization_affine(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    for (scaled, b) in both_orders(children) {
-        for (_, m) in rw.producers(scaled, "Mul") {
-            for (w, n) in both_orders(&m) {
-                for (h, c) in rw.producers(n, "LayerNormalization") {
-                    let [x, ones] = c[..] else { continue };
-                    let is_ones = rw.values(ones).is_some_and(|v| v.all_eq(1.0));
-                    if !is_ones
-                        || h.results != 1
-                        || !same_static_shape(rw, w, ones)
-                        || !same_static_shape(rw, b, ones)
-                        || !rw.same_type(class, x)
-                    {
-                        continue;
-                    }
-                    return rw.add_like((*h).clone(), vec![x, w, b], class);
-                }
-            }
-        }
-    }
-    None
 }

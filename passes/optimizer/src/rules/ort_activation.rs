@@ -28,7 +28,8 @@
 //! the values differ by rounding only (the numeric check's 1e-5 tolerance,
 //! NaN where NaN).
 
-use super::{activation, both_orders, ort_normalization::ms_head, Apply, Rule, Rw};
+use super::{
+    pattern::{PatternRule, Rhs},activation, both_orders, ort_normalization::ms_head, Apply, Rule, Rw};
 use crate::lang::{dtype, AttrValue, Head};
 use egg::Id;
 
@@ -38,7 +39,14 @@ pub static RULES: &[Rule] = &[
         roots: &["Mul"],
         min_opset: 1,
         summary: "x * Sigmoid(x) and x * Sigmoid(alpha * x) -> com.microsoft.QuickGelu(x) {alpha} (float32)",
-        apply: Apply::Fn(quick_gelu),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Mul ?x (Sigmoid ?arg))",
+            when: |rw, m| is_f32(rw, m["x"]) && rw.same_type(m.root(), m["x"]) && sigmoid_scale(rw, m["arg"], m["x"]).is_some(),
+            rhs: Rhs::Build(|rw, m| {
+                let alpha = sigmoid_scale(rw, m["arg"], m["x"])?;
+                rw.add_like(ms_head("QuickGelu", vec![("alpha", AttrValue::float(alpha))]), vec![m["x"]], m.root())
+            }),
+        }),
         example: r#"
 func.func @f(%x: tensor<?x5x16xf32, ["s0"]>) -> (tensor<?x5x16xf32, ["s0"]>, tensor<?x5x16xf32, ["s0"]>) {
   %s = "onnx.Sigmoid"(%x) : (tensor<?x5x16xf32, ["s0"]>) -> tensor<?x5x16xf32, ["s0"]>
@@ -112,28 +120,6 @@ fn sigmoid_scale(rw: &Rw<'_>, arg: Id, x: Id) -> Option<f32> {
     }
     None
 }
-
-fn quick_gelu(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    if !head.attrs.is_empty() {
-        return None;
-    }
-    for (x, s) in both_orders(children) {
-        if !is_f32(rw, x) || !rw.same_type(class, x) {
-            continue;
-        }
-        for (h, c) in rw.producers(s, "Sigmoid") {
-            if !h.attrs.is_empty() || c.len() != 1 {
-                continue;
-            }
-            if let Some(alpha) = sigmoid_scale(rw, c[0], x) {
-                let fused = ms_head("QuickGelu", vec![("alpha", AttrValue::float(alpha))]);
-                return rw.add_like(fused, vec![x], class);
-            }
-        }
-    }
-    None
-}
-
 /// `(x, b)` when `s` is `x + b` (either order) with `x` of `s`'s float32
 /// type and `b` a float32 `[N]`, N the last dim of `x`.
 fn biased(rw: &Rw<'_>, s: Id) -> Option<(Id, Id)> {

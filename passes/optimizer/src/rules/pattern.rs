@@ -86,15 +86,19 @@ pub struct Pattern {
     names: Vec<String>,
 }
 
-/// What a match bound: an e-class per variable, and the matched node's
-/// head for each `?name=(Op ..)` binding (and the root).
+/// What a match bound: an e-class per variable, the matched node (head and
+/// operands) of each `?name=(Op ..)` binding and of the root, and which
+/// alternative matched.
 #[derive(Clone, Debug)]
 pub struct Match {
     names: Arc<Vec<String>>,
     ids: Vec<Option<Id>>,
-    heads: Vec<Option<Arc<Head>>>,
+    /// For `?name=(Op ..)`: the matched node's head and operands.
+    nodes: Vec<Option<(Arc<Head>, Vec<Id>)>>,
     root: Id,
     root_head: Arc<Head>,
+    root_operands: Vec<Id>,
+    alternative: usize,
 }
 
 impl Match {
@@ -108,13 +112,32 @@ impl Match {
         &self.root_head
     }
 
+    /// All operands of the matched root node (those a `...` admitted too).
+    pub fn root_operands(&self) -> &[Id] {
+        &self.root_operands
+    }
+
+    /// Which alternative of the left-hand side matched (0 for the first).
+    pub fn alternative(&self) -> usize {
+        self.alternative
+    }
+
     fn slot(&self, name: &str) -> usize {
         self.names.iter().position(|n| n == name).unwrap_or_else(|| panic!("pattern has no variable ?{name}"))
     }
 
+    fn node(&self, name: &str) -> &(Arc<Head>, Vec<Id>) {
+        self.nodes[self.slot(name)].as_ref().unwrap_or_else(|| panic!("?{name} does not bind an op"))
+    }
+
     /// The head of the node bound by `?name=(Op ..)`.
     pub fn head(&self, name: &str) -> &Head {
-        self.heads[self.slot(name)].as_deref().unwrap_or_else(|| panic!("?{name} does not bind an op"))
+        &self.node(name).0
+    }
+
+    /// All operands of the node bound by `?name=(Op ..)`.
+    pub fn operands(&self, name: &str) -> &[Id] {
+        &self.node(name).1
     }
 }
 
@@ -316,12 +339,12 @@ impl Matcher<'_, '_> {
                 for (head, operands) in nodes {
                     if let Some(b) = bind {
                         m.ids[*b] = Some(id);
-                        m.heads[*b] = Some(head.clone());
+                        m.nodes[*b] = Some((head.clone(), operands.clone()));
                     }
                     self.operands(*op, children, &operands, m, k);
                     if let Some(b) = bind {
                         m.ids[*b] = None;
-                        m.heads[*b] = None;
+                        m.nodes[*b] = None;
                     }
                 }
             }
@@ -336,21 +359,23 @@ pub fn apply(rule: &PatternRule, rw: &mut Rw<'_>, class: Id, head: &Arc<Head>, c
     let pattern = compiled(rule.lhs);
     let names = Arc::new(pattern.names.clone());
     let mut found = Vec::new();
-    for root in &pattern.alternatives {
+    for (alternative, root) in pattern.alternatives.iter().enumerate() {
         let Term::Op { op, any_attrs, bind, children: terms, rest } = root else { continue };
         if !op_matches(head, children.len(), *op, *any_attrs, terms.len(), *rest) {
             continue;
         }
         let mut m = Match {
             ids: vec![None; names.len()],
-            heads: vec![None; names.len()],
+            nodes: vec![None; names.len()],
             names: names.clone(),
             root: class,
             root_head: head.clone(),
+            root_operands: children.to_vec(),
+            alternative,
         };
         if let Some(b) = bind {
             m.ids[*b] = Some(class);
-            m.heads[*b] = Some(head.clone());
+            m.nodes[*b] = Some((head.clone(), children.to_vec()));
         }
         let mut matcher = Matcher { rw: &*rw, found };
         matcher.operands(*op, terms, children, &mut m, &mut |this, m| this.found.push(m.clone()));
