@@ -40,8 +40,9 @@ use std::{collections::HashMap, sync::Arc};
 const COMMUTATIVE: &[&str] =
     &["Add", "Mul", "And", "Or", "Xor", "Max", "Min", "Equal", "BitwiseAnd", "BitwiseOr", "BitwiseXor"];
 
-/// At most this many matches are considered per root e-node.
-const MATCH_LIMIT: usize = 256;
+/// Matches whose condition holds kept per root e-node (the first whose
+/// right-hand side builds wins; more are only needed when a build fails).
+const MATCH_LIMIT: usize = 16;
 
 /// A rewrite written as a pattern.
 pub struct PatternRule {
@@ -305,7 +306,7 @@ impl Matcher<'_, '_> {
 
     fn term(&mut self, term: &Term, id: Id, m: &mut Match, k: &mut dyn FnMut(&mut Self, &mut Match)) {
         if self.found.len() >= MATCH_LIMIT {
-            return;
+            return; // enough candidates
         }
         match term {
             Term::Var(v) => match m.ids[*v] {
@@ -378,13 +379,17 @@ pub fn apply(rule: &PatternRule, rw: &mut Rw<'_>, class: Id, head: &Arc<Head>, c
             m.nodes[*b] = Some((head.clone(), children.to_vec()));
         }
         let mut matcher = Matcher { rw: &*rw, found };
-        matcher.operands(*op, terms, children, &mut m, &mut |this, m| this.found.push(m.clone()));
+        // The condition is checked as matches are found, so the limit
+        // counts candidates that pass it: a rule is never starved by many
+        // matches that fail it.
+        matcher.operands(*op, terms, children, &mut m, &mut |this, m| {
+            if this.found.len() < MATCH_LIMIT && (rule.when)(this.rw, m) {
+                this.found.push(m.clone());
+            }
+        });
         found = matcher.found;
     }
     for m in found {
-        if !(rule.when)(rw, &m) {
-            continue;
-        }
         let built = match &rule.rhs {
             Rhs::Build(build) => build(rw, &m),
             Rhs::Template(text) => instantiate(rw, &compiled(text), &m, class),
