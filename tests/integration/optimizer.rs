@@ -783,13 +783,15 @@ fn bcast(a: D, b: D) -> D {
 }
 
 /// One program of the fusion families (attention spelled out, RMS and
-/// layer normalizations), its forms and shapes drawn at random: batch 1 or
+/// layer normalizations, rotary embeddings), its forms and shapes drawn at random: batch 1 or
 /// N, key/value batch or heads of 1 (broadcast), a key/value batch under
 /// its own symbol (1 or the query's at run time), scale on the scores or
 /// split over Q and K, additive or boolean masks of several shapes, either
 /// operand order; normalizations with Pow or Mul squares, Div or
 /// Reciprocal, eps on either side, a scale and a bias of the normalized
-/// shape or of more dims. Returns the module text.
+/// shape or of more dims; rotary halves by Slice or Split, whole or partial,
+/// caches with equal halves or not, the rotation's sign either way. Returns
+/// the module text.
 fn random_fusion_program(rng: &mut Rng) -> String {
     let pick = |rng: &mut Rng, n: usize| (rng.next() % n as u64) as usize;
     let mut body: Vec<String> = Vec::new();
@@ -812,7 +814,109 @@ fn random_fusion_program(rng: &mut Rng) -> String {
     };
     let b = [D::S("b"), D::N(1), D::N(2)][pick(rng, 3)];
     let s = [D::S("s"), D::N(3)][pick(rng, 2)];
-    if pick(rng, 2) == 0 {
+    let family = pick(rng, 3);
+    if family == 2 {
+        // Rotary embedding, rotate-half form, whole or partial (the first r
+        // of D dims rotated), caches with equal halves or not.
+        let (h, d) = (D::N(2), 8i64);
+        let r = [8i64, 4][pick(rng, 2)];
+        let half = r / 2;
+        let x_dims = [b, h, s, D::N(d)];
+        let x_ty = tensor_of(&x_dims, "f32");
+        let x = arg(&mut args, "x", &x_dims, "f32");
+        let a = arg(&mut args, "a", &[D::N(1), s, D::N(half)], "f32");
+        let other = if pick(rng, 4) == 0 { arg(&mut args, "a2", &[D::N(1), s, D::N(half)], "f32") } else { a.clone() };
+        let (a_ty, cat_ty, c4_ty) = (
+            tensor_of(&[D::N(1), s, D::N(half)], "f32"),
+            tensor_of(&[D::N(1), s, D::N(r)], "f32"),
+            tensor_of(&[D::N(1), D::N(1), s, D::N(r)], "f32"),
+        );
+        let ints = |body: &mut Vec<String>, name: String, v: i64| {
+            body.push(format!(
+                "{name} = \"onnx.Constant\"() {{value = dense<{v}> : tensor<1xi64>}} : () -> tensor<1xi64>"
+            ));
+            name
+        };
+        let i64s = "tensor<1xi64>";
+        let slice = |body: &mut Vec<String>,
+                     out: &str,
+                     x: &str,
+                     x_ty: &str,
+                     start: &str,
+                     end: &str,
+                     ax: &str,
+                     one: &str,
+                     ty: &str| {
+            body.push(format!(
+                "{out} = \"onnx.Slice\"({x}, {start}, {end}, {ax}, {one}) : ({x_ty}, {i64s}, {i64s}, {i64s}, {i64s}) -> {ty}"
+            ));
+        };
+        let (cat, cos, sin, c4, s4) = (fresh(), fresh(), fresh(), fresh(), fresh());
+        body.push(format!("{cat} = \"onnx.Concat\"({a}, {other}) {{axis = -1 : i64}} : ({a_ty}, {a_ty}) -> {cat_ty}"));
+        body.push(format!("{cos} = \"onnx.Cos\"({cat}) : ({cat_ty}) -> {cat_ty}"));
+        body.push(format!("{sin} = \"onnx.Sin\"({cat}) : ({cat_ty}) -> {cat_ty}"));
+        let one = ints(&mut body, fresh(), 1);
+        body.push(format!("{c4} = \"onnx.Unsqueeze\"({cos}, {one}) : ({cat_ty}, {i64s}) -> {c4_ty}"));
+        body.push(format!("{s4} = \"onnx.Unsqueeze\"({sin}, {one}) : ({cat_ty}, {i64s}) -> {c4_ty}"));
+        let (zero, hc, rc, end, ax) = (
+            ints(&mut body, fresh(), 0),
+            ints(&mut body, fresh(), half),
+            ints(&mut body, fresh(), r),
+            ints(&mut body, fresh(), i64::MAX),
+            ints(&mut body, fresh(), 3),
+        );
+        let (xr_ty, half_ty) = (tensor_of(&[b, h, s, D::N(r)], "f32"), tensor_of(&[b, h, s, D::N(half)], "f32"));
+        let xr = if r == d {
+            x.clone()
+        } else {
+            let xr = fresh();
+            slice(&mut body, &xr, &x, &x_ty, &zero, &rc, &ax, &one, &xr_ty);
+            xr
+        };
+        let (x1, x2) = if pick(rng, 2) == 0 {
+            let (x1, x2) = (fresh(), fresh());
+            slice(&mut body, &x1, &xr, &xr_ty, &zero, &hc, &ax, &one, &half_ty);
+            slice(&mut body, &x2, &xr, &xr_ty, &hc, &end, &ax, &one, &half_ty);
+            (x1, x2)
+        } else {
+            let parts = fresh();
+            body.push(format!(
+                "{parts}:2 = \"onnx.Split\"({xr}) {{axis = -1 : i64, num_outputs = 2 : i64}} : ({xr_ty}) -> ({half_ty}, {half_ty})"
+            ));
+            (format!("{parts}#0"), format!("{parts}#1"))
+        };
+        let (neg, rot) = (fresh(), fresh());
+        body.push(format!("{neg} = \"onnx.Neg\"({x2}) : ({half_ty}) -> {half_ty}"));
+        // Concat(x1, -x2) is the other rotation's sign: not rotate-half.
+        let (first, second) = if pick(rng, 5) == 0 { (&x1, &neg) } else { (&neg, &x1) };
+        body.push(format!(
+            "{rot} = \"onnx.Concat\"({first}, {second}) {{axis = -1 : i64}} : ({half_ty}, {half_ty}) -> {xr_ty}"
+        ));
+        let (m1, m2, y) = (fresh(), fresh(), fresh());
+        body.push(if pick(rng, 2) == 0 {
+            format!("{m1} = \"onnx.Mul\"({xr}, {c4}) : ({xr_ty}, {c4_ty}) -> {xr_ty}")
+        } else {
+            format!("{m1} = \"onnx.Mul\"({c4}, {xr}) : ({c4_ty}, {xr_ty}) -> {xr_ty}")
+        });
+        body.push(format!("{m2} = \"onnx.Mul\"({rot}, {s4}) : ({xr_ty}, {c4_ty}) -> {xr_ty}"));
+        body.push(if pick(rng, 2) == 0 {
+            format!("{y} = \"onnx.Add\"({m1}, {m2}) : ({xr_ty}, {xr_ty}) -> {xr_ty}")
+        } else {
+            format!("{y} = \"onnx.Add\"({m2}, {m1}) : ({xr_ty}, {xr_ty}) -> {xr_ty}")
+        });
+        let out = if r == d {
+            y
+        } else {
+            let (rest, joined) = (fresh(), fresh());
+            let rest_ty = tensor_of(&[b, h, s, D::N(d - r)], "f32");
+            slice(&mut body, &rest, &x, &x_ty, &rc, &end, &ax, &one, &rest_ty);
+            body.push(format!(
+                "{joined} = \"onnx.Concat\"({y}, {rest}) {{axis = -1 : i64}} : ({xr_ty}, {rest_ty}) -> {x_ty}"
+            ));
+            joined
+        };
+        results.push((out, x_ty));
+    } else if family == 0 {
         // Attention spelled out.
         let (h, d, dv) = (D::N(2), D::N(4), [D::N(4), D::N(3)][pick(rng, 2)]);
         let t = [D::S("t"), D::N(5), s][pick(rng, 3)];
@@ -1052,6 +1156,8 @@ fn random_fusion_programs_keep_the_numbers() {
         "normalization/rms-normalization-scale",
         "normalization/layer-normalization",
         "normalization/layer-normalization-affine",
+        "rotary/rotate-half",
+        "rotary/partial-rotary",
     ] {
         assert!(fired.contains(rule), "{rule} never fired on the random fusion programs: {fired:?}");
     }
