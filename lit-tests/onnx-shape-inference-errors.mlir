@@ -402,3 +402,43 @@ func.func @causal_conv_bias(%x: tensor<2x4x8xf32>, %w: tensor<4x1x4xf32>, %b: te
   return %0#0, %0#1 : tensor<*xf32>, tensor<*xf32>
 }
 }
+
+// -----
+
+// Hostile .pt2 seed 50: a pooling window longer than its padded input
+// (torch refuses it; ONNX's size formula would give a negative dim).
+func.func @maxpool_window_too_long(%x: tensor<2x4x8x8xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{its window spans 1000 elements along spatial axis 0 (kernel 1000, dilation 1), more than the padded input's 8}}
+  %0 = "onnx.MaxPool"(%x) {kernel_shape = array<i64: 1000, 2>, strides = array<i64: 2, 2>} : (tensor<2x4x8x8xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// The same for a convolution: a dilated 3x3 kernel spans 9 > 4 + 2 + 2.
+func.func @conv_window_too_long(%x: tensor<1x3x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{its window spans 9 elements along spatial axis 1 (kernel 3, dilation 4), more than the padded input's 8}}
+  %0 = "onnx.Conv"(%x, %w) {dilations = array<i64: 1, 4>, pads = array<i64: 1, 2, 1, 2>} : (tensor<1x3x4x4xf32>, tensor<2x3x3x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Hostile .onnx seed 50: one weight per class.
+func.func @nll_weight_classes(%x: tensor<3x64x6x6xf32>, %t: tensor<3x6x6xi64>, %w: tensor<5xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{NegativeLogLikelihoodLoss's weight [5] has 5 entries for the 64 classes of its scores [3, 64, 6, 6]}}
+  %0 = "onnx.NegativeLogLikelihoodLoss"(%x, %t, %w) {reduction = "sum"} : (tensor<3x64x6x6xf32>, tensor<3x6x6xi64>, tensor<5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Hostile .onnx seed 50: decay ends in kv_num_heads or kv_num_heads * d_k.
+module attributes {onnx.opset = 27 : i64} {
+func.func @linear_attention_decay(%q: tensor<2x1x32xf32>, %k: tensor<2x1x32xf32>, %v: tensor<2x1x32xf32>, %d: tensor<2x1x7xf32>) -> tensor<*xf32> {
+  %none = "onnx.none"() : () -> none
+  // expected-error @+1 {{LinearAttention's decay [2, 1, 7] must end in kv_num_heads = 4 or kv_num_heads * d_k = 32}}
+  %0:2 = "onnx.LinearAttention"(%q, %k, %v, %none, %d, %none) {q_num_heads = 4 : i64, kv_num_heads = 4 : i64, update_rule = "gated"} : (tensor<2x1x32xf32>, tensor<2x1x32xf32>, tensor<2x1x32xf32>, none, tensor<2x1x7xf32>, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+}

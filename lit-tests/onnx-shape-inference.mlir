@@ -319,3 +319,14 @@ func.func @claims(%arg0: tensor<?x4xf32, ["N"]>, %arg1: tensor<?x4xf32, ["M"]>, 
   %g = "onnx.GatherND"(%ids, %idx) {batch_dims = 0 : i64} : (tensor<1x?xi64, ["N"]>, tensor<1x1x?x1x2xi64, ["N"]>) -> tensor<*xi64>
   return %a, %b, %c, %head, %tail, %p, %g : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>
 }
+
+// 5 into 4 parts by num_outputs cannot run (onnx's sizes: 2, 2, 2, -1); it
+// may sit in a branch never taken (the expanded AffineGrid's 2-D branch of
+// a 3-D grid, hostile .onnx seed 50): no sizes are claimed for it. 7 into 3
+// (above) gets 3, 3, 1.
+// CHECK-LABEL: func.func @split_uneven_invalid
+// CHECK: "onnx.Split"(%arg0) {axis = 0 : i64, num_outputs = 4 : i64} : (tensor<5xi64>) -> (tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>)
+func.func @split_uneven_invalid(%x: tensor<5xi64>) -> (tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>) {
+  %a:4 = "onnx.Split"(%x) {axis = 0 : i64, num_outputs = 4 : i64} : (tensor<5xi64>) -> (tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>)
+  return %a#0, %a#1, %a#2, %a#3 : tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>
+}

@@ -119,7 +119,10 @@ impl Drop for DiagnosticCollector<'_> {
 
 /// Joins diagnostics into one message, one per line.
 pub fn render(diagnostics: &[Diagnostic]) -> String {
-    diagnostics.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")
+    // One line per distinct diagnostic: an aten op lowered to several onnx
+    // ops at its location reports the same problem once, not once per op.
+    let mut seen = std::collections::HashSet::new();
+    diagnostics.iter().map(|d| d.to_string()).filter(|line| seen.insert(line.clone())).collect::<Vec<_>>().join("\n")
 }
 
 /// An `expected-<severity> [@<line>] {{message}}` annotation in the source.

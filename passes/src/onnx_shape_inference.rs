@@ -441,6 +441,76 @@ fn window_overflows(op: OperationRef<'_, '_>) -> bool {
     span || pad_sum
 }
 
+/// A convolution's input channels against its weight and group.
+fn check_conv_channels(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String> {
+    let input = |i: usize| input_shape(op, i);
+            let (Some(x), Some(w)) = (input(0), input(1)) else { return Ok(()) };
+            if x.len() != w.len() || x.len() < 3 {
+                return Err(format!("input {} and weight {} need the same rank, at least 3", show(&x), show(&w)));
+            }
+            let group = crate::ir::int_attribute(op, "group").unwrap_or(1);
+            let channels = if op_type == "Conv" {
+                match &w[1] {
+                    Dim::Static(c) => Some(c.saturating_mul(group)),
+                    _ => None,
+                }
+            } else {
+                match &w[0] {
+                    Dim::Static(c) => Some(*c),
+                    _ => None,
+                }
+            };
+            if let (Dim::Static(c), Some(expected)) = (&x[1], channels) {
+                if *c != expected {
+                    return Err(format!(
+                        "input {} has {c} channels; its weight {} with group {group} takes {expected}",
+                        show(&x),
+                        show(&w)
+                    ));
+                }
+            }
+            Ok(())
+}
+
+/// A window (dilated kernel) longer than its static padded input along a
+/// spatial axis: torch refuses such a convolution or pooling ("kernel size
+/// can't be greater than actual input size"), and ONNX's output size
+/// formula gives a negative dim. Explicit pads only (auto_pad NOTSET).
+fn window_larger_than_input(op: OperationRef<'_, '_>) -> Option<String> {
+    let auto_pad = op.attribute("auto_pad").ok().and_then(ir::string_value).unwrap_or_default();
+    if !(auto_pad.is_empty() || auto_pad == "NOTSET") {
+        return None;
+    }
+    let x = input_shape(op, 0)?;
+    let spatial = x.len().checked_sub(2)?;
+    let ints = |name: &str| op.attribute(name).ok().and_then(dense_i64_values);
+    let kernel: Vec<i64> = match ints("kernel_shape") {
+        Some(k) => k,
+        None => {
+            // A convolution's kernel is its weight's spatial dims (a weight of
+            // another rank is reported by the channel check).
+            let w = input_shape(op, 1).filter(|w| w.len() == x.len())?;
+            w[2..].iter().map(|d| if let Dim::Static(k) = d { Some(*k) } else { None }).collect::<Option<_>>()?
+        }
+    };
+    let dilations = ints("dilations").unwrap_or_else(|| vec![1; spatial]);
+    let pads = ints("pads").unwrap_or_else(|| vec![0; 2 * spatial]);
+    if kernel.len() != spatial || dilations.len() != spatial || pads.len() != 2 * spatial {
+        return None;
+    }
+    (0..spatial).find_map(|i| {
+        let Dim::Static(size) = x[i + 2] else { return None };
+        let span = dilations[i].checked_mul(kernel[i].checked_sub(1)?)?.checked_add(1)?;
+        let padded = size.checked_add(pads[i])?.checked_add(pads[i + spatial])?;
+        (padded < span).then(|| {
+            format!(
+                "its window spans {span} elements along spatial axis {i} (kernel {}, dilation {}), more than the padded input's {padded}",
+                kernel[i], dilations[i]
+            )
+        })
+    })
+}
+
 /// A Scan body's arguments get the shapes their operands prove where they
 /// declare less, so that the body's ops are checked against the real
 /// operands: a scan slice is its input without the scanned axis; a state
@@ -669,34 +739,12 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
         "Conv" | "ConvTranspose" | "MaxPool" | "AveragePool" | "LpPool" if window_overflows(op) => {
             Err("its kernel_shape, dilations or pads overflow 64-bit dims".into())
         }
-        "Conv" | "ConvTranspose" => {
-            let (Some(x), Some(w)) = (input(0), input(1)) else { return Ok(()) };
-            if x.len() != w.len() || x.len() < 3 {
-                return Err(format!("input {} and weight {} need the same rank, at least 3", show(&x), show(&w)));
-            }
-            let group = crate::ir::int_attribute(op, "group").unwrap_or(1);
-            let channels = if op_type == "Conv" {
-                match &w[1] {
-                    Dim::Static(c) => Some(c.saturating_mul(group)),
-                    _ => None,
-                }
-            } else {
-                match &w[0] {
-                    Dim::Static(c) => Some(*c),
-                    _ => None,
-                }
-            };
-            if let (Dim::Static(c), Some(expected)) = (&x[1], channels) {
-                if *c != expected {
-                    return Err(format!(
-                        "input {} has {c} channels; its weight {} with group {group} takes {expected}",
-                        show(&x),
-                        show(&w)
-                    ));
-                }
-            }
-            Ok(())
-        }
+        "Conv" | "MaxPool" | "AveragePool" | "LpPool" => match window_larger_than_input(op) {
+            Some(message) => Err(message),
+            None if op_type == "Conv" => check_conv_channels(op, op_type),
+            None => Ok(()),
+        },
+        "ConvTranspose" => check_conv_channels(op, op_type),
         "Attention" | "preview.FlexAttention" => {
             let kind = op_type.trim_start_matches("preview.");
             for (i, name) in [(0, "query"), (1, "key"), (2, "value")] {
@@ -779,6 +827,18 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
         "SoftmaxCrossEntropyLoss" | "NegativeLogLikelihoodLoss" => {
             if let Some(w) = input(2).filter(|w| w.len() != 1) {
                 return Err(format!("{op_type}'s weight {} must be 1-D", show(&w)));
+            }
+            // One weight per class (the scores' axis 1).
+            if let (Some(w), Some(x)) = (input(2), input(0)) {
+                if let (Some(Dim::Static(n)), Some(Dim::Static(c))) = (w.first(), x.get(1)) {
+                    if n != c {
+                        return Err(format!(
+                            "{op_type}'s weight {} has {n} entries for the {c} classes of its scores {}",
+                            show(&w),
+                            show(&x)
+                        ));
+                    }
+                }
             }
             if let (Some(x), Some(t)) = (input(0), input(1)) {
                 let mut want = x.clone();
@@ -952,6 +1012,31 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
                     return Err(format!(
                         "LinearAttention's q_num_heads = {q} must be a positive multiple of kv_num_heads = {kv}"
                     ));
+                }
+            }
+            // decay: one per key head, or one per key head and key dim;
+            // beta: one (broadcast) or one per key head (onnx's inference).
+            if let Some(kv) = crate::ir::int_attribute(op, "kv_num_heads").filter(|&kv| kv > 0) {
+                let last = |i: usize| match input(i).as_deref() {
+                    Some([_, _, Dim::Static(n)]) => Some(*n),
+                    _ => None,
+                };
+                let key_width = last(1).filter(|w| w % kv == 0);
+                if let Some(d) = last(4).filter(|_| decay) {
+                    let fits = match key_width {
+                        Some(width) => d == kv || d == width,
+                        None => d == kv || d % kv == 0,
+                    };
+                    if !fits {
+                        return Err(format!(
+                            "LinearAttention's decay {} must end in kv_num_heads = {kv} or kv_num_heads * d_k{}",
+                            show(&input(4).unwrap_or_default()),
+                            key_width.map(|w| format!(" = {w}")).unwrap_or_default()
+                        ));
+                    }
+                }
+                if let Some(b) = last(5).filter(|&b| beta && b != 1 && b != kv) {
+                    return Err(format!("LinearAttention's beta last dim {b} must be 1 or kv_num_heads = {kv}"));
                 }
             }
             Ok(())
@@ -1177,12 +1262,20 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                     sizes.into_iter().map(Dim::Static).collect()
                 }
                 (Some(_), _) => vec![Dim::Unknown; n],
-                // Equal parts, the last one smaller (opset 18's num_outputs).
+                // Equal parts, the last one smaller (opset 18's num_outputs):
+                // n - 1 parts of ceil(d / n), the rest last. When that rest
+                // would be negative (5 into 4: 2, 2, 2, -1) the Split cannot
+                // run; it may sit in a branch never taken (the expanded
+                // AffineGrid's 2-D branch of a 3-D grid): no sizes claimed.
                 (None, &Dim::Static(d)) if d >= 0 => {
                     let chunk = d / n as i64 + i64::from(d % n as i64 != 0);
-                    (0..n as i64)
-                        .map(|i| Dim::Static(d.saturating_sub(chunk.saturating_mul(i)).clamp(0, chunk)))
-                        .collect()
+                    let last = chunk.checked_mul(n as i64 - 1).and_then(|used| d.checked_sub(used));
+                    match last {
+                        Some(last) if last >= 0 => {
+                            (0..n).map(|i| Dim::Static(if i + 1 == n { last } else { chunk })).collect()
+                        }
+                        _ => vec![Dim::Unknown; n],
+                    }
                 }
                 (None, _) => vec![Dim::Unknown; n],
             };
