@@ -119,7 +119,11 @@ func.func @f(%k: tensor<?x4x?x16xf32, ["s0", "s1"]>) -> tensor<?x4x16x?xf32, ["s
         roots: &["Reshape"],
         min_opset: 13,
         summary: "Reshape(x, s) to a 2-D [prod(x.dims[..a]), prod(x.dims[a..])] (known from the types) -> Flatten(x) {axis = a}: the shape computation goes",
-        apply: Apply::Fn(reshape_to_flatten),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Reshape{..} ?x ?shape)",
+            when: |_, _| true,
+            rhs: Rhs::Build(reshape_to_flatten),
+        }),
         example: r#"
 func.func @f(%x: tensor<?x16x1x1xf32, ["s0"]>) -> tensor<?x16xf32, ["s0"]> {
   %b = "onnx.Shape"(%x) {end = 1 : i64, start = 0 : i64} : (tensor<?x16x1x1xf32, ["s0"]>) -> tensor<1xi64>
@@ -134,7 +138,11 @@ func.func @f(%x: tensor<?x16x1x1xf32, ["s0"]>) -> tensor<?x16xf32, ["s0"]> {
         roots: &["Gather"],
         min_opset: 13,
         summary: "Gather(data, Expand(idx, s)) {axis = 0} -> Expand(Gather(data, idx), Concat(s, data.dims[1..])): gather the rows once, then broadcast (an Expand a broadcasting op absorbs: BERT's token-type embedding)",
-        apply: Apply::Fn(gather_of_expand),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Gather{..} ?data (Expand ?idx ?s))",
+            when: |_, m| m.root_head().attrs.iter().all(|(k, v)| k.as_str() == "axis" && *v == AttrValue::Int(0)),
+            rhs: Rhs::Build(gather_of_expand),
+        }),
         example: r#"
 func.func @f(%t: tensor<10x4xf32>, %g: tensor<1x5xi64>, %x: tensor<?x5x4xf32, ["s0"]>) -> tensor<?x5x4xf32, ["s0"]> {
   %b = "onnx.Shape"(%x) {end = 1 : i64, start = 0 : i64} : (tensor<?x5x4xf32, ["s0"]>) -> tensor<1xi64>
@@ -386,7 +394,11 @@ func.func @f(%x: tensor<?x8xf32, ["s0"]>, %y: tensor<2x?x8xf32, ["s0"]>) -> tens
         roots: &["Gather"],
         min_opset: 13,
         summary: "Gather(data [N, ..], Slice(c, starts, ends, [a], steps)) {axis = 0} with c[.., i, ..] = i (N values along a, other dims 1: a constant buffer such as position_ids) -> Unsqueeze(Slice(data, starts, ends, [0], steps))",
-        apply: Apply::Fn(gather_of_arange),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Gather{..} ?data ?idx=(Slice ?c ?starts ?ends ?axes ...))",
+            when: |_, m| m.root_head().attrs.iter().all(|(k, v)| k.as_str() == "axis" && *v == AttrValue::Int(0)),
+            rhs: Rhs::Build(gather_of_arange),
+        }),
         example: r#"
 func.func @f(%t: tensor<8x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]> {
   %c = "onnx.Constant"() {value = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>} : () -> tensor<1x8xi64>
@@ -403,7 +415,11 @@ func.func @f(%t: tensor<8x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf
         roots: &["GatherElements"],
         min_opset: 13,
         summary: "GatherElements(c, idx) of a constant c holding one value v everywhere (a constant buffer such as token_type_ids) -> Expand(v, Shape(idx))",
-        apply: Apply::Fn(gather_elements_of_uniform),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(GatherElements{..} ?c ?idx)",
+            when: |_, m| m.root_head().attrs.iter().all(|(k, _)| k.as_str() == "axis"),
+            rhs: Rhs::Build(gather_elements_of_uniform),
+        }),
         example: r#"
 func.func @f(%t: tensor<2x4xf32>, %x: tensor<2x?xi64, ["s0"]>) -> tensor<1x?x4xf32, ["s0"]> {
   %c = "onnx.Constant"() {value = dense<0> : tensor<1x8xi64>} : () -> tensor<1x8xi64>
@@ -568,8 +584,8 @@ fn product(dims: &[Dim]) -> Option<Dim> {
 /// when `d0` is the size of `x.dims[..a]` and `d1` that of `x.dims[a..]`
 /// (both orders are row-major: the same elements in the same places). The
 /// sizes come from the types only, so `s` may be computed (`Shape`, `Concat`).
-fn reshape_to_flatten(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id]) -> Option<Id> {
-    let [x, _] = children else { return None };
+fn reshape_to_flatten(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
+    let (x, class) = (&m["x"], m.root());
     let out = rw.ty(class)?.dims.clone()?;
     let xd = rw.ty(*x)?.dims.clone()?;
     // (A 2-D x flattens to itself: `reshape-same-shape`'s case.)
@@ -590,40 +606,33 @@ fn reshape_to_flatten(rw: &mut Rw<'_>, class: Id, _head: &Head, children: &[Id])
 /// aligns from the right, so `s ++ tail` lines `tail` up with the rows and
 /// `s` with `idx` exactly as before). Indices, negative ones included, are
 /// the same values.
-fn gather_of_expand(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [data, e] = children else { return None };
-    if head.attrs.iter().any(|(k, v)| k.as_str() != "axis" || *v != AttrValue::Int(0)) {
-        return None;
-    }
+fn gather_of_expand(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
+    let (data, idx, s, class, head) = (&m["data"], m["idx"], m["s"], m.root(), m.root_head());
     let tail = rw.ty(*data)?.static_shape()?.get(1..)?.to_vec();
     let out = rw.ty(class)?.clone();
-    for (eh, ec) in rw.producers(*e, "Expand") {
-        let [idx, s] = ec[..] else { continue };
-        let (Some(idx_dims), Some(s_len)) =
-            (rw.ty(idx).and_then(|t| t.dims.clone()), rw.ty(s).and_then(|t| t.static_shape()))
-        else {
-            continue;
-        };
-        if !eh.attrs.is_empty() || s_len.len() != 1 || rw.elem(s) != Some(dtype::INT64) {
-            continue;
-        }
-        let mut inner_dims = idx_dims;
-        inner_dims.extend(tail.iter().map(|&d| Dim::Static(d)));
-        let elem = out.elem?;
-        let inner = rw.add(head.clone(), vec![*data, idx], TyInfo::tensor(elem, inner_dims));
-        let shape = if tail.is_empty() {
-            s
-        } else {
-            let t = rw.const_i64s(&tail);
-            rw.add(
-                Head::new("Concat", vec![("axis", AttrValue::Int(0))]),
-                vec![s, t],
-                TyInfo::tensor(dtype::INT64, vec![Dim::Static(s_len[0] + tail.len() as i64)]),
-            )
-        };
-        return rw.add_like(Head::new("Expand", vec![]), vec![inner, shape], class);
+    let (Some(idx_dims), Some(s_len)) =
+        (rw.ty(idx).and_then(|t| t.dims.clone()), rw.ty(s).and_then(|t| t.static_shape()))
+    else {
+        return None;
+    };
+    if s_len.len() != 1 || rw.elem(s) != Some(dtype::INT64) {
+        return None;
     }
-    None
+    let mut inner_dims = idx_dims;
+    inner_dims.extend(tail.iter().map(|&d| Dim::Static(d)));
+    let elem = out.elem?;
+    let inner = rw.add(head.clone(), vec![*data, idx], TyInfo::tensor(elem, inner_dims));
+    let shape = if tail.is_empty() {
+        s
+    } else {
+        let t = rw.const_i64s(&tail);
+        rw.add(
+            Head::new("Concat", vec![("axis", AttrValue::Int(0))]),
+            vec![s, t],
+            TyInfo::tensor(dtype::INT64, vec![Dim::Static(s_len[0] + tail.len() as i64)]),
+        )
+    };
+    rw.add_like(Head::new("Expand", vec![]), vec![inner, shape], class)
 }
 
 /// The broadcast of `shapes` when every dim is provably known (numpy rules:
@@ -732,64 +741,56 @@ fn unsqueeze_into_broadcast(rw: &mut Rw<'_>, class: Id, head: &Head, children: &
 /// same Slice selects (both axes have `N` elements, so starts, ends and
 /// steps clamp alike), so the value is `Slice(data, starts, ends, [0],
 /// steps)` with `c`'s other (size-1) dims put back by an Unsqueeze.
-fn gather_of_arange(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [data, idx] = children[..] else { return None };
-    if head.attrs.iter().any(|(k, v)| k.as_str() != "axis" || *v != AttrValue::Int(0)) {
-        return None;
-    }
+fn gather_of_arange(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
+    let (data, idx, class) = (m["data"], m["idx"], m.root());
     let data_ty = rw.ty(data)?.clone();
     let data_dims = data_ty.dims.clone()?;
     let Some(Dim::Static(n)) = data_dims.first().cloned() else { return None };
     let idx_dims = rw.ty(idx)?.dims.clone()?;
-    for (sh, sc) in rw.producers(idx, "Slice") {
-        if !sh.attrs.is_empty() || !(4..=5).contains(&sc.len()) {
-            continue;
-        }
-        let (c, starts, ends, axes) = (sc[0], sc[1], sc[2], sc[3]);
-        let Some(shape) = rw.ty(c).and_then(TyInfo::static_shape) else { continue };
-        let Some(values) = rw.ints(c) else { continue };
-        let Some([axis]) = rw.ints(axes).and_then(|a| <[i64; 1]>::try_from(a).ok()) else { continue };
-        let Some(a) = super::norm_axis(axis, shape.len()) else { continue };
-        let counts = shape[a] == n
-            && shape.iter().enumerate().all(|(i, &d)| i == a || d == 1)
-            && values.len() as i64 == n
-            && values.iter().enumerate().all(|(i, &v)| v == i as i64);
-        // steps, when given, must be known (any non-zero step selects the same rows of both).
-        let steps_ok = sc.len() == 4 || rw.ints(sc[4]).is_some_and(|s| s.len() == 1 && s[0] != 0);
-        // The new axes operand is int64: Slice wants one index type.
-        let int64 = [starts, ends].iter().chain(sc.get(4)).all(|&v| rw.elem(v) == Some(dtype::INT64));
-        if !counts || !steps_ok || !int64 || idx_dims.len() != shape.len() {
-            continue;
-        }
-        let mut sliced_dims = vec![idx_dims[a].clone()];
-        sliced_dims.extend(data_dims[1..].iter().cloned());
-        // Axis 0 (the starts, when they are that constant, are the same e-class).
-        let zero = match rw.ints(starts).as_deref() {
-            Some([0]) => starts,
-            _ => rw.const_i64s(&[0]),
-        };
-        let mut operands = vec![data, starts, ends, zero];
-        operands.extend(sc.get(4).copied());
-        let sliced = rw.add(Head::new("Slice", vec![]), operands, TyInfo::tensor(data_ty.elem?, sliced_dims));
-        if shape.len() == 1 {
-            return Some(sliced);
-        }
-        let ones: Vec<i64> = (0..shape.len() as i64).filter(|&i| i != a as i64).collect();
-        let axes = rw.const_i64s(&ones);
-        return rw.add_like(Head::new("Unsqueeze", vec![]), vec![sliced, axes], class);
+    let sc = m.operands("idx");
+    if !(4..=5).contains(&sc.len()) {
+        return None;
     }
-    None
+    let (c, starts, ends, axes) = (sc[0], sc[1], sc[2], sc[3]);
+    let shape = rw.ty(c).and_then(TyInfo::static_shape)?;
+    let values = rw.ints(c)?;
+    let [axis] = rw.ints(axes).and_then(|a| <[i64; 1]>::try_from(a).ok())?;
+    let a = super::norm_axis(axis, shape.len())?;
+    let counts = shape[a] == n
+        && shape.iter().enumerate().all(|(i, &d)| i == a || d == 1)
+        && values.len() as i64 == n
+        && values.iter().enumerate().all(|(i, &v)| v == i as i64);
+    // steps, when given, must be known (any non-zero step selects the same rows of both).
+    let steps_ok = sc.len() == 4 || rw.ints(sc[4]).is_some_and(|s| s.len() == 1 && s[0] != 0);
+    // The new axes operand is int64: Slice wants one index type.
+    let int64 = [starts, ends].iter().chain(sc.get(4)).all(|&v| rw.elem(v) == Some(dtype::INT64));
+    if !counts || !steps_ok || !int64 || idx_dims.len() != shape.len() {
+        return None;
+    }
+    let mut sliced_dims = vec![idx_dims[a].clone()];
+    sliced_dims.extend(data_dims[1..].iter().cloned());
+    // Axis 0 (the starts, when they are that constant, are the same e-class).
+    let zero = match rw.ints(starts).as_deref() {
+        Some([0]) => starts,
+        _ => rw.const_i64s(&[0]),
+    };
+    let mut operands = vec![data, starts, ends, zero];
+    operands.extend(sc.get(4).copied());
+    let sliced = rw.add(Head::new("Slice", vec![]), operands, TyInfo::tensor(data_ty.elem?, sliced_dims));
+    if shape.len() == 1 {
+        return Some(sliced);
+    }
+    let ones: Vec<i64> = (0..shape.len() as i64).filter(|&i| i != a as i64).collect();
+    let axes = rw.const_i64s(&ones);
+    rw.add_like(Head::new("Unsqueeze", vec![]), vec![sliced, axes], class)
 }
 
 /// `GatherElements(c, idx)` of a constant `c` whose every element is the
 /// same `v`: every gathered element is `v`, so the value is `v` broadcast to
 /// `idx`'s shape (an index out of range, an error for the op, is not
 /// checked any more).
-fn gather_elements_of_uniform(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [c, idx] = children[..] else { return None };
-    if !head.attrs.iter().all(|(k, _)| k.as_str() == "axis") {
-        return None;
-    }
+fn gather_elements_of_uniform(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
+    let (c, idx, class) = (m["c"], m["idx"], m.root());
     use crate::lang::{Tensor, Values};
     let elem = rw.elem(c)?;
     let rank = rw.ty(idx)?.rank()?;
