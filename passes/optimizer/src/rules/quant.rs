@@ -11,7 +11,7 @@
 //! `(q - zp) * scale` overflows.
 
 use super::{
-    pattern::{PatternRule, Rhs},
+    pattern::{Match, PatternRule, Rhs},
     weights::{only_used_by, transform_head, weight_kind},
     Apply, Rule, Rw,
 };
@@ -27,7 +27,11 @@ pub static RULES: &[Rule] = &[
         roots: &["Reshape", "Unsqueeze", "Squeeze", "Transpose", "Flatten", "Expand"],
         min_opset: 13,
         summary: "Reshape/Unsqueeze/Squeeze/Transpose/Flatten/Expand(DequantizeLinear(q, s, zp)) with 0-d s, zp -> DequantizeLinear(the same op of q, s, zp): the integers move (a quarter of the bytes for int8), and onnxruntime's QDQ propagation has nothing to insert (at opset 21+ it inserts a Q of mismatched zero-point type and fails to load the model, onnxruntime 1.32)",
-        apply: Apply::Fn(dq_through_data_movement),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Reshape{..} ?d=(DequantizeLinear{..} ?q ...) ...) | (Unsqueeze{..} ?d=(DequantizeLinear{..} ?q ...) ...) | (Squeeze{..} ?d=(DequantizeLinear{..} ?q ...) ...) | (Transpose{..} ?d=(DequantizeLinear{..} ?q ...) ...) | (Flatten{..} ?d=(DequantizeLinear{..} ?q ...) ...) | (Expand{..} ?d=(DequantizeLinear{..} ?q ...) ...)",
+            when: |rw, m| per_tensor(rw, m.head("d"), m.operands("d")),
+            rhs: Rhs::Build(dq_through_data_movement),
+        }),
         example: r#"
 func.func @f(%q: tensor<?x4x6xi8, ["s0"]>) -> tensor<?x6x4xf32, ["s0"]> {
   %s = "onnx.Constant"() {value = dense<0.25> : tensor<f32>} : () -> tensor<f32>
@@ -74,7 +78,11 @@ func.func @f(%q: tensor<?x4xui8, ["s0"]>, %s: tensor<4xf32>) -> (tensor<?x4xf32,
         roots: &["QuantizeLinear"],
         min_opset: 13,
         summary: "QuantizeLinear(DequantizeLinear(q, s, zp), s, zp) -> q for the same 0-d s and zp, s a float32 constant in [2^-126, 2^110] (then round((q - zp) * s / s) is q - zp for every 8- and 16-bit q)",
-        apply: Apply::Fn(q_of_dq),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(QuantizeLinear{..} ?d=(DequantizeLinear{..} ?q ?s ?zp) ?s ?zp) | (QuantizeLinear{..} ?d=(DequantizeLinear{..} ?q ?s) ?s)",
+            when: q_of_dq,
+            rhs: Rhs::Template("?q"),
+        }),
         example: r#"
 func.func @f(%q: tensor<2x3xi8>) -> tensor<2x3xi8> {
   %s = "onnx.Constant"() {value = dense<0.0123> : tensor<f32>} : () -> tensor<f32>
@@ -91,27 +99,25 @@ fn small_int(elem: Option<i32>) -> bool {
     matches!(elem, Some(dtype::INT8 | dtype::UINT8 | dtype::INT16 | dtype::UINT16))
 }
 
-/// `(q, operands)` of a per-tensor `DequantizeLinear` producing `x`: 0-d
-/// scale and zero point (or none), no attribute but `axis` (moot then).
-fn per_tensor_dq(rw: &Rw<'_>, x: Id) -> Option<(Id, Vec<Id>)> {
-    rw.producers(x, "DequantizeLinear").into_iter().find_map(|(h, c)| {
-        let plain = h.attrs.iter().all(|(k, _)| k.as_str() == "axis");
-        let scalars = c[1..].iter().all(|&p| rw.ty(p).and_then(TyInfo::rank) == Some(0));
-        (h.results == 1 && plain && (2..=3).contains(&c.len()) && scalars && small_int(rw.elem(c[0])))
-            .then(|| (c[0], c[1..].to_vec()))
-    })
+/// True for a per-tensor `DequantizeLinear` node (`head`, `operands`):
+/// 0-d scale and zero point (or none), no attribute but `axis` (moot then),
+/// 8- or 16-bit integers.
+fn per_tensor(rw: &Rw<'_>, head: &Head, operands: &[Id]) -> bool {
+    let plain = head.attrs.iter().all(|(k, _)| k.as_str() == "axis");
+    let scalars = operands[1..].iter().all(|&p| rw.ty(p).and_then(TyInfo::rank) == Some(0));
+    plain && (2..=3).contains(&operands.len()) && scalars && small_int(rw.elem(operands[0]))
 }
 
-fn dq_through_data_movement(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let (&x, rest) = children.split_first()?;
-    let (q, params) = per_tensor_dq(rw, x)?;
+fn dq_through_data_movement(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
+    let (head, class, rest) = (m.root_head(), m.root(), &m.root_operands()[1..]);
+    let (q, params) = (m["q"], &m.operands("d")[1..]);
     let dims = rw.ty(class)?.dims.clone()?;
     let moved_ty = TyInfo::tensor(rw.elem(q)?, dims);
     let mut operands = vec![q];
     operands.extend_from_slice(rest);
     let moved = rw.add(head.clone(), operands, moved_ty);
     let mut dq_operands = vec![moved];
-    dq_operands.extend(params);
+    dq_operands.extend_from_slice(params);
     rw.add_like(Head::new("DequantizeLinear", vec![]), dq_operands, class)
 }
 
@@ -158,21 +164,15 @@ fn dq_per_axis_through_transpose(rw: &mut Rw<'_>, class: Id, head: &Head, childr
     rw.add_like(Head::new("DequantizeLinear", vec![("axis", AttrValue::Int(new_axis))]), dq_operands, class)
 }
 
-fn q_of_dq(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
+/// `QuantizeLinear(DequantizeLinear(q, s, zp), s, zp)` is `q` (the same
+/// e-classes of parameters: the pattern's repeated `?s`, `?zp`).
+fn q_of_dq(rw: &Rw<'_>, m: &Match) -> bool {
     // Only the default saturation (float8 targets are not small ints anyway)
     // and an `output_dtype` that the result type already says.
-    if !head.attrs.iter().all(|(k, _)| matches!(k.as_str(), "axis" | "saturate" | "output_dtype")) {
-        return None;
-    }
-    let (&x, qparams) = children.split_first()?;
-    let (q, dqparams) = per_tensor_dq(rw, x)?;
-    if qparams.len() != dqparams.len() || !rw.same_type(class, q) {
-        return None;
-    }
-    let same = qparams.iter().zip(&dqparams).all(|(a, b)| rw.find(*a) == rw.find(*b));
-    let scale = rw.scalar(qparams[0]).filter(|_| rw.elem(qparams[0]) == Some(dtype::FLOAT))?;
+    let known = m.root_head().attrs.iter().all(|(k, _)| matches!(k.as_str(), "axis" | "saturate" | "output_dtype"));
+    let Some(scale) = rw.scalar(m["s"]).filter(|_| rw.elem(m["s"]) == Some(dtype::FLOAT)) else { return false };
     // |q - zp| < 2^17: the product stays normal and finite, and dividing it
     // back is within half a unit of q - zp.
     let in_range = (2f64.powi(-126)..=2f64.powi(110)).contains(&scale);
-    (same && in_range).then_some(q)
+    known && per_tensor(rw, m.head("d"), m.operands("d")) && rw.same_type(m.root(), m["q"]) && in_range
 }
