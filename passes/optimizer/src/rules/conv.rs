@@ -16,6 +16,7 @@
 //! (`transB = 1`: the output features are `W`'s rows) before a BatchNorm1d.
 
 use super::{
+    pattern::{Match, PatternRule, Rhs},
     weights::{is_weight, transform_head, EXAMPLE_ARCHIVE},
     Apply, Rule, Rw,
 };
@@ -31,7 +32,11 @@ pub static RULES: &[Rule] = &[
     roots: &["BatchNormalization"],
     min_opset: 9,
     summary: "BatchNormalization(Conv(x, W, b), scale, B, mean, var) of initializers -> Conv(x, W', b') with W', b' folded by the writer",
-    apply: Apply::Fn(conv_batchnorm),
+    apply: Apply::Pattern(PatternRule {
+            lhs: "(BatchNormalization{..} ?y=(Conv{..} ?x ?w ...) ?scale ?shift ?mean ?var)",
+            when: |_, _| true,
+            rhs: Rhs::Build(conv_batchnorm),
+        }),
     example: r#"
 func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x5x5xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "conv.weight"} : () -> tensor<4x3x3x3xf32>
@@ -50,7 +55,11 @@ func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x5x5xf32, ["s0"]> {
         roots: &["BatchNormalization"],
         min_opset: 9,
         summary: "BatchNormalization(ConvTranspose(x, W, b)) {group 1} of initializers -> ConvTranspose(x, W', b'), W scaled along its output-channel axis 1 by the writer",
-        apply: Apply::Fn(convtranspose_batchnorm),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(BatchNormalization{..} ?y=(ConvTranspose{..} ?x ?w ...) ?scale ?shift ?mean ?var)",
+            when: |_, _| true,
+            rhs: Rhs::Build(convtranspose_batchnorm),
+        }),
         example: r#"
 func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x6x6xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "convt.weight"} : () -> tensor<3x4x2x2xf32>
@@ -68,7 +77,11 @@ func.func @f(%x: tensor<?x3x5x5xf32, ["s0"]>) -> tensor<?x4x6x6xf32, ["s0"]> {
         roots: &["BatchNormalization"],
         min_opset: 9,
         summary: "BatchNormalization(Gemm(x, W, c) {transB = 1}) of a 2-D x and initializers (a Linear then BatchNorm1d) -> Gemm(x, W', c'), W's rows (output features) scaled by the writer",
-        apply: Apply::Fn(gemm_batchnorm),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(BatchNormalization{..} ?y=(Gemm{..} ?x ?w ...) ?scale ?shift ?mean ?var)",
+            when: |_, _| true,
+            rhs: Rhs::Build(gemm_batchnorm),
+        }),
         example: r#"
 func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x4xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "q.weight"} : () -> tensor<4x4xf32>
@@ -146,65 +159,62 @@ fn vector_bias(rw: &Rw<'_>, operands: &[Id], at: usize, m: i64, elem: i32) -> Op
     }
 }
 
-fn convtranspose_batchnorm(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let (y, epsilon, elem, m, stats) = batchnorm_stats(rw, class, head, children)?;
-    for (ct_head, operands) in rw.producers(y, "ConvTranspose") {
-        // Group 1: W is [C_in, C_out, k...], the output channels on axis 1.
-        if !ct_head.fully_known() || ct_head.int("group").unwrap_or(1) != 1 || !(2..=3).contains(&operands.len()) {
-            continue;
-        }
-        let (x, w) = (operands[0], operands[1]);
-        let Some(wshape) = rw.ty(w).and_then(|t| t.static_shape()) else { continue };
-        if wshape.len() < 3 || wshape[1] != m || !is_weight(rw, w) || rw.elem(w) != Some(elem) {
-            continue;
-        }
-        let Some(bias) = vector_bias(rw, &operands, 2, m, elem) else { continue };
-        let (folded_w, folded_b) = folded(rw, w, bias, 1, epsilon, stats)?;
-        return rw.add_like((*ct_head).clone(), vec![x, folded_w, folded_b], class);
+fn convtranspose_batchnorm(rw: &mut Rw<'_>, matched: &Match) -> Option<Id> {
+    let class = matched.root();
+    let (_, epsilon, elem, m, stats) = batchnorm_stats(rw, class, matched.root_head(), matched.root_operands())?;
+    let (ct_head, operands) = (matched.head("y"), matched.operands("y"));
+    // Group 1: W is [C_in, C_out, k...], the output channels on axis 1.
+    if !ct_head.fully_known() || ct_head.int("group").unwrap_or(1) != 1 || !(2..=3).contains(&operands.len()) {
+        return None;
     }
-    None
+    let (x, w) = (operands[0], operands[1]);
+    let wshape = rw.ty(w).and_then(|t| t.static_shape())?;
+    if wshape.len() < 3 || wshape[1] != m || !is_weight(rw, w) || rw.elem(w) != Some(elem) {
+        return None;
+    }
+    let bias = vector_bias(rw, operands, 2, m, elem)?;
+    let (folded_w, folded_b) = folded(rw, w, bias, 1, epsilon, stats)?;
+    rw.add_like(ct_head.clone(), vec![x, folded_w, folded_b], class)
 }
 
-fn gemm_batchnorm(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let (y, epsilon, elem, m, stats) = batchnorm_stats(rw, class, head, children)?;
-    for (gemm_head, operands) in rw.producers(y, "Gemm") {
-        // y = x W^T + c: the output features are W's rows, BatchNormalization's
-        // channels (axis 1 of the 2-D y).
-        let plain = gemm_head.fully_known()
-            && gemm_head.int("transA").unwrap_or(0) == 0
-            && gemm_head.int("transB").unwrap_or(0) == 1
-            && gemm_head.float("alpha").unwrap_or(1.0) == 1.0
-            && gemm_head.float("beta").unwrap_or(1.0) == 1.0;
-        if !plain || !(2..=3).contains(&operands.len()) {
-            continue;
-        }
-        let (x, w) = (operands[0], operands[1]);
-        let Some(wshape) = rw.ty(w).and_then(|t| t.static_shape()) else { continue };
-        if wshape.len() != 2 || wshape[0] != m || !is_weight(rw, w) || rw.elem(w) != Some(elem) {
-            continue;
-        }
-        let Some(bias) = vector_bias(rw, &operands, 2, m, elem) else { continue };
-        let (folded_w, folded_b) = folded(rw, w, bias, 0, epsilon, stats)?;
-        return rw.add_like((*gemm_head).clone(), vec![x, folded_w, folded_b], class);
+fn gemm_batchnorm(rw: &mut Rw<'_>, matched: &Match) -> Option<Id> {
+    let class = matched.root();
+    let (_, epsilon, elem, m, stats) = batchnorm_stats(rw, class, matched.root_head(), matched.root_operands())?;
+    let (gemm_head, operands) = (matched.head("y"), matched.operands("y"));
+    // y = x W^T + c: the output features are W's rows, BatchNormalization's
+    // channels (axis 1 of the 2-D y).
+    let plain = gemm_head.fully_known()
+        && gemm_head.int("transA").unwrap_or(0) == 0
+        && gemm_head.int("transB").unwrap_or(0) == 1
+        && gemm_head.float("alpha").unwrap_or(1.0) == 1.0
+        && gemm_head.float("beta").unwrap_or(1.0) == 1.0;
+    if !plain || !(2..=3).contains(&operands.len()) {
+        return None;
     }
-    None
+    let (x, w) = (operands[0], operands[1]);
+    let wshape = rw.ty(w).and_then(|t| t.static_shape())?;
+    if wshape.len() != 2 || wshape[0] != m || !is_weight(rw, w) || rw.elem(w) != Some(elem) {
+        return None;
+    }
+    let bias = vector_bias(rw, operands, 2, m, elem)?;
+    let (folded_w, folded_b) = folded(rw, w, bias, 0, epsilon, stats)?;
+    rw.add_like(gemm_head.clone(), vec![x, folded_w, folded_b], class)
 }
 
-fn conv_batchnorm(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let (y, epsilon, elem, m, stats) = batchnorm_stats(rw, class, head, children)?;
-    for (conv_head, operands) in rw.producers(y, "Conv") {
-        // W is [C_out, C_in / group, k...]: the output channels on axis 0.
-        if !(2..=3).contains(&operands.len()) {
-            continue;
-        }
-        let (x, w) = (operands[0], operands[1]);
-        let Some(wshape) = rw.ty(w).and_then(|t| t.static_shape()) else { continue };
-        if wshape.len() < 3 || wshape[0] != m || !is_weight(rw, w) || rw.elem(w) != Some(elem) {
-            continue;
-        }
-        let Some(bias) = vector_bias(rw, &operands, 2, m, elem) else { continue };
-        let (folded_w, folded_b) = folded(rw, w, bias, 0, epsilon, stats)?;
-        return rw.add_like((*conv_head).clone(), vec![x, folded_w, folded_b], class);
+fn conv_batchnorm(rw: &mut Rw<'_>, matched: &Match) -> Option<Id> {
+    let class = matched.root();
+    let (_, epsilon, elem, m, stats) = batchnorm_stats(rw, class, matched.root_head(), matched.root_operands())?;
+    let (conv_head, operands) = (matched.head("y"), matched.operands("y"));
+    // W is [C_out, C_in / group, k...]: the output channels on axis 0.
+    if !(2..=3).contains(&operands.len()) {
+        return None;
     }
-    None
+    let (x, w) = (operands[0], operands[1]);
+    let wshape = rw.ty(w).and_then(|t| t.static_shape())?;
+    if wshape.len() < 3 || wshape[0] != m || !is_weight(rw, w) || rw.elem(w) != Some(elem) {
+        return None;
+    }
+    let bias = vector_bias(rw, operands, 2, m, elem)?;
+    let (folded_w, folded_b) = folded(rw, w, bias, 0, epsilon, stats)?;
+    rw.add_like(conv_head.clone(), vec![x, folded_w, folded_b], class)
 }

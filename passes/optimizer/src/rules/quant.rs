@@ -46,7 +46,11 @@ func.func @f(%q: tensor<?x4x6xi8, ["s0"]>) -> tensor<?x6x4xf32, ["s0"]> {
         roots: &["Transpose"],
         min_opset: 13,
         summary: "Transpose(DequantizeLinear(q, s, zp) along axis a) -> DequantizeLinear(Transpose(q), s, zp) along the axis a moves to: a quantized Linear's weight (per output channel, transposed for MatMul) becomes an int8 initializer transposed at write time, and onnxruntime's QDQ fusions see DequantizeLinear -> MatMul",
-        apply: Apply::Fn(dq_per_axis_through_transpose),
+        apply: Apply::Pattern(PatternRule {
+            lhs: "(Transpose{..} ?x=(DequantizeLinear{..} ?q ?s ...))",
+            when: |rw, m| per_axis(rw, m.head("x"), m.operands("x")),
+            rhs: Rhs::Build(dq_per_axis_through_transpose),
+        }),
         example: r#"
 func.func @f(%q: tensor<3x4xi8>) -> tensor<4x3xf32> {
   %s = "onnx.Constant"() {value = dense<[0.25, 0.5, 0.125]> : tensor<3xf32>} : () -> tensor<3xf32>
@@ -121,24 +125,27 @@ fn dq_through_data_movement(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
     rw.add_like(Head::new("DequantizeLinear", vec![]), dq_operands, class)
 }
 
-fn dq_per_axis_through_transpose(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [x] = children else { return None };
+/// True for a per-axis `DequantizeLinear` node (`head`, `operands`): 1-D
+/// scale and zero point, no attribute but `axis` (and a 0 `block_size`),
+/// 8- or 16-bit integers.
+fn per_axis(rw: &Rw<'_>, head: &Head, operands: &[Id]) -> bool {
+    let known = head
+        .attrs
+        .iter()
+        .all(|(k, _)| k.as_str() == "axis" || (k.as_str() == "block_size" && head.int("block_size") == Some(0)));
+    let vectors = operands[1..].iter().all(|&p| rw.ty(p).and_then(TyInfo::rank) == Some(1));
+    known && vectors && (2..=3).contains(&operands.len()) && small_int(rw.elem(operands[0]))
+}
+
+fn dq_per_axis_through_transpose(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
+    let (x, class, head) = (&m["x"], m.root(), m.root_head());
     let dims = rw.ty(class)?.dims.clone()?;
     let rank = dims.len() as i64;
     let perm: Vec<i64> = match head.ints("perm") {
         Some(p) => p.to_vec(),
         None => (0..rank).rev().collect(),
     };
-    let (dq, operands) = rw.producers(*x, "DequantizeLinear").into_iter().find_map(|(h, c)| {
-        let known = h
-            .attrs
-            .iter()
-            .all(|(k, _)| k.as_str() == "axis" || (k.as_str() == "block_size" && h.int("block_size") == Some(0)));
-        let per_axis = rw.ty(c[1]).and_then(TyInfo::rank) == Some(1)
-            && c[2..].iter().all(|&p| rw.ty(p).and_then(TyInfo::rank) == Some(1));
-        (h.results == 1 && known && per_axis && (2..=3).contains(&c.len()) && small_int(rw.elem(c[0])))
-            .then(|| (h.clone(), c.to_vec()))
-    })?;
+    let (dq, operands) = (m.head("x"), m.operands("x"));
     let axis = dq.int("axis").unwrap_or(1);
     let axis = if axis < 0 { axis + rank } else { axis };
     if perm.len() as i64 != rank || !(0..rank).contains(&axis) {

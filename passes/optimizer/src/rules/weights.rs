@@ -9,7 +9,10 @@
 //! table and a Transpose of it for the output projection) would otherwise
 //! be written twice.
 
-use super::{Apply, Rule, Rw};
+use super::{
+    pattern::{Match, PatternRule, Rhs},
+    Apply, Rule, Rw,
+};
 use crate::{
     analysis::embeds,
     lang::{dtype, AttrValue, Head, ONode},
@@ -30,7 +33,7 @@ pub static RULES: &[Rule] = &[
         roots: &["Transpose"],
         min_opset: 1,
         summary: "Transpose(w) of an initializer w used only there -> weight_transform{transpose}(w), done by the writer",
-        apply: Apply::Fn(transpose_initializer),
+        apply: Apply::Pattern(PatternRule { lhs: "(Transpose{..} ?w)", when: |_, _| true, rhs: Rhs::Build(transpose_initializer) }),
         example: r#"
 func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x5xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "fc.weight"} : () -> tensor<5x4xf32>
@@ -44,7 +47,7 @@ func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x5xf32, ["s0"]> {
         roots: &["Gather"],
         min_opset: 13,
         summary: "Gather(w, k) of an initializer w at a constant one-element index k -> weight_transform{reshape}(weight_transform{slice}(w)), done by the writer (an embedding row of a constant id)",
-        apply: Apply::Fn(gather_initializer),
+        apply: Apply::Pattern(PatternRule { lhs: "(Gather{..} ?w ?k)", when: |_, _| true, rhs: Rhs::Build(gather_initializer) }),
         example: r#"
 func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x4xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "fc.weight"} : () -> tensor<5x4xf32>
@@ -59,7 +62,7 @@ func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x4xf32, ["s0"]> {
         roots: &["Cast"],
         min_opset: 1,
         summary: "Cast(w) of an initializer w used only there -> weight_transform{cast}(w) (float to float, or exact), done by the writer",
-        apply: Apply::Fn(cast_initializer),
+        apply: Apply::Pattern(PatternRule { lhs: "(Cast{..} ?w)", when: |_, _| true, rhs: Rhs::Build(cast_initializer) }),
         example: r#"
 func.func @f(%x: tensor<?x4xf32, ["s0"]>) -> tensor<?x3xf32, ["s0"]> {
   %w = "onnx.initializer"() {name = "h16.weight"} : () -> tensor<3x4xf16>
@@ -109,8 +112,8 @@ pub fn transform_head(kind: &str, mut attrs: Vec<(&str, AttrValue)>) -> Head {
     Head::new(WEIGHT_TRANSFORM, attrs)
 }
 
-fn transpose_initializer(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [w] = children[..] else { return None };
+fn transpose_initializer(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
+    let (w, class, head) = (m["w"], m.root(), m.root_head());
     // A transpose of a stored tensor (or of a transpose or cast of one) is a
     // strided view for the writer; other sources would need a gather.
     let kind = weight_kind(rw, w)?;
@@ -133,8 +136,8 @@ fn transpose_initializer(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id
     Some(rw.add(transform_head("transpose", vec![("perm", AttrValue::Ints(perm))]), vec![w], ty))
 }
 
-fn cast_initializer(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [w] = children[..] else { return None };
+fn cast_initializer(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
+    let (w, class, head) = (m["w"], m.root(), m.root_head());
     if !is_weight(rw, w) || !only_used_by(rw, w, class) {
         return None;
     }
@@ -156,8 +159,8 @@ fn cast_initializer(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) ->
 /// (a strided view for the writer), reshaped to the result's shape. `w`
 /// may have other uses (the e-graph keeps the Gather it replaces): written
 /// besides `w`, the slice costs one row of it.
-fn gather_initializer(rw: &mut Rw<'_>, class: Id, head: &Head, children: &[Id]) -> Option<Id> {
-    let [w, k] = children[..] else { return None };
+fn gather_initializer(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
+    let (w, k, class, head) = (m["w"], m["k"], m.root(), m.root_head());
     if weight_kind(rw, w)?.as_str() != "" {
         return None;
     }
