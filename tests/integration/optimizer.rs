@@ -783,15 +783,16 @@ fn bcast(a: D, b: D) -> D {
 }
 
 /// One program of the fusion families (attention spelled out, RMS and
-/// layer normalizations, rotary embeddings), its forms and shapes drawn at random: batch 1 or
+/// layer normalizations, rotary embeddings, GELU and HardSwish), its forms
+/// and shapes drawn at random: batch 1 or
 /// N, key/value batch or heads of 1 (broadcast), a key/value batch under
 /// its own symbol (1 or the query's at run time), scale on the scores or
 /// split over Q and K, additive or boolean masks of several shapes, either
 /// operand order; normalizations with Pow or Mul squares, Div or
 /// Reciprocal, eps on either side, a scale and a bias of the normalized
 /// shape or of more dims; rotary halves by Slice or Split, whole or partial,
-/// caches with equal halves or not, the rotation's sign either way. Returns
-/// the module text.
+/// caches with equal halves or not, the rotation's sign either way; GELU
+/// and HardSwish constants exact or slightly off. Returns the module text.
 fn random_fusion_program(rng: &mut Rng) -> String {
     let pick = |rng: &mut Rng, n: usize| (rng.next() % n as u64) as usize;
     let mut body: Vec<String> = Vec::new();
@@ -814,8 +815,92 @@ fn random_fusion_program(rng: &mut Rng) -> String {
     };
     let b = [D::S("b"), D::N(1), D::N(2)][pick(rng, 3)];
     let s = [D::S("s"), D::N(3)][pick(rng, 2)];
-    let family = pick(rng, 3);
-    if family == 2 {
+    let family = pick(rng, 4);
+    if family == 3 {
+        // GELU (erf or tanh) and HardSwish spelled out, the constants right
+        // or slightly off (which must not fuse), factors in several orders.
+        let dims = [b, s, D::N(8)];
+        let t = tensor_of(&dims, "f32");
+        let f32s = "tensor<f32>";
+        let x = arg(&mut args, "x", &dims, "f32");
+        let exact = pick(rng, 4) != 0;
+        let half_value = if exact { "0.5" } else { "0.6" };
+        let y = match pick(rng, 3) {
+            0 => {
+                // 0.5 * x * (1 + Erf(x / sqrt 2))
+                let a = fresh();
+                if pick(rng, 2) == 0 {
+                    let r2 = constant(&mut body, fresh(), "1.41421354", "f32");
+                    body.push(format!("{a} = \"onnx.Div\"({x}, {r2}) : ({t}, {f32s}) -> {t}"));
+                } else {
+                    let r = constant(&mut body, fresh(), "0.707106769", "f32");
+                    body.push(format!("{a} = \"onnx.Mul\"({x}, {r}) : ({t}, {f32s}) -> {t}"));
+                }
+                let (e, one, sum) = (fresh(), constant(&mut body, fresh(), "1.0", "f32"), fresh());
+                body.push(format!("{e} = \"onnx.Erf\"({a}) : ({t}) -> {t}"));
+                body.push(if pick(rng, 2) == 0 {
+                    format!("{sum} = \"onnx.Add\"({e}, {one}) : ({t}, {f32s}) -> {t}")
+                } else {
+                    format!("{sum} = \"onnx.Add\"({one}, {e}) : ({f32s}, {t}) -> {t}")
+                });
+                let half = constant(&mut body, fresh(), half_value, "f32");
+                let (p1, out) = (fresh(), fresh());
+                if pick(rng, 2) == 0 {
+                    body.push(format!("{p1} = \"onnx.Mul\"({x}, {sum}) : ({t}, {t}) -> {t}"));
+                    body.push(format!("{out} = \"onnx.Mul\"({p1}, {half}) : ({t}, {f32s}) -> {t}"));
+                } else {
+                    body.push(format!("{p1} = \"onnx.Mul\"({half}, {x}) : ({f32s}, {t}) -> {t}"));
+                    body.push(format!("{out} = \"onnx.Mul\"({sum}, {p1}) : ({t}, {t}) -> {t}"));
+                }
+                out
+            }
+            1 => {
+                // 0.5 * x * (1 + Tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
+                let cube = fresh();
+                if pick(rng, 2) == 0 {
+                    let three = constant(&mut body, fresh(), "3.0", "f32");
+                    body.push(format!("{cube} = \"onnx.Pow\"({x}, {three}) : ({t}, {f32s}) -> {t}"));
+                } else {
+                    let sq = fresh();
+                    body.push(format!("{sq} = \"onnx.Mul\"({x}, {x}) : ({t}, {t}) -> {t}"));
+                    body.push(format!("{cube} = \"onnx.Mul\"({sq}, {x}) : ({t}, {t}) -> {t}"));
+                }
+                let k = constant(&mut body, fresh(), "4.471500e-02", "f32");
+                let (ck, inner, g, sg, th, one, sum) = (
+                    fresh(),
+                    fresh(),
+                    constant(&mut body, fresh(), "0.797884583", "f32"),
+                    fresh(),
+                    fresh(),
+                    constant(&mut body, fresh(), "1.0", "f32"),
+                    fresh(),
+                );
+                body.push(format!("{ck} = \"onnx.Mul\"({k}, {cube}) : ({f32s}, {t}) -> {t}"));
+                body.push(format!("{inner} = \"onnx.Add\"({x}, {ck}) : ({t}, {t}) -> {t}"));
+                body.push(format!("{sg} = \"onnx.Mul\"({inner}, {g}) : ({t}, {f32s}) -> {t}"));
+                body.push(format!("{th} = \"onnx.Tanh\"({sg}) : ({t}) -> {t}"));
+                body.push(format!("{sum} = \"onnx.Add\"({th}, {one}) : ({t}, {f32s}) -> {t}"));
+                let half = constant(&mut body, fresh(), half_value, "f32");
+                let (h, out) = (fresh(), fresh());
+                body.push(format!("{h} = \"onnx.Mul\"({x}, {half}) : ({t}, {f32s}) -> {t}"));
+                body.push(format!("{out} = \"onnx.Mul\"({h}, {sum}) : ({t}, {t}) -> {t}"));
+                out
+            }
+            _ => {
+                // x * HardSigmoid(x) {alpha = 1/6, beta = 0.5}
+                let (hs, out) = (fresh(), fresh());
+                let alpha = if exact { "0.166666672" } else { "0.2" };
+                body.push(format!("{hs} = \"onnx.HardSigmoid\"({x}) {{alpha = {alpha} : f32, beta = 5.000000e-01 : f32}} : ({t}) -> {t}"));
+                body.push(if pick(rng, 2) == 0 {
+                    format!("{out} = \"onnx.Mul\"({x}, {hs}) : ({t}, {t}) -> {t}")
+                } else {
+                    format!("{out} = \"onnx.Mul\"({hs}, {x}) : ({t}, {t}) -> {t}")
+                });
+                out
+            }
+        };
+        results.push((y, t));
+    } else if family == 2 {
         // Rotary embedding, rotate-half form, whole or partial (the first r
         // of D dims rotated), caches with equal halves or not.
         let (h, d) = (D::N(2), 8i64);
@@ -1114,7 +1199,7 @@ fn random_fusion_programs_keep_the_numbers() {
             _ => 3,
         },
     ];
-    for case in 0..150u64 {
+    for case in 0..200u64 {
         let input = random_fusion_program(&mut rng);
         let output = run_pipeline(&input, PIPELINE).unwrap_or_else(|e| panic!("case {case}: {e}\n{input}"));
         assert!(!output.contains("refused ="), "case {case}: a union was refused:\n{output}");
@@ -1158,6 +1243,9 @@ fn random_fusion_programs_keep_the_numbers() {
         "normalization/layer-normalization-affine",
         "rotary/rotate-half",
         "rotary/partial-rotary",
+        "activation/gelu-erf",
+        "activation/gelu-tanh",
+        "activation/hard-swish",
     ] {
         assert!(fired.contains(rule), "{rule} never fired on the random fusion programs: {fired:?}");
     }
