@@ -442,3 +442,24 @@ func.func @linear_attention_decay(%q: tensor<2x1x32xf32>, %k: tensor<2x1x32xf32>
   return %0#0 : tensor<*xf32>
 }
 }
+
+// -----
+
+// Hostile .onnx seed 51: Softmax normalizes along an axis; a 0-d input has
+// none (the Sqrt of a head size mutated into a Softmax). Its rank comes from
+// the Squeeze without axes of a [1] (every size-1 dim goes).
+func.func @softmax_of_scalar(%x: tensor<1xf32>) -> tensor<*xf32> {
+  %s = "onnx.Squeeze"(%x) : (tensor<1xf32>) -> tensor<*xf32>
+  // expected-error @+1 {{Softmax needs an input of rank 1 or more, not a 0-d one}}
+  %0 = "onnx.Softmax"(%s) : (tensor<*xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// (The axis range was already checked.)
+func.func @softmax_axis_out_of_range(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{attribute 'axis' = 2 is out of range for an input of rank 2 (expected [-2, 1])}}
+  %0 = "onnx.LogSoftmax"(%x) {axis = 2 : i64} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -330,3 +330,14 @@ func.func @split_uneven_invalid(%x: tensor<5xi64>) -> (tensor<*xi64>, tensor<*xi
   %a:4 = "onnx.Split"(%x) {axis = 0 : i64, num_outputs = 4 : i64} : (tensor<5xi64>) -> (tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>)
   return %a#0, %a#1, %a#2, %a#3 : tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xi64>
 }
+
+// Squeeze without axes drops every dim of size 1 when all dims are static;
+// a symbolic dim may be 1 at run time, so then nothing is claimed.
+// CHECK-LABEL: func.func @squeeze_all
+// CHECK: "onnx.Squeeze"(%arg0) : (tensor<1x3x1xf32>) -> tensor<3xf32>
+// CHECK: "onnx.Squeeze"(%arg1) : (tensor<1x?xf32, ["s0"]>) -> tensor<*xf32>
+func.func @squeeze_all(%x: tensor<1x3x1xf32>, %y: tensor<1x?xf32, ["s0"]>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %a = "onnx.Squeeze"(%x) : (tensor<1x3x1xf32>) -> tensor<*xf32>
+  %b = "onnx.Squeeze"(%y) : (tensor<1x?xf32, ["s0"]>) -> tensor<*xf32>
+  return %a, %b : tensor<*xf32>, tensor<*xf32>
+}

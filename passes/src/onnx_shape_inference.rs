@@ -739,6 +739,12 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
         "Conv" | "ConvTranspose" | "MaxPool" | "AveragePool" | "LpPool" if window_overflows(op) => {
             Err("its kernel_shape, dilations or pads overflow 64-bit dims".into())
         }
+        // Softmax and its kin normalize along an axis: a 0-d input has none
+        // (onnx: "Input rank must be >= 1"; the axis range is checked with
+        // the other axis attributes).
+        "Softmax" | "LogSoftmax" | "Hardmax" if input(0).is_some_and(|x| x.is_empty()) => {
+            Err(format!("{op_type} needs an input of rank 1 or more, not a 0-d one"))
+        }
         "Conv" | "MaxPool" | "AveragePool" | "LpPool" => match window_larger_than_input(op) {
             Some(message) => Err(message),
             None if op_type == "Conv" => check_conv_channels(op, op_type),
@@ -1423,6 +1429,13 @@ fn infer_op(op: OperationRef<'_, '_>, op_type: &str, values: &ShapeValues) -> Ve
                 s
             }))
         }
+        // Without axes every dim of size 1 goes: known when every dim is
+        // static (a symbolic dim may be 1 at run time).
+        "Squeeze" if given_operand(op, 1).is_none() && op.attribute("axes").is_err() => one(
+            input(0)
+                .filter(|s| s.iter().all(|d| matches!(d, Dim::Static(_))))
+                .map(|s| s.into_iter().filter(|d| *d != Dim::Static(1)).collect()),
+        ),
         "Squeeze" => one(input(0).zip(ir::operand_at(op, 1).and_then(|a| const_ints(a, values))).map(|(s, axes)| {
             let axes: Vec<usize> = axes.iter().map(|&a| norm(a, s.len())).collect();
             s.into_iter().enumerate().filter(|(i, _)| !axes.contains(i)).map(|(_, d)| d).collect()
