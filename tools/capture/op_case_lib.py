@@ -112,6 +112,26 @@ def rb(g, *s):
     return torch.rand(*s, generator=g) < 0.5
 
 
+def finite_marked(t):
+    """NaN -> -77 and +-inf -> +-777: an output compared exactly where a NaN
+    or an infinity would otherwise be compared (the parity harness reads
+    finite values; the markers keep where they were)."""
+    t = torch.where(torch.isnan(t), -77.0, t)
+    return torch.where(torch.isinf(t), torch.sign(t) * 777.0, t)
+
+
+def with_specials(g, *s):
+    """randn with NaN, +inf, -inf, -0.0 and 0.0 planted at fixed places
+    (flat indices 1, 3, 4, 6, 7)."""
+    x = rn(g, *s).reshape(-1)
+    x[1] = float("nan")
+    x[3] = float("inf")
+    x[4] = -float("inf")
+    x[6] = -0.0
+    x[7] = 0.0
+    return x.reshape(s)
+
+
 def seeded_norm(m: nn.Module) -> None:
     """Non-trivial running statistics / affine parameters of a norm layer."""
     with torch.no_grad():

@@ -12,26 +12,10 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from op_case_lib import EXPLICIT, case, grid, nz, nzi, pos, rb, ri, rn, ur
+from op_case_lib import EXPLICIT, case, finite_marked, grid, nz, nzi, pos, rb, ri, rn, ur, with_specials
 
 NAN = float("nan")
 INF = float("inf")
-
-
-def _fin(t):
-    t = torch.where(torch.isnan(t), -77.0, t)
-    return torch.where(torch.isinf(t), torch.sign(t) * 777.0, t)
-
-
-def _with_specials(g, *s):
-    """randn with NaN, +inf, -inf and -0.0 planted at fixed places."""
-    x = rn(g, *s).reshape(-1)
-    x[1] = NAN
-    x[3] = INF
-    x[4] = -INF
-    x[6] = -0.0
-    x[7] = 0.0
-    return x.reshape(s)
 
 
 def _nan_rows(g):
@@ -60,9 +44,9 @@ def _(self, x, y):
     NaN; argmax/argmin over the flattened tensor and with keepdim."""
     mx = x.max(dim=1)
     mn = x.min(dim=1)
-    return (_fin(mx.values), mx.indices, _fin(mn.values), mn.indices,
-            _fin(x.max()), _fin(x.min()), y.max(), y.min(),
-            _fin(torch.amax(x, 1)), _fin(torch.amin(x, 1, keepdim=True)), _fin(torch.amax(x, (0, 1))),
+    return (finite_marked(mx.values), mx.indices, finite_marked(mn.values), mn.indices,
+            finite_marked(x.max()), finite_marked(x.min()), y.max(), y.min(),
+            finite_marked(torch.amax(x, 1)), finite_marked(torch.amin(x, 1, keepdim=True)), finite_marked(torch.amax(x, (0, 1))),
             torch.argmax(x, 1), torch.argmin(x, 1), torch.argmax(x), torch.argmin(y),
             torch.argmax(y, 0, keepdim=True), torch.argmin(x, -1, keepdim=True))
 
@@ -70,13 +54,13 @@ def _(self, x, y):
 @case("math_nan_maximum_minimum", ["maximum.default", "minimum.default", "max.other", "min.other",
                                    "fmax.default", "fmin.default", "clamp.default", "clamp_min.default",
                                    "clamp_max.default"],
-      lambda g, d: (_with_specials(g, 2, 5), _with_specials(g, 2, 5).reshape(-1)[[3, 1, 8, 4, 2]]))
+      lambda g, d: (with_specials(g, 2, 5), with_specials(g, 2, 5).reshape(-1)[[3, 1, 8, 4, 2]]))
 def _(self, x, y):
     """Elementwise maximum/minimum (and max/min with a tensor) propagate NaN; fmax/fmin take the other side;
     clamp of NaN is NaN; inf operands."""
-    return (_fin(torch.maximum(x, y)), _fin(torch.minimum(x, y)), _fin(torch.max(x, y)), _fin(torch.min(x, y)),
-            _fin(torch.fmax(x, y)), _fin(torch.fmin(x, y)), _fin(x.clamp(-1.0, 1.0)), _fin(torch.clamp_min(x, 0.0)),
-            _fin(torch.clamp_max(x, 0.5)))
+    return (finite_marked(torch.maximum(x, y)), finite_marked(torch.minimum(x, y)), finite_marked(torch.max(x, y)), finite_marked(torch.min(x, y)),
+            finite_marked(torch.fmax(x, y)), finite_marked(torch.fmin(x, y)), finite_marked(x.clamp(-1.0, 1.0)), finite_marked(torch.clamp_min(x, 0.0)),
+            finite_marked(torch.clamp_max(x, 0.5)))
 
 
 @case("math_any_all_float", ["any.default", "any.dim", "any.dims", "all.default", "all.dim", "all.dims"],
@@ -119,8 +103,8 @@ def _(self, x):
       lambda g, d: (_nan_rows(g),))
 def _(self, x):
     """NaN and inf through softmax / log_softmax / sum / mean / cumsum / prod (torch gives NaN rows)."""
-    return (_fin(torch.softmax(x, 1)), _fin(torch.log_softmax(x, 1)), _fin(x.sum(1)), _fin(x.mean(1)),
-            _fin(x.cumsum(1)), _fin(x.prod(1)))
+    return (finite_marked(torch.softmax(x, 1)), finite_marked(torch.log_softmax(x, 1)), finite_marked(x.sum(1)), finite_marked(x.mean(1)),
+            finite_marked(x.cumsum(1)), finite_marked(x.prod(1)))
 
 
 # ==========================================================================
@@ -136,19 +120,19 @@ def _(self, x, big, w, a):
     to float (out-of-domain ints give NaN, checked through _fin)."""
     return (torch.acos(x), torch.asin(x), torch.atan(w), torch.tan(x), torch.cosh(w), torch.sinh(w),
             torch.acosh(big), torch.asinh(w), torch.atanh(x),
-            _fin(torch.acos(a)), _fin(torch.asin(a)), torch.atan(a), torch.tan(a), torch.cosh(a), torch.sinh(a),
-            _fin(torch.acosh(a)), torch.asinh(a), _fin(torch.atanh(a)), torch.sin(a), torch.cos(a))
+            finite_marked(torch.acos(a)), finite_marked(torch.asin(a)), torch.atan(a), torch.tan(a), torch.cosh(a), torch.sinh(a),
+            finite_marked(torch.acosh(a)), torch.asinh(a), finite_marked(torch.atanh(a)), torch.sin(a), torch.cos(a))
 
 
 @case("math_trig_specials", ["acos.default", "asin.default", "atan.default", "tan.default", "cosh.default",
                              "sinh.default", "acosh.default", "asinh.default", "atanh.default", "atan2.default"],
-      lambda g, d: (_with_specials(g, 2, 5), torch.tensor([1.0, -1.0, 0.0, -0.0, 2.0, -2.0, 1e-7, 50.0])))
+      lambda g, d: (with_specials(g, 2, 5), torch.tensor([1.0, -1.0, 0.0, -0.0, 2.0, -2.0, 1e-7, 50.0])))
 def _(self, x, e):
     """NaN, +-inf, +-0 and domain edges (+-1, beyond) through the trig and hyperbolic families; atan2 with
     zeros of both signs and infinities."""
-    return tuple(_fin(f(t)) for t in (x, e) for f in (torch.acos, torch.asin, torch.atan, torch.tan, torch.cosh,
+    return tuple(finite_marked(f(t)) for t in (x, e) for f in (torch.acos, torch.asin, torch.atan, torch.tan, torch.cosh,
                                                       torch.sinh, torch.acosh, torch.asinh, torch.atanh)) + (
-        _fin(torch.atan2(x, x.flip(1))), _fin(torch.atan2(e, e.flip(0))))
+        finite_marked(torch.atan2(x, x.flip(1))), finite_marked(torch.atan2(e, e.flip(0))))
 
 
 @case("math_atan2", ["atan2.default"],
@@ -166,8 +150,8 @@ def _(self, y, x, a):
 def _(self, p, x, a, tiny):
     """log10/log2 of positive floats and int64 (log of 0 is -inf), exp2, expm1/log1p accurate for tiny
     arguments (relative), special_* aliases."""
-    return (torch.log10(p), torch.log2(p), _fin(torch.log10(a)), _fin(torch.log2(a)), torch.exp2(x),
-            torch.exp2(a), torch.expm1(x), torch.log1p(p), _fin(torch.expm1(tiny) * 1e6), _fin(torch.log1p(tiny) * 1e6),
+    return (torch.log10(p), torch.log2(p), finite_marked(torch.log10(a)), finite_marked(torch.log2(a)), torch.exp2(x),
+            torch.exp2(a), torch.expm1(x), torch.log1p(p), finite_marked(torch.expm1(tiny) * 1e6), finite_marked(torch.log1p(tiny) * 1e6),
             torch.special.exp2(x), torch.special.expm1(x), torch.special.log1p(p), torch.special.expit(x))
 
 
@@ -186,7 +170,7 @@ def _(self, x, t):
 
 @case("math_is_float_class", ["isnan.default", "isinf.default", "isfinite.default", "isposinf.default",
                               "isneginf.default", "signbit.default"],
-      lambda g, d: (_with_specials(g, 2, 5), ri(g, -3, 4, 2, 3), rb(g, 2, 3)))
+      lambda g, d: (with_specials(g, 2, 5), ri(g, -3, 4, 2, 3), rb(g, 2, 3)))
 def _(self, x, a, m):
     """isnan/isinf/isfinite/isposinf/isneginf/signbit on NaN, +-inf, -0.0 and +0.0; int64 and bool inputs."""
     return (torch.isnan(x), torch.isinf(x), torch.isfinite(x), torch.isposinf(x), torch.isneginf(x),
@@ -195,7 +179,7 @@ def _(self, x, a, m):
 
 
 @case("math_is_core", ["isnan.default", "eq.Scalar", "ne.Scalar", "abs.default"],
-      lambda g, d: (_with_specials(g, 2, 5),), ir="ATEN")
+      lambda g, d: (with_specials(g, 2, 5),), ir="ATEN")
 def _(self, x):
     """Core ATen decomposes isfinite/isposinf/isneginf into isinf, eq/ne and abs: NaN and inf still right."""
     return torch.isfinite(x), torch.isposinf(x), torch.isneginf(x), torch.isnan(x)
@@ -247,7 +231,7 @@ def _(self, x, y, a, b):
     (negative too); fmod by 0.0 is NaN; inf dividend NaN, inf divisor keeps x."""
     z = torch.tensor([0.0, INF, -INF, 2.0, NAN])
     return (torch.fmod(x, y), torch.fmod(x, 1.5), torch.fmod(x, -2), torch.fmod(a, b), torch.fmod(a, 3),
-            torch.fmod(a, -4), _fin(torch.fmod(x[:, :5], z)), _fin(torch.fmod(z, 2.0)), torch.fmod(x, b))
+            torch.fmod(a, -4), finite_marked(torch.fmod(x[:, :5], z)), finite_marked(torch.fmod(z, 2.0)), torch.fmod(x, b))
 
 
 @case("math_div_modes", ["div.Tensor_mode", "div.Scalar_mode", "floor_divide.default", "floor_divide.Scalar",
@@ -266,7 +250,7 @@ def _(self, x, y, a, b, p, q):
             torch.ops.aten.div.Scalar_mode(a, 4, rounding_mode="trunc"),
             torch.ops.aten.div.Scalar_mode(x, -0.7, rounding_mode="trunc"),
             torch.floor_divide(x, y), a // b, torch.ops.aten.floor_divide.Scalar(a, 3),
-            torch.ops.aten.floor_divide.Scalar(x, -1.5), _fin(p // q), _fin(torch.remainder(p, q)),
+            torch.ops.aten.floor_divide.Scalar(x, -1.5), finite_marked(p // q), finite_marked(torch.remainder(p, q)),
             torch.remainder(x, y), torch.remainder(a, b), torch.remainder(x, 0.7), torch.remainder(a, -3))
 
 
@@ -283,9 +267,9 @@ def _(self, x, y, r):
     one and several dims, keepdim, rows of -inf (gives -inf), +inf, NaN; special_logsumexp."""
     e = torch.tensor([-INF, INF, -INF, 1.0, NAN, 1000.0])
     f = torch.tensor([-INF, INF, 2.0, INF, 1.0, 1000.0])
-    return (torch.logaddexp(x, y), torch.logaddexp2(x, y), _fin(torch.logaddexp(e, f)),
-            _fin(torch.logaddexp2(e, f)), torch.logsumexp(x, 1), torch.logsumexp(x * 10, (0, 1), keepdim=True),
-            _fin(torch.logsumexp(r, 1)), _fin(torch.logsumexp(r, -1, keepdim=True)),
+    return (torch.logaddexp(x, y), torch.logaddexp2(x, y), finite_marked(torch.logaddexp(e, f)),
+            finite_marked(torch.logaddexp2(e, f)), torch.logsumexp(x, 1), torch.logsumexp(x * 10, (0, 1), keepdim=True),
+            finite_marked(torch.logsumexp(r, 1)), finite_marked(torch.logsumexp(r, -1, keepdim=True)),
             torch.special.logsumexp(x, 0))
 
 
@@ -294,7 +278,7 @@ def _(self, x, y, r):
 def _(self, x, p, w):
     """log_sigmoid stable for large |x| (-100 gives -100, not -inf); logit with and without eps (eps clamps
     into [eps, 1 - eps]); out-of-range logit is NaN; special_logit."""
-    return (F.logsigmoid(x), torch.logit(p), torch.logit(w, 0.05), _fin(torch.logit(w)),
+    return (F.logsigmoid(x), torch.logit(p), torch.logit(w, 0.05), finite_marked(torch.logit(w)),
             torch.special.logit(p, 1e-3), torch.special.logit(p))
 
 
@@ -306,7 +290,7 @@ def _(self, x, a, m):
     z[1, 2] = 0.0
     z[2, 1] = NAN
     z[0, 4] = INF
-    return (x.cumprod(1), x.cumprod(0), x.cumprod(-1), a.cumprod(1), m.cumprod(1), _fin(z.cumprod(1)),
+    return (x.cumprod(1), x.cumprod(0), x.cumprod(-1), a.cumprod(1), m.cumprod(1), finite_marked(z.cumprod(1)),
             torch.cumprod(a, 0, dtype=torch.float32))
 
 
@@ -320,23 +304,23 @@ def _(self, x, y, p, k):
     v = torch.tensor([4e30, 1.0, 0.0, NAN, 1.0, -0.0])
     z = torch.tensor([0.0, 0.0, 0.0, 2.0, 1.5])
     w = torch.tensor([0.0, NAN, 2.0, 0.0, INF])
-    return (torch.hypot(x, y), _fin(torch.hypot(h, v)), torch.xlogy(x, p), torch.xlogy(k, p),
-            _fin(torch.xlogy(z, w)), torch.xlogy(2.0, p), torch.xlogy(x, 3.0), torch.special.xlogy(k, p),
+    return (torch.hypot(x, y), finite_marked(torch.hypot(h, v)), torch.xlogy(x, p), torch.xlogy(k, p),
+            finite_marked(torch.xlogy(z, w)), torch.xlogy(2.0, p), torch.xlogy(x, 3.0), torch.special.xlogy(k, p),
             torch.special.xlogy(2.0, p), torch.special.xlogy(x, 3.0), torch.special.xlogy(0.0, p))
 
 
 @case("math_elementwise_misc", ["frac.default", "deg2rad.default", "rad2deg.default", "nan_to_num.default",
                                 "lerp.Scalar", "lerp.Tensor", "heaviside.default", "copysign.Tensor",
                                 "copysign.Scalar", "sgn.default", "positive.default"],
-      lambda g, d: (rn(g, 2, 5) * 3, rn(g, 5), ur(g, -1, 2, 2, 5), _with_specials(g, 2, 5), grid(g, 2, 5)))
+      lambda g, d: (rn(g, 2, 5) * 3, rn(g, 5), ur(g, -1, 2, 2, 5), with_specials(g, 2, 5), grid(g, 2, 5)))
 def _(self, x, y, w, s, z):
     """frac (negative values, inf -> NaN), deg2rad/rad2deg, nan_to_num with default (dtype max) and explicit
     replacements, lerp with scalar and tensor weights below/above 0.5, heaviside at 0 / NaN, copysign with
     -0.0 and NaN signs, sgn, positive."""
-    return (torch.frac(x), _fin(torch.frac(s)), torch.deg2rad(x), torch.rad2deg(x),
+    return (torch.frac(x), finite_marked(torch.frac(s)), torch.deg2rad(x), torch.rad2deg(x),
             torch.nan_to_num(s) / 1e30, torch.nan_to_num(s, nan=1.0, posinf=2.0, neginf=-3.0),
             torch.lerp(x, y, 0.3), torch.lerp(x, y, 0.8), torch.lerp(x, y, w), torch.heaviside(z, y),
-            _fin(torch.heaviside(s, y)), torch.copysign(x, s), torch.copysign(x, -1.0), torch.copysign(x, z),
+            finite_marked(torch.heaviside(s, y)), torch.copysign(x, s), torch.copysign(x, -1.0), torch.copysign(x, z),
             torch.sgn(x), torch.positive(x))
 
 
@@ -345,7 +329,7 @@ def _(self, x, y, w, s, z):
 def _(self, p, y, a):
     """float_power computes in float64 (results cast back to float32 for the capture): float and int64 bases,
     tensor / Python-number exponents, a number base."""
-    return tuple(_fin(t.float()) for t in (torch.float_power(p, y), torch.float_power(a, 2), torch.float_power(p, 0.5),
+    return tuple(finite_marked(t.float()) for t in (torch.float_power(p, y), torch.float_power(a, 2), torch.float_power(p, 0.5),
                                      torch.float_power(2.5, y), torch.float_power(a, y)))
 
 
@@ -391,7 +375,7 @@ def _(self, x, y, a, b, e, t):
             torch.round(x, decimals=0), torch.special.round(x, decimals=1),
             torch.special.softmax(x, 1), torch.special.log_softmax(x, 0, dtype=torch.float32),
             torch.sinc(x), torch.sinc(a), torch.special.sinc(torch.zeros(3) + x[0, :3] * 0),
-            _fin(torch.special.entr(e)), torch.special.entr(y.abs()), nd)
+            finite_marked(torch.special.entr(e)), torch.special.entr(y.abs()), nd)
 
 
 @case("math_count_aminmax_nan_reductions", ["count_nonzero.default", "count_nonzero.dim_IntList",
@@ -404,8 +388,8 @@ def _(self, x, z, a):
     m2 = torch.aminmax(x)
     m3 = torch.aminmax(x, dim=1)
     return (torch.count_nonzero(z), torch.count_nonzero(z, 1), torch.count_nonzero(a, dim=(0, 1)),
-            torch.count_nonzero(x), mm.min, mm.max, _fin(m2.min), _fin(m2.max), _fin(m3.min), _fin(m3.max),
-            _fin(torch.nansum(x)), _fin(torch.nansum(x, 1)), torch.nansum(a, 0), _fin(torch.nanmean(x, 1)),
+            torch.count_nonzero(x), mm.min, mm.max, finite_marked(m2.min), finite_marked(m2.max), finite_marked(m3.min), finite_marked(m3.max),
+            finite_marked(torch.nansum(x)), finite_marked(torch.nansum(x, 1)), torch.nansum(a, 0), finite_marked(torch.nanmean(x, 1)),
             torch.nanmean(z, (0, 1), keepdim=True))
 
 
@@ -425,9 +409,9 @@ def _(self, z, a, w):
     ai = a.cummax(1)
     e = torch.tensor([[-1000.0, 0.0, -INF, 5.0, -1000.0], [-INF, -INF, -INF, 1.0, 2.0]])
     o, buf = torch.ops.aten.log_sigmoid_forward(w)
-    return (cm.values, cm.indices, cn.values, cn.indices, _fin(nm.values), nm.indices, _fin(nn_.values),
+    return (cm.values, cm.indices, cn.values, cn.indices, finite_marked(nm.values), nm.indices, finite_marked(nn_.values),
             nn_.indices, ai.values, ai.indices, a.cummin(-1).indices, torch.logcumsumexp(w, 1),
-            torch.logcumsumexp(w, 0), _fin(torch.logcumsumexp(e, 1)), o, buf)
+            torch.logcumsumexp(w, 0), finite_marked(torch.logcumsumexp(e, 1)), o, buf)
 
 
 EXPLICIT["aten.true_divide.Scalar"] = "`torch.true_divide(x, 2)` exports as `true_divide.Tensor`; explicit in `math_aliases`"
@@ -455,13 +439,13 @@ def _(self, x, u, a, big, neg, e, b):
     near +-1 (+-inf at +-1, NaN beyond); i0 small and large (overflows to inf past ~88); the special_* aliases;
     mvlgamma / multigammaln with p = 1, 2, 3; polygamma of order 0."""
     xm = x.abs() + 1.2
-    return (_fin(torch.lgamma(x)), _fin(torch.digamma(x)), _fin(torch.lgamma(a)), _fin(torch.digamma(a)), _fin(torch.lgamma(big)),
-            torch.digamma(big), _fin(torch.lgamma(neg)), _fin(torch.digamma(neg)), torch.erfinv(u),
-            _fin(torch.erfinv(e)),
-            torch.i0(x), _fin(torch.i0(b)), _fin(torch.special.gammaln(x)), _fin(torch.special.psi(x)),
-            _fin(torch.special.digamma(x)), torch.special.erfinv(u), torch.special.i0(x), torch.mvlgamma(xm, 1),
+    return (finite_marked(torch.lgamma(x)), finite_marked(torch.digamma(x)), finite_marked(torch.lgamma(a)), finite_marked(torch.digamma(a)), finite_marked(torch.lgamma(big)),
+            torch.digamma(big), finite_marked(torch.lgamma(neg)), finite_marked(torch.digamma(neg)), torch.erfinv(u),
+            finite_marked(torch.erfinv(e)),
+            torch.i0(x), finite_marked(torch.i0(b)), finite_marked(torch.special.gammaln(x)), finite_marked(torch.special.psi(x)),
+            finite_marked(torch.special.digamma(x)), torch.special.erfinv(u), torch.special.i0(x), torch.mvlgamma(xm, 1),
             torch.mvlgamma(xm, 2), torch.mvlgamma(xm, 3), torch.special.multigammaln(xm, 2),
-            _fin(torch.polygamma(0, x)))
+            finite_marked(torch.polygamma(0, x)))
 
 
 @case("math_special_tails", ["special_erfcx.default", "special_log_ndtr.default", "special_i0e.default",
@@ -475,9 +459,9 @@ def _(self, x, a, b, c, u):
     values far below float32's range) and near 0 from above, i0e for large |x| where I0 overflows; ndtri over
     (0, 1), tiny p, and 0 / 1 / outside (-inf, inf, NaN)."""
     p = torch.tensor([1e-30, 1e-10, 1e-3, 0.02, 0.5, 0.9, 0.999, 1 - 1e-7, 0.0, 1.0, 1.5, -0.1])
-    return (torch.special.erfcx(x), _fin(torch.special.erfcx(a)), torch.special.log_ndtr(x),
+    return (torch.special.erfcx(x), finite_marked(torch.special.erfcx(a)), torch.special.log_ndtr(x),
             torch.special.log_ndtr(b), torch.special.i0e(x), torch.special.i0e(c),
-            torch.special.ndtri(u), _fin(torch.special.ndtri(p)))
+            torch.special.ndtri(u), finite_marked(torch.special.ndtri(p)))
 
 
 @case("math_var_std_mean", ["var_mean.dim", "std_mean.dim", "var_mean.correction", "std_mean.correction",
@@ -512,4 +496,4 @@ def _(self, e, z):
     """Means over nothing are NaN like torch (onnxruntime's ReduceMean of an empty slice is 0); the sum of
     nothing is 0."""
     v, m = torch.var_mean(z, unbiased=False)
-    return (_fin(e.mean(0)), _fin(z.mean()), _fin(v), _fin(m), e.sum(0))
+    return (finite_marked(e.mean(0)), finite_marked(z.mean()), finite_marked(v), finite_marked(m), e.sum(0))

@@ -9,26 +9,10 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from op_case_lib import case, pos, rb, ri, rn
+from op_case_lib import case, finite_marked, pos, rb, ri, rn, with_specials
 
 NAN2 = float("nan")
 INF2 = float("inf")
-
-
-def _fin2(t):
-    t = torch.where(torch.isnan(t), -77.0, t)
-    return torch.where(torch.isinf(t), torch.sign(t) * 777.0, t)
-
-
-def _specials2(g, *s):
-    """randn with NaN, +inf, -inf, -0.0 and 0.0 planted at fixed places."""
-    x = rn(g, *s).reshape(-1)
-    x[1] = NAN2
-    x[3] = INF2
-    x[4] = -INF2
-    x[6] = -0.0
-    x[7] = 0.0
-    return x.reshape(s)
 
 
 @case("math2_products", ["dot.default", "vdot.default", "mv.default", "outer.default", "inner.default",
@@ -88,23 +72,23 @@ def _(self, x, y, a, b, w, bias):
     xn = x.clone()
     xn[1, 2] = NAN2
     return (torch.dist(x, y), torch.dist(x, y, 1), torch.dist(x, y, 0), torch.dist(x, y, INF2),
-            torch.dist(x, y, -INF2), torch.dist(x, y, 3.5), _fin2(torch.dist(xn, y, INF2)),
-            _fin2(torch.dist(xn, y, -INF2)), torch.renorm(x, 2, 0, 1.0), torch.renorm(x, 1, 1, 0.5),
+            torch.dist(x, y, -INF2), torch.dist(x, y, 3.5), finite_marked(torch.dist(xn, y, INF2)),
+            finite_marked(torch.dist(xn, y, -INF2)), torch.renorm(x, 2, 0, 1.0), torch.renorm(x, 1, 1, 0.5),
             torch.renorm(x, INF2, 0, 0.8), torch.renorm(x, 2, -1, 100.0),
             F.bilinear(a, b, w, bias), F.bilinear(a, b, w), F.bilinear(a[0], b[0], w, bias))
 
 
 @case("math2_activations", ["relu6.default", "selu.default", "celu.default", "hardshrink.default",
                             "softshrink.default", "threshold.default", "prelu.default", "rrelu.default"],
-      lambda g, d: (_specials2(g, 3, 4) * 4, rn(g, 2, 3, 4, 5) * 3, rn(g, 3), ri(g, -9, 10, 4, 3)))
+      lambda g, d: (with_specials(g, 3, 4) * 4, rn(g, 2, 3, 4, 5) * 3, rn(g, 3), ri(g, -9, 10, 4, 3)))
 def _(self, x, y, w, a):
     """relu6 / selu / celu (alpha 1, 0.5, -2) / hardshrink (0.5, 1.5, -0.5) / softshrink (0.5, 0) /
     threshold (floats and int64) / rrelu in eval mode with NaN, +-inf and -0.0; prelu with a per-channel
     weight (4-d), one weight, 1-d and 0-d inputs."""
-    return (_fin2(F.relu6(x)), _fin2(F.selu(x)), _fin2(F.celu(x)), _fin2(F.celu(x, 0.5)), _fin2(F.celu(x, -2.0)),
-            _fin2(F.hardshrink(x)), _fin2(F.hardshrink(x, 1.5)), _fin2(F.hardshrink(x, -0.5)),
-            _fin2(F.softshrink(x)), _fin2(F.softshrink(x, 0.0)), _fin2(F.threshold(x, 0.3, -5.0)),
-            F.threshold(a, 2, 100), _fin2(F.rrelu(x, 0.1, 0.5, training=False)), F.rrelu(y, training=False),
+    return (finite_marked(F.relu6(x)), finite_marked(F.selu(x)), finite_marked(F.celu(x)), finite_marked(F.celu(x, 0.5)), finite_marked(F.celu(x, -2.0)),
+            finite_marked(F.hardshrink(x)), finite_marked(F.hardshrink(x, 1.5)), finite_marked(F.hardshrink(x, -0.5)),
+            finite_marked(F.softshrink(x)), finite_marked(F.softshrink(x, 0.0)), finite_marked(F.threshold(x, 0.3, -5.0)),
+            F.threshold(a, 2, 100), finite_marked(F.rrelu(x, 0.1, 0.5, training=False)), F.rrelu(y, training=False),
             F.prelu(y, w), F.prelu(y, w[:1]), F.prelu(y[0, 0, 0], w[:1]), F.prelu(y[0, 0, 0, 0], w[0]),
             F.relu6(y), F.selu(y))
 
@@ -156,7 +140,7 @@ def _close_pairs(g):
 
 @case("math2_float_bits", ["isclose.default", "frexp.Tensor", "ldexp.Tensor", "nextafter.default",
                            "special_xlog1py.default", "special_xlog1py.other_scalar", "special_xlog1py.self_scalar"],
-      lambda g, d: (*_close_pairs(g), ri(g, -20, 20, 12), ri(g, -3, 4, 12), _specials2(g, 12),
+      lambda g, d: (*_close_pairs(g), ri(g, -20, 20, 12), ri(g, -3, 4, 12), with_specials(g, 12),
                     torch.tensor([1e-40, -1e-45, 3.4028234663852886e38, 1.0, 0.5, -2.0, 1.17549435e-38,
                                   -0.0, 0.0, 7.0, 1e-30, 123456.0])))
 def _(self, x, y, a, b, s, edge):
@@ -169,13 +153,13 @@ def _(self, x, y, a, b, s, edge):
     up = torch.full_like(edge, INF2)
     return (torch.isclose(x, y), torch.isclose(x, y, rtol=0.1, atol=0.01), torch.isclose(x, y, equal_nan=True),
             torch.isclose(x, y, rtol=0.0, atol=0.0), torch.isclose(a, b), torch.isclose(a, b, rtol=0.5, atol=1.0),
-            m, e.to(torch.int64), _fin2(ms), es.to(torch.int64),
-            _fin2(torch.ldexp(x, a)), _fin2(torch.ldexp(x, b.to(torch.float32))), _fin2(torch.ldexp(edge, a * 10)),
-            _fin2(torch.nextafter(edge, up)), _fin2(torch.nextafter(edge, -up)), _fin2(torch.nextafter(edge, edge)),
-            _fin2(torch.nextafter(s, x)), _fin2(torch.nextafter(x, s)),
-            _fin2(torch.special.xlog1py(x, y.abs())), _fin2(torch.special.xlog1py(s, x)),
-            _fin2(torch.special.xlog1py(edge, edge.abs() * 1e-3)), _fin2(torch.special.xlog1py(s, 2.5)),
-            _fin2(torch.special.xlog1py(0.5, x)), _fin2(torch.special.xlog1py(0.0, s)))
+            m, e.to(torch.int64), finite_marked(ms), es.to(torch.int64),
+            finite_marked(torch.ldexp(x, a)), finite_marked(torch.ldexp(x, b.to(torch.float32))), finite_marked(torch.ldexp(edge, a * 10)),
+            finite_marked(torch.nextafter(edge, up)), finite_marked(torch.nextafter(edge, -up)), finite_marked(torch.nextafter(edge, edge)),
+            finite_marked(torch.nextafter(s, x)), finite_marked(torch.nextafter(x, s)),
+            finite_marked(torch.special.xlog1py(x, y.abs())), finite_marked(torch.special.xlog1py(s, x)),
+            finite_marked(torch.special.xlog1py(edge, edge.abs() * 1e-3)), finite_marked(torch.special.xlog1py(s, 2.5)),
+            finite_marked(torch.special.xlog1py(0.5, x)), finite_marked(torch.special.xlog1py(0.0, s)))
 
 
 @case("math2_softmax_grad", ["_softmax_backward_data.default", "_safe_softmax.default",

@@ -10,15 +10,10 @@ from __future__ import annotations
 
 import torch
 
-from op_case_lib import case, ri, ur
+from op_case_lib import case, finite_marked, ri, ur
 
 _SNAN = float("nan")
 _SINF = float("inf")
-
-
-def _sfin(t):
-    t = torch.where(torch.isnan(t), -77.0, t)
-    return torch.where(torch.isinf(t), torch.sign(t) * 777.0, t)
 
 
 def _spoints(g):
@@ -34,10 +29,10 @@ def _(self, x, a):
     """polygamma of orders 1..5 and 9 over [-9, 9) (reflection for x < 1/2), at the poles (+-inf for order >= 2,
     torch's large finite trigamma values at the negative integers), at +-inf (trigamma 0 / NaN, higher orders NaN /
     +-inf), NaN; int64 input (computed in float32); special.polygamma."""
-    return (_sfin(torch.polygamma(1, x)), _sfin(torch.polygamma(2, x)), _sfin(torch.polygamma(3, x)),
-            _sfin(torch.polygamma(4, x)), _sfin(torch.polygamma(5, x)), _sfin(torch.polygamma(9, x[12:] / 3)),
-            _sfin(torch.polygamma(1, a)), _sfin(torch.polygamma(2, a)), _sfin(torch.special.polygamma(3, x)),
-            _sfin(torch.special.polygamma(1, x)))
+    return (finite_marked(torch.polygamma(1, x)), finite_marked(torch.polygamma(2, x)), finite_marked(torch.polygamma(3, x)),
+            finite_marked(torch.polygamma(4, x)), finite_marked(torch.polygamma(5, x)), finite_marked(torch.polygamma(9, x[12:] / 3)),
+            finite_marked(torch.polygamma(1, a)), finite_marked(torch.polygamma(2, a)), finite_marked(torch.special.polygamma(3, x)),
+            finite_marked(torch.special.polygamma(1, x)))
 
 
 def _bessel_points(g):
@@ -59,11 +54,11 @@ def _(self, x, a):
     past ln(FLT_MAX) like torch), 1e4, +-inf (NaN for J/Y/I, 0 for K and i1e), NaN, negative x (NaN for Y and K);
     int64 inputs."""
     s = torch.special
-    return (_sfin(s.bessel_j0(x)), _sfin(s.bessel_j1(x)), _sfin(s.bessel_y0(x)), _sfin(s.bessel_y1(x)),
-            _sfin(s.modified_bessel_i0(x)), _sfin(s.modified_bessel_i1(x)), _sfin(s.modified_bessel_k0(x)),
-            _sfin(s.modified_bessel_k1(x)), _sfin(s.scaled_modified_bessel_k0(x)),
-            _sfin(s.scaled_modified_bessel_k1(x)), _sfin(s.i1(x)), _sfin(s.i1e(x)), _sfin(s.spherical_bessel_j0(x)),
-            _sfin(s.bessel_j0(a)), _sfin(s.bessel_y1(a)), _sfin(s.modified_bessel_k1(a)), _sfin(s.i1e(a)))
+    return (finite_marked(s.bessel_j0(x)), finite_marked(s.bessel_j1(x)), finite_marked(s.bessel_y0(x)), finite_marked(s.bessel_y1(x)),
+            finite_marked(s.modified_bessel_i0(x)), finite_marked(s.modified_bessel_i1(x)), finite_marked(s.modified_bessel_k0(x)),
+            finite_marked(s.modified_bessel_k1(x)), finite_marked(s.scaled_modified_bessel_k0(x)),
+            finite_marked(s.scaled_modified_bessel_k1(x)), finite_marked(s.i1(x)), finite_marked(s.i1e(x)), finite_marked(s.spherical_bessel_j0(x)),
+            finite_marked(s.bessel_j0(a)), finite_marked(s.bessel_y1(a)), finite_marked(s.modified_bessel_k1(a)), finite_marked(s.i1e(a)))
 
 
 def _poly_inputs(g, d):
@@ -92,7 +87,7 @@ def _(self, x, n, u, m):
           s.laguerre_polynomial_l, s.legendre_polynomial_p]
     out = []
     for f in fs:
-        out += [_sfin(f(x, n)), _sfin(f(u, 5)), _sfin(f(0.25, n)), _sfin(f(u, m))]
+        out += [finite_marked(f(x, n)), finite_marked(f(u, 5)), finite_marked(f(0.25, n)), finite_marked(f(u, m))]
     return tuple(out)
 
 
@@ -109,8 +104,8 @@ def _zeta_inputs(g, d):
 def _(self, x, q, xi, qp):
     """Hurwitz zeta broadcast (6 x 10): x == 1 (inf), x < 1 (NaN), x = inf, poles at integers q <= 0 (inf),
     negative non-integer q with integer x (summed) and non-integer x (NaN), NaN q; Python-number q and x."""
-    return (_sfin(torch.special.zeta(x, q)), _sfin(torch.special.zeta(xi, qp)), _sfin(torch.special.zeta(xi, 0.75)),
-            _sfin(torch.special.zeta(3.0, qp)))
+    return (finite_marked(torch.special.zeta(x, q)), finite_marked(torch.special.zeta(xi, qp)), finite_marked(torch.special.zeta(xi, 0.75)),
+            finite_marked(torch.special.zeta(3.0, qp)))
 
 
 def _igamma_inputs(g, d):
@@ -125,8 +120,8 @@ def _igamma_inputs(g, d):
 def _(self, a, x):
     """Regularized incomplete gamma P and Q broadcast (8 x 9): series and continued-fraction sides, a ~ x ~ 40,
     a == 0, x == 0, infinities, negative a (NaN), NaN x."""
-    return (_sfin(torch.igamma(a, x)), _sfin(torch.igammac(a, x)), _sfin(torch.special.gammainc(a, x)),
-            _sfin(torch.special.gammaincc(a, x)))
+    return (finite_marked(torch.igamma(a, x)), finite_marked(torch.igammac(a, x)), finite_marked(torch.special.gammainc(a, x)),
+            finite_marked(torch.special.gammaincc(a, x)))
 
 
 @case("special_airy_ai", ["special_airy_ai.default"],
@@ -136,4 +131,4 @@ def _(self, a, x):
 def _(self, x, a):
     """Airy Ai over [-12, 12), at torch's branch points +-2.09, the decaying side up to its 0 past 103.892, a large
     negative x (phase rounded in float32 like torch), +-inf (NaN), NaN; int64 input."""
-    return _sfin(torch.special.airy_ai(x)), torch.special.airy_ai(a)
+    return finite_marked(torch.special.airy_ai(x)), torch.special.airy_ai(a)

@@ -11,14 +11,9 @@ from __future__ import annotations
 
 import torch
 
-from op_case_lib import case, grid, pos, ri, rn
+from op_case_lib import case, finite_marked, grid, pos, ri, rn
 
 _A = torch.ops.aten
-
-
-def _sfin(t):
-    t = torch.where(torch.isnan(t), -77.0, t)
-    return torch.where(torch.isinf(t), torch.sign(t) * 777.0, t)
 
 
 def _with_nans(g, *s):
@@ -37,7 +32,7 @@ def _(self, x, a, n):
     descending, ties in index order), NaN sorted last; msort (dim 0) of float, int64, with NaN."""
     return (torch.argsort(x), torch.argsort(x, dim=0, descending=True), torch.argsort(x[0, 0]),
             torch.argsort(a, dim=1, stable=True), torch.argsort(a, dim=-1, descending=True, stable=True),
-            torch.argsort(n, dim=1), torch.msort(x), torch.msort(a), _sfin(torch.msort(n)))
+            torch.argsort(n, dim=1), torch.msort(x), torch.msort(a), finite_marked(torch.msort(n)))
 
 
 @case("stats_median_mode", ["nanmedian.default", "nanmedian.dim", "mode.default"],
@@ -53,8 +48,8 @@ def _(self, n, a, x):
     m0, mi0 = torch.mode(a, 0, keepdim=True)
     mx, mix = torch.mode(x)
     ms, msi = torch.mode(x[0, 0])
-    return (_sfin(torch.nanmedian(n)), _sfin(v), i, _sfin(v2), i2, va, ia, torch.nanmedian(a),
-            _sfin(torch.nanmedian(n[2])), m, mi, m0, mi0, mx, mix, ms, msi)
+    return (finite_marked(torch.nanmedian(n)), finite_marked(v), i, finite_marked(v2), i2, va, ia, torch.nanmedian(a),
+            finite_marked(torch.nanmedian(n[2])), m, mi, m0, mi0, mx, mix, ms, msi)
 
 
 @case("stats_quantile", ["quantile.scalar", "quantile.default", "nanquantile.scalar", "nanquantile.default"],
@@ -67,9 +62,9 @@ def _(self, x, q, n):
     for mode in ("linear", "lower", "higher", "midpoint", "nearest"):
         out.append(torch.quantile(x, 0.3, dim=1, interpolation=mode))
         out.append(torch.quantile(x, q, dim=0, keepdim=True, interpolation=mode))
-        out.append(_sfin(torch.nanquantile(n, q, dim=1, interpolation=mode)))
-    out += [torch.quantile(x, 0.75), torch.quantile(x, q, keepdim=True), _sfin(torch.quantile(n, 0.4, dim=1)),
-            torch.nanquantile(n, 0.6), _sfin(torch.nanquantile(n, 0.5, dim=1, keepdim=True))]
+        out.append(finite_marked(torch.nanquantile(n, q, dim=1, interpolation=mode)))
+    out += [torch.quantile(x, 0.75), torch.quantile(x, q, keepdim=True), finite_marked(torch.quantile(n, 0.4, dim=1)),
+            torch.nanquantile(n, 0.6), finite_marked(torch.nanquantile(n, 0.5, dim=1, keepdim=True))]
     return tuple(out)
 
 
@@ -196,7 +191,7 @@ def _(self, y, x, xx, a):
 @case("stats_var_std", ["var.default", "std.default"], lambda g, d: (rn(g, 4, 5), rn(g, 1)))
 def _(self, x, one):
     """var / std over every element, unbiased and not; one element (unbiased: NaN), 0-d."""
-    return (torch.var(x), torch.var(x, False), torch.std(x), torch.std(x, False), _sfin(torch.var(one)),
+    return (torch.var(x), torch.var(x, False), torch.std(x), torch.std(x, False), finite_marked(torch.var(one)),
             torch.std(one, False), torch.var(x[0, 0], False))
 
 
@@ -208,10 +203,10 @@ def _(self, x, lengths, y, lengths2):
     offsets = torch.cat([lengths.new_zeros(1), lengths]).cumsum(0)
     out = []
     for r in ("sum", "mean", "max", "min", "prod"):
-        out.append(_sfin(torch.segment_reduce(x, r, lengths=lengths)))
+        out.append(finite_marked(torch.segment_reduce(x, r, lengths=lengths)))
         out.append(torch.segment_reduce(x, r, lengths=lengths, initial=1.5))
-        out.append(_sfin(torch.segment_reduce(x, r, offsets=offsets)))
-        out.append(_sfin(torch.segment_reduce(y, r, lengths=lengths2, axis=1, unsafe=True)))
+        out.append(finite_marked(torch.segment_reduce(x, r, offsets=offsets)))
+        out.append(finite_marked(torch.segment_reduce(y, r, lengths=lengths2, axis=1, unsafe=True)))
     return tuple(out)
 
 
@@ -232,8 +227,8 @@ def _(self, x, e):
     vm = torch.var_mean(x, 2, correction=2)
     sm = torch.std_mean(x)
     em = torch.var_mean(e)
-    return (v, s, vm[0], vm[1], sm[0], sm[1], x.var(), _sfin(em[0]), _sfin(em[1]), _sfin(e.mean()),
-            _sfin(e.std(1)))
+    return (v, s, vm[0], vm[1], sm[0], sm[1], x.var(), finite_marked(em[0]), finite_marked(em[1]), finite_marked(e.mean()),
+            finite_marked(e.std(1)))
 
 
 def _scan_input(g, n):
@@ -260,7 +255,7 @@ def _(self, x, a):
     ai, aii = torch.cummax(a, 0)
     an, ani = torch.cummin(a, 0)
     f = torch.fft
-    return (_sfin(torch.cumprod(x, 1)), _sfin(mx), mxi, _sfin(mn), mni,
-            _sfin(torch.logcumsumexp(x, 1)), _sfin(torch.logcumsumexp(x.flip(1) * 0.5, -1)),
-            _sfin(f.fftshift(x, dim=1)), _sfin(f.ifftshift(x)), torch.cumprod(a, 0), ai, aii, an, ani,
+    return (finite_marked(torch.cumprod(x, 1)), finite_marked(mx), mxi, finite_marked(mn), mni,
+            finite_marked(torch.logcumsumexp(x, 1)), finite_marked(torch.logcumsumexp(x.flip(1) * 0.5, -1)),
+            finite_marked(f.fftshift(x, dim=1)), finite_marked(f.ifftshift(x)), torch.cumprod(a, 0), ai, aii, an, ani,
             f.fftshift(a), f.ifftshift(a, dim=0))
