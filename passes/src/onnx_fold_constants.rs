@@ -306,17 +306,7 @@ fn replace_with_constant(op: OperationRef<'_, '_>, value: &IntTensor) -> Option<
 
 /// True when a `func.return` or `onnx.yield` uses `value`.
 fn used_by_terminator(value: Value<'_, '_>) -> bool {
-    unsafe {
-        let mut use_ = sys::mlirValueGetFirstUse(value.to_raw());
-        while !sys::mlirOpOperandIsNull(use_) {
-            let owner = OperationRef::from_raw(sys::mlirOpOperandGetOwner(use_));
-            if matches!(ir::op_name(owner).as_str(), "func.return" | "onnx.yield") {
-                return true;
-            }
-            use_ = sys::mlirOpOperandGetNextUse(use_);
-        }
-    }
-    false
+    ir::uses(value).iter().any(|(owner, _)| matches!(ir::op_name(*owner).as_str(), "func.return" | "onnx.yield"))
 }
 
 /// `Concat(a, c1, c2, b)` of 1-D int tensors with adjacent constants becomes

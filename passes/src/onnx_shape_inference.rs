@@ -1897,15 +1897,5 @@ fn recurrent_shapes(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w
 
 /// True when `value` is an operand of a `func.return`.
 fn returned(value: Value<'_, '_>) -> bool {
-    unsafe {
-        let mut use_ = sys::mlirValueGetFirstUse(value.to_raw());
-        while !sys::mlirOpOperandIsNull(use_) {
-            let owner = OperationRef::from_raw(sys::mlirOpOperandGetOwner(use_));
-            if ir::op_name(owner) == "func.return" {
-                return true;
-            }
-            use_ = sys::mlirOpOperandGetNextUse(use_);
-        }
-    }
-    false
+    ir::uses(value).iter().any(|(owner, _)| ir::op_name(*owner) == "func.return")
 }
