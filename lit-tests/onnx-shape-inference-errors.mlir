@@ -463,3 +463,12 @@ func.func @softmax_axis_out_of_range(%x: tensor<2x3xf32>) -> tensor<*xf32> {
   %0 = "onnx.LogSoftmax"(%x) {axis = 2 : i64} : (tensor<2x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Hostile .onnx seed 52: ConvTranspose's output_shape gives every spatial dim.
+func.func @convtranspose_output_shape_length(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{ConvTranspose's output_shape [10] has 1 entries for the 2 spatial dims of its input [1, 1, 3, 3]}}
+  %0 = "onnx.ConvTranspose"(%x, %w) {output_shape = array<i64: 10>, strides = array<i64: 3, 2>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

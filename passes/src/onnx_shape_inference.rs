@@ -750,7 +750,21 @@ fn check_operands(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), String>
             None if op_type == "Conv" => check_conv_channels(op, op_type),
             None => Ok(()),
         },
-        "ConvTranspose" => check_conv_channels(op, op_type),
+        "ConvTranspose" => {
+            // output_shape gives the spatial dims: one entry each (onnx).
+            let wanted = op.attribute("output_shape").ok().and_then(dense_i64_values);
+            if let (Some(wanted), Some(x)) = (wanted, input(0).filter(|x| x.len() >= 3)) {
+                if wanted.len() != x.len() - 2 {
+                    return Err(format!(
+                        "ConvTranspose's output_shape {wanted:?} has {} entries for the {} spatial dims of its input {}",
+                        wanted.len(),
+                        x.len() - 2,
+                        show(&x)
+                    ));
+                }
+            }
+            check_conv_channels(op, op_type)
+        }
         "Attention" | "preview.FlexAttention" => {
             let kind = op_type.trim_start_matches("preview.");
             for (i, name) in [(0, "query"), (1, "key"), (2, "value")] {
