@@ -703,6 +703,29 @@ fn random_program(rng: &mut Rng) -> String {
     )
 }
 
+/// Runs the optimizer on generated program `case`: its output (no union
+/// refused), the rules that fired added to `fired`, and the program
+/// exported before and after the pass (`dir/<case>.before.onnx`,
+/// `.after.onnx`).
+fn optimize_generated(
+    input: &str,
+    case: u64,
+    dir: &Path,
+    fired: &mut std::collections::BTreeSet<String>,
+) -> (String, std::path::PathBuf, std::path::PathBuf) {
+    let output = run_pipeline(input, PIPELINE).unwrap_or_else(|e| panic!("case {case}: {e}\n{input}"));
+    assert!(!output.contains("refused ="), "case {case}: a union was refused:\n{output}");
+    for rule in all_rules() {
+        if output.contains(&format!("\"{}\" = ", rule.full_name())) {
+            fired.insert(rule.full_name());
+        }
+    }
+    let (before_path, after_path) = (dir.join(format!("{case}.before.onnx")), dir.join(format!("{case}.after.onnx")));
+    export(input, &before_path);
+    export(&output, &after_path);
+    (output, before_path, after_path)
+}
+
 /// Random programs (fixed seeds) keep their outputs through the optimizer:
 /// the rules and the converter together, on random inputs and on -0.0, NaN
 /// and infinities.
@@ -715,19 +738,9 @@ fn random_programs_keep_the_numbers() {
     let dir = crate::scratch_dir("eqsat_random");
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let mut fired = std::collections::BTreeSet::new();
-    for case in 0..40 {
+    for case in 0..40u64 {
         let input = random_program(&mut rng);
-        let output = run_pipeline(&input, PIPELINE).unwrap_or_else(|e| panic!("case {case}: {e}\n{input}"));
-        assert!(!output.contains("refused ="), "case {case}: a union was refused:\n{output}");
-        for rule in all_rules() {
-            if output.contains(&format!("\"{}\" = ", rule.full_name())) {
-                fired.insert(rule.full_name());
-            }
-        }
-        let (before_path, after_path) =
-            (dir.join(format!("{case}.before.onnx")), dir.join(format!("{case}.after.onnx")));
-        export(&input, &before_path);
-        export(&output, &after_path);
+        let (output, before_path, after_path) = optimize_generated(&input, case, &dir, &mut fired);
         for (set, specials) in [(0u64, Specials::None), (1, Specials::First), (2, Specials::Scattered)] {
             let inputs = inputs_drawn(&input, 77 + case * 3 + set, specials, &|_: &str| 3);
             let before = outputs(env, &before_path, &inputs);
@@ -1201,17 +1214,7 @@ fn random_fusion_programs_keep_the_numbers() {
     ];
     for case in 0..200u64 {
         let input = random_fusion_program(&mut rng);
-        let output = run_pipeline(&input, PIPELINE).unwrap_or_else(|e| panic!("case {case}: {e}\n{input}"));
-        assert!(!output.contains("refused ="), "case {case}: a union was refused:\n{output}");
-        for rule in all_rules() {
-            if output.contains(&format!("\"{}\" = ", rule.full_name())) {
-                fired.insert(rule.full_name());
-            }
-        }
-        let (before_path, after_path) =
-            (dir.join(format!("{case}.before.onnx")), dir.join(format!("{case}.after.onnx")));
-        export(&input, &before_path);
-        export(&output, &after_path);
+        let (output, before_path, after_path) = optimize_generated(&input, case, &dir, &mut fired);
         for (set, size) in bindings.iter().enumerate() {
             // A static batch of 2 with a key/value batch of 1 is a broadcast
             // in the program itself: every binding is valid.
