@@ -472,6 +472,19 @@ fn check_conv_channels(op: OperationRef<'_, '_>, op_type: &str) -> Result<(), St
             Ok(())
 }
 
+/// The kernel of a pooling or convolution op with an input of rank `rank`:
+/// its `kernel_shape`, else (a convolution) its weight `w`'s spatial dims,
+/// when static and of that rank (a weight of another rank is reported by
+/// the channel check).
+fn window_kernel(op: OperationRef<'_, '_>, rank: usize, w: Option<&Shape>) -> Option<Vec<i64>> {
+    match op.attribute("kernel_shape").ok().and_then(dense_i64_values) {
+        Some(k) => Some(k),
+        None => w
+            .filter(|w| w.len() == rank && rank >= 2)
+            .and_then(|w| w[2..].iter().map(|d| if let Dim::Static(k) = d { Some(*k) } else { None }).collect()),
+    }
+}
+
 /// A window (dilated kernel) longer than its static padded input along a
 /// spatial axis: torch refuses such a convolution or pooling ("kernel size
 /// can't be greater than actual input size"), and ONNX's output size
@@ -484,15 +497,7 @@ fn window_larger_than_input(op: OperationRef<'_, '_>) -> Option<String> {
     let x = input_shape(op, 0)?;
     let spatial = x.len().checked_sub(2)?;
     let ints = |name: &str| op.attribute(name).ok().and_then(dense_i64_values);
-    let kernel: Vec<i64> = match ints("kernel_shape") {
-        Some(k) => k,
-        None => {
-            // A convolution's kernel is its weight's spatial dims (a weight of
-            // another rank is reported by the channel check).
-            let w = input_shape(op, 1).filter(|w| w.len() == x.len())?;
-            w[2..].iter().map(|d| if let Dim::Static(k) = d { Some(*k) } else { None }).collect::<Option<_>>()?
-        }
-    };
+    let kernel = window_kernel(op, x.len(), input_shape(op, 1).as_ref())?;
     let dilations = ints("dilations").unwrap_or_else(|| vec![1; spatial]);
     let pads = ints("pads").unwrap_or_else(|| vec![0; 2 * spatial]);
     if kernel.len() != spatial || dilations.len() != spatial || pads.len() != 2 * spatial {
@@ -1827,13 +1832,7 @@ fn window_shape(op: OperationRef<'_, '_>, op_type: &str, x: Option<Shape>, w: Op
     }
     let undetermined = !(auto_pad.is_empty() || auto_pad == "NOTSET")
         || (!is_conv && crate::ir::int_attribute(op, "ceil_mode").unwrap_or(0) != 0);
-    let kernel = match ints("kernel_shape") {
-        Some(k) => Some(k),
-        None => w
-            .as_ref()
-            .filter(|w| w.len() == x.len())
-            .and_then(|w| w[2..].iter().map(|d| if let Dim::Static(k) = d { Some(*k) } else { None }).collect()),
-    };
+    let kernel = window_kernel(op, x.len(), w.as_ref());
     let strides = per_dim("strides", 1);
     let dilations = per_dim("dilations", 1);
     let output_padding = per_dim("output_padding", 0);

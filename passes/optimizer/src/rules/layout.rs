@@ -585,18 +585,18 @@ fn product(dims: &[Dim]) -> Option<Dim> {
 /// (both orders are row-major: the same elements in the same places). The
 /// sizes come from the types only, so `s` may be computed (`Shape`, `Concat`).
 fn reshape_to_flatten(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
-    let (x, class) = (&m["x"], m.root());
+    let (x, class) = (m["x"], m.root());
     let out = rw.ty(class)?.dims.clone()?;
-    let xd = rw.ty(*x)?.dims.clone()?;
+    let xd = rw.ty(x)?.dims.clone()?;
     // (A 2-D x flattens to itself: `reshape-same-shape`'s case.)
-    if out.len() != 2 || xd.len() < 3 || rw.elem(*x) != rw.elem(class) {
+    if out.len() != 2 || xd.len() < 3 || rw.elem(x) != rw.elem(class) {
         return None;
     }
     let axis = (1..xd.len()).find(|&a| {
         let (left, right) = (product(&xd[..a]), product(&xd[a..]));
         left.is_some_and(|l| l.same(&out[0])) && right.is_some_and(|r| r.same(&out[1]))
     })?;
-    rw.add_like(Head::new("Flatten", vec![("axis", AttrValue::Int(axis as i64))]), vec![*x], class)
+    rw.add_like(Head::new("Flatten", vec![("axis", AttrValue::Int(axis as i64))]), vec![x], class)
 }
 
 /// `Gather(data, Expand(idx, s))` on axis 0 reads row `idx[j']` at every
@@ -607,8 +607,8 @@ fn reshape_to_flatten(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
 /// `s` with `idx` exactly as before). Indices, negative ones included, are
 /// the same values.
 fn gather_of_expand(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
-    let (data, idx, s, class, head) = (&m["data"], m["idx"], m["s"], m.root(), m.root_head());
-    let tail = rw.ty(*data)?.static_shape()?.get(1..)?.to_vec();
+    let (data, idx, s, class, head) = (m["data"], m["idx"], m["s"], m.root(), m.root_head());
+    let tail = rw.ty(data)?.static_shape()?.get(1..)?.to_vec();
     let out = rw.ty(class)?.clone();
     let (Some(idx_dims), Some(s_len)) =
         (rw.ty(idx).and_then(|t| t.dims.clone()), rw.ty(s).and_then(|t| t.static_shape()))
@@ -621,7 +621,7 @@ fn gather_of_expand(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
     let mut inner_dims = idx_dims;
     inner_dims.extend(tail.iter().map(|&d| Dim::Static(d)));
     let elem = out.elem?;
-    let inner = rw.add(head.clone(), vec![*data, idx], TyInfo::tensor(elem, inner_dims));
+    let inner = rw.add(head.clone(), vec![data, idx], TyInfo::tensor(elem, inner_dims));
     let shape = if tail.is_empty() {
         s
     } else {

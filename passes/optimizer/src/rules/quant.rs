@@ -138,7 +138,7 @@ fn per_axis(rw: &Rw<'_>, head: &Head, operands: &[Id]) -> bool {
 }
 
 fn dq_per_axis_through_transpose(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
-    let (x, class, head) = (&m["x"], m.root(), m.root_head());
+    let (x, class, head) = (m["x"], m.root(), m.root_head());
     let dims = rw.ty(class)?.dims.clone()?;
     let rank = dims.len() as i64;
     let perm: Vec<i64> = match head.ints("perm") {
@@ -159,8 +159,8 @@ fn dq_per_axis_through_transpose(rw: &mut Rw<'_>, m: &Match) -> Option<Id> {
     // transpose-initializer would see the weight used twice in the e-graph,
     // by this DequantizeLinear and by the moved Transpose).
     let stored = matches!(weight_kind(rw, q).as_deref(), Some("" | "transpose" | "cast"))
-        && only_used_by(rw, q, *x)
-        && only_used_by(rw, *x, class);
+        && only_used_by(rw, q, x)
+        && only_used_by(rw, x, class);
     let moved = if stored && moved_ty.static_shape().is_some() {
         rw.add(transform_head("transpose", vec![("perm", AttrValue::Ints(perm))]), vec![q], moved_ty)
     } else {
